@@ -1,0 +1,92 @@
+"""Conditions: the full set each creature has, derived from what is granted and from its state.
+
+Granted conditions come from commands, falls, surprise and powers. Derived ones follow from numbers:
+downed at 0 Health, slowed and unconscious at fatigue thresholds, dead at 0 Health and a full track,
+flat-footed when surprised or without vision. Changes become events here and only here.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from components import Conditions, Fatigue, Health, Rules, Vision, Visibility
+from components.events import ConditionGained, ConditionLost, Died, Downed, Event, Revived, Unconscious
+from systems.state import BattleState, Phase
+from systems.vitals import is_dead
+
+_ANNOUNCED_BY_NAME: dict[str, type] = {"downed": Downed, "unconscious": Unconscious, "dead": Died}
+
+
+def derive(conditions: Conditions, health: Health, fatigue: Fatigue, vision: Vision, rules: Rules
+           ) -> frozenset[str]:
+    """Every condition the creature has now, granted and derived."""
+    active = set(conditions.granted)
+    if health.current == 0:
+        active.add("downed")
+    if fatigue.level >= rules.slowed_at_fatigue:
+        active.add("slowed")
+    if fatigue.level >= rules.unconscious_at_fatigue:
+        active.add("unconscious")
+    if is_dead(health, fatigue):
+        active.add("dead")
+    if vision.level == Visibility.NO_VISION or "surprised" in active:
+        active.add("flat-footed")
+    return frozenset(active)
+
+
+def _source(condition: str, conditions: Conditions) -> str:
+    """Why a creature has a condition, for the event: who granted it, or what it follows from."""
+    sources = conditions.granted.get(condition)
+    if sources:
+        return ",".join(sorted(sources))
+    if condition == "flat-footed":
+        return "surprised" if "surprised" in conditions.active else "no vision"
+    return {"downed": "health", "slowed": "fatigue", "unconscious": "fatigue"}.get(condition, "health and fatigue")
+
+
+class ConditionSystem(esper.Processor):
+    """Re-derives conditions of the creatures whose state changed, and announces the differences."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+        self._announced: dict[int, dict[str, str]] = {}  # entity -> condition -> why it was gained
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        if phase is Phase.REFRESH or not self.state.dirty:
+            return
+        state = self.state
+        dirty, state.dirty = sorted(state.dirty), set()
+        for entity in dirty:
+            parts = esper.try_components(entity, Conditions, Health, Fatigue, Vision)
+            if parts is None:
+                continue
+            conditions, health, fatigue, vision = parts
+            if "dead" in conditions.active:
+                continue  # the dead are a record: nothing changes them any more
+            conditions.active = derive(conditions, health, fatigue, vision, state.rules)
+            self._announce(entity, conditions)
+
+    def _announce(self, entity: int, conditions: Conditions) -> None:
+        state = self.state
+        announced = self._announced.setdefault(entity, {})
+        after = conditions.active
+        if after == announced.keys():
+            return
+        events: list[Event] = []
+        for name in sorted(announced.keys() - after):
+            source = announced.pop(name)
+            events.append(Revived(state.round, entity) if name == "downed"
+                          else ConditionLost(state.round, entity, name, source))
+        # granted conditions first, then what follows from them (surprised, then flat-footed)
+        for name in sorted(after - announced.keys(), key=lambda n: (n not in conditions.granted, n)):
+            announced[name] = _source(name, conditions)
+            event_type = _ANNOUNCED_BY_NAME.get(name)
+            events.append(event_type(state.round, entity) if event_type is not None
+                          else ConditionGained(state.round, entity, name, announced[name]))
+        for event in sorted(events, key=_event_order):
+            state.emit(event)
+
+
+def _event_order(event: Event) -> int:
+    """Downed before unconscious before dead, so a log reads in the order things happen."""
+    return {Downed: 1, Unconscious: 2, Died: 3}.get(type(event), 0)

@@ -1,0 +1,62 @@
+"""Damage and healing: each request resolved on its own, in the order it was issued.
+
+Falling to 0 Health, and every hit taken at 0, costs fatigue; that is part of taking damage, so it
+happens here, hit by hit, which is what makes two hits at 0 count twice and a hit on the dead count
+for nothing.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from components import Fatigue, Health
+from components.commands import Heal, Hit
+from components.events import Damaged, FatigueChanged, Healed
+from systems.state import BattleState, Phase
+from systems.vitals import is_dead
+
+
+class DamageSystem(esper.Processor):
+    """Drains the health queue: hits and heals from the GM, falls and powers."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        if phase not in (Phase.START, Phase.TURN, Phase.END):
+            return
+        queue = self.state.health_queue
+        while queue:
+            request = queue.popleft()
+            if not esper.entity_exists(request.target):
+                continue
+            if isinstance(request, Hit):
+                self._hit(request)
+            elif isinstance(request, Heal):
+                self._heal(request)
+
+    def _hit(self, hit: Hit) -> None:
+        state = self.state
+        health = esper.component_for_entity(hit.target, Health)
+        fatigue = esper.component_for_entity(hit.target, Fatigue)
+        if is_dead(health, fatigue) or hit.amount <= 0:
+            return
+        was = health.current
+        health.current = max(0, was - hit.amount)
+        state.dirty.add(hit.target)
+        state.emit(Damaged(state.round, hit.target, hit.amount, health.current, hit.source))
+        if health.current == 0 and fatigue.level < fatigue.maximum:
+            gained = min(state.rules.fatigue_per_hit_at_zero, fatigue.maximum - fatigue.level)
+            fatigue.level += gained
+            reason = "dropped to 0 health" if was > 0 else "hit while at 0 health"
+            state.emit(FatigueChanged(state.round, hit.target, gained, fatigue.level, reason))
+
+    def _heal(self, heal: Heal) -> None:
+        state = self.state
+        health = esper.component_for_entity(heal.target, Health)
+        fatigue = esper.component_for_entity(heal.target, Fatigue)
+        if is_dead(health, fatigue) or heal.amount <= 0:
+            return
+        health.current = min(health.maximum, health.current + heal.amount)
+        state.dirty.add(heal.target)
+        state.emit(Healed(state.round, heal.target, heal.amount, health.current, heal.source))

@@ -1,0 +1,99 @@
+"""Falling: a creature with nothing under it falls, up to a set distance each round, and lands hurt.
+
+The fall's damage depends on its whole distance, so a fall that spans rounds keeps where it started
+in the ``Falling`` component; the landing becomes an ordinary hit for the damage system.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from components import Conditions, Falling, Health, Fatigue, Movement, Position, Rules
+from components.commands import Hit
+from components.events import Fell, Landed
+from systems.state import BattleState, Phase
+from systems.vitals import is_dead
+
+
+def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
+    """Dice for a fall: one per full ``fall_ft_per_die`` (10 ft), capped, then halved on a soft landing.
+
+    The cap comes first and the halving after, so 1,200 ft into water is 50 dice halved to 25.
+    """
+    dice = min(int(distance_ft // rules.fall_ft_per_die), rules.fall_max_dice)
+    if soft:
+        dice //= rules.soft_landing_divisor
+    return dice
+
+
+class FallingSystem(esper.Processor):
+    """Starts, continues and ends falls."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+        self._in_air: set[int] = set()
+        self._terrain_version = -1
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        if phase not in (Phase.START, Phase.TURN, Phase.END):
+            return
+        state = self.state
+        if state.terrain.version != self._terrain_version:
+            # The ground may have dropped away under anyone (a floor gives way): look at everyone.
+            self._terrain_version = state.terrain.version
+            candidates = {e for e, _ in esper.get_component(Position)}
+        else:
+            candidates = set(state.moved)
+        state.moved.clear()
+        for entity in sorted(candidates | self._in_air):
+            if esper.entity_exists(entity):
+                self._fall(entity)
+
+    def _fall(self, entity: int) -> None:
+        state, rules, terrain = self.state, self.state.rules, self.state.terrain
+        position = esper.component_for_entity(entity, Position)
+        falling = esper.component_for_entity(entity, Falling)
+        movement = esper.component_for_entity(entity, Movement)
+        health = esper.component_for_entity(entity, Health)
+        fatigue = esper.component_for_entity(entity, Fatigue)
+        ground = float(terrain.ground[position.square])
+        if is_dead(health, fatigue):
+            self._in_air.discard(entity)
+            return
+        if movement.flying or position.z <= ground:
+            if position.z < ground:
+                position.z = ground  # the ground rose under it (set_ground): it stands on top
+            falling.start_z = None
+            self._in_air.discard(entity)
+            return
+        if falling.start_z is None:
+            falling.start_z = position.z
+        room = rules.fall_ft_per_round - falling.fallen_this_round
+        if room <= 0:
+            self._in_air.add(entity)
+            return
+        top = position.z
+        position.z = max(ground, position.z - room)
+        falling.fallen_this_round += top - position.z
+        state.emit(Fell(state.round, entity, top, position.z))
+        state.mark_moved(entity)
+        if position.z > ground:
+            self._in_air.add(entity)
+            return
+        self._land(entity, falling, ground)
+
+    def _land(self, entity: int, falling: Falling, ground: float) -> None:
+        state, rules = self.state, self.state.rules
+        position = esper.component_for_entity(entity, Position)
+        assert falling.start_z is not None
+        distance = falling.start_z - ground
+        soft = bool(state.terrain.soft[position.square])
+        dice = fall_dice(distance, soft, rules)
+        damage = sum(state.rng.randint(1, rules.fall_die_sides) for _ in range(dice))
+        falling.start_z = None
+        self._in_air.discard(entity)
+        state.emit(Landed(state.round, entity, distance, dice, damage, soft))
+        if damage > 0:
+            state.health_queue.append(Hit(entity, damage, "fall"))
+            esper.component_for_entity(entity, Conditions).grant("prone", "fall")
+            state.dirty.add(entity)

@@ -1,0 +1,31 @@
+"""Grid distances under the rules' diagonal rule, for one pair or for a whole grid at once."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from components import Rules
+
+
+def distance_squares(dx: int, dy: int, rules: Rules) -> int:
+    """Squares between two squares ``dx``, ``dy`` apart: a diagonal is one square, or 5-10-5."""
+    ax, ay = abs(dx), abs(dy)
+    if rules.diagonal == "one":
+        return max(ax, ay)
+    return max(ax, ay) + min(ax, ay) // 2
+
+
+def distance_ft(a: tuple[int, int], b: tuple[int, int], rules: Rules) -> int:
+    """Feet between the squares ``a`` and ``b``."""
+    return distance_squares(a[0] - b[0], a[1] - b[1], rules) * rules.square_ft
+
+
+def within_radius(shape: tuple[int, int], centre: tuple[int, int], radius_ft: float, rules: Rules) -> np.ndarray:
+    """Boolean ``[x, y]`` mask of the squares within ``radius_ft`` of ``centre``."""
+    xs = np.abs(np.arange(shape[0]) - centre[0])[:, None]
+    ys = np.abs(np.arange(shape[1]) - centre[1])[None, :]
+    if rules.diagonal == "one":
+        squares = np.maximum(xs, ys)
+    else:
+        squares = np.maximum(xs, ys) + np.minimum(xs, ys) // 2
+    return squares * rules.square_ft <= radius_ft

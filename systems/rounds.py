@@ -1,0 +1,55 @@
+"""Rounds: every tick is one round; budgets reset at its start, surprise wears off at its end.
+
+Two processors, the first and the last of the schedule, bracket everything else in the round.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from components import Conditions, Falling, Movement
+from components.events import RoundEnded, RoundStarted
+from systems.state import BattleState, Phase
+
+
+class RoundSystem(esper.Processor):
+    """Starts and ends rounds."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        if phase is Phase.START:
+            self._start()
+        elif phase is Phase.END:
+            self._end()
+
+    def _start(self) -> None:
+        state = self.state
+        state.round += 1
+        state.emit(RoundStarted(state.round))
+        for _, movement in esper.get_component(Movement):
+            movement.used_ft = 0
+        for _, falling in esper.get_component(Falling):
+            falling.fallen_this_round = 0
+
+    def _end(self) -> None:
+        state = self.state
+        last_surprise_round = state.combat_first_round + state.rules.surprise_rounds - 1
+        if state.in_combat and state.round == last_surprise_round:
+            for entity, conditions in esper.get_component(Conditions):
+                if "dead" in conditions.active:
+                    continue
+                conditions.revoke("surprised", "surprise")
+                state.dirty.add(entity)
+
+
+class RoundEndSystem(esper.Processor):
+    """Closes the round last, after every consequence of it has been announced."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        if phase is Phase.END:
+            self.state.emit(RoundEnded(self.state.round))

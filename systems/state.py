@@ -1,0 +1,71 @@
+"""The resources every system shares: rules, the map, the generator, queues and the event log.
+
+esper holds entities and components; what is not per-entity lives here, one instance per battle,
+handed to each processor when the battle installs it. Systems talk only through this state, the
+components and the events they append: never by calling each other.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from components.commands import ActorCommand, ChangeFatigue, HealthRequest
+from components.events import Event
+from components.rules import Rules
+from components.terrain import Terrain
+
+
+class Phase(enum.Enum):
+    """When in a tick the processors are running.
+
+    START: the round begins and commands no creature acts out (a GM's damage and heal) resolve.
+    TURN: one creature's turn: its own queued commands resolve, then their consequences.
+    END: the round ends (surprise wears off) and the derived state settles.
+    GM: right after an immediate change between ticks (a condition granted, a light lit, a creature
+    spawned): vision and conditions settle and their events are recorded at once.
+    REFRESH: cover only, recomputed for a query between ticks; it records no event, so looking
+    never changes what happens.
+    """
+
+    START = "start"
+    TURN = "turn"
+    END = "end"
+    GM = "gm"
+    REFRESH = "refresh"
+
+
+@dataclass(slots=True)
+class BattleState:
+    """Per-battle resources, outside the ECS because they are not per-entity."""
+
+    rules: Rules
+    terrain: Terrain
+    rng: random.Random
+    events: list[Event] = field(default_factory=list)
+    round: int = 0
+    in_combat: bool = False
+    combat_first_round: int = 0
+    order: list[int] = field(default_factory=list)
+    actor: int | None = None
+    health_queue: deque[HealthRequest] = field(default_factory=deque)
+    fatigue_queue: deque[ChangeFatigue] = field(default_factory=deque)
+    actions: dict[int, deque[ActorCommand]] = field(default_factory=dict)
+    moved: set[int] = field(default_factory=set)
+    dirty: set[int] = field(default_factory=set)
+    positions_version: int = 0
+    levels: np.ndarray | None = None  # the visibility system's level grid, [x, y] of Visibility values
+
+    def emit(self, event: Event) -> None:
+        """Record a fact; the only way systems report what happened."""
+        self.events.append(event)
+
+    def mark_moved(self, entity: int) -> None:
+        """A creature's square or height changed: falling, vision, cover and conditions look again."""
+        self.moved.add(entity)
+        self.dirty.add(entity)
+        self.positions_version += 1

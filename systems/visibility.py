@@ -1,0 +1,82 @@
+"""Visibility: the level of every square, and how well each creature sees from its own.
+
+A square's level is the ambient level, raised to the best light that reaches it (tcod's field of
+view from the light, so walls cast shadows), then lowered to the worst area covering it. The grid
+is a numpy array recomputed only when the map changes; a creature's ``Vision`` is one lookup,
+worsened by dazzled (at best terrible) and blinded (no vision).
+"""
+
+from __future__ import annotations
+
+import esper
+import numpy as np
+import tcod.map
+
+from components import Conditions, Position, Rules, Terrain, Vision, Visibility
+from systems.geometry import within_radius
+from systems.state import BattleState, Phase
+
+_FOV = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
+
+
+def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -> np.ndarray:
+    """Squares a light at (x, y) reaches: within its radius and in view of it around the walls."""
+    radius_squares = int(radius_ft // rules.square_ft) + 1
+    seen = tcod.map.compute_fov(~terrain.walls, (x, y), radius=radius_squares, light_walls=True, algorithm=_FOV)
+    return seen & within_radius(terrain.walls.shape, (x, y), radius_ft, rules)
+
+
+def level_grid(terrain: Terrain, rules: Rules) -> np.ndarray:
+    """The visibility level of every square as a ``[x, y]`` int8 array of ``Visibility`` values."""
+    levels = np.full(terrain.walls.shape, int(terrain.ambient), dtype=np.int8)
+    for light in terrain.lights.values():
+        mask = lit_mask(terrain, light.x, light.y, light.radius_ft, rules)
+        np.maximum(levels, np.where(mask, np.int8(light.level), np.int8(0)), out=levels)
+    for area in terrain.areas.values():
+        mask = within_radius(terrain.walls.shape, (area.x, area.y), area.radius_ft, rules)
+        np.minimum(levels, np.where(mask, np.int8(area.level), np.int8(Visibility.NORMAL)), out=levels)
+    return levels
+
+
+def vision_level(square_level: int, conditions: Conditions) -> Visibility:
+    """A creature's own sight: its square's level worsened by dazzled and blinded."""
+    if "blinded" in conditions.granted:
+        return Visibility.NO_VISION
+    if "dazzled" in conditions.granted:
+        return Visibility(min(square_level, Visibility.TERRIBLE))
+    return Visibility(square_level)
+
+
+class VisibilitySystem(esper.Processor):
+    """Keeps ``state``'s level grid and every creature's ``Vision`` current."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+        state.levels = level_grid(state.terrain, state.rules)
+        self._version = state.terrain.version
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        if phase is Phase.REFRESH:
+            return
+        state = self.state
+        if state.terrain.version != self._version:
+            self._version = state.terrain.version
+            state.levels = level_grid(state.terrain, state.rules)
+            entities = [e for e, _ in esper.get_component(Vision)]
+        elif state.dirty:
+            entities = sorted(state.dirty)
+        else:
+            return
+        levels = state.levels
+        assert levels is not None
+        for entity in entities:
+            if not esper.entity_exists(entity):
+                continue
+            position, vision, conditions = esper.try_components(entity, Position, Vision, Conditions) or (
+                None, None, None)
+            if position is None or vision is None or conditions is None or "dead" in conditions.active:
+                continue
+            level = vision_level(int(levels[position.x, position.y]), conditions)
+            if level != vision.level:
+                vision.level = level
+                state.dirty.add(entity)

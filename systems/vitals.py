@@ -1,0 +1,15 @@
+"""Small predicates over Health and Fatigue that several systems read the same way."""
+
+from __future__ import annotations
+
+from components import Conditions, Fatigue, Health
+
+
+def is_dead(health: Health, fatigue: Fatigue) -> bool:
+    """Dead means 0 Health and a full Fatigue track, and nothing changes the creature after that."""
+    return health.current == 0 and fatigue.level >= fatigue.maximum
+
+
+def can_act(conditions: Conditions) -> bool:
+    """Whether a creature can carry out its own commands: not downed, unconscious or dead."""
+    return not (conditions.active & {"downed", "unconscious", "dead"})
