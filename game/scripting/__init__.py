@@ -1,0 +1,24 @@
+"""Sandboxed hosts for designer scripts written in Starlark.
+
+* :class:`InProcessHost` -- fast (~6 us per call), for the game's own trusted scripts.
+* :class:`WorkerHost` -- same API, scripts run in a child process under ``RLIMIT_AS``
+  and a wall clock; use it for anything from a scenario file written by a stranger.
+
+A :class:`ScriptError` from ``call`` means "discard the commands the bridge buffered
+during this call": hosts never apply or roll back game state themselves.
+"""
+
+from .errors import STEPS_PER_TICK, Limits, ScriptError
+from .host import Bridge, InProcessHost, PlainValue, is_plain
+from .worker import WorkerHost
+
+__all__ = [
+    "STEPS_PER_TICK",
+    "Bridge",
+    "InProcessHost",
+    "Limits",
+    "PlainValue",
+    "ScriptError",
+    "WorkerHost",
+    "is_plain",
+]

@@ -1,0 +1,165 @@
+"""Error type and resource limits shared by the in-process and worker script hosts.
+
+Kept in a module of its own (no ``starlark`` import) so that code which only needs to
+*catch* script errors, or to configure limits, does not pay for loading the interpreter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["ScriptError", "Limits", "STEPS_PER_TICK"]
+
+#: How many "steps" one call of starlark's ``check_cancelled`` hook stands for.
+#: starlark-pyo3 calls the hook about once per 1000 loop iterations plus Starlark
+#: function calls (``for``/comprehension iterations and calls of non-inlined ``def``s;
+#: measured: 3000 iterations each calling a helper = 6 hook calls), deterministically,
+#: so one hook call is accounted as 1000 steps.  See ``Limits.max_steps``.
+STEPS_PER_TICK: int = 1000
+
+
+class ScriptError(Exception):
+    """A designer script failed; the game goes on.
+
+    Raised for every failure that is the *script's* fault or the script host's
+    (syntax errors, runtime errors, exhausted budgets, a bridge request refused by
+    the game, a killed worker...).  It never means the game state is corrupt, but it
+    does mean: **discard every command the bridge received during this call** --
+    the host does not roll anything back itself; the caller buffers commands and
+    applies them only if ``call`` returned normally.
+
+    Attributes:
+        file: Name the script was loaded under (e.g. ``assets/scripts/chain.star``).
+        line: 1-based line in that file where the failure happened, if known.
+        function: Top-level script function that was executing, if known.
+        reason: Human-readable cause, without the location prefix.
+        kind: Machine-readable category, one of ``"syntax"``, ``"runtime"``,
+            ``"budget"``, ``"callstack"``, ``"bridge"``, ``"commands"``,
+            ``"bridge_calls"``, ``"result"``, ``"missing"``, ``"timeout"``,
+            ``"died"`` (worker crashed, e.g. SIGABRT on out-of-memory), ``"panic"``
+            (Rust panic caught, e.g. arena out of memory; the worker is restarted),
+            ``"protocol"`` (worker misbehaved; it is restarted).
+        steps: Deterministic steps the call had used when it failed (None if unknown).
+        detail: The raw interpreter diagnostic (traceback), for logs only.
+    """
+
+    def __init__(
+        self,
+        file: str,
+        reason: str,
+        *,
+        line: int | None = None,
+        function: str | None = None,
+        kind: str = "runtime",
+        steps: int | None = None,
+        detail: str = "",
+    ) -> None:
+        self.file = file
+        self.line = line
+        self.function = function
+        self.reason = reason
+        self.kind = kind
+        self.steps = steps
+        self.detail = detail
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        """Formats ``file:line in function: reason`` leaving out unknown parts."""
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}"
+        if self.function:
+            where += f" in {self.function}"
+        return f"{where}: {self.reason}"
+
+    def __str__(self) -> str:
+        return self._render()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Returns a JSON-safe dict; the worker host ships errors across the pipe this way."""
+        return {
+            "file": self.file,
+            "reason": self.reason,
+            "line": self.line,
+            "function": self.function,
+            "kind": self.kind,
+            "steps": self.steps,
+            "detail": self.detail,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ScriptError:
+        """Rebuilds an error from :meth:`to_dict` output, tolerating junk field types.
+
+        The data comes from the worker process, which we treat as less trusted than the
+        parent, so every field is coerced rather than trusted.
+        """
+        line = data.get("line")
+        steps = data.get("steps")
+        function = data.get("function")
+        return cls(
+            str(data.get("file", "?")),
+            str(data.get("reason", "unknown error")),
+            line=line if type(line) is int else None,
+            function=function if isinstance(function, str) else None,
+            kind=str(data.get("kind", "runtime")),
+            steps=steps if type(steps) is int else None,
+            detail=str(data.get("detail", "")),
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only constructor arguments need help to survive pickling
+        # (e.g. if a caller ships errors through multiprocessing).
+        return (_rebuild_script_error, (self.to_dict(),))
+
+
+def _rebuild_script_error(data: dict[str, Any]) -> ScriptError:
+    """Unpickling helper for :class:`ScriptError`."""
+    return ScriptError.from_dict(data)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits applied to every script load and call.
+
+    Attributes:
+        max_steps: Deterministic budget per call (and per load, for top-level code).
+            Steps are loop iterations and function calls as counted by the
+            interpreter's cancellation hook, in units of ``STEPS_PER_TICK`` (1000): the
+            call is aborted at the first hook call where ``hooks * 1000 > max_steps``
+            (so the default stops a runaway loop after ~101,000 iterations).  Not
+            counted: straight-line statements (bounded by script size) and time spent
+            inside one builtin such as ``"x" * n`` or ``s.count(...)``; the worker's
+            memory limit and wall clock cover those.
+        max_callstack: Maximum Starlark call depth (stops runaway recursion).
+        max_commands: Bridge calls per script call whose method is a command.
+        max_bridge_calls: Bridge calls of any kind per script call.
+        wall_seconds: Worker only: time the worker may compute for one call or load
+            (time the parent spends inside the bridge is not counted) before it is
+            killed and restarted.
+        memory_bytes: Worker only: ``RLIMIT_AS`` of the worker process.
+        max_message_bytes: Worker only: largest message (result, bridge request) the
+            worker may send; larger ones fail the call instead of flooding the parent.
+        startup_seconds: Worker only: how long a freshly spawned worker may take to
+            report ready (interpreter start-up plus imports).
+    """
+
+    max_steps: int = 100_000
+    max_callstack: int = 50
+    max_commands: int = 64
+    max_bridge_calls: int = 10_000
+    wall_seconds: float = 2.0
+    memory_bytes: int = 512 * 2**20
+    max_message_bytes: int = 2**20
+    startup_seconds: float = 30.0
+
+    def __post_init__(self) -> None:
+        for name in ("max_steps", "max_callstack", "max_message_bytes", "memory_bytes"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"Limits.{name} must be positive")
+        for name in ("max_commands", "max_bridge_calls"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"Limits.{name} must not be negative")
+        if not self.wall_seconds > 0 or not self.startup_seconds > 0:
+            raise ValueError("Limits.wall_seconds and startup_seconds must be positive")
