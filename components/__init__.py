@@ -5,6 +5,7 @@ own fields and nothing more, so that tests, saves and scripts can build and comp
 """
 
 from components.creature import (
+    Abilities,
     Conditions,
     Cover,
     Creature,
@@ -22,6 +23,7 @@ from components.rules import Rules
 from components.terrain import Area, Light, Terrain
 
 __all__ = [
+    "Abilities",
     "Area",
     "Conditions",
     "Cover",

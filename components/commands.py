@@ -52,4 +52,16 @@ class Stand:
 
 
 HealthRequest = Hit | Heal
-ActorCommand = Move | Stand
+
+
+@dataclass(frozen=True, slots=True)
+class UsePower:
+    """A creature's use of a power on a creature or at a point, resolved on its turn."""
+
+    actor: int
+    power: str
+    target: int | None = None
+    point: tuple[int, int] | None = None
+
+
+ActorCommand = Move | Stand | UsePower

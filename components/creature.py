@@ -212,3 +212,10 @@ class Conditions:
     def has_granted(self, condition: str) -> bool:
         """Whether any source grants ``condition`` (derived conditions are not counted here)."""
         return condition in self.granted
+
+
+@dataclass(frozen=True, slots=True)
+class Abilities:
+    """The ids of the powers a creature can use; empty means any power of the battle (GM creatures)."""
+
+    powers: tuple[str, ...] = ()

@@ -176,3 +176,71 @@ class MapChanged(Event):
     what: str
     x: int
     y: int
+
+
+@dataclass(frozen=True, slots=True)
+class PowerUsed(Event):
+    entity: int
+    power: str
+    target: int | None
+    point: tuple[int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRolled(Event):
+    entity: int
+    target: int
+    power: str
+    roll: int
+    mode: str
+    total: int
+    defense: int
+    hit: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SaveRolled(Event):
+    entity: int
+    power: str
+    roll: int
+    mode: str
+    total: int
+    dc: int
+    success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pushed(Event):
+    entity: int
+    from_square: tuple[int, int]
+    to_square: tuple[int, int]
+    by: int
+
+
+@dataclass(frozen=True, slots=True)
+class AreaCreated(Event):
+    """A power made an area (fog, smoke, darkness) or a light; ``what`` says which."""
+
+    effect: int
+    what: str
+    x: int
+    y: int
+    radius_ft: float
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class EffectEnded(Event):
+    effect: int
+    power: str
+    entity: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptFailed(Event):
+    """A script broke a limit or failed: its commands were dropped and the battle is as it was."""
+
+    script: str
+    function: str
+    reason: str

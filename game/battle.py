@@ -19,6 +19,7 @@ import esper
 import numpy as np
 
 from components import (
+    Abilities,
     Area,
     Conditions,
     Cover,
@@ -36,13 +37,16 @@ from components import (
     Vision,
     Visibility,
 )
-from components.commands import ChangeFatigue, Heal, Hit, Move, Stand
+from components.commands import ChangeFatigue, Heal, Hit, Move, Stand, UsePower
 from components.events import CombatStarted, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
+from game.abilities import PowerUse, area_squares, can_see
 from game.errors import IllegalCommand, UnknownEntity
+from game.powers import Power, default_powers
 from systems import schedule
 from systems.cover import has_cover
-from systems.movement import find_path, move_problem, speed_for_round, step_costs
+from systems.effects import end_effect
+from systems.actions import find_path, move_problem, speed_for_round, step_costs
 from systems.state import BattleState, Phase
 from systems.vitals import can_act, is_dead
 
@@ -113,10 +117,11 @@ class Battle:
         width: squares along x.
         height: squares along y.
         rules: a :class:`Rules` table or a mapping of overrides (``{"cover_bonus": 4}``).
+        powers: the powers creatures may use, by id; the shipped ``assets/powers`` by default.
     """
 
     def __init__(self, seed: int = 0, width: int = 16, height: int = 16,
-                 rules: Rules | Mapping[str, Any] | None = None) -> None:
+                 rules: Rules | Mapping[str, Any] | None = None, powers: Mapping[str, Power] | None = None) -> None:
         self._closed = True  # until the world exists, so a failed __init__ leaves nothing half-made
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise IllegalCommand(f"seed must be an integer, not {seed!r}")
@@ -131,6 +136,10 @@ class Battle:
         self._depth = 0
         self._spawned: list[int] = []
         self._next_map_id = itertools.count(1)
+        self.powers: dict[str, Power] = dict(default_powers() if powers is None else powers)
+        self.scripts: Any = None  # the scripting hook, attached by game.hook when scripts are enabled
+        self._power_use = PowerUse(self)
+        self.state.handlers[UsePower] = self._power_use.resolve
         self._world = f"battle-{next(_world_numbers)}"
         previous = esper.current_world
         esper.switch_world(self._world)
@@ -206,6 +215,10 @@ class Battle:
         except ValueError as err:
             raise IllegalCommand(str(err)) from None
 
+    def _new_map_id(self) -> int:
+        """A fresh id for a light or an area (powers create them too)."""
+        return next(self._next_map_id)
+
     def _mid_battle(self, what: str, x: int, y: int) -> None:
         if self.state.round > 0:
             self.state.emit(MapChanged(self.state.round, what, x, y))
@@ -215,7 +228,7 @@ class Battle:
     @_command
     def spawn(self, name: str, x: int, y: int, z: float = 0, health: int = 10, defense: int = 10,
               flying: bool = False, prepared: bool = True, *, team: str | None = None, speed: int | None = None,
-              attack_bonus: int = 0, initiative_bonus: int = 0) -> int:
+              attack_bonus: int = 0, initiative_bonus: int = 0, powers: Iterable[str] = ()) -> int:
         """Put a creature on the grid and return its entity id.
 
         ``z`` is raised to the ground of its square (standing on a ledge); a creature spawned above
@@ -230,6 +243,10 @@ class Battle:
         if isinstance(health, bool) or not isinstance(health, int) or health <= 0:
             raise IllegalCommand(f"health of {name!r} must be a positive whole number, not {health!r}")
         speed_ft = self.state.rules.speed_ft if speed is None else _amount(speed, f"speed of {name!r}")
+        known = tuple(powers)
+        for power_id in known:
+            if power_id not in self.powers:
+                raise IllegalCommand(f"cannot spawn {name!r}: unknown power {power_id!r}")
         try:
             parts = [
                 Health(health, health),
@@ -242,6 +259,7 @@ class Battle:
                 Conditions(),
                 Vision(),
                 Cover(),
+                Abilities(known),
             ]
             if not isinstance(initiative_bonus, int) or isinstance(initiative_bonus, bool):
                 raise ValueError(f"initiative bonus must be an integer, not {initiative_bonus!r}")
@@ -349,7 +367,7 @@ class Battle:
         """A light (a torch): within ``radius_ft``, where it reaches around walls, visibility is at least
         ``level``. Returns an id for :meth:`remove_light`."""
         square, radius, parsed = self._light_args(x, y, radius_ft, level, "light")
-        light_id = next(self._next_map_id)
+        light_id = self._new_map_id()
         self.state.terrain.lights[light_id] = Light(square[0], square[1], radius, parsed, source)
         self.state.terrain.touch()
         self._mid_battle("light", *square)
@@ -371,7 +389,7 @@ class Battle:
         """An obscuring area (fog, smoke): within ``radius_ft`` visibility is at most ``level``.
         Returns an id for :meth:`remove_area`."""
         square, radius, parsed = self._light_args(x, y, radius_ft, level, "area")
-        area_id = next(self._next_map_id)
+        area_id = self._new_map_id()
         self.state.terrain.areas[area_id] = Area(square[0], square[1], radius, parsed, source)
         self.state.terrain.touch()
         self._mid_battle("area", *square)
@@ -604,6 +622,79 @@ class Battle:
         """Tick ``rounds`` times."""
         for _ in range(rounds):
             self.tick()
+
+    # ------------------------------------------------------------------ powers
+
+    def power(self, power_id: str) -> Power:
+        """The power with this id; IllegalCommand naming the known ids otherwise."""
+        try:
+            return self.powers[power_id]
+        except (KeyError, TypeError):
+            raise IllegalCommand(f"unknown power {power_id!r}; known: {', '.join(sorted(self.powers))}") from None
+
+    @_entry
+    def powers_of(self, entity: int) -> list[str]:
+        """The powers a creature has (all the battle's powers if it was given none)."""
+        own = esper.component_for_entity(self._check(entity), Abilities).powers
+        return list(own) if own else sorted(self.powers)
+
+    @_command
+    def use_power(self, user: int, power_id: str, target: int | None = None,
+                  point: tuple[int, int] | None = None) -> None:
+        """Use a power on the user's turn: at a creature (``target``) or a square (``point``).
+
+        Checked now (range, sight, surprise, action already spent, unknown power) and again when it
+        resolves; every step of it comes out as events.
+        """
+        user = self._check(user)
+        power = self.power(power_id)
+        if target is not None:
+            target = self._check(target)
+        if point is not None:
+            point = self._square(*point, what="point") if isinstance(point, (tuple, list)) and len(point) == 2 \
+                else self._square(point, None, what="point")
+        position, _ = self._projection(user)
+        queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
+        problem = self._power_use.problem(power, user, target, point, position.square, queued)
+        if problem:
+            raise IllegalCommand(f"{self._label(user)} cannot use {power.name}: {problem}")
+        self.state.actions.setdefault(user, deque()).append(UsePower(user, power.id, target, point))
+
+    @_command
+    def end_power(self, user: int, effect_id: int) -> None:
+        """End an ongoing power early, when its data allows it (``end_early = true``)."""
+        user = self._check(user)
+        effect = self.state.effects.get(effect_id)
+        if effect is None or effect.user != user:
+            raise IllegalCommand(f"{self._label(user)} has no ongoing effect {effect_id!r}")
+        if not effect.can_end_early:
+            raise IllegalCommand(f"{self.power(effect.power).name} cannot be ended early")
+        del self.state.effects[effect_id]
+        end_effect(self.state, effect, "ended early")
+        self._settle()
+
+    @_entry
+    def effects(self) -> list[dict[str, Any]]:
+        """Ongoing effects: id, power, user, last round."""
+        return [{"id": e.id, "power": e.power, "user": e.user, "ends_after_round": e.ends_after_round}
+                for e in self.state.effects.values()]
+
+    @_entry
+    def can_see(self, viewer: int, target: int | tuple[int, int]) -> bool:
+        """A clear line between the squares and some vision (not NO_VISION) between them."""
+        viewer = self._check(viewer)
+        return can_see(self.state, viewer, self._target_square(target))
+
+    @_entry
+    def squares_in_area(self, power_id: str, user: int, point: tuple[int, int] | None = None
+                        ) -> list[tuple[int, int]]:
+        """The squares a power's area would cover if ``user`` aimed it at ``point`` (for a UI)."""
+        power = self.power(power_id)
+        user = self._check(user)
+        if power.area is None:
+            return [] if point is None else [self._target_square(point)]
+        origin = esper.component_for_entity(user, Position).square
+        return area_squares(self.state, power, origin, None if point is None else self._target_square(point))
 
     # ------------------------------------------------------------------ rolls and defence
 

@@ -60,7 +60,8 @@ class FallingSystem(esper.Processor):
         if is_dead(health, fatigue):
             self._in_air.discard(entity)
             return
-        if movement.flying or position.z <= ground:
+        flying = movement.flying or esper.component_for_entity(entity, Conditions).has_granted("flying")
+        if flying or position.z <= ground:
             if position.z < ground:
                 position.z = ground  # the ground rose under it (set_ground): it stands on top
             falling.start_z = None

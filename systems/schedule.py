@@ -9,22 +9,24 @@ from __future__ import annotations
 
 import esper
 
+from systems.actions import ActionSystem
 from systems.conditions import ConditionSystem
 from systems.cover import CoverSystem
 from systems.damage import DamageSystem
+from systems.effects import EffectSystem
 from systems.falling import FallingSystem
 from systems.fatigue import FatigueSystem
-from systems.movement import MovementSystem
 from systems.rounds import RoundEndSystem, RoundSystem
 from systems.state import BattleState
 from systems.visibility import VisibilitySystem
 
 ORDER: tuple[type[esper.Processor], ...] = (
     RoundSystem,        # round start (movement budgets) and end (surprise wears off)
-    MovementSystem,     # the acting creature's own commands: move, stand
+    ActionSystem,       # the acting creature's own commands: move, stand, powers (via handlers)
     FallingSystem,      # unsupported creatures fall, landings become hits
     DamageSystem,       # hits and heals in the order issued; 0 health adds fatigue
     FatigueSystem,      # fatigue gained or recovered outside of damage
+    EffectSystem,       # effects whose duration ran out end, and their grants go
     VisibilitySystem,   # the level grid and each creature's Vision
     CoverSystem,        # cover of each creature against its nearest enemy
     ConditionSystem,    # derived conditions (downed, slowed, flat-footed, ...) and their events

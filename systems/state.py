@@ -11,10 +11,12 @@ import enum
 import random
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import numpy as np
 
 from components.commands import ActorCommand, ChangeFatigue, HealthRequest
+from components.effects import ActiveEffect
 from components.events import Event
 from components.rules import Rules
 from components.terrain import Terrain
@@ -58,6 +60,9 @@ class BattleState:
     moved: set[int] = field(default_factory=set)
     dirty: set[int] = field(default_factory=set)
     positions_version: int = 0
+    handlers: dict[type, Callable[[Any], None]] = field(default_factory=dict)
+    effects: dict[int, ActiveEffect] = field(default_factory=dict)
+    effect_end_hooks: list[Callable[[ActiveEffect], None]] = field(default_factory=list)
     levels: np.ndarray | None = None  # the visibility system's level grid, [x, y] of Visibility values
 
     def emit(self, event: Event) -> None:

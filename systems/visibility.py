@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import esper
 import numpy as np
+import tcod.los
 import tcod.map
 
 from components import Conditions, Position, Rules, Terrain, Vision, Visibility
@@ -24,6 +25,19 @@ def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -
     radius_squares = int(radius_ft // rules.square_ft) + 1
     seen = tcod.map.compute_fov(~terrain.walls, (x, y), radius=radius_squares, light_walls=True, algorithm=_FOV)
     return seen & within_radius(terrain.walls.shape, (x, y), radius_ft, rules)
+
+
+def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool:
+    """Whether no wall stands between squares ``a`` and ``b`` (their own squares do not count).
+
+    Bresenham lines are not symmetric, so the line is clear if it is clear in either direction:
+    whoever can see whom, the other can see back.
+    """
+    for start, end in ((a, b), (b, a)):
+        between = tcod.los.bresenham(start, end)[1:-1]
+        if not len(between) or not walls[between[:, 0], between[:, 1]].any():
+            return True
+    return False
 
 
 def level_grid(terrain: Terrain, rules: Rules) -> np.ndarray:

@@ -1,7 +1,10 @@
-"""Movement: paths around walls within a creature's speed, resolved on the creature's turn.
+"""Actions: a creature's own commands (move, stand, use a power), resolved on its turn.
 
-The path functions are pure so that the facade can validate a move when it is issued and the
-renderer can show where a creature may go, with exactly the numbers the system will use.
+Moving follows paths around walls within the creature's speed. The path functions are pure so that
+the facade can validate a move when it is issued and the renderer can show where a creature may go,
+with exactly the numbers the system will use. Commands this system does not know (powers) go to the
+handler registered for their type in ``state.handlers``: the game layer plugs powers in there
+without the systems importing it.
 """
 
 from __future__ import annotations
@@ -73,7 +76,7 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
                  occupied: set[tuple[int, int]]) -> str | None:
     """Why a move to ``goal`` is illegal right now, in words a player can act on; None if it is legal."""
     if not can_act(conditions):
-        state = sorted(conditions.active & {"downed", "unconscious", "dead"})[-1]
+        state = next(s for s in ("dead", "unconscious", "downed") if s in conditions.active)  # the worst
         return f"it is {state} and cannot move"
     if falling.start_z is not None:
         return "it is falling"
@@ -92,8 +95,8 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
     return None
 
 
-class MovementSystem(esper.Processor):
-    """Resolves the acting creature's own commands on its turn."""
+class ActionSystem(esper.Processor):
+    """Resolves the acting creature's own commands on its turn, in the order it issued them."""
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
@@ -108,6 +111,13 @@ class MovementSystem(esper.Processor):
                 self._move(command)
             elif isinstance(command, Stand):
                 self._stand(command)
+            else:
+                handler = self.state.handlers.get(type(command))
+                if handler is None:
+                    self.state.emit(CommandRefused(self.state.round, actor, type(command).__name__,
+                                                   "no handler for this kind of command"))
+                else:
+                    handler(command)
 
     def _occupied(self, mover: int) -> set[tuple[int, int]]:
         return {p.square for e, (p, c) in esper.get_components(Position, Conditions)

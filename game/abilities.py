@@ -1,0 +1,333 @@
+"""Using powers: who a power reaches, whether it may be used, and what it does when it resolves.
+
+Validation is one function (``problem``) called twice: when the command is issued, so that a person
+gets the error at once, and when it resolves on the user's turn, since the world may have changed.
+Resolution turns a power into the same requests the rest of the engine uses (hits, heals, counted
+condition grants, lights and areas with a source), so durations can take back exactly what it gave.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Iterable
+
+import esper
+import numpy as np
+import tcod.map
+
+from components import Conditions, Creature, Defense, Fatigue, Health, Position, Vision, Visibility
+from components.commands import Heal, Hit, UsePower
+from components.effects import ActiveEffect
+from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled
+from components.terrain import Area, Light
+from game.powers import Power
+from systems.geometry import distance_ft, within_radius
+from systems.state import BattleState
+from systems.visibility import clear_line
+from systems.vitals import can_act, is_dead
+
+if TYPE_CHECKING:
+    from game.battle import Battle
+
+_CONE_COS = 1 / math.sqrt(1.25)  # half-angle atan(1/2): the cone is as wide as it is far
+
+
+def area_squares(state: BattleState, power: Power, origin: tuple[int, int], point: tuple[int, int] | None
+                 ) -> list[tuple[int, int]]:
+    """The squares a power's area covers, walls and what they shadow excluded.
+
+    A burst is centred on ``point`` (or on the user at ``origin`` without a range); a cone or line
+    starts at the user and points at ``point``.
+    """
+    assert power.area is not None
+    terrain, rules = state.terrain, state.rules
+    shape = terrain.walls.shape
+    if power.area.shape == "burst":
+        centre = point if (power.range_ft is not None and point is not None) else origin
+        mask = within_radius(shape, centre, power.area.radius_ft, rules)
+    else:
+        if point is None or point == origin:
+            return []
+        centre = origin
+        xs = (np.arange(shape[0]) - origin[0])[:, None].astype(float)
+        ys = (np.arange(shape[1]) - origin[1])[None, :].astype(float)
+        dx, dy = point[0] - origin[0], point[1] - origin[1]
+        norm = math.hypot(dx, dy)
+        ux, uy = dx / norm, dy / norm
+        along = xs * ux + ys * uy
+        length = power.area.length_ft / rules.square_ft
+        if power.area.shape == "cone":
+            dist = np.hypot(xs, ys)
+            reach = within_radius(shape, origin, power.area.length_ft, rules)
+            mask = reach & (along >= _CONE_COS * dist) & (dist > 0)
+        else:
+            across = np.abs(xs * uy - ys * ux)
+            half_width = power.area.width_ft / rules.square_ft / 2
+            mask = (along > 0) & (along <= length + 0.5) & (across < half_width + 1e-9)
+    seen = tcod.map.compute_fov(~terrain.walls, centre, radius=0, light_walls=False,
+                                algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+    mask = mask & seen & ~terrain.walls
+    return [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
+
+
+def can_see(state: BattleState, viewer: int, square: tuple[int, int]) -> bool:
+    """A clear line from the viewer's square, and some vision: neither the viewer's nor the square's is none."""
+    position = esper.component_for_entity(viewer, Position)
+    level = esper.component_for_entity(viewer, Vision).level
+    assert state.levels is not None
+    if min(level, Visibility(int(state.levels[square]))) == Visibility.NO_VISION:
+        return False
+    return square == position.square or clear_line(state.terrain.walls, position.square, square)
+
+
+class PowerUse:
+    """Validates and resolves ``UsePower`` commands for one battle."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.state = battle.state
+        self.spent: dict[tuple[int, int, str], int] = {}  # (entity, round, action kind) -> uses
+        self._effect_ids = iter(range(1, 2**62))
+
+    # ------------------------------------------------------------------ who and where
+
+    def targets(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None) -> list[int]:
+        """The creatures a use reaches (before attack rolls and saves), in entity order."""
+        if power.targets == "self" and power.area is None:
+            return [user]
+        if power.area is None:
+            return [] if target is None else [target]
+        origin = esper.component_for_entity(user, Position).square
+        squares = set(area_squares(self.state, power, origin, point))
+        team = esper.component_for_entity(user, Creature).team
+        found = []
+        for entity, (position, creature, health, fatigue) in sorted(
+                esper.get_components(Position, Creature, Health, Fatigue)):
+            if position.square not in squares or is_dead(health, fatigue):
+                continue
+            if power.targets in ("allies", "ally") and creature.team != team:
+                continue
+            if power.targets in ("enemies", "enemy") and creature.team == team:
+                continue
+            found.append(entity)
+        return found
+
+    def problem(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                user_square: tuple[int, int] | None = None, queued: Iterable[UsePower] = ()) -> str | None:
+        """Why this use is illegal now, in words a player can act on; None when it is legal."""
+        state, rules = self.state, self.state.rules
+        conditions = esper.component_for_entity(user, Conditions)
+        if not can_act(conditions):
+            return "it cannot act (downed, unconscious or dead)"
+        if "surprised" in conditions.active:
+            return "it is surprised and cannot use powers this round"
+        known = self.battle.powers_of(user)
+        if known and power.id not in known:
+            return f"it does not have the power {power.id!r} (it has {', '.join(known)})"
+        if power.action != "free":
+            used = self.spent.get((user, state.round + (0 if state.actor == user else 1), power.action), 0)
+            used += sum(1 for q in queued if self.battle.power(q.power).action == power.action)
+            if used >= 1 and state.in_combat:
+                return f"it has already used its {power.action} this round"
+        here = user_square or esper.component_for_entity(user, Position).square
+        reach = power.range_ft if power.range_ft is not None else float(rules.square_ft)
+        if power.single_target:
+            if target is None:
+                return f"{power.name} needs a target creature"
+            if not esper.entity_exists(target) or not esper.has_component(target, Creature):
+                return f"there is no creature {target!r} in this battle"
+            t_health, t_fatigue = esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)
+            if is_dead(t_health, t_fatigue):
+                return f"{esper.component_for_entity(target, Creature).name} is dead"
+            t_square = esper.component_for_entity(target, Position).square
+            same_team = esper.component_for_entity(target, Creature).team == esper.component_for_entity(
+                user, Creature).team
+            if power.targets in ("enemy", "enemies") and same_team:
+                return "the target must be an enemy"
+            if power.targets in ("ally", "allies") and not same_team:
+                return "the target must be an ally"
+            gap = distance_ft(here, t_square, rules)
+            if gap > reach:
+                return f"the target is {gap} ft away and {power.name} reaches {reach:g} ft"
+            if target != user and not self._sees_from(user, here, t_square):
+                return "it cannot see the target (no clear line, or no vision)"
+            return None
+        if power.area is not None and (power.range_ft is not None or power.area.shape != "burst"):
+            if point is None:
+                return f"{power.name} needs a point to aim at"
+            if not state.terrain.inside(*point):
+                return f"point {point} is off the grid"
+            if power.range_ft is not None:
+                gap = distance_ft(here, point, rules)
+                if gap > power.range_ft:
+                    return f"point {point} is {gap} ft away and {power.name} reaches {power.range_ft:g} ft"
+                if not self._sees_from(user, here, point):
+                    return f"it cannot see point {point}"
+            elif point == here:
+                return f"{power.name} needs a direction: aim at another square"
+        if power.teleport:
+            if point is None:
+                return f"{power.name} needs a point to land on"
+            if state.terrain.walls[point]:
+                return f"point {point} is a wall"
+            if any(p.square == point for e, p in esper.get_component(Position) if e != user):
+                return f"point {point} is taken"
+        return None
+
+    def _sees_from(self, user: int, here: tuple[int, int], square: tuple[int, int]) -> bool:
+        level = esper.component_for_entity(user, Vision).level
+        assert self.state.levels is not None
+        if min(level, Visibility(int(self.state.levels[square]))) == Visibility.NO_VISION:
+            return False
+        return square == here or clear_line(self.state.terrain.walls, here, square)
+
+    # ------------------------------------------------------------------ resolution
+
+    def resolve(self, command: UsePower) -> None:
+        """Resolve one use on the user's turn (the handler the action system calls)."""
+        state = self.state
+        power = self.battle.power(command.power)
+        problem = self.problem(power, command.actor, command.target, command.point)
+        if problem:
+            state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
+            return
+        key = (command.actor, state.round, power.action)
+        self.spent[key] = self.spent.get(key, 0) + 1
+        state.emit(PowerUsed(state.round, command.actor, power.id, command.target, command.point))
+        effect = None
+        if power.duration is not None:
+            effect_id = next(self._effect_ids)
+            effect = ActiveEffect(effect_id, power.id, command.actor, f"effect:{effect_id}",
+                                  state.round + power.duration, power.end_early, power.script)
+        source = effect.source if effect else f"power:{power.id}"
+        hook = self.battle.scripts
+        ctx = {"user": command.actor, "power": power.id, "round": state.round,
+               "target": command.target if command.target is not None else -1,
+               "x": command.point[0] if command.point else -1, "y": command.point[1] if command.point else -1,
+               "effect": effect.id if effect else -1}
+        if power.script and hook is not None:
+            hook.run(power.script, "on_use", ctx)
+        for target in self.targets(power, command.actor, command.target, command.point):
+            outcome = self._outcome(power, command.actor, target)
+            if outcome == "miss":
+                continue
+            self._apply(power, command.actor, target, source, effect, halved=outcome == "half")
+            if power.script and hook is not None:
+                hook.run(power.script, "on_hit", ctx, target)
+        self._teleport(power, command)
+        self._create(power, command, effect)
+        if effect is not None:
+            state.effects[effect.id] = effect
+
+    def _outcome(self, power: Power, user: int, target: int) -> str:
+        """Roll the attack or the save, if any: "hit" (effects apply), "half" (saved, half damage) or "miss"."""
+        state = self.state
+        if power.attack_bonus is not None:
+            mode = self.battle.roll_mode(user, "attack", target=target)
+            roll = self._d20(mode)
+            total = roll + esper.component_for_entity(user, Defense).attack_bonus + power.attack_bonus
+            defense = self.battle.defense_against(target, user)
+            hit = mode != "critical failure" and total >= defense
+            state.emit(AttackRolled(state.round, user, target, power.id, roll, mode, total, defense, hit))
+            return "hit" if hit else "miss"
+        if power.save_dc is not None:
+            mode = self.battle.roll_mode(target, "save")
+            roll = self._d20(mode)
+            success = roll >= power.save_dc
+            state.emit(SaveRolled(state.round, target, power.id, roll, mode, roll, power.save_dc, success))
+            if not success:
+                return "hit"
+            return "half" if power.save_half else "miss"
+        return "hit"
+
+    def _d20(self, mode: str) -> int:
+        rng = self.state.rng
+        first = rng.randint(1, 20)
+        if mode in ("advantage", "disadvantage"):
+            second = rng.randint(1, 20)
+            return max(first, second) if mode == "advantage" else min(first, second)
+        return first
+
+    def _apply(self, power: Power, user: int, target: int, source: str, effect: ActiveEffect | None,
+               halved: bool) -> None:
+        """Apply a power's effects to one target that it reached (``halved``: it made a half save)."""
+        state = self.state
+        if power.damage is not None:
+            amount = power.damage.roll(state.rng)
+            if halved:
+                amount //= 2
+            state.health_queue.append(Hit(target, amount, f"power:{power.id}"))
+        if power.healing is not None:
+            state.health_queue.append(Heal(target, power.healing.roll(state.rng), f"power:{power.id}"))
+        if halved:
+            return  # a successful save against a half-damage power takes the damage only
+        conditions = esper.component_for_entity(target, Conditions)
+        grants = list(power.conditions) + (["flying"] if power.flight else [])
+        for name in grants:
+            conditions.grant(name, source)
+            if effect is not None:
+                effect.conditions.append((target, name))
+        if grants:
+            state.dirty.add(target)
+        if power.push_ft or power.pull_ft:
+            self._force(user, target, power.push_ft or power.pull_ft, away=bool(power.push_ft))
+
+    def _force(self, user: int, target: int, feet: float, away: bool) -> None:
+        """Push (away) or pull (toward) square by square; walls, cliffs and creatures stop it."""
+        state = self.state
+        origin = esper.component_for_entity(user, Position).square
+        position = esper.component_for_entity(target, Position)
+        start = position.square
+        sx = int(np.sign(start[0] - origin[0])) * (1 if away else -1)
+        sy = int(np.sign(start[1] - origin[1])) * (1 if away else -1)
+        if (sx, sy) == (0, 0):
+            return
+        taken = {p.square for e, (p, c) in esper.get_components(Position, Conditions)
+                 if e != target and "dead" not in c.active}
+        x, y = start
+        for _ in range(int(feet // state.rules.square_ft)):
+            nx, ny = x + sx, y + sy
+            if not state.terrain.inside(nx, ny) or state.terrain.walls[nx, ny] or (nx, ny) in taken:
+                break
+            if state.terrain.ground[nx, ny] > position.z:
+                break  # a cliff face: you cannot push someone into rock
+            x, y = nx, ny
+        if (x, y) != start:
+            position.x, position.y = x, y
+            state.mark_moved(target)
+            state.emit(Pushed(state.round, target, start, (x, y), user))
+
+    def _teleport(self, power: Power, command: UsePower) -> None:
+        if not power.teleport or command.point is None:
+            return
+        state = self.state
+        position = esper.component_for_entity(command.actor, Position)
+        start = position.square
+        position.x, position.y = command.point
+        position.z = float(state.terrain.ground[command.point])
+        state.mark_moved(command.actor)
+        state.emit(Pushed(state.round, command.actor, start, command.point, command.actor))
+
+    def _create(self, power: Power, command: UsePower, effect: ActiveEffect | None) -> None:
+        state = self.state
+        if not (power.creates_area or power.creates_light):
+            return
+        where = command.point if (command.point is not None and power.range_ft is not None) else \
+            esper.component_for_entity(command.actor, Position).square
+        source = effect.source if effect else f"power:{power.id}"
+        for made, kind in ((power.creates_area, "area"), (power.creates_light, "light")):
+            if made is None:
+                continue
+            map_id = self.battle._new_map_id()
+            if kind == "area":
+                state.terrain.areas[map_id] = Area(where[0], where[1], made.radius_ft, made.level, source)
+                if effect is not None:
+                    effect.areas.append(map_id)
+            else:
+                state.terrain.lights[map_id] = Light(where[0], where[1], made.radius_ft, made.level, source)
+                if effect is not None:
+                    effect.lights.append(map_id)
+            state.terrain.touch()
+            state.emit(AreaCreated(state.round, effect.id if effect else 0, kind, where[0], where[1],
+                                   made.radius_ft, made.level.name.lower()))
+

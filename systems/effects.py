@@ -1,0 +1,58 @@
+"""Durations: when a power's effect runs out, everything it granted is taken back.
+
+Permanent changes (damage, healing, where a push left someone) stay; conditions, lights, areas and
+flight it granted go, unless another live source still grants them. A creature whose flight ends in
+the air is marked moved, so the falling system drops it.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from components import Conditions
+from components.effects import ActiveEffect
+from components.events import EffectEnded
+from systems.state import BattleState, Phase
+
+
+def end_effect(state: BattleState, effect: ActiveEffect, reason: str) -> None:
+    """Revert one effect's grants and record that it ended. Safe to call once per effect only."""
+    if effect.ended:
+        return
+    effect.ended = True
+    for entity, condition in effect.conditions:
+        if not esper.entity_exists(entity):
+            continue
+        conditions = esper.component_for_entity(entity, Conditions)
+        if "dead" in conditions.active:
+            continue
+        conditions.revoke(condition, effect.source)
+        state.dirty.add(entity)
+        if condition == "flying":
+            state.mark_moved(entity)
+    changed = False
+    for light_id in effect.lights:
+        changed |= state.terrain.lights.pop(light_id, None) is not None
+    for area_id in effect.areas:
+        changed |= state.terrain.areas.pop(area_id, None) is not None
+    if changed:
+        state.terrain.touch()
+    state.emit(EffectEnded(state.round, effect.id, effect.power, effect.user, reason))
+    for hook in state.effect_end_hooks:
+        hook(effect)
+
+
+class EffectSystem(esper.Processor):
+    """Ends the effects whose duration ran out with this round."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        if phase is not Phase.END:
+            return
+        state = self.state
+        for effect in list(state.effects.values()):
+            if effect.ends_after_round <= state.round:
+                del state.effects[effect.id]
+                end_effect(state, effect, "duration over")
