@@ -89,6 +89,10 @@ class PowerUse:
         self.spent: dict[tuple[int, int, str], int] = {}  # (entity, round, action kind) -> uses
         self._effect_ids = iter(range(1, 2**62))
 
+    def new_effect_id(self) -> int:
+        """A fresh id for an ongoing effect (scripts that create areas and lights use these too)."""
+        return next(self._effect_ids)
+
     # ------------------------------------------------------------------ who and where
 
     def targets(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None) -> list[int]:
@@ -196,7 +200,7 @@ class PowerUse:
         state.emit(PowerUsed(state.round, command.actor, power.id, command.target, command.point))
         effect = None
         if power.duration is not None:
-            effect_id = next(self._effect_ids)
+            effect_id = self.new_effect_id()
             effect = ActiveEffect(effect_id, power.id, command.actor, f"effect:{effect_id}",
                                   state.round + power.duration, power.end_early, power.script)
         source = effect.source if effect else f"power:{power.id}"

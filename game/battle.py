@@ -12,6 +12,7 @@ import functools
 import itertools
 import random
 import weakref
+from pathlib import Path
 from collections import deque
 from typing import Any, Callable, Iterable, Mapping, TypeVar
 
@@ -42,7 +43,9 @@ from components.events import CombatStarted, Event, InitiativeRolled, MapChanged
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
 from game.abilities import PowerUse, area_squares, can_see
 from game.errors import IllegalCommand, UnknownEntity
-from game.powers import Power, default_powers
+from game.hook import ScriptHook
+from game.powers import SCRIPTS_DIR, Power, default_powers
+from game.scripting import Limits, ScriptError
 from systems import schedule
 from systems.cover import has_cover
 from systems.effects import end_effect
@@ -118,10 +121,17 @@ class Battle:
         height: squares along y.
         rules: a :class:`Rules` table or a mapping of overrides (``{"cover_bonus": 4}``).
         powers: the powers creatures may use, by id; the shipped ``assets/powers`` by default.
+        trusted_scripts: run Starlark scripts in this process (fast; for the designer's own files).
+            False runs them in a worker process with a memory limit and a wall clock: use it for
+            anything from a scenario written by someone else.
+        script_dir: where power and reaction scripts are read from.
+        script_limits: the budget of each script call (steps, commands, time, memory).
     """
 
     def __init__(self, seed: int = 0, width: int = 16, height: int = 16,
-                 rules: Rules | Mapping[str, Any] | None = None, powers: Mapping[str, Power] | None = None) -> None:
+                 rules: Rules | Mapping[str, Any] | None = None, powers: Mapping[str, Power] | None = None,
+                 trusted_scripts: bool = True, script_dir: str | Path = SCRIPTS_DIR,
+                 script_limits: Limits = Limits()) -> None:
         self._closed = True  # until the world exists, so a failed __init__ leaves nothing half-made
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise IllegalCommand(f"seed must be an integer, not {seed!r}")
@@ -137,7 +147,7 @@ class Battle:
         self._spawned: list[int] = []
         self._next_map_id = itertools.count(1)
         self.powers: dict[str, Power] = dict(default_powers() if powers is None else powers)
-        self.scripts: Any = None  # the scripting hook, attached by game.hook when scripts are enabled
+        self.scripts = ScriptHook(self, trusted=trusted_scripts, script_dir=script_dir, limits=script_limits)
         self._power_use = PowerUse(self)
         self.state.handlers[UsePower] = self._power_use.resolve
         self._world = f"battle-{next(_world_numbers)}"
@@ -466,13 +476,8 @@ class Battle:
         return {p.square for e, (p, c) in esper.get_components(Position, Conditions)
                 if e != mover and "dead" not in c.active}
 
-    @_command
-    def move(self, entity: int, x: int, y: int) -> None:
-        """Move along the cheapest path around walls, on the creature's turn, within its speed.
-
-        Stepping off a ledge is legal: the creature keeps its height and falls from there.
-        """
-        entity = self._check(entity)
+    def _validate_move(self, entity: int, x: object, y: object) -> tuple[int, int]:
+        """The destination, if the creature may move there after its queued commands; else IllegalCommand."""
         goal = self._square(x, y, "destination")
         position, movement = self._projection(entity)
         problem = move_problem(self.state.terrain, self.state.rules, position, movement,
@@ -480,7 +485,20 @@ class Battle:
                                esper.component_for_entity(entity, Falling), goal, self._occupied(entity))
         if problem:
             raise IllegalCommand(f"{self._label(entity)} cannot move to {goal}: {problem}")
-        self.state.actions.setdefault(entity, deque()).append(Move(entity, *goal))
+        return goal
+
+    def _queue(self, entity: int, command: Any) -> None:
+        """Queue one of a creature's own commands for its turn."""
+        self.state.actions.setdefault(entity, deque()).append(command)
+
+    @_command
+    def move(self, entity: int, x: int, y: int) -> None:
+        """Move along the cheapest path around walls, on the creature's turn, within its speed.
+
+        Stepping off a ledge is legal: the creature keeps its height and falls from there.
+        """
+        entity = self._check(entity)
+        self._queue(entity, Move(entity, *self._validate_move(entity, x, y)))
 
     @_command
     def stand(self, entity: int) -> None:
@@ -491,7 +509,7 @@ class Battle:
             raise IllegalCommand(f"{self._label(entity)} is not prone")
         if not can_act(conditions):
             raise IllegalCommand(f"{self._label(entity)} cannot act")
-        self.state.actions.setdefault(entity, deque()).append(Stand(entity))
+        self._queue(entity, Stand(entity))
 
     @_entry
     def reachable(self, entity: int) -> np.ndarray:
@@ -605,6 +623,7 @@ class Battle:
         """
         state = self.state
         esper.process(Phase.START)
+        self.scripts.react()
         for actor in self.turn_order():
             conditions = esper.component_for_entity(actor, Conditions)
             if "dead" in conditions.active:
@@ -613,10 +632,13 @@ class Battle:
             state.actor = actor
             if state.in_combat:
                 state.emit(TurnStarted(state.round, actor))
+            self.scripts.react()
             if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
                 esper.process(Phase.TURN, actor)
+                self.scripts.react()
         state.actor = None
         esper.process(Phase.END)
+        self.scripts.react()
 
     def run(self, rounds: int) -> None:
         """Tick ``rounds`` times."""
@@ -658,7 +680,7 @@ class Battle:
         problem = self._power_use.problem(power, user, target, point, position.square, queued)
         if problem:
             raise IllegalCommand(f"{self._label(user)} cannot use {power.name}: {problem}")
-        self.state.actions.setdefault(user, deque()).append(UsePower(user, power.id, target, point))
+        self._queue(user, UsePower(user, power.id, target, point))
 
     @_command
     def end_power(self, user: int, effect_id: int) -> None:
@@ -755,6 +777,43 @@ class Battle:
         if advantage and disadvantage:
             return "normal"
         return "advantage" if advantage else "disadvantage" if disadvantage else "normal"
+
+    # ------------------------------------------------------------------ extending the battle
+
+    @_command
+    def attach_reaction(self, script: str, entity: int | None = None) -> None:
+        """Run a Starlark script's reactions (``on_damaged``, ``on_downed``, ``on_fell``, ``on_landed``,
+        ``on_turn_start``, ``on_round_end``) for one creature's events, or for every event when no
+        creature is given. The script is loaded now, so a broken one is refused at once."""
+        if entity is not None:
+            entity = self._check(entity)
+        try:
+            functions = self.scripts.load(script)
+        except ScriptError as err:
+            raise IllegalCommand(f"cannot attach reaction script: {err}") from None
+        from game.hook import REACTIONS
+        if not functions & set(REACTIONS.values()):
+            raise IllegalCommand(f"{script} defines no reaction; expected one of {', '.join(REACTIONS.values())}")
+        self.scripts.skip_to_now()
+        self.scripts.reactions.append((script, entity))
+
+    def on(self, event_type: type[Event], handler: Callable[[Battle, Event], None]) -> None:
+        """Trusted Python: call ``handler(battle, event)`` for each event of this type, during ticks.
+
+        For developers only (it runs with the engine's full power); designers use reaction scripts.
+        A handler talks back through the public commands, which resolve at the next opportunity.
+        """
+        self.scripts.python_handlers.setdefault(event_type, []).append(handler)
+
+    @_entry
+    def add_system(self, processor: esper.Processor, priority: int) -> None:
+        """Trusted Python: add an esper processor to this battle's world.
+
+        It is called as ``process(phase, actor)`` in every phase (see ``systems.state.Phase``);
+        ``priority`` places it in ``systems.schedule.ORDER`` (higher runs earlier; the built-in
+        systems have priorities ``len(ORDER)`` down to 1).
+        """
+        esper.add_processor(processor, priority=priority)
 
     # ------------------------------------------------------------------ replay
 

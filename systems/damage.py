@@ -57,6 +57,9 @@ class DamageSystem(esper.Processor):
         fatigue = esper.component_for_entity(heal.target, Fatigue)
         if is_dead(health, fatigue) or heal.amount <= 0:
             return
-        health.current = min(health.maximum, health.current + heal.amount)
+        before = health.current
+        health.current = min(health.maximum, before + heal.amount)
+        if health.current == before:
+            return  # already at full health: nothing happened
         state.dirty.add(heal.target)
-        state.emit(Healed(state.round, heal.target, heal.amount, health.current, heal.source))
+        state.emit(Healed(state.round, heal.target, health.current - before, health.current, heal.source))
