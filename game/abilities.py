@@ -174,7 +174,7 @@ class PowerUse:
                 return f"{power.name} needs a point to land on"
             if state.terrain.walls[point]:
                 return f"point {point} is a wall"
-            if any(p.square == point for e, p in esper.get_component(Position) if e != user):
+            if state.taken(point, user):
                 return f"point {point} is taken"
         return None
 
@@ -286,19 +286,16 @@ class PowerUse:
         sy = int(np.sign(start[1] - origin[1])) * (1 if away else -1)
         if (sx, sy) == (0, 0):
             return
-        taken = {p.square for e, (p, c) in esper.get_components(Position, Conditions)
-                 if e != target and "dead" not in c.active}
         x, y = start
         for _ in range(int(feet // state.rules.square_ft)):
             nx, ny = x + sx, y + sy
-            if not state.terrain.inside(nx, ny) or state.terrain.walls[nx, ny] or (nx, ny) in taken:
+            if not state.terrain.inside(nx, ny) or state.terrain.walls[nx, ny] or state.taken((nx, ny), target):
                 break
             if state.terrain.ground[nx, ny] > position.z:
                 break  # a cliff face: you cannot push someone into rock
             x, y = nx, ny
         if (x, y) != start:
-            position.x, position.y = x, y
-            state.mark_moved(target)
+            state.place(target, position, (x, y))
             state.emit(Pushed(state.round, target, start, (x, y), user))
 
     def _teleport(self, power: Power, command: UsePower) -> None:
@@ -307,9 +304,8 @@ class PowerUse:
         state = self.state
         position = esper.component_for_entity(command.actor, Position)
         start = position.square
-        position.x, position.y = command.point
+        state.place(command.actor, position, command.point)
         position.z = float(state.terrain.ground[command.point])
-        state.mark_moved(command.actor)
         state.emit(Pushed(state.round, command.actor, start, command.point, command.actor))
 
     def _create(self, power: Power, command: UsePower, effect: ActiveEffect | None) -> None:

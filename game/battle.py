@@ -285,7 +285,7 @@ class Battle:
         position = parts[2]
         assert isinstance(position, Position)
         self.state.emit(Spawned(self.state.round, entity, name, creature.team, position.x, position.y, position.z))
-        self.state.mark_moved(entity)
+        self.state.place(entity, position, position.square)
         self._settle()
         return entity
 
@@ -465,16 +465,13 @@ class Battle:
         square, used = position.square, movement.used_ft
         for command in self.state.actions.get(entity, ()):
             if isinstance(command, Move):
-                found = find_path(self.state.terrain, self.state.rules, square, (command.x, command.y))
+                found = find_path(self.state.terrain, self.state.rules, square, (command.x, command.y),
+                                  limit_ft=movement.speed_ft)
                 if found is not None:
                     square, used = (command.x, command.y), used + found[1]
             elif isinstance(command, Stand):
                 used += movement.speed_ft // 2
         return Position(square[0], square[1], position.z), Movement(movement.speed_ft, used, movement.flying)
-
-    def _occupied(self, mover: int) -> set[tuple[int, int]]:
-        return {p.square for e, (p, c) in esper.get_components(Position, Conditions)
-                if e != mover and "dead" not in c.active}
 
     def _validate_move(self, entity: int, x: object, y: object) -> tuple[int, int]:
         """The destination, if the creature may move there after its queued commands; else IllegalCommand."""
@@ -482,7 +479,8 @@ class Battle:
         position, movement = self._projection(entity)
         problem = move_problem(self.state.terrain, self.state.rules, position, movement,
                                esper.component_for_entity(entity, Conditions),
-                               esper.component_for_entity(entity, Falling), goal, self._occupied(entity))
+                               esper.component_for_entity(entity, Falling), goal,
+                               lambda square: self.state.taken(square, entity))
         if problem:
             raise IllegalCommand(f"{self._label(entity)} cannot move to {goal}: {problem}")
         return goal
@@ -519,10 +517,11 @@ class Battle:
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions):
             return np.zeros(self.state.terrain.walls.shape, dtype=bool)
-        left = speed_for_round(movement, conditions, self.state.rules) - movement.used_ft
-        mask = step_costs(self.state.terrain, self.state.rules, position.square) <= left
-        for square in self._occupied(entity):
-            mask[square] = False
+        left = max(speed_for_round(movement, conditions, self.state.rules) - movement.used_ft, 0)
+        mask = step_costs(self.state.terrain, self.state.rules, position.square, limit_ft=left) <= left
+        for square in list(self.state.squares):
+            if square != position.square and self.state.taken(square, entity):
+                mask[square] = False
         return mask
 
     @_command

@@ -55,12 +55,14 @@ class ConditionSystem(esper.Processor):
         if phase is Phase.REFRESH or not self.state.dirty:
             return
         state = self.state
-        dirty, state.dirty = sorted(state.dirty), set()
-        for entity in dirty:
-            parts = esper.try_components(entity, Conditions, Health, Fatigue, Vision)
-            if parts is None:
-                continue
-            conditions, health, fatigue, vision = parts
+        dirty, state.dirty = state.dirty, set()
+        if len(dirty) > 64:
+            subjects = sorted((e, parts) for e, parts in esper.get_components(Conditions, Health, Fatigue, Vision)
+                              if e in dirty)
+        else:
+            subjects = [(e, parts) for e in sorted(dirty)
+                        if (parts := esper.try_components(e, Conditions, Health, Fatigue, Vision)) is not None]
+        for entity, (conditions, health, fatigue, vision) in subjects:
             if "dead" in conditions.active:
                 continue  # the dead are a record: nothing changes them any more
             conditions.active = derive(conditions, health, fatigue, vision, state.rules)

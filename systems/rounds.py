@@ -35,6 +35,9 @@ class RoundSystem(esper.Processor):
 
     def _end(self) -> None:
         state = self.state
+        # Commands issued between ticks are for the next round: validate them against a full budget.
+        for _, movement in esper.get_component(Movement):
+            movement.used_ft = 0
         last_surprise_round = state.combat_first_round + state.rules.surprise_rounds - 1
         if state.in_combat and state.round == last_surprise_round:
             for entity, conditions in esper.get_component(Conditions):

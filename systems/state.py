@@ -13,8 +13,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import esper
 import numpy as np
 
+from components import Conditions, Position
 from components.commands import ActorCommand, ChangeFatigue, HealthRequest
 from components.effects import ActiveEffect
 from components.events import Event
@@ -63,11 +65,30 @@ class BattleState:
     handlers: dict[type, Callable[[Any], None]] = field(default_factory=dict)
     effects: dict[int, ActiveEffect] = field(default_factory=dict)
     effect_end_hooks: list[Callable[[ActiveEffect], None]] = field(default_factory=list)
+    squares: dict[tuple[int, int], set[int]] = field(default_factory=dict)  # who stands where
     levels: np.ndarray | None = None  # the visibility system's level grid, [x, y] of Visibility values
 
     def emit(self, event: Event) -> None:
         """Record a fact; the only way systems report what happened."""
         self.events.append(event)
+
+    def place(self, entity: int, position: Position, square: tuple[int, int]) -> None:
+        """Put a creature on a square, keeping the square index current; the one way x, y change."""
+        old = self.squares.get(position.square)
+        if old is not None:
+            old.discard(entity)
+            if not old:
+                del self.squares[position.square]
+        position.x, position.y = square
+        self.squares.setdefault(square, set()).add(entity)
+        self.mark_moved(entity)
+
+    def taken(self, square: tuple[int, int], mover: int | None = None) -> bool:
+        """Whether a living creature other than ``mover`` stands on ``square`` (the dead don't block)."""
+        for entity in self.squares.get(square, ()):
+            if entity != mover and "dead" not in esper.component_for_entity(entity, Conditions).active:
+                return True
+        return False
 
     def mark_moved(self, entity: int) -> None:
         """A creature's square or height changed: falling, vision, cover and conditions look again."""

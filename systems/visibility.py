@@ -73,24 +73,35 @@ class VisibilitySystem(esper.Processor):
         if phase is Phase.REFRESH:
             return
         state = self.state
-        if state.terrain.version != self._version:
+        everyone = state.terrain.version != self._version
+        if everyone:
             self._version = state.terrain.version
             state.levels = level_grid(state.terrain, state.rules)
-            entities = [e for e, _ in esper.get_component(Vision)]
-        elif state.dirty:
-            entities = sorted(state.dirty)
-        else:
+        elif not state.dirty:
             return
         levels = state.levels
         assert levels is not None
-        for entity in entities:
-            if not esper.entity_exists(entity):
-                continue
-            position, vision, conditions = esper.try_components(entity, Position, Vision, Conditions) or (
-                None, None, None)
-            if position is None or vision is None or conditions is None or "dead" in conditions.active:
+        for entity, position, vision, conditions in _subjects(state.dirty, everyone):
+            if "dead" in conditions.active:
                 continue
             level = vision_level(int(levels[position.x, position.y]), conditions)
             if level != vision.level:
                 vision.level = level
                 state.dirty.add(entity)
+
+
+def _subjects(dirty: set[int], everyone: bool) -> list[tuple[int, Position, Vision, Conditions]]:
+    """The creatures to look at: one query pass when there are many, direct lookups when few.
+
+    esper's cached query is cheap to walk but costly to rebuild, and a per-entity lookup costs a
+    few microseconds, so a handful of dirty creatures is faster the second way.
+    """
+    if everyone or len(dirty) > 64:
+        return [(e, p, v, c) for e, (p, v, c) in esper.get_components(Position, Vision, Conditions)
+                if everyone or e in dirty]
+    found = []
+    for entity in sorted(dirty):
+        parts = esper.try_components(entity, Position, Vision, Conditions) if esper.entity_exists(entity) else None
+        if parts is not None:
+            found.append((entity, *parts))
+    return found
