@@ -65,6 +65,7 @@ from __future__ import annotations
 import copy
 import difflib
 import importlib
+import inspect
 import math
 import re
 import tomllib
@@ -243,11 +244,15 @@ class Scenario:
                 battle.add_light(light.x, light.y, light.radius_ft, light.level)
             for area in self.areas:
                 battle.add_area(area.x, area.y, area.radius_ft, area.level)
+            # Older battles take no powers at spawn; then the scenario keeps them (powers_by_entity).
+            takes_powers = "powers" in inspect.signature(battle.spawn).parameters
             for spec in self.creatures:
+                extra: dict[str, Any] = {"powers": list(spec.powers)} if takes_powers else {}
                 ids[spec.key] = battle.spawn(
                     spec.name, spec.x, spec.y, z=0 if spec.z is None else spec.z, health=spec.health,
                     defense=spec.defense, flying=spec.flying, prepared=spec.prepared, team=spec.team,
-                    speed=spec.speed, attack_bonus=spec.attack_bonus, initiative_bonus=spec.initiative_bonus)
+                    speed=spec.speed, attack_bonus=spec.attack_bonus, initiative_bonus=spec.initiative_bonus,
+                    **extra)
         except ValueError as err:
             battle.close()
             # Validation should have caught it; if the battle's rules are stricter, still say where.
@@ -593,6 +598,10 @@ def _check_on_map(spec: dict[str, Any], where: str, rows: tuple[str, ...] | None
         problems.add(where, f"square ({x}, {y}) is a wall ({rows[y][x]!r} in map.rows[{y}] column {x})")
 
 
+class _PowersUnavailable(Exception):
+    pass
+
+
 def _known_powers() -> set[str] | None:
     """Power ids from ``game.powers.load_powers()`` when that exists; None means "do not check".
 
@@ -605,10 +614,14 @@ def _known_powers() -> set[str] | None:
         if err.name in ("game.powers",):
             return None
         raise
-    load = getattr(powers, "load_powers", None)
-    if load is None:
+    if getattr(powers, "load_powers", None) is None:
         return None
-    loaded = load()
+    # default_powers() is the same table read once per process: sweeps re-validate scenarios often.
+    load = getattr(powers, "default_powers", None) or powers.load_powers
+    try:
+        loaded = load()
+    except Exception as err:  # noqa: BLE001 - any failure of the powers data is reported as ours
+        raise _PowersUnavailable(f"cannot check power ids: the powers did not load: {err}") from err
     if isinstance(loaded, Mapping):
         return {str(k) for k in loaded}
     return {str(getattr(p, "id", p)) for p in loaded}
@@ -655,7 +668,11 @@ def _parse(data: dict[str, Any], source: str, text: str, path: str | None,
     creatures: list[CreatureSpec] = []
     seen_keys: dict[str, int] = {}
     seen_squares: dict[tuple[int, int], str] = {}
-    known_powers = _known_powers()
+    try:
+        known_powers = _known_powers()
+    except _PowersUnavailable as err:
+        problems.add("creatures.powers", str(err))
+        known_powers = None
     for i, table in enumerate(_array_of_tables(data.get("creatures", []), "creatures", problems)):
         where = f"creatures[{i}]"
         checked = _fields(table, _CREATURE_FIELDS, where, problems)

@@ -465,3 +465,21 @@ def test_corrupt_or_tampered_file_fails_and_leaves_the_current_battle_alone(
 def test_missing_file_is_a_save_error(tmp_path: Path) -> None:
     with pytest.raises(SaveError, match="nothing.json: cannot read"):
         load_game(tmp_path / "nothing.json")
+
+
+@pytest.mark.skipif(not hasattr(Battle, "use_power"), reason="the battle has no powers yet")
+def test_powers_with_targets_and_points_round_trip(tmp_path: Path, small: Scenario) -> None:
+    scenario = small.with_overrides({"creatures.hero.powers": ["shoot", "fireball"]})
+    battle, ids = scenario.build_with_ids(seed=9)
+    with battle:
+        battle.start_combat()
+        battle.use_power(ids["hero"], "shoot", target=ids["foe"])
+        battle.tick()
+        battle.use_power(ids["hero"], "fireball", point=(4, 3))
+        battle.tick()
+        assert any(kwargs.get("point") == (4, 3) for _name, _args, kwargs in battle.command_log)
+        save_game(tmp_path / "p.json", scenario, battle)
+        with load_game(tmp_path / "p.json") as restored:
+            assert restored.events == battle.events
+            assert restored.command_log == battle.command_log
+            assert _state(restored) == _state(battle)
