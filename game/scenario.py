@@ -620,7 +620,7 @@ def _known_powers() -> set[str] | None:
     load = getattr(powers, "default_powers", None) or powers.load_powers
     try:
         loaded = load()
-    except Exception as err:  # noqa: BLE001 - any failure of the powers data is reported as ours
+    except Exception as err:  # any failure of the powers data is reported as a scenario problem
         raise _PowersUnavailable(f"cannot check power ids: the powers did not load: {err}") from err
     if isinstance(loaded, Mapping):
         return {str(k) for k in loaded}
