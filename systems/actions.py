@@ -97,7 +97,7 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
     ``taken(square)`` says whether another living creature stands on a square.
     """
     if not can_act(conditions):
-        state = sorted(conditions.active & {"downed", "unconscious", "dead"})[-1]
+        state = next(c for c in ("dead", "unconscious", "downed") if c in conditions.active)
         return f"it is {state} and cannot move"
     if falling.start_z is not None:
         return "it is falling"
@@ -116,6 +116,8 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
         if find_path(terrain, rules, position.square, goal) is None:
             return f"no path to {goal} around the walls"
         return f"the way around the walls to {goal} is longer than the {left} ft of movement it has left"
+    if found[1] > left:
+        return f"square {goal} is {found[1]} ft away around the walls and it has {left} ft of movement left"
     return None
 
 
