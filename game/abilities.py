@@ -156,7 +156,7 @@ class PowerUse:
             if target != user and not self._sees_from(user, here, t_square):
                 return "it cannot see the target (no clear line, or no vision)"
             return None
-        if power.area is not None and (power.range_ft is not None or power.area.shape != "burst"):
+        if power.aims_at_point:
             if point is None:
                 return f"{power.name} needs a point to aim at"
             if not state.terrain.inside(*point):

@@ -91,9 +91,17 @@ class Power:
         return self.range_ft
 
     @property
+    def aims_at_point(self) -> bool:
+        """Aimed at a square: an area with a range, a cone or line's direction, or a light, cloud or
+        teleport put somewhere within range."""
+        if self.area is not None:
+            return self.range_ft is not None or self.area.shape != "burst"
+        return self.range_ft is not None and bool(self.creates_area or self.creates_light or self.teleport)
+
+    @property
     def single_target(self) -> bool:
-        """No area and not on yourself: one creature you can see within range."""
-        return self.area is None and self.targets not in ("self",)
+        """No area, not on yourself, not aimed at a square: one creature you can see within range."""
+        return self.area is None and self.targets != "self" and not self.aims_at_point
 
     @property
     def lasting(self) -> bool:
