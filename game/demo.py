@@ -1,0 +1,266 @@
+"""The demo: a short computer-vs-computer battle that shows every rule the core implements.
+
+With a display it opens the window and plays itself; without one it plays headless, writes a PNG
+per round and the combat log, and returns the log so the caller can print it. The battle comes from
+``assets/scenarios/demo.toml`` when the scenario loader exists, else it is built in code; either way
+a small "director" adds the beats a short random fight might not produce on its own (someone steps
+off the ledge), so the demo always shows a fall, a surprise, a torch in the dark, cover and a death.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from components import Position
+
+DEMO_SCENARIO = Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "demo.toml"
+
+
+@dataclass
+class Demo:
+    """A battle ready to play, with what the window and the saves need to know about it."""
+
+    battle: Any
+    title: str
+    team_colours: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    human_teams: frozenset[str] = frozenset()
+    scenario: Any = None
+    build_commands: int = 0
+    powers: dict[int, tuple[str, ...]] | None = None
+    ids: dict[str, int] = field(default_factory=dict)
+
+
+def has_display() -> bool:
+    """Whether a window can open: a display server is named and SDL is not told to draw nowhere."""
+    if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
+        return False
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
+    from game.render import theme  # only for the palette parser: it has no pygame dependency
+
+    colours = {}
+    for index, (name, team) in enumerate(sorted(scenario.teams.items())):
+        fallback = theme.TEAM_COLOURS[index % len(theme.TEAM_COLOURS)]
+        colours[name] = theme.parse_colour(getattr(team, "colour", None), fallback)
+    return colours
+
+
+def load(path: str | Path, human: bool = True) -> Demo:
+    """A scenario file as a :class:`Demo`; ``human`` hands the teams marked human to the player."""
+    from game.scenario import load_scenario
+
+    scenario = load_scenario(path)
+    battle, ids = scenario.build_with_ids()
+    humans = frozenset(n for n, t in scenario.teams.items() if human and getattr(t, "control", "") == "human")
+    powers = scenario.powers_by_entity(ids) if hasattr(scenario, "powers_by_entity") else None
+    powers = {e: p for e, p in (powers or {}).items() if p} or None
+    return Demo(battle, scenario.name, _colours(scenario), humans, scenario, len(battle.command_log), powers, ids)
+
+
+def build_in_code(seed: int = 3) -> Demo:
+    """The demo battle without a scenario file: a ledge over hay, a wall, a torch at night, a sentry."""
+    from game.battle import Battle
+
+    b = Battle(seed=seed, width=12, height=10)
+    for x in range(4):
+        for y in range(5):
+            b.set_ground(x, y, 20)
+    b.set_ground(4, 3, 0, soft=True)
+    b.set_ground(4, 4, 0, soft=True)
+    for x, y in ((7, 1), (7, 2), (8, 4), (9, 4), (2, 6), (2, 7), (8, 7), (8, 8)):
+        b.add_wall(x, y)
+    b.set_ambient("terrible")
+    b.add_light(6, 5, 15, "normal")
+    ids = {
+        "archer": b.spawn("Blue archer", 1, 1, health=10, defense=12, attack_bonus=4, team="blue"),
+        "fighter": b.spawn("Blue fighter", 3, 3, health=16, defense=15, attack_bonus=5, team="blue"),
+        "spear": b.spawn("Blue spear", 2, 5, health=12, defense=13, attack_bonus=3, team="blue"),
+        "brute": b.spawn("Red brute", 9, 2, health=20, defense=11, attack_bonus=5, team="red"),
+        "sentry": b.spawn("Red sentry", 10, 6, health=12, defense=13, attack_bonus=3, team="red", prepared=False),
+        "slinger": b.spawn("Red slinger", 6, 8, health=8, defense=12, attack_bonus=3, team="red"),
+    }
+    powers = {ids["archer"]: ("shoot",), ids["fighter"]: ("strike",), ids["spear"]: ("strike",),
+              ids["brute"]: ("strike",), ids["sentry"]: ("strike",), ids["slinger"]: ("shoot",)}
+    return Demo(b, "Skirmish at dusk", {"blue": (48, 96, 208), "red": (192, 48, 48)}, frozenset(), None,
+                len(b.command_log), powers, ids)
+
+
+def build(seed: int | None = None) -> Demo:
+    """The demo battle: the scenario file when it and its loader exist, else the one built in code."""
+    if DEMO_SCENARIO.exists():
+        try:
+            demo = load(DEMO_SCENARIO, human=False)
+        except ImportError:
+            demo = build_in_code()
+        demo.human_teams = frozenset()
+        return demo
+    return build_in_code()
+
+
+def _ledge_jumper(demo: Demo) -> tuple[int, tuple[int, int]] | None:
+    """The first creature in turn order that can reach a square at least 10 ft below it, and the square.
+
+    Hard ground is preferred to hay so that the fall hurts (hay halves the dice: 10 ft onto hay is 0).
+    """
+    b = demo.battle
+    ground, soft = b.terrain.ground, b.terrain.soft
+    for e in b.turn_order():
+        z = b.get(e, Position).z
+        mask = b.reachable(e) & ((z - ground) >= 10)
+        for prefer_hard in (True, False):
+            found = mask & (~soft if prefer_hard else soft)
+            if found.any():
+                x, y = (int(v) for v in np.argwhere(found)[0])
+                return e, (x, y)
+    return None
+
+
+def director(demo: Demo) -> set[int]:
+    """Round 1's scripted beat: a creature on the ledge leaps down (the AI itself avoids drops).
+
+    Returns the creatures the director gave orders to, so the AI leaves them alone this round.
+    """
+    b = demo.battle
+    if b.round != 0:
+        return set()
+    jump = _ledge_jumper(demo)
+    if jump is None:
+        return set()
+    entity, square = jump
+    try:
+        b.move(entity, *square)
+    except ValueError:
+        return set()
+    return {entity}
+
+
+def scene_lines(battle: Any) -> list[str]:
+    """What the events do not say: the light, the torches, the fog and the walls of the map."""
+    from components import Visibility
+
+    terrain = battle.terrain
+    ambient = Visibility(terrain.ambient).name.lower().replace("_", " ")
+    effect = {"normal": "no penalties", "poor": "disadvantage on Notice",
+              "terrible": "disadvantage on attacks", "no vision": "attacks at disadvantage, flat-footed"}[ambient]
+    lines = [f"Scene: the light is {ambient} ({effect})"]
+    for light in terrain.lights.values():
+        level = Visibility(light.level).name.lower().replace("_", " ")
+        lines.append(f"Scene: a torch at ({light.x}, {light.y}) lights {light.radius_ft:g} ft around it ({level})")
+    for area in terrain.areas.values():
+        level = Visibility(area.level).name.lower().replace("_", " ")
+        lines.append(f"Scene: fog at ({area.x}, {area.y}), {area.radius_ft:g} ft ({level})")
+    walls = int(terrain.walls.sum())
+    if walls:
+        lines.append(f"Scene: {walls} wall squares block movement and sight and give cover "
+                     f"(+{battle.rules.cover_bonus} Defense)")
+    return lines
+
+
+def cover_lines(battle: Any) -> list[str]:
+    """Who ended the round behind cover from their nearest enemy (the core's own Cover record)."""
+    from components import Cover
+
+    lines = []
+    for e in battle.creatures():
+        if not battle.is_alive(e):
+            continue
+        cover = battle.get(e, Cover)
+        if cover.covered and cover.against is not None:
+            lines.append(f"Round {battle.round}: {battle.name(e)} has cover from {battle.name(cover.against)} "
+                         f"behind a wall (+{battle.rules.cover_bonus} Defense)")
+    return lines
+
+
+def play_round(demo: Demo, rng: random.Random, policy: str = "tactical") -> None:
+    """One round: combat starts if needed, the director's beat, every creature's AI turn, the tick."""
+    from game import ai
+
+    b = demo.battle
+    if not b.in_combat:
+        b.start_combat()
+    directed = director(demo)
+    ai.act_for(b, [e for e in b.turn_order() if e not in directed], policy, rng, demo.powers)
+    b.tick()
+
+
+def finished(battle: Any) -> bool:
+    """Someone has died and one side has nobody left standing."""
+    died = any(type(e).__name__ == "Died" for e in battle.state.events)
+    teams: dict[str, bool] = {}
+    for e in battle.creatures():
+        up = battle.is_alive(e) and not (battle.conditions(e) & {"downed", "unconscious"})
+        teams[battle.team(e)] = teams.get(battle.team(e), False) or up
+    return died and not all(teams.values())
+
+
+def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 7, policy: str = "tactical",
+                 shots: int = 6) -> list[str]:
+    """Play the demo without a window: a PNG of the first rounds and the last, and the log file.
+
+    Returns:
+        The combat log lines (also written to ``out_dir/combat-log.txt``).
+    """
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from game.log import format_events
+    from game.render import Renderer, UiState
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("round-*.png"):
+        old.unlink()
+    pygame.display.init()
+    pygame.font.init()
+    demo = build()
+    renderer = Renderer(demo.battle, (1280, 800), team_colours=demo.team_colours)
+    renderer.powers = demo.powers
+    surface = pygame.Surface(renderer.size)
+    rng = random.Random(seed)
+    ui = UiState(title=demo.title, human_teams=demo.human_teams)
+    renderer.draw(surface, ui, now=0.0)
+    pygame.image.save(surface, str(out / "round-00.png"))
+    lines = scene_lines(demo.battle)
+    seen = 0
+    for _ in range(max_rounds):
+        play_round(demo, rng, policy)
+        events = demo.battle.state.events
+        lines += format_events(demo.battle, events[seen:]) + cover_lines(demo.battle)
+        seen = len(events)
+        done = finished(demo.battle)
+        if demo.battle.round <= shots or done:
+            ui.message = f"Round {demo.battle.round}: computer vs computer ({policy})"
+            renderer.draw(surface, ui, now=1e9)
+            pygame.image.save(surface, str(out / f"round-{demo.battle.round:02d}.png"))
+        if done:
+            break
+    (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    pygame.quit()
+    return lines
+
+
+def run_window(policy: str = "tactical", seed: int = 7, seconds_per_round: float = 1.5) -> None:
+    """Open the window on the demo and let the computer play both sides, a round every few seconds."""
+    from game.render import App
+
+    demo = build()
+    app = App(demo.battle, frozenset(), demo.team_colours, demo.scenario, demo.build_commands,
+              policy=policy, seed=seed, title=demo.title, powers=demo.powers)
+    rng = random.Random(seed)
+
+    def directed_turn() -> None:
+        play_round(demo, rng, policy)
+        app.ui.planned.clear()
+        app.ui.message = f"Round {demo.battle.round} played (Space: next round now, ?: help)"
+
+    app.end_turn = directed_turn  # type: ignore[method-assign]
+    app.run(autoplay_seconds=seconds_per_round, max_rounds=40)

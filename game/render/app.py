@@ -1,0 +1,312 @@
+"""The playable window: input on top of the renderer, the computer's side, saving and loading.
+
+Input handling is a method per pygame event (``handle_event``) so that tests can post real events
+into pygame's queue, call :meth:`App.handle_events`, and check what the battle was told: the same
+path a person's clicks take.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+import pygame
+
+from components import Position
+from game import ai
+from game.render.view import Renderer, UiState
+
+SAVE_PATH = Path("out/save.json")
+
+
+class App:
+    """A window (or any surface) showing a battle and taking orders for the human teams.
+
+    Args:
+        battle: the battle to play.
+        human_teams: teams whose creatures the player orders; the others are played by ``game.ai``.
+        team_colours: team -> RGB for the tokens.
+        scenario: the scenario the battle came from (needed to save).
+        build_commands: how many of ``battle.command_log`` built the scenario (for saves).
+        screen: the surface to draw into (default: open a window of ``size``).
+        policy: the computer's AI policy.
+        seed: seeds the computer's generator (the battle has its own).
+        title: shown at the top of the side panel.
+    """
+
+    def __init__(self, battle: Any, human_teams: set[str] | frozenset[str] = frozenset(),
+                 team_colours: dict[str, tuple[int, int, int]] | None = None, scenario: Any = None,
+                 build_commands: int | None = None, screen: pygame.Surface | None = None,
+                 size: tuple[int, int] = (1280, 800), policy: str = "tactical", seed: int = 0,
+                 title: str = "", save_path: Path | str = SAVE_PATH,
+                 powers: dict[int, tuple[str, ...]] | None = None) -> None:
+        if not pygame.get_init():
+            pygame.init()
+        if screen is None:
+            screen = pygame.display.set_mode(size)
+            pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
+        self.screen = screen
+        self.battle = battle
+        self.scenario = scenario
+        self.build_commands = len(battle.command_log) if build_commands is None else build_commands
+        self.renderer = Renderer(battle, screen.get_size(), team_colours=team_colours)
+        self.ui = UiState(human_teams=frozenset(human_teams), title=title)
+        self.policy = policy
+        self.rng = random.Random(seed)
+        self.save_path = Path(save_path)
+        self.powers = powers
+        self.renderer.powers = powers
+        self.running = True
+        self._drag: tuple[int, int] | None = None
+        self._dragged = False
+        self.on_turn_end: list[Callable[[App], None]] = []
+
+    # ------------------------------------------------------------------ orders
+
+    def controls(self, entity: int) -> bool:
+        """Whether the player may give this creature orders."""
+        return self.battle.team(entity) in self.ui.human_teams
+
+    def creature_at(self, square: tuple[int, int]) -> int | None:
+        """The living creature on a square (the dead lie under the living)."""
+        b = self.battle
+        found = None
+        for e in b.creatures():
+            if b.get(e, Position).square == square:
+                if b.is_alive(e):
+                    return e
+                found = e
+        return found
+
+    def _try(self, what: Callable[[], Any]) -> bool:
+        """Run a battle command, turning the refusal into a status message instead of a crash."""
+        try:
+            what()
+        except (ValueError, KeyError) as err:
+            self.ui.message = str(err)
+            return False
+        return True
+
+    def click(self, square: tuple[int, int]) -> None:
+        """A left click on a square: use the chosen power, move the selected creature, or select."""
+        b, ui = self.battle, self.ui
+        occupant = self.creature_at(square)
+        if ui.selected is not None and ui.power is not None:
+            self.use_power_at(square, occupant)
+            return
+        if occupant is not None and occupant != ui.selected:
+            self.select(occupant)
+            return
+        if ui.selected is not None and occupant is None:
+            selected = ui.selected
+            if not self.controls(selected):
+                ui.message = f"{b.name(selected)} is computer-controlled (Esc to deselect)"
+            elif self._try(lambda: b.move(selected, *square)):
+                ui.planned.setdefault(selected, []).append(square)
+                ui.message = f"{b.name(selected)} will move to {square} when the turn ends"
+
+    def select(self, entity: int | None) -> None:
+        self.ui.selected = entity
+        self.ui.power = None
+        if entity is not None:
+            who = self.battle.name(entity)
+            self.ui.message = f"{who} selected" + ("" if self.controls(entity) else " (computer-controlled)")
+        else:
+            self.ui.message = ""
+
+    def choose_power(self, index: int) -> None:
+        """Number key ``index`` (1-9): choose that power of the selected creature, or use it at once
+        when it needs no aim (centred on the user)."""
+        b, ui = self.battle, self.ui
+        if ui.selected is None or not hasattr(b, "powers_of"):
+            ui.message = "Select one of your creatures first"
+            return
+        if not self.controls(ui.selected):
+            ui.message = f"{b.name(ui.selected)} is computer-controlled"
+            return
+        powers = self.renderer.powers_for(ui.selected)
+        if not 1 <= index <= len(powers):
+            ui.message = f"{b.name(ui.selected)} has no power {index}"
+            return
+        power_id = powers[index - 1]
+        power = b.power(power_id)
+        needs_aim = power.range_ft is not None or (power.area is not None and power.area.shape != "burst")
+        if power.targets == "self" and not getattr(power, "teleport", False):
+            needs_aim = False
+        if not needs_aim and power.area is None and power.targets != "self":
+            needs_aim = True  # melee reach: still pick the creature
+        if not needs_aim:
+            user = ui.selected
+            if self._try(lambda: b.use_power(user, power_id)):
+                ui.message = f"{b.name(user)} will use {power.name} when the turn ends"
+            return
+        ui.power = power_id
+        ui.message = f"{power.name}: click a target (Esc to cancel)"
+
+    def use_power_at(self, square: tuple[int, int], occupant: int | None) -> None:
+        b, ui = self.battle, self.ui
+        assert ui.selected is not None and ui.power is not None
+        user, power_id = ui.selected, ui.power
+        power = b.power(power_id)
+        single = power.area is None and power.targets != "self" and not getattr(power, "teleport", False)
+        if single:
+            if occupant is None:
+                ui.message = f"{power.name} needs a creature: click one"
+                return
+            ok = self._try(lambda: b.use_power(user, power_id, target=occupant))
+        else:
+            ok = self._try(lambda: b.use_power(user, power_id, point=square))
+        if ok:
+            ui.message = f"{b.name(user)} will use {power.name} when the turn ends"
+            ui.power = None
+
+    def end_turn(self) -> None:
+        """The player is done: the computer's creatures act, then the round is played."""
+        b = self.battle
+        if not b.in_combat:
+            b.start_combat()
+        computer = [e for e in b.turn_order() if not self.controls(e)]
+        ai.act_for(b, computer, self.policy, self.rng, self.powers)
+        b.tick()
+        self.ui.planned.clear()
+        self.ui.power = None
+        self.ui.message = f"Round {b.round} played"
+        for hook in self.on_turn_end:
+            hook(self)
+
+    # ------------------------------------------------------------------ saving
+
+    def save(self) -> None:
+        try:
+            from game import saves
+        except ImportError:
+            self.ui.message = "Saving is not available yet (game.saves is missing)"
+            return
+        if self.scenario is None:
+            self.ui.message = "This battle was not loaded from a scenario: nothing to save it against"
+            return
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            saves.save_game(self.save_path, self.scenario, self.battle, build_commands=self.build_commands)
+        except Exception as err:  # noqa: BLE001 - a failed save must not close the game
+            self.ui.message = f"Save failed: {err}"
+            return
+        self.ui.message = f"Saved to {self.save_path}"
+
+    def load(self) -> None:
+        try:
+            from game import saves
+        except ImportError:
+            self.ui.message = "Loading is not available yet (game.saves is missing)"
+            return
+        try:
+            battle = saves.load_game(self.save_path)
+        except Exception as err:  # noqa: BLE001
+            self.ui.message = f"Load failed: {err}"
+            return
+        self.battle = battle
+        self.renderer.set_battle(battle)
+        self.ui.selected, self.ui.power = None, None
+        self.ui.planned.clear()
+        self.ui.message = f"Loaded {self.save_path} (round {battle.round})"
+
+    # ------------------------------------------------------------------ events
+
+    def handle_events(self) -> None:
+        """Handle everything in pygame's event queue."""
+        for event in pygame.event.get():
+            self.handle_event(event)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        r, ui = self.renderer, self.ui
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.MOUSEMOTION:
+            ui.hover = r.square_at(event.pos)
+            if self._drag is not None and event.buttons[2]:
+                dx, dy = event.pos[0] - self._drag[0], event.pos[1] - self._drag[1]
+                if abs(dx) + abs(dy) > 0:
+                    r.pan(-dx, -dy)
+                    self._dragged = True
+                self._drag = event.pos
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            if event.button == 1:
+                square = r.square_at(event.pos)
+                if square is not None:
+                    ui.hover = square
+                    self.click(square)
+            elif event.button == 3:
+                self._drag, self._dragged = event.pos, False
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 3:
+            if not self._dragged:
+                self.cancel()
+            self._drag = None
+        elif event.type == pygame.MOUSEWHEEL:
+            step = r.tile * 2
+            if pygame.key.get_mods() & pygame.KMOD_SHIFT:
+                r.pan(-event.y * step, 0)
+            else:
+                r.pan(-event.x * step, -event.y * step)
+        elif event.type == pygame.KEYDOWN:
+            self.handle_key(event)
+
+    def cancel(self) -> None:
+        if self.ui.show_help:
+            self.ui.show_help = False
+        elif self.ui.power is not None:
+            self.ui.power = None
+            self.ui.message = "Power cancelled"
+        else:
+            self.select(None)
+
+    def handle_key(self, event: pygame.event.Event) -> None:
+        ui, r = self.ui, self.renderer
+        ctrl = event.mod & pygame.KMOD_CTRL
+        if event.unicode == "?" or event.key in (pygame.K_F1,) or (event.key == pygame.K_SLASH and
+                                                                   event.mod & pygame.KMOD_SHIFT):
+            ui.show_help = not ui.show_help
+        elif event.key == pygame.K_ESCAPE:
+            self.cancel()
+        elif ctrl and event.key == pygame.K_s:
+            self.save()
+        elif ctrl and event.key == pygame.K_l:
+            self.load()
+        elif ctrl and event.key == pygame.K_q:
+            self.running = False
+        elif event.key == pygame.K_SPACE:
+            self.end_turn()
+        elif pygame.K_1 <= event.key <= pygame.K_9:
+            self.choose_power(event.key - pygame.K_0)
+        elif event.key == pygame.K_TAB:
+            mine = [e for e in self.battle.turn_order() if self.controls(e) and self.battle.is_alive(e)]
+            if mine:
+                after = mine.index(ui.selected) + 1 if ui.selected in mine else 0
+                self.select(mine[after % len(mine)])
+                r.centre_on(*self.battle.get(mine[after % len(mine)], Position).square)
+        elif event.key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            step = r.tile * 2
+            dx = {pygame.K_LEFT: -step, pygame.K_RIGHT: step}.get(event.key, 0)
+            dy = {pygame.K_UP: -step, pygame.K_DOWN: step}.get(event.key, 0)
+            r.pan(dx, dy)
+
+    # ------------------------------------------------------------------ loop
+
+    def draw(self) -> None:
+        self.renderer.draw(self.screen, self.ui)
+
+    def run(self, autoplay_seconds: float | None = None, max_rounds: int | None = None) -> None:
+        """The window's loop; with ``autoplay_seconds`` the turn ends by itself (computer vs computer)."""
+        clock = pygame.time.Clock()
+        waited = 0.0
+        while self.running:
+            self.handle_events()
+            if autoplay_seconds is not None and not self.ui.show_help:
+                waited += clock.get_time() / 1000
+                if waited >= autoplay_seconds and (max_rounds is None or self.battle.round < max_rounds):
+                    waited = 0.0
+                    self.end_turn()
+            self.draw()
+            pygame.display.flip()
+            clock.tick(60)
+        pygame.quit()
