@@ -1,0 +1,57 @@
+"""Shared test setup: headless SDL, and esper's module-level worlds reset after every test.
+
+esper 3 keeps its worlds in module state; a test that leaves worlds behind (a Battle it never
+closed, a world it switched to) must not leak into the next one. Like esper's own
+tests/test_world.py, switch back to "default", delete every other world and clear the database.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+# Set before anything can import pygame, so renderer tests never open a window or a sound device.
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # the project root, so `import game` works without an install
+    sys.path.insert(0, str(ROOT))
+
+import esper  # noqa: E402
+import pytest  # noqa: E402
+
+
+def reset_esper() -> None:
+    """Back to a fresh esper: only the "default" world, and it empty."""
+    esper.switch_world("default")
+    for name in list(esper.list_worlds()):
+        if name != "default":
+            esper.delete_world(name)
+    esper.clear_database()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_esper():
+    """Every test starts and ends with esper holding only an empty "default" world."""
+    yield
+    reset_esper()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _headless_sdl():
+    """Force the dummy SDL drivers for the whole session (renderer tests run without a display)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    yield
+
+
+@pytest.fixture
+def battle():
+    """A 16x16 battle with seed 1, closed after the test."""
+    from game import Battle
+
+    b = Battle(seed=1, width=16, height=16)
+    yield b
+    b.close()  # idempotent

@@ -1,0 +1,222 @@
+"""Cover: +5 Defense against an attacker when >= 3 of the 4 lines from the centre of its square to the
+corners of the defender's square pass through a solid square; grazing does not block; own squares
+never block; the rules table can turn cover off or change the numbers; flat-footed is -2 Defense.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from components import Cover
+from game import Battle
+from systems.cover import blocked_lines
+
+
+# ---------------------------------------------------------------- an exact oracle, independent of numpy
+
+def _crosses(p: tuple[Fraction, Fraction], q: tuple[int, int], square: tuple[int, int]) -> bool:
+    """Whether segment p->q passes through the open interior of the unit square (exact arithmetic)."""
+    lo, hi = Fraction(0), Fraction(1)
+    for a, b, low in ((p[0], q[0], square[0]), (p[1], q[1], square[1])):
+        d = b - a
+        if d == 0:
+            if not low < a < low + 1:
+                return False
+            continue
+        t1, t2 = (low - a) / d, (low + 1 - a) / d
+        lo, hi = max(lo, min(t1, t2)), min(hi, max(t1, t2))
+    return hi > lo
+
+
+def oracle_blocked(walls: set[tuple[int, int]], attacker: tuple[int, int], defender: tuple[int, int]) -> int:
+    p = (Fraction(2 * attacker[0] + 1, 2), Fraction(2 * attacker[1] + 1, 2))
+    bx, by = defender
+    solid = [w for w in walls if w not in (attacker, defender)]
+    return sum(any(_crosses(p, c, w) for w in solid) for c in ((bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)))
+
+
+def _walls(b: Battle, squares) -> None:
+    for x, y in squares:
+        b.add_wall(x, y)
+
+
+# ---------------------------------------------------------------- through the Battle
+
+
+def test_no_walls_no_cover(battle):
+    a = battle.spawn("archer", 0, 0)
+    d = battle.spawn("target", 5, 3, defense=12)
+    assert battle.defense_against(d, a) == 12
+    assert not battle.has_cover(d, a)
+
+
+def test_a_wall_between_gives_plus_5(battle):
+    a = battle.spawn("archer", 0, 5)
+    d = battle.spawn("target", 4, 5, defense=12)
+    battle.add_wall(2, 5)
+    assert oracle_blocked({(2, 5)}, (0, 5), (4, 5)) == 4
+    assert battle.defense_against(d, a) == 17
+
+
+def test_three_of_four_lines_blocked_is_cover(battle):
+    """Attacker (0,0), defender (2,4), wall (1,3): exactly three corner lines pass through the wall."""
+    a = battle.spawn("archer", 0, 0)
+    d = battle.spawn("target", 2, 4, defense=10)
+    battle.add_wall(1, 3)
+    assert oracle_blocked({(1, 3)}, (0, 0), (2, 4)) == 3
+    assert blocked_lines(battle.terrain.walls, (0, 0), (2, 4)) == 3
+    assert battle.defense_against(d, a) == 15
+
+
+def test_two_of_four_lines_blocked_is_not_cover(battle):
+    """Attacker (0,0), defender (3,1), wall (2,1): two lines blocked."""
+    a = battle.spawn("archer", 0, 0)
+    d = battle.spawn("target", 3, 1, defense=10)
+    battle.add_wall(2, 1)
+    assert oracle_blocked({(2, 1)}, (0, 0), (3, 1)) == 2
+    assert battle.defense_against(d, a) == 10
+
+
+def test_cover_only_against_the_blocked_attacker(battle):
+    d = battle.spawn("target", 2, 4, defense=10)
+    blocked = battle.spawn("blocked archer", 0, 0)
+    clear = battle.spawn("clear archer", 4, 4)
+    battle.add_wall(1, 3)
+    assert battle.defense_against(d, blocked) == 15
+    assert battle.defense_against(d, clear) == 10
+    assert battle.has_cover(d, blocked) and not battle.has_cover(d, clear)
+
+
+def test_cover_is_not_symmetric_by_default(battle):
+    """The lines go from the attacker's centre to the defender's corners, so the roles matter."""
+    a = battle.spawn("a", 0, 0)
+    d = battle.spawn("d", 2, 4)
+    battle.add_wall(1, 3)
+    assert oracle_blocked({(1, 3)}, (2, 4), (0, 0)) == blocked_lines(battle.terrain.walls, (2, 4), (0, 0))
+    expected = 15 if oracle_blocked({(1, 3)}, (2, 4), (0, 0)) >= 3 else 10
+    assert battle.defense_against(a, d) == expected
+
+
+def test_grazing_a_corner_does_not_block(battle):
+    """Attacker (0,0), defender (2,1), wall (1,1): two lines cross the wall, a third only touches its corner
+    (2,1). Counting the graze would make it three lines, and cover."""
+    a = battle.spawn("archer", 0, 0)
+    d = battle.spawn("target", 2, 1, defense=10)
+    battle.add_wall(1, 1)
+    assert oracle_blocked({(1, 1)}, (0, 0), (2, 1)) == 2
+    assert battle.defense_against(d, a) == 10
+
+
+def test_grazing_both_sides_of_a_gap_does_not_block(battle):
+    """Walls above and below a straight shot: the corner lines only touch their corners."""
+    a = battle.spawn("archer", 0, 1)
+    d = battle.spawn("target", 2, 1, defense=10)
+    _walls(battle, [(1, 0), (1, 2)])
+    assert blocked_lines(battle.terrain.walls, (0, 1), (2, 1)) == 0
+    assert battle.defense_against(d, a) == 10
+
+
+def test_own_squares_never_block():
+    walls = np.zeros((8, 8), dtype=bool)
+    walls[0, 0] = walls[3, 3] = True  # the attacker's and the defender's own squares
+    assert blocked_lines(walls, (0, 0), (3, 3)) == 0
+    walls[1, 1] = True
+    assert blocked_lines(walls, (0, 0), (3, 3)) == oracle_blocked({(1, 1)}, (0, 0), (3, 3)) == 4
+
+
+def test_cover_can_be_turned_off():
+    b = Battle(seed=1, width=16, height=16, rules={"cover_enabled": False})
+    a = b.spawn("archer", 0, 5)
+    d = b.spawn("target", 4, 5, defense=12)
+    b.add_wall(2, 5)
+    assert b.defense_against(d, a) == 12
+    assert not b.has_cover(d, a)
+    b.tick()
+    assert b.get(d, Cover).covered is False
+    b.close()
+
+
+def test_the_rules_table_sets_the_cover_bonus():
+    b = Battle(seed=1, width=16, height=16, rules={"cover_bonus": 3})
+    a = b.spawn("archer", 0, 5)
+    d = b.spawn("target", 4, 5, defense=12)
+    b.add_wall(2, 5)
+    assert b.defense_against(d, a) == 15
+    b.close()
+
+
+def test_flat_footed_is_minus_2_defense(battle):
+    a = battle.spawn("a", 0, 0)
+    d = battle.spawn("d", 3, 3, defense=12)
+    battle.add_condition(d, "flat-footed")
+    assert battle.defense_against(d, a) == 10
+
+
+def test_the_rules_table_sets_the_flat_footed_penalty():
+    b = Battle(seed=1, width=16, height=16, rules={"flat_footed_penalty": 4})
+    a = b.spawn("a", 0, 0)
+    d = b.spawn("d", 3, 3, defense=12)
+    b.add_condition(d, "blinded")  # no vision -> flat-footed
+    assert b.defense_against(d, a) == 8
+    b.close()
+
+
+def test_cover_and_flat_footed_combine(battle):
+    a = battle.spawn("archer", 0, 5)
+    d = battle.spawn("target", 4, 5, defense=12)
+    battle.add_wall(2, 5)
+    battle.add_condition(d, "flat-footed")
+    assert battle.defense_against(d, a) == 12 + 5 - 2
+
+
+def test_the_cover_component_tracks_the_nearest_enemy(battle):
+    a = battle.spawn("archer", 0, 5, team="red")
+    d = battle.spawn("target", 4, 5, team="blue")
+    battle.add_wall(2, 5)
+    cover = battle.get(d, Cover)
+    assert (cover.against, cover.blocked, cover.covered) == (a, 4, True)
+
+
+def test_walls_added_later_give_cover_at_once(battle):
+    a = battle.spawn("archer", 0, 5)
+    d = battle.spawn("target", 4, 5, defense=10)
+    assert battle.defense_against(d, a) == 10
+    battle.add_wall(2, 5)
+    assert battle.defense_against(d, a) == 15
+    battle.remove_wall(2, 5)
+    assert battle.defense_against(d, a) == 10
+
+
+# ---------------------------------------------------------------- the grid algorithm against the oracle
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    attacker=st.tuples(st.integers(0, 6), st.integers(0, 6)),
+    defender=st.tuples(st.integers(0, 6), st.integers(0, 6)),
+    walls=st.sets(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=10),
+)
+def test_blocked_lines_match_the_exact_oracle(attacker, defender, walls):
+    if attacker == defender:
+        return
+    grid = np.zeros((7, 7), dtype=bool)
+    for w in walls:
+        grid[w] = True
+    assert blocked_lines(grid, attacker, defender) == oracle_blocked(walls, attacker, defender)
+
+
+def test_every_single_wall_near_the_origin_matches_the_oracle():
+    """Exhaustive over one wall and a defender in a 6x6 corner: the cases that graze are all here."""
+    for defender in itertools.product(range(6), repeat=2):
+        if defender == (0, 0):
+            continue
+        for wall in itertools.product(range(6), repeat=2):
+            grid = np.zeros((6, 6), dtype=bool)
+            grid[wall] = True
+            assert blocked_lines(grid, (0, 0), defender) == oracle_blocked({wall}, (0, 0), defender), (defender, wall)

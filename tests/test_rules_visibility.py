@@ -1,0 +1,273 @@
+"""Visibility: square levels (ambient, lights, areas), a creature's Vision (dazzled, blinded), and what each
+level does to Notice and attack rolls; flat-footed without vision.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components import Vision, Visibility
+from game import Battle
+
+V = Visibility
+LEVELS = [V.NORMAL, V.POOR, V.TERRIBLE, V.NO_VISION]
+
+
+def vision(b: Battle, e: int) -> Visibility:
+    return b.get(e, Vision).level
+
+
+def test_levels_are_ordered():
+    assert V.NORMAL > V.POOR > V.TERRIBLE > V.NO_VISION
+
+
+def test_ambient_is_normal_by_default(battle):
+    e = battle.spawn("a", 3, 3)
+    assert battle.visibility_at(3, 3) == V.NORMAL
+    assert vision(battle, e) == V.NORMAL
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_ambient_sets_every_square(battle, level):
+    e = battle.spawn("a", 3, 3)
+    battle.set_ambient(level)
+    assert vision(battle, e) == level
+    assert battle.visibility_at(15, 15) == level
+
+
+def test_ambient_accepts_names(battle):
+    battle.set_ambient("no vision")
+    assert battle.visibility_at(0, 0) == V.NO_VISION
+
+
+def test_a_light_raises_the_level_within_its_radius(battle):
+    battle.set_ambient(V.NO_VISION)
+    near = battle.spawn("near", 6, 5)
+    far = battle.spawn("far", 12, 12)
+    battle.add_light(5, 5, 10, V.NORMAL)
+    assert vision(battle, near) == V.NORMAL
+    assert vision(battle, far) == V.NO_VISION
+    assert battle.visibility_at(7, 5) == V.NORMAL      # 10 ft away
+    assert battle.visibility_at(8, 5) == V.NO_VISION   # 15 ft away
+
+
+def test_a_light_never_lowers_the_level(battle):
+    battle.add_light(5, 5, 20, V.POOR)  # a dim light in daylight
+    assert battle.visibility_at(5, 5) == V.NORMAL
+
+
+def test_the_best_light_counts(battle):
+    battle.set_ambient(V.NO_VISION)
+    battle.add_light(5, 5, 20, V.POOR)
+    battle.add_light(6, 5, 20, V.NORMAL)
+    battle.add_light(7, 5, 20, V.TERRIBLE)
+    assert battle.visibility_at(5, 5) == V.NORMAL
+
+
+def test_light_does_not_pass_through_walls(battle):
+    battle.set_ambient(V.NO_VISION)
+    for y in range(16):
+        battle.add_wall(4, y)
+    behind = battle.spawn("behind the wall", 6, 5)
+    front = battle.spawn("in front", 3, 5)
+    battle.add_light(2, 5, 30, V.NORMAL)
+    assert vision(battle, front) == V.NORMAL
+    assert vision(battle, behind) == V.NO_VISION
+    assert battle.visibility_at(5, 5) == V.NO_VISION
+
+
+def test_removing_a_wall_lets_the_light_through(battle):
+    battle.set_ambient(V.NO_VISION)
+    battle.add_wall(3, 5)
+    e = battle.spawn("a", 4, 5)
+    battle.add_light(2, 5, 10, V.NORMAL)
+    assert vision(battle, e) == V.NO_VISION
+    battle.remove_wall(3, 5)
+    assert vision(battle, e) == V.NORMAL
+
+
+def test_an_area_lowers_the_level(battle):
+    e = battle.spawn("a", 5, 5)
+    outside = battle.spawn("b", 12, 12)
+    battle.add_area(5, 5, 10, V.POOR)
+    assert vision(battle, e) == V.POOR
+    assert vision(battle, outside) == V.NORMAL
+
+
+def test_an_area_lowers_even_a_lit_square(battle):
+    """Ambient raised to the best light, THEN lowered to the worst area."""
+    battle.add_light(5, 5, 30, V.NORMAL)
+    battle.add_area(5, 5, 10, V.TERRIBLE)
+    assert battle.visibility_at(5, 5) == V.TERRIBLE
+
+
+def test_the_worst_area_counts(battle):
+    battle.add_area(5, 5, 10, V.POOR)
+    battle.add_area(6, 5, 10, V.NO_VISION)
+    battle.add_area(4, 5, 10, V.TERRIBLE)
+    assert battle.visibility_at(5, 5) == V.NO_VISION
+
+
+def test_an_area_never_raises_the_level(battle):
+    battle.set_ambient(V.TERRIBLE)
+    battle.add_area(5, 5, 10, V.POOR)
+    assert battle.visibility_at(5, 5) == V.TERRIBLE
+
+
+def test_removing_lights_and_areas(battle):
+    battle.set_ambient(V.NO_VISION)
+    light = battle.add_light(5, 5, 10, V.NORMAL)
+    area = battle.add_area(5, 5, 10, V.POOR)
+    assert battle.visibility_at(5, 5) == V.POOR
+    battle.remove_area(area)
+    assert battle.visibility_at(5, 5) == V.NORMAL
+    battle.remove_light(light)
+    assert battle.visibility_at(5, 5) == V.NO_VISION
+
+
+@pytest.mark.parametrize(("square", "dazzled"), [
+    (V.NORMAL, V.TERRIBLE), (V.POOR, V.TERRIBLE), (V.TERRIBLE, V.TERRIBLE), (V.NO_VISION, V.NO_VISION)])
+def test_dazzled_is_at_best_terrible(battle, square, dazzled):
+    battle.set_ambient(square)
+    e = battle.spawn("a", 3, 3)
+    battle.add_condition(e, "dazzled")
+    assert vision(battle, e) == dazzled
+    battle.remove_condition(e, "dazzled")
+    assert vision(battle, e) == square
+
+
+@pytest.mark.parametrize("square", LEVELS)
+def test_blinded_is_no_vision(battle, square):
+    battle.set_ambient(square)
+    e = battle.spawn("a", 3, 3)
+    battle.add_condition(e, "blinded")
+    assert vision(battle, e) == V.NO_VISION
+
+
+def test_blinded_is_flat_footed(battle):
+    a = battle.spawn("a", 0, 0)
+    e = battle.spawn("e", 3, 3, defense=12)
+    battle.add_condition(e, "blinded")
+    assert "flat-footed" in battle.conditions(e)
+    assert battle.defense_against(e, a) == 10
+    battle.remove_condition(e, "blinded")
+    assert "flat-footed" not in battle.conditions(e)
+    assert battle.defense_against(e, a) == 12
+
+
+def test_darkness_is_flat_footed(battle):
+    e = battle.spawn("e", 3, 3)
+    battle.add_area(3, 3, 5, V.NO_VISION)
+    assert "flat-footed" in battle.conditions(e)
+
+
+@pytest.mark.parametrize("level", [V.NORMAL, V.POOR, V.TERRIBLE])
+def test_only_no_vision_is_flat_footed(battle, level):
+    battle.set_ambient(level)
+    e = battle.spawn("e", 3, 3)
+    assert "flat-footed" not in battle.conditions(e)
+
+
+def test_vision_follows_a_moving_creature(battle):
+    battle.add_area(8, 8, 5, V.POOR)
+    e = battle.spawn("e", 3, 3)
+    battle.move(e, 8, 8)
+    battle.tick()
+    assert vision(battle, e) == V.POOR
+
+
+# ---------------------------------------------------------------- rolls
+
+
+NOTICE = {V.NORMAL: "normal", V.POOR: "disadvantage", V.TERRIBLE: "disadvantage",
+          V.NO_VISION: "critical failure"}
+ATTACK = {V.NORMAL: "normal", V.POOR: "normal", V.TERRIBLE: "disadvantage", V.NO_VISION: "disadvantage"}
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_notice_and_attack_at_each_level(battle, level):
+    battle.set_ambient(level)
+    e = battle.spawn("e", 3, 3)
+    assert battle.roll_mode(e, "notice") == NOTICE[level]
+    assert battle.roll_mode(e, "attack") == ATTACK[level]
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_other_rolls_do_not_depend_on_vision(battle, level):
+    battle.set_ambient(level)
+    e = battle.spawn("e", 3, 3)
+    for kind in ("save", "check", "initiative"):
+        assert battle.roll_mode(e, kind) == "normal"
+
+
+def test_notice_without_sight_avoids_the_critical_failure_but_keeps_disadvantage(battle):
+    battle.set_ambient(V.NO_VISION)
+    e = battle.spawn("e", 3, 3)
+    assert battle.roll_mode(e, "notice", sight=True) == "critical failure"
+    assert battle.roll_mode(e, "notice", sight=False) == "disadvantage"
+
+
+def test_attacks_never_critically_fail_from_darkness(battle):
+    battle.set_ambient(V.NO_VISION)
+    e = battle.spawn("e", 3, 3)
+    assert battle.roll_mode(e, "attack", sight=True) == "disadvantage"
+
+
+def test_the_target_squares_level_counts_when_worse(battle):
+    roller = battle.spawn("roller", 1, 1)
+    target = battle.spawn("target", 10, 10)
+    battle.add_area(10, 10, 5, V.TERRIBLE)
+    assert vision(battle, roller) == V.NORMAL
+    assert battle.roll_mode(roller, "attack") == "normal"
+    assert battle.roll_mode(roller, "attack", target=target) == "disadvantage"
+    assert battle.roll_mode(roller, "notice", target=target) == "disadvantage"
+    assert battle.roll_mode(roller, "notice", target=(10, 10)) == "disadvantage"
+    assert battle.roll_mode(roller, "notice", target=(1, 2)) == "normal"
+
+
+def test_the_target_square_in_darkness_makes_notice_fail(battle):
+    roller = battle.spawn("roller", 1, 1)
+    battle.add_area(10, 10, 0, V.NO_VISION)
+    assert battle.roll_mode(roller, "notice", target=(10, 10)) == "critical failure"
+    assert battle.roll_mode(roller, "notice", target=(10, 10), sight=False) == "disadvantage"
+
+
+def test_the_rollers_own_level_counts_when_worse(battle):
+    roller = battle.spawn("roller", 1, 1)
+    target = battle.spawn("target", 10, 10)
+    battle.add_condition(roller, "dazzled")
+    assert battle.roll_mode(roller, "attack", target=target) == "disadvantage"
+
+
+def test_the_targets_own_conditions_do_not_count(battle):
+    """Only the target's square level counts, not how well the target itself sees."""
+    roller = battle.spawn("roller", 1, 1)
+    target = battle.spawn("target", 10, 10)
+    battle.add_condition(target, "blinded")
+    assert battle.roll_mode(roller, "attack", target=target) == "normal"
+
+
+def test_advantage_and_disadvantage_cancel(battle):
+    battle.set_ambient(V.POOR)
+    e = battle.spawn("e", 3, 3)
+    assert battle.roll_mode(e, "notice") == "disadvantage"
+    assert battle.roll_mode(e, "notice", advantage=True) == "normal"
+    assert battle.roll_mode(e, "attack", advantage=True) == "advantage"
+    assert battle.roll_mode(e, "attack", advantage=True, disadvantage=True) == "normal"
+    assert battle.roll_mode(e, "attack", disadvantage=True) == "disadvantage"
+
+
+def test_two_sources_of_disadvantage_are_still_cancelled_by_advantage(battle):
+    battle.set_ambient(V.TERRIBLE)
+    e = battle.spawn("e", 3, 3)
+    battle.add_fatigue(e, 4)
+    battle.tick()
+    assert battle.roll_mode(e, "attack") == "disadvantage"
+    assert battle.roll_mode(e, "attack", advantage=True) == "normal"
+
+
+def test_critical_failure_beats_advantage_and_disadvantage(battle):
+    battle.set_ambient(V.NO_VISION)
+    e = battle.spawn("e", 3, 3)
+    assert battle.roll_mode(e, "notice", advantage=True) == "critical failure"
+    assert battle.roll_mode(e, "notice", advantage=True, disadvantage=True) == "critical failure"
