@@ -99,6 +99,8 @@ class Renderer:
         self._log_panel: tuple[Any, pygame.Surface] | None = None
         self._side_key: tuple[Any, ...] | None = None
         self._side: pygame.Surface | None = None
+        self._creatures_key: tuple[int, ...] | None = None
+        self._creatures_cache: list[tuple[int, Position, Health, Fatigue, frozenset[str], str, str]] = []
         for team in sorted({battle.team(e) for e in battle.creatures()}):
             self.colour_of(team)
 
@@ -262,7 +264,15 @@ class Renderer:
         return surface
 
     def _creatures(self) -> list[tuple[int, Position, Health, Fatigue, frozenset[str], str, str]]:
+        """Every creature's look, read through the facade only when the battle changed.
+
+        Health, fatigue, conditions and squares change only through commands and ticks, and every
+        such change is an event or moves ``positions_version``: that pair is the cache key.
+        """
         b = self.battle
+        key = (len(b.state.events), b.state.positions_version, len(b.command_log), b.round)
+        if key == self._creatures_key:
+            return self._creatures_cache
         found = []
         for e in b.creatures():
             conditions = frozenset(b.conditions(e))
@@ -270,6 +280,7 @@ class Renderer:
                           b.team(e), self._names.get(e) or b.name(e)))
         # the dead below the living, so a corpse never hides who stands on it
         found.sort(key=lambda c: "dead" not in c[4])
+        self._creatures_key, self._creatures_cache = key, found
         return found
 
     # ------------------------------------------------------------------ the frame
