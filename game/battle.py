@@ -248,8 +248,8 @@ class Battle:
         terrain = self.state.terrain
         if terrain.walls[square]:
             raise IllegalCommand(f"cannot spawn {name!r} at {square}: it is a wall")
-        if isinstance(z, bool) or not isinstance(z, (int, float)):
-            raise IllegalCommand(f"z of {name!r} must be a number of feet, not {z!r}")
+        if isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z):
+            raise IllegalCommand(f"z of {name!r} must be a finite number of feet, not {z!r}")
         if isinstance(health, bool) or not isinstance(health, int) or health <= 0:
             raise IllegalCommand(f"health of {name!r} must be a positive whole number, not {health!r}")
         speed_ft = self.state.rules.speed_ft if speed is None else _amount(speed, f"speed of {name!r}")
@@ -546,6 +546,8 @@ class Battle:
             return
         conditions.revoke(name, source)
         self.state.dirty.add(entity)
+        if name == "flying":
+            self.state.mark_moved(entity)  # without flight it may have nothing under it: look again
         self._settle()
 
     @staticmethod
@@ -581,6 +583,10 @@ class Battle:
             readiness = esper.component_for_entity(entity, Readiness)
             if readiness.prepared:
                 roll = state.rng.randint(1, state.rules.initiative_die)
+                mode = self.roll_mode(entity, "initiative")
+                if mode in ("advantage", "disadvantage"):
+                    second = state.rng.randint(1, state.rules.initiative_die)
+                    roll = max(roll, second) if mode == "advantage" else min(roll, second)
                 total = roll + readiness.initiative_bonus
                 state.emit(InitiativeRolled(state.round, entity, roll, total))
                 rolled.append((-total, state.rng.random(), entity))

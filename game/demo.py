@@ -210,25 +210,18 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    import pygame
-
     from game.log import format_events
-    from game.render import Renderer, UiState
+    from game.render.shots import Screenshots
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob("round-*.png"):
         old.unlink()
-    pygame.display.init()
-    pygame.font.init()
     demo = build()
-    renderer = Renderer(demo.battle, (1280, 800), team_colours=demo.team_colours)
-    renderer.powers = demo.powers
-    surface = pygame.Surface(renderer.size)
+    shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
+                              demo.human_teams)
+    shots_taken.save(out / "round-00.png", now=0.0)
     rng = random.Random(seed)
-    ui = UiState(title=demo.title, human_teams=demo.human_teams)
-    renderer.draw(surface, ui, now=0.0)
-    pygame.image.save(surface, str(out / "round-00.png"))
     lines = scene_lines(demo.battle)
     seen = 0
     for _ in range(max_rounds):
@@ -238,13 +231,12 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
         seen = len(events)
         done = finished(demo.battle)
         if demo.battle.round <= shots or done:
-            ui.message = f"Round {demo.battle.round}: computer vs computer ({policy})"
-            renderer.draw(surface, ui, now=1e9)
-            pygame.image.save(surface, str(out / f"round-{demo.battle.round:02d}.png"))
+            shots_taken.save(out / f"round-{demo.battle.round:02d}.png",
+                             f"Round {demo.battle.round}: computer vs computer ({policy})")
         if done:
             break
     (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    pygame.quit()
+    shots_taken.close()
     return lines
 
 

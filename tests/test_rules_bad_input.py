@@ -118,9 +118,6 @@ def test_bad_ground_heights_are_refused(height):
     assert_refused(lambda b, i: b.set_ground(1, 1, height), ValueError, "ground")
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "game/battle.py Battle.spawn checks only isinstance(z, (int, float)): z=nan or inf is accepted, and the "
-    "next tick crashes in systems/falling.py fall_dice (int(nan)) -- it should raise ValueError like set_ground"))
 @pytest.mark.parametrize("z", [math.nan, math.inf])
 def test_non_finite_spawn_height_is_refused(z):
     assert_refused(lambda b, i: b.spawn("x", 0, 0, z=z), ValueError, "z")

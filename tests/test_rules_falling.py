@@ -182,10 +182,6 @@ def test_the_flying_condition_keeps_a_creature_up(battle):
     assert not kinds(battle, "fell", e)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "game/battle.py Battle.remove_condition revokes 'flying' and marks the creature dirty, but never "
-    "state.mark_moved(entity) (as systems/effects.py end_effect does), so FallingSystem never looks at it: "
-    "a creature whose flight the GM removes hangs in the air for ever"))
 def test_losing_the_flying_condition_drops_the_creature(battle):
     e = battle.spawn("a", 3, 3, z=50, health=100)
     battle.add_condition(e, "flying")
