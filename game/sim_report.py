@@ -1,0 +1,284 @@
+"""Results of a simulation: running totals per variant, the terminal table, the CSV and the plots.
+
+Totals are whole-number counters only (no running float means), so the table does not depend on
+the order in which rows arrive: a process pool and a Dask cluster finishing battles in different
+orders print exactly the same table for the same seeds. Nothing keeps the rows themselves, so a
+million-battle run uses the memory of a hundred.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Iterable, Mapping, Sequence
+
+from game.sim_battle import DRAW
+
+#: Failed battles whose seed and error are kept for the report (all are counted).
+MAX_KEPT_FAILURES = 200
+
+_Z95 = 1.959963984540054
+
+
+def wilson(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: honest at 0 %, 100 % and small n, unlike p +- z*se."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class VariantStats:
+    """Running totals of one variant (one combination of ``--set`` values)."""
+
+    index: int
+    overrides: tuple[tuple[str, Any], ...]
+    teams: tuple[str, ...]
+    battles: int = 0
+    failed: int = 0
+    wins: Counter[str] = field(default_factory=Counter)
+    rounds_total: int = 0
+    rounds_hist: Counter[int] = field(default_factory=Counter)
+    counts: Counter[str] = field(default_factory=Counter)
+    uses: Counter[str] = field(default_factory=Counter)
+    dealt: Counter[str] = field(default_factory=Counter)
+    taken: Counter[tuple[str, str]] = field(default_factory=Counter)
+    refused: int = 0
+    first_refusal: str = ""
+    script_battles: int = 0
+    first_script_failure: str = ""
+
+    @property
+    def label(self) -> str:
+        """The variant as people write it: ``powers.fireball.damage=4d6 creatures.ogre.health=30``."""
+        return " ".join(f"{k}={v}" for k, v in self.overrides) or "(as written)"
+
+    @property
+    def finished(self) -> int:
+        """Battles that ran to an end (a win or a draw); the base of win rates."""
+        return self.battles - self.failed
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        """Fold one battle's row into the totals."""
+        self.battles += 1
+        if row.get("script_failures"):
+            self.script_battles += 1
+            self.first_script_failure = self.first_script_failure or f"seed {row['seed']}: {row.get('script_error')}"
+        if row.get("error"):
+            self.failed += 1
+            return
+        self.wins[row["winner"]] += 1
+        self.rounds_total += int(row["rounds"])
+        self.rounds_hist[int(row["rounds"])] += 1
+        for key in ("downs", "deaths", "unconscious", "falls", "fall_damage", "script_failures"):
+            self.counts[key] += int(row.get(key, 0))
+        self.uses.update(row.get("uses", {}))
+        self.dealt.update(row.get("dealt", {}))
+        for team, by in row.get("taken", {}).items():
+            for source, amount in by.items():
+                self.taken[team, source] += amount
+        if row.get("refused"):
+            self.refused += int(row["refused"])
+            self.first_refusal = self.first_refusal or str(row.get("refusal", ""))
+
+    def mean(self, total: int | float) -> float:
+        return total / self.finished if self.finished else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """Everything the table shows, as plain data (rates, intervals, per-battle means)."""
+        n = self.finished
+        teams = {}
+        for team in self.teams:
+            low, high = wilson(self.wins[team], n)
+            teams[team] = {"wins": self.wins[team], "rate": self.wins[team] / n if n else 0.0, "low": low,
+                           "high": high,
+                           "taken": self.mean(sum(v for (t, _), v in self.taken.items() if t == team))}
+        powers = sorted(set(self.uses) | set(self.dealt))
+        return {
+            "variant": self.label, "overrides": [list(o) for o in self.overrides], "battles": self.battles,
+            "finished": n, "failed": self.failed, "draws": self.wins[DRAW],
+            "draw_rate": self.wins[DRAW] / n if n else 0.0, "teams": teams,
+            "mean_rounds": self.mean(self.rounds_total),
+            **{key: self.mean(self.counts[key]) for key in ("downs", "deaths", "unconscious", "falls",
+                                                            "fall_damage", "script_failures")},
+            "powers": {p: {"uses": self.mean(self.uses[p]), "dealt": self.mean(self.dealt[p]),
+                           "taken": {t: self.mean(self.taken[t, p]) for t in self.teams}} for p in powers},
+            "refused": self.refused, "script_battles": self.script_battles,
+        }
+
+
+@dataclass
+class Failure:
+    """A battle that raised (or whose worker died): enough to run it again alone."""
+
+    variant: int
+    battle: int
+    seed: int
+    error: str
+    replay: str = ""
+
+
+class CsvSink:
+    """``battles.csv``: one row per battle written as it arrives (flushed), so memory stays flat and a
+    killed run still leaves every finished battle on disk.
+
+    Columns are fixed before the first row from the scenario's teams and the powers any creature
+    of any variant can use; damage from anything else lands in ``other``.
+    """
+
+    BASE = ("variant", "battle", "seed", "winner", "rounds", "error", "downs", "deaths", "unconscious", "falls",
+            "fall_damage", "script_failures", "script_error", "refused", "refusal", "replay")
+    TEXT = frozenset({"winner", "error", "script_error", "refusal", "replay"})
+
+    def __init__(self, handle: IO[str], variants: Sequence[VariantStats], powers: Iterable[str]) -> None:
+        self.powers = sorted(set(powers))
+        self.sources = [*self.powers, "fall", "other"]
+        teams = variants[0].teams if variants else ()
+        self.teams = teams
+        self.labels = {v.index: v.label for v in variants}
+        self.columns = [*self.BASE[:2], "overrides", *self.BASE[2:],
+                        *(f"uses.{p}" for p in self.powers), *(f"dealt.{s}" for s in self.sources),
+                        *(f"taken.{t}.{s}" for t in teams for s in self.sources)]
+        self.handle = handle
+        self.writer = csv.DictWriter(handle, self.columns)
+        self.writer.writeheader()
+
+    def _source(self, key: str) -> str:
+        return key if key in self.sources else "other"
+
+    def write(self, row: Mapping[str, Any]) -> None:
+        out: dict[str, Any] = {k: row.get(k, "" if k in self.TEXT else 0)
+                               for k in self.BASE}
+        out["overrides"] = self.labels.get(row["variant"], "")
+        for column in self.columns[len(self.BASE) + 1:]:
+            out[column] = 0
+        for power, n in row.get("uses", {}).items():
+            if power in self.powers:
+                out[f"uses.{power}"] = n
+        for source, n in row.get("dealt", {}).items():
+            out[f"dealt.{self._source(source)}"] += n
+        for team, by in row.get("taken", {}).items():
+            for source, n in by.items():
+                column = f"taken.{team}.{self._source(source)}"
+                if column in out:
+                    out[column] += n
+        self.writer.writerow(out)
+        self.handle.flush()
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> str:
+    """The terminal table: one line per variant, then damage and uses per power per variant."""
+    head = ["variant", "n", "failed", *(f"{t} win [95% CI]" for t in teams), "draw", "rounds", "downs", "deaths",
+            "falls"]
+    lines = []
+    for s in summaries:
+        cells = [s["variant"], str(s["finished"]), str(s["failed"])]
+        for team in teams:
+            t = s["teams"][team]
+            cells.append(f"{_pct(t['rate'])} [{_pct(t['low'])}-{_pct(t['high'])}]")
+        cells += [_pct(s["draw_rate"]), f"{s['mean_rounds']:.2f}", f"{s['downs']:.2f}", f"{s['deaths']:.2f}",
+                  f"{s['falls']:.2f}"]
+        lines.append(cells)
+    out = [_grid(head, lines)]
+    power_head = ["variant", "power", "uses/battle", "dealt/battle", *(f"taken by {t}" for t in teams)]
+    power_lines = []
+    for s in summaries:
+        for power, p in s["powers"].items():
+            power_lines.append([s["variant"], power, f"{p['uses']:.2f}", f"{p['dealt']:.2f}",
+                                *(f"{p['taken'][t]:.2f}" for t in teams)])
+    if power_lines:
+        out.append(_grid(power_head, power_lines))
+    return "\n\n".join(out)
+
+
+def _grid(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(c)) for c in column) for column in zip(head, *rows)]
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
+    return "\n".join([line(head), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
+
+
+# ---------------------------------------------------------------------------------------------- plots
+
+
+def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats], teams: Sequence[str],
+         swept: Sequence[tuple[str, Sequence[Any]]], out_dir: Path) -> list[Path]:
+    """``winrate.png`` (win rate against the first swept value, CI error bars, one panel per team and
+    one line per combination of the other swept keys) and ``rounds.png`` (rounds per battle)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # headless: never a window, never pygame
+    import matplotlib.pyplot as plt
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    fig, axes = plt.subplots(1, len(teams), figsize=(5.5 * len(teams), 4.2), squeeze=False, sharey=True)
+    if swept:
+        key, values = swept[0]
+        labels = [str(v) for v in values]
+        groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+        for variant, s in zip(variants, summaries):
+            rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
+            position = labels.index(str(variant.overrides[0][1]))
+            groups.setdefault(rest, []).append((position, s))
+        for panel, team in zip(axes[0], teams):
+            for rest, points in groups.items():
+                xs = [p for p, _ in points]
+                ys = [100 * s["teams"][team]["rate"] for _, s in points]
+                low = [100 * (s["teams"][team]["rate"] - s["teams"][team]["low"]) for _, s in points]
+                high = [100 * (s["teams"][team]["high"] - s["teams"][team]["rate"]) for _, s in points]
+                panel.errorbar(xs, ys, yerr=[low, high], marker="o", capsize=4, label=rest or None)
+            panel.set_xticks(range(len(labels)), labels)
+            panel.set_xlabel(key)
+            panel.set_title(f"{team} wins")
+            if any(groups):
+                panel.legend(fontsize=7)
+    else:
+        for panel, team in zip(axes[0], teams):
+            s = summaries[0]["teams"][team]
+            panel.errorbar([0], [100 * s["rate"]], yerr=[[100 * (s["rate"] - s["low"])], [100 * (s["high"] - s["rate"])]],
+                           marker="o", capsize=6)
+            panel.set_xticks([0], ["(as written)"])
+            panel.set_title(f"{team} wins")
+    axes[0][0].set_ylabel("win rate, % (95% Wilson CI)")
+    for panel in axes[0]:
+        panel.set_ylim(0, 100)
+        panel.grid(alpha=0.3)
+    fig.tight_layout()
+    path = out_dir / "winrate.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    written.append(path)
+
+    fig, axis = plt.subplots(figsize=(7, 4.2))
+    top = max((max(v.rounds_hist) for v in variants if v.rounds_hist), default=1)
+    bins = range(0, top + 2)
+    for variant in variants:
+        if not variant.rounds_hist:
+            continue
+        rounds = sorted(variant.rounds_hist)
+        axis.hist(rounds, bins=bins, weights=[variant.rounds_hist[r] for r in rounds], histtype="step",
+                  linewidth=1.5, label=variant.label, align="left")
+    axis.set_xlabel("rounds until one side could no longer act")
+    axis.set_ylabel("battles")
+    axis.set_title("Battle length")
+    if len(variants) > 1:
+        axis.legend(fontsize=7)
+    axis.grid(alpha=0.3)
+    fig.tight_layout()
+    path = out_dir / "rounds.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    written.append(path)
+    return written

@@ -1,0 +1,209 @@
+"""The simulation runner: reproducible tables, shared seeds, failures counted, streaming CSV, Dask == pool.
+
+A tiny 2-against-2 scenario keeps every battle to a few milliseconds; the slow parts are process
+start-ups (spawn pools, a Dask LocalCluster), so each test starts as few as it can.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from game.powers import PowerError, default_powers
+from game.scenario import ScenarioError
+from game.sim_battle import apply_power_overrides, battle_seed, run_battle
+from game.simulate import SimConfig, parse_set, simulate
+
+SCENARIO = textwrap.dedent("""
+    name = "Test yard"
+    seed = 1
+    [map]
+    rows = [
+      "........",
+      "...#....",
+      "........",
+      "....#...",
+      "........",
+    ]
+    [map.legend]
+    "." = { ground = 0 }
+    "#" = { wall = true }
+    [teams.red]
+    [teams.blue]
+    [[creatures]]
+    key = "r1"
+    team = "red"
+    x = 0
+    y = 1
+    health = 8
+    powers = ["strike"]
+    [[creatures]]
+    key = "r2"
+    team = "red"
+    x = 0
+    y = 3
+    health = 8
+    powers = ["shoot"]
+    [[creatures]]
+    key = "b1"
+    team = "blue"
+    x = 7
+    y = 1
+    health = 8
+    powers = ["strike"]
+    [[creatures]]
+    key = "b2"
+    team = "blue"
+    x = 7
+    y = 3
+    health = 8
+    powers = ["shoot"]
+""")
+
+HOOKS = textwrap.dedent("""
+    import os
+
+    def explode(battle, ids, seed):
+        if seed % 3 == 0:
+            raise RuntimeError(f"hook exploded for seed {seed}")
+
+    def kill_worker(battle, ids, seed):
+        if seed == int(os.environ["SIM_TEST_KILL_SEED"]):
+            os._exit(3)
+""")
+
+
+@pytest.fixture(scope="module")
+def scenario(tmp_path_factory: pytest.TempPathFactory) -> str:
+    path = tmp_path_factory.mktemp("sim") / "yard.toml"
+    path.write_text(SCENARIO, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def hooks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A hook module importable by spawned workers (they inherit sys.path and the environment)."""
+    (tmp_path / "sim_test_hooks.py").write_text(HOOKS, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    return "sim_test_hooks"
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_same_master_seed_same_table_and_variants_share_seeds(scenario: str, tmp_path: Path) -> None:
+    sets = [("creatures.r1.health", [4, 12])]
+    first = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=2, out_dir=str(tmp_path / "a")),
+                     progress=False)
+    again = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=1, chunk_size=5,
+                               out_dir=str(tmp_path / "b")), progress=False)
+    assert first.done == 24 and first.failed == 0 and not first.interrupted
+    assert first.summaries() == again.summaries()  # worker count and chunking change nothing
+    assert first.table() == again.table()
+    assert "creatures.r1.health=4" in first.table() and "95% CI" in first.table()
+    # The sweep matters (a 4-health striker loses more often than a 12-health one) on the same seeds.
+    rows = _rows(tmp_path / "a" / "battles.csv")
+    assert len(rows) == 24  # one row per battle, streamed
+    by_variant = {v: sorted((int(r["battle"]), r["seed"]) for r in rows if r["variant"] == v) for v in ("0", "1")}
+    assert by_variant["0"] == by_variant["1"]
+    assert [s for _, s in by_variant["0"]] == [str(battle_seed(7, i)) for i in range(12)]
+    assert {"uses.strike", "dealt.shoot", "taken.red.strike", "taken.blue.fall"} <= set(rows[0])
+    assert all(r["winner"] in ("red", "blue", "draw") and int(r["rounds"]) > 0 for r in rows)
+    assert (tmp_path / "a" / "winrate.png").stat().st_size > 1000
+    assert (tmp_path / "a" / "rounds.png").stat().st_size > 1000
+    other = simulate(SimConfig(scenario, battles=12, seed=8, workers=1, out_dir=None), progress=False)
+    assert other.summaries()[0]["mean_rounds"] != first.summaries()[0]["mean_rounds"] or \
+        other.summaries()[0]["teams"] != first.summaries()[0]["teams"]
+
+
+def test_single_battle_replays_by_seed(scenario: str) -> None:
+    seed = battle_seed(3, 5)
+    assert run_battle(scenario, (), seed) == run_battle(scenario, (), seed)
+
+
+def test_failing_battles_are_counted_with_seed_and_the_run_goes_on(scenario: str, tmp_path: Path,
+                                                                   hooks: str) -> None:
+    result = simulate(SimConfig(scenario, battles=15, seed=1, workers=2, hook=f"{hooks}:explode",
+                                out_dir=str(tmp_path)), progress=False)
+    seeds = [battle_seed(1, i) for i in range(15)]
+    bad = {s for s in seeds if s % 3 == 0}
+    assert bad and len(bad) < 15
+    assert result.done == 15 and result.failed == len(bad)
+    assert {f.seed for f in result.failures} == bad
+    assert all("hook exploded" in f.error for f in result.failures)
+    assert all(Path(f.replay).is_file() for f in result.failures)  # a replay of each failed battle
+    assert result.summaries()[0]["finished"] == 15 - len(bad)
+    rows = _rows(tmp_path / "battles.csv")
+    assert len(rows) == 15
+    assert {int(r["seed"]) for r in rows if r["error"]} == bad
+
+
+def test_a_worker_that_dies_fails_only_its_battle(scenario: str, hooks: str, monkeypatch: pytest.MonkeyPatch
+                                                  ) -> None:
+    killer = battle_seed(2, 3)
+    monkeypatch.setenv("SIM_TEST_KILL_SEED", str(killer))
+    result = simulate(SimConfig(scenario, battles=8, seed=2, workers=2, chunk_size=4, hook=f"{hooks}:kill_worker",
+                                out_dir=None), progress=False)
+    assert result.done == 8
+    assert [(f.seed, f.battle) for f in result.failures] == [(killer, 3)]
+    assert "worker died" in result.failures[0].error
+
+
+def test_failing_script_is_reported_and_strict_mode_fails_the_battle(scenario: str) -> None:
+    overrides = (("creatures.r1.powers", ["chain-lightning"]), ("powers.chain-lightning.script", "missing.star"))
+    row = run_battle(scenario, overrides, battle_seed(0, 0))
+    assert not row["error"] and row["script_failures"] > 0 and "missing.star" in row["script_error"]
+    strict = run_battle(scenario, overrides, battle_seed(0, 0), strict_scripts=True)
+    assert strict["error"].startswith("ScriptFailed") and strict["seed"] == battle_seed(0, 0)
+
+
+def test_ctrl_c_keeps_the_finished_battles(scenario: str, tmp_path: Path) -> None:
+    seen = []
+
+    def stop_after_five(row: dict) -> None:
+        seen.append(row)
+        if len(seen) == 5:
+            raise KeyboardInterrupt
+
+    result = simulate(SimConfig(scenario, battles=400, seed=3, workers=2, chunk_size=2, out_dir=str(tmp_path)),
+                      on_row=stop_after_five, progress=False)
+    assert result.interrupted
+    assert 5 <= result.done < 400
+    assert result.summaries()[0]["battles"] == result.done
+    assert len(_rows(tmp_path / "battles.csv")) == result.done
+    assert "red win" in result.table()
+
+
+def test_dask_local_cluster_table_equals_process_pool(scenario: str) -> None:
+    sets = [("powers.strike.damage", ["1d4", "2d6"])]
+    pool = simulate(SimConfig(scenario, battles=10, seed=11, sets=sets, workers=2, out_dir=None), progress=False)
+    dask = simulate(SimConfig(scenario, battles=10, seed=11, sets=sets, engine="dask", out_dir=None), progress=False)
+    assert dask.done == pool.done == 20 and dask.failed == 0
+    assert dask.table() == pool.table()
+    assert dask.summaries() == pool.summaries()
+
+
+def test_power_overrides_are_validated_like_files() -> None:
+    changed = apply_power_overrides((("powers.strike.damage", "4d6"), ("powers.shoot.attack.bonus", 5)))
+    assert changed["strike"].damage.average() == 14.0
+    assert changed["shoot"].attack_bonus == 5
+    assert default_powers()["strike"].damage.average() != 14.0  # the shipped table is untouched
+    with pytest.raises(PowerError, match="damage"):
+        apply_power_overrides((("powers.strike.damage", "lots"),))
+    with pytest.raises(ValueError, match="unknown power"):
+        apply_power_overrides((("powers.nope.damage", "1d6"),))
+    assert parse_set("powers.fireball.damage=4d6,6d6") == ("powers.fireball.damage", ["4d6", "6d6"])
+    assert parse_set("creatures.ogre.health=20,30") == ("creatures.ogre.health", [20, 30])
+
+
+def test_bad_scenario_override_fails_before_any_battle(scenario: str) -> None:
+    with pytest.raises(ScenarioError, match="helth"):
+        simulate(SimConfig(scenario, battles=5, sets=[("creatures.r1.helth", [3])], workers=1, out_dir=None),
+                 progress=False)
