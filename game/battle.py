@@ -824,9 +824,13 @@ class Battle:
 
     @classmethod
     def replay(cls, seed: int, width: int, height: int, rules: Rules | Mapping[str, Any] | None,
-               commands: Iterable[tuple[str, tuple[Any, ...], dict[str, Any]]]) -> Battle:
-        """A new battle with the same seed, fed the same command log: it produces the same events."""
-        battle = cls(seed=seed, width=width, height=height, rules=rules)
+               commands: Iterable[tuple[str, tuple[Any, ...], dict[str, Any]]], **options: Any) -> Battle:
+        """A new battle with the same seed, fed the same command log: it produces the same events.
+
+        ``options`` are the rest of the original's constructor arguments (``powers``,
+        ``script_dir``, ``trusted_scripts``, ...), which the log does not record.
+        """
+        battle = cls(seed=seed, width=width, height=height, rules=rules, **options)
         for name, args, kwargs in commands:
             getattr(battle, name)(*args, **kwargs)
         return battle

@@ -844,9 +844,6 @@ def test_a_python_handler_sees_power_events():
         assert [e.power for e in seen] == ["strike"]
 
 
-@pytest.mark.xfail(strict=True, raises=(TypeError, ValueError),
-                   reason="game/battle.py Battle.replay builds Battle(seed, width, height, rules) only: a battle "
-                          "with its own powers or script_dir cannot be replayed (unknown power / script)")
 def test_a_scripted_use_with_custom_powers_replays_to_the_same_events(tmp_path: Path):
     (tmp_path / "three.star").write_text(
         'def on_hit(ctx, target):\n    ctx.damage(target, ctx.roll("3d6"))\n')
@@ -859,7 +856,7 @@ def test_a_scripted_use_with_custom_powers_replays_to_the_same_events(tmp_path: 
             b.tick()
         assert any(e.kind == "damaged" and e.source == "script:zap" for e in b.events)
         replayed = Battle.replay(b.seed, b.width, b.height, None, b.command_log,
-                                 powers=table, script_dir=tmp_path)  # type: ignore[call-arg]
+                                 powers=table, script_dir=tmp_path)
         try:
             assert replayed.events == b.events
         finally:
