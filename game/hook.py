@@ -94,6 +94,7 @@ class ScriptHook:
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self._seen = 0
         self._loaded: dict[str, frozenset[str]] = {}
+        self._broken: dict[str, ScriptError] = {}
         self._buffer: list[Callable[[], None]] = []
         self._ctx: dict[str, Any] = {}
 
@@ -103,12 +104,18 @@ class ScriptHook:
         """Load a script by file name (once); ScriptError names the file when it does not parse."""
         if script in self._loaded:
             return self._loaded[script]
+        if script in self._broken:
+            raise self._broken[script]  # read and parsed once: a broken script stays broken this battle
         path = self.script_dir / script
         try:
             source = path.read_text(encoding="utf-8")
+            self.host.load(str(path), source)
         except OSError as err:
-            raise ScriptError(str(path), f"cannot read script: {err.strerror}", kind="missing") from None
-        self.host.load(str(path), source)
+            self._broken[script] = ScriptError(str(path), f"cannot read script: {err.strerror}", kind="missing")
+            raise self._broken[script] from None
+        except ScriptError as err:
+            self._broken[script] = err
+            raise
         self._loaded[script] = self.host.functions(str(path))
         return self._loaded[script]
 
