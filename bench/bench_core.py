@@ -71,7 +71,7 @@ def ticks_per_second(b: Battle, ticks: int, before_tick=None) -> float:
     return ticks / (time.perf_counter() - start)
 
 
-def naive_tick(b: Battle) -> None:
+def naive_tick(b: Battle) -> list[tuple[int, int, bool]]:
     """Per-creature Python loops over squares: vision, nearest enemy and cover of every creature."""
     terrain, rules = b.state.terrain, b.state.rules
     walls = terrain.walls.tolist()
@@ -97,6 +97,7 @@ def naive_tick(b: Battle) -> None:
     def dist(a: tuple[int, int], c: tuple[int, int]) -> int:
         return max(abs(a[0] - c[0]), abs(a[1] - c[1])) * rules.square_ft
 
+    results: list[tuple[int, int, bool]] = []
     for entity, square, team in creatures:
         level = int(terrain.ambient)
         for light in terrain.lights.values():
@@ -106,7 +107,7 @@ def naive_tick(b: Battle) -> None:
             if dist(square, (area.x, area.y)) <= area.radius_ft:
                 level = min(level, int(area.level))
         best, best_d = None, 10**9
-        for other, other_square, other_team in creatures:
+        for _other, other_square, other_team in creatures:
             if other_team != team:
                 d = dist(square, other_square)
                 if d < best_d:
@@ -129,7 +130,8 @@ def naive_tick(b: Battle) -> None:
                     if hi - lo > 1e-9:
                         hit = True
             blocked += hit
-        _ = (level, blocked >= 3)
+        results.append((entity, level, blocked >= 3))
+    return results
 
 
 def main(argv: list[str]) -> None:
@@ -147,7 +149,9 @@ def main(argv: list[str]) -> None:
         for entity in rng.sample(ids, 200):
             x, y = b.get(entity, Position).square
             try:
-                b.move(entity, min(SIZE - 1, max(0, x + rng.choice((-1, 1)))), min(SIZE - 1, max(0, y + rng.choice((-1, 1)))))
+                nx = min(SIZE - 1, max(0, x + rng.choice((-1, 1))))
+                ny = min(SIZE - 1, max(0, y + rng.choice((-1, 1))))
+                b.move(entity, nx, ny)
                 moved += 1
             except ValueError:
                 pass

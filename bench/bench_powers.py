@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from components.events import AttackRolled  # noqa: E402
-from game import Battle  # noqa: E402
-from game.dice import Dice  # noqa: E402
-from game.hook import _HOSTS, close_hosts  # noqa: E402
-from game.powers import Power, parse_power  # noqa: E402
-from game.scripting import WorkerHost  # noqa: E402
+from components.events import AttackRolled
+from game import Battle
+from game.dice import Dice
+from game.hook import _HOSTS, close_hosts
+from game.powers import Power, parse_power
+from game.scripting import WorkerHost
 
 SCRIPT = "bench_zap.star"
 SCRIPT_SRC = 'def on_hit(ctx, target):\n    ctx.damage(target, ctx.roll("1d6"))\n'

@@ -17,11 +17,11 @@ import time
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from components import Fatigue, Health, Position  # noqa: E402
-from game.battle import Battle  # noqa: E402
-from game.render import Renderer, UiState, theme  # noqa: E402
+from components import Fatigue, Health, Position
+from game.battle import Battle
+from game.render import Renderer, UiState, theme
 
 FRAMES = 300
 SIZE = (1280, 800)

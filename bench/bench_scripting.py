@@ -16,7 +16,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.scripting import InProcessHost, WorkerHost  # noqa: E402
+from game.scripting import InProcessHost, WorkerHost
 
 SRC = '''
 def no_bridge(ctx, n):
@@ -59,7 +59,7 @@ def main() -> None:
         try:
             host.load("bench.star", SRC)
             for fn in ("no_bridge", "one_read", "read_and_command"):
-                cost = per_call_us(lambda: host.call("bench.star", fn, (CTX, 7), bridge), iterations)
+                cost = per_call_us(lambda h=host, f=fn: h.call("bench.star", f, (CTX, 7), bridge), iterations)
                 print(f"{host_cls.__name__:>13} {fn:<17}: {cost:8.2f} us/call")
         finally:
             host.close()

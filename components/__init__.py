@@ -16,8 +16,8 @@ from components.creature import (
     Movement,
     Position,
     Readiness,
-    Vision,
     Visibility,
+    Vision,
 )
 from components.rules import Rules
 from components.terrain import Area, Light, Terrain

@@ -6,8 +6,9 @@ Systems read these fields instead of carrying constants, so that a scenario's ``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
-from typing import Any, Mapping
+from typing import Any
 
 DIAGONAL_RULES = ("one", "alternating")
 

@@ -9,13 +9,14 @@ condition grants, lights and areas with a source), so durations can take back ex
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import esper
 import numpy as np
 import tcod.map
 
-from components import Conditions, Creature, Defense, Fatigue, Health, Position, Vision, Visibility
+from components import Conditions, Creature, Defense, Fatigue, Health, Position, Visibility, Vision
 from components.commands import Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled
@@ -140,8 +141,7 @@ class PowerUse:
                 return f"{power.name} needs a target creature"
             if not esper.entity_exists(target) or not esper.has_component(target, Creature):
                 return f"there is no creature {target!r} in this battle"
-            t_health, t_fatigue = esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)
-            if is_dead(t_health, t_fatigue):
+            if is_dead(esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)):
                 return f"{esper.component_for_entity(target, Creature).name} is dead"
             t_square = esper.component_for_entity(target, Position).square
             same_team = esper.component_for_entity(target, Creature).team == esper.component_for_entity(

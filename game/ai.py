@@ -12,19 +12,16 @@ random choice comes from a generator the caller seeded.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import tcod.path
 
 from components import Defense, Falling, Health, Position, Vision
 from systems.geometry import distance_ft
-
-try:  # the sight rule's line test; older cores lack it, and then no move-then-attack is planned
-    from systems.visibility import clear_line as _clear_line
-except ImportError:  # pragma: no cover - depends on the core's version
-    _clear_line = None
+from systems.visibility import clear_line as _clear_line
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 
@@ -227,8 +224,6 @@ def _sees_from(view: _View, here: tuple[int, int], square: tuple[int, int]) -> b
         return False
     if square == here:
         return True
-    if _clear_line is None:
-        return False  # cannot check: never plan an attack we cannot vouch for
     return bool(_clear_line(view.terrain.walls, here, square))
 
 
@@ -260,7 +255,7 @@ def _options(view: _View, here: tuple[int, int] | None = None) -> list[_Option]:
                     if shape == "burst" and not view.can_see(point):
                         continue
                     points.append(point)
-            for point in points:
+            for point in points:  # type: ignore[assignment]
                 victims = _area_victims(view, info, point)
                 if not victims:
                     continue

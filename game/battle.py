@@ -12,9 +12,10 @@ import functools
 import itertools
 import random
 import weakref
-from pathlib import Path
 from collections import deque
-from typing import Any, Callable, Iterable, Mapping, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
 
 import esper
 import numpy as np
@@ -35,8 +36,8 @@ from components import (
     Readiness,
     Rules,
     Terrain,
-    Vision,
     Visibility,
+    Vision,
 )
 from components.commands import ChangeFatigue, Heal, Hit, Move, Stand, UsePower
 from components.events import CombatStarted, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
@@ -47,9 +48,9 @@ from game.hook import ScriptHook
 from game.powers import SCRIPTS_DIR, Power, default_powers
 from game.scripting import Limits, ScriptError
 from systems import schedule
+from systems.actions import find_path, move_problem, speed_for_round, step_costs
 from systems.cover import has_cover
 from systems.effects import end_effect
-from systems.actions import find_path, move_problem, speed_for_round, step_costs
 from systems.state import BattleState, Phase
 from systems.vitals import can_act, is_dead
 

@@ -87,8 +87,9 @@ def build_in_code(seed: int = 3) -> Demo:
         "sentry": b.spawn("Red sentry", 10, 6, health=12, defense=13, attack_bonus=3, team="red", prepared=False),
         "slinger": b.spawn("Red slinger", 6, 8, health=8, defense=12, attack_bonus=3, team="red"),
     }
-    powers = {ids["archer"]: ("shoot",), ids["fighter"]: ("strike",), ids["spear"]: ("strike",),
-              ids["brute"]: ("strike",), ids["sentry"]: ("strike",), ids["slinger"]: ("shoot",)}
+    powers: dict[int, tuple[str, ...]] = {
+        ids["archer"]: ("shoot",), ids["fighter"]: ("strike",), ids["spear"]: ("strike",),
+        ids["brute"]: ("strike",), ids["sentry"]: ("strike",), ids["slinger"]: ("shoot",)}
     return Demo(b, "Skirmish at dusk", {"blue": (48, 96, 208), "red": (192, 48, 48)}, frozenset(), None,
                 len(b.command_log), powers, ids)
 

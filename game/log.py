@@ -8,7 +8,8 @@ log, and the log never has to be edited in step with ``components/events.py``.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
 QUIET = frozenset({"RoundStarted", "RoundEnded", "TurnStarted"})
@@ -40,7 +41,7 @@ def _name(battle: Any, entity: int | None, names: dict[int, str] | None = None) 
         return names[entity]
     try:
         return str(battle.name(entity))
-    except Exception:  # noqa: BLE001 - a log line must never fail, whatever the id
+    except Exception:
         return f"#{entity}"
 
 
@@ -54,7 +55,7 @@ def _power_name(battle: Any, power_id: str) -> str:
     if getter is not None:
         try:
             return str(getter(power_id).name)
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
     return str(power_id).replace("_", " ")
 

@@ -17,9 +17,10 @@ Example::
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from components import Visibility
 from components.rules import GRANTABLE_CONDITIONS

@@ -415,7 +415,7 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         for i, (method, args, kwargs) in enumerate(commands, start=document["build_commands"]):
             try:
                 getattr(battle, method)(*args, **kwargs)
-            except Exception as err:  # noqa: BLE001 - a tampered or stale log is reported, never raised
+            except Exception as err:
                 return battle, scenario, f"command #{i} ({method}) failed on replay: {type(err).__name__}: {err}"
         mismatch = _first_difference(document["events"], _events(battle), "event")
         if mismatch is None:

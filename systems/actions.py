@@ -10,7 +10,7 @@ without the systems importing it.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import esper
 import numpy as np

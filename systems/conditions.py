@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import esper
 
-from components import Conditions, Fatigue, Health, Rules, Vision, Visibility
+from components import Conditions, Fatigue, Health, Rules, Visibility, Vision
 from components.events import ConditionGained, ConditionLost, Died, Downed, Event, Revived, Unconscious
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead

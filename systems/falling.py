@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import esper
 
-from components import Conditions, Falling, Health, Fatigue, Movement, Position, Rules
+from components import Conditions, Falling, Fatigue, Health, Movement, Position, Rules
 from components.commands import Hit
 from components.events import Fell, Landed
 from systems.state import BattleState, Phase

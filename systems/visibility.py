@@ -13,7 +13,7 @@ import numpy as np
 import tcod.los
 import tcod.map
 
-from components import Conditions, Position, Rules, Terrain, Vision, Visibility
+from components import Conditions, Position, Rules, Terrain, Visibility, Vision
 from systems.geometry import within_radius
 from systems.state import BattleState, Phase
 

@@ -11,14 +11,18 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pygame  # noqa: E402
-import pytest  # noqa: E402
+import pygame
+import pytest
 
-from components import Position  # noqa: E402
-from game.battle import Battle  # noqa: E402
-from game.log import format_log  # noqa: E402
-from game.render import App, Renderer, UiState  # noqa: E402
-from game.render import theme  # noqa: E402
+from components import Position
+from game.battle import Battle
+from game.log import format_log
+from game.render import (
+    App,
+    Renderer,
+    UiState,
+    theme,
+)
 
 SIZE = (1000, 640)
 RED = (200, 30, 30)

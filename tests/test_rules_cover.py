@@ -9,14 +9,12 @@ import itertools
 from fractions import Fraction
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components import Cover
 from game import Battle
 from systems.cover import blocked_lines
-
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from components import Vision, Visibility
+from components import Visibility, Vision
 from game import Battle
 
 V = Visibility

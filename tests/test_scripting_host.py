@@ -505,6 +505,7 @@ def test_worker_bridge_may_not_reenter_the_same_host(worker: WorkerHost) -> None
     def bridge(method: str, args: tuple[Any, ...]) -> Any:
         return worker.call("reenter.star", "f", ({},), bridge)
 
-    with pytest.raises(ScriptError, match=r"reenter.star:2 in f: ctx.health: bridge failed: RuntimeError: .*re-entrant"):
+    expected = r"reenter.star:2 in f: ctx.health: bridge failed: RuntimeError: .*re-entrant"
+    with pytest.raises(ScriptError, match=expected):
         worker.call("reenter.star", "f", ({},), bridge)
     _ordinary_call(worker)

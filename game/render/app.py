@@ -8,8 +8,9 @@ path a person's clicks take.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pygame
 
@@ -189,7 +190,7 @@ class App:
         self.save_path.parent.mkdir(parents=True, exist_ok=True)
         try:
             saves.save_game(self.save_path, self.scenario, self.battle, build_commands=self.build_commands)
-        except Exception as err:  # noqa: BLE001 - a failed save must not close the game
+        except Exception as err:
             self.ui.message = f"Save failed: {err}"
             return
         self.ui.message = f"Saved to {self.save_path}"
@@ -202,7 +203,7 @@ class App:
             return
         try:
             battle = saves.load_game(self.save_path)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             self.ui.message = f"Load failed: {err}"
             return
         self.battle = battle

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 import pygame
@@ -363,7 +364,7 @@ class Renderer:
 
     def _draw_fall_marks(self, surface: pygame.Surface) -> None:
         """A "fell N ft" marker on each square where a creature landed this round."""
-        for entity, (square, feet, round_, _) in self._falls.items():
+        for _entity, (square, feet, round_, _) in self._falls.items():
             if round_ < self.battle.round:
                 continue
             rect = self.square_rect(*square)
@@ -443,7 +444,8 @@ class Renderer:
             if cover:
                 _shield(surface, (rect.right - self.tile // 5, rect.top + self.tile // 5), max(7, self.tile // 4))
             lines = [("in sight" if sees else "NO LINE OF SIGHT", colour),
-                     (f"cover +{b.rules.cover_bonus}" if cover else "no cover", theme.COVER if cover else theme.TEXT_DIM),
+                     (f"cover +{b.rules.cover_bonus}" if cover else "no cover",
+                      theme.COVER if cover else theme.TEXT_DIM),
                      (f"attack: {mode}", theme.LOS_BLOCKED if mode != "normal" else theme.TEXT),
                      (f"Defense {defense}", theme.TEXT)]
         else:

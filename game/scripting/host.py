@@ -256,7 +256,8 @@ class InProcessHost:
         self._opts = sl.EvalOptions(check_cancelled=self._tick, max_callstack_size=limits.max_callstack + 1)
         self._prelude = sl.parse(_HOST_FILE, "sbx__struct = struct\nsbx__type = type\n", self._dialect)
         self._forwarders = {m: self._make_forwarder(m) for m in self._methods}
-        self._method_dict_src = "sbx__M = {%s}\n" % ", ".join(f'"{m}": sbx__m_{m}' for m in self._methods)
+        entries = ", ".join(f'"{m}": sbx__m_{m}' for m in self._methods)
+        self._method_dict_src = f"sbx__M = {{{entries}}}\n"
         self._scripts: dict[str, _Script] = {}
         self._state: _CallState | None = None
         self._closed = False

@@ -246,7 +246,7 @@ class WorkerHost:
             raise ValueError(f"commands not among methods: {sorted(unknown)}")
         self._method_names = frozenset(self._methods)
         self.limits = limits
-        self._ctx = get_context(start_method)
+        self._ctx: Any = get_context(start_method)  # a SpawnContext or ForkServerContext
         self._proc: Any = None
         self._conn: Connection | None = None
         self._finalizer: weakref.finalize | None = None
