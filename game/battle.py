@@ -40,7 +40,7 @@ from components import (
     Vision,
 )
 from components.commands import ChangeFatigue, Heal, Hit, Move, Stand, UsePower
-from components.events import CombatStarted, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
+from components.events import CombatStarted, CommandRefused, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
 from game.abilities import PowerUse, area_squares, can_see
 from game.errors import IllegalCommand, UnknownEntity
@@ -87,7 +87,8 @@ def _command(method: F) -> F:
     """An entry that changes the battle: recorded in the command log once it succeeds.
 
     The log (method name and arguments) is what replays and saves need: the same seed and the same
-    log give the same events. Calls made by another command are not logged twice.
+    log give the same events. Calls made by another command are not logged twice; calls a turn
+    controller makes during ``tick`` are logged inside that tick's entry (its ``orders``).
     """
     entered = _entry(method)
 
@@ -99,9 +100,14 @@ def _command(method: F) -> F:
         finally:
             self._depth -= 1
         if self._depth == 0:
+            if method.__name__ == "tick":
+                kwargs = {"orders": self._last_orders} if self._last_orders else {}
             self.command_log.append((method.__name__, args, kwargs))
+        elif self._depth == 1 and self._orders is not None:
+            self._orders.append([method.__name__, list(args), kwargs])
         return result
 
+    wrapper.is_command = True  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
 
 
@@ -145,6 +151,8 @@ class Battle:
         self.state = BattleState(rules=table, terrain=terrain, rng=random.Random(seed))
         self.command_log: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
         self._depth = 0
+        self._orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
+        self._last_orders: list[list[Any]] = []
         self._spawned: list[int] = []
         self._next_map_id = itertools.count(1)
         self.powers: dict[str, Power] = dict(default_powers() if powers is None else powers)
@@ -621,13 +629,23 @@ class Battle:
                                                         esper.component_for_entity(e, Fatigue))]
 
     @_command
-    def tick(self) -> None:
+    def tick(self, controller: Callable[[Battle, int], None] | None = None,
+             orders: list[list[Any]] | None = None) -> None:
         """Play one round: the systems in their fixed order (see ``systems.schedule``).
 
         Start of round (GM damage and heals resolve), then each creature's turn in turn order (its
         own commands, then their consequences: falls, damage), then the end of the round.
+
+        Args:
+            controller: called as ``controller(battle, actor)`` at the start of each living
+                creature's turn, so that a computer player (or a person, through a UI) decides with
+                the battle as it is at that moment; the commands it issues resolve in that turn.
+            orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],
+                ...]], ...]``; replays pass it instead of a controller (the log records it).
         """
         state = self.state
+        recorded = {int(actor): commands for actor, commands in (orders or [])}
+        self._last_orders = []
         esper.process(Phase.START)
         self.scripts.react()
         for actor in self.turn_order():
@@ -639,12 +657,46 @@ class Battle:
             if state.in_combat:
                 state.emit(TurnStarted(state.round, actor))
             self.scripts.react()
+            if controller is not None or actor in recorded:
+                self._turn_orders(actor, controller, recorded.get(actor, ()))
             if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
                 esper.process(Phase.TURN, actor)
                 self.scripts.react()
         state.actor = None
         esper.process(Phase.END)
         self.scripts.react()
+
+    @classmethod
+    def is_command(cls, name: str) -> bool:
+        """Whether ``name`` is one of the commands a log may hold (what replays and saves may call)."""
+        return bool(getattr(getattr(cls, name, None), "is_command", False))
+
+    def _turn_orders(self, actor: int, controller: Callable[[Battle, int], None] | None,
+                     recorded: Iterable[list[Any]]) -> None:
+        """Let the controller (or the recorded orders) issue this turn's commands, and log them."""
+        self._orders = []
+        try:
+            if controller is not None:
+                if esper.component_for_entity(actor, Conditions).active.isdisjoint({"unconscious", "dead"}):
+                    try:
+                        controller(self, actor)
+                    except ValueError as err:  # an illegal order: refused, and the round goes on
+                        self.state.emit(CommandRefused(self.state.round, actor, "controller", str(err)))
+                        self._orders.append(["refused", [str(err)], {}])
+            else:
+                for name, args, kwargs in recorded:
+                    if name == "refused":
+                        self.state.emit(CommandRefused(self.state.round, actor, "controller", str(args[0])))
+                    elif self.is_command(name) and name != "tick":
+                        getattr(self, name)(*args, **kwargs)
+                    else:
+                        raise IllegalCommand(f"a recorded order names {name!r}, which is not a battle command")
+        finally:
+            if self._orders:
+                self._last_orders.append([actor, self._orders])
+            self._orders = None
+            if esper.current_world != self._world:
+                esper.switch_world(self._world)
 
     def run(self, rounds: int) -> None:
         """Tick ``rounds`` times."""
@@ -833,5 +885,7 @@ class Battle:
         """
         battle = cls(seed=seed, width=width, height=height, rules=rules, **options)
         for name, args, kwargs in commands:
+            if not cls.is_command(name):
+                raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
             getattr(battle, name)(*args, **kwargs)
         return battle

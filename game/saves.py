@@ -63,7 +63,6 @@ REPLAY_FORMAT = "gridbattle-replay"
 FORMAT_VERSION = 1
 
 #: Methods a file may never call while replaying, even if a tampered log names them.
-_NOT_COMMANDS = frozenset({"close", "replay", "run"})
 _KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
 _SCENARIO_KEYS = ("path", "name", "text", "overrides")
 
@@ -346,7 +345,7 @@ def _read(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], list[Comman
                 or not isinstance(command["kwargs"], dict):
             raise _fail(path, f"commands[{i}] must be an object with method, args (list) and kwargs (object)")
         method = command["method"]
-        if method.startswith("_") or method in _NOT_COMMANDS or not callable(getattr(Battle, method, None)):
+        if not Battle.is_command(method):
             raise _fail(path, f"commands[{i}]: {method!r} is not a battle command")
     commands: list[Command] = []
     try:
