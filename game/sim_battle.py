@@ -20,9 +20,10 @@ import time
 import tomllib
 import traceback
 from collections import Counter, defaultdict
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -77,7 +78,7 @@ def split_overrides(overrides: Iterable[tuple[str, Any]]) -> tuple[Overrides, Ov
     return tuple(powers), tuple(scenario)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _power_tables(source: str) -> Mapping[str, Any]:
     """The raw TOML tables of one power file (cached: sweeps re-parse the same power often)."""
     return tomllib.loads(Path(source).read_text(encoding="utf-8"))
@@ -197,22 +198,23 @@ def able_teams(battle: Any, creatures: Sequence[int]) -> set[str]:
 
 
 def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
-         timings: dict[str, float] | None = None) -> tuple[str, int, int, str]:
+         timings: dict[str, float] | None = None) -> tuple[str, int, int, str, str]:
     """Fight the battle to the end: every creature computer-controlled, one ``tick`` per round.
 
-    Returns ``(winner, rounds, refused, first refusal)``. A command the battle refuses (the AI is
+    Returns ``(winner, rounds, refused, first refusal, first mover's team)``. A command the battle refuses (the AI is
     meant never to plan one) skips the rest of that creature's plan and is counted, not raised:
     one planning slip should show up in the numbers, not void a 10 000-battle run.
     ``timings``, when given, accumulates seconds spent planning ("ai") and ticking ("rules").
     """
     creatures = battle.creatures()
-    battle.start_combat()
+    order = battle.start_combat()
+    first = battle.team(order[0]) if order else ""
     refused, first_refusal = 0, ""
     clock = time.perf_counter
     for _ in range(max_rounds):
         teams = able_teams(battle, creatures)
         if len(teams) <= 1:
-            return (teams.pop() if teams else DRAW), battle.round, refused, first_refusal
+            return (teams.pop() if teams else DRAW), battle.round, refused, first_refusal, first
         started = clock() if timings is not None else 0.0
         reserved: set[tuple[int, int]] = set()
         for entity in battle.turn_order():
@@ -235,7 +237,7 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
         else:
             battle.tick()
     teams = able_teams(battle, creatures)
-    return (teams.pop() if len(teams) == 1 else DRAW), battle.round, refused, first_refusal
+    return (teams.pop() if len(teams) == 1 else DRAW), battle.round, refused, first_refusal, first
 
 
 def _source_key(source: str, effects: Mapping[str, str]) -> str:
@@ -323,12 +325,12 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         build_commands = len(battle.command_log)
         if timings is not None:
             timings["setup"] = timings.get("setup", 0.0) + clock() - started
-        winner, rounds, refused, refusal = play(battle, policy, ai_rng(seed), max_rounds, timings)
-        row.update(winner=winner, rounds=rounds, refused=refused, refusal=refusal)
+        winner, rounds, refused, refusal, first = play(battle, policy, ai_rng(seed), max_rounds, timings)
+        row.update(winner=winner, rounds=rounds, refused=refused, refusal=refusal, first=first)
         row.update(tally(battle))
         if strict_scripts and row["script_failures"]:
             row["error"] = f"ScriptFailed ({row['script_failures']}x): {row['script_error']}"
-    except Exception as err:  # noqa: BLE001 - a failing battle is a result, reported with its seed
+    except Exception as err:  # a failing battle is a result, reported with its seed
         frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
         where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
         row.update(error=f"{type(err).__name__}: {err}{where}", winner="")
@@ -336,7 +338,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
             try:
                 row["rounds"] = battle.round
                 row.update(tally(battle))
-            except Exception:  # noqa: BLE001 - the tally of a broken battle is a bonus, not a must
+            except Exception:  # the tally of a broken battle is a bonus, not a must
                 pass
     finally:
         if battle is not None and scenario is not None and replay_dir and (row["error"] or always_replay):
@@ -356,7 +358,7 @@ def _write_replay(directory: str, scenario: Scenario, battle: Any, seed: int, bu
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         write_replay(target, scenario, battle, build_commands or None)
-    except Exception as err:  # noqa: BLE001 - a battle broken enough may not save; say so in the row
+    except Exception as err:  # a battle broken enough may not save; say so in the row
         return f"(not written: {type(err).__name__}: {err})"
     return str(target)
 

@@ -11,9 +11,10 @@ from __future__ import annotations
 import csv
 import math
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Iterable, Mapping, Sequence
+from typing import IO, Any
 
 from game.sim_battle import DRAW
 
@@ -53,6 +54,7 @@ class VariantStats:
     refused: int = 0
     first_refusal: str = ""
     script_battles: int = 0
+    first_wins: int = 0
     first_script_failure: str = ""
 
     @property
@@ -75,6 +77,7 @@ class VariantStats:
             self.failed += 1
             return
         self.wins[row["winner"]] += 1
+        self.first_wins += bool(row.get("first")) and row.get("first") == row["winner"]
         self.rounds_total += int(row["rounds"])
         self.rounds_hist[int(row["rounds"])] += 1
         for key in ("downs", "deaths", "unconscious", "falls", "fall_damage", "script_failures"):
@@ -105,6 +108,8 @@ class VariantStats:
             "variant": self.label, "overrides": [list(o) for o in self.overrides], "battles": self.battles,
             "finished": n, "failed": self.failed, "draws": self.wins[DRAW],
             "draw_rate": self.wins[DRAW] / n if n else 0.0, "teams": teams,
+            "first_mover": {"wins": self.first_wins, "rate": self.first_wins / n if n else 0.0,
+                            "low": wilson(self.first_wins, n)[0], "high": wilson(self.first_wins, n)[1]},
             "mean_rounds": self.mean(self.rounds_total),
             **{key: self.mean(self.counts[key]) for key in ("downs", "deaths", "unconscious", "falls",
                                                             "fall_damage", "script_failures")},
@@ -133,9 +138,9 @@ class CsvSink:
     of any variant can use; damage from anything else lands in ``other``.
     """
 
-    BASE = ("variant", "battle", "seed", "winner", "rounds", "error", "downs", "deaths", "unconscious", "falls",
-            "fall_damage", "script_failures", "script_error", "refused", "refusal", "replay")
-    TEXT = frozenset({"winner", "error", "script_error", "refusal", "replay"})
+    BASE = ("variant", "battle", "seed", "winner", "first", "rounds", "error", "downs", "deaths", "unconscious",
+            "falls", "fall_damage", "script_failures", "script_error", "refused", "refusal", "replay")
+    TEXT = frozenset({"first", "winner", "error", "script_error", "refusal", "replay"})
 
     def __init__(self, handle: IO[str], variants: Sequence[VariantStats], powers: Iterable[str]) -> None:
         self.powers = sorted(set(powers))
@@ -179,15 +184,16 @@ def _pct(x: float) -> str:
 
 def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> str:
     """The terminal table: one line per variant, then damage and uses per power per variant."""
-    head = ["variant", "n", "failed", *(f"{t} win [95% CI]" for t in teams), "draw", "rounds", "downs", "deaths",
-            "falls"]
+    head = ["variant", "n", "failed", *(f"{t} win [95% CI]" for t in teams), "draw", "1st-mover win", "rounds",
+            "downs", "deaths", "falls"]
     lines = []
     for s in summaries:
         cells = [s["variant"], str(s["finished"]), str(s["failed"])]
         for team in teams:
             t = s["teams"][team]
             cells.append(f"{_pct(t['rate'])} [{_pct(t['low'])}-{_pct(t['high'])}]")
-        cells += [_pct(s["draw_rate"]), f"{s['mean_rounds']:.2f}", f"{s['downs']:.2f}", f"{s['deaths']:.2f}",
+        cells += [_pct(s["draw_rate"]), _pct(s["first_mover"]["rate"]), f"{s['mean_rounds']:.2f}",
+                  f"{s['downs']:.2f}", f"{s['deaths']:.2f}",
                   f"{s['falls']:.2f}"]
         lines.append(cells)
     out = [_grid(head, lines)]
@@ -247,8 +253,8 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     else:
         for panel, team in zip(axes[0], teams):
             s = summaries[0]["teams"][team]
-            panel.errorbar([0], [100 * s["rate"]], yerr=[[100 * (s["rate"] - s["low"])], [100 * (s["high"] - s["rate"])]],
-                           marker="o", capsize=6)
+            errors = [[100 * (s["rate"] - s["low"])], [100 * (s["high"] - s["rate"])]]
+            panel.errorbar([0], [100 * s["rate"]], yerr=errors, marker="o", capsize=6)
             panel.set_xticks([0], ["(as written)"])
             panel.set_title(f"{team} wins")
     axes[0][0].set_ylabel("win rate, % (95% Wilson CI)")

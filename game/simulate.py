@@ -32,9 +32,10 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 from game.sim_battle import (
     Chunk,
@@ -77,6 +78,8 @@ class SimConfig:
         only_seeds: run exactly these seeds (replaying chosen battles) instead of derived ones; a
             replay file is written for each when out_dir is set.
         strict_scripts: count a battle in which a power's or reaction's script failed as failed.
+        recycle: replace a pool worker after about this many battles (0: never), which bounds the
+            native memory the rules leak (see :func:`pool_executor`).
     """
 
     scenario: str
@@ -93,6 +96,7 @@ class SimConfig:
     hook: str | None = None
     only_seeds: list[int] | None = None
     strict_scripts: bool = False
+    recycle: int = 500
 
     def variants(self) -> list[Overrides]:
         """Every combination of swept values, first key varying slowest (the table's order)."""
@@ -147,11 +151,16 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def pool_executor(workers: int) -> cf.ProcessPoolExecutor:
+def pool_executor(workers: int, max_tasks_per_child: int | None = None) -> cf.ProcessPoolExecutor:
     """A process pool with the spawn context: workers import the game fresh (no forked esper state,
-    no inherited threads of a Dask client or tqdm), ignore Ctrl+C, and warm the power table."""
+    no inherited threads of a Dask client or tqdm), ignore Ctrl+C, and warm the power table.
+
+    ``max_tasks_per_child`` replaces a worker after that many chunks. The rules leak native memory
+    that no Python code can free (tcod's ``dijkstra2d`` never frees its frontier: about 4 KiB a
+    call, a few hundred KiB a battle), so a long run recycles its workers to keep RSS bounded.
+    """
     return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=worker_init)
+                                  initializer=worker_init, max_tasks_per_child=max_tasks_per_child)
 
 
 class _Engine:
@@ -180,10 +189,12 @@ class _Engine:
 
 
 class _PoolEngine(_Engine):
-    def __init__(self, workers: int, executor: cf.ProcessPoolExecutor | None = None) -> None:
+    def __init__(self, workers: int, executor: cf.ProcessPoolExecutor | None = None,
+                 max_tasks_per_child: int | None = None) -> None:
         self.workers = workers
+        self.max_tasks_per_child = max_tasks_per_child
         self.own = executor is None
-        self.executor = executor or pool_executor(workers)
+        self.executor = executor or pool_executor(workers, max_tasks_per_child)
         self.window = workers * 3
 
     def submit(self, chunk: Chunk) -> cf.Future[list[dict[str, Any]]]:
@@ -195,7 +206,7 @@ class _PoolEngine(_Engine):
 
     def restart(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = pool_executor(self.workers)
+        self.executor = pool_executor(self.workers, self.max_tasks_per_child)
         self.own = True
 
     def close(self, cancel: bool) -> None:
@@ -246,11 +257,14 @@ def worker_init_dask() -> None:
     default_powers()
 
 
-def _chunks(config: SimConfig, variants: Sequence[Overrides], replay_dir: str | None, workers: int
-            ) -> Iterator[Chunk]:
-    seeds = config.seeds()
-    total = len(seeds) * len(variants)
-    size = config.chunk_size or max(1, min(50, total // (workers * 8) or 1))
+def chunk_size(config: SimConfig, total: int, workers: int) -> int:
+    """Battles per task: big enough to hide the task overhead, small enough that every worker stays
+    busy to the end, the bar moves and Ctrl+C loses little."""
+    return config.chunk_size or max(1, min(50, total // (workers * 8) or 1))
+
+
+def _chunks(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Sequence[Overrides],
+            replay_dir: str | None, size: int) -> Iterator[Chunk]:
     for index, overrides in enumerate(variants):
         for start in range(0, len(seeds), size):
             yield Chunk(index, str(config.scenario), overrides, tuple(seeds[start:start + size]), config.policy,
@@ -277,11 +291,11 @@ def _schedule(engine: _Engine, chunks: Iterator[Chunk], deliver: Callable[[list[
                 inflight[engine.submit(chunk)] = (chunk, True, generation)
         else:
             while not exhausted and len(inflight) < engine.window:
-                chunk = next(chunks, None)
-                if chunk is None:
+                fresh = next(chunks, None)
+                if fresh is None:
                     exhausted = True
                     break
-                inflight[engine.submit(chunk)] = (chunk, False, generation)
+                inflight[engine.submit(fresh)] = (fresh, False, generation)
         if not inflight:
             if exhausted and not suspects:
                 return
@@ -292,7 +306,7 @@ def _schedule(engine: _Engine, chunks: Iterator[Chunk], deliver: Callable[[list[
             chunk, suspect, born = inflight.pop(future)
             try:
                 rows = engine.result(future)
-            except Exception as err:  # noqa: BLE001 - a dead worker: retry apart, then report
+            except Exception as err:  # a dead worker: retry apart, then report
                 restart = restart or born == generation
                 if suspect:
                     deliver(failed_rows(chunk, f"worker died: {type(err).__name__}: {err}".strip()))
@@ -339,11 +353,13 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
             else:  # a creature given no powers may use every power of the battle
                 from game.powers import default_powers
                 powers.update(default_powers())
-    seeds_per_variant = len(config.seeds())
+    seeds = config.seeds()
+    seeds_per_variant = len(seeds)
     total = seeds_per_variant * len(variants)
     out_dir = Path(config.out_dir) if config.out_dir else None
     replay_dir = str((out_dir / "replays").resolve()) if out_dir else None
     workers = config.workers or default_workers()
+    size = chunk_size(config, total, workers)
 
     failures: list[Failure] = []
     failed = 0
@@ -386,8 +402,9 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         if config.engine == "dask":
             engine = _DaskEngine(config.scheduler, config.workers)
         else:
-            engine = _PoolEngine(workers, executor)
-        _schedule(engine, _chunks(config, variants, replay_dir, workers), deliver)
+            recycle = -(-config.recycle // size) if config.recycle else None
+            engine = _PoolEngine(workers, executor, recycle)
+        _schedule(engine, _chunks(config, seeds, variants, replay_dir, size), deliver)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -458,6 +475,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                         help="run just this battle seed (repeatable) and write its replay under OUT/replays")
     parser.add_argument("--strict-scripts", action="store_true",
                         help="a battle in which a script failed counts as a failed battle (default: counted apart)")
+    parser.add_argument("--recycle", type=int, default=500, metavar="N",
+                        help="replace a pool worker after about N battles, bounding leaked native memory "
+                             "(default 500; 0 never)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
 
@@ -472,7 +492,8 @@ def run_cli(args: argparse.Namespace) -> int:
     config = SimConfig(scenario=args.scenario, battles=args.battles, seed=args.seed, sets=list(args.sets),
                        workers=args.workers, policy=args.policy, max_rounds=args.max_rounds, engine=args.engine,
                        scheduler=args.scheduler, out_dir=args.out, chunk_size=args.chunk, hook=args.hook,
-                       only_seeds=args.only_seeds, strict_scripts=args.strict_scripts)
+                       only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
+                       recycle=args.recycle)
     try:
         result = simulate(config, progress=not args.no_progress and sys.stderr.isatty())
     except (ScenarioError, ValueError) as err:
@@ -485,8 +506,9 @@ def run_cli(args: argparse.Namespace) -> int:
 def report(result: SimResult) -> str:
     """The table with a header and footer: what ran, failures with seeds, files, speed and memory."""
     c = result.config
+    cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
     lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policy {c.policy}, "
-             f"engine {c.engine}" + (" -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""),
+             f"engine {c.engine}{cut}",
              "", result.table(), ""]
     for variant in result.variants:
         if variant.refused:

@@ -9,7 +9,9 @@ from __future__ import annotations
 import csv
 import os
 import textwrap
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -102,10 +104,10 @@ def test_same_master_seed_same_table_and_variants_share_seeds(scenario: str, tmp
     sets = [("creatures.r1.health", [4, 12])]
     first = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=2, out_dir=str(tmp_path / "a")),
                      progress=False)
-    again = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=1, chunk_size=5,
-                               out_dir=str(tmp_path / "b")), progress=False)
+    again = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=1, chunk_size=5, recycle=5,
+                               out_dir=str(tmp_path / "b")), progress=False)  # a fresh worker per chunk
     assert first.done == 24 and first.failed == 0 and not first.interrupted
-    assert first.summaries() == again.summaries()  # worker count and chunking change nothing
+    assert first.summaries() == again.summaries()  # worker count, chunking and recycling change nothing
     assert first.table() == again.table()
     assert "creatures.r1.health=4" in first.table() and "95% CI" in first.table()
     # The sweep matters (a 4-health striker loses more often than a 12-health one) on the same seeds.
@@ -167,7 +169,7 @@ def test_failing_script_is_reported_and_strict_mode_fails_the_battle(scenario: s
 def test_ctrl_c_keeps_the_finished_battles(scenario: str, tmp_path: Path) -> None:
     seen = []
 
-    def stop_after_five(row: dict) -> None:
+    def stop_after_five(row: Mapping[str, Any]) -> None:
         seen.append(row)
         if len(seen) == 5:
             raise KeyboardInterrupt
@@ -192,9 +194,11 @@ def test_dask_local_cluster_table_equals_process_pool(scenario: str) -> None:
 
 def test_power_overrides_are_validated_like_files() -> None:
     changed = apply_power_overrides((("powers.strike.damage", "4d6"), ("powers.shoot.attack.bonus", 5)))
-    assert changed["strike"].damage.average() == 14.0
+    strike, shipped = changed["strike"].damage, default_powers()["strike"].damage
+    assert strike is not None and shipped is not None
+    assert strike.average() == 14.0
     assert changed["shoot"].attack_bonus == 5
-    assert default_powers()["strike"].damage.average() != 14.0  # the shipped table is untouched
+    assert shipped.average() != 14.0  # the shipped table is untouched
     with pytest.raises(PowerError, match="damage"):
         apply_power_overrides((("powers.strike.damage", "lots"),))
     with pytest.raises(ValueError, match="unknown power"):
@@ -207,3 +211,16 @@ def test_bad_scenario_override_fails_before_any_battle(scenario: str) -> None:
     with pytest.raises(ScenarioError, match="helth"):
         simulate(SimConfig(scenario, battles=5, sets=[("creatures.r1.helth", [3])], workers=1, out_dir=None),
                  progress=False)
+
+
+def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from game.simulate import main
+
+    status = main([scenario, "--battles", "6", "--workers", "1", "--seed", "4", "--out", str(tmp_path),
+                   "--set", "creatures.b1.health=5,9", "--no-progress"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "creatures.b1.health=5" in out and "creatures.b1.health=9" in out and "peak RSS" in out
+    assert len(_rows(tmp_path / "battles.csv")) == 12
+    assert main([scenario, "--battles", "2", "--set", "creatures.zz.health=1", "--out", str(tmp_path)]) == 2

@@ -1,0 +1,104 @@
+"""The floor: the bench's 4-against-4 with only attacks and damage, in plain Python (no ECS, no map).
+
+What a battle costs when nothing but the dice is simulated: initiative, then each creature in
+turn hits the weakest standing enemy (d20 + bonus against Defense, its power's damage dice) until
+one side is down. No movement, sight, cover, conditions, scripts or events. Printed beside the full
+rules in ``bench.bench_battles`` so the figure of the real thing has a ceiling to be read against.
+
+It also measures the first-mover advantage of an even fight: the two sides are mirror images, so
+any edge of the side that acts first is the turn order's alone.
+
+Run alone: ``python -m bench.floor [BATTLES]``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from dataclasses import dataclass
+
+#: (name, health, defense, creature attack bonus, power attack bonus, damage dice count, sides, plus,
+#: initiative bonus): the same numbers as the bench scenario's creatures and their best power.
+SIDE = (
+    ("fighter", 16, 15, 5, 2, 1, 8, 2, 0),   # strike 1d8+2
+    ("archer", 10, 12, 4, 1, 1, 6, 1, 2),    # shoot 1d6+1
+    ("mage", 9, 11, 3, 1, 2, 6, 0, 1),       # chain lightning 2d6 (its attack half)
+    ("priest", 12, 13, 3, 2, 1, 8, 2, 0),    # strike 1d8+2
+)
+
+
+@dataclass(slots=True)
+class Fighter:
+    team: int
+    health: int
+    defense: int
+    attack: int
+    dice: int
+    sides: int
+    plus: int
+    initiative: int
+
+
+def battle(rng: random.Random) -> tuple[int, int]:
+    """One battle; returns (winning team or -1 for a draw, team that acted first)."""
+    fighters = [Fighter(team, health, defense, bonus + power_bonus, dice, sides, plus, init)
+                for team in (0, 1)
+                for _, health, defense, bonus, power_bonus, dice, sides, plus, init in SIDE]
+    order = sorted(fighters, key=lambda f: (-(rng.randint(1, 20) + f.initiative), rng.random()))
+    first = order[0].team
+    for _ in range(50):
+        for f in order:
+            if f.health <= 0:
+                continue
+            enemies = [e for e in fighters if e.team != f.team and e.health > 0]
+            if not enemies:
+                return f.team, first
+            target = min(enemies, key=lambda e: e.health)
+            if rng.randint(1, 20) + f.attack >= target.defense:
+                target.health -= sum(rng.randint(1, f.sides) for _ in range(f.dice)) + f.plus
+        standing = {f.team for f in fighters if f.health > 0}
+        if len(standing) == 1:
+            return standing.pop(), first
+    return -1, first
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson interval of k successes in n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return c - h, c + h
+
+
+def run(battles: int = 20000, seed: int = 0) -> dict[str, float]:
+    """Battles per second and the first mover's win rate (with its 95 % interval) over ``battles``."""
+    rng = random.Random(seed)
+    first_wins = decided = 0
+    started = time.perf_counter()
+    for _ in range(battles):
+        winner, first = battle(rng)
+        if winner >= 0:
+            decided += 1
+            first_wins += winner == first
+    elapsed = time.perf_counter() - started
+    low, high = wilson(first_wins, decided)
+    return {"battles": battles, "seconds": elapsed, "rate": battles / elapsed,
+            "first_mover": first_wins / max(decided, 1), "low": low, "high": high, "draws": battles - decided}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    result = run(int(args[0]) if args else 20000)
+    print(f"floor (plain Python, attacks and damage only): {result['rate']:.0f} battles/s on 1 core "
+          f"({result['battles']} battles in {result['seconds']:.2f} s); first mover wins "
+          f"{100 * result['first_mover']:.1f}% [{100 * result['low']:.1f}-{100 * result['high']:.1f}] of even battles")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
