@@ -476,6 +476,26 @@ def act(battle: Any, entity: int, policy: str = "tactical", rng: random.Random |
     return issue(battle, plan_turn(battle, entity, policy, rng, reserved, powers))
 
 
+def controller(policy: str = "tactical", rng: random.Random | None = None,
+               powers: Mapping[int, Sequence[str]] | None = None,
+               controls: Callable[[int], bool] | None = None) -> Callable[[Any, int], None]:
+    """A turn controller for ``Battle.tick(controller=...)``: plans each creature's turn when it comes.
+
+    Deciding at the creature's own turn means it sees the board as it is then (who moved, who fell),
+    so its attacks aim at where their targets really are.
+
+    Args:
+        controls: which creatures this player runs (default: all of them).
+    """
+    rng = rng if rng is not None else random.Random(0)
+
+    def take_turn(battle: Any, entity: int) -> None:
+        if controls is None or controls(entity):
+            act(battle, entity, policy, rng, None, powers)
+
+    return take_turn
+
+
 def act_for(battle: Any, entities: Iterable[int], policy: str = "tactical", rng: random.Random | None = None,
             powers: Mapping[int, Sequence[str]] | None = None) -> list[Command]:
     """Plan and issue a round for several creatures, in turn order, never two into one square.

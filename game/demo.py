@@ -188,8 +188,7 @@ def play_round(demo: Demo, rng: random.Random, policy: str = "tactical") -> None
     if not b.in_combat:
         b.start_combat()
     directed = director(demo)
-    ai.act_for(b, [e for e in b.turn_order() if e not in directed], policy, rng, demo.powers)
-    b.tick()
+    b.tick(controller=ai.controller(policy, rng, demo.powers, controls=lambda e: e not in directed))
 
 
 def finished(battle: Any) -> bool:

@@ -150,8 +150,7 @@ class App:
         assert ui.selected is not None and ui.power is not None
         user, power_id = ui.selected, ui.power
         power = b.power(power_id)
-        single = power.area is None and power.targets != "self" and not getattr(power, "teleport", False)
-        if single:
+        if power.single_target:
             if occupant is None:
                 ui.message = f"{power.name} needs a creature: click one"
                 return
@@ -163,13 +162,11 @@ class App:
             ui.power = None
 
     def end_turn(self) -> None:
-        """The player is done: the computer's creatures act, then the round is played."""
+        """The player is done: the round is played, each computer creature deciding on its own turn."""
         b = self.battle
         if not b.in_combat:
             b.start_combat()
-        computer = [e for e in b.turn_order() if not self.controls(e)]
-        ai.act_for(b, computer, self.policy, self.rng, self.powers)
-        b.tick()
+        b.tick(controller=ai.controller(self.policy, self.rng, self.powers, controls=lambda e: not self.controls(e)))
         self.ui.planned.clear()
         self.ui.power = None
         self.ui.message = f"Round {b.round} played"
