@@ -126,6 +126,7 @@ class SimResult:
     elapsed: float
     interrupted: bool
     files: list[Path] = field(default_factory=list)
+    replays: list[tuple[int, int, str]] = field(default_factory=list)  # (variant, seed, path) for --only-seed
 
     def summaries(self) -> list[dict[str, Any]]:
         return [v.summary() for v in self.variants]
@@ -362,6 +363,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     size = chunk_size(config, total, workers)
 
     failures: list[Failure] = []
+    replays: list[tuple[int, int, str]] = []
     failed = 0
     done = 0
     interrupted = False
@@ -387,6 +389,8 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
                 if len(failures) < MAX_KEPT_FAILURES:
                     failures.append(Failure(row["variant"], row["battle"], row["seed"], row["error"],
                                             row.get("replay", "")))
+            if config.only_seeds is not None and row.get("replay") and len(replays) < MAX_KEPT_FAILURES:
+                replays.append((row["variant"], row["seed"], row["replay"]))
             if sink is not None:
                 sink.write(row)
             if on_row is not None:
@@ -418,7 +422,8 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         if csv_handle is not None:
             csv_handle.close()
     elapsed = time.perf_counter() - started
-    result = SimResult(config, stats, teams, failures, failed, done, total, elapsed, interrupted)
+    result = SimResult(config, stats, teams, failures, failed, done, total, elapsed, interrupted,
+                       replays=sorted(replays))
     if out_dir:
         result.files.append(out_dir / "battles.csv")
         if done > failed:
@@ -527,6 +532,8 @@ def report(result: SimResult) -> str:
         lines.append(f"  re-run one: python -m game simulate {c.scenario} --only-seed SEED "
                      + " ".join(f"--set {k}={v}" for k, v in (result.variants[result.failures[0].variant].overrides
                                                             if result.failures else ())))
+    for variant_index, seed, path in result.replays:
+        lines.append(f"replay of variant {variant_index} seed {seed}: {path} (python -m game replay {path})")
     for path in result.files:
         lines.append(f"wrote {path}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
