@@ -136,8 +136,10 @@ def _group(filename: str) -> str:
     return "other (builtins, stdlib)"
 
 
-def profile_split(path: str, battles: int) -> tuple[dict[str, float], dict[str, float], float]:
-    """Per-battle seconds by phase (perf_counter) and cProfile own-time by module group."""
+def profile_split(path: str, battles: int
+                  ) -> tuple[dict[str, float], dict[str, float], float, list[tuple[float, str]]]:
+    """Per-battle seconds by phase (perf_counter), cProfile own-time by module group, and the
+    project functions with the most cumulative time (where an optimisation would pay)."""
     timings: dict[str, float] = {}
     started = time.perf_counter()
     for i in range(battles):
@@ -152,14 +154,19 @@ def profile_split(path: str, battles: int) -> tuple[dict[str, float], dict[str, 
     stats = pstats.Stats(profiler)
     groups: dict[str, float] = defaultdict(float)
     script_cum = 0.0
-    for (filename, _, function), (_, _, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+    hot: list[tuple[float, str]] = []
+    root = str(Path(__file__).resolve().parent.parent) + "/"
+    for (filename, line, function), (_, _, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
         groups[_group(f"{filename} {function}" if filename == "~" else filename)] += own
+        if filename.startswith(root) and "/sim_" not in filename and function not in ("wrapper", "<genexpr>"):
+            hot.append((cumulative / battles, f"{filename[len(root):]}:{line}({function})"))
         if filename.endswith("game/hook.py") and function == "run":
             script_cum += cumulative
     timings = {k: v / battles for k, v in timings.items()}
     timings["scripts (ScriptHook.run, inside rules; cProfile)"] = script_cum / battles
     total = sum(groups.values())
-    return timings, {k: v / total for k, v in sorted(groups.items(), key=lambda kv: -kv[1])}, wall / battles
+    shares = {k: v / total for k, v in sorted(groups.items(), key=lambda kv: -kv[1])}
+    return timings, shares, wall / battles, sorted(hot, reverse=True)[:10]
 
 
 def memory_run(path: str, battles: int) -> tuple[float, float]:
@@ -195,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
               f"of {summary['finished']} mirror battles (draws {100 * summary['draw_rate']:.1f}%, "
               f"mean {summary['mean_rounds']:.1f} rounds)", flush=True)
 
-        phases, groups, per_battle = profile_split(path, args.profile_battles)
+        phases, groups, per_battle, hot = profile_split(path, args.profile_battles)
         print(f"\nper-battle cost, in process ({args.profile_battles} battles, {1000 * per_battle:.1f} ms each, "
               f"{1 / per_battle:.0f} battles/s on one core):")
         for name in ("setup", "ai", "rules"):
@@ -206,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         print("  cProfile own time by module:")
         for name, share in groups.items():
             print(f"    {100 * share:5.1f}%  {name}")
+        print("  (the AI's wall time includes the facade, systems and tcod calls it makes: cumulative, per battle)")
+        for seconds, where in hot:
+            print(f"    {1000 * seconds:7.2f} ms  {where}")
 
         result = floor.run(20000)
         print(f"\nfloor (bench/floor.py, plain Python, attacks and damage only): {result['rate']:.0f} battles/s "

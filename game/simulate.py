@@ -269,7 +269,8 @@ def _chunks(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Seque
     for index, overrides in enumerate(variants):
         for start in range(0, len(seeds), size):
             yield Chunk(index, str(config.scenario), overrides, tuple(seeds[start:start + size]), config.policy,
-                        config.max_rounds, config.hook, replay_dir, config.only_seeds is not None,
+                        config.max_rounds, config.hook, replay_dir and f"{replay_dir}/variant-{index}",
+                        config.only_seeds is not None,
                         config.strict_scripts)
 
 
@@ -422,6 +423,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         if csv_handle is not None:
             csv_handle.close()
     elapsed = time.perf_counter() - started
+    failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
     result = SimResult(config, stats, teams, failures, failed, done, total, elapsed, interrupted,
                        replays=sorted(replays))
     if out_dir:
@@ -529,11 +531,14 @@ def report(result: SimResult) -> str:
             lines.append(f"  variant {f.variant} battle {f.battle} seed {f.seed}: {f.error}{replay}")
         if result.failed > 20:
             lines.append(f"  ... and {result.failed - 20} more (see battles.csv)")
-        lines.append(f"  re-run one: python -m game simulate {c.scenario} --only-seed SEED "
-                     + " ".join(f"--set {k}={v}" for k, v in (result.variants[result.failures[0].variant].overrides
-                                                            if result.failures else ())))
-    for variant_index, seed, path in result.replays:
-        lines.append(f"replay of variant {variant_index} seed {seed}: {path} (python -m game replay {path})")
+        if result.failures:
+            first = result.failures[0]
+            sets = " ".join(f"--set {k}={v}" for k, v in result.variants[first.variant].overrides)
+            lines.append(f"  re-run the first alone: python -m game simulate {c.scenario} --only-seed {first.seed} "
+                         f"--policy {c.policy} --max-rounds {c.max_rounds} {sets}".rstrip()
+                         + (f" --hook {c.hook}" if c.hook else ""))
+    for variant_index, seed, replay in result.replays:
+        lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:
         lines.append(f"wrote {path}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
