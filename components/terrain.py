@@ -7,11 +7,14 @@ with a thousand creatures cheap.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from components.creature import Visibility
+
+_terrain_ids = itertools.count(1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,7 @@ class Terrain:
     lights: dict[int, Light] = field(default_factory=dict)
     areas: dict[int, Area] = field(default_factory=dict)
     version: int = 0
+    uid: int = field(init=False, default_factory=lambda: next(_terrain_ids))  # process-unique, for caches
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):

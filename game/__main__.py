@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
@@ -83,10 +83,25 @@ def run_replay(args: argparse.Namespace) -> int:
     return 0 if matched else 1
 
 
+def _simulate_args(p: argparse.ArgumentParser) -> None:
+    from game.simulate import build_parser
+
+    build_parser(p)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Battles at scale (see game.simulate); imported only when asked for, it pulls in dask and plots."""
+    from game.simulate import run_cli
+
+    return run_cli(args)
+
+
 COMMANDS: dict[str, tuple[str, Configure, Run]] = {
     "demo": ("computer vs computer on the demo scenario (headless without a display)", _demo_args, run_demo),
     "play": ("play a scenario in a window against the computer", _play_args, run_play),
     "replay": ("replay a saved game or replay file and check its events", _replay_args, run_replay),
+    "simulate": ("headless computer-vs-computer battles at scale: win rates with CIs, CSV, plots",
+                 _simulate_args, run_simulate),
 }
 
 

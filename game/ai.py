@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import tcod.path
 
 from components import Defense, Falling, Health, Position, Vision
+from systems.actions import distance_map
 from systems.geometry import distance_ft
 from systems.visibility import clear_line as _clear_line
 
@@ -289,13 +289,7 @@ def _issue_power(view: _View, option: _Option) -> Command:
 
 def _distance_field(view: _View, goals: Iterable[tuple[int, int]]) -> np.ndarray:
     """Path distance (in steps, around walls) from every square to the nearest of ``goals``."""
-    terrain = view.terrain
-    cost = np.where(terrain.walls, 0, 1).astype(np.int32)
-    dist = tcod.path.maxarray((terrain.width, terrain.height), dtype=np.int32)
-    for goal in goals:
-        dist[goal] = 0
-    tcod.path.dijkstra2d(dist, cost, 1, 1 if view.rules.diagonal == "one" else 2, out=dist)
-    return dist
+    return distance_map(view.terrain, view.rules, goals)
 
 
 def _chebyshev(shape: tuple[int, int], centre: tuple[int, int]) -> np.ndarray:

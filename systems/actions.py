@@ -10,7 +10,8 @@ without the systems importing it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 
 import esper
 import numpy as np
@@ -35,25 +36,56 @@ def _weights(rules: Rules) -> tuple[int, int, int]:
     return (1, 1, 1) if rules.diagonal == "one" else (2, 3, 2)
 
 
-def _raw_distances(terrain: Terrain, rules: Rules, start: tuple[int, int], limit_ft: float | None = None
-                   ) -> np.ndarray:
-    """tcod's Dijkstra over the walls, in edge-cost units (see ``_weights``).
+_CACHE: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()
+_CACHE_SIZE = 256
 
-    With ``limit_ft``, only the window a creature could reach is searched (every step costs at
-    least one square), which makes a 30 ft move on a 64x64 map about twenty times cheaper.
+
+def distance_map(terrain: Terrain, rules: Rules, roots: Iterable[tuple[int, int]],
+                 window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """Path cost from the nearest of ``roots`` to every square, around walls, in edge-cost units.
+
+    tcod's ``Pathfinder`` over a ``SimpleGraph`` does the search (its ``dijkstra2d`` leaks about
+    4 KiB of C memory a call in tcod 21, which a long simulation cannot afford). ``window`` is
+    ``(x0, y0, x1, y1)``: only that part of the map is searched. Squares not reached are
+    ``UNREACHABLE``.
     """
     cardinal, diagonal, _ = _weights(rules)
+    x0, y0, x1, y1 = window or (0, 0, terrain.width, terrain.height)
+    cost = np.where(terrain.walls[x0:x1, y0:y1], 0, 1).astype(np.int32)
+    finder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=cost, cardinal=cardinal, diagonal=diagonal))
+    for x, y in roots:
+        finder.add_root((x - x0, y - y0))
+    finder.resolve()
     full = tcod.path.maxarray((terrain.width, terrain.height), dtype=np.int32)
-    x0, y0, x1, y1 = 0, 0, terrain.width, terrain.height
+    full[x0:x1, y0:y1] = finder.distance
+    return full
+
+
+def _raw_distances(terrain: Terrain, rules: Rules, start: tuple[int, int], limit_ft: float | None = None
+                   ) -> np.ndarray:
+    """Path costs from ``start`` in edge-cost units (see ``_weights``), cached per map version.
+
+    With ``limit_ft``, only the window a creature could reach is searched (every step costs at
+    least one square), which makes a 30 ft move on a 64x64 map many times cheaper. The same
+    question is asked when a move is issued, when it resolves and by the computer player, so the
+    answers are kept (read-only) until the map changes.
+    """
+    key = (terrain.uid, terrain.version, rules.diagonal, rules.square_ft, start, limit_ft)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        _CACHE.move_to_end(key)
+        return cached
+    window = None
     if limit_ft is not None:
         reach = int(max(limit_ft, 0) // rules.square_ft) + 1
-        x0, y0 = max(0, start[0] - reach), max(0, start[1] - reach)
-        x1, y1 = min(terrain.width, start[0] + reach + 1), min(terrain.height, start[1] + reach + 1)
-    cost = np.where(terrain.walls[x0:x1, y0:y1], 0, 1).astype(np.int32)
-    dist = full[x0:x1, y0:y1]
-    dist[start[0] - x0, start[1] - y0] = 0
-    tcod.path.dijkstra2d(dist, cost, cardinal, diagonal, out=dist)
-    return full
+        window = (max(0, start[0] - reach), max(0, start[1] - reach),
+                  min(terrain.width, start[0] + reach + 1), min(terrain.height, start[1] + reach + 1))
+    dist = distance_map(terrain, rules, [start], window)
+    dist.flags.writeable = False
+    _CACHE[key] = dist
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return dist
 
 
 def step_costs(terrain: Terrain, rules: Rules, start: tuple[int, int], limit_ft: float | None = None
