@@ -331,12 +331,12 @@ def _move_goals(view: _View, reserved: set[tuple[int, int]], limit: int = 12) ->
         nearest = min(enemies, key=lambda e: distance_ft(view.square, view.squares[e], rules))
         covered = np.zeros(len(candidates), dtype=bool)
         if rules.cover_enabled:
-            from systems.cover import has_cover  # the same rule the battle uses for Defense
+            from systems.cover import blocked_lines_many  # the same rule the battle uses for Defense
             order = np.flatnonzero(in_reach)
             order = order[np.argsort(base[order], kind="stable")][: limit * 4]
-            for i in order:
-                covered[i] = has_cover(terrain, rules, view.squares[nearest], (int(candidates[i, 0]),
-                                                                               int(candidates[i, 1])))
+            attackers = np.repeat(np.array([view.squares[nearest]], dtype=np.int64), len(order), axis=0)
+            blocked = blocked_lines_many(terrain.walls, attackers, candidates[order].astype(np.int64))
+            covered[order] = blocked >= rules.cover_lines_needed
         value[in_reach] = -1000.0 - covered[in_reach] * 100.0 + base[in_reach]
     here_value = float(field[view.square])
     if field[view.square] != np.iinfo(np.int32).max and not in_reach.any() and value.min() >= here_value:

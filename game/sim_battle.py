@@ -215,27 +215,29 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
         teams = able_teams(battle, creatures)
         if len(teams) <= 1:
             return (teams.pop() if teams else DRAW), battle.round, refused, first_refusal, first
-        started = clock() if timings is not None else 0.0
-        reserved: set[tuple[int, int]] = set()
-        for entity in battle.turn_order():
-            if battle.conditions(entity) & OUT_OF_FIGHT:
-                continue
-            for name, args, kwargs in ai.plan_turn(battle, entity, policy, rng, reserved):
+        planning = 0.0
+
+        def take_turn(b: Any, entity: int) -> None:
+            """Each creature plans on its own turn, seeing the board as it is then."""
+            nonlocal refused, first_refusal, planning
+            if b.conditions(entity) & OUT_OF_FIGHT:
+                return
+            started = clock()
+            plan = ai.plan_turn(b, entity, policy, rng)
+            planning += clock() - started
+            for name, args, kwargs in plan:
                 try:
-                    getattr(battle, name)(*args, **kwargs)
+                    getattr(b, name)(*args, **kwargs)
                 except IllegalCommand as err:
                     refused += 1
-                    first_refusal = first_refusal or f"round {battle.round + 1}: {err}"
+                    first_refusal = first_refusal or f"round {b.round}: {err}"
                     break
-                if name == "move":
-                    reserved.add((args[1], args[2]))
+
+        ticked = clock()
+        battle.tick(controller=take_turn)
         if timings is not None:
-            ticked = clock()
-            timings["ai"] = timings.get("ai", 0.0) + ticked - started
-            battle.tick()
-            timings["rules"] = timings.get("rules", 0.0) + clock() - ticked
-        else:
-            battle.tick()
+            timings["ai"] = timings.get("ai", 0.0) + planning
+            timings["rules"] = timings.get("rules", 0.0) + clock() - ticked - planning
     teams = able_teams(battle, creatures)
     return (teams.pop() if len(teams) == 1 else DRAW), battle.round, refused, first_refusal, first
 
