@@ -6,8 +6,15 @@ dataclasses rather than esper's string events so that they can be compared, stor
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
 from typing import Any
+
+
+@functools.cache
+def _kind(event_type: type) -> str:
+    name = event_type.__name__
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,8 +26,7 @@ class Event:
     @property
     def kind(self) -> str:
         """Snake-case name used by logs and script reactions (``Damaged`` -> ``damaged``)."""
-        name = type(self).__name__
-        return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+        return _kind(type(self))
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values with the kind, for saves, replays and scripts."""

@@ -154,6 +154,7 @@ class Battle:
         self._orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
         self._last_orders: list[list[Any]] = []
         self._spawned: list[int] = []
+        self._ids: set[int] = set()
         self._next_map_id = itertools.count(1)
         self.powers: dict[str, Power] = dict(default_powers() if powers is None else powers)
         self.scripts = ScriptHook(self, trusted=trusted_scripts, script_dir=script_dir, limits=script_limits)
@@ -216,6 +217,8 @@ class Battle:
     # ------------------------------------------------------------------ helpers
 
     def _check(self, entity: object) -> int:
+        if type(entity) is int and entity in self._ids:
+            return entity  # the common case, first: this is on every query's path
         if isinstance(entity, bool) or not isinstance(entity, (int, np.integer)) \
                 or not esper.entity_exists(int(entity)) or not esper.has_component(int(entity), Creature):
             raise UnknownEntity(f"no creature with id {entity!r} in this battle")
@@ -289,6 +292,7 @@ class Battle:
         creature = Creature(name, team or f"solo-{entity}")
         esper.add_component(entity, creature)
         self._spawned.append(entity)
+        self._ids.add(entity)
         if self.state.in_combat:
             self.state.order.append(entity)
         position = parts[2]

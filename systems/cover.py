@@ -50,52 +50,117 @@ def blocked_lines(walls: np.ndarray, attacker: tuple[int, int], defender: tuple[
     return sum(_crossing(px, py, cx, cy, xs, ys) for cx, cy in corners)
 
 
-_WINDOW = 8  # pairs whose bounding box fits in 8x8 squares are done together in one numpy pass
-_OFFSETS = np.stack(np.meshgrid(np.arange(_WINDOW), np.arange(_WINDOW), indexing="ij"), -1).reshape(-1, 2)
+_WINDOWS = (4, 8, 16, 32)  # pairs are batched by the size of their bounding box
+
+
+def _offsets(window: int) -> np.ndarray:
+    return np.stack(np.meshgrid(np.arange(window), np.arange(window), indexing="ij"), -1).reshape(-1, 2)
+
+
+_OFFSETS = {w: _offsets(w) for w in _WINDOWS}
 
 
 def blocked_lines_many(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
     """``blocked_lines`` for many pairs at once: ``(n, 2)`` squares in, ``(n,)`` counts out.
 
-    Close pairs (the usual case against a nearest enemy) are clipped against every square of their
-    bounding box in one vectorised pass; the few far pairs fall back to the one-pair function.
+    Pairs are batched by the size of their bounding box and clipped against every square of it in
+    one vectorised pass per batch; only pairs more than 32 squares apart fall back to one at a time.
     """
     n = len(attackers)
     counts = np.zeros(n, dtype=np.int64)
     if n == 0:
         return counts
-    lo = np.minimum(attackers, defenders)
-    span = np.abs(attackers - defenders)
-    near = np.all(span < _WINDOW, axis=1)
-    idx = np.flatnonzero(near)
-    if len(idx):
-        cells = lo[idx, None, :] + _OFFSETS[None, :, :]                      # (p, k, 2)
-        inside = np.all(_OFFSETS[None, :, :] <= span[idx, None, :], axis=2)  # within the box
-        cx = np.minimum(cells[..., 0], walls.shape[0] - 1)
-        cy = np.minimum(cells[..., 1], walls.shape[1] - 1)
-        solid = inside & walls[cx, cy]
-        own = np.all(cells == attackers[idx, None, :], axis=2) | np.all(cells == defenders[idx, None, :], axis=2)
-        solid &= ~own
-        busy = np.flatnonzero(solid.any(axis=1))
-        if len(busy):
-            sel = idx[busy]
-            solid = solid[busy]
-            sx, sy = cells[busy, :, 0].astype(np.float64), cells[busy, :, 1].astype(np.float64)
-            px = attackers[sel, 0:1] + 0.5
-            py = attackers[sel, 1:2] + 0.5
-            total = np.zeros(len(sel), dtype=np.int64)
-            for ox, oy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-                dx = defenders[sel, 0:1] + ox - px
-                dy = defenders[sel, 1:2] + oy - py
-                tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
-                ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
-                t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
-                t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
-                total += np.any(solid & (t_out - t_in > _EPS), axis=1)
-            counts[sel] = total
-    for i in np.flatnonzero(~near):
+    span = np.abs(attackers - defenders).max(axis=1)
+    done = np.zeros(n, dtype=bool)
+    for window in _WINDOWS:
+        idx = np.flatnonzero(~done & (span < window))
+        if len(idx):
+            counts[idx] = _batch(walls, attackers[idx], defenders[idx], _OFFSETS[window])
+            done[idx] = True
+    for i in np.flatnonzero(~done):
         counts[i] = blocked_lines(walls, (int(attackers[i, 0]), int(attackers[i, 1])),
                                   (int(defenders[i, 0]), int(defenders[i, 1])))
+    return counts
+
+
+def _batch(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Corner lines blocked for pairs whose bounding boxes fit in the window ``offsets`` spans."""
+    counts = np.zeros(len(attackers), dtype=np.int64)
+    lo = np.minimum(attackers, defenders)
+    span = np.abs(attackers - defenders)
+    cells = lo[:, None, :] + offsets[None, :, :]                            # (p, k, 2)
+    inside = np.all(offsets[None, :, :] <= span[:, None, :], axis=2)        # within the box
+    cx = np.minimum(cells[..., 0], walls.shape[0] - 1)
+    cy = np.minimum(cells[..., 1], walls.shape[1] - 1)
+    solid = inside & walls[cx, cy]
+    solid &= ~(np.all(cells == attackers[:, None, :], axis=2) | np.all(cells == defenders[:, None, :], axis=2))
+    busy = np.flatnonzero(solid.any(axis=1))
+    if not len(busy):
+        return counts
+    solid = solid[busy]
+    sx, sy = cells[busy, :, 0].astype(np.float64), cells[busy, :, 1].astype(np.float64)
+    px = attackers[busy, 0:1] + 0.5
+    py = attackers[busy, 1:2] + 0.5
+    total = np.zeros(len(busy), dtype=np.int64)
+    for ox, oy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        dx = defenders[busy, 0:1] + ox - px
+        dy = defenders[busy, 1:2] + oy - py
+        tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
+        ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
+        t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
+        t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
+        total += np.any(solid & (t_out - t_in > _EPS), axis=1)
+    counts[busy] = total
+    return counts
+
+
+_PAIRS: dict[tuple[tuple[int, int], bytes], dict[tuple[int, int, int, int], int]] = {}  # walls -> answers
+_WALLS_OF: dict[tuple[int, int], tuple[tuple[int, int], bytes]] = {}  # (map uid, version) -> walls key
+_PAIRS_PER_MAP = 200_000
+
+
+def _answers(terrain: Terrain) -> dict[tuple[int, int, int, int], int]:
+    """Known corner-line counts for this layout of walls.
+
+    Walls only change when the map does, and the same pairs are asked about over and over (every
+    attack, every computer player weighing a square, every battle of a simulation on one map), so
+    answers are kept per layout of walls, whichever battle asks.
+    """
+    version = (terrain.uid, terrain.version)
+    walls_key = _WALLS_OF.get(version)
+    if walls_key is None:
+        if len(_WALLS_OF) >= 64:
+            del _WALLS_OF[next(iter(_WALLS_OF))]
+        walls_key = _WALLS_OF[version] = (terrain.walls.shape, np.packbits(terrain.walls).tobytes())
+    answers = _PAIRS.get(walls_key)
+    if answers is None or len(answers) > _PAIRS_PER_MAP:
+        if len(_PAIRS) >= 16:
+            del _PAIRS[next(iter(_PAIRS))]
+        answers = _PAIRS[walls_key] = {}
+    return answers
+
+
+def cover_count(terrain: Terrain, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
+    """``blocked_lines`` on this map, remembered until the map changes."""
+    answers = _answers(terrain)
+    key = (attacker[0], attacker[1], defender[0], defender[1])
+    found = answers.get(key)
+    if found is None:
+        found = answers[key] = blocked_lines(terrain.walls, attacker, defender)
+    return found
+
+
+def cover_counts(terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
+    """``blocked_lines_many`` on this map, asking numpy only about the pairs not known yet."""
+    answers = _answers(terrain)
+    keys = [tuple(row) for row in np.hstack([attackers, defenders]).tolist()]
+    counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)  # type: ignore[call-overload]
+    missing = np.flatnonzero(counts < 0)
+    if len(missing):
+        fresh = blocked_lines_many(terrain.walls, attackers[missing], defenders[missing])
+        counts[missing] = fresh
+        for i, value in zip(missing.tolist(), fresh.tolist()):
+            answers[keys[i]] = value  # type: ignore[index]
     return counts
 
 
@@ -103,7 +168,7 @@ def has_cover(terrain: Terrain, rules: Rules, attacker: tuple[int, int], defende
     """Whether the defender has cover from the attacker under these rules (off when the GM says so)."""
     if not rules.cover_enabled or attacker == defender:
         return False
-    return blocked_lines(terrain.walls, attacker, defender) >= rules.cover_lines_needed
+    return cover_count(terrain, attacker, defender) >= rules.cover_lines_needed
 
 
 def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules) -> np.ndarray:
@@ -179,7 +244,7 @@ class CoverSystem(esper.Processor):
         if not stale:
             return
         rows = np.array(stale)
-        blocked = blocked_lines_many(state.terrain.walls, squares[nearest[rows]], squares[rows])
+        blocked = cover_counts(state.terrain, squares[nearest[rows]], squares[rows])
         for i, count in zip(stale, blocked.tolist()):
             cover = living[i][2]
             cover.blocked = count
