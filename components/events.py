@@ -12,8 +12,7 @@ from typing import Any
 
 
 @functools.cache
-def _kind(event_type: type) -> str:
-    name = event_type.__name__
+def _kind(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
@@ -26,7 +25,7 @@ class Event:
     @property
     def kind(self) -> str:
         """Snake-case name used by logs and script reactions (``Damaged`` -> ``damaged``)."""
-        return _kind(type(self))
+        return _kind(type(self).__name__)
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values with the kind, for saves, replays and scripts."""
