@@ -40,6 +40,7 @@ from components import (
     Vision,
 )
 from components.commands import ChangeFatigue, Heal, Hit, Move, Stand, UsePower
+from components.effects import ActiveEffect
 from components.events import CombatStarted, CommandRefused, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
 from game.abilities import PowerUse, area_squares, can_see
@@ -160,6 +161,7 @@ class Battle:
         self.scripts = ScriptHook(self, trusted=trusted_scripts, script_dir=script_dir, limits=script_limits)
         self._power_use = PowerUse(self)
         self.state.handlers[UsePower] = self._power_use.resolve
+        self.state.effect_end_hooks.append(self._effect_ended)
         self._world = f"battle-{next(_world_numbers)}"
         previous = esper.current_world
         esper.switch_world(self._world)
@@ -669,6 +671,13 @@ class Battle:
         state.actor = None
         esper.process(Phase.END)
         self.scripts.react()
+
+    def _effect_ended(self, effect: ActiveEffect) -> None:
+        """A scripted power's ``on_end(ctx)`` runs when its effect ends (what it does resolves next)."""
+        if effect.script:
+            ctx = {"user": effect.user, "power": effect.power, "round": self.state.round, "target": -1,
+                   "x": -1, "y": -1, "effect": effect.id}
+            self.scripts.run(effect.script, "on_end", ctx)
 
     @classmethod
     def is_command(cls, name: str) -> bool:
