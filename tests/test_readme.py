@@ -18,9 +18,11 @@ def test_readme_starts_with_the_two_commands() -> None:
     assert first.splitlines()[0].startswith("make demo") and first.splitlines()[1].startswith("make test")
 
 
-def test_the_python_example_runs(capsys) -> None:
-    example = next(b for b in _blocks("python") if b.startswith("from game import Battle"))
-    exec(compile(example, "README.md", "exec"), {})
+def test_the_python_examples_run(capsys) -> None:
+    examples = [b for b in _blocks("python") if b.startswith("from ")]
+    assert len(examples) >= 2
+    for example in examples:
+        exec(compile(example, "README.md", "exec"), {})
     assert "Landed" in capsys.readouterr().out
 
 
