@@ -20,7 +20,7 @@ import tcod.path
 from components import Conditions, Falling, Movement, Position, Rules, Terrain
 from components.commands import Move, Stand
 from components.events import CommandRefused, Moved, StoodUp
-from systems.geometry import distance_ft
+from systems.geometry import distance_ft, walls_key
 from systems.state import BattleState, Phase
 from systems.vitals import can_act
 
@@ -37,7 +37,7 @@ def _weights(rules: Rules) -> tuple[int, int, int]:
 
 
 _CACHE: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()
-_CACHE_SIZE = 256
+_CACHE_SIZE = 1024
 
 
 def distance_map(terrain: Terrain, rules: Rules, roots: Iterable[tuple[int, int]],
@@ -67,10 +67,10 @@ def _raw_distances(terrain: Terrain, rules: Rules, start: tuple[int, int], limit
 
     With ``limit_ft``, only the window a creature could reach is searched (every step costs at
     least one square), which makes a 30 ft move on a 64x64 map many times cheaper. The same
-    question is asked when a move is issued, when it resolves and by the computer player, so the
-    answers are kept (read-only) until the map changes.
+    question is asked when a move is issued, when it resolves, by the computer player and by every
+    battle of a simulation on one map, so the answers are kept (read-only) per layout of walls.
     """
-    key = (terrain.uid, terrain.version, rules.diagonal, rules.square_ft, start, limit_ft)
+    key = (walls_key(terrain), rules.diagonal, rules.square_ft, start, limit_ft)
     cached = _CACHE.get(key)
     if cached is not None:
         _CACHE.move_to_end(key)

@@ -11,6 +11,7 @@ import esper
 import numpy as np
 
 from components import Conditions, Cover, Creature, Position, Rules, Terrain
+from systems.geometry import walls_key
 from systems.state import BattleState, Phase
 
 _EPS = 1e-9  # well below the narrowest real crossing on a 1024-square grid, well above float error
@@ -115,7 +116,6 @@ def _batch(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray, offs
 
 
 _PAIRS: dict[tuple[tuple[int, int], bytes], dict[tuple[int, int, int, int], int]] = {}  # walls -> answers
-_WALLS_OF: dict[tuple[int, int], tuple[tuple[int, int], bytes]] = {}  # (map uid, version) -> walls key
 _PAIRS_PER_MAP = 200_000
 
 
@@ -126,17 +126,12 @@ def _answers(terrain: Terrain) -> dict[tuple[int, int, int, int], int]:
     attack, every computer player weighing a square, every battle of a simulation on one map), so
     answers are kept per layout of walls, whichever battle asks.
     """
-    version = (terrain.uid, terrain.version)
-    walls_key = _WALLS_OF.get(version)
-    if walls_key is None:
-        if len(_WALLS_OF) >= 64:
-            del _WALLS_OF[next(iter(_WALLS_OF))]
-        walls_key = _WALLS_OF[version] = (terrain.walls.shape, np.packbits(terrain.walls).tobytes())
-    answers = _PAIRS.get(walls_key)
+    layout = walls_key(terrain)
+    answers = _PAIRS.get(layout)
     if answers is None or len(answers) > _PAIRS_PER_MAP:
         if len(_PAIRS) >= 16:
             del _PAIRS[next(iter(_PAIRS))]
-        answers = _PAIRS[walls_key] = {}
+        answers = _PAIRS[layout] = {}
     return answers
 
 
