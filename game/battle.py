@@ -49,7 +49,7 @@ from game.hook import ScriptHook
 from game.powers import SCRIPTS_DIR, Power, default_powers
 from game.scripting import Limits, ScriptError
 from systems import schedule
-from systems.actions import find_path, move_problem, speed_for_round, step_costs
+from systems.actions import move_problem, path_cost, speed_for_round, step_costs
 from systems.cover import has_cover
 from systems.effects import end_effect
 from systems.state import BattleState, Phase
@@ -480,10 +480,10 @@ class Battle:
         square, used = position.square, movement.used_ft
         for command in self.state.actions.get(entity, ()):
             if isinstance(command, Move):
-                found = find_path(self.state.terrain, self.state.rules, square, (command.x, command.y),
-                                  limit_ft=movement.speed_ft)
-                if found is not None:
-                    square, used = (command.x, command.y), used + found[1]
+                cost = path_cost(self.state.terrain, self.state.rules, square, (command.x, command.y),
+                                 limit_ft=movement.speed_ft)
+                if cost is not None:
+                    square, used = (command.x, command.y), used + cost
             elif isinstance(command, Stand):
                 used += movement.speed_ft // 2
         return Position(square[0], square[1], position.z), Movement(movement.speed_ft, used, movement.flying)

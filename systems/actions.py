@@ -98,9 +98,9 @@ def step_costs(terrain: Terrain, rules: Rules, start: tuple[int, int], limit_ft:
     return feet
 
 
-def find_path(terrain: Terrain, rules: Rules, start: tuple[int, int], goal: tuple[int, int],
-              limit_ft: float | None = None) -> tuple[list[tuple[int, int]], int] | None:
-    """The cheapest path from ``start`` to ``goal`` around walls and its cost in feet, or None.
+def path_cost(terrain: Terrain, rules: Rules, start: tuple[int, int], goal: tuple[int, int],
+              limit_ft: float | None = None) -> int | None:
+    """Feet of the cheapest path from ``start`` to ``goal`` around walls, or None if there is none.
 
     With ``limit_ft``, a goal that needs a longer path is reported as None too.
     """
@@ -109,9 +109,17 @@ def find_path(terrain: Terrain, rules: Rules, start: tuple[int, int], goal: tupl
     dist = _raw_distances(terrain, rules, start, limit_ft)
     if dist[goal] == UNREACHABLE:
         return None
-    steps = tcod.path.hillclimb2d(dist, goal, True, True)[::-1]
-    path = [(int(x), int(y)) for x, y in steps]
-    return path, int(dist[goal]) // _weights(rules)[2] * rules.square_ft
+    return int(dist[goal]) // _weights(rules)[2] * rules.square_ft
+
+
+def find_path(terrain: Terrain, rules: Rules, start: tuple[int, int], goal: tuple[int, int],
+              limit_ft: float | None = None) -> tuple[list[tuple[int, int]], int] | None:
+    """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost."""
+    cost = path_cost(terrain, rules, start, goal, limit_ft)
+    if cost is None:
+        return None
+    steps = tcod.path.hillclimb2d(_raw_distances(terrain, rules, start, limit_ft), goal, True, True)[::-1]
+    return [(int(x), int(y)) for x, y in steps], cost
 
 
 def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) -> int:
@@ -143,13 +151,13 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
     straight = distance_ft(position.square, goal, rules)
     if straight > left:
         return f"square {goal} is {straight} ft away and it has {left} ft of movement left this round"
-    found = find_path(terrain, rules, position.square, goal, limit_ft=left)
-    if found is None:
-        if find_path(terrain, rules, position.square, goal) is None:
+    cost = path_cost(terrain, rules, position.square, goal, limit_ft=left)
+    if cost is None:
+        if path_cost(terrain, rules, position.square, goal) is None:
             return f"no path to {goal} around the walls"
         return f"the way around the walls to {goal} is longer than the {left} ft of movement it has left"
-    if found[1] > left:
-        return f"square {goal} is {found[1]} ft away around the walls and it has {left} ft of movement left"
+    if cost > left:
+        return f"square {goal} is {cost} ft away around the walls and it has {left} ft of movement left"
     return None
 
 
@@ -190,13 +198,13 @@ class ActionSystem(esper.Processor):
             state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
             return
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        found = find_path(state.terrain, state.rules, position.square, goal, limit_ft=left)
-        assert found is not None  # move_problem found it a moment ago
+        cost = path_cost(state.terrain, state.rules, position.square, goal, limit_ft=left)
+        assert cost is not None  # move_problem found it a moment ago
         start = position.square
-        movement.used_ft += found[1]
+        movement.used_ft += cost
         state.place(entity, position, goal)
         position.z = max(position.z, float(state.terrain.ground[goal]))
-        state.emit(Moved(state.round, entity, start, goal, found[1], position.z))
+        state.emit(Moved(state.round, entity, start, goal, cost, position.z))
 
     def _stand(self, command: Stand) -> None:
         state, entity = self.state, command.actor
