@@ -77,6 +77,7 @@ from typing import Any
 
 from components import Rules, Visibility
 from game.battle import Battle
+from game.powers import ASSETS, SCRIPTS_DIR
 
 __all__ = [
     "CreatureSpec",
@@ -164,6 +165,7 @@ class CreatureSpec:
     powers: tuple[str, ...] = ()
     prepared: bool = True
     flying: bool = False
+    reactions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -191,7 +193,30 @@ class Scenario:
     path: str | None = None
     text: str = field(default="", repr=False)
     overrides: tuple[tuple[str, Any], ...] = ()
+    reactions: tuple[str, ...] = ()
     _data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def trusted(self) -> bool:
+        """Whether its scripts may run in this process: only the project's own scenarios (``assets/``).
+
+        A scenario from anywhere else may come from a stranger, so its scripts run in the sandboxed
+        worker, where a memory bomb or a runaway loop cannot take the game down.
+        """
+        if self.path is None:
+            return False
+        return Path(self.path).resolve().is_relative_to(ASSETS)
+
+    @property
+    def script_dir(self) -> Path:
+        """Where its reaction scripts are read from: ``scripts/`` beside the scenario or one folder up,
+        else the shipped ``assets/scripts``."""
+        if self.path is not None:
+            here = Path(self.path).resolve().parent
+            for candidate in (here / "scripts", here.parent / "scripts"):
+                if candidate.is_dir():
+                    return candidate
+        return SCRIPTS_DIR
 
     # ------------------------------------------------------------------ queries
 
@@ -213,23 +238,29 @@ class Scenario:
 
     # ------------------------------------------------------------------ building
 
-    def build(self, seed: int | None = None) -> Battle:
+    def build(self, seed: int | None = None, trusted: bool | None = None) -> Battle:
         """A fresh battle with the map, lights, areas, ambient level and creatures of this scenario.
 
         Args:
             seed: the battle's seed; None uses the scenario's own ``seed``.
+            trusted: run its scripts in-process (default: only for the project's own scenarios).
         """
-        return self.build_with_ids(seed)[0]
+        return self.build_with_ids(seed, trusted)[0]
 
-    def build_with_ids(self, seed: int | None = None) -> tuple[Battle, dict[str, int]]:
+    def build_with_ids(self, seed: int | None = None, trusted: bool | None = None
+                       ) -> tuple[Battle, dict[str, int]]:
         """Like :meth:`build`, also returning each creature key's entity id.
+
+        ``trusted`` overrides :attr:`trusted` (a simulation worker that is itself a sandbox may run
+        a stranger's scripts in-process).
 
         Everything goes through the battle's own commands (so the command log holds the build, and
         replays and saves can rebuild it and check it); walls go in before lights so that the level
         grid is not recomputed with every light for every wall.
         """
         battle = Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
-                        rules=self.rules)
+                        rules=self.rules, trusted_scripts=self.trusted if trusted is None else trusted,
+                        script_dir=self.script_dir)
         ids: dict[str, int] = {}
         try:
             for x, y, entry in self._squares():
@@ -253,6 +284,11 @@ class Scenario:
                     defense=spec.defense, flying=spec.flying, prepared=spec.prepared, team=spec.team,
                     speed=spec.speed, attack_bonus=spec.attack_bonus, initiative_bonus=spec.initiative_bonus,
                     **extra)
+            for script in self.reactions:
+                battle.attach_reaction(script)
+            for spec in self.creatures:
+                for script in spec.reactions:
+                    battle.attach_reaction(script, ids[spec.key])
         except ValueError as err:
             battle.close()
             # Validation should have caught it; if the battle's rules are stricter, still say where.
@@ -441,6 +477,14 @@ def _key(value: Any) -> str:
     return value
 
 
+def _scripts(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(
+            isinstance(s, str) and s.endswith(".star") and "/" not in s and "\\" not in s and ".." not in s
+            for s in value):
+        raise _Bad(f"expected an array of script file names ending in .star, got {value!r}")
+    return tuple(value)
+
+
 def _powers(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise _Bad(f"expected an array of power ids (strings), got {value!r}")
@@ -466,8 +510,10 @@ _CREATURE_FIELDS: dict[str, tuple[Callable[[Any], Any], Any]] = {
     "y": (_int, _MISSING), "z": (_number, None), "health": (_positive_int, 10), "defense": (_int, 10),
     "attack_bonus": (_int, 0), "speed": (_non_negative_int, None), "initiative_bonus": (_int, 0),
     "powers": (_powers, ()), "prepared": (_bool, True), "flying": (_bool, False),
+    "reactions": (_scripts, ()),
 }
-_TOP_FIELDS = ("name", "description", "seed", "ambient", "map", "lights", "areas", "rules", "teams", "creatures")
+_TOP_FIELDS = ("name", "description", "seed", "ambient", "map", "lights", "areas", "rules", "teams", "creatures",
+               "reactions")
 _RULE_FIELDS = {f.name: f.type for f in fields(Rules)}
 
 
@@ -631,9 +677,9 @@ def _parse(data: dict[str, Any], source: str, text: str, path: str | None,
            overrides: tuple[tuple[str, Any], ...]) -> Scenario:
     problems = _Problems()
     _unknown_keys(data, _TOP_FIELDS, "", problems)
-    top = _fields({k: v for k, v in data.items() if k in ("name", "description", "seed", "ambient")},
+    top = _fields({k: v for k, v in data.items() if k in ("name", "description", "seed", "ambient", "reactions")},
                   {"name": (_str, None), "description": (_str, ""), "seed": (_int, 0),
-                   "ambient": (_level, Visibility.NORMAL)}, "", problems) or {}
+                   "ambient": (_level, Visibility.NORMAL), "reactions": (_scripts, ())}, "", problems) or {}
 
     grid = _check_map(data["map"], problems) if "map" in data else None
     if "map" not in data:
@@ -712,7 +758,7 @@ def _parse(data: dict[str, Any], source: str, text: str, path: str | None,
         ambient=top["ambient"], rules=rules, rows=rows, legend=types.MappingProxyType(legend),
         lights=tuple(lights), areas=tuple(areas), teams=types.MappingProxyType(teams),
         creatures=tuple(creatures), source=source, path=path, text=text, overrides=overrides,
-        _data=copy.deepcopy(data),
+        reactions=tuple(top.get("reactions", ())), _data=copy.deepcopy(data),
     )
 
 

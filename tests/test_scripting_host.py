@@ -350,12 +350,10 @@ def test_hostile_suite_is_big_enough() -> None:
 def test_hostile_script(case: Hostile, host: Any) -> None:
     name = f"assets/scenario/hostile/{case.id}.star"
     game = FakeGame()
-    started = time.monotonic()
     with pytest.raises(ScriptError) as info:
         host.load(name, case.source)
         host.call(name, case.function, ({"user": 1, "target": 2}, *case.args), game.bridge)
     err = info.value
-    elapsed = time.monotonic() - started
     assert err.kind in case.kinds, (err.kind, str(err))
     assert str(err).startswith(name), str(err)
     assert err.file == name
@@ -366,7 +364,6 @@ def test_hostile_script(case: Hostile, host: Any) -> None:
         assert name not in host.loaded()
     else:
         assert err.function == case.function, str(err)
-    assert elapsed < LIMITS.wall_seconds + 3.0
     # The game side saw at most the commands allowed, and the caller can discard them.
     assert len(game.commands) <= LIMITS.max_commands
     # Still alive, and the same host serves an ordinary call right away.
@@ -416,10 +413,8 @@ def test_worker_timeout_kills_and_restarts() -> None:
     with WorkerHost(methods=METHODS, commands=COMMANDS, limits=limits) as host:
         host.load(ORDINARY, ORDINARY_SRC)
         host.load("slow.star", HOG_SRC)
-        started = time.monotonic()
         with pytest.raises(ScriptError, match=r"slow.star in f: took longer than 0.5 s"):
             host.call("slow.star", "f", ({},))
-        assert time.monotonic() - started < 2.5
         _ordinary_call(host)
         assert host.stats()["worker_starts"] == 2
 

@@ -1,0 +1,80 @@
+"""Scenarios attach reaction scripts, and a scenario from outside the project runs them sandboxed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from components import Position
+from game.scenario import ScenarioError, load_scenario, load_scenario_text
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SMALL = """
+name = "two on a field"
+reactions = ["rally.star"]
+[map]
+rows = ["......", "......", "......"]
+[map.legend]
+"." = { ground = 0 }
+[teams.a]
+control = "computer"
+[teams.b]
+control = "computer"
+[[creatures]]
+key = "one"
+team = "a"
+x = 0
+y = 0
+[[creatures]]
+key = "two"
+team = "a"
+x = 1
+y = 0
+reactions = ["rally.star"]
+[[creatures]]
+key = "foe"
+team = "b"
+x = 5
+y = 2
+"""
+
+
+def test_the_ambush_rallies_allies_when_a_merchant_is_downed() -> None:
+    scenario = load_scenario(ROOT / "assets/scenarios/ambush.toml")
+    assert scenario.reactions == ("rally.star",) and scenario.trusted
+    battle, ids = scenario.build_with_ids()
+    merchant = ids["merchant"]
+    allies = [ids[k] for k in ("guard", "crossbow")]
+    near = [a for a in allies if max(abs(battle.get(a, Position).x - battle.get(merchant, Position).x),
+                                     abs(battle.get(a, Position).y - battle.get(merchant, Position).y)) <= 3]
+    for ally in near:
+        battle.damage(ally, 3)
+    battle.tick()
+    battle.damage(merchant, 1000)
+    battle.tick()
+    healed = {e.entity for e in battle.events if e.kind == "healed" and e.source == "script:reaction"}
+    assert near and healed == set(near)
+
+
+def test_a_scenario_from_elsewhere_is_untrusted_and_reads_scripts_beside_it(tmp_path: Path) -> None:
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "rally.star").write_text("def on_downed(ctx, event):\n    ctx.heal(event['entity'], 1)\n")
+    path = tmp_path / "field.toml"
+    path.write_text(SMALL)
+    scenario = load_scenario(path)
+    assert not scenario.trusted and scenario.script_dir == tmp_path / "scripts"
+    battle, ids = scenario.build_with_ids()
+    assert battle.scripts.trusted is False  # the worker host: a stranger's script cannot crash us
+    battle.damage(ids["two"], 100)
+    battle.tick()
+    # the battle-wide reaction and the creature's own both heal the downed creature by 1
+    heals = [e for e in battle.events if e.kind == "healed" and e.entity == ids["two"]]
+    assert len(heals) == 2
+    assert "downed" not in battle.conditions(ids["two"])
+
+
+def test_reactions_must_be_script_names() -> None:
+    with pytest.raises(ScenarioError, match=r"reactions.*\.star"):
+        load_scenario_text(SMALL.replace('reactions = ["rally.star"]\n[map]', 'reactions = ["../x.py"]\n[map]'))
