@@ -20,10 +20,27 @@ _ENTITY_FIELDS = ("entity", "target", "by", "user", "attacker")
 
 def _names(battle: Any) -> dict[int, str]:
     """Entity id -> display name, read from the Spawned events (cheap, and works for the dead)."""
+    return display_names(_raw_events(battle))
+
+
+def display_names(events: Iterable[Any]) -> dict[int, str]:
+    """Entity id -> the name a reader sees, from the Spawned events.
+
+    Creatures that share a name ("Raider", "Raider") are numbered in the order they entered
+    ("Raider 1", "Raider 2"), so that a line such as "Raider is no longer flat-footed" says which.
+    """
+    spawned = [(e.entity, str(e.name)) for e in events if type(e).__name__ == "Spawned"]
+    counts: dict[str, int] = {}
+    for _, name in spawned:
+        counts[name] = counts.get(name, 0) + 1
+    seen: dict[str, int] = {}
     names: dict[int, str] = {}
-    for event in _raw_events(battle):
-        if type(event).__name__ == "Spawned":
-            names[event.entity] = event.name
+    for entity, name in spawned:
+        if counts[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            names[entity] = f"{name} {seen[name]}"
+        else:
+            names[entity] = name
     return names
 
 
@@ -60,6 +77,28 @@ def _power_name(battle: Any, power_id: str) -> str:
     return str(power_id).replace("_", " ")
 
 
+def source_text(battle: Any, source: str) -> str:
+    """What caused a hit, heal or condition, in words: ``power:strike`` -> "Strike"."""
+    kind, _, rest = str(source).partition(":")
+    if not rest:
+        return str(source)
+    if kind == "power":
+        return _power_name(battle, rest)
+    if kind == "script":
+        return "a reaction script" if rest == "reaction" else f"{_power_name(battle, rest)} (script)"
+    if kind == "effect":
+        effects = getattr(battle, "effects", None)
+        if effects is not None:
+            try:
+                for effect in effects():
+                    if str(effect.get("id")) == rest:
+                        return f"{_power_name(battle, str(effect.get('power')))} (lasting effect)"
+            except Exception:
+                pass
+        return "a lasting effect"
+    return str(source)
+
+
 def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> str:
     """One event as a sentence, without the round prefix.
 
@@ -73,7 +112,7 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
     g = lambda field, default=None: getattr(event, field, default)  # noqa: E731
     if kind == "Spawned":
         height = f", {_ft(event.z)} up" if event.z else ""
-        return f"{event.name} ({event.team}) enters at ({event.x}, {event.y}){height}"
+        return f"{n(event.entity) if names else event.name} ({event.team}) enters at ({event.x}, {event.y}){height}"
     if kind == "CombatStarted":
         order = ", ".join(n(e) for e in event.order)
         return f"Combat starts. Turn order: {order}"
@@ -91,7 +130,10 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
     if kind == "StoodUp":
         return f"{n(event.entity)} stands up"
     if kind == "CommandRefused":
-        return f"{n(event.entity)} cannot {event.command}: {event.reason}"
+        command = str(event.command)
+        if command.startswith("use "):
+            command = "use " + _power_name(battle, command[4:])
+        return f"{n(event.entity)} cannot {command}: {event.reason}"
     if kind == "Fell":
         return f"{n(event.entity)} falls {_ft(event.from_z - event.to_z)} (from {_ft(event.from_z)})"
     if kind == "Landed":
@@ -100,7 +142,7 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
         return (f"{n(event.entity)} falls {_ft(event.distance_ft)} and lands {surface} ({dice}): "
                 f"{event.damage} damage")
     if kind == "Damaged":
-        source = "" if event.source in ("gm", "") else f" from {event.source}"
+        source = "" if event.source in ("gm", "") else f" from {source_text(battle, event.source)}"
         return f"{n(event.entity)} takes {event.amount} damage{source} (health {event.health})"
     if kind == "Healed":
         return f"{n(event.entity)} heals {event.amount} (health {event.health})"
@@ -116,7 +158,7 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
     if kind == "Died":
         return f"{n(event.entity)} DIES"
     if kind == "ConditionGained":
-        why = f" ({event.source})" if event.source and event.source not in ("gm",) else ""
+        why = f" ({source_text(battle, event.source)})" if event.source and event.source not in ("gm",) else ""
         return f"{n(event.entity)} is {event.condition}{why}"
     if kind == "ConditionLost":
         return f"{n(event.entity)} is no longer {event.condition}"

@@ -8,6 +8,7 @@ path a person's clicks take.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -42,8 +43,12 @@ class App:
                  size: tuple[int, int] = (1280, 800), policy: str = "tactical", seed: int = 0,
                  title: str = "", save_path: Path | str = SAVE_PATH,
                  powers: dict[int, tuple[str, ...]] | None = None) -> None:
-        if not pygame.get_init():
-            pygame.init()
+        # display and fonts only: pygame.init() would also open the audio device, which the game
+        # never uses (and on a machine without a sound card it prints a screenful of ALSA errors)
+        if not pygame.display.get_init():
+            pygame.display.init()
+        if not pygame.font.get_init():
+            pygame.font.init()
         if screen is None:
             screen = pygame.display.set_mode(size)
             pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
@@ -62,6 +67,49 @@ class App:
         self._drag: tuple[int, int] | None = None
         self._dragged = False
         self.on_turn_end: list[Callable[[App], None]] = []
+        if self.ui.human_teams:
+            self._start_combat()
+        self._check_over()
+
+    def _start_combat(self) -> None:
+        """A person playing sees initiative and surprise before giving the first orders: combat starts
+        when the window opens (a battle already under way, or one only watched, is left alone)."""
+        b = self.battle
+        if b.in_combat or b.round != 0 or not hasattr(b, "start_combat"):
+            return
+        try:
+            b.start_combat()
+        except (ValueError, KeyError):
+            return
+        surprised = [b.name(e) for e in b.turn_order()
+                     if self.controls(e) and "surprised" in b.conditions(e)]
+        if surprised:
+            self.ui.message = (f"Surprised: {', '.join(surprised)} cannot use powers in round 1. "
+                               "Give orders, then Space")
+        else:
+            self.ui.message = "Combat starts: select one of your creatures, give orders, then Space to play the round"
+
+    def winner(self) -> str | None:
+        """The one team with anyone still standing once every other team is down or dead, else None
+        ("" when nobody at all is standing)."""
+        b = self.battle
+        teams = {b.team(e) for e in b.creatures()}
+        standing = {b.team(e) for e in b.creatures()
+                    if b.is_alive(e) and not (b.conditions(e) & {"downed", "unconscious"})}
+        if len(teams) < 2 or len(standing) > 1:
+            return None
+        return next(iter(standing), "")
+
+    def _check_over(self) -> None:
+        """Put up (or take down, after a load) the banner that says the battle is decided."""
+        won = self.winner()
+        if won is None:
+            self.ui.banner = ""
+        elif won == "":
+            self.ui.banner = f"Nobody is left standing (round {self.battle.round})"
+        else:
+            mine = " - you win" if won in self.ui.human_teams else (" - you lose" if self.ui.human_teams else "")
+            self.ui.banner = f"{won.capitalize()} wins in round {self.battle.round}{mine}"
 
     # ------------------------------------------------------------------ orders
 
@@ -85,7 +133,8 @@ class App:
         try:
             what()
         except (ValueError, KeyError) as err:
-            self.ui.message = str(err)
+            # the entity ids in the battle's messages ("Sergeant (#3)") mean nothing to a player
+            self.ui.message = re.sub(r" \(#\d+\)", "", str(err).strip("'\""))
             return False
         return True
 
@@ -105,7 +154,21 @@ class App:
                 ui.message = f"{b.name(selected)} is computer-controlled (Esc to deselect)"
             elif self._try(lambda: b.move(selected, *square)):
                 ui.planned.setdefault(selected, []).append(square)
-                ui.message = f"{b.name(selected)} will move to {square} when the turn ends"
+                drop = self._drop(selected, square)
+                ui.message = f"{b.name(selected)} will move to {square} when the turn ends{drop}"
+
+    def _drop(self, entity: int, square: tuple[int, int]) -> str:
+        """A warning when a move ends lower than the creature stands: it will fall."""
+        b = self.battle
+        try:
+            z = float(b.get(entity, Position).z)
+            ground = float(b.terrain.ground[square])
+            soft = bool(b.terrain.soft[square])
+        except (AttributeError, IndexError, KeyError, ValueError):
+            return ""
+        if "flying" in b.conditions(entity) or z <= ground:
+            return ""
+        return f" - and FALL {z - ground:g} ft{' onto soft ground' if soft else ''}"
 
     def select(self, entity: int | None) -> None:
         self.ui.selected = entity
@@ -140,6 +203,7 @@ class App:
         if not needs_aim:
             user = ui.selected
             if self._try(lambda: b.use_power(user, power_id)):
+                ui.planned_powers.setdefault(user, []).append((power_id, None))
                 ui.message = f"{b.name(user)} will use {power.name} when the turn ends"
             return
         ui.power = power_id
@@ -158,6 +222,7 @@ class App:
         else:
             ok = self._try(lambda: b.use_power(user, power_id, point=square))
         if ok:
+            ui.planned_powers.setdefault(user, []).append((power_id, square))
             ui.message = f"{b.name(user)} will use {power.name} when the turn ends"
             ui.power = None
 
@@ -168,10 +233,17 @@ class App:
             b.start_combat()
         b.tick(controller=ai.controller(self.policy, self.rng, self.powers, controls=lambda e: not self.controls(e)))
         self.ui.planned.clear()
+        self.ui.planned_powers.clear()
         self.ui.power = None
-        self.ui.message = f"Round {b.round} played"
+        self.ui.log_scroll = 0
+        refused = [e for e in b.state.events if type(e).__name__ == "CommandRefused" and e.round == b.round
+                   and self.controls(e.entity)] if hasattr(b, "state") else []
+        self.ui.message = f"Round {b.round} played" + (
+            f": {len(refused)} of your orders could not be carried out (see the log)" if refused else "") + (
+            f". Orders for round {b.round + 1}, then Space" if self.ui.human_teams else "")
         for hook in self.on_turn_end:
             hook(self)
+        self._check_over()
 
     # ------------------------------------------------------------------ saving
 
@@ -207,7 +279,10 @@ class App:
         self.renderer.set_battle(battle)
         self.ui.selected, self.ui.power = None, None
         self.ui.planned.clear()
+        self.ui.planned_powers.clear()
+        self.ui.log_scroll = 0
         self.ui.message = f"Loaded {self.save_path} (round {battle.round})"
+        self._check_over()
 
     # ------------------------------------------------------------------ events
 
@@ -240,6 +315,11 @@ class App:
             if not self._dragged:
                 self.cancel()
             self._drag = None
+        elif event.type == pygame.MOUSEWHEEL and pygame.mouse.get_pos()[0] >= r.map_rect.right:
+            # over the side panel the wheel scrolls the combat log (up: older lines)
+            ui.log_scroll = max(0, ui.log_scroll + event.y * 3)
+            if r.log_scroll_max is not None:
+                ui.log_scroll = min(ui.log_scroll, r.log_scroll_max)
         elif event.type == pygame.MOUSEWHEEL:
             step = r.tile * 2
             if pygame.key.get_mods() & pygame.KMOD_SHIFT:
@@ -264,6 +344,11 @@ class App:
         if event.unicode == "?" or event.key in (pygame.K_F1,) or (event.key == pygame.K_SLASH and
                                                                    event.mod & pygame.KMOD_SHIFT):
             ui.show_help = not ui.show_help
+        elif ui.show_help and not ctrl:
+            # the help covers the map: plain keys do not act behind it (Space would play a round
+            # unseen); Esc closes it, Ctrl+S/L/Q still work
+            if event.key == pygame.K_ESCAPE:
+                ui.show_help = False
         elif event.key == pygame.K_ESCAPE:
             self.cancel()
         elif ctrl and event.key == pygame.K_s:
@@ -274,6 +359,7 @@ class App:
             self.running = False
         elif event.key == pygame.K_SPACE:
             self.end_turn()
+            self._check_over()  # end_turn may be replaced (the demo's directed rounds)
         elif pygame.K_1 <= event.key <= pygame.K_9:
             self.choose_power(event.key - pygame.K_0)
         elif event.key == pygame.K_TAB:
@@ -299,11 +385,12 @@ class App:
         waited = 0.0
         while self.running:
             self.handle_events()
-            if autoplay_seconds is not None and not self.ui.show_help:
+            if autoplay_seconds is not None and not self.ui.show_help and not self.ui.banner:
                 waited += clock.get_time() / 1000
                 if waited >= autoplay_seconds and (max_rounds is None or self.battle.round < max_rounds):
                     waited = 0.0
                     self.end_turn()
+                    self._check_over()
             self.draw()
             pygame.display.flip()
             clock.tick(60)

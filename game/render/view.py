@@ -19,7 +19,7 @@ import numpy as np
 import pygame
 
 from components import Fatigue, Health, Position
-from game.log import format_events
+from game.log import display_names, format_events
 from game.render import theme
 
 SIDEBAR_W = 360
@@ -35,7 +35,13 @@ class UiState:
     power: str | None = None
     hover: tuple[int, int] | None = None
     planned: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    #: powers the player queued this round: entity -> [(power id, target square or None)]
+    planned_powers: dict[int, list[tuple[str, tuple[int, int] | None]]] = field(default_factory=dict)
     message: str = ""
+    #: lines of the combat log scrolled back from the newest (0: the newest lines show)
+    log_scroll: int = 0
+    #: shown across the map when set (the battle is over)
+    banner: str = ""
     show_help: bool = False
     human_teams: frozenset[str] = frozenset()
     title: str = ""
@@ -71,6 +77,7 @@ class Renderer:
             "title": _font(34, bold=True),
         }
         self._fixed_tile = tile
+        self.log_scroll_max: int | None = None  # how far the log can scroll back, once known
         self.powers: dict[int, tuple[str, ...]] | None = None  # a scenario's entity -> power ids
         self.camera = [0, 0]
         self.set_battle(battle)
@@ -96,6 +103,7 @@ class Renderer:
         self._events_seen = 0
         self._log_lines: list[str] = []
         self._names: dict[int, str] = {}
+        self._labels: dict[int, str] = {}
         self._falls: dict[int, tuple[tuple[int, int], float, int, float]] = {}  # e -> (square, ft, round, t0)
         self._log_panel: tuple[Any, pygame.Surface] | None = None
         self._side_key: tuple[Any, ...] | None = None
@@ -196,11 +204,12 @@ class Renderer:
         new = events[self._events_seen:]
         if not new:
             return
+        if any(type(event).__name__ == "Spawned" for event in new):
+            self._names = display_names(events)
+            self._labels = token_labels(self._names)
         for event in new:
             kind = type(event).__name__
-            if kind == "Spawned":
-                self._names[event.entity] = event.name
-            elif kind == "Landed":
+            if kind == "Landed":
                 square = self.battle.get(event.entity, Position).square
                 self._falls[event.entity] = (square, float(event.distance_ft), event.round, time.monotonic())
         self._events_seen = len(events)
@@ -252,15 +261,15 @@ class Renderer:
 
     # ------------------------------------------------------------------ tokens
 
-    def token(self, team: str, name: str, health: tuple[int, int], fatigue: tuple[int, int],
+    def token(self, team: str, label: str, health: tuple[int, int], fatigue: tuple[int, int],
               conditions: frozenset[str]) -> pygame.Surface:
-        """One creature's token (disc, initial, health bar, fatigue pips, badges), cached by its look."""
-        key = (team, name, health, fatigue, conditions)
+        """One creature's token (disc, its label, health bar, fatigue pips, badges), cached by its look."""
+        key = (team, label, health, fatigue, conditions)
         surface = self._tokens.get(key)
         if surface is None:
             if len(self._tokens) > 5000:
                 self._tokens.clear()
-            surface = draw_token(self.tile, self.colour_of(team), name, health, fatigue, conditions, self)
+            surface = draw_token(self.tile, self.colour_of(team), label, health, fatigue, conditions, self)
             self._tokens[key] = surface
         return surface
 
@@ -308,7 +317,7 @@ class Renderer:
             self._blit_world(surface, self._mask_surface("reach", mask, theme.REACH, theme.REACH_ALPHA,
                                                          self._reach_key))
         if selected is not None and ui.power is not None:
-            self._draw_power(surface, selected, ui.power, ui.hover)
+            self._draw_power(surface, selected, ui.power, ui.hover, self.planned_square(selected, ui))
         self._draw_plans(surface, ui)
         creatures = self._creatures()
         self._draw_fall_marks(surface)
@@ -322,8 +331,8 @@ class Renderer:
                 continue
             if "dead" not in conditions:
                 squares[pos.square] = e
-            token = self.token(team, name, (health.current, health.maximum), (fatigue.level, fatigue.maximum),
-                               conditions)
+            token = self.token(team, self._labels.get(e) or token_label(name), (health.current, health.maximum),
+                               (fatigue.level, fatigue.maximum), conditions)
             dy = self._fall_offset(e, now)
             if dy:
                 shadow_w = max(4, int(self.tile * (0.4 + 0.5 * (1 - min(dy / (self.tile * 4), 1)))))
@@ -338,9 +347,11 @@ class Renderer:
             pos = b.get(selected, Position)
             pygame.draw.circle(surface, theme.SELECTED, self.square_centre(pos.x, pos.y), self.tile // 2, 3)
         if selected is not None and ui.hover is not None:
-            self._draw_hover(surface, selected, ui.hover, squares)
+            self._draw_hover(surface, selected, ui.hover, squares, ui)
         elif ui.hover is not None:
             pygame.draw.rect(surface, theme.TEXT, self.square_rect(*ui.hover), 1)
+        if ui.banner:
+            self._draw_banner(surface, ui.banner)
         surface.set_clip(clip)
         self._draw_sidebar(surface, ui, selected)
         self._draw_status(surface, ui)
@@ -380,11 +391,29 @@ class Renderer:
                                                        (tip[0] + 4, tip[1] + self.tile // 3 - 4),
                                                        (tip[0], tip[1] + self.tile // 3 + 2)])
 
+    def planned_square(self, entity: int, ui: UiState) -> tuple[int, int]:
+        """Where a creature will stand when its queued moves are done (where its powers reach from)."""
+        goals = ui.planned.get(entity)
+        return goals[-1] if goals else self.battle.get(entity, Position).square
+
+    def _draw_banner(self, surface: pygame.Surface, text: str) -> None:
+        """A band across the top of the map (the battle is over)."""
+        label = self.text(text, "title", theme.ACCENT)
+        hint = self.text("Ctrl+L loads the last save; close the window to quit", "small", theme.TEXT_DIM)
+        box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40, label.get_height() + hint.get_height()
+                          + 24)
+        box.midtop = (self.map_rect.centerx, self.map_rect.y + 12)
+        _panel(surface, box)
+        surface.blit(label, label.get_rect(midtop=(box.centerx, box.y + 8)))
+        surface.blit(hint, hint.get_rect(midtop=(box.centerx, box.y + 14 + label.get_height())))
+
     def _draw_plans(self, surface: pygame.Surface, ui: UiState) -> None:
-        """Arrows for moves the player queued this round (they resolve when the turn ends)."""
+        """Arrows for moves and marks for powers the player queued this round (they resolve when the
+        turn ends, in turn order)."""
         b = self.battle
+        creatures = set(b.creatures())
         for entity, goals in ui.planned.items():
-            if entity not in b.creatures() or not goals:
+            if entity not in creatures or not goals:
                 continue
             start = self.square_centre(*b.get(entity, Position).square)
             for goal in goals:
@@ -392,16 +421,38 @@ class Renderer:
                 pygame.draw.line(surface, theme.SELECTED, start, end, 2)
                 pygame.draw.circle(surface, theme.SELECTED, end, max(3, self.tile // 6), 2)
                 start = end
+        for entity, uses in ui.planned_powers.items():
+            if entity not in creatures:
+                continue
+            start = self.square_centre(*self.planned_square(entity, ui))
+            for index, (power_id, square) in enumerate(uses):
+                try:
+                    name = b.power(power_id).name
+                except (KeyError, ValueError):
+                    name = power_id
+                if square is not None:
+                    rect = self.square_rect(*square)
+                    _dashed(surface, theme.ACCENT, start, rect.center, 2)
+                    pygame.draw.rect(surface, theme.ACCENT, rect.inflate(-4, -4), 2, border_radius=4)
+                    anchor = (rect.centerx, rect.bottom + 1 + index * 16)
+                else:
+                    anchor = (start[0], start[1] + self.tile // 2 + 1 + index * 16)
+                label = self.text(name, "tiny", theme.ACCENT)
+                back = pygame.Rect(0, 0, label.get_width() + 6, label.get_height() + 2)
+                back.midtop = anchor
+                pygame.draw.rect(surface, (30, 26, 10), back, border_radius=3)
+                surface.blit(label, (back.x + 3, back.y + 1))
 
-    def _draw_power(self, surface: pygame.Surface, user: int, power_id: str, hover: tuple[int, int] | None
-                    ) -> None:
-        """The chosen power's range around the user and its area under the mouse."""
+    def _draw_power(self, surface: pygame.Surface, user: int, power_id: str, hover: tuple[int, int] | None,
+                    square: tuple[int, int] | None = None) -> None:
+        """The chosen power's range around the user (where its queued moves take it) and its area
+        under the mouse."""
         b = self.battle
         try:
             power = b.power(power_id)
         except (KeyError, ValueError):
             return
-        square = b.get(user, Position).square
+        square = square or b.get(user, Position).square
         rules = b.rules
         range_ft = power.range_ft if power.range_ft is not None else (
             getattr(power.area, "length_ft", 0) or (0 if power.area is not None else rules.square_ft))
@@ -422,8 +473,9 @@ class Renderer:
                 pygame.draw.rect(surface, theme.AREA, self.square_rect(x, y), 1)
 
     def _draw_hover(self, surface: pygame.Surface, selected: int, hover: tuple[int, int],
-                    squares: dict[tuple[int, int], int]) -> None:
-        """Line of sight, cover and roll mode from the selected creature to the hovered one."""
+                    squares: dict[tuple[int, int], int], ui: UiState | None = None) -> None:
+        """Line of sight, cover and roll mode from the selected creature to the hovered one, and with
+        a power chosen, whether the target is in its reach."""
         b = self.battle
         rect = self.square_rect(*hover)
         target = squares.get(hover)
@@ -445,11 +497,19 @@ class Renderer:
                 _shield(surface, (rect.right - self.tile // 5, rect.top + self.tile // 5), max(7, self.tile // 4))
             lines = [("in sight" if sees else "NO LINE OF SIGHT", colour),
                      (f"cover +{b.rules.cover_bonus}" if cover else "no cover",
-                      theme.COVER if cover else theme.TEXT_DIM),
-                     (f"attack: {mode}", theme.LOS_BLOCKED if mode != "normal" else theme.TEXT),
-                     (f"Defense {defense}", theme.TEXT)]
+                      theme.COVER if cover else theme.TEXT_DIM)]
+            if sees:
+                lines.append((f"attack: {mode}", theme.LOS_BLOCKED if mode != "normal" else theme.TEXT))
+            else:
+                lines.append(("cannot be targeted (not seen)", theme.LOS_BLOCKED))
+            lines.append((f"Defense {defense}", theme.TEXT))
+            light = self._light_word(hover)
+            if light:
+                lines.append((f"light there: {light}", theme.TEXT_DIM))
         else:
             lines = [("in sight" if sees else "no line of sight", colour), ("ally", theme.TEXT_DIM)]
+        if ui is not None and ui.power is not None:
+            lines.append(self._reach_line(selected, ui, hover))
         surfaces = [self.text(t, "small", c) for t, c in lines]
         width = max(s.get_width() for s in surfaces) + 12
         height = sum(s.get_height() for s in surfaces) + 8
@@ -463,12 +523,38 @@ class Renderer:
             surface.blit(s, (box.x + 6, y))
             y += s.get_height()
 
+    def _light_word(self, square: tuple[int, int]) -> str:
+        """The light on a square in words when it is less than normal ("terrible"), else ""."""
+        try:
+            level = self.battle.visibility_at(*square)
+        except (AttributeError, KeyError, ValueError):
+            return ""
+        if int(level) >= 3:
+            return ""
+        return str(getattr(level, "name", level)).lower().replace("_", " ")
+
+    def _reach_line(self, user: int, ui: UiState, square: tuple[int, int]) -> tuple[str, theme.Colour]:
+        """How far the hovered square is from where the user will stand, against the power's reach."""
+        from systems.geometry import distance_ft
+
+        b = self.battle
+        assert ui.power is not None
+        try:
+            power = b.power(ui.power)
+        except (KeyError, ValueError):
+            return (ui.power, theme.TEXT_DIM)
+        reach = power.range_ft if power.range_ft is not None else float(b.rules.square_ft)
+        gap = distance_ft(self.planned_square(user, ui), square, b.rules)
+        if gap > reach:
+            return (f"OUT OF REACH: {gap} ft, {power.name} {reach:g} ft", theme.LOS_BLOCKED)
+        return (f"{gap} ft away ({power.name} {reach:g} ft)", theme.TEXT)
+
     def _draw_sidebar(self, surface: pygame.Surface, ui: UiState, selected: int | None) -> None:
         b = self.battle
         x0 = self.map_rect.right
         side = pygame.Rect(x0, 0, SIDEBAR_W, self.size[1] - STATUS_H)
         key = (b.round, len(b.state.events), len(b.command_log), selected, ui.power, ui.title,
-               tuple(sorted(ui.human_teams)), side.size)
+               tuple(sorted(ui.human_teams)), side.size, ui.log_scroll)
         if key != self._side_key or self._side is None:
             self._side_key = key
             self._side = self._render_sidebar(side.size, ui, selected)
@@ -482,8 +568,14 @@ class Renderer:
         pygame.draw.line(panel, theme.PANEL_EDGE, (0, 0), (0, size[1]), 2)
         y = 10
         title = ui.title or "Battle"
-        panel.blit(self.text(title, "head", theme.ACCENT), (14, y))
         round_text = self.text(f"Round {b.round}", "head")
+        room = size[0] - round_text.get_width() - 14 - 14 - 12
+        font = self.fonts["head"]
+        if font.size(title)[0] > room:  # a long scenario name must not run into the round number
+            while title and font.size(title + "...")[0] > room:
+                title = title[:-1]
+            title = title.rstrip() + "..."
+        panel.blit(self.text(title, "head", theme.ACCENT), (14, y))
         panel.blit(round_text, (size[0] - round_text.get_width() - 14, y))
         y += 34
         panel.blit(self.text("Turn order", "small", theme.TEXT_DIM), (14, y))
@@ -512,9 +604,11 @@ class Renderer:
             y = self._render_selected(panel, y, selected, ui)
         pygame.draw.line(panel, theme.PANEL_EDGE, (10, y), (size[0] - 10, y), 1)
         y += 6
-        panel.blit(self.text("Combat log", "small", theme.TEXT_DIM), (14, y))
+        heading = "Combat log" + (f"  (back {ui.log_scroll} lines: wheel down for newest)"
+                                  if ui.log_scroll else "  (wheel here to scroll)")
+        panel.blit(self.text(heading, "small", theme.TEXT_DIM), (14, y))
         y += 18
-        self._render_log(panel, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8))
+        self._render_log(panel, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8), ui.log_scroll)
         return panel
 
     def _render_selected(self, panel: pygame.Surface, y: int, entity: int, ui: UiState) -> int:
@@ -547,17 +641,23 @@ class Renderer:
             y += 17
         return y + 6
 
-    def _render_log(self, panel: pygame.Surface, box: pygame.Rect) -> None:
-        """The newest log lines that fit, wrapped to the panel, newest at the bottom."""
+    def _render_log(self, panel: pygame.Surface, box: pygame.Rect, scroll: int = 0) -> None:
+        """The newest log lines that fit (or ``scroll`` wrapped lines further back), wrapped to the
+        panel, newest at the bottom."""
         font = self.fonts["small"]
         rows: list[tuple[str, theme.Colour]] = []
+        fit = box.h // 17 if box.h > 0 else 0
+        self.log_scroll_max = None
         for line in reversed(self._log_lines):
             wrapped = _wrap(line, font, box.w)
             colour = _log_colour(line)
             rows[:0] = [(w, colour) for w in wrapped]
-            if len(rows) * 17 > box.h:
+            if len(rows) > fit + scroll:
                 break
-        rows = rows[-(box.h // 17):] if box.h > 0 else []
+        else:  # the whole log is in rows: the window knows how far back it can scroll
+            self.log_scroll_max = max(0, len(rows) - fit)
+        end = max(len(rows) - scroll, min(fit, len(rows)))
+        rows = rows[max(0, end - fit):end] if fit else []
         y = box.y
         for text, colour in rows:
             panel.blit(self.text(text, "small", colour), (box.x, y))
@@ -579,7 +679,10 @@ class Renderer:
             ("Hover an enemy: line of sight, cover and your roll mode", "body"),
             ("Space: end the turn (the computer acts, then the round is played)", "body"),
             ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
-            ("Mouse wheel / arrows / right-drag: scroll the map", "body"),
+            ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
+            ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
+            ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
+            ("Yellow dashes and boxes: powers you queued; yellow lines: queued moves", "body"),
             ("Ctrl+S: save to out/save.json     Ctrl+L: load it", "body"),
             ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
             ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
@@ -679,9 +782,33 @@ def _mask_edges(mask: np.ndarray, tile: int, colour: theme.Colour) -> pygame.Sur
     return surface
 
 
-def draw_token(tile: int, colour: theme.Colour, name: str, health: tuple[int, int], fatigue: tuple[int, int],
+def token_label(name: str) -> str:
+    """Two letters for a token: the last word tells creatures of one team apart ("Red sentry" /
+    "Red slinger": Se / Sl); a numbered name keeps its number ("Raider 2": R2)."""
+    words = name.split() or ["?"]
+    if len(words) > 1 and words[-1].isdigit():
+        return words[0][:1].upper() + words[-1][:2]
+    return words[-1][:2].capitalize()
+
+
+def token_labels(names: dict[int, str]) -> dict[int, str]:
+    """Entity -> token label, different for every creature where the names allow: creatures whose
+    last words clash ("West archer", "East archer") get the initials of their words (WA, EA)."""
+    labels = {e: token_label(name) for e, name in names.items()}
+    clashes: dict[str, int] = {}
+    for label in labels.values():
+        clashes[label] = clashes.get(label, 0) + 1
+    for e, label in labels.items():
+        words = names[e].split()
+        if clashes[label] > 1 and len(words) > 1:
+            labels[e] = "".join(w[:1].upper() for w in words[:2])
+    return labels
+
+
+def draw_token(tile: int, colour: theme.Colour, label: str, health: tuple[int, int], fatigue: tuple[int, int],
                conditions: frozenset[str], renderer: Renderer) -> pygame.Surface:
-    """A token for one square: team disc with initials, health bar on top, fatigue pips, badges."""
+    """A token for one square: team disc with its label (see ``token_label``), health bar on top,
+    fatigue pips, badges."""
     surface = pygame.Surface((tile, tile), pygame.SRCALPHA)
     dead = "dead" in conditions
     down = bool(conditions & {"downed", "unconscious"})
@@ -691,16 +818,16 @@ def draw_token(tile: int, colour: theme.Colour, name: str, health: tuple[int, in
     pygame.draw.circle(surface, (0, 0, 0, 110), (centre[0] + 2, centre[1] + 2), radius)
     pygame.draw.circle(surface, fill, centre, radius)
     pygame.draw.circle(surface, tuple(min(255, c + 70) for c in fill), centre, radius, max(1, tile // 20))
+    # a thin dark rim: a token stays readable on ground of its own colour (yellow team on lit sand)
+    pygame.draw.circle(surface, (10, 10, 14), centre, radius + 1, 1)
     if "prone" in conditions and not dead:
         pygame.draw.line(surface, (20, 20, 20), (centre[0] - radius + 3, centre[1] + radius // 2),
                          (centre[0] + radius - 3, centre[1] + radius // 2), 2)
-    # the last word tells creatures of one team apart ("Red sentry" / "Red slinger": Se / Sl)
-    words = name.split() or ["?"]
-    initials = words[-1][:2].capitalize() if tile >= 24 else words[-1][:1].upper()
+    initials = label if tile >= 24 else label[:1]
     font = "small" if tile < 36 else "body"
     if tile >= 20:
-        label = renderer.text(initials, font, (255, 255, 255) if not dead else (160, 160, 160))
-        surface.blit(label, label.get_rect(center=centre))
+        text = renderer.text(initials, font, (255, 255, 255) if not dead else (160, 160, 160))
+        surface.blit(text, text.get_rect(center=centre))
     if dead:
         r = radius - 2
         pygame.draw.line(surface, (200, 60, 50), (centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r), 3)
