@@ -191,15 +191,18 @@ class Conditions:
         sources[source] = sources.get(source, 0) + 1
         return sum(sources.values()) == 1
 
-    def revoke(self, condition: str, source: str | None = None) -> bool:
-        """Drop one grant by ``source`` (or every grant when None); True when the condition is now gone."""
+    def revoke(self, condition: str, source: str | None = None, every: bool = False) -> bool:
+        """Drop one grant by ``source`` (all of its grants with ``every``; every source's when None).
+
+        Returns True when the condition is now gone.
+        """
         sources = self.granted.get(condition)
         if not sources:
             return False
         if source is None:
             sources.clear()
         elif source in sources:
-            sources[source] -= 1
+            sources[source] = 0 if every else sources[source] - 1
             if sources[source] <= 0:
                 del sources[source]
         else:

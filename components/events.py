@@ -223,6 +223,13 @@ class Pushed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Teleported(Event):
+    entity: int
+    from_square: tuple[int, int]
+    to_square: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
 class AreaCreated(Event):
     """A power made an area (fog, smoke, darkness) or a light; ``what`` says which."""
 

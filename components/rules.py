@@ -62,6 +62,8 @@ class Rules:
                 raise ValueError(f"rules.{name} must be above 0, not {getattr(self, name)!r}")
         if not 0 < self.slowed_speed_factor <= 1:
             raise ValueError(f"rules.slowed_speed_factor must be in (0, 1], not {self.slowed_speed_factor!r}")
+        if self.surprise_rounds < 0:
+            raise ValueError(f"rules.surprise_rounds must be 0 or more, not {self.surprise_rounds!r}")
         if self.cover_lines_needed > 4:
             raise ValueError(f"rules.cover_lines_needed must be 1-4, not {self.cover_lines_needed!r}")
 

@@ -16,15 +16,15 @@ import esper
 import numpy as np
 import tcod.map
 
-from components import Conditions, Creature, Defense, Fatigue, Health, Position, Visibility, Vision
+from components import Conditions, Creature, Defense, Fatigue, Health, Movement, Position, Vision
 from components.commands import Heal, Hit, UsePower
 from components.effects import ActiveEffect
-from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled
+from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled, Teleported
 from components.terrain import Area, Light
 from game.powers import Power
 from systems.geometry import distance_ft, within_radius
 from systems.state import BattleState
-from systems.visibility import clear_line
+from systems.visibility import sees
 from systems.vitals import can_act, is_dead
 
 if TYPE_CHECKING:
@@ -71,14 +71,12 @@ def area_squares(state: BattleState, power: Power, origin: tuple[int, int], poin
     return [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
 
 
-def can_see(state: BattleState, viewer: int, square: tuple[int, int]) -> bool:
-    """A clear line from the viewer's square, and some vision: neither the viewer's nor the square's is none."""
-    position = esper.component_for_entity(viewer, Position)
-    level = esper.component_for_entity(viewer, Vision).level
+def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tuple[int, int] | None = None) -> bool:
+    """The rules' "you can see" from the viewer's square (or ``here``, where it will stand): see
+    ``systems.visibility.sees``."""
     assert state.levels is not None
-    if min(level, Visibility(int(state.levels[square]))) == Visibility.NO_VISION:
-        return False
-    return square == position.square or clear_line(state.terrain.walls, position.square, square)
+    here = here or esper.component_for_entity(viewer, Position).square
+    return sees(state.terrain.walls, state.levels, esper.component_for_entity(viewer, Vision).level, here, square)
 
 
 class PowerUse:
@@ -153,7 +151,7 @@ class PowerUse:
             gap = distance_ft(here, t_square, rules)
             if gap > reach:
                 return f"the target is {gap} ft away and {power.name} reaches {reach:g} ft"
-            if target != user and not self._sees_from(user, here, t_square):
+            if target != user and not can_see(state, user, t_square, here):
                 return "it cannot see the target (no clear line, or no vision)"
             return None
         if power.aims_at_point:
@@ -165,7 +163,7 @@ class PowerUse:
                 gap = distance_ft(here, point, rules)
                 if gap > power.range_ft:
                     return f"point {point} is {gap} ft away and {power.name} reaches {power.range_ft:g} ft"
-                if not self._sees_from(user, here, point):
+                if not can_see(state, user, point, here):
                     return f"it cannot see point {point}"
             elif point == here:
                 return f"{power.name} needs a direction: aim at another square"
@@ -178,13 +176,6 @@ class PowerUse:
                 return f"point {point} is taken"
         return None
 
-    def _sees_from(self, user: int, here: tuple[int, int], square: tuple[int, int]) -> bool:
-        level = esper.component_for_entity(user, Vision).level
-        assert self.state.levels is not None
-        if min(level, Visibility(int(self.state.levels[square]))) == Visibility.NO_VISION:
-            return False
-        return square == here or clear_line(self.state.terrain.walls, here, square)
-
     # ------------------------------------------------------------------ resolution
 
     def resolve(self, command: UsePower) -> None:
@@ -196,6 +187,8 @@ class PowerUse:
             state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
             return
         key = (command.actor, state.round, power.action)
+        if self.spent and next(iter(self.spent))[1] < state.round:
+            self.spent = {k: v for k, v in self.spent.items() if k[1] >= state.round}  # old rounds are over
         self.spent[key] = self.spent.get(key, 0) + 1
         state.emit(PowerUsed(state.round, command.actor, power.id, command.target, command.point))
         effect = None
@@ -204,6 +197,8 @@ class PowerUse:
             effect = ActiveEffect(effect_id, power.id, command.actor, f"effect:{effect_id}",
                                   state.round + power.duration, power.end_early, power.script)
         source = effect.source if effect else f"power:{power.id}"
+        if effect is not None:
+            state.effects[effect.id] = effect  # before the scripts run: what they grant is the effect's too
         hook = self.battle.scripts
         ctx = {"user": command.actor, "power": power.id, "round": state.round,
                "target": command.target if command.target is not None else -1,
@@ -220,8 +215,6 @@ class PowerUse:
                 hook.run(power.script, "on_hit", ctx, target)
         self._teleport(power, command)
         self._create(power, command, effect)
-        if effect is not None:
-            state.effects[effect.id] = effect
 
     def _outcome(self, power: Power, user: int, target: int) -> str:
         """Roll the attack or the save, if any: "hit" (effects apply), "half" (saved, half damage) or "miss"."""
@@ -277,8 +270,13 @@ class PowerUse:
             self._force(user, target, power.push_ft or power.pull_ft, away=bool(power.push_ft))
 
     def _force(self, user: int, target: int, feet: float, away: bool) -> None:
-        """Push (away) or pull (toward) square by square; walls, cliffs and creatures stop it."""
+        """Push (away) or pull (toward) square by square; walls, cliffs and creatures stop it, and so
+        does an edge: over a drop there is nothing under the creature, and it falls there."""
         state = self.state
+        if is_dead(esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)):
+            return  # the dead are a record: nothing moves them
+        flying = esper.component_for_entity(target, Movement).flying or \
+            esper.component_for_entity(target, Conditions).has_granted("flying")
         origin = esper.component_for_entity(user, Position).square
         position = esper.component_for_entity(target, Position)
         start = position.square
@@ -294,6 +292,8 @@ class PowerUse:
             if state.terrain.ground[nx, ny] > position.z:
                 break  # a cliff face: you cannot push someone into rock
             x, y = nx, ny
+            if not flying and state.terrain.ground[nx, ny] < position.z:
+                break  # shoved over the edge
         if (x, y) != start:
             state.place(target, position, (x, y))
             state.emit(Pushed(state.round, target, start, (x, y), user))
@@ -306,7 +306,7 @@ class PowerUse:
         start = position.square
         state.place(command.actor, position, command.point)
         position.z = float(state.terrain.ground[command.point])
-        state.emit(Pushed(state.round, command.actor, start, command.point, command.actor))
+        state.emit(Teleported(state.round, command.actor, start, command.point))
 
     def _create(self, power: Power, command: UsePower, effect: ActiveEffect | None) -> None:
         state = self.state

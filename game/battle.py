@@ -218,6 +218,11 @@ class Battle:
 
     # ------------------------------------------------------------------ helpers
 
+    def _enter(self) -> None:
+        """Make this battle's world esper's current one (trusted code may have switched away)."""
+        if esper.current_world != self._world:
+            esper.switch_world(self._world)
+
     def _check(self, entity: object) -> int:
         if type(entity) is int and entity in self._ids:
             return entity  # the common case, first: this is on every query's path
@@ -438,6 +443,7 @@ class Battle:
         except ValueError as err:
             raise IllegalCommand(f"ambient level: {err}") from None
         self.state.terrain.touch()
+        self._mid_battle("ambient", 0, 0)
         self._settle()
 
     @_entry
@@ -596,7 +602,7 @@ class Battle:
             if is_dead(health, fatigue):
                 continue
             readiness = esper.component_for_entity(entity, Readiness)
-            if readiness.prepared:
+            if readiness.prepared or state.rules.surprise_rounds == 0:
                 roll = state.rng.randint(1, state.rules.initiative_die)
                 mode = self.roll_mode(entity, "initiative")
                 if mode in ("advantage", "disadvantage"):
@@ -708,8 +714,7 @@ class Battle:
             if self._orders:
                 self._last_orders.append([actor, self._orders])
             self._orders = None
-            if esper.current_world != self._world:
-                esper.switch_world(self._world)
+            self._enter()
 
     def run(self, rounds: int) -> None:
         """Tick ``rounds`` times."""

@@ -107,6 +107,10 @@ class ScriptHook:
             return self._loaded[script]
         if script in self._broken:
             raise self._broken[script]  # read and parsed once: a broken script stays broken this battle
+        if not (isinstance(script, str) and script.endswith(".star") and "/" not in script
+                and "\\" not in script and ".." not in script):
+            raise ScriptError(str(script), "a script is a plain file name ending in .star, in the script folder",
+                              kind="missing")
         path = self.script_dir / script
         try:
             source = path.read_text(encoding="utf-8")
@@ -154,13 +158,14 @@ class ScriptHook:
             self._seen += 1
             for handler in self.python_handlers.get(type(event), ()):
                 handler(self.battle, event)
+                self.battle._enter()  # the handler may have used another battle: come back
             function = REACTIONS.get(event.kind)
             if function is None or not self.reactions:
                 continue
             subject = getattr(event, "entity", None)
             for script, owner in list(self.reactions):
-                if owner is not None and owner != subject:
-                    continue
+                if owner is not None and subject is not None and owner != subject:
+                    continue  # a creature's reaction hears its own events and the round's
                 ctx = {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
                 self.run(script, function, ctx, _small(event))
 
@@ -272,8 +277,20 @@ class ScriptHook:
         name = self.battle._condition_name(condition)
 
         def apply() -> None:
-            esper.component_for_entity(entity, Conditions).revoke(name)
-            self.battle.state.dirty.add(entity)
+            # A script cures what it can: grants from the GM, falls, scripts and permanent powers.
+            # A live effect's grant stays until the effect ends (an ongoing power cannot be cut
+            # short by someone else's script), and the dead are not changed at all.
+            state = self.battle.state
+            conditions = esper.component_for_entity(entity, Conditions)
+            if "dead" in conditions.active:
+                return
+            for source in list(conditions.granted.get(name, {})):
+                live = source.startswith("effect:") and int(source.split(":", 1)[1]) in state.effects
+                if not live:
+                    conditions.revoke(name, source, every=True)
+            state.dirty.add(entity)
+            if name == "flying":
+                state.mark_moved(entity)
         return apply
 
     def _cmd_move(self, e: object, x: object, y: object) -> Callable[[], None]:

@@ -33,7 +33,6 @@ SCRIPTS_DIR = ASSETS / "scripts"
 ACTIONS = ("action", "bonus", "free")
 TARGETS = ("self", "creature", "ally", "enemy", "allies", "enemies", "all")
 SHAPES = ("burst", "cone", "line")
-HOOKS = ("on_use", "on_hit", "on_end")
 
 
 class PowerError(ValueError):
@@ -85,11 +84,6 @@ class Power:
     end_early: bool = False
     script: str | None = None
     source: str = field(default="", compare=False)
-
-    @property
-    def reach_ft(self) -> float | None:
-        """How far away the power reaches: its range, or None when it is centred on the user."""
-        return self.range_ft
 
     @property
     def aims_at_point(self) -> bool:

@@ -64,8 +64,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import importlib
-import inspect
 import math
 import re
 import tomllib
@@ -77,7 +75,7 @@ from typing import Any
 
 from components import Rules, Visibility
 from game.battle import Battle
-from game.powers import ASSETS, SCRIPTS_DIR
+from game.powers import ASSETS, SCRIPTS_DIR, PowerError, default_powers
 
 __all__ = [
     "CreatureSpec",
@@ -275,15 +273,12 @@ class Scenario:
                 battle.add_light(light.x, light.y, light.radius_ft, light.level)
             for area in self.areas:
                 battle.add_area(area.x, area.y, area.radius_ft, area.level)
-            # Older battles take no powers at spawn; then the scenario keeps them (powers_by_entity).
-            takes_powers = "powers" in inspect.signature(battle.spawn).parameters
             for spec in self.creatures:
-                extra: dict[str, Any] = {"powers": list(spec.powers)} if takes_powers else {}
                 ids[spec.key] = battle.spawn(
                     spec.name, spec.x, spec.y, z=0 if spec.z is None else spec.z, health=spec.health,
                     defense=spec.defense, flying=spec.flying, prepared=spec.prepared, team=spec.team,
                     speed=spec.speed, attack_bonus=spec.attack_bonus, initiative_bonus=spec.initiative_bonus,
-                    **extra)
+                    powers=list(spec.powers))
             for script in self.reactions:
                 battle.attach_reaction(script)
             for spec in self.creatures:
@@ -644,33 +639,9 @@ def _check_on_map(spec: dict[str, Any], where: str, rows: tuple[str, ...] | None
         problems.add(where, f"square ({x}, {y}) is a wall ({rows[y][x]!r} in map.rows[{y}] column {x})")
 
 
-class _PowersUnavailable(Exception):
-    pass
-
-
-def _known_powers() -> set[str] | None:
-    """Power ids from ``game.powers.load_powers()`` when that exists; None means "do not check".
-
-    The powers module is owned elsewhere and may not exist yet; until it does, scenarios keep
-    their power lists as given rather than refusing every file.
-    """
-    try:
-        powers = importlib.import_module("game.powers")
-    except ModuleNotFoundError as err:
-        if err.name in ("game.powers",):
-            return None
-        raise
-    if getattr(powers, "load_powers", None) is None:
-        return None
-    # default_powers() is the same table read once per process: sweeps re-validate scenarios often.
-    load = getattr(powers, "default_powers", None) or powers.load_powers
-    try:
-        loaded = load()
-    except Exception as err:  # any failure of the powers data is reported as a scenario problem
-        raise _PowersUnavailable(f"cannot check power ids: the powers did not load: {err}") from err
-    if isinstance(loaded, Mapping):
-        return {str(k) for k in loaded}
-    return {str(getattr(p, "id", p)) for p in loaded}
+def _known_powers() -> set[str]:
+    """The shipped power ids (read once per process: sweeps re-validate scenarios often)."""
+    return set(default_powers())
 
 
 def _parse(data: dict[str, Any], source: str, text: str, path: str | None,
@@ -715,9 +686,9 @@ def _parse(data: dict[str, Any], source: str, text: str, path: str | None,
     seen_keys: dict[str, int] = {}
     seen_squares: dict[tuple[int, int], str] = {}
     try:
-        known_powers = _known_powers()
-    except _PowersUnavailable as err:
-        problems.add("creatures.powers", str(err))
+        known_powers: set[str] | None = _known_powers()
+    except PowerError as err:  # the powers data itself is broken: say so here rather than crash
+        problems.add("creatures.powers", f"cannot check power ids: the powers did not load: {err}")
         known_powers = None
     for i, table in enumerate(_array_of_tables(data.get("creatures", []), "creatures", problems)):
         where = f"creatures[{i}]"

@@ -173,6 +173,10 @@ class ActionSystem(esper.Processor):
         queue = self.state.actions.get(actor)
         while queue:
             command = queue.popleft()
+            if self._unsupported(actor):
+                self.state.emit(CommandRefused(self.state.round, actor, type(command).__name__.lower(),
+                                               "it is falling"))
+                continue
             if isinstance(command, Move):
                 self._move(command)
             elif isinstance(command, Stand):
@@ -184,6 +188,14 @@ class ActionSystem(esper.Processor):
                                                    "no handler for this kind of command"))
                 else:
                     handler(command)
+
+    def _unsupported(self, entity: int) -> bool:
+        """Whether nothing holds the creature up (it stepped off something this turn and will fall)."""
+        position = esper.component_for_entity(entity, Position)
+        if position.z <= self.state.terrain.ground[position.square]:
+            return False
+        return not (esper.component_for_entity(entity, Movement).flying
+                    or esper.component_for_entity(entity, Conditions).has_granted("flying"))
 
     def _move(self, command: Move) -> None:
         state, entity = self.state, command.actor
@@ -198,13 +210,27 @@ class ActionSystem(esper.Processor):
             state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
             return
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        cost = path_cost(state.terrain, state.rules, position.square, goal, limit_ft=left)
-        assert cost is not None  # move_problem found it a moment ago
-        start = position.square
+        found = find_path(state.terrain, state.rules, position.square, goal, limit_ft=left)
+        assert found is not None  # move_problem found it a moment ago
+        path, cost = found
+        start, stop, z = position.square, goal, position.z
+        if not (movement.flying or conditions.has_granted("flying")):
+            # Walk it: a move keeps its height (raised by higher ground), and the first square with
+            # nothing under that height is where the creature steps off and falls.
+            for square in path[1:]:
+                ground = float(state.terrain.ground[square])
+                z = max(z, ground)
+                if ground < z:
+                    stop = square
+                    break
+            if stop != goal:
+                cost = path_cost(state.terrain, state.rules, start, stop, limit_ft=left) or 0
+        else:
+            z = max(z, float(state.terrain.ground[goal]))
         movement.used_ft += cost
-        state.place(entity, position, goal)
-        position.z = max(position.z, float(state.terrain.ground[goal]))
-        state.emit(Moved(state.round, entity, start, goal, cost, position.z))
+        state.place(entity, position, stop)
+        position.z = z
+        state.emit(Moved(state.round, entity, start, stop, cost, position.z))
 
     def _stand(self, command: Stand) -> None:
         state, entity = self.state, command.actor

@@ -39,12 +39,12 @@ class RoundSystem(esper.Processor):
         for _, movement in esper.get_component(Movement):
             movement.used_ft = 0
         last_surprise_round = state.combat_first_round + state.rules.surprise_rounds - 1
-        if state.in_combat and state.round == last_surprise_round:
+        if state.in_combat and state.round >= last_surprise_round:
             for entity, conditions in esper.get_component(Conditions):
                 if "dead" in conditions.active:
                     continue
-                conditions.revoke("surprised", "surprise")
-                state.dirty.add(entity)
+                if conditions.revoke("surprised", "surprise"):
+                    state.dirty.add(entity)
 
 
 class RoundEndSystem(esper.Processor):

@@ -23,10 +23,10 @@ from systems.visibility import VisibilitySystem
 ORDER: tuple[type[esper.Processor], ...] = (
     RoundSystem,        # round start (movement budgets) and end (surprise wears off)
     ActionSystem,       # the acting creature's own commands: move, stand, powers (via handlers)
+    EffectSystem,       # effects whose time ran out end, their grants go (a flight ending drops you)
     FallingSystem,      # unsupported creatures fall, landings become hits
     DamageSystem,       # hits and heals in the order issued; 0 health adds fatigue
     FatigueSystem,      # fatigue gained or recovered outside of damage
-    EffectSystem,       # effects whose duration ran out end, and their grants go
     VisibilitySystem,   # the level grid and each creature's Vision
     CoverSystem,        # cover of each creature against its nearest enemy
     ConditionSystem,    # derived conditions (downed, slowed, flat-footed, ...) and their events

@@ -40,6 +40,29 @@ def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> boo
     return False
 
 
+def sees(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tuple[int, int],
+         square: tuple[int, int]) -> bool:
+    """Whether a viewer on ``here`` with ``viewer_level`` sight sees ``square``: the rules' "you can see".
+
+    It needs some vision of its own, a line with no wall between the squares, and no square on that
+    line (both ends included) at no vision: darkness or dense smoke between two lit squares blocks
+    sight as surely as a wall. As with ``clear_line``, either direction of the line will do.
+    """
+    if viewer_level == Visibility.NO_VISION:
+        return False
+    if here == square:
+        return bool(levels[square] != Visibility.NO_VISION)
+    for start, end in ((here, square), (square, here)):
+        line = tcod.los.bresenham(start, end)
+        between = line[1:-1]
+        if len(between) and walls[between[:, 0], between[:, 1]].any():
+            continue
+        if (levels[line[:, 0], line[:, 1]] == Visibility.NO_VISION).any():
+            continue
+        return True
+    return False
+
+
 def level_grid(terrain: Terrain, rules: Rules) -> np.ndarray:
     """The visibility level of every square as a ``[x, y]`` int8 array of ``Visibility`` values."""
     levels = np.full(terrain.walls.shape, int(terrain.ambient), dtype=np.int8)

@@ -14,10 +14,10 @@ from systems import schedule
 PINNED = (
     "RoundSystem",
     "ActionSystem",
+    "EffectSystem",
     "FallingSystem",
     "DamageSystem",
     "FatigueSystem",
-    "EffectSystem",
     "VisibilitySystem",
     "CoverSystem",
     "ConditionSystem",

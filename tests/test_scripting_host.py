@@ -248,8 +248,9 @@ class Hostile:
 
 # Each s.count() scans 50 MB inside one builtin (~40 ms, no loop ticks, no allocation):
 # 900 of them stay far below the step budget but take ~40 s.
-HOG_SRC = ('def f(ctx):\n    s = "x" * 50000000\n    n = 0\n    for i in range(900):\n'
-           '        n += s.count("y")\n    return n\n')
+# The big string is built at call time (a literal "x" * 50000000 would be folded, slowly, at load).
+HOG_SRC = ('def f(ctx):\n    k = 1\n    for i in range(25):\n        k = k * 2\n    s = "x" * k\n    n = 0\n'
+           '    for i in range(900):\n        n += s.count("y")\n    return n\n')
 
 HOSTILE: list[Hostile] = [
     Hostile("open_file", 'def f(ctx):\n    return open("/etc/passwd").read()\n', phase="load",

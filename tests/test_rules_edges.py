@@ -1,0 +1,152 @@
+"""Edge cases a review found: each one a rule that used to bend somewhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from components import Position, Visibility
+from components.events import RoundEnded
+from game import Battle
+from game.powers import default_powers, parse_power
+
+
+def kinds(b: Battle, kind: str) -> list:
+    return [e for e in b.events if e.kind == kind]
+
+
+def test_walking_across_a_pit_steps_off_at_its_edge_and_falls() -> None:
+    b = Battle(seed=1)
+    for x in range(0, 16):
+        b.set_ground(x, 2, 30)
+    for x in (3, 4, 5):
+        b.set_ground(x, 2, 0)          # a 15 ft wide, 30 ft deep pit across the path
+    walker = b.spawn("walker", 1, 2, health=40)
+    b.move(walker, 6, 2)               # 25 ft: legal, but the way crosses the pit
+    b.tick()
+    [moved] = kinds(b, "moved")
+    assert moved.to_square == (3, 2)   # the first square with nothing under it
+    assert b.get(walker, Position).z == 0 and kinds(b, "landed")[0].distance_ft == 30
+
+
+def test_a_second_queued_move_is_refused_once_the_creature_is_falling() -> None:
+    b = Battle(seed=1)
+    b.set_ground(1, 1, 20)
+    e = b.spawn("e", 1, 1)
+    b.move(e, 2, 1)
+    b.move(e, 3, 1)
+    b.tick()
+    assert [m.to_square for m in kinds(b, "moved")] == [(2, 1)]
+    assert any(r.reason == "it is falling" for r in kinds(b, "command_refused"))
+
+
+def test_a_flight_ending_in_the_air_drops_the_creature_in_the_same_round() -> None:
+    b = Battle(seed=2)
+    for x in range(0, 16):
+        b.set_ground(x, 3, 30)
+    b.set_ground(5, 3, 0)
+    flyer = b.spawn("flyer", 4, 3, health=40)
+    b.use_power(flyer, "fly")
+    b.tick()
+    b.move(flyer, 5, 3)                # over the pit, flying: no fall yet
+    b.tick()                           # fly (1 round) ends at the end of this round
+    assert b.get(flyer, Position).z == 0
+    [landed] = kinds(b, "landed")
+    assert landed.round == b.round
+
+
+def _scripted(tmp_path: Path, name: str, source: str, **table: object) -> Battle:
+    (tmp_path / f"{name}.star").write_text(source)
+    power = parse_power(name, {"name": name, "description": "test", "range_ft": 30, "script": f"{name}.star",
+                               **table}, "test")
+    return Battle(seed=3, powers={**default_powers(), name: power}, script_dir=tmp_path)
+
+
+def test_what_a_power_s_script_grants_ends_with_the_power(tmp_path: Path) -> None:
+    b = _scripted(tmp_path, "bind", 'def on_hit(ctx, target):\n    ctx.add_condition(target, "restrained")\n',
+                  conditions=["dazzled"], duration=1)
+    u, t = b.spawn("u", 1, 1, team="a"), b.spawn("t", 3, 1, team="b")
+    b.use_power(u, "bind", target=t)
+    b.tick()
+    assert {"dazzled", "restrained"} <= b.conditions(t)
+    b.tick()
+    assert not ({"dazzled", "restrained"} & b.conditions(t))
+
+
+def test_a_script_cannot_cut_short_another_power_s_condition_nor_touch_the_dead(tmp_path: Path) -> None:
+    b = _scripted(tmp_path, "cure", 'def on_hit(ctx, target):\n    ctx.remove_condition(target, "dazzled")\n'
+                  '    ctx.remove_condition(target, "prone")\n')
+    u, t = b.spawn("u", 1, 1, team="a"), b.spawn("t", 3, 1, team="b")
+    b.add_condition(t, "prone")
+    b.use_power(u, "dazzle", target=t)  # may be saved against: retry until it lands
+    for _ in range(20):
+        b.tick()
+        if "dazzled" in b.conditions(t):
+            break
+        b.use_power(u, "dazzle", target=t)
+    assert "dazzled" in b.conditions(t)
+    b.use_power(u, "cure", target=t)
+    b.tick()
+    assert "prone" not in b.conditions(t)       # the GM's grant is cured
+    assert "dazzled" in b.conditions(t)         # the live dazzle's grant stays until it ends
+
+
+def test_nothing_pushes_the_dead(tmp_path: Path) -> None:
+    b = _scripted(tmp_path, "heave", "def on_hit(ctx, target):\n    ctx.push(target, ctx.user, 15)\n")
+    u, corpse = b.spawn("u", 1, 1, team="a"), b.spawn("c", 2, 1, team="b", health=1)
+    for _ in range(6):
+        b.damage(corpse, 1)
+    b.tick()
+    assert "dead" in b.conditions(corpse)
+    b.use_power(u, "heave", target=u)  # aimed at itself; the script pushes the corpse instead
+    b.tick()
+    assert b.get(corpse, Position).square == (2, 1)
+
+
+def test_a_creature_s_own_round_end_reaction_runs(tmp_path: Path) -> None:
+    (tmp_path / "tick.star").write_text("def on_round_end(ctx, event):\n    ctx.heal(ctx.me, 1)\n")
+    b = Battle(seed=1, script_dir=tmp_path)
+    e = b.spawn("e", 1, 1, health=10)
+    b.attach_reaction("tick.star", e)
+    b.damage(e, 5)
+    for _ in range(3):
+        b.tick()  # each round's end asks for a heal, which resolves as the next round starts
+    assert [h.health for h in kinds(b, "healed")] == [6, 7]
+
+
+def test_darkness_between_two_lit_squares_blocks_sight() -> None:
+    b = Battle(seed=1)
+    archer, target = b.spawn("archer", 1, 5, team="a"), b.spawn("target", 9, 5, team="b")
+    assert b.can_see(archer, target)
+    b.add_area(5, 5, 5, Visibility.NO_VISION)       # a cloud of smoke in between
+    assert not b.can_see(archer, target)
+    with pytest.raises(ValueError, match="cannot see"):
+        b.use_power(archer, "shoot", target=target)
+
+
+def test_no_surprise_rounds_means_nobody_is_surprised() -> None:
+    b = Battle(seed=1, rules={"surprise_rounds": 0})
+    sleeper = b.spawn("sleeper", 1, 1, prepared=False)
+    b.start_combat()
+    assert "surprised" not in b.conditions(sleeper)
+    with pytest.raises(ValueError, match="surprise_rounds"):
+        Battle(rules={"surprise_rounds": -1})
+
+
+def test_a_python_handler_that_reads_another_battle_does_not_break_the_tick() -> None:
+    other = Battle(seed=9)
+    stranger = other.spawn("stranger", 1, 1)
+    b = Battle(seed=1)
+    b.spawn("e", 1, 1)
+    seen: list[set[str]] = []
+    b.on(RoundEnded, lambda battle, event: seen.append(other.conditions(stranger)))
+    b.tick()
+    b.tick()
+    assert len(seen) == 2 and b.round == 2
+
+
+def test_reaction_scripts_are_plain_names_in_the_script_folder() -> None:
+    b = Battle(seed=1)
+    with pytest.raises(ValueError, match=r"\.star"):
+        b.attach_reaction("../../../../etc/hostname")
