@@ -128,7 +128,7 @@ def test_keep_cover_behind_the_slit_and_smoke_without_vision() -> None:
     with battle:
         assert sc.rules.cover_bonus == 4
         archer, raider = ids["archer_west"], ids["raider_archer"]
-        assert battle.has_cover(archer, raider)
+        assert battle.can_see(raider, archer) and battle.has_cover(archer, raider)
         assert battle.defense_against(archer, raider) == 12 + 4
         assert battle.visibility_at(7, 9) == Visibility.NO_VISION
         assert battle.visibility_at(0, 0) == Visibility.NORMAL
