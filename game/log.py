@@ -184,6 +184,9 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
     if kind == "Pushed":
         (tx, ty) = event.to_square
         return f"{n(event.by)} pushes {n(event.entity)} to ({tx}, {ty})"
+    if kind == "Teleported":
+        (tx, ty) = event.to_square
+        return f"{n(event.entity)} teleports to ({tx}, {ty})"
     if kind == "AreaCreated":
         return f"{str(event.what).capitalize()} fills {_ft(event.radius_ft)} around ({event.x}, {event.y})"
     if kind == "EffectEnded":
