@@ -16,12 +16,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import esper
 import numpy as np
 
-from components import Defense, Falling, Health, Position, Vision
-from systems.actions import distance_map
+from components import Conditions, Creature, Defense, Falling, Fatigue, Health, Position, Visibility, Vision
+from game.ai_maps import SightTable, answers_for, area_key
+from systems.actions import UNREACHABLE as _UNREACHABLE
 from systems.geometry import distance_ft
-from systems.visibility import clear_line as _clear_line
+from systems.vitals import is_dead
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 
@@ -108,31 +110,83 @@ def power_info(battle: Any, power_id: str) -> PowerInfo:
     )
 
 
+#: power_info answers by (power id, the Power object's identity, square size); the object is kept in
+#: the value, so its id cannot be reused while the entry lives.
+_INFO_CACHE: dict[tuple[str, int, float], tuple[Any, PowerInfo]] = {}
+
+
+def _cached_power_info(battle: Any, power_id: str) -> PowerInfo:
+    """:func:`power_info`, read once per Power object: a simulation asks it for every power of
+    every creature on every turn, and a power does not change during a battle."""
+    if not hasattr(battle, "power"):
+        return power_info(battle, power_id)
+    power = battle.power(power_id)
+    key = (power_id, id(power), battle.rules.square_ft)
+    found = _INFO_CACHE.get(key)
+    if found is not None and found[0] is power:
+        return found[1]
+    info = power_info(battle, power_id)
+    if len(_INFO_CACHE) >= 1024:
+        _INFO_CACHE.clear()
+    _INFO_CACHE[key] = (power, info)
+    return info
+
+
+#: Whether a battle class has the powers API (asked once per class, not once per plan).
+_HAS_POWERS: dict[type, bool] = {}
+
+
 class _View:
-    """One consistent snapshot of the battle for a single plan, read once (the facade is not free)."""
+    """One consistent snapshot of the battle for a single plan, read once (the facade is not free).
+
+    Components are read straight from the battle's esper world: ``plan_turn`` has just made it the
+    current one through a facade call (``is_alive``), and nothing in a plan switches worlds. Every
+    per-target number an attack needs (cover, disadvantage, chance to hit) is worked out once, on
+    first use, with the same rules the facade applies (``defense_against``, ``roll_mode``).
+    """
 
     def __init__(self, battle: Any, entity: int, allowed: Sequence[str] | None = None) -> None:
+        component = esper.component_for_entity
+        state = battle.state
         self.battle = battle
         self.allowed = allowed
         self.entity = entity
-        self.rules = battle.rules
-        self.terrain = battle.terrain
-        self.team = battle.team(entity)
-        self.position = battle.get(entity, Position)
+        self.rules = state.rules
+        self.terrain = state.terrain
+        self.levels = state.levels
+        self.maps = answers_for(self.terrain)
+        self.team = component(entity, Creature).team
+        self.position = component(entity, Position)
         self.square = self.position.square
-        self.conditions = battle.conditions(entity)
+        self.conditions: set[str] | frozenset[str] = component(entity, Conditions).active  # read, never changed
+        self.vision = int(component(entity, Vision).level)
         self.enemies: list[int] = []
         self.squares: dict[int, tuple[int, int]] = {}
+        self.active: dict[int, set[str] | frozenset[str]] = {}
+        # one query (esper keeps its answer until components come or go), walked in spawn order
+        parts = dict(esper.get_components(Creature, Position, Health, Fatigue))
         for other in battle.creatures():
-            if other == entity or not battle.is_alive(other):
+            if other == entity or other not in parts:
                 continue
-            self.squares[other] = battle.get(other, Position).square
-            if battle.team(other) != self.team:
+            creature, position, health, fatigue = parts[other]
+            if is_dead(health, fatigue):
+                continue
+            self.squares[other] = position.square
+            self.active[other] = component(other, Conditions).active
+            if creature.team != self.team:
                 self.enemies.append(other)
-        self.vision = battle.get(entity, Vision).level
+        self.enemy_set = frozenset(self.enemies)
         self._powers: list[PowerInfo] | None = None
+        self._ranged: dict[str, bool] = {}
         self._order: dict[int, int] | None = None
-        self.has_powers = all(hasattr(battle, n) for n in ("use_power", "powers_of", "power"))
+        self._standing: list[int] | None = None
+        self._numbers: dict[int, tuple[bool, bool, float]] = {}
+        self._sight: SightTable | None = None
+        kind = type(battle)
+        has_powers = _HAS_POWERS.get(kind)
+        if has_powers is None:
+            has_powers = _HAS_POWERS[kind] = all(hasattr(battle, n) for n in ("use_power", "powers_of", "power"))
+        self.has_powers = has_powers
 
     def acts_before(self, other: int) -> bool:
         """Whether ``other`` takes its turn before this creature in the current round."""
@@ -142,12 +196,46 @@ class _View:
 
     def standing_enemies(self) -> list[int]:
         """Enemies worth attacking: not yet downed (a downed enemy is finished only when nothing else is)."""
-        up = [e for e in self.enemies if not (self.battle.conditions(e) & _HELPLESS)]
-        return up or list(self.enemies)
+        if self._standing is None:
+            up = [e for e in self.enemies if not (self.active[e] & _HELPLESS)]
+            self._standing = up or list(self.enemies)
+        return self._standing
 
-    def can_see(self, target: int | tuple[int, int]) -> bool:
-        can_see = getattr(self.battle, "can_see", None)
-        return True if can_see is None else bool(can_see(self.entity, target))
+    def health(self, other: int) -> int:
+        return int(esper.component_for_entity(other, Health).current)
+
+    def sees(self, here: tuple[int, int], square: tuple[int, int]) -> bool:
+        """The battle's sight rule (``can_see``) from ``here``, which may be a square not reached yet
+        (a power queued after a move is checked from where the move ends); answers are shared by
+        every battle with the same walls and light."""
+        if self._sight is None:
+            self._sight = self.maps.sight(self.levels)
+        return self._sight.sees(self.vision, here, square)
+
+    def numbers(self, target: int) -> tuple[bool, bool, float]:
+        """``(cover, disadvantage, chance to hit)`` of an attack on ``target`` from where the creature stands.
+
+        The facade's ``defense_against`` (base, cover bonus, flat-footed) and ``roll_mode`` for an
+        attack (fatigue at the threshold; the worse of the creature's vision and the target
+        square's level terrible or worse), without a facade entry and a cover search per option.
+        """
+        found = self._numbers.get(target)
+        if found is None:
+            component, rules = esper.component_for_entity, self.rules
+            square = self.squares[target]
+            cover = self.maps.has_cover(rules, self.square, square)
+            level = min(self.vision, int(self.levels[square]))
+            disadvantage = (component(self.entity, Fatigue).level >= rules.disadvantage_at_fatigue
+                            or level <= Visibility.TERRIBLE)
+            defense = component(target, Defense).base
+            if cover:
+                defense += rules.cover_bonus
+            if "flat-footed" in self.active[target]:
+                defense -= rules.flat_footed_penalty
+            need = defense - component(self.entity, Defense).attack_bonus
+            p = min(max((21 - need) / 20.0, 0.05), 0.95)
+            found = self._numbers[target] = (cover, disadvantage, p * p if disadvantage else p)
+        return found
 
     def powers(self) -> list[PowerInfo]:
         """The creature's powers, read once per plan; none while surprised (the rules forbid them)."""
@@ -158,33 +246,25 @@ class _View:
                 own = self.battle.powers_of(self.entity)
                 if self.allowed is not None:
                     own = [p for p in own if p in self.allowed]
-                self._powers = [power_info(self.battle, p) for p in own]
+                self._powers = [_cached_power_info(self.battle, p) for p in own]
         return self._powers
+
+    def ranged(self, power_id: str) -> bool:
+        """Whether the power itself has a range (an area centred on a point rather than on the user)."""
+        found = self._ranged.get(power_id)
+        if found is None:
+            found = self._ranged[power_id] = getattr(self.battle.power(power_id), "range_ft", None) is not None
+        return found
 
 
 def _can_act(view: _View) -> bool:
     if view.conditions & _HELPLESS:
         return False
-    falling = view.battle.get(view.entity, Falling)
-    return falling.start_z is None
+    return esper.component_for_entity(view.entity, Falling).start_z is None
 
 
 def _can_move(view: _View) -> bool:
     return _can_act(view) and "restrained" not in view.conditions and "prone" not in view.conditions
-
-
-def _hit_chance(battle: Any, attacker: int, target: int, mode: str) -> float:
-    """Chance that d20 + attack bonus meets the target's Defense against this attacker."""
-    bonus = battle.get(attacker, Defense).attack_bonus
-    need = battle.defense_against(target, attacker) - bonus
-    p = min(max((21 - need) / 20.0, 0.05), 0.95)
-    if mode == "advantage":
-        return 1 - (1 - p) ** 2
-    if mode == "disadvantage":
-        return p * p
-    if mode == "critical failure":
-        return 0.0
-    return p
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,33 +278,29 @@ class _Option:
 
 
 def _area_victims(view: _View, info: PowerInfo, point: tuple[int, int] | None) -> tuple[int, ...] | None:
-    """Enemies caught by an area power aimed at ``point``; None if it would catch the user or a friend."""
-    try:
-        covered = set(map(tuple, view.battle.squares_in_area(info.id, view.entity, point)))
-    except ValueError:
-        return None
-    if view.square in covered:
+    """Enemies caught by an area power aimed at ``point``; None if it would catch the user or a friend.
+
+    The squares come from the battle (``squares_in_area``), once per shape, user square and point
+    on a wall layout: the same fireball is weighed at the same squares turn after turn.
+    """
+    battle, entity = view.battle, view.entity
+
+    def compute() -> frozenset[tuple[int, int]] | None:
+        try:
+            return frozenset(map(tuple, battle.squares_in_area(info.id, entity, point)))
+        except ValueError:
+            return None
+
+    covered = view.maps.area(area_key(info.area, view.ranged(info.id), view.square, point, view.rules), compute)
+    if covered is None or view.square in covered:
         return None
     hit = []
     for other, square in view.squares.items():
         if square in covered:
-            if other not in view.enemies:
+            if other not in view.enemy_set:
                 return None  # never catch a friend in a blast
             hit.append(other)
     return tuple(hit)
-
-
-def _sees_from(view: _View, here: tuple[int, int], square: tuple[int, int]) -> bool:
-    """The battle's sight rule from a square the creature has not reached yet (for move-then-attack).
-
-    Mirrors ``can_see``: some vision between the two squares and a clear line around the walls.
-    """
-    levels = view.battle.state.levels
-    if min(int(view.vision), int(levels[square])) == 0:
-        return False
-    if square == here:
-        return True
-    return bool(_clear_line(view.terrain.walls, here, square))
 
 
 def _options(view: _View, here: tuple[int, int] | None = None) -> list[_Option]:
@@ -237,6 +313,8 @@ def _options(view: _View, here: tuple[int, int] | None = None) -> list[_Option]:
     moved = here is not None and here != view.square
     here = here or view.square
     targets = view.standing_enemies()
+    squares = view.squares
+    distances: list[tuple[int, tuple[int, int], int]] | None = None
     for info in view.powers():
         if info.friendly:
             continue
@@ -249,10 +327,10 @@ def _options(view: _View, here: tuple[int, int] | None = None) -> list[_Option]:
             else:
                 points = []
                 for t in targets:
-                    point = view.squares[t]
+                    point = squares[t]
                     if point == here or distance_ft(here, point, rules) > info.range_ft:
                         continue
-                    if shape == "burst" and not view.can_see(point):
+                    if shape == "burst" and not view.sees(here, point):
                         continue
                     points.append(point)
             for point in points:  # type: ignore[assignment]
@@ -265,11 +343,10 @@ def _options(view: _View, here: tuple[int, int] | None = None) -> list[_Option]:
             continue
         if info.self_only:
             continue
-        for target in targets:
-            square = view.squares[target]
-            if distance_ft(here, square, rules) > info.range_ft:
-                continue
-            if not (_sees_from(view, here, square) if moved else view.can_see(target)):
+        if distances is None:  # once per square, not once per power
+            distances = [(t, squares[t], distance_ft(here, squares[t], rules)) for t in targets]
+        for target, square, feet in distances:
+            if feet > info.range_ft or not view.sees(here, square):
                 continue
             options.append(_Option(info, {"target": target}, (target,), _value(view, info, target)))
     return options
@@ -279,23 +356,11 @@ def _value(view: _View, info: PowerInfo, target: int) -> float:
     """Expected damage of ``info`` on ``target``: average damage times the chance to hit."""
     if not info.attack:
         return info.expected * 0.5
-    mode = view.battle.roll_mode(view.entity, "attack", target=target)
-    return info.expected * _hit_chance(view.battle, view.entity, target, mode)
+    return info.expected * view.numbers(target)[2]
 
 
 def _issue_power(view: _View, option: _Option) -> Command:
     return ("use_power", (view.entity, option.power.id), dict(option.kwargs))
-
-
-def _distance_field(view: _View, goals: Iterable[tuple[int, int]]) -> np.ndarray:
-    """Path distance (in steps, around walls) from every square to the nearest of ``goals``."""
-    return distance_map(view.terrain, view.rules, goals)
-
-
-def _chebyshev(shape: tuple[int, int], centre: tuple[int, int]) -> np.ndarray:
-    xs = np.abs(np.arange(shape[0]) - centre[0])[:, None]
-    ys = np.abs(np.arange(shape[1]) - centre[1])[None, :]
-    return np.maximum(xs, ys)
 
 
 def _move_goals(view: _View, reserved: set[tuple[int, int]], limit: int = 12) -> list[tuple[int, int]]:
@@ -303,46 +368,50 @@ def _move_goals(view: _View, reserved: set[tuple[int, int]], limit: int = 12) ->
 
     Best are squares from which an enemy is in reach of a power, behind cover from the nearest
     enemy when possible; then the reachable squares closest by path to the nearest enemy. Squares
-    whose drop would hurt (a ledge) and squares others already claimed are left out.
+    whose drop would hurt (a ledge) and squares others already claimed are left out. Every square
+    is scored at once with numpy; path distances and cover come from the map's cached answers.
     """
     battle, terrain, rules = view.battle, view.terrain, view.rules
     enemies = view.standing_enemies()
     if not enemies or not _can_move(view):
         return []
-    mask = battle.reachable(view.entity).copy()
+    # a creature keeps its height and falls: leave out squares whose drop would hurt
+    mask = battle.reachable(view.entity) & ((view.position.z - terrain.ground) < _HURTFUL_DROP_FT)
     for square in reserved:
         mask[square] = False
-    mask &= (view.position.z - terrain.ground) < _HURTFUL_DROP_FT  # a creature keeps its height and falls
     mask[view.square] = False
-    candidates = np.argwhere(mask)
-    if len(candidates) == 0:
+    flat = np.flatnonzero(mask)  # candidate squares as flat [x, y] indices, in np.argwhere's order
+    if len(flat) == 0:
         return []
-    field = _distance_field(view, (view.squares[e] for e in enemies))
+    enemy_squares = [view.squares[e] for e in enemies]
+    field = view.maps.nearest_field(terrain, rules, enemy_squares)
     reach_sq = max((p.range_ft for p in view.powers() if not p.friendly and not p.self_only),
                    default=rules.square_ft) / rules.square_ft
     reach_sq = max(int(reach_sq), 1)
-    base = field[candidates[:, 0], candidates[:, 1]].astype(np.float64)
-    in_reach = np.zeros(len(candidates), dtype=bool)
-    for enemy in enemies:
-        cheb = _chebyshev(mask.shape, view.squares[enemy])
-        in_reach |= cheb[candidates[:, 0], candidates[:, 1]] <= reach_sq
-    value = base.copy()
-    if in_reach.any():
-        nearest = min(enemies, key=lambda e: distance_ft(view.square, view.squares[e], rules))
-        covered = np.zeros(len(candidates), dtype=bool)
-        if rules.cover_enabled:
-            from systems.cover import blocked_lines_many  # the same rule the battle uses for Defense
+    base = field.ravel()[flat].astype(np.int64)
+    near = np.zeros(mask.shape, dtype=bool)  # within reach_sq squares (Chebyshev) of an enemy
+    for x, y in enemy_squares:
+        near[max(x - reach_sq, 0):x + reach_sq + 1, max(y - reach_sq, 0):y + reach_sq + 1] = True
+    in_reach = near.ravel()[flat]
+    any_in_reach = bool(in_reach.any())
+    value = base
+    if any_in_reach:
+        # in reach beats any distance, and cover from the nearest enemy beats no cover; whole numbers
+        # keep every score exact, so ties rank in square order as they always have
+        value = base.copy()
+        value[in_reach] -= 1000
+        if rules.cover_enabled:  # the same rule the battle uses for Defense
+            nearest = min(enemies, key=lambda e: distance_ft(view.square, view.squares[e], rules))
             order = np.flatnonzero(in_reach)
             order = order[np.argsort(base[order], kind="stable")][: limit * 4]
-            attackers = np.repeat(np.array([view.squares[nearest]], dtype=np.int64), len(order), axis=0)
-            blocked = blocked_lines_many(terrain.walls, attackers, candidates[order].astype(np.int64))
-            covered[order] = blocked >= rules.cover_lines_needed
-        value[in_reach] = -1000.0 - covered[in_reach] * 100.0 + base[in_reach]
-    here_value = float(field[view.square])
-    if field[view.square] != np.iinfo(np.int32).max and not in_reach.any() and value.min() >= here_value:
+            blocked = view.maps.blocked_flat(view.squares[nearest], flat[order])
+            value[order[blocked >= rules.cover_lines_needed]] -= 100
+    here_value = field[view.square]
+    if here_value != _UNREACHABLE and not any_in_reach and base.min() >= here_value:
         return []  # nothing gets it closer: stay
-    ranked = np.argsort(value, kind="stable")[:limit]
-    return [(int(candidates[i, 0]), int(candidates[i, 1])) for i in ranked]
+    best = flat[np.argsort(value, kind="stable")[:limit]]
+    xs, ys = np.divmod(best, mask.shape[1])
+    return list(zip(xs.tolist(), ys.tolist()))
 
 
 def _move_then_attack(view: _View, reserved: set[tuple[int, int]], pick: Callable[[list[_Option]], _Option]
@@ -360,13 +429,10 @@ def _plan_tactical(view: _View, rng: random.Random, reserved: set[tuple[int, int
     def pick(options: list[_Option]) -> _Option:
         def key(o: _Option) -> tuple[Any, ...]:
             target = o.victims[0]
-            cover = view.battle.has_cover(target, view.entity)
-            mode = view.battle.roll_mode(view.entity, "attack", target=target) if o.power.attack else "normal"
-            health = view.battle.get(target, Health).current
+            cover, disadvantage, _ = view.numbers(target)
             # a target that acts before us this round may have moved away by the time we act
-            moves_first = view.acts_before(target)
-            return (cover, mode == "disadvantage", -len(o.victims), moves_first, health, -o.expected,
-                    o.power.id, target)
+            return (cover, disadvantage and o.power.attack, -len(o.victims), view.acts_before(target),
+                    view.health(target), -o.expected, o.power.id, target)
         return min(options, key=key)
 
     options = _options(view)
@@ -379,8 +445,7 @@ def _plan_tactical(view: _View, rng: random.Random, reserved: set[tuple[int, int
 
 def _plan_greedy(view: _View, rng: random.Random, reserved: set[tuple[int, int]]) -> list[Command]:
     def pick(options: list[_Option]) -> _Option:
-        return max(options, key=lambda o: (o.expected, -view.battle.get(o.victims[0], Health).current,
-                                           o.power.id))
+        return max(options, key=lambda o: (o.expected, -view.health(o.victims[0]), o.power.id))
 
     here = _options(view)
     moved = [] if "prone" in view.conditions else _move_then_attack(view, reserved, pick)
@@ -396,7 +461,7 @@ def _expected_of(view: _View, command: Command) -> float:
     name, args, kwargs = command
     if name != "use_power" or "target" not in kwargs:
         return 0.0
-    return _value(view, power_info(view.battle, args[1]), kwargs["target"])
+    return _value(view, _cached_power_info(view.battle, args[1]), kwargs["target"])
 
 
 def _plan_random(view: _View, rng: random.Random, reserved: set[tuple[int, int]]) -> list[Command]:
@@ -446,7 +511,7 @@ def plan_turn(battle: Any, entity: int, policy: str = "tactical", rng: random.Ra
     if policy not in _PLANNERS:
         raise ValueError(f"unknown AI policy {policy!r}: expected one of {', '.join(POLICIES)}")
     rng = rng if rng is not None else random.Random(0)
-    if not battle.is_alive(entity):
+    if not battle.is_alive(entity):  # a facade entry: checks the id and makes this battle's world current
         return []
     view = _View(battle, entity, None if powers is None else powers.get(entity))
     if not _can_act(view) or not view.enemies:
