@@ -19,10 +19,9 @@ from typing import Any
 import numpy as np
 
 from components import Rules, Terrain
-from systems import visibility as _visibility
 from systems.actions import distance_map
 from systems.cover import blocked_lines, blocked_lines_many
-from systems.visibility import clear_line
+from systems.visibility import sees
 
 #: A crossing shorter than this is a graze, as in ``systems.cover`` (far below a real crossing).
 _EPS = 1e-9
@@ -161,19 +160,8 @@ class MapAnswers:
         return found
 
 
-def _older_sees(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tuple[int, int],
-                square: tuple[int, int]) -> bool:
-    """The sight rule of rules without ``systems.visibility.sees``: some vision between the two
-    squares (neither the viewer's nor the square's is none) and a clear line around the walls."""
-    if min(int(viewer_level), int(levels[square])) == 0:
-        return False
-    return square == here or bool(clear_line(walls, here, square))
-
-
-#: The rules' "you can see" from any square: ``systems.visibility.sees`` where the rules have it
-#: (darkness along the line blocks sight too), the older clear-line test otherwise.
-_SEES: Callable[[np.ndarray, np.ndarray, int, tuple[int, int], tuple[int, int]], bool] = \
-    getattr(_visibility, "sees", None) or _older_sees
+#: The rules' "you can see" from any square (the battle's own function: darkness on the line blocks it).
+_SEES: Callable[[np.ndarray, np.ndarray, int, tuple[int, int], tuple[int, int]], bool] = sees
 
 
 class SightTable:
