@@ -182,7 +182,7 @@ def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None) -> 
     they are used, so swapping its table right after the build (same ids, before combat) is
     exactly a battle built with it.
     """
-    battle, ids = scenario.build_with_ids(seed)
+    battle, ids = scenario.build_with_ids(seed, trusted=True if _SANDBOXED else None)
     if powers is not None:
         battle.powers = dict(powers)
     return battle, ids
@@ -413,11 +413,30 @@ def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     return rows
 
 
+#: Address space a pool worker may use; a battle needs about 200 MiB, a runaway script far more.
+WORKER_MEMORY_BYTES = 2 * 2**30
+_SANDBOXED = False
+
+
 def worker_init() -> None:
-    """Pool worker start-up: ignore Ctrl+C (the parent decides what stops) and warm the imports."""
+    """Pool worker start-up: ignore Ctrl+C (the parent decides what stops), warm the imports, and
+    make the worker itself the sandbox.
+
+    With an address-space limit on the worker, a script that exhausts memory aborts this worker
+    only; the pool reports the battle with its seed and carries on. So scripts of any scenario run
+    in-process here (``trusted=True``), without a script-host worker per battle worker: this is the
+    "whole battle in a sandboxed worker" arrangement, and it is about ten times faster per call.
+    """
+    import resource
     import signal
 
+    global _SANDBOXED
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = WORKER_MEMORY_BYTES if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY_BYTES, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _SANDBOXED = True
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     default_powers()
 
