@@ -140,6 +140,10 @@ def profile_split(path: str, battles: int
                   ) -> tuple[dict[str, float], dict[str, float], float, list[tuple[float, str]]]:
     """Per-battle seconds by phase (perf_counter), cProfile own-time by module group, and the
     project functions with the most cumulative time (where an optimisation would pay)."""
+    import game.sim_battle
+
+    # This process stands in for one pool worker, which is the scripts' sandbox there (see worker_init).
+    game.sim_battle._SANDBOXED = True
     timings: dict[str, float] = {}
     started = time.perf_counter()
     for i in range(battles):

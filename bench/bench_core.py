@@ -58,6 +58,11 @@ def invalidate_everything(b: Battle) -> None:
     cover = esper.get_processor(CoverSystem)
     assert cover is not None
     cover._cache.clear()  # type: ignore[attr-defined]
+    # ... and forget every answer kept per layout of walls, so cover lines are really recomputed
+    import systems.actions
+    import systems.cover
+    systems.cover._PAIRS.clear()
+    systems.actions._CACHE.clear()
     b.state.dirty.update(b.creatures())
 
 

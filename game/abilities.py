@@ -76,7 +76,19 @@ def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tupl
     ``systems.visibility.sees``."""
     assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
-    return sees(state.terrain.walls, state.levels, esper.component_for_entity(viewer, Vision).level, here, square)
+    level = esper.component_for_entity(viewer, Vision).level
+    # Sight depends on the walls and the level grid alone: a use is checked when issued and again
+    # when it resolves, so answers are kept per computed grid (walls change only with the grid).
+    key = (state.terrain.uid, state.levels_version, int(level), here, square)
+    found = _SIGHT.get(key)
+    if found is None:
+        if len(_SIGHT) > 50_000:
+            _SIGHT.clear()
+        found = _SIGHT[key] = sees(state.terrain.walls, state.levels, level, here, square)
+    return found
+
+
+_SIGHT: dict[tuple[int, int, int, tuple[int, int], tuple[int, int]], bool] = {}
 
 
 class PowerUse:

@@ -100,6 +100,7 @@ class VisibilitySystem(esper.Processor):
         if everyone:
             self._version = state.terrain.version
             state.levels = level_grid(state.terrain, state.rules)
+            state.levels_version += 1
         elif not state.dirty:
             return
         levels = state.levels
