@@ -193,6 +193,8 @@ class PowerUsed(Event):
 
 @dataclass(frozen=True, slots=True)
 class AttackRolled(Event):
+    """An attack roll: ``defense`` is the target's against this attacker, ``cover`` whether walls added to it."""
+
     entity: int
     target: int
     power: str
@@ -201,6 +203,7 @@ class AttackRolled(Event):
     total: int
     defense: int
     hit: bool
+    cover: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -237,7 +237,8 @@ class PowerUse:
             total = roll + esper.component_for_entity(user, Defense).attack_bonus + power.attack_bonus
             defense = self.battle.defense_against(target, user)
             hit = mode != "critical failure" and total >= defense
-            state.emit(AttackRolled(state.round, user, target, power.id, roll, mode, total, defense, hit))
+            cover = self.battle.has_cover(target, user)
+            state.emit(AttackRolled(state.round, user, target, power.id, roll, mode, total, defense, hit, cover))
             return "hit" if hit else "miss"
         if power.save_dc is not None:
             mode = self.battle.roll_mode(target, "save")

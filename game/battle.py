@@ -257,7 +257,7 @@ class Battle:
     @_command
     def spawn(self, name: str, x: int, y: int, z: float = 0, health: int = 10, defense: int = 10,
               flying: bool = False, prepared: bool = True, *, team: str | None = None, speed: int | None = None,
-              attack_bonus: int = 0, initiative_bonus: int = 0, powers: Iterable[str] = ()) -> int:
+              attack_bonus: int = 0, initiative_bonus: int = 0, powers: Iterable[str] = (), fatigue: int = 0) -> int:
         """Put a creature on the grid and return its entity id.
 
         ``z`` is raised to the ground of its square (standing on a ledge); a creature spawned above
@@ -279,7 +279,7 @@ class Battle:
         try:
             parts = [
                 Health(health, health),
-                Fatigue(0, self.state.rules.max_fatigue),
+                Fatigue(fatigue, self.state.rules.max_fatigue),
                 Position(square[0], square[1], max(float(z), float(terrain.ground[square]))),
                 Defense(defense, attack_bonus),
                 Movement(speed_ft, 0, bool(flying)),

@@ -124,12 +124,43 @@ def _ledge_jumper(demo: Demo) -> tuple[int, tuple[int, int]] | None:
     return None
 
 
+def _cover_seeker(demo: Demo) -> tuple[int, tuple[int, int]] | None:
+    """A creature that can step to a square where an enemy sees it but a wall gives it cover."""
+    from components import Vision
+    from systems.cover import has_cover
+    from systems.visibility import sees
+
+    b = demo.battle
+    assert b.state.levels is not None
+    for e in b.turn_order():
+        if b.conditions(e) & {"downed", "unconscious", "dead"}:
+            continue
+        enemies = [o for o in b.creatures() if b.team(o) != b.team(e) and b.is_alive(o)]
+        for x, y in (tuple(int(v) for v in sq) for sq in np.argwhere(b.reachable(e))):
+            for enemy in enemies:
+                there = b.get(enemy, Position).square
+                if sees(b.terrain.walls, b.state.levels, b.get(enemy, Vision).level, there, (x, y)) \
+                        and has_cover(b.terrain, b.rules, there, (x, y)):
+                    return e, (x, y)
+    return None
+
+
 def director(demo: Demo) -> set[int]:
-    """Round 1's scripted beat: a creature on the ledge leaps down (the AI itself avoids drops).
+    """The scripted beats the computer players would not play on their own: in round 1 a creature
+    on the ledge leaps down (the AI avoids drops), in round 2 one ducks behind a wall (the AI goes for
+    the fight, not for cover).
 
     Returns the creatures the director gave orders to, so the AI leaves them alone this round.
     """
     b = demo.battle
+    if b.round == 1:
+        duck = _cover_seeker(demo)
+        if duck is not None:
+            try:
+                b.move(duck[0], *duck[1])
+                return {duck[0]}
+            except ValueError:
+                return set()
     if b.round != 0:
         return set()
     jump = _ledge_jumper(demo)
@@ -165,18 +196,24 @@ def scene_lines(battle: Any) -> list[str]:
     return lines
 
 
-def cover_lines(battle: Any) -> list[str]:
-    """Who ended the round behind cover from their nearest enemy (the core's own Cover record)."""
-    from components import Cover
-
+def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None) -> list[str]:
+    """Who ended the round behind cover from an enemy that can see it (``defense_against`` adds the
+    bonus against that enemy only); with ``told``, each pair is told once, when it first happens."""
     lines = []
     for e in battle.creatures():
-        if not battle.is_alive(e):
+        if not battle.is_alive(e) or battle.conditions(e) & {"downed", "unconscious"}:
             continue
-        cover = battle.get(e, Cover)
-        if cover.covered and cover.against is not None:
-            lines.append(f"Round {battle.round}: {battle.name(e)} has cover from {battle.name(cover.against)} "
-                         f"behind a wall (+{battle.rules.cover_bonus} Defense)")
+        for enemy in battle.creatures():
+            if battle.team(enemy) == battle.team(e) or not battle.is_alive(enemy):
+                continue
+            if (told is not None and (e, enemy) in told) or not battle.can_see(enemy, e) \
+                    or not battle.has_cover(e, enemy):
+                continue
+            if told is not None:
+                told.add((e, enemy))
+            lines.append(f"Round {battle.round}: {battle.name(e)} has cover from {battle.name(enemy)} "
+                         f"behind a wall (+{battle.rules.cover_bonus} Defense against it: "
+                         f"{battle.defense_against(e, enemy)})")
     return lines
 
 
@@ -224,10 +261,11 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     rng = random.Random(seed)
     lines = scene_lines(demo.battle)
     seen = 0
+    told: set[tuple[int, int]] = set()
     for _ in range(max_rounds):
         play_round(demo, rng, policy)
         events = demo.battle.state.events
-        lines += format_events(demo.battle, events[seen:]) + cover_lines(demo.battle)
+        lines += format_events(demo.battle, events[seen:]) + cover_lines(demo.battle, told)
         seen = len(events)
         done = finished(demo.battle)
         if demo.battle.round <= shots or done:

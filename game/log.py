@@ -174,8 +174,9 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
     if kind == "AttackRolled":
         mode = "" if event.mode == "normal" else f", {event.mode}"
         result = "HIT" if event.hit else "miss"
+        cover = f" (cover behind a wall: +{battle.rules.cover_bonus})" if g("cover", False) else ""
         return (f"{n(event.entity)} attacks {n(event.target)} with {_power_name(battle, event.power)}: "
-                f"{event.roll}{mode} -> {event.total} vs Defense {event.defense}: {result}")
+                f"{event.roll}{mode} -> {event.total} vs Defense {event.defense}{cover}: {result}")
     if kind == "SaveRolled":
         mode = "" if event.mode == "normal" else f", {event.mode}"
         result = "saves" if event.success else "fails"

@@ -164,6 +164,7 @@ class CreatureSpec:
     prepared: bool = True
     flying: bool = False
     reactions: tuple[str, ...] = ()
+    fatigue: int = 0
 
 
 @dataclass(frozen=True)
@@ -278,7 +279,7 @@ class Scenario:
                     spec.name, spec.x, spec.y, z=0 if spec.z is None else spec.z, health=spec.health,
                     defense=spec.defense, flying=spec.flying, prepared=spec.prepared, team=spec.team,
                     speed=spec.speed, attack_bonus=spec.attack_bonus, initiative_bonus=spec.initiative_bonus,
-                    powers=list(spec.powers))
+                    powers=list(spec.powers), fatigue=spec.fatigue)
             for script in self.reactions:
                 battle.attach_reaction(script)
             for spec in self.creatures:
@@ -505,7 +506,7 @@ _CREATURE_FIELDS: dict[str, tuple[Callable[[Any], Any], Any]] = {
     "y": (_int, _MISSING), "z": (_number, None), "health": (_positive_int, 10), "defense": (_int, 10),
     "attack_bonus": (_int, 0), "speed": (_non_negative_int, None), "initiative_bonus": (_int, 0),
     "powers": (_powers, ()), "prepared": (_bool, True), "flying": (_bool, False),
-    "reactions": (_scripts, ()),
+    "reactions": (_scripts, ()), "fatigue": (_non_negative_int, 0),
 }
 _TOP_FIELDS = ("name", "description", "seed", "ambient", "map", "lights", "areas", "rules", "teams", "creatures",
                "reactions")

@@ -67,8 +67,8 @@ class BattleState:
     effects: dict[int, ActiveEffect] = field(default_factory=dict)
     effect_end_hooks: list[Callable[[ActiveEffect], None]] = field(default_factory=list)
     squares: dict[tuple[int, int], set[int]] = field(default_factory=dict)  # who stands where
-    levels: np.ndarray | None = None
-    levels_version: int = 0  # grows each time ``levels`` is recomputed (caches of sight key on it)  # the visibility system's level grid, [x, y] of Visibility values
+    levels: np.ndarray | None = None  # the visibility system's level grid, [x, y] of Visibility values
+    levels_version: int = 0  # grows each time ``levels`` is recomputed (caches of sight key on it)
 
     def emit(self, event: Event) -> None:
         """Record a fact; the only way systems report what happened."""

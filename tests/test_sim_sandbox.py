@@ -20,7 +20,8 @@ def test_a_memory_bomb_in_a_strangers_scenario_is_contained_by_the_worker(tmp_pa
     assert 'reactions = ["bomb.star"]' in text
     (tmp_path / "ambush.toml").write_text(text)
     shutil.copy(ROOT / "assets/scripts/rally.star", tmp_path / "scripts")
-    result = simulate(SimConfig(scenario=str(tmp_path / "ambush.toml"), battles=3, seed=1, workers=2),
+    result = simulate(SimConfig(scenario=str(tmp_path / "ambush.toml"), battles=3, seed=1, workers=2,
+                                out_dir=None),
                       progress=False)
     [summary] = result.summaries()
     assert summary["battles"] == 3 and summary["failed"] == 0       # every battle finished and counted
