@@ -449,9 +449,7 @@ class Battle:
     @_entry
     def visibility_at(self, x: int, y: int) -> Visibility:
         """The visibility level of a square (ambient, lights and areas; no creature's conditions)."""
-        square = self._square(x, y)
-        assert self.state.levels is not None
-        return Visibility(int(self.state.levels[square]))
+        return self._level_at(self._square(x, y))
 
     # ------------------------------------------------------------------ commands
 
