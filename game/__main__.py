@@ -65,10 +65,15 @@ def _replay_args(p: argparse.ArgumentParser) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Replay a file and say whether the events came out the same; exit status 1 if not."""
-    from game.saves import play_replay
+    """Replay a file and say whether the events came out the same; exit status 1 if not, 2 if the
+    file cannot be read as a replay at all."""
+    from game.saves import SaveError, play_replay
 
-    battle, matched, first_mismatch = play_replay(args.file)
+    try:
+        battle, matched, first_mismatch = play_replay(args.file)
+    except SaveError as err:
+        print(f"replay: {err}", file=sys.stderr)
+        return 2
     if matched:
         print(f"{args.file}: replayed {battle.round} rounds, {len(battle.state.events)} events: all matched")
     else:

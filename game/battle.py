@@ -158,6 +158,8 @@ class Battle:
         self._ids: set[int] = set()
         self._next_map_id = itertools.count(1)
         self.powers: dict[str, Power] = dict(default_powers() if powers is None else powers)
+        #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
+        self.power_overrides: tuple[tuple[str, Any], ...] = ()
         self.scripts = ScriptHook(self, trusted=trusted_scripts, script_dir=script_dir, limits=script_limits)
         self._power_use = PowerUse(self)
         self.state.handlers[UsePower] = self._power_use.resolve

@@ -16,9 +16,12 @@ Example::
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -290,3 +293,51 @@ def default_powers() -> dict[str, Power]:
     if _DEFAULT is None:
         _DEFAULT = load_powers()
     return _DEFAULT
+
+
+@cache
+def _power_tables(source: str) -> Mapping[str, Any]:
+    """The raw TOML tables of one power file (cached: sweeps re-parse the same power often)."""
+    return tomllib.loads(Path(source).read_text(encoding="utf-8"))
+
+
+def apply_power_overrides(overrides: Iterable[tuple[str, Any]], base: Mapping[str, Power] | None = None
+                          ) -> dict[str, Power]:
+    """The power table with some fields replaced, each changed power re-validated by ``parse_power``.
+
+    Keys are ``powers.ID.KEY`` where KEY is the power's TOML key (``damage``, ``range_ft``,
+    ``attack.bonus``, ``save.dc``, ``area.radius_ft``, ...). The changed table goes through
+    :func:`game.powers.parse_power` exactly as a designer's edit of the file would, so "9d" or a
+    negative range is refused with the same message, rather than silently simulated.
+
+    Raises:
+        ValueError: an unknown power, or a value the power loader refuses (a PowerError).
+    """
+    powers = dict(default_powers() if base is None else base)
+    tables: dict[str, dict[str, Any]] = {}
+    for key, value in overrides:
+        parts = key.split(".")
+        if len(parts) < 3 or parts[0] != "powers":
+            raise ValueError(f"override {key!r}: a power override is powers.ID.KEY, like powers.fireball.damage")
+        power_id, path = parts[1], parts[2:]
+        if power_id not in powers:
+            raise ValueError(f"override {key!r}: unknown power {power_id!r}; known: {', '.join(sorted(powers))}")
+        if power_id not in tables:
+            power = powers[power_id]
+            raw = _power_tables(power.source).get(power_id) if power.source else None
+            if raw is None:  # a power made in code: rebuild its table from the dataclass is not possible
+                raise ValueError(f"override {key!r}: power {power_id!r} has no source file to re-validate")
+            tables[power_id] = copy.deepcopy(dict(raw))
+        table: dict[str, Any] = tables[power_id]
+        for part in path[:-1]:
+            inner = table.setdefault(part, {})
+            if not isinstance(inner, dict):
+                raise ValueError(f"override {key!r}: {part!r} of power {power_id!r} is not a table")
+            table = inner
+        table[path[-1]] = value
+    for power_id, table in tables.items():
+        where = f"{powers[power_id].source} (overridden)"
+        parsed = parse_power(power_id, table, where)
+        # dataclasses.replace keeps the original's non-compared fields (its source) for messages.
+        powers[power_id] = dataclasses.replace(parsed, source=powers[power_id].source)
+    return powers

@@ -42,6 +42,7 @@ import numpy as np
 
 from components import Health, Position, Visibility
 from game.battle import Battle
+from game.powers import apply_power_overrides
 from game.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
 
 __all__ = [
@@ -64,6 +65,7 @@ FORMAT_VERSION = 1
 
 #: Methods a file may never call while replaying, even if a tampered log names them.
 _KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
+_OPTIONAL_KEYS = ("powers",)  # power overrides of a simulation's sweep, as [key, value] pairs
 _SCENARIO_KEYS = ("path", "name", "text", "overrides")
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -207,6 +209,7 @@ def _document(kind: str, scenario: Scenario, battle: Battle, build_commands: int
         "commands": [_encode_command(i, c) for i, c in enumerate(log[count:], start=count)],
         "events": _events(battle),
         "creatures": _snapshot(battle),
+        "powers": [[k, encode_value(v, f"power override {k}")] for k, v in battle.power_overrides],
     }
 
 
@@ -319,7 +322,7 @@ def _read(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], list[Comman
     if version < 1:
         raise _fail(path, f"version {version} is not a known version")
     missing = [k for k in _KEYS if k not in document]
-    unknown = [k for k in document if k not in _KEYS]
+    unknown = [k for k in document if k not in _KEYS + _OPTIONAL_KEYS]
     if missing or unknown:
         raise _fail(path, "; ".join([f"missing key {k!r}" for k in missing] + [f"unknown key {k!r}" for k in unknown]))
     scenario = document["scenario"]
@@ -403,10 +406,21 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
     Raises SaveError (after closing the new battle) only when the battle cannot be rebuilt at all.
     """
     scenario = _scenario(path, document)
+    overrides = document.get("powers", [])
+    if not isinstance(overrides, list) or not all(
+            isinstance(o, list) and len(o) == 2 and isinstance(o[0], str) for o in overrides):
+        raise _fail(path, "powers must be a list of [key, value] pairs")
+    try:
+        changed = [(k, decode_value(v, f"power override {k}")) for k, v in overrides]
+        powers = apply_power_overrides(changed) if changed else None
+    except ValueError as err:
+        raise _fail(path, f"its power overrides do not apply: {err}") from None
     try:
         battle = scenario.build(seed=document["seed"])
     except (ScenarioError, ValueError) as err:
         raise _fail(path, f"its scenario does not build: {err}") from None
+    if powers is not None:
+        battle.powers, battle.power_overrides = powers, tuple(changed)
     try:
         if len(battle.command_log) != document["build_commands"]:
             raise _fail(path, f"build_commands is {document['build_commands']} but the scenario builds with "

@@ -10,18 +10,15 @@ Nothing here imports pygame: workers are headless and must start fast.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import importlib
 import json
 import os
 import random
 import time
-import tomllib
 import traceback
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +27,7 @@ import numpy as np
 from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
 from game import ai
 from game.errors import IllegalCommand
-from game.powers import Power, default_powers, parse_power
+from game.powers import Power, apply_power_overrides, default_powers
 from game.scenario import Scenario, ScenarioError, load_scenario
 
 #: Conditions that take a creature out of the fight: its side has lost when all of them have one.
@@ -76,53 +73,6 @@ def split_overrides(overrides: Iterable[tuple[str, Any]]) -> tuple[Overrides, Ov
     for key, value in overrides:
         (powers if key.startswith(POWER_PREFIX) else scenario).append((key, value))
     return tuple(powers), tuple(scenario)
-
-
-@cache
-def _power_tables(source: str) -> Mapping[str, Any]:
-    """The raw TOML tables of one power file (cached: sweeps re-parse the same power often)."""
-    return tomllib.loads(Path(source).read_text(encoding="utf-8"))
-
-
-def apply_power_overrides(overrides: Overrides, base: Mapping[str, Power] | None = None) -> dict[str, Power]:
-    """The power table with some fields replaced, each changed power re-validated by ``parse_power``.
-
-    Keys are ``powers.ID.KEY`` where KEY is the power's TOML key (``damage``, ``range_ft``,
-    ``attack.bonus``, ``save.dc``, ``area.radius_ft``, ...). The changed table goes through
-    :func:`game.powers.parse_power` exactly as a designer's edit of the file would, so "9d" or a
-    negative range is refused with the same message, rather than silently simulated.
-
-    Raises:
-        ValueError: an unknown power, or a value the power loader refuses (a PowerError).
-    """
-    powers = dict(default_powers() if base is None else base)
-    tables: dict[str, dict[str, Any]] = {}
-    for key, value in overrides:
-        parts = key.split(".")
-        if len(parts) < 3 or parts[0] != "powers":
-            raise ValueError(f"override {key!r}: a power override is powers.ID.KEY, like powers.fireball.damage")
-        power_id, path = parts[1], parts[2:]
-        if power_id not in powers:
-            raise ValueError(f"override {key!r}: unknown power {power_id!r}; known: {', '.join(sorted(powers))}")
-        if power_id not in tables:
-            power = powers[power_id]
-            raw = _power_tables(power.source).get(power_id) if power.source else None
-            if raw is None:  # a power made in code: rebuild its table from the dataclass is not possible
-                raise ValueError(f"override {key!r}: power {power_id!r} has no source file to re-validate")
-            tables[power_id] = copy.deepcopy(dict(raw))
-        table: dict[str, Any] = tables[power_id]
-        for part in path[:-1]:
-            inner = table.setdefault(part, {})
-            if not isinstance(inner, dict):
-                raise ValueError(f"override {key!r}: {part!r} of power {power_id!r} is not a table")
-            table = inner
-        table[path[-1]] = value
-    for power_id, table in tables.items():
-        where = f"{powers[power_id].source} (overridden)"
-        parsed = parse_power(power_id, table, where)
-        # dataclasses.replace keeps the original's non-compared fields (its source) for messages.
-        powers[power_id] = dataclasses.replace(parsed, source=powers[power_id].source)
-    return powers
 
 
 _SCENARIOS: dict[str, Scenario] = {}
@@ -175,7 +125,8 @@ def load_hook(spec: str | None) -> Callable[..., Any] | None:
 # ---------------------------------------------------------------------------------------------- one battle
 
 
-def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None) -> tuple[Any, dict[str, int]]:
+def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None,
+          power_overrides: Overrides = ()) -> tuple[Any, dict[str, int]]:
     """Build the scenario's battle with this seed, using a changed power table when given.
 
     ``Scenario.build_with_ids`` takes no power table; the battle looks powers up by id only when
@@ -185,6 +136,7 @@ def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None) -> 
     battle, ids = scenario.build_with_ids(seed, trusted=True if _SANDBOXED else None)
     if powers is not None:
         battle.powers = dict(powers)
+        battle.power_overrides = tuple(power_overrides)  # saves and replays record them
     return battle, ids
 
 
@@ -320,7 +272,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         power_overrides, scenario_overrides = split_overrides(overrides)
         scenario = scenario_for(path, scenario_overrides)
         powers = powers_for(power_overrides)
-        battle, ids = build(scenario, seed, powers)
+        battle, ids = build(scenario, seed, powers, power_overrides)
         setup = load_hook(hook)
         if setup is not None:
             setup(battle, ids, seed)

@@ -161,6 +161,16 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
     return None
 
 
+def _describe(command: object) -> str:
+    """A command as the log names it: "move to (3, 4)", "stand", "use strike"."""
+    if isinstance(command, Move):
+        return f"move to {(command.x, command.y)}"
+    if isinstance(command, Stand):
+        return "stand"
+    power = getattr(command, "power", None)
+    return f"use {power}" if power is not None else type(command).__name__.lower()
+
+
 class ActionSystem(esper.Processor):
     """Resolves the acting creature's own commands on its turn, in the order it issued them."""
 
@@ -174,8 +184,7 @@ class ActionSystem(esper.Processor):
         while queue:
             command = queue.popleft()
             if self._unsupported(actor):
-                self.state.emit(CommandRefused(self.state.round, actor, type(command).__name__.lower(),
-                                               "it is falling"))
+                self.state.emit(CommandRefused(self.state.round, actor, _describe(command), "it is falling"))
                 continue
             if isinstance(command, Move):
                 self._move(command)
