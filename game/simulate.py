@@ -221,6 +221,19 @@ class _DaskEngine(_Engine):
             from distributed import Client, LocalCluster
         except ImportError as err:  # a loud, actionable failure: never a silent fallback to the pool
             raise RuntimeError("--engine dask needs dask[distributed]: pip install 'dask[distributed]'") from err
+        import dask
+        from distributed import WorkerPlugin
+
+        class _Setup(WorkerPlugin):
+            """Runs on every worker, those the nanny restarts after a battle killed one included."""
+
+            def setup(self, worker: Any) -> None:
+                worker_init_dask()
+
+        # A task whose worker dies fails at once (KilledWorker) rather than being retried on other
+        # workers, so a battle that kills its worker takes down one worker, is isolated by
+        # ``_schedule`` like on the pool, and is reported with its seed.
+        dask.config.set({"distributed.scheduler.allowed-failures": 0})
         self.cluster = None
         if scheduler:
             self.client = Client(scheduler)
@@ -228,12 +241,12 @@ class _DaskEngine(_Engine):
             self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
             self.client = Client(self.cluster)
-        self.client.run(worker_init_dask)
+        self.client.register_plugin(_Setup())
         n = max(1, len(self.client.scheduler_info().get("workers", {})))
         self.window = n * 3
 
     def submit(self, chunk: Chunk) -> Any:
-        return self.client.submit(run_chunk, chunk, pure=False)
+        return self.client.submit(run_chunk, chunk, pure=False, retries=0)
 
     def wait(self, futures: set[Any]) -> tuple[set[Any], set[Any]]:
         from distributed import wait

@@ -158,6 +158,16 @@ def test_a_worker_that_dies_fails_only_its_battle(scenario: str, hooks: str, mon
     assert "worker died" in result.failures[0].error
 
 
+def test_a_battle_that_kills_a_dask_worker_fails_only_itself(scenario: str, hooks: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    killer = battle_seed(2, 3)
+    monkeypatch.setenv("SIM_TEST_KILL_SEED", str(killer))
+    result = simulate(SimConfig(scenario, battles=8, seed=2, chunk_size=4, hook=f"{hooks}:kill_worker",
+                                engine="dask", out_dir=None), progress=False)
+    assert result.done == 8
+    assert [(f.seed, f.battle) for f in result.failures] == [(killer, 3)]
+
+
 def test_failing_script_is_reported_and_strict_mode_fails_the_battle(scenario: str) -> None:
     overrides = (("creatures.r1.powers", ["chain-lightning"]), ("powers.chain-lightning.script", "missing.star"))
     row = run_battle(scenario, overrides, battle_seed(0, 0))
