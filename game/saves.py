@@ -449,13 +449,19 @@ def load_game(path: str | Path) -> Battle:
         SaveError: unreadable or corrupt file, wrong format or version, unknown keys, a scenario
             that does not load, or a replay that does not reproduce the saved events exactly.
     """
+    return restore_game(path)[0]
+
+
+def restore_game(path: str | Path) -> tuple[Battle, Scenario, int]:
+    """Like :func:`load_game`, also returning the scenario the save was made on and the length of
+    its build, which a window needs to go on playing (and saving) that scenario."""
     target = Path(path)
     document, commands = _read(target, (SAVE_FORMAT,))
-    battle, _scenario_used, mismatch = _restore(target, document, commands)
+    battle, scenario, mismatch = _restore(target, document, commands)
     if mismatch is not None:
         battle.close()
         raise _fail(target, f"the saved battle does not replay: {mismatch}")
-    return battle
+    return battle, scenario, document["build_commands"]
 
 
 def read_replay(path: str | Path) -> tuple[Scenario, int, list[Command]]:

@@ -60,7 +60,10 @@ class App:
         self.ui = UiState(human_teams=frozenset(human_teams), title=title)
         self.policy = policy
         self.rng = random.Random(seed)
-        self.save_path = Path(save_path)
+        # one save per scenario, so that a save of the keep is never loaded into the ledge
+        stem = Path(scenario.path).stem if scenario is not None and getattr(scenario, "path", None) else ""
+        self.save_path = Path(save_path) if save_path != SAVE_PATH or not stem else \
+            SAVE_PATH.with_name(f"{stem}.save.json")
         self.powers = powers
         self.renderer.powers = powers
         self.running = True
@@ -271,11 +274,19 @@ class App:
             self.ui.message = "Loading is not available yet (game.saves is missing)"
             return
         try:
-            battle = saves.load_game(self.save_path)
+            battle, scenario, build_commands = saves.restore_game(self.save_path)
         except Exception as err:
             self.ui.message = f"Load failed: {err}"
             return
-        self.battle = battle
+        if self.scenario is not None and scenario.name != self.scenario.name:
+            battle.close()
+            self.ui.message = (f"Load refused: {self.save_path} is a save of {scenario.name!r}, "
+                               f"this window plays {self.scenario.name!r}")
+            return
+        old, self.battle = self.battle, battle
+        self.scenario, self.build_commands = scenario, build_commands
+        if old is not battle:
+            old.close()
         self.renderer.set_battle(battle)
         self.ui.selected, self.ui.power = None, None
         self.ui.planned.clear()
