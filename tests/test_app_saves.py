@@ -7,10 +7,10 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
-import pygame  # noqa: E402
+import pygame
 
-from game.render import App  # noqa: E402
-from game.scenario import load_scenario  # noqa: E402
+from game.render import App
+from game.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 
