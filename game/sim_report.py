@@ -109,8 +109,12 @@ class VariantStats:
             "variant": self.label, "overrides": [list(o) for o in self.overrides], "battles": self.battles,
             "finished": n, "failed": self.failed, "draws": self.wins[DRAW],
             "draw_rate": self.wins[DRAW] / n if n else 0.0, "teams": teams,
-            "first_mover": {"wins": self.first_wins, "rate": self.first_wins / n if n else 0.0,
-                            "low": wilson(self.first_wins, n)[0], "high": wilson(self.first_wins, n)[1]},
+            # Of the battles someone won (draws left out, as in bench/floor.py), how many went to the
+            # side whose creature acted first: the first-mover advantage, with its interval.
+            "first_mover": {"wins": self.first_wins, "decided": n - self.wins[DRAW],
+                            "rate": self.first_wins / (n - self.wins[DRAW]) if n - self.wins[DRAW] else 0.0,
+                            "low": wilson(self.first_wins, n - self.wins[DRAW])[0],
+                            "high": wilson(self.first_wins, n - self.wins[DRAW])[1]},
             "mean_rounds": self.mean(self.rounds_total),
             **{key: self.mean(self.counts[key]) for key in ("downs", "deaths", "unconscious", "falls",
                                                             "fall_damage", "script_failures")},
@@ -185,7 +189,7 @@ def _pct(x: float) -> str:
 
 def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> str:
     """The terminal table: one line per variant, then damage and uses per power per variant."""
-    head = ["variant", "n", "failed", *(f"{t} win [95% CI]" for t in teams), "draw", "1st-mover win", "rounds",
+    head = ["variant", "n", "failed", *(f"{t} win [95% CI]" for t in teams), "draw", "1st-mover win [95% CI]", "rounds",
             "downs", "deaths", "falls"]
     lines = []
     for s in summaries:
@@ -193,7 +197,9 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
         for team in teams:
             t = s["teams"][team]
             cells.append(f"{_pct(t['rate'])} [{_pct(t['low'])}-{_pct(t['high'])}]")
-        cells += [_pct(s["draw_rate"]), _pct(s["first_mover"]["rate"]), f"{s['mean_rounds']:.2f}",
+        fm = s["first_mover"]
+        cells += [_pct(s["draw_rate"]), f"{_pct(fm['rate'])} [{_pct(fm['low'])}-{_pct(fm['high'])}]",
+                  f"{s['mean_rounds']:.2f}",
                   f"{s['downs']:.2f}", f"{s['deaths']:.2f}",
                   f"{s['falls']:.2f}"]
         lines.append(cells)
