@@ -234,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nmemory: RSS {before:.0f} MiB before, {early:.0f} MiB after {args.memory_battles // 10} battles, "
               f"{late:.0f} MiB after {args.memory_battles} battles in one process ({grown:+.1f} MiB, "
               f"{per:.0f} KiB/battle)")
-        print("  (esper worlds are freed; the growth is native memory that tcod.path.dijkstra2d never frees,\n"
-              "   about 4 KiB a call; game.simulate recycles pool workers every --recycle battles, default 500)")
+        print("  (esper worlds are freed; what grows are the bounded caches of paths, cover and sight per map,\n"
+              "   which fill in the first battles; game.simulate also recycles pool workers every --recycle\n"
+              "   battles, default 500)")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"peak RSS (getrusage): this process {own:.0f} MiB, largest worker {workers:.0f} MiB")
