@@ -28,6 +28,7 @@ from components.events import AreaCreated, Event, ScriptFailed
 from components.terrain import Area, Light
 from game.dice import Dice
 from game.errors import IllegalCommand
+from game.files import MEGABYTE, UnreadableFile, read_bounded
 from game.powers import SCRIPTS_DIR
 from game.scripting import InProcessHost, Limits, ScriptError, WorkerHost
 from systems.geometry import distance_ft, within_radius
@@ -113,10 +114,15 @@ class ScriptHook:
                               kind="missing")
         path = self.script_dir / script
         try:
-            source = path.read_text(encoding="utf-8")
+            # Only a regular file inside the script folder (a symlink out of it could read any file
+            # on the machine into an error message), and not a huge one.
+            if not path.resolve().is_relative_to(self.script_dir.resolve()):
+                raise UnreadableFile("it leads outside the script folder")
+            source = read_bounded(path, MEGABYTE).decode("utf-8")
             self.host.load(str(path), source)
-        except OSError as err:
-            self._broken[script] = ScriptError(str(path), f"cannot read script: {err.strerror}", kind="missing")
+        except (UnreadableFile, UnicodeDecodeError) as err:
+            reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
+            self._broken[script] = ScriptError(str(path), f"cannot read script: {reason}", kind="missing")
             raise self._broken[script] from None
         except ScriptError as err:
             self._broken[script] = err

@@ -28,6 +28,7 @@ from typing import Any
 from components import Visibility
 from components.rules import GRANTABLE_CONDITIONS
 from game.dice import Dice
+from game.files import MEGABYTE, UnreadableFile, read_bounded
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 POWERS_DIR = ASSETS / "powers"
@@ -265,11 +266,11 @@ def parse_power(power_id: str, table: object, where: str) -> Power:
 def load_power_file(path: Path) -> dict[str, Power]:
     """Every power of one file; PowerError (naming the file) on the first problem, and nothing loaded."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_bounded(path, 4 * MEGABYTE).decode("utf-8"))
     except tomllib.TOMLDecodeError as err:
         raise PowerError(f"{path}: not valid TOML: {err}") from None
-    except OSError as err:
-        raise PowerError(f"{path}: cannot read: {err.strerror}") from None
+    except (UnreadableFile, UnicodeDecodeError, RecursionError) as err:
+        raise PowerError(f"{path}: cannot read: {err}") from None
     return {power_id: parse_power(power_id, table, str(path)) for power_id, table in data.items()}
 
 

@@ -42,6 +42,7 @@ import numpy as np
 
 from components import Health, Position, Visibility
 from game.battle import Battle
+from game.files import MEGABYTE, UnreadableFile, read_bounded
 from game.powers import apply_power_overrides
 from game.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
 
@@ -106,23 +107,28 @@ def encode_value(value: Any, where: str = "value") -> Any:
     raise SaveError(f"cannot save {where}: {type(value).__name__} {value!r} has no encoding")
 
 
-def decode_value(data: Any, where: str = "value") -> Any:
+_MAX_DEPTH = 32  # no command argument the game writes is nested more than a few levels
+
+
+def decode_value(data: Any, where: str = "value", _depth: int = 0) -> Any:
     """The inverse of :func:`encode_value`; SaveError on anything it could not have written."""
+    if _depth > _MAX_DEPTH:
+        raise SaveError(f"{where}: nested more than {_MAX_DEPTH} levels deep; not something this game wrote")
     if data is None or isinstance(data, (bool, int, float, str)):
         return data
     if isinstance(data, list):
-        return [decode_value(v, where) for v in data]
+        return [decode_value(v, where, _depth + 1) for v in data]
     if isinstance(data, dict) and len(data) == 1:
         (tag, inner), = data.items()
         if tag == "$tuple" and isinstance(inner, list):
-            return tuple(decode_value(v, where) for v in inner)
+            return tuple(decode_value(v, where, _depth + 1) for v in inner)
         if tag == "$visibility" and isinstance(inner, str) and inner in Visibility.__members__:
             return Visibility[inner]
         if tag == "$float" and inner in ("inf", "-inf", "nan"):
             return float(inner)
         if tag == "$dict" and isinstance(inner, dict):
-            return {k: decode_value(v, where) for k, v in inner.items()}
-    raise SaveError(f"{where}: {data!r} is not an encoded value")
+            return {k: decode_value(v, where, _depth + 1) for k, v in inner.items()}
+    raise SaveError(f"{where}: {str(data)[:80]!r} is not an encoded value")
 
 
 def _encode_command(index: int, command: Command) -> dict[str, Any]:
@@ -297,9 +303,9 @@ def _fail(path: Path, message: str) -> SaveError:
 def _read(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], list[Command]]:
     """Read and check the structure of a file and decode its commands; nothing is built yet."""
     try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise _fail(path, f"cannot read the file: {err.strerror or err}") from None
+        raw = read_bounded(path, 256 * MEGABYTE)
+    except UnreadableFile as err:
+        raise _fail(path, str(err)) from None
     try:
         document = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as err:
@@ -307,6 +313,8 @@ def _read(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], list[Comman
     except json.JSONDecodeError as err:
         raise _fail(path, f"not valid JSON (line {err.lineno} column {err.colno}: {err.msg}); "
                           f"the file is corrupt or truncated") from None
+    except (RecursionError, ValueError) as err:  # nesting too deep, a number of thousands of digits
+        raise _fail(path, f"not a save this game wrote: {type(err).__name__}: {str(err)[:200]}") from None
     if not isinstance(document, dict):
         raise _fail(path, "expected a JSON object at the top")
     kind = document.get("format")

@@ -75,6 +75,7 @@ from typing import Any
 
 from components import Rules, Visibility
 from game.battle import Battle
+from game.files import MEGABYTE, UnreadableFile, read_bounded
 from game.powers import ASSETS, SCRIPTS_DIR, PowerError, default_powers
 
 __all__ = [
@@ -337,9 +338,9 @@ def load_scenario(path: str | Path) -> Scenario:
     """
     source = str(path)
     try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        raise ScenarioError(source, [f"cannot read the file: {err.strerror or err}"]) from None
+        raw = read_bounded(path, 16 * MEGABYTE)
+    except UnreadableFile as err:
+        raise ScenarioError(source, [str(err)]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -358,6 +359,8 @@ def _load(text: str, source: str, path: str | None) -> Scenario:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ScenarioError(source, [f"TOML syntax error: {err}"]) from None
+    except RecursionError:
+        raise ScenarioError(source, ["arrays or tables nested too deeply to be a scenario"]) from None
     return _parse(data, source, text, path, ())
 
 
