@@ -62,6 +62,11 @@ class Rules:
                 raise ValueError(f"rules.{name} must be above 0, not {getattr(self, name)!r}")
         if not 0 < self.slowed_speed_factor <= 1:
             raise ValueError(f"rules.slowed_speed_factor must be in (0, 1], not {self.slowed_speed_factor!r}")
+        bounded = {"fall_max_dice": 1000, "initiative_die": 1000, "fall_die_sides": 1000, "max_fatigue": 100,
+                   "surprise_rounds": 100}
+        for name, most in bounded.items():
+            if getattr(self, name) > most:
+                raise ValueError(f"rules.{name} must be at most {most}, not {getattr(self, name)!r}")
         if self.surprise_rounds < 0:
             raise ValueError(f"rules.surprise_rounds must be 0 or more, not {self.surprise_rounds!r}")
         if self.cover_lines_needed > 4:

@@ -16,6 +16,12 @@ from components.creature import Visibility
 
 _terrain_ids = itertools.count(1)
 
+#: Engine limits, not rules: past these a map (or a stranger's script) would only make every
+#: change of light cost seconds. A torch lights tens of feet; a map holds a few dozen lights.
+MAX_RADIUS_FT = 10_000.0
+MAX_LIGHTS = 512
+MAX_AREAS = 512
+
 
 @dataclass(frozen=True, slots=True)
 class Light:

@@ -20,7 +20,7 @@ from components import Conditions, Creature, Defense, Fatigue, Health, Movement,
 from components.commands import Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled, Teleported
-from components.terrain import Area, Light
+from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from game.powers import Power
 from systems.geometry import distance_ft, within_radius
 from systems.state import BattleState
@@ -330,6 +330,11 @@ class PowerUse:
         source = effect.source if effect else f"power:{power.id}"
         for made, kind in ((power.creates_area, "area"), (power.creates_light, "light")):
             if made is None:
+                continue
+            held = state.terrain.areas if kind == "area" else state.terrain.lights
+            if len(held) >= (MAX_AREAS if kind == "area" else MAX_LIGHTS):
+                state.emit(CommandRefused(state.round, command.actor, f"use {power.id}",
+                                          f"the map already holds the most {kind}s it takes"))
                 continue
             map_id = self.battle._new_map_id()
             if kind == "area":

@@ -43,6 +43,7 @@ from components.commands import ChangeFatigue, Heal, Hit, Move, Stand, UsePower
 from components.effects import ActiveEffect
 from components.events import CombatStarted, CommandRefused, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
+from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
 from game.abilities import PowerUse, area_squares, can_see
 from game.errors import IllegalCommand, UnknownEntity
 from game.hook import ScriptHook
@@ -386,8 +387,12 @@ class Battle:
     def _light_args(self, x: int, y: int, radius_ft: float, level: Visibility | str | int, what: str
                     ) -> tuple[tuple[int, int], float, Visibility]:
         square = self._square(x, y, f"{what} centre")
-        if isinstance(radius_ft, bool) or not isinstance(radius_ft, (int, float)) or radius_ft < 0:
-            raise IllegalCommand(f"{what} radius must be a non-negative number of feet, not {radius_ft!r}")
+        if isinstance(radius_ft, bool) or not isinstance(radius_ft, (int, float)) \
+                or not 0 <= radius_ft <= MAX_RADIUS_FT:
+            raise IllegalCommand(f"{what} radius must be a number of feet in 0..{MAX_RADIUS_FT:g}, not {radius_ft!r}")
+        held = self.state.terrain.lights if what == "light" else self.state.terrain.areas
+        if len(held) >= (MAX_LIGHTS if what == "light" else MAX_AREAS):
+            raise IllegalCommand(f"the map already has {len(held)} {what}s, the most it takes")
         try:
             return square, float(radius_ft), Visibility.parse(level)
         except ValueError as err:

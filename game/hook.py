@@ -25,7 +25,7 @@ from components import Conditions, Creature, Fatigue, Health, Position, Visibili
 from components.commands import Heal, Hit, Move
 from components.effects import ActiveEffect
 from components.events import AreaCreated, Event, ScriptFailed
-from components.terrain import Area, Light
+from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from game.dice import Dice
 from game.errors import IllegalCommand
 from game.files import MEGABYTE, UnreadableFile, read_bounded
@@ -325,11 +325,15 @@ class ScriptHook:
     def _cmd_create_area(self, x: object, y: object, radius_ft: object, level: object, duration: object
                          ) -> Callable[[], None]:
         made = self._made(x, y, radius_ft, level, duration)
+        if len(self.battle.state.terrain.areas) + len(self._buffer) >= MAX_AREAS:
+            raise ValueError(f"the map already holds the most areas it takes ({MAX_AREAS})")
         return lambda: self._create("area", *made)
 
     def _cmd_create_light(self, x: object, y: object, radius_ft: object, level: object, duration: object
                           ) -> Callable[[], None]:
         made = self._made(x, y, radius_ft, level, duration)
+        if len(self.battle.state.terrain.lights) + len(self._buffer) >= MAX_LIGHTS:
+            raise ValueError(f"the map already holds the most lights it takes ({MAX_LIGHTS})")
         return lambda: self._create("light", *made)
 
     def _create(self, kind: str, square: tuple[int, int], radius: float, level: Visibility, duration: int) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from components import Visibility
 from components.rules import GRANTABLE_CONDITIONS
+from components.terrain import MAX_RADIUS_FT
 from game.dice import Dice
 from game.files import MEGABYTE, UnreadableFile, read_bounded
 
@@ -161,8 +162,8 @@ class _Reader:
         if unknown:
             raise self.fail(f"{key}.{sorted(unknown)[0]}", "only radius_ft and level", value[sorted(unknown)[0]])
         radius = value.get("radius_ft")
-        if isinstance(radius, bool) or not isinstance(radius, (int, float)) or radius <= 0:
-            raise self.fail(f"{key}.radius_ft", "a number of feet above 0", radius)
+        if isinstance(radius, bool) or not isinstance(radius, (int, float)) or not 0 < radius <= MAX_RADIUS_FT:
+            raise self.fail(f"{key}.radius_ft", f"a number of feet above 0, at most {MAX_RADIUS_FT:g}", radius)
         try:
             level = Visibility.parse(value.get("level", "normal" if key == "light" else "no vision"))
         except ValueError as err:

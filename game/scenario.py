@@ -74,6 +74,7 @@ from pathlib import Path
 from typing import Any
 
 from components import Rules, Visibility
+from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
 from game.battle import Battle
 from game.files import MEGABYTE, UnreadableFile, read_bounded
 from game.powers import ASSETS, SCRIPTS_DIR, PowerError, default_powers
@@ -437,6 +438,12 @@ def _non_negative(value: Any) -> float:
     return float(value)
 
 
+def _radius(value: Any) -> float:
+    if not 0 <= _number(value) <= MAX_RADIUS_FT:
+        raise _Bad(f"expected a radius in feet from 0 to {MAX_RADIUS_FT:g}, got {value!r}")
+    return float(value)
+
+
 def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise _Bad(f"expected true or false, got {_describe(value)}")
@@ -497,7 +504,7 @@ _LEGEND_FIELDS: dict[str, tuple[Callable[[Any], Any], Any]] = {
     "ground": (_number, 0.0), "wall": (_bool, False), "soft": (_bool, False), "name": (_str, ""),
 }
 _LIGHT_FIELDS: dict[str, tuple[Callable[[Any], Any], Any]] = {
-    "x": (_int, _MISSING), "y": (_int, _MISSING), "radius_ft": (_non_negative, _MISSING),
+    "x": (_int, _MISSING), "y": (_int, _MISSING), "radius_ft": (_radius, _MISSING),
     "level": (_level, Visibility.NORMAL),
 }
 _AREA_FIELDS = dict(_LIGHT_FIELDS, level=(_level, Visibility.POOR))
@@ -666,6 +673,10 @@ def _parse(data: dict[str, Any], source: str, text: str, path: str | None,
     lights: list[LightSpec] = []
     areas: list[LightSpec] = []
     for section, spec, out in (("lights", _LIGHT_FIELDS, lights), ("areas", _AREA_FIELDS, areas)):
+        most = MAX_LIGHTS if section == "lights" else MAX_AREAS
+        if isinstance(data.get(section), list) and len(data[section]) > most:
+            problems.add(section, f"{len(data[section])} entries; a map takes at most {most}")
+            continue
         for i, table in enumerate(_array_of_tables(data.get(section, []), section, problems)):
             where = f"{section}[{i}]"
             checked = _fields(table, spec, where, problems)
