@@ -50,8 +50,13 @@ def run_play(args: argparse.Namespace) -> int:
         print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy)", file=sys.stderr)
         return 2
     from game.render import App
+    from game.scenario import ScenarioError
 
-    loaded = demo.load(args.scenario, human=True)
+    try:
+        loaded = demo.load(args.scenario, human=True)
+    except ScenarioError as err:
+        print(f"play: {err}", file=sys.stderr)
+        return 2
     if not loaded.human_teams:
         print(f"{args.scenario}: no team has control = \"human\"; you will only watch", file=sys.stderr)
     App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,

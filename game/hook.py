@@ -96,7 +96,8 @@ class ScriptHook:
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self._seen = 0
         self._loaded: dict[str, frozenset[str]] = {}
-        self._broken: dict[str, ScriptError] = {}
+        self._broken: dict[str, ScriptError] = {}  # scripts that do not load
+        self._out: dict[str, ScriptError] = {}  # scripts that ran out of time or memory once
         self._buffer: list[Callable[[], None]] = []
         self._ctx: dict[str, Any] = {}
 
@@ -142,6 +143,9 @@ class ScriptHook:
             return False
         if function not in functions:
             return False
+        if script in self._out:
+            state.emit(ScriptFailed(state.round, self._out[script].file, function, str(self._out[script])))
+            return False
         rng_state = state.rng.getstate()
         self._buffer, self._ctx = [], ctx
         try:
@@ -150,6 +154,10 @@ class ScriptHook:
             state.rng.setstate(rng_state)  # rolls made during the failed call never happened
             self._buffer = []
             state.emit(ScriptFailed(state.round, err.file, function, str(err)))
+            if err.kind in ("timeout", "died", "panic"):
+                # A script that ran out of time or memory would do it again on every call, each
+                # costing seconds: it is out for the rest of this battle.
+                self._out[script] = err
             return False
         buffer, self._buffer = self._buffer, []
         for apply in buffer:
