@@ -15,6 +15,7 @@ import importlib
 import json
 import os
 import random
+import signal
 import time
 import traceback
 from collections import Counter, defaultdict
@@ -335,6 +336,9 @@ class Chunk:
         replay_dir: where failed battles' replays go (None: nowhere).
         always_replay: write a replay for every battle (``--only-seed``), not only failed ones.
         strict_scripts: a battle in which a script failed is a failed battle.
+        battle_seconds: in a sandboxed pool worker, a battle that takes longer stops the worker, so
+            the pool reports it as failed with its seed (a hostile script can spin inside one
+            builtin call where no step budget sees it).
     """
 
     variant: int
@@ -347,6 +351,7 @@ class Chunk:
     replay_dir: str | None = None
     always_replay: bool = False
     strict_scripts: bool = False
+    battle_seconds: float = 60.0
 
     def split(self) -> list[Chunk]:
         """One chunk per battle: to find which battle killed a worker."""
@@ -357,12 +362,34 @@ def run_chunk(chunk: Chunk) -> list[dict[str, Any]]:
     """Play every battle of a chunk; rows carry their variant and battle index."""
     rows = []
     for index, seed in chunk.battles:
-        row = run_battle(chunk.path, chunk.overrides, seed, chunk.policy, chunk.max_rounds, chunk.hook,
-                         chunk.replay_dir, chunk.always_replay, chunk.strict_scripts)
+        watchdog = _Watchdog(chunk.battle_seconds) if _SANDBOXED else None
+        try:
+            row = run_battle(chunk.path, chunk.overrides, seed, chunk.policy, chunk.max_rounds, chunk.hook,
+                             chunk.replay_dir, chunk.always_replay, chunk.strict_scripts)
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
         row["variant"] = chunk.variant
         row["battle"] = index
         rows.append(row)
     return rows
+
+
+class _Watchdog:
+    """Stop this worker if a battle is not over in ``seconds``.
+
+    In a sandboxed pool worker scripts run in-process, where nothing else bounds the time one
+    builtin call may take, and such a call holds the GIL, so no Python timer could run. The kernel's
+    real-time alarm needs no Python at all: SIGALRM, with no handler installed, ends the process.
+    The pool then plays the chunk's battles one by one and reports this one as failed, with its seed.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    def cancel(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 #: Address space a pool worker may use; a battle needs about 200 MiB, a runaway script far more.
@@ -380,7 +407,6 @@ def worker_init() -> None:
     "whole battle in a sandboxed worker" arrangement, and it is about ten times faster per call.
     """
     import resource
-    import signal
 
     global _SANDBOXED
     signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -78,6 +78,8 @@ class SimConfig:
         only_seeds: run exactly these seeds (replaying chosen battles) instead of derived ones; a
             replay file is written for each when out_dir is set.
         strict_scripts: count a battle in which a power's or reaction's script failed as failed.
+        battle_seconds: a battle still running after this many seconds stops its pool worker and
+            is reported as failed with its seed (scripts run in-process there; see sim_battle).
         recycle: replace a pool worker after about this many battles (0: never), which bounds the
             native memory the rules leak (see :func:`pool_executor`).
     """
@@ -96,6 +98,7 @@ class SimConfig:
     hook: str | None = None
     only_seeds: list[int] | None = None
     strict_scripts: bool = False
+    battle_seconds: float = 60.0
     recycle: int = 500
 
     def variants(self) -> list[Overrides]:
@@ -284,7 +287,7 @@ def _chunks(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Seque
             yield Chunk(index, str(config.scenario), overrides, tuple(seeds[start:start + size]), config.policy,
                         config.max_rounds, config.hook, replay_dir and f"{replay_dir}/variant-{index}",
                         config.only_seeds is not None,
-                        config.strict_scripts)
+                        config.strict_scripts, config.battle_seconds)
 
 
 def _schedule(engine: _Engine, chunks: Iterator[Chunk], deliver: Callable[[list[dict[str, Any]]], None]) -> None:
@@ -324,7 +327,8 @@ def _schedule(engine: _Engine, chunks: Iterator[Chunk], deliver: Callable[[list[
             except Exception as err:  # a dead worker: retry apart, then report
                 restart = restart or born == generation
                 if suspect:
-                    deliver(failed_rows(chunk, f"worker died: {type(err).__name__}: {err}".strip()))
+                    deliver(failed_rows(chunk, f"worker died (out of memory, over --battle-seconds, or a crash): "
+                                               f"{type(err).__name__}: {err}".strip()))
                 else:
                     suspects.extend(chunk.split())
                 continue
@@ -493,6 +497,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--hook", default=None, help="module:function called with (battle, ids, seed) after each build")
     parser.add_argument("--only-seed", dest="only_seeds", type=int, action="append", default=None, metavar="SEED",
                         help="run just this battle seed (repeatable) and write its replay under OUT/replays")
+    parser.add_argument("--battle-seconds", type=float, default=60.0, metavar="S",
+                        help="a battle still running after S seconds stops its worker and counts as failed "
+                             "(default 60)")
     parser.add_argument("--strict-scripts", action="store_true",
                         help="a battle in which a script failed counts as a failed battle (default: counted apart)")
     parser.add_argument("--recycle", type=int, default=500, metavar="N",
@@ -509,10 +516,17 @@ def run_cli(args: argparse.Namespace) -> int:
     if args.battles <= 0 or args.max_rounds <= 0:
         print("simulate: --battles and --max-rounds must be above 0", file=sys.stderr)
         return 2
+    if args.battles > 100_000_000:
+        print("simulate: --battles is at most 100,000,000 per run (run several, with other --seed)", file=sys.stderr)
+        return 2
+    if args.battle_seconds <= 0 or args.chunk is not None and args.chunk <= 0 or args.recycle < 0:
+        print("simulate: --battle-seconds and --chunk must be above 0, --recycle 0 or more", file=sys.stderr)
+        return 2
     config = SimConfig(scenario=args.scenario, battles=args.battles, seed=args.seed, sets=list(args.sets),
                        workers=args.workers, policy=args.policy, max_rounds=args.max_rounds, engine=args.engine,
                        scheduler=args.scheduler, out_dir=args.out, chunk_size=args.chunk, hook=args.hook,
                        only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
+                       battle_seconds=args.battle_seconds,
                        recycle=args.recycle)
     try:
         result = simulate(config, progress=not args.no_progress and sys.stderr.isatty())

@@ -26,3 +26,19 @@ def test_a_memory_bomb_in_a_strangers_scenario_is_contained_by_the_worker(tmp_pa
     [summary] = result.summaries()
     assert summary["battles"] == 3 and summary["failed"] == 0       # every battle finished and counted
     assert summary["script_failures"] >= 1                           # the bomb failed, cleanly, in each
+
+
+HOG = ('def on_downed(ctx, event):\n    k = 1\n    for i in range(25):\n        k = k * 2\n    s = "ab" * k\n'
+       '    for i in range(100000):\n        s = s.replace("a", "b")\n')
+
+
+def test_a_script_that_spins_inside_a_builtin_costs_its_battle_not_the_run(tmp_path: Path) -> None:
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "hog.star").write_text(HOG)
+    text = (ROOT / "assets/scenarios/ambush.toml").read_text().replace('reactions = ["rally.star"]',
+                                                                       'reactions = ["hog.star"]')
+    (tmp_path / "ambush.toml").write_text(text)
+    result = simulate(SimConfig(scenario=str(tmp_path / "ambush.toml"), battles=2, seed=1, workers=2,
+                                battle_seconds=2, out_dir=None), progress=False)
+    assert result.done == 2 and len(result.failures) == 2
+    assert all("worker died" in f.error for f in result.failures)
