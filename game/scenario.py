@@ -96,6 +96,9 @@ _KEY_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 _COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
+_SHOWN_PROBLEMS = 25  # a file with a mistake on every line says so without printing megabytes
+
+
 class ScenarioError(ValueError):
     """A scenario file (or an override of one) that cannot be used, with every problem found.
 
@@ -110,8 +113,11 @@ class ScenarioError(ValueError):
         if len(self.problems) == 1:
             message = f"{source}: {self.problems[0]}"
         else:
-            listed = "\n".join(f"  - {p}" for p in self.problems)
-            message = f"{source}: {len(self.problems)} problems:\n{listed}"
+            shown = self.problems[:_SHOWN_PROBLEMS]
+            listed = "\n".join(f"  - {p}" for p in shown)
+            more = len(self.problems) - len(shown)
+            tail = f"\n  ... and {more} more" if more else ""
+            message = f"{source}: {len(self.problems)} problems:\n{listed}{tail}"
         super().__init__(message)
 
 
@@ -730,6 +736,9 @@ def _parse(data: dict[str, Any], source: str, text: str, path: str | None,
                     problems.add(f"{where}.powers", f"unknown power {power!r}; known powers: "
                                                     f"{', '.join(sorted(known_powers)) or '(none)'}")
         checked["name"] = checked["name"] if checked["name"] is not None else key
+        most = rules.max_fatigue
+        if checked["fatigue"] > most:
+            problems.add(f"{where}.fatigue", f"expected 0..{most} (the fatigue track), got {checked['fatigue']}")
         creatures.append(CreatureSpec(**checked))
 
     if problems.items:
