@@ -268,11 +268,7 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     for panel in axes[0]:
         panel.set_ylim(0, 100)
         panel.grid(alpha=0.3)
-    fig.tight_layout()
-    path = out_dir / "winrate.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    written.append(path)
+    written.append(_save(plt, fig, out_dir / "winrate.png"))
 
     fig, axis = plt.subplots(figsize=(7, 4.2))
     top = max((max(v.rounds_hist) for v in variants if v.rounds_hist), default=1)
@@ -289,9 +285,13 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     if len(variants) > 1:
         axis.legend(fontsize=7)
     axis.grid(alpha=0.3)
+    written.append(_save(plt, fig, out_dir / "rounds.png"))
+    return written
+
+
+def _save(plt: Any, fig: Any, path: Path) -> Path:
+    """Write a figure as PNG and free it (pyplot keeps every open figure otherwise)."""
     fig.tight_layout()
-    path = out_dir / "rounds.png"
     fig.savefig(path, dpi=100)
     plt.close(fig)
-    written.append(path)
-    return written
+    return path
