@@ -11,6 +11,7 @@ import esper
 
 from components import Conditions, Fatigue, Health, Rules, Visibility, Vision
 from components.events import ConditionGained, ConditionLost, Died, Downed, Event, Revived, Unconscious
+from systems.query import components_of
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead
 
@@ -56,13 +57,8 @@ class ConditionSystem(esper.Processor):
             return
         state = self.state
         dirty, state.dirty = state.dirty, set()
-        if len(dirty) > 64:
-            subjects = sorted((e, parts) for e, parts in esper.get_components(Conditions, Health, Fatigue, Vision)
-                              if e in dirty)
-        else:
-            subjects = [(e, parts) for e in sorted(dirty)
-                        if (parts := esper.try_components(e, Conditions, Health, Fatigue, Vision)) is not None]
-        for entity, (conditions, health, fatigue, vision) in subjects:
+        for entity, (conditions, health, fatigue, vision) in components_of(dirty, Conditions, Health, Fatigue,
+                                                                           Vision):
             if "dead" in conditions.active:
                 continue  # the dead are a record: nothing changes them any more
             conditions.active = derive(conditions, health, fatigue, vision, state.rules)

@@ -15,6 +15,7 @@ import tcod.map
 
 from components import Conditions, Position, Rules, Terrain, Visibility, Vision
 from systems.geometry import within_radius
+from systems.query import components_of
 from systems.state import BattleState, Phase
 
 _FOV = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
@@ -105,7 +106,8 @@ class VisibilitySystem(esper.Processor):
             return
         levels = state.levels
         assert levels is not None
-        for entity, position, vision, conditions in _subjects(state.dirty, everyone):
+        for entity, (position, vision, conditions) in components_of(None if everyone else state.dirty,
+                                                                  Position, Vision, Conditions):
             if "dead" in conditions.active:
                 continue
             level = vision_level(int(levels[position.x, position.y]), conditions)
@@ -113,19 +115,3 @@ class VisibilitySystem(esper.Processor):
                 vision.level = level
                 state.dirty.add(entity)
 
-
-def _subjects(dirty: set[int], everyone: bool) -> list[tuple[int, Position, Vision, Conditions]]:
-    """The creatures to look at: one query pass when there are many, direct lookups when few.
-
-    esper's cached query is cheap to walk but costly to rebuild, and a per-entity lookup costs a
-    few microseconds, so a handful of dirty creatures is faster the second way.
-    """
-    if everyone or len(dirty) > 64:
-        return [(e, p, v, c) for e, (p, v, c) in esper.get_components(Position, Vision, Conditions)
-                if everyone or e in dirty]
-    found = []
-    for entity in sorted(dirty):
-        parts = esper.try_components(entity, Position, Vision, Conditions) if esper.entity_exists(entity) else None
-        if parts is not None:
-            found.append((entity, *parts))
-    return found
