@@ -816,8 +816,7 @@ class Battle:
         target, attacker = self._check(target), self._check(attacker)
         rules = self.state.rules
         defense = esper.component_for_entity(target, Defense).base
-        if has_cover(self.state.terrain, rules, esper.component_for_entity(attacker, Position).square,
-                     esper.component_for_entity(target, Position).square):
+        if self.has_cover(target, attacker):
             defense += rules.cover_bonus
         if "flat-footed" in esper.component_for_entity(target, Conditions).active:
             defense -= rules.flat_footed_penalty

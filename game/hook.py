@@ -256,18 +256,22 @@ class ScriptHook:
 
     def _source(self) -> str:
         effect = self._ctx.get("effect", -1)
-        return f"effect:{effect}" if effect not in (-1, None) else f"script:{self._ctx.get('power') or 'reaction'}"
+        return f"effect:{effect}" if effect not in (-1, None) else self._script_source()
+
+    def _script_source(self) -> str:
+        """Whose hits and heals these are, for the log: the power's script, or a reaction."""
+        return f"script:{self._ctx.get('power') or 'reaction'}"
 
     def _cmd_damage(self, e: object, amount: object) -> Callable[[], None]:
         entity = self._creature(e)
         value = _plain_amount(amount, "damage")
-        source = f"script:{self._ctx.get('power') or 'reaction'}"
+        source = self._script_source()
         return lambda: self.battle.state.health_queue.append(Hit(entity, value, source))
 
     def _cmd_heal(self, e: object, amount: object) -> Callable[[], None]:
         entity = self._creature(e)
         value = _plain_amount(amount, "healing")
-        source = f"script:{self._ctx.get('power') or 'reaction'}"
+        source = self._script_source()
         return lambda: self.battle.state.health_queue.append(Heal(entity, value, source))
 
     def _cmd_add_condition(self, e: object, condition: object) -> Callable[[], None]:
