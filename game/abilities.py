@@ -21,6 +21,7 @@ from components.commands import Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled, Teleported
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
+from game.dice import roll_die
 from game.powers import Power
 from systems.geometry import distance_ft, within_radius
 from systems.state import BattleState
@@ -233,7 +234,7 @@ class PowerUse:
         state = self.state
         if power.attack_bonus is not None:
             mode = self.battle.roll_mode(user, "attack", target=target)
-            roll = self._d20(mode)
+            roll = roll_die(state.rng, 20, mode)
             total = roll + esper.component_for_entity(user, Defense).attack_bonus + power.attack_bonus
             defense = self.battle.defense_against(target, user)
             hit = mode != "critical failure" and total >= defense
@@ -242,21 +243,13 @@ class PowerUse:
             return "hit" if hit else "miss"
         if power.save_dc is not None:
             mode = self.battle.roll_mode(target, "save")
-            roll = self._d20(mode)
+            roll = roll_die(state.rng, 20, mode)
             success = roll >= power.save_dc
             state.emit(SaveRolled(state.round, target, power.id, roll, mode, roll, power.save_dc, success))
             if not success:
                 return "hit"
             return "half" if power.save_half else "miss"
         return "hit"
-
-    def _d20(self, mode: str) -> int:
-        rng = self.state.rng
-        first = rng.randint(1, 20)
-        if mode in ("advantage", "disadvantage"):
-            second = rng.randint(1, 20)
-            return max(first, second) if mode == "advantage" else min(first, second)
-        return first
 
     def _apply(self, power: Power, user: int, target: int, source: str, effect: ActiveEffect | None,
                halved: bool) -> None:

@@ -45,6 +45,7 @@ from components.events import CombatStarted, CommandRefused, Event, InitiativeRo
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
 from game.abilities import PowerUse, area_squares, can_see
+from game.dice import roll_die
 from game.errors import IllegalCommand, UnknownEntity
 from game.hook import ScriptHook
 from game.powers import SCRIPTS_DIR, Power, default_powers
@@ -608,11 +609,7 @@ class Battle:
                 continue
             readiness = esper.component_for_entity(entity, Readiness)
             if readiness.prepared or state.rules.surprise_rounds == 0:
-                roll = state.rng.randint(1, state.rules.initiative_die)
-                mode = self.roll_mode(entity, "initiative")
-                if mode in ("advantage", "disadvantage"):
-                    second = state.rng.randint(1, state.rules.initiative_die)
-                    roll = max(roll, second) if mode == "advantage" else min(roll, second)
+                roll = roll_die(state.rng, state.rules.initiative_die, self.roll_mode(entity, "initiative"))
                 total = roll + readiness.initiative_bonus
                 state.emit(InitiativeRolled(state.round, entity, roll, total))
                 rolled.append((-total, state.rng.random(), entity))
