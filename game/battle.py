@@ -348,6 +348,17 @@ class Battle:
         entity = self._check(entity)
         return not is_dead(esper.component_for_entity(entity, Health), esper.component_for_entity(entity, Fatigue))
 
+    @_entry
+    def can_act(self, entity: int) -> bool:
+        """Alive and not downed or unconscious: able to carry out commands of its own."""
+        return can_act(esper.component_for_entity(self._check(entity), Conditions))
+
+    @_entry
+    def standing_teams(self) -> set[str]:
+        """Teams that still have a creature able to act: a battle is decided when one is left."""
+        return {esper.component_for_entity(e, Creature).team for e in self._spawned
+                if can_act(esper.component_for_entity(e, Conditions))}
+
     # ------------------------------------------------------------------ the map
 
     @_command

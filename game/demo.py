@@ -231,11 +231,7 @@ def play_round(demo: Demo, rng: random.Random, policy: str = "tactical") -> None
 def finished(battle: Any) -> bool:
     """Someone has died and one side has nobody left standing."""
     died = any(type(e).__name__ == "Died" for e in battle.state.events)
-    teams: dict[str, bool] = {}
-    for e in battle.creatures():
-        up = battle.is_alive(e) and not (battle.conditions(e) & {"downed", "unconscious"})
-        teams[battle.team(e)] = teams.get(battle.team(e), False) or up
-    return died and not all(teams.values())
+    return died and battle.standing_teams() != {battle.team(e) for e in battle.creatures()}
 
 
 def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 7, policy: str = "tactical",

@@ -19,7 +19,7 @@ import signal
 import time
 import traceback
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,6 @@ from game.powers import Power, apply_power_overrides, default_powers
 from game.scenario import Scenario, ScenarioError, load_scenario
 
 #: Conditions that take a creature out of the fight: its side has lost when all of them have one.
-OUT_OF_FIGHT = frozenset({"downed", "unconscious", "dead"})
 
 #: Override keys starting with this change a power (``powers.fireball.damage``), not the scenario.
 POWER_PREFIX = "powers."
@@ -141,15 +140,6 @@ def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None,
     return battle, ids
 
 
-def able_teams(battle: Any, creatures: Sequence[int]) -> set[str]:
-    """Teams that still have a creature able to act (alive and not downed or unconscious)."""
-    teams: set[str] = set()
-    for entity in creatures:
-        if not battle.conditions(entity) & OUT_OF_FIGHT:
-            teams.add(battle.team(entity))
-    return teams
-
-
 def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
          timings: dict[str, float] | None = None) -> tuple[str, int, int, str, str]:
     """Fight the battle to the end: every creature computer-controlled, one ``tick`` per round.
@@ -159,39 +149,39 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     one planning slip should show up in the numbers, not void a 10 000-battle run.
     ``timings``, when given, accumulates seconds spent planning ("ai") and ticking ("rules").
     """
-    creatures = battle.creatures()
     order = battle.start_combat()
     first = battle.team(order[0]) if order else ""
     refused, first_refusal = 0, ""
     clock = time.perf_counter
+    planning = 0.0
+
+    def take_turn(b: Any, entity: int) -> None:
+        """Each creature plans on its own turn, seeing the board as it is then."""
+        nonlocal refused, first_refusal, planning
+        if not b.can_act(entity):
+            return
+        started = clock()
+        plan = ai.plan_turn(b, entity, policy, rng)
+        planning += clock() - started
+        for name, args, kwargs in plan:
+            try:
+                getattr(b, name)(*args, **kwargs)
+            except IllegalCommand as err:
+                refused += 1
+                first_refusal = first_refusal or f"round {b.round}: {err}"
+                break
+
     for _ in range(max_rounds):
-        teams = able_teams(battle, creatures)
+        teams = battle.standing_teams()
         if len(teams) <= 1:
             return (teams.pop() if teams else DRAW), battle.round, refused, first_refusal, first
         planning = 0.0
-
-        def take_turn(b: Any, entity: int) -> None:
-            """Each creature plans on its own turn, seeing the board as it is then."""
-            nonlocal refused, first_refusal, planning
-            if b.conditions(entity) & OUT_OF_FIGHT:
-                return
-            started = clock()
-            plan = ai.plan_turn(b, entity, policy, rng)
-            planning += clock() - started
-            for name, args, kwargs in plan:
-                try:
-                    getattr(b, name)(*args, **kwargs)
-                except IllegalCommand as err:
-                    refused += 1
-                    first_refusal = first_refusal or f"round {b.round}: {err}"
-                    break
-
         ticked = clock()
         battle.tick(controller=take_turn)
         if timings is not None:
             timings["ai"] = timings.get("ai", 0.0) + planning
             timings["rules"] = timings.get("rules", 0.0) + clock() - ticked - planning
-    teams = able_teams(battle, creatures)
+    teams = battle.standing_teams()
     return (teams.pop() if len(teams) == 1 else DRAW), battle.round, refused, first_refusal, first
 
 

@@ -97,8 +97,7 @@ class App:
         ("" when nobody at all is standing)."""
         b = self.battle
         teams = {b.team(e) for e in b.creatures()}
-        standing = {b.team(e) for e in b.creatures()
-                    if b.is_alive(e) and not (b.conditions(e) & {"downed", "unconscious"})}
+        standing = b.standing_teams()
         if len(teams) < 2 or len(standing) > 1:
             return None
         return next(iter(standing), "")
