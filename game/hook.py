@@ -325,28 +325,27 @@ class ScriptHook:
         distance = self._feet(feet, "push distance")
         return lambda: self.battle._power_use._force(origin, entity, distance, away=True)
 
-    def _made(self, x: object, y: object, radius_ft: object, level: object, duration: object
-              ) -> tuple[tuple[int, int], float, Visibility, int]:
+    def _made(self, kind: str, x: object, y: object, radius_ft: object, level: object, duration: object
+              ) -> Callable[[], None]:
+        """Check a light or an area a script asks for; the command that makes it."""
         square = self.battle._square(x, y, "centre")
         radius = self._feet(radius_ft, "radius")
         parsed = Visibility.parse(level)  # type: ignore[arg-type]
         if isinstance(duration, bool) or not isinstance(duration, int) or not 1 <= duration <= 100:
             raise ValueError(f"duration must be 1..100 rounds, not {duration!r}")
-        return square, radius, parsed, duration
+        terrain = self.battle.state.terrain
+        held, most = (terrain.areas, MAX_AREAS) if kind == "area" else (terrain.lights, MAX_LIGHTS)
+        if len(held) + len(self._buffer) >= most:
+            raise ValueError(f"the map already holds the most {kind}s it takes ({most})")
+        return lambda: self._create(kind, square, radius, parsed, duration)
 
     def _cmd_create_area(self, x: object, y: object, radius_ft: object, level: object, duration: object
                          ) -> Callable[[], None]:
-        made = self._made(x, y, radius_ft, level, duration)
-        if len(self.battle.state.terrain.areas) + len(self._buffer) >= MAX_AREAS:
-            raise ValueError(f"the map already holds the most areas it takes ({MAX_AREAS})")
-        return lambda: self._create("area", *made)
+        return self._made("area", x, y, radius_ft, level, duration)
 
     def _cmd_create_light(self, x: object, y: object, radius_ft: object, level: object, duration: object
                           ) -> Callable[[], None]:
-        made = self._made(x, y, radius_ft, level, duration)
-        if len(self.battle.state.terrain.lights) + len(self._buffer) >= MAX_LIGHTS:
-            raise ValueError(f"the map already holds the most lights it takes ({MAX_LIGHTS})")
-        return lambda: self._create("light", *made)
+        return self._made("light", x, y, radius_ft, level, duration)
 
     def _create(self, kind: str, square: tuple[int, int], radius: float, level: Visibility, duration: int) -> None:
         state = self.battle.state
