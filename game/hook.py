@@ -15,6 +15,8 @@ host, never per use.
 
 from __future__ import annotations
 
+import hashlib
+
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -96,6 +98,7 @@ class ScriptHook:
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self._seen = 0
         self._loaded: dict[str, frozenset[str]] = {}
+        self._names: dict[str, str] = {}  # file name -> the name the host knows it by
         self._broken: dict[str, ScriptError] = {}  # scripts that do not load
         self._out: dict[str, ScriptError] = {}  # scripts that ran out of time or memory once
         self._buffer: list[Callable[[], None]] = []
@@ -104,14 +107,19 @@ class ScriptHook:
     # ------------------------------------------------------------------ loading
 
     def load(self, script: str) -> frozenset[str]:
-        """Load a script by file name (once); ScriptError names the file when it does not parse."""
+        """Load a script by file name (once); ScriptError names the file when it does not parse.
+
+        The host knows the script by a name made of its file name and a digest of its text, never
+        by where it is stored: errors and events then read the same on every machine and in every
+        folder, and two folders' scripts of one name never share a parse unless their text is one.
+        """
         if script in self._loaded:
             return self._loaded[script]
         if script in self._broken:
             raise self._broken[script]  # read and parsed once: a broken script stays broken this battle
         if not (isinstance(script, str) and script.endswith(".star") and "/" not in script
                 and "\\" not in script and ".." not in script):
-            raise ScriptError(str(script), "a script is a plain file name ending in .star, in the script folder",
+            raise ScriptError(repr(script), "a script is a plain file name ending in .star, in the script folder",
                               kind="missing")
         path = self.script_dir / script
         try:
@@ -120,15 +128,18 @@ class ScriptHook:
             if not path.resolve().is_relative_to(self.script_dir.resolve()):
                 raise UnreadableFile("it leads outside the script folder")
             source = read_bounded(path, MEGABYTE).decode("utf-8")
-            self.host.load(str(path), source)
         except (UnreadableFile, UnicodeDecodeError) as err:
             reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
-            self._broken[script] = ScriptError(str(path), f"cannot read script: {reason}", kind="missing")
+            self._broken[script] = ScriptError(script, f"cannot read script: {reason}", kind="missing")
             raise self._broken[script] from None
+        name = f"{script}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+        try:
+            self.host.load(name, source)
         except ScriptError as err:
-            self._broken[script] = err
-            raise
-        self._loaded[script] = self.host.functions(str(path))
+            self._broken[script] = _named(err, name, script)
+            raise self._broken[script] from None
+        self._names[script] = name
+        self._loaded[script] = self.host.functions(name)
         return self._loaded[script]
 
     # ------------------------------------------------------------------ calls
@@ -139,21 +150,22 @@ class ScriptHook:
         try:
             functions = self.load(script)
         except ScriptError as err:
-            state.emit(ScriptFailed(state.round, err.file, function, str(err)))
+            state.emit(ScriptFailed(state.round, script, function, str(err)))
             return False
         if function not in functions:
             return False
         if script in self._out:
-            state.emit(ScriptFailed(state.round, self._out[script].file, function, str(self._out[script])))
+            state.emit(ScriptFailed(state.round, script, function, str(self._out[script])))
             return False
         rng_state = state.rng.getstate()
         self._buffer, self._ctx = [], ctx
         try:
-            self.host.call(str(self.script_dir / script), function, args=(ctx, *args), bridge=self._bridge)
-        except ScriptError as err:
+            self.host.call(self._names[script], function, args=(ctx, *args), bridge=self._bridge)
+        except ScriptError as failure:
+            err = _named(failure, self._names[script], script)
             state.rng.setstate(rng_state)  # rolls made during the failed call never happened
             self._buffer = []
-            state.emit(ScriptFailed(state.round, err.file, function, str(err)))
+            state.emit(ScriptFailed(state.round, script, function, str(err)))
             if err.kind in ("timeout", "died", "panic"):
                 # A script that ran out of time or memory would do it again on every call, each
                 # costing seconds: it is out for the rest of this battle.
@@ -363,6 +375,12 @@ class ScriptHook:
         state.terrain.touch()
         state.effects[effect_id] = effect
         state.emit(AreaCreated(state.round, effect_id, kind, square[0], square[1], radius, level.name.lower()))
+
+
+def _named(err: ScriptError, host_name: str, script: str) -> ScriptError:
+    """The same error, told by the script's file name instead of the host's name for it."""
+    return ScriptError(script, err.reason.replace(host_name, script), line=err.line, function=err.function,
+                       kind=err.kind, steps=err.steps, detail=err.detail.replace(host_name, script))
 
 
 def _plain_amount(value: object, what: str) -> int:
