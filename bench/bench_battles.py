@@ -2,7 +2,7 @@
 
 Printed in one run, side by side:
 
-* battles/s on 1 worker and on 2 workers (warm spawn pools, the real ``game.simulate`` path), and
+* battles/s on 1 worker and on 2 workers (warm spawn pools, the real ``game.sim.simulate`` path), and
   the speed-up as a ratio;
 * where one battle's time goes: set-up (building the scenario), AI (planning), rules (``tick``),
   and scripts (the Starlark hook, inside ``tick``), measured with perf_counter, and cProfile's
@@ -28,8 +28,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench import floor
-from game.sim_battle import battle_seed, run_battle
-from game.simulate import SimConfig, pool_executor, simulate
+from game.sim.runner import battle_seed, run_battle
+from game.sim.simulate import SimConfig, pool_executor, simulate
 
 #: Mirror-image sides (red on the west, blue on the east) so the first-mover figure is fair.
 SCENARIO = """
@@ -140,7 +140,7 @@ def profile_split(path: str, battles: int
                   ) -> tuple[dict[str, float], dict[str, float], float, list[tuple[float, str]]]:
     """Per-battle seconds by phase (perf_counter), cProfile own-time by module group, and the
     project functions with the most cumulative time (where an optimisation would pay)."""
-    import game.sim_battle
+    import game.sim.runner
 
     # This process stands in for one pool worker, which is the scripts' sandbox there (see worker_init).
     game.sim_battle._SANDBOXED = True
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{late:.0f} MiB after {args.memory_battles} battles in one process ({grown:+.1f} MiB, "
               f"{per:.0f} KiB/battle)")
         print("  (esper worlds are freed; what grows are the bounded caches of paths, cover and sight per map,\n"
-              "   which fill in the first battles; game.simulate also recycles pool workers every --recycle\n"
+              "   which fill in the first battles; game.sim.simulate also recycles pool workers every --recycle\n"
               "   battles, default 500)")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

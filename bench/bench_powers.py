@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from components.events import AttackRolled
 from game import Battle
-from game.dice import Dice
-from game.hook import _HOSTS, close_hosts
-from game.powers import Power, parse_power
+from game.content.dice import Dice
+from game.battle.reactions import _HOSTS, close_hosts
+from game.content.powers import Power, parse_power
 from game.scripting import WorkerHost
 
 SCRIPT = "bench_zap.star"

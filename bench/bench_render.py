@@ -20,7 +20,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from components import Fatigue, Health, Position
-from game.battle import Battle
+from game.battle.facade import Battle
 from game.render import Renderer, UiState, theme
 
 FRAMES = 300

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from game import ai
-from game.battle import Battle
+from game.battle.facade import Battle
 
 ROOT = Path(__file__).resolve().parent.parent
 HAS_POWERS = hasattr(Battle, "use_power")

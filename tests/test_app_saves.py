@@ -10,7 +10,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 
 from game.render import App
-from game.scenario import load_scenario
+from game.content.scenario import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent
 

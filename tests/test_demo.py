@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from game.demo import run_headless
+from game.play.demo import run_headless
 
 
 def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:

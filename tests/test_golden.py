@@ -27,8 +27,8 @@ import numpy as np
 import pytest
 
 from game import IllegalCommand
-from game.scenario import load_scenario
-from game.sim_battle import ai_rng, battle_seed, play
+from game.content.scenario import load_scenario
+from game.sim.runner import ai_rng, battle_seed, play
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from game import Battle
-from game.dice import Dice
-from game.powers import (
+from game.content.dice import Dice
+from game.content.powers import (
     POWERS_DIR,
     SCRIPTS_DIR,
     PowerError,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from game import Battle
-from game.powers import default_powers, parse_power
+from game.content.powers import default_powers, parse_power
 
 
 def test_on_end_runs_once_when_the_effect_ends_and_its_commands_resolve(tmp_path: Path) -> None:

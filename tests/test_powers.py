@@ -19,7 +19,7 @@ import pytest
 from components import Fatigue, Health, Position, Visibility
 from components.events import AttackRolled, PowerUsed
 from game import Battle
-from game.powers import SCRIPTS_DIR, default_powers, parse_power
+from game.content.powers import SCRIPTS_DIR, default_powers, parse_power
 
 
 def custom(power_id: str, **table) -> object:

@@ -15,8 +15,8 @@ import pygame
 import pytest
 
 from components import Position
-from game.battle import Battle
-from game.log import format_log
+from game.battle.facade import Battle
+from game.battle.log import format_log
 from game.render import (
     App,
     Renderer,

@@ -9,7 +9,7 @@ import pytest
 from components import Position, Visibility
 from components.events import RoundEnded
 from game import Battle
-from game.powers import default_powers, parse_power
+from game.content.powers import default_powers, parse_power
 
 
 def kinds(b: Battle, kind: str) -> list:

@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components import Health, Position, Visibility
-from game import saves
-from game.battle import Battle
-from game.saves import (
+from game.content import saves
+from game.battle.facade import Battle
+from game.content.saves import (
     SaveError,
     decode_value,
     encode_value,
@@ -32,7 +32,7 @@ from game.saves import (
     save_game,
     write_replay,
 )
-from game.scenario import Scenario, load_scenario, load_scenario_text
+from game.content.scenario import Scenario, load_scenario, load_scenario_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -364,8 +364,8 @@ def test_interrupt_mid_save_leaves_the_old_file(tmp_path: Path, small: Scenario,
 
 _SAVER = """
 import sys
-from game.scenario import load_scenario
-from game.saves import save_game
+from game.content.scenario import load_scenario
+from game.content.saves import save_game
 scenario = load_scenario(sys.argv[1])
 battle, ids = scenario.build_with_ids()
 count = len(battle.command_log)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from components import Position
-from game.scenario import ScenarioError, load_scenario, load_scenario_text
+from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,8 +8,8 @@ import pytest
 
 from components import Health, Position, Rules, Visibility
 from components.events import Landed
-from game.battle import Battle
-from game.scenario import CreatureSpec, Scenario, ScenarioError, load_scenario, load_scenario_text
+from game.battle.facade import Battle
+from game.content.scenario import CreatureSpec, Scenario, ScenarioError, load_scenario, load_scenario_text
 
 SCENARIOS = Path(__file__).resolve().parents[1] / "assets" / "scenarios"
 SHIPPED = ("ledge", "ambush", "keep", "demo")
@@ -265,7 +265,7 @@ def test_bad_override_names_the_key(key: str, value: object, expected: str) -> N
 
 
 def test_the_documented_example_is_a_valid_scenario() -> None:
-    import game.scenario as module
+    import game.content.scenario as module
 
     doc = module.__doc__ or ""
     example = doc.split("radii are feet)::", 1)[1]

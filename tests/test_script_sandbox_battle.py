@@ -27,8 +27,8 @@ import pytest
 from components import Fatigue, Health, Position
 from components.events import ScriptFailed
 from game import Battle
-from game.hook import _HOSTS, shared_host
-from game.powers import parse_power
+from game.battle.reactions import _HOSTS, shared_host
+from game.content.powers import parse_power
 from game.scripting import Limits, WorkerHost
 
 PID = os.getpid()

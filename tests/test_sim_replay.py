@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from game.saves import play_replay
-from game.sim_battle import battle_seed, run_battle
+from game.content.saves import play_replay
+from game.sim.runner import battle_seed, run_battle
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from game.simulate import SimConfig, simulate
+from game.sim.simulate import SimConfig, simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 

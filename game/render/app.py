@@ -251,9 +251,9 @@ class App:
 
     def save(self) -> None:
         try:
-            from game import saves
+            from game.content import saves
         except ImportError:
-            self.ui.message = "Saving is not available yet (game.saves is missing)"
+            self.ui.message = "Saving is not available yet (game.content.saves is missing)"
             return
         if self.scenario is None:
             self.ui.message = "This battle was not loaded from a scenario: nothing to save it against"
@@ -268,9 +268,9 @@ class App:
 
     def load(self) -> None:
         try:
-            from game import saves
+            from game.content import saves
         except ImportError:
-            self.ui.message = "Loading is not available yet (game.saves is missing)"
+            self.ui.message = "Loading is not available yet (game.content.saves is missing)"
             return
         try:
             battle, scenario, build_commands = saves.restore_game(self.save_path)

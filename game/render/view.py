@@ -19,7 +19,7 @@ import numpy as np
 import pygame
 
 from components import Fatigue, Health, Position
-from game.log import display_names, format_events
+from game.battle.log import display_names, format_events
 from game.render import theme
 
 SIDEBAR_W = 360

@@ -28,10 +28,10 @@ from typing import Any
 from components import Visibility
 from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
-from game.dice import Dice
-from game.files import MEGABYTE, UnreadableFile, read_bounded
+from game.content.dice import Dice
+from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 
-ASSETS = Path(__file__).resolve().parent.parent / "assets"
+ASSETS = Path(__file__).resolve().parents[2] / "assets"
 POWERS_DIR = ASSETS / "powers"
 SCRIPTS_DIR = ASSETS / "scripts"
 

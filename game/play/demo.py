@@ -19,7 +19,7 @@ import numpy as np
 
 from components import Position
 
-DEMO_SCENARIO = Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "demo.toml"
+DEMO_SCENARIO = Path(__file__).resolve().parents[2] / "assets" / "scenarios" / "demo.toml"
 
 
 @dataclass
@@ -55,7 +55,7 @@ def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
 
 def load(path: str | Path, human: bool = True) -> Demo:
     """A scenario file as a :class:`Demo`; ``human`` hands the teams marked human to the player."""
-    from game.scenario import load_scenario
+    from game.content.scenario import load_scenario
 
     scenario = load_scenario(path)
     battle, ids = scenario.build_with_ids()
@@ -67,7 +67,7 @@ def load(path: str | Path, human: bool = True) -> Demo:
 
 def build_in_code(seed: int = 3) -> Demo:
     """The demo battle without a scenario file: a ledge over hay, a wall, a torch at night, a sentry."""
-    from game.battle import Battle
+    from game.battle.facade import Battle
 
     b = Battle(seed=seed, width=12, height=10)
     for x in range(4):
@@ -243,7 +243,7 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from game.log import format_events
+    from game.battle.log import format_events
     from game.render.shots import Screenshots
 
     out = Path(out_dir)

@@ -21,15 +21,15 @@ from components.commands import Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled, Teleported
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
-from game.dice import roll_die
-from game.powers import Power
+from game.content.dice import roll_die
+from game.content.powers import Power
 from systems.geometry import distance_ft, within_radius
 from systems.state import BattleState
 from systems.visibility import sees
 from systems.vitals import can_act, is_dead
 
 if TYPE_CHECKING:
-    from game.battle import Battle
+    from game.battle.facade import Battle
 
 _CONE_COS = 1 / math.sqrt(1.25)  # half-angle atan(1/2): the cone is as wide as it is far
 

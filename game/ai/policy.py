@@ -20,7 +20,7 @@ import esper
 import numpy as np
 
 from components import Conditions, Creature, Defense, Falling, Fatigue, Health, Position, Visibility, Vision
-from game.ai_maps import SightTable, answers_for, area_key
+from game.ai.maps import SightTable, answers_for, area_key
 from systems.actions import UNREACHABLE as _UNREACHABLE
 from systems.geometry import distance_ft
 from systems.vitals import is_dead
@@ -64,7 +64,7 @@ def _average(value: Any) -> float | None:
         return float(value)
     if isinstance(value, str):
         try:
-            from game.dice import Dice
+            from game.content.dice import Dice
             return Dice.parse(value).average()
         except (ImportError, ValueError):
             return None

@@ -75,9 +75,9 @@ from typing import Any
 
 from components import Rules, Visibility
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
-from game.battle import Battle
-from game.files import MEGABYTE, UnreadableFile, read_bounded
-from game.powers import ASSETS, SCRIPTS_DIR, PowerError, default_powers
+from game.battle.facade import Battle
+from game.content.files import MEGABYTE, UnreadableFile, read_bounded
+from game.content.powers import ASSETS, SCRIPTS_DIR, PowerError, default_powers
 
 __all__ = [
     "CreatureSpec",

@@ -41,10 +41,10 @@ from typing import Any
 import numpy as np
 
 from components import Health, Position, Visibility
-from game.battle import Battle
-from game.files import MEGABYTE, UnreadableFile, read_bounded
-from game.powers import apply_power_overrides
-from game.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
+from game.battle.facade import Battle
+from game.content.files import MEGABYTE, UnreadableFile, read_bounded
+from game.content.powers import apply_power_overrides
+from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
 
 __all__ = [
     "FORMAT_VERSION",

@@ -44,11 +44,11 @@ from components.effects import ActiveEffect
 from components.events import CombatStarted, CommandRefused, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
-from game.abilities import PowerUse, area_squares, can_see
-from game.dice import roll_die
-from game.errors import IllegalCommand, UnknownEntity
-from game.hook import ScriptHook
-from game.powers import SCRIPTS_DIR, Power, default_powers
+from game.battle.abilities import PowerUse, area_squares, can_see
+from game.content.dice import roll_die
+from game.battle.errors import IllegalCommand, UnknownEntity
+from game.battle.reactions import ScriptHook
+from game.content.powers import SCRIPTS_DIR, Power, default_powers
 from game.scripting import Limits, ScriptError
 from systems import schedule
 from systems.actions import move_problem, path_cost, speed_for_round, step_costs
@@ -879,7 +879,7 @@ class Battle:
             functions = self.scripts.load(script)
         except ScriptError as err:
             raise IllegalCommand(f"cannot attach reaction script: {err}") from None
-        from game.hook import REACTIONS
+        from game.battle.reactions import REACTIONS
         if not functions & set(REACTIONS.values()):
             raise IllegalCommand(f"{script} defines no reaction; expected one of {', '.join(REACTIONS.values())}")
         self.scripts.skip_to_now()

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.sim_battle import (
+from game.sim.runner import (
     Chunk,
     Overrides,
     battle_seed,
@@ -46,7 +46,7 @@ from game.sim_battle import (
     run_chunk,
     worker_init,
 )
-from game.sim_report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot
+from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot
 
 POLICIES = ("tactical", "random", "greedy")
 ENGINES = ("pool", "dask")
@@ -268,7 +268,7 @@ class _DaskEngine(_Engine):
 
 def worker_init_dask() -> None:
     """Dask worker start-up: warm the power table (Ctrl+C belongs to the nanny, not to us)."""
-    from game.powers import default_powers
+    from game.content.powers import default_powers
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     default_powers()
@@ -370,7 +370,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
             if spec.powers:
                 powers.update(spec.powers)
             else:  # a creature given no powers may use every power of the battle
-                from game.powers import default_powers
+                from game.content.powers import default_powers
                 powers.update(default_powers())
     seeds = config.seeds()
     seeds_per_variant = len(seeds)
@@ -511,7 +511,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run from parsed arguments; print the table, failures, files and peak memory."""
-    from game.scenario import ScenarioError
+    from game.content.scenario import ScenarioError
 
     if args.battles <= 0 or args.max_rounds <= 0:
         print("simulate: --battles and --max-rounds must be above 0", file=sys.stderr)
@@ -576,7 +576,7 @@ def report(result: SimResult) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m game.simulate ...`` (the same as ``python -m game simulate ...``)."""
+    """``python -m game.sim.simulate ...`` (the same as ``python -m game simulate ...``)."""
     return run_cli(build_parser().parse_args(argv))
 
 

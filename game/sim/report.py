@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from game.sim_battle import DRAW
+from game.sim.runner import DRAW
 
 #: Failed battles whose seed and error are kept for the report (all are counted).
 MAX_KEPT_FAILURES = 200

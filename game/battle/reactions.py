@@ -28,16 +28,16 @@ from components.commands import Heal, Hit, Move
 from components.effects import ActiveEffect
 from components.events import AreaCreated, Event, ScriptFailed
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
-from game.dice import Dice
-from game.errors import IllegalCommand
-from game.files import MEGABYTE, UnreadableFile, read_bounded
-from game.powers import SCRIPTS_DIR
+from game.content.dice import Dice
+from game.battle.errors import IllegalCommand
+from game.content.files import MEGABYTE, UnreadableFile, read_bounded
+from game.content.powers import SCRIPTS_DIR
 from game.scripting import InProcessHost, Limits, ScriptError, WorkerHost
 from systems.geometry import distance_ft, within_radius
 from systems.vitals import is_dead
 
 if TYPE_CHECKING:
-    from game.battle import Battle
+    from game.battle.facade import Battle
 
 #: ctx methods and their exact number of arguments. Reads answer at once; commands are buffered.
 READS: dict[str, int] = {

@@ -27,9 +27,9 @@ import numpy as np
 
 from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
 from game import ai
-from game.errors import IllegalCommand
-from game.powers import Power, apply_power_overrides, default_powers
-from game.scenario import Scenario, ScenarioError, load_scenario
+from game.battle.errors import IllegalCommand
+from game.content.powers import Power, apply_power_overrides, default_powers
+from game.content.scenario import Scenario, ScenarioError, load_scenario
 
 #: Conditions that take a creature out of the fight: its side has lost when all of them have one.
 
@@ -296,7 +296,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
 def _write_replay(directory: str, scenario: Scenario, battle: Any, seed: int, build_commands: int) -> str:
     """Write the battle's replay file; the path, or "" (and why) when that is impossible."""
     try:
-        from game.saves import write_replay
+        from game.content.saves import write_replay
     except ImportError:  # the saves module is optional for simulations
         return ""
     target = Path(directory) / f"seed-{seed}.json"

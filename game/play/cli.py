@@ -1,0 +1,129 @@
+"""Command line: ``python -m game demo | play SCENARIO | replay FILE``.
+
+Subcommands live in one table (``COMMANDS``: name -> (configure parser, run)) so that adding one,
+such as the simulation runner's ``simulate``, is a single line here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+
+Configure = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+
+def _demo_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--headless", action="store_true", help="never open a window (default when there is no display)")
+    p.add_argument("--out", default="out", help="where screenshots and the log go when headless (default: out)")
+    p.add_argument("--rounds", type=int, default=20, help="at most this many rounds (default: 20)")
+    p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"))
+    p.add_argument("--seed", type=int, default=7, help="seeds the computer players (the battle has its own)")
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """Window with a display; otherwise headless: PNGs per round and the log, printed."""
+    from game.play import demo
+
+    if args.headless or not demo.has_display():
+        lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)
+        print("\n".join(lines))
+        print(f"\nScreenshots and combat-log.txt written to {args.out}/", file=sys.stderr)
+        return 0
+    demo.run_window(policy=args.policy, seed=args.seed)
+    return 0
+
+
+def _play_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", help="a scenario file, e.g. assets/scenarios/ledge.toml")
+    p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"))
+    p.add_argument("--seed", type=int, default=0, help="seeds the computer player")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Open the window: the scenario's human teams are yours, the rest are the computer's."""
+    from game.play import demo
+
+    if not demo.has_display():
+        print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy)", file=sys.stderr)
+        return 2
+    from game.render import App
+    from game.content.scenario import ScenarioError
+
+    try:
+        loaded = demo.load(args.scenario, human=True)
+    except ScenarioError as err:
+        print(f"play: {err}", file=sys.stderr)
+        return 2
+    if not loaded.human_teams:
+        print(f"{args.scenario}: no team has control = \"human\"; you will only watch", file=sys.stderr)
+    App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
+        policy=args.policy, seed=args.seed, title=loaded.title, powers=loaded.powers).run()
+    return 0
+
+
+def _replay_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a replay or save written by game.content.saves")
+    p.add_argument("--headless", action="store_true", help="only check it (no window)")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Replay a file and say whether the events came out the same; exit status 1 if not, 2 if the
+    file cannot be read as a replay at all."""
+    from game.content.saves import SaveError, play_replay
+
+    try:
+        battle, matched, first_mismatch = play_replay(args.file)
+    except SaveError as err:
+        print(f"replay: {err}", file=sys.stderr)
+        return 2
+    if matched:
+        print(f"{args.file}: replayed {battle.round} rounds, {len(battle.state.events)} events: all matched")
+    else:
+        print(f"{args.file}: MISMATCH: {first_mismatch}")
+    if not args.headless:
+        from game.play import demo
+
+        if demo.has_display():
+            from game.render import App
+
+            App(battle, frozenset(), title=f"Replay of {os.path.basename(args.file)}").run()
+    return 0 if matched else 1
+
+
+def _simulate_args(p: argparse.ArgumentParser) -> None:
+    from game.sim.simulate import build_parser
+
+    build_parser(p)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Battles at scale (see game.sim.simulate); imported only when asked for, it pulls in dask and plots."""
+    from game.sim.simulate import run_cli
+
+    return run_cli(args)
+
+
+COMMANDS: dict[str, tuple[str, Configure, Run]] = {
+    "demo": ("computer vs computer on the demo scenario (headless without a display)", _demo_args, run_demo),
+    "play": ("play a scenario in a window against the computer", _play_args, run_play),
+    "replay": ("replay a saved game or replay file and check its events", _replay_args, run_replay),
+    "simulate": ("headless computer-vs-computer battles at scale: win rates with CIs, CSV, plots",
+                 _simulate_args, run_simulate),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m game", description="Tactical grid battles.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (help_text, configure, _) in COMMANDS.items():
+        configure(sub.add_parser(name, help=help_text, description=help_text))
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    return COMMANDS[args.command][2](args)
+
+

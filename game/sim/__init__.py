@@ -1,0 +1,1 @@
+"""Simulations: many headless battles on a process pool or Dask, reduced to rows, a table and plots."""
