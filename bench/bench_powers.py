@@ -23,11 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from components.dice import Dice
 from components.events import AttackRolled
+from components.powers import Power
 from game import Battle
-from game.content.dice import Dice
 from game.battle.reactions import _HOSTS, close_hosts
-from game.content.powers import Power, parse_power
+from game.content.powers import parse_power
 from game.scripting import WorkerHost
 
 SCRIPT = "bench_zap.star"

@@ -31,7 +31,18 @@ _PUBLIC = {
     "load_game": "game.content.saves",
 }
 
-__all__ = sorted(_PUBLIC)
+__all__ = [
+    "Battle",
+    "IllegalCommand",
+    "Scenario",
+    "ScenarioError",
+    "UnknownEntity",
+    "load_game",
+    "load_powers",
+    "load_scenario",
+    "load_scenario_text",
+    "save_game",
+]
 
 
 def __getattr__(name: str) -> Any:

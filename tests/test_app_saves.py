@@ -9,8 +9,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 
 import pygame
 
-from game.render import App
 from game.content.scenario import load_scenario
+from game.render import App
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from components.dice import Dice
 from game import Battle
-from game.content.dice import Dice
 from game.content.powers import (
     POWERS_DIR,
     SCRIPTS_DIR,

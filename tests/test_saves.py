@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components import Health, Position, Visibility
-from game.content import saves
 from game.battle.facade import Battle
+from game.content import saves
 from game.content.saves import (
     SaveError,
     decode_value,

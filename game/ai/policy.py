@@ -64,7 +64,7 @@ def _average(value: Any) -> float | None:
         return float(value)
     if isinstance(value, str):
         try:
-            from game.content.dice import Dice
+            from components.dice import Dice
             return Dice.parse(value).average()
         except (ImportError, ValueError):
             return None

@@ -20,10 +20,10 @@ from components import Conditions, Creature, Defense, Fatigue, Health, Movement,
 from components.commands import Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, Pushed, SaveRolled, Teleported
+from components.powers import Power
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
-from game.content.dice import roll_die
-from game.content.powers import Power
 from systems.geometry import distance_ft, within_radius
+from systems.rolls import roll_die
 from systems.state import BattleState
 from systems.visibility import sees
 from systems.vitals import can_act, is_dead

@@ -42,18 +42,19 @@ from components import (
 from components.commands import ChangeFatigue, Heal, Hit, Move, Stand, UsePower
 from components.effects import ActiveEffect
 from components.events import CombatStarted, CommandRefused, Event, InitiativeRolled, MapChanged, Spawned, TurnStarted
+from components.powers import Power
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, ROLL_KINDS
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
 from game.battle.abilities import PowerUse, area_squares, can_see
-from game.content.dice import roll_die
 from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.reactions import ScriptHook
-from game.content.powers import SCRIPTS_DIR, Power, default_powers
+from game.content.powers import SCRIPTS_DIR, default_powers
 from game.scripting import Limits, ScriptError
 from systems import schedule
 from systems.actions import move_problem, path_cost, speed_for_round, step_costs
 from systems.cover import has_cover
 from systems.effects import end_effect
+from systems.rolls import roll_die
 from systems.state import BattleState, Phase
 from systems.vitals import can_act, is_dead
 

@@ -16,7 +16,6 @@ host, never per use.
 from __future__ import annotations
 
 import hashlib
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -25,10 +24,10 @@ import esper
 
 from components import Conditions, Creature, Fatigue, Health, Position, Visibility
 from components.commands import Heal, Hit, Move
+from components.dice import Dice
 from components.effects import ActiveEffect
 from components.events import AreaCreated, Event, ScriptFailed
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
-from game.content.dice import Dice
 from game.battle.errors import IllegalCommand
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 from game.content.powers import SCRIPTS_DIR

@@ -20,93 +20,23 @@ import copy
 import dataclasses
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from components import Visibility
+from components.dice import Dice
+from components.powers import ACTIONS, SHAPES, TARGETS, AreaShape, Made, Power
 from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
-from game.content.dice import Dice
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 POWERS_DIR = ASSETS / "powers"
 SCRIPTS_DIR = ASSETS / "scripts"
 
-ACTIONS = ("action", "bonus", "free")
-TARGETS = ("self", "creature", "ally", "enemy", "allies", "enemies", "all")
-SHAPES = ("burst", "cone", "line")
-
-
 class PowerError(ValueError):
     """A power file that cannot be used, with the file, power and key in the message."""
-
-
-@dataclass(frozen=True, slots=True)
-class AreaShape:
-    """The shape of a power's area: a burst of ``radius_ft``, or a cone or line of ``length_ft``."""
-
-    shape: str
-    radius_ft: float = 0
-    length_ft: float = 0
-    width_ft: float = 5
-
-
-@dataclass(frozen=True, slots=True)
-class Made:
-    """An area or light a power creates where it lands."""
-
-    radius_ft: float
-    level: Visibility
-
-
-@dataclass(frozen=True, slots=True)
-class Power:
-    """One power, checked and ready to use. ``range_ft`` None means "on you" or melee reach."""
-
-    id: str
-    name: str
-    description: str
-    action: str = "action"
-    range_ft: float | None = None
-    area: AreaShape | None = None
-    targets: str | None = None
-    attack_bonus: int | None = None
-    save_dc: int | None = None
-    save_half: bool = False
-    damage: Dice | None = None
-    healing: Dice | None = None
-    conditions: tuple[str, ...] = ()
-    push_ft: float = 0
-    pull_ft: float = 0
-    teleport: bool = False
-    flight: bool = False
-    creates_area: Made | None = None
-    creates_light: Made | None = None
-    duration: int | None = None
-    end_early: bool = False
-    script: str | None = None
-    source: str = field(default="", compare=False)
-
-    @property
-    def aims_at_point(self) -> bool:
-        """Aimed at a square: an area with a range, a cone or line's direction, or a light, cloud or
-        teleport put somewhere within range."""
-        if self.area is not None:
-            return self.range_ft is not None or self.area.shape != "burst"
-        return self.range_ft is not None and bool(self.creates_area or self.creates_light or self.teleport)
-
-    @property
-    def single_target(self) -> bool:
-        """No area, not on yourself, not aimed at a square: one creature you can see within range."""
-        return self.area is None and self.targets != "self" and not self.aims_at_point
-
-    @property
-    def lasting(self) -> bool:
-        """Whether using it leaves grants that its duration must take back."""
-        return bool(self.conditions or self.flight or self.creates_area or self.creates_light)
 
 
 class _Reader:

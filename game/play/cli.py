@@ -49,8 +49,8 @@ def run_play(args: argparse.Namespace) -> int:
     if not demo.has_display():
         print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy)", file=sys.stderr)
         return 2
-    from game.render import App
     from game.content.scenario import ScenarioError
+    from game.render import App
 
     try:
         loaded = demo.load(args.scenario, human=True)

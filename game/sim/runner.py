@@ -26,9 +26,10 @@ from typing import Any
 import numpy as np
 
 from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
+from components.powers import Power
 from game import ai
 from game.battle.errors import IllegalCommand
-from game.content.powers import Power, apply_power_overrides, default_powers
+from game.content.powers import apply_power_overrides, default_powers
 from game.content.scenario import Scenario, ScenarioError, load_scenario
 
 #: Conditions that take a creature out of the fight: its side has lost when all of them have one.

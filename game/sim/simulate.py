@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot
 from game.sim.runner import (
     Chunk,
     Overrides,
@@ -46,7 +47,6 @@ from game.sim.runner import (
     run_chunk,
     worker_init,
 )
-from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot
 
 POLICIES = ("tactical", "random", "greedy")
 ENGINES = ("pool", "dask")

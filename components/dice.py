@@ -48,13 +48,3 @@ class Dice:
             return str(self.bonus)
         tail = f"{self.bonus:+d}" if self.bonus else ""
         return f"{self.count}d{self.sides}{tail}"
-
-
-def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
-    """One die roll as the roll mode says: with advantage the higher of two, with disadvantage the
-    lower; any other mode (normal, critical failure) rolls once."""
-    first = rng.randint(1, sides)
-    if mode in ("advantage", "disadvantage"):
-        second = rng.randint(1, sides)
-        return max(first, second) if mode == "advantage" else min(first, second)
-    return first

@@ -1,0 +1,78 @@
+"""Powers as values: what a power does, checked by its loader (``game.content.powers``) and read by the
+power system, the forecasts, the computer player and the window alike."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from components.creature import Visibility
+from components.dice import Dice
+
+ACTIONS = ("action", "bonus", "free")
+TARGETS = ("self", "creature", "ally", "enemy", "allies", "enemies", "all")
+SHAPES = ("burst", "cone", "line")
+
+
+@dataclass(frozen=True, slots=True)
+class AreaShape:
+    """The shape of a power's area: a burst of ``radius_ft``, or a cone or line of ``length_ft``."""
+
+    shape: str
+    radius_ft: float = 0
+    length_ft: float = 0
+    width_ft: float = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Made:
+    """An area or light a power creates where it lands."""
+
+    radius_ft: float
+    level: Visibility
+
+
+@dataclass(frozen=True, slots=True)
+class Power:
+    """One power, checked and ready to use. ``range_ft`` None means "on you" or melee reach."""
+
+    id: str
+    name: str
+    description: str
+    action: str = "action"
+    range_ft: float | None = None
+    area: AreaShape | None = None
+    targets: str | None = None
+    attack_bonus: int | None = None
+    save_dc: int | None = None
+    save_half: bool = False
+    damage: Dice | None = None
+    healing: Dice | None = None
+    conditions: tuple[str, ...] = ()
+    push_ft: float = 0
+    pull_ft: float = 0
+    teleport: bool = False
+    flight: bool = False
+    creates_area: Made | None = None
+    creates_light: Made | None = None
+    duration: int | None = None
+    end_early: bool = False
+    script: str | None = None
+    source: str = field(default="", compare=False)
+
+    @property
+    def aims_at_point(self) -> bool:
+        """Aimed at a square: an area with a range, a cone or line's direction, or a light, cloud or
+        teleport put somewhere within range."""
+        if self.area is not None:
+            return self.range_ft is not None or self.area.shape != "burst"
+        return self.range_ft is not None and bool(self.creates_area or self.creates_light or self.teleport)
+
+    @property
+    def single_target(self) -> bool:
+        """No area, not on yourself, not aimed at a square: one creature you can see within range."""
+        return self.area is None and self.targets != "self" and not self.aims_at_point
+
+    @property
+    def lasting(self) -> bool:
+        """Whether using it leaves grants that its duration must take back."""
+        return bool(self.conditions or self.flight or self.creates_area or self.creates_light)
