@@ -65,3 +65,48 @@ class UsePower:
 
 
 ActorCommand = Move | Stand | UsePower
+
+
+@dataclass(frozen=True, slots=True)
+class GrantCondition:
+    """Grant a condition now, counted under ``source`` (the GM's, a script's or a power's)."""
+
+    target: int
+    condition: str
+    source: str = "gm"
+    effect: int | None = None  # the ongoing effect that holds the grant (it ends with the effect)
+
+
+@dataclass(frozen=True, slots=True)
+class RevokeCondition:
+    """End a granted condition now: every grant of it, or only ``source``'s.
+
+    ``spare_live_effects``: grants held by an ongoing effect stay (a script cures what it can, but
+    cannot cut another's power short).
+    """
+
+    target: int
+    condition: str
+    source: str | None = None
+    spare_live_effects: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StartCombat:
+    """Roll initiative and fix the turn order; the unprepared are surprised."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndCombat:
+    """Leave combat: no turn order, and what surprise is left ends."""
+
+
+@dataclass(frozen=True, slots=True)
+class EndEffect:
+    """End an ongoing effect now (a power whose duration allows it to be ended early)."""
+
+    effect: int
+    reason: str = "ended early"
+
+
+GmCommand = GrantCondition | RevokeCondition | StartCombat | EndCombat | EndEffect

@@ -7,14 +7,11 @@ with a thousand creatures cheap.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from components.creature import Visibility
-
-_terrain_ids = itertools.count(1)
 
 #: Engine limits, not rules: past these a map (or a stranger's script) would only make every
 #: change of light cost seconds. A torch lights tens of feet; a map holds a few dozen lights.
@@ -62,7 +59,8 @@ class Terrain:
     lights: dict[int, Light] = field(default_factory=dict)
     areas: dict[int, Area] = field(default_factory=dict)
     version: int = 0
-    uid: int = field(init=False, default_factory=lambda: next(_terrain_ids))  # process-unique, for caches
+    last_id: int = 0  # lights and areas share one sequence of ids
+    _layout: tuple[int, tuple[tuple[int, int], bytes]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
@@ -89,3 +87,36 @@ class Terrain:
     def touch(self) -> None:
         """Record that the map changed, invalidating every cache derived from it."""
         self.version += 1
+
+    def layout_key(self) -> tuple[tuple[int, int], bytes]:
+        """A key for the layout of walls, equal for equal layouts in any battle.
+
+        Paths and cover depend on the walls alone and a simulation plays thousands of battles on
+        one map, so what one battle works out can serve them all; the key is kept until the map
+        changes.
+        """
+        if self._layout is None or self._layout[0] != self.version:
+            self._layout = (self.version, (self.walls.shape, np.packbits(self.walls).tobytes()))
+        return self._layout[1]
+
+    def add_light(self, light: Light) -> int:
+        """Put a light on the map and return its id; ValueError past the engine's limits."""
+        self._check_source("light", light.radius_ft, self.lights, MAX_LIGHTS)
+        self.last_id += 1
+        self.lights[self.last_id] = light
+        self.touch()
+        return self.last_id
+
+    def add_area(self, area: Area) -> int:
+        """Put an obscuring area on the map and return its id; ValueError past the engine's limits."""
+        self._check_source("area", area.radius_ft, self.areas, MAX_AREAS)
+        self.last_id += 1
+        self.areas[self.last_id] = area
+        self.touch()
+        return self.last_id
+
+    def _check_source(self, what: str, radius_ft: float, held: dict[int, Light] | dict[int, Area], most: int) -> None:
+        if not 0 <= radius_ft <= MAX_RADIUS_FT:
+            raise ValueError(f"{what} radius must be a number of feet in 0..{MAX_RADIUS_FT:g}, not {radius_ft!r}")
+        if len(held) >= most:
+            raise ValueError(f"the map already has {len(held)} {what}s, the most it takes")

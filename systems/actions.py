@@ -1,125 +1,26 @@
-"""Actions: a creature's own commands (move, stand, use a power), resolved on its turn.
+"""Actions: a creature's own commands (move, stand, use a power), resolved on its turn, in order.
 
-Moving follows paths around walls within the creature's speed. The path functions are pure so that
-the facade can validate a move when it is issued and the renderer can show where a creature may go,
-with exactly the numbers the system will use. Commands this system does not know (powers) go to the
-handler registered for their type in ``state.handlers``: the game layer plugs powers in there
-without the systems importing it.
+Moving follows paths around walls within the creature's speed (:mod:`systems.paths`); the check
+(``move_problem``) is one function, called when a move is issued, when it resolves, and by the
+forecasts, so a person, the computer player and the window all get the numbers the system uses.
+Commands this system does not resolve itself (powers) go to the handler registered for their type
+in ``state.handlers``: the power system registers there when it is installed.
 """
 
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 import esper
-import numpy as np
-import tcod.path
 
-from components import Conditions, Falling, Movement, Position, Rules, Terrain
+from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import Move, Stand
 from components.events import CommandRefused, Moved, StoodUp
-from systems.geometry import distance_ft, walls_key
+from systems.geometry import distance_ft
+from systems.paths import Paths
 from systems.state import BattleState, Phase
-from systems.vitals import can_act
-
-UNREACHABLE = np.iinfo(np.int32).max
-
-
-def _weights(rules: Rules) -> tuple[int, int, int]:
-    """Edge costs (cardinal, diagonal) and the divisor that turns a path cost into squares.
-
-    With alternating diagonals, 2 for a straight step and 3 for a diagonal, halved and rounded
-    down, gives exactly 5-10-5: d diagonals and s straights cost s + d + d // 2 squares.
-    """
-    return (1, 1, 1) if rules.diagonal == "one" else (2, 3, 2)
-
-
-_CACHE: OrderedDict[tuple[object, ...], np.ndarray] = OrderedDict()
-_CACHE_SIZE = 1024
-
-
-def distance_map(terrain: Terrain, rules: Rules, roots: Iterable[tuple[int, int]],
-                 window: tuple[int, int, int, int] | None = None) -> np.ndarray:
-    """Path cost from the nearest of ``roots`` to every square, around walls, in edge-cost units.
-
-    tcod's ``Pathfinder`` over a ``SimpleGraph`` does the search (its ``dijkstra2d`` leaks about
-    4 KiB of C memory a call in tcod 21, which a long simulation cannot afford). ``window`` is
-    ``(x0, y0, x1, y1)``: only that part of the map is searched. Squares not reached are
-    ``UNREACHABLE``.
-    """
-    cardinal, diagonal, _ = _weights(rules)
-    x0, y0, x1, y1 = window or (0, 0, terrain.width, terrain.height)
-    cost = np.where(terrain.walls[x0:x1, y0:y1], 0, 1).astype(np.int32)
-    finder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=cost, cardinal=cardinal, diagonal=diagonal))
-    for x, y in roots:
-        finder.add_root((x - x0, y - y0))
-    finder.resolve()
-    full = tcod.path.maxarray((terrain.width, terrain.height), dtype=np.int32)
-    full[x0:x1, y0:y1] = finder.distance
-    return full
-
-
-def _raw_distances(terrain: Terrain, rules: Rules, start: tuple[int, int], limit_ft: float | None = None
-                   ) -> np.ndarray:
-    """Path costs from ``start`` in edge-cost units (see ``_weights``), cached per map version.
-
-    With ``limit_ft``, only the window a creature could reach is searched (every step costs at
-    least one square), which makes a 30 ft move on a 64x64 map many times cheaper. The same
-    question is asked when a move is issued, when it resolves, by the computer player and by every
-    battle of a simulation on one map, so the answers are kept (read-only) per layout of walls.
-    """
-    key = (walls_key(terrain), rules.diagonal, rules.square_ft, start, limit_ft)
-    cached = _CACHE.get(key)
-    if cached is not None:
-        _CACHE.move_to_end(key)
-        return cached
-    window = None
-    if limit_ft is not None:
-        reach = int(max(limit_ft, 0) // rules.square_ft) + 1
-        window = (max(0, start[0] - reach), max(0, start[1] - reach),
-                  min(terrain.width, start[0] + reach + 1), min(terrain.height, start[1] + reach + 1))
-    dist = distance_map(terrain, rules, [start], window)
-    dist.flags.writeable = False
-    _CACHE[key] = dist
-    if len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return dist
-
-
-def step_costs(terrain: Terrain, rules: Rules, start: tuple[int, int], limit_ft: float | None = None
-               ) -> np.ndarray:
-    """Cost in feet of the cheapest path from ``start`` to every square (within ``limit_ft`` if given);
-    unreachable squares are huge."""
-    dist = _raw_distances(terrain, rules, start, limit_ft)
-    feet = (dist // _weights(rules)[2]).astype(np.int64) * rules.square_ft
-    feet[dist == UNREACHABLE] = UNREACHABLE
-    return feet
-
-
-def path_cost(terrain: Terrain, rules: Rules, start: tuple[int, int], goal: tuple[int, int],
-              limit_ft: float | None = None) -> int | None:
-    """Feet of the cheapest path from ``start`` to ``goal`` around walls, or None if there is none.
-
-    With ``limit_ft``, a goal that needs a longer path is reported as None too.
-    """
-    if terrain.walls[goal]:
-        return None
-    dist = _raw_distances(terrain, rules, start, limit_ft)
-    if dist[goal] == UNREACHABLE:
-        return None
-    return int(dist[goal]) // _weights(rules)[2] * rules.square_ft
-
-
-def find_path(terrain: Terrain, rules: Rules, start: tuple[int, int], goal: tuple[int, int],
-              limit_ft: float | None = None) -> tuple[list[tuple[int, int]], int] | None:
-    """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost."""
-    cost = path_cost(terrain, rules, start, goal, limit_ft)
-    if cost is None:
-        return None
-    steps = tcod.path.hillclimb2d(_raw_distances(terrain, rules, start, limit_ft), goal, True, True)[::-1]
-    return [(int(x), int(y)) for x, y in steps], cost
+from systems.vitals import can_act, is_flying
 
 
 def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) -> int:
@@ -129,13 +30,14 @@ def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) ->
     return movement.speed_ft
 
 
-def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: Movement,
+def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movement,
                  conditions: Conditions, falling: Falling, goal: tuple[int, int],
                  taken: Callable[[tuple[int, int]], bool]) -> str | None:
     """Why a move to ``goal`` is illegal right now, in words a player can act on; None if it is legal.
 
     ``taken(square)`` says whether another living creature stands on a square.
     """
+    terrain = paths.terrain
     if not can_act(conditions):
         state = next(c for c in ("dead", "unconscious", "downed") if c in conditions.active)
         return f"it is {state} and cannot move"
@@ -151,9 +53,9 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
     straight = distance_ft(position.square, goal, rules)
     if straight > left:
         return f"square {goal} is {straight} ft away and it has {left} ft of movement left this round"
-    cost = path_cost(terrain, rules, position.square, goal, limit_ft=left)
+    cost = paths.cost(position.square, goal, limit_ft=left)
     if cost is None:
-        if path_cost(terrain, rules, position.square, goal) is None:
+        if paths.cost(position.square, goal) is None:
             return f"no path to {goal} around the walls"
         return f"the way around the walls to {goal} is longer than the {left} ft of movement it has left"
     if cost > left:
@@ -203,8 +105,8 @@ class ActionSystem(esper.Processor):
         position = esper.component_for_entity(entity, Position)
         if position.z <= self.state.terrain.ground[position.square]:
             return False
-        return not (esper.component_for_entity(entity, Movement).flying
-                    or esper.component_for_entity(entity, Conditions).has_granted("flying"))
+        return not is_flying(esper.component_for_entity(entity, Movement),
+                             esper.component_for_entity(entity, Conditions))
 
     def _move(self, command: Move) -> None:
         state, entity = self.state, command.actor
@@ -213,17 +115,17 @@ class ActionSystem(esper.Processor):
         conditions = esper.component_for_entity(entity, Conditions)
         falling = esper.component_for_entity(entity, Falling)
         goal = (command.x, command.y)
-        problem = move_problem(state.terrain, state.rules, position, movement, conditions, falling, goal,
+        problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
                                lambda square: state.taken(square, entity))
         if problem:
             state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
             return
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        found = find_path(state.terrain, state.rules, position.square, goal, limit_ft=left)
+        found = state.paths.find(position.square, goal, limit_ft=left)
         assert found is not None  # move_problem found it a moment ago
         path, cost = found
         start, stop, z = position.square, goal, position.z
-        if not (movement.flying or conditions.has_granted("flying")):
+        if not is_flying(movement, conditions):
             # Walk it: a move keeps its height (raised by higher ground), and the first square with
             # nothing under that height is where the creature steps off and falls.
             for square in path[1:]:
@@ -233,7 +135,7 @@ class ActionSystem(esper.Processor):
                     stop = square
                     break
             if stop != goal:
-                cost = path_cost(state.terrain, state.rules, start, stop, limit_ft=left) or 0
+                cost = state.paths.cost(start, stop, limit_ft=left) or 0
         else:
             z = max(z, float(state.terrain.ground[goal]))
         movement.used_ft += cost

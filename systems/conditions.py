@@ -50,7 +50,6 @@ class ConditionSystem(esper.Processor):
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
-        self._announced: dict[int, dict[str, str]] = {}  # entity -> condition -> why it was gained
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
         if phase is Phase.REFRESH or not self.state.dirty:
@@ -66,7 +65,7 @@ class ConditionSystem(esper.Processor):
 
     def _announce(self, entity: int, conditions: Conditions) -> None:
         state = self.state
-        announced = self._announced.setdefault(entity, {})
+        announced = state.announced.setdefault(entity, {})
         after = conditions.active
         if after == announced.keys():
             return

@@ -11,7 +11,7 @@ import esper
 import numpy as np
 
 from components import Conditions, Cover, Creature, Position, Rules, Terrain
-from systems.geometry import walls_key
+from systems.caches import MapCaches
 from systems.state import BattleState, Phase
 
 _EPS = 1e-9  # well below the narrowest real crossing on a 1024-square grid, well above float error
@@ -115,29 +115,13 @@ def _batch(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray, offs
     return counts
 
 
-_PAIRS: dict[tuple[tuple[int, int], bytes], dict[tuple[int, int, int, int], int]] = {}  # walls -> answers
-_PAIRS_PER_MAP = 200_000
+def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
+    """``blocked_lines`` on this map, remembered (in ``caches``) while the walls stay as they are.
 
-
-def _answers(terrain: Terrain) -> dict[tuple[int, int, int, int], int]:
-    """Known corner-line counts for this layout of walls.
-
-    Walls only change when the map does, and the same pairs are asked about over and over (every
-    attack, every computer player weighing a square, every battle of a simulation on one map), so
-    answers are kept per layout of walls, whichever battle asks.
+    The same pairs are asked about over and over (every attack, every forecast, every battle of a
+    simulation on one map), so answers are kept per layout of walls, whichever battle asks.
     """
-    layout = walls_key(terrain)
-    answers = _PAIRS.get(layout)
-    if answers is None or len(answers) > _PAIRS_PER_MAP:
-        if len(_PAIRS) >= 16:
-            del _PAIRS[next(iter(_PAIRS))]
-        answers = _PAIRS[layout] = {}
-    return answers
-
-
-def cover_count(terrain: Terrain, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
-    """``blocked_lines`` on this map, remembered until the map changes."""
-    answers = _answers(terrain)
+    answers = caches.cover_answers(terrain.layout_key())
     key = (attacker[0], attacker[1], defender[0], defender[1])
     found = answers.get(key)
     if found is None:
@@ -145,9 +129,9 @@ def cover_count(terrain: Terrain, attacker: tuple[int, int], defender: tuple[int
     return found
 
 
-def cover_counts(terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
+def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
     """``blocked_lines_many`` on this map, asking numpy only about the pairs not known yet."""
-    answers = _answers(terrain)
+    answers = caches.cover_answers(terrain.layout_key())
     keys = [tuple(row) for row in np.hstack([attackers, defenders]).tolist()]
     counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)  # type: ignore[call-overload]
     missing = np.flatnonzero(counts < 0)
@@ -159,11 +143,13 @@ def cover_counts(terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray)
     return counts
 
 
-def has_cover(terrain: Terrain, rules: Rules, attacker: tuple[int, int], defender: tuple[int, int]) -> bool:
-    """Whether the defender has cover from the attacker under these rules (off when the GM says so)."""
+def has_cover(state: BattleState, attacker: tuple[int, int], defender: tuple[int, int]) -> bool:
+    """Whether a defender on ``defender`` has cover from an attacker on ``attacker`` (never when the
+    GM switched cover off)."""
+    rules = state.rules
     if not rules.cover_enabled or attacker == defender:
         return False
-    return cover_count(terrain, attacker, defender) >= rules.cover_lines_needed
+    return cover_count(state.caches, state.terrain, attacker, defender) >= rules.cover_lines_needed
 
 
 def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules) -> np.ndarray:
@@ -203,19 +189,17 @@ class CoverSystem(esper.Processor):
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
-        self._positions_version = -1
-        self._terrain_version = -1
-        self._cache: dict[int, tuple[int | None, tuple[int, int], tuple[int, int] | None]] = {}
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
         if phase not in (Phase.END, Phase.REFRESH):
             return
         state = self.state
-        if (state.positions_version, state.terrain.version) == (self._positions_version, self._terrain_version):
+        seen = (state.positions_version, state.terrain.version)
+        if seen == state.cover_seen:
             return
-        if state.terrain.version != self._terrain_version:
-            self._cache.clear()
-        self._positions_version, self._terrain_version = state.positions_version, state.terrain.version
+        if state.terrain.version != state.cover_seen[1]:
+            state.cover_keys.clear()
+        state.cover_seen = seen
         living = [(e, p, c, cr) for e, (p, c, cr, _) in esper.get_components(Position, Cover, Creature, Conditions)
                   if "dead" not in _.active]
         if not living:
@@ -229,9 +213,9 @@ class CoverSystem(esper.Processor):
             j = int(nearest[i])
             enemy = living[j][0] if j >= 0 else None
             key = (enemy, position.square, living[j][1].square if j >= 0 else None)
-            if self._cache.get(entity) == key:
+            if state.cover_keys.get(entity) == key:
                 continue
-            self._cache[entity] = key
+            state.cover_keys[entity] = key
             cover.against = enemy
             cover.blocked, cover.covered = 0, False
             if enemy is not None and state.rules.cover_enabled:
@@ -239,7 +223,7 @@ class CoverSystem(esper.Processor):
         if not stale:
             return
         rows = np.array(stale)
-        blocked = cover_counts(state.terrain, squares[nearest[rows]], squares[rows])
+        blocked = cover_counts(state.caches, state.terrain, squares[nearest[rows]], squares[rows])
         for i, count in zip(stale, blocked.tolist()):
             cover = living[i][2]
             cover.blocked = count

@@ -12,7 +12,7 @@ from components import Conditions, Falling, Fatigue, Health, Movement, Position,
 from components.commands import Hit
 from components.events import Fell, Landed
 from systems.state import BattleState, Phase
-from systems.vitals import is_dead
+from systems.vitals import is_dead, is_flying
 
 
 def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
@@ -31,21 +31,19 @@ class FallingSystem(esper.Processor):
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
-        self._in_air: set[int] = set()
-        self._terrain_version = -1
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
         if phase not in (Phase.START, Phase.TURN, Phase.END):
             return
         state = self.state
-        if state.terrain.version != self._terrain_version:
+        if state.terrain.version != state.falls_seen_map:
             # The ground may have dropped away under anyone (a floor gives way): look at everyone.
-            self._terrain_version = state.terrain.version
+            state.falls_seen_map = state.terrain.version
             candidates = {e for e, _ in esper.get_component(Position)}
         else:
             candidates = set(state.moved)
         state.moved.clear()
-        for entity in sorted(candidates | self._in_air):
+        for entity in sorted(candidates | state.in_air):
             if esper.entity_exists(entity):
                 self._fall(entity)
 
@@ -58,20 +56,19 @@ class FallingSystem(esper.Processor):
         fatigue = esper.component_for_entity(entity, Fatigue)
         ground = float(terrain.ground[position.square])
         if is_dead(health, fatigue):
-            self._in_air.discard(entity)
+            self.state.in_air.discard(entity)
             return
-        flying = movement.flying or esper.component_for_entity(entity, Conditions).has_granted("flying")
-        if flying or position.z <= ground:
+        if is_flying(movement, esper.component_for_entity(entity, Conditions)) or position.z <= ground:
             if position.z < ground:
                 position.z = ground  # the ground rose under it (set_ground): it stands on top
             falling.start_z = None
-            self._in_air.discard(entity)
+            self.state.in_air.discard(entity)
             return
         if falling.start_z is None:
             falling.start_z = position.z
         room = rules.fall_ft_per_round - falling.fallen_this_round
         if room <= 0:
-            self._in_air.add(entity)
+            self.state.in_air.add(entity)
             return
         top = position.z
         position.z = max(ground, position.z - room)
@@ -79,7 +76,7 @@ class FallingSystem(esper.Processor):
         state.emit(Fell(state.round, entity, top, position.z))
         state.mark_moved(entity)
         if position.z > ground:
-            self._in_air.add(entity)
+            self.state.in_air.add(entity)
             return
         self._land(entity, falling, ground)
 
@@ -92,7 +89,7 @@ class FallingSystem(esper.Processor):
         dice = fall_dice(distance, soft, rules)
         damage = sum(state.rng.randint(1, rules.fall_die_sides) for _ in range(dice))
         falling.start_z = None
-        self._in_air.discard(entity)
+        self.state.in_air.discard(entity)
         state.emit(Landed(state.round, entity, distance, dice, damage, soft))
         if damage > 0:
             state.health_queue.append(Hit(entity, damage, "fall"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from components import Rules, Terrain
+from components import Rules
 
 
 def distance_squares(dx: int, dy: int, rules: Rules) -> int:
@@ -29,21 +29,3 @@ def within_radius(shape: tuple[int, int], centre: tuple[int, int], radius_ft: fl
     else:
         squares = np.maximum(xs, ys) + np.minimum(xs, ys) // 2
     return squares * rules.square_ft <= radius_ft
-
-
-_LAYOUTS: dict[tuple[int, int], tuple[tuple[int, int], bytes]] = {}  # (map uid, version) -> walls key
-
-
-def walls_key(terrain: Terrain) -> tuple[tuple[int, int], bytes]:
-    """A key for the layout of walls, equal for equal layouts whichever battle or version holds them.
-
-    Paths and cover depend on the walls alone, and a simulation plays thousands of battles on one
-    map: keyed by layout, what one battle worked out serves all of them.
-    """
-    version = (terrain.uid, terrain.version)
-    key = _LAYOUTS.get(version)
-    if key is None:
-        if len(_LAYOUTS) >= 64:
-            del _LAYOUTS[next(iter(_LAYOUTS))]
-        key = _LAYOUTS[version] = (terrain.walls.shape, np.packbits(terrain.walls).tobytes())
-    return key

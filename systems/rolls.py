@@ -1,8 +1,23 @@
-"""Rolling dice for the rules: one function for a d20 (or any die) under a roll mode."""
+"""Rolls: the roll mode and the Defense an attack is made against, each one function with reasons.
+
+The power system, the forecasts, the computer player and the window all ask these functions, so a
+hit chance shown on hover is the chance the roll has. Each answer says why (fatigue, light, cover,
+flat-footed), because a tactics game that hides its reasons is a guessing game.
+"""
 
 from __future__ import annotations
 
 import random
+
+import esper
+
+from components import Conditions, Defense, Fatigue, Position, Visibility, Vision
+from components.forecasts import DefenseBreakdown, Modifier, RollMode
+from components.rules import ROLL_KINDS
+from systems.cover import has_cover
+from systems.state import BattleState
+
+_LEVEL_NAMES = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
 
 
 def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
@@ -13,3 +28,66 @@ def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
         second = rng.randint(1, sides)
         return max(first, second) if mode == "advantage" else min(first, second)
     return first
+
+
+def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[int, int] | None = None,
+              sight: bool = True, advantage: bool = False, disadvantage: bool = False) -> RollMode:
+    """How a roll is made: "normal", "advantage", "disadvantage" or "critical failure", and why.
+
+    The roller's vision (or, against a target, the worse of it and the target square's level) gives
+    disadvantage on Notice when poor or worse and on attacks when terrible or worse; with no vision,
+    a Notice roll that relies on ``sight`` fails critically. Fatigue at the threshold gives
+    disadvantage on every roll. Advantage and disadvantage together cancel out.
+
+    Raises:
+        ValueError: ``kind`` is not a roll the rules know.
+    """
+    if kind not in ROLL_KINDS:
+        raise ValueError(f"unknown roll kind {kind!r}: expected one of {', '.join(sorted(ROLL_KINDS))}")
+    rules = state.rules
+    level = esper.component_for_entity(entity, Vision).level
+    seen_from = "where it stands"
+    if target_square is not None:
+        assert state.levels is not None
+        at_target = Visibility(int(state.levels[target_square]))
+        if at_target < level:
+            level, seen_from = at_target, "at the target"
+    if kind == "notice" and sight and level == Visibility.NO_VISION:
+        return RollMode("critical failure", ("no vision: a Notice that relies on sight fails",))
+    reasons: list[str] = []
+    fatigue = esper.component_for_entity(entity, Fatigue).level
+    if fatigue >= rules.disadvantage_at_fatigue:
+        reasons.append(f"fatigue {fatigue}: disadvantage on every roll")
+    if kind == "notice" and level <= Visibility.POOR:
+        reasons.append(f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on Notice")
+    if kind == "attack" and level <= Visibility.TERRIBLE:
+        reasons.append(f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on attacks")
+    disadvantage = disadvantage or bool(reasons)
+    if advantage and disadvantage:
+        return RollMode("normal", (*reasons, "advantage cancels disadvantage"))
+    if advantage:
+        return RollMode("advantage", ("advantage",))
+    return RollMode("disadvantage" if disadvantage else "normal", tuple(reasons))
+
+
+def defense_against(state: BattleState, target: int, attacker: int, attacker_square: tuple[int, int] | None = None,
+                    target_square: tuple[int, int] | None = None) -> DefenseBreakdown:
+    """The target's Defense against this attacker, with every modifier and its reason.
+
+    Base Defense, +the cover bonus when walls give the target cover from the attacker's square
+    (``attacker_square`` to ask about a square it would attack from), -the flat-footed penalty.
+    """
+    rules = state.rules
+    base = esper.component_for_entity(target, Defense).base
+    here = attacker_square or esper.component_for_entity(attacker, Position).square
+    there = target_square or esper.component_for_entity(target, Position).square
+    modifiers: list[Modifier] = []
+    covered = has_cover(state, here, there)
+    if covered:
+        modifiers.append(Modifier("cover", rules.cover_bonus, "walls hide 3 of 4 corner lines from the attacker"))
+    active = esper.component_for_entity(target, Conditions).active
+    if "flat-footed" in active:
+        why = "surprised" if "surprised" in active else "no vision" if "blinded" in active or \
+            esper.component_for_entity(target, Vision).level == Visibility.NO_VISION else "flat-footed"
+        modifiers.append(Modifier("flat-footed", -rules.flat_footed_penalty, why))
+    return DefenseBreakdown(base + sum(m.amount for m in modifiers), base, tuple(modifiers), covered)

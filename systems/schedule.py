@@ -16,13 +16,17 @@ from systems.damage import DamageSystem
 from systems.effects import EffectSystem
 from systems.falling import FallingSystem
 from systems.fatigue import FatigueSystem
+from systems.gm import GmSystem
+from systems.powers import PowerSystem
 from systems.rounds import RoundEndSystem, RoundSystem
 from systems.state import BattleState
 from systems.visibility import VisibilitySystem
 
 ORDER: tuple[type[esper.Processor], ...] = (
     RoundSystem,        # round start (movement budgets) and end (surprise wears off)
-    ActionSystem,       # the acting creature's own commands: move, stand, powers (via handlers)
+    GmSystem,           # the GM's immediate commands: conditions, combat, effects ended early
+    ActionSystem,       # the acting creature's own commands, in order: move, stand, use a power
+    PowerSystem,        # resolves the uses the action system hands it: rolls, hits, grants, areas
     EffectSystem,       # effects whose time ran out end, their grants go (a flight ending drops you)
     FallingSystem,      # unsupported creatures fall, landings become hits
     DamageSystem,       # hits and heals in the order issued; 0 health adds fatigue

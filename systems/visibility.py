@@ -64,6 +64,25 @@ def sees(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tuple[i
     return False
 
 
+def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tuple[int, int] | None = None) -> bool:
+    """The rules' "you can see", for a creature from its square (or from ``here``, where it would
+    stand): see :func:`sees`, with the creature's own vision as its ``Vision`` says.
+
+    Sight depends on the walls and the level grid alone, and a use is checked when issued, when it
+    resolves and by the forecasts: answers are kept until the level grid is recomputed.
+    """
+    assert state.levels is not None
+    here = here or esper.component_for_entity(viewer, Position).square
+    level = int(esper.component_for_entity(viewer, Vision).level)
+    key = (state.levels_version, level, here, square)
+    found = state.sight.get(key)
+    if found is None:
+        if len(state.sight) > 50_000:
+            state.sight.clear()
+        found = state.sight[key] = sees(state.terrain.walls, state.levels, level, here, square)
+    return found
+
+
 def level_grid(terrain: Terrain, rules: Rules) -> np.ndarray:
     """The visibility level of every square as a ``[x, y]`` int8 array of ``Visibility`` values."""
     levels = np.full(terrain.walls.shape, int(terrain.ambient), dtype=np.int8)
@@ -90,18 +109,20 @@ class VisibilitySystem(esper.Processor):
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
-        state.levels = level_grid(state.terrain, state.rules)
-        self._version = state.terrain.version
+        if state.levels is None:
+            state.levels = level_grid(state.terrain, state.rules)
+            state.levels_of_map = state.terrain.version
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
         if phase is Phase.REFRESH:
             return
         state = self.state
-        everyone = state.terrain.version != self._version
+        everyone = state.terrain.version != state.levels_of_map
         if everyone:
-            self._version = state.terrain.version
+            state.levels_of_map = state.terrain.version
             state.levels = level_grid(state.terrain, state.rules)
             state.levels_version += 1
+            state.sight.clear()
         elif not state.dirty:
             return
         levels = state.levels

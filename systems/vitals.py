@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from components import Conditions, Fatigue, Health
+from components import Conditions, Fatigue, Health, Movement
 
 
 def is_dead(health: Health, fatigue: Fatigue) -> bool:
@@ -13,3 +13,9 @@ def is_dead(health: Health, fatigue: Fatigue) -> bool:
 def can_act(conditions: Conditions) -> bool:
     """Whether a creature can carry out its own commands: not downed, unconscious or dead."""
     return not (conditions.active & {"downed", "unconscious", "dead"})
+
+
+def is_flying(movement: Movement, conditions: Conditions) -> bool:
+    """Whether something other than the ground holds the creature up: it flies by nature, or a power
+    (or the GM) granted it flight. The one test falls, moves, pushes, forecasts and the window use."""
+    return movement.flying or conditions.has_granted("flying")

@@ -13,7 +13,9 @@ from systems import schedule
 
 PINNED = (
     "RoundSystem",
+    "GmSystem",
     "ActionSystem",
+    "PowerSystem",
     "EffectSystem",
     "FallingSystem",
     "DamageSystem",
@@ -33,7 +35,9 @@ def test_the_order_keeps_its_dependencies():
     names = [cls.__name__ for cls in schedule.ORDER]
     at = names.index
     assert names[0] == "RoundSystem" and names[-1] == "RoundEndSystem"
+    assert at("GmSystem") < at("VisibilitySystem")         # a blinding grant is seen in the same call
     assert at("ActionSystem") < at("FallingSystem")        # a move off a ledge falls in the same turn
+    assert at("PowerSystem") < at("DamageSystem")          # a power's hits land in the same turn
     assert at("FallingSystem") < at("DamageSystem")        # a landing is a hit
     assert at("DamageSystem") < at("FatigueSystem")
     assert at("VisibilitySystem") < at("ConditionSystem")  # no vision -> flat-footed

@@ -12,8 +12,8 @@ once with a control battle whose power has no script at all. Then:
 
 The trusted path (scripts in this process) runs every case that cannot take a process down; the worker
 path (``trusted_scripts=False``: a child process under RLIMIT_AS and a wall clock) runs them all, memory
-bombs included. The worker is shared (``game.hook._HOSTS``), so it starts once for the whole module and
-restarts only after a bomb kills it.
+bombs included. The worker is shared (one ``ScriptHosts`` for the module, handed to every battle), so it starts once
+for the whole module and restarts only after a bomb kills it.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import pytest
 from components import Fatigue, Health, Position
 from components.events import ScriptFailed
 from game import Battle
-from game.battle.reactions import _HOSTS, shared_host
+from game.battle.reactions import new_hosts
 from game.content.powers import parse_power
 from game.scripting import Limits, WorkerHost
 
@@ -128,10 +128,19 @@ def power_table(script: str | None) -> dict:
     }
 
 
+HOSTS = new_hosts()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_hosts():
+    yield
+    HOSTS.close()
+
+
 def new_battle(script_dir: Path, trusted: bool, script: str | None, limits: Limits = Limits()
                ) -> tuple[Battle, list[int]]:
     b = Battle(seed=5, script_dir=script_dir, trusted_scripts=trusted, powers=power_table(script),
-               script_limits=limits)
+               script_limits=limits, script_hosts=HOSTS)
     ids = [b.spawn("user", 2, 2, team="a", health=30), b.spawn("target", 4, 2, team="b", health=40),
            b.spawn("bystander", 6, 6, team="b", health=20)]
     b.damage(ids[0], 10)  # room for a heal to show
@@ -200,7 +209,7 @@ def test_hostile_power_script_in_the_worker(script_dir, name):
 
 @pytest.mark.parametrize("name", sorted(MEMORY_BOMBS))
 def test_memory_bomb_kills_only_the_worker(script_dir, name):
-    host = shared_host(False)
+    host = HOSTS.host(False)
     assert isinstance(host, WorkerHost)
     play(script_dir, False, name, *MEMORY_BOMBS[name][1:])
     assert host.pid is not None and host.pid != PID  # a worker (a fresh one) is serving again
@@ -238,7 +247,7 @@ def test_scripts_are_parsed_once_per_host(script_dir):
             b.use_power(u, "good", target=t)
             b.tick()
             b.close()
-        host = _HOSTS[(trusted, Limits())]
+        host = HOSTS.host(trusted, Limits())
         counts = host.stats()["load_counts"] if isinstance(host, WorkerHost) else host.load_counts
         mine = [name for name in counts if name.startswith(f"{GOOD}#")]
         assert len(mine) == 1 and counts[mine[0]] == 1, counts

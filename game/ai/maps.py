@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from components import Rules, Terrain
-from systems.actions import distance_map
+from systems.paths import distance_map
 from systems.cover import blocked_lines, blocked_lines_many
 from systems.visibility import sees
 
@@ -213,19 +213,12 @@ def _cover_grid(walls: np.ndarray, attacker: tuple[int, int]) -> np.ndarray:
 
 Layout = tuple[tuple[int, ...], bytes]
 
-_LAYOUT_OF: dict[tuple[int, int], Layout] = {}  # (map uid, version) -> its walls, packed
 _LAYOUTS: OrderedDict[Layout, MapAnswers] = OrderedDict()
 
 
 def answers_for(terrain: Terrain) -> MapAnswers:
-    """The shared answers for ``terrain``'s current walls (looked up by map id and version first,
-    so the walls are packed into a key only when the map is new or changed)."""
-    version = (terrain.uid, terrain.version)
-    layout = _LAYOUT_OF.get(version)
-    if layout is None:
-        if len(_LAYOUT_OF) >= 256:
-            _LAYOUT_OF.clear()
-        layout = _LAYOUT_OF[version] = (terrain.walls.shape, np.packbits(terrain.walls).tobytes())
+    """The shared answers for ``terrain``'s current walls."""
+    layout = terrain.layout_key()
     found = _LAYOUTS.get(layout)
     if found is None:
         found = _LAYOUTS[layout] = MapAnswers(terrain.walls)

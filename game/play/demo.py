@@ -140,7 +140,7 @@ def _cover_seeker(demo: Demo) -> tuple[int, tuple[int, int]] | None:
             for enemy in enemies:
                 there = b.get(enemy, Position).square
                 if sees(b.terrain.walls, b.state.levels, b.get(enemy, Vision).level, there, (x, y)) \
-                        and has_cover(b.terrain, b.rules, there, (x, y)):
+                        and has_cover(b.state, there, (x, y)):
                     return e, (x, y)
     return None
 

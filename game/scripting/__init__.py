@@ -10,6 +10,7 @@ during this call": hosts never apply or roll back game state themselves.
 
 from .errors import STEPS_PER_TICK, Limits, ScriptError
 from .host import Bridge, InProcessHost, PlainValue, is_plain
+from .hosts import ScriptHosts
 from .worker import WorkerHost
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "Limits",
     "PlainValue",
     "ScriptError",
+    "ScriptHosts",
     "WorkerHost",
     "is_plain",
 ]

@@ -280,7 +280,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
         where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""
         row.update(error=f"{type(err).__name__}: {err}{where}", winner="")
-        if battle is not None and not battle._closed:
+        if battle is not None and not battle.closed:
             try:
                 row["rounds"] = battle.round
                 row.update(tally(battle))

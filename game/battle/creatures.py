@@ -1,0 +1,222 @@
+"""The facade's creatures: spawning them, their commands (damage, heal, fatigue, move, stand,
+conditions) and what a caller may ask about them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeVar
+
+import esper
+import numpy as np
+
+from components import (
+    Abilities,
+    Conditions,
+    Cover,
+    Creature,
+    Defense,
+    Falling,
+    Fatigue,
+    Health,
+    Movement,
+    Position,
+    Readiness,
+    Vision,
+)
+from components.commands import ChangeFatigue, GrantCondition, Heal, Hit, Move, RevokeCondition, Stand
+from components.events import Spawned
+from game.battle import orders, validate
+from game.battle.errors import IllegalCommand, UnknownEntity
+from game.battle.world import BattleCore, command, entry
+from systems.actions import speed_for_round
+from systems.power_checks import known_powers
+from systems.state import Phase
+from systems.vitals import can_act, is_dead
+
+T = TypeVar("T")
+
+
+class Creatures(BattleCore):
+    """Spawning, commanding and asking about creatures."""
+
+    @command
+    def spawn(self, name: str, x: int, y: int, z: float = 0, health: int = 10, defense: int = 10,
+              flying: bool = False, prepared: bool = True, *, team: str | None = None, speed: int | None = None,
+              attack_bonus: int = 0, initiative_bonus: int = 0, powers: Iterable[str] = (), fatigue: int = 0) -> int:
+        """Put a creature on the grid and return its entity id.
+
+        ``z`` is raised to the ground of its square (standing on a ledge); a creature spawned above
+        the ground without flying falls at the next tick. Without a ``team`` it fights alone.
+
+        Raises:
+            IllegalCommand: a square off the grid or in a wall, or a value out of range.
+        """
+        state = self.state
+        square = validate.square(state, x, y, f"spawn square of {name!r}")
+        terrain = state.terrain
+        if terrain.walls[square]:
+            raise IllegalCommand(f"cannot spawn {name!r} at {square}: it is a wall")
+        if isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z):
+            raise IllegalCommand(f"z of {name!r} must be a finite number of feet, not {z!r}")
+        if isinstance(health, bool) or not isinstance(health, int) or health <= 0:
+            raise IllegalCommand(f"health of {name!r} must be a positive whole number, not {health!r}")
+        speed_ft = state.rules.speed_ft if speed is None else validate.amount(speed, f"speed of {name!r}")
+        known = tuple(powers)
+        for power_id in known:
+            if power_id not in state.powers:
+                raise IllegalCommand(f"cannot spawn {name!r}: unknown power {power_id!r}")
+        try:
+            if not isinstance(initiative_bonus, int) or isinstance(initiative_bonus, bool):
+                raise ValueError(f"initiative bonus must be an integer, not {initiative_bonus!r}")
+            position = Position(square[0], square[1], max(float(z), float(terrain.ground[square])))
+            parts = [Health(health, health), Fatigue(fatigue, state.rules.max_fatigue), position,
+                     Defense(defense, attack_bonus), Movement(speed_ft, 0, bool(flying)), Falling(),
+                     Readiness(bool(prepared), initiative_bonus), Conditions(), Vision(), Cover(), Abilities(known)]
+            Creature(name, team or "-")
+        except ValueError as err:
+            raise IllegalCommand(f"cannot spawn {name!r}: {err}") from None
+        entity = esper.create_entity(*parts)
+        creature = Creature(name, team or f"solo-{entity}")
+        esper.add_component(entity, creature)
+        state.creatures.append(entity)
+        self.ids.add(entity)
+        if state.in_combat:
+            state.order.append(entity)
+        state.emit(Spawned(state.round, entity, name, creature.team, position.x, position.y, position.z))
+        state.place(entity, position, position.square)
+        self.settle()
+        return entity
+
+    # ------------------------------------------------------------------ asking
+
+    @entry
+    def creatures(self) -> list[int]:
+        """Every creature ever spawned, the dead included, in spawn order."""
+        return list(self.state.creatures)
+
+    @entry
+    def get(self, entity: int, component: type[T]) -> T:
+        """One component of a creature; UnknownEntity (a KeyError) when either does not exist."""
+        entity = self.check(entity)
+        if component is Cover:
+            esper.process(Phase.REFRESH)
+        try:
+            return esper.component_for_entity(entity, component)
+        except KeyError:
+            raise UnknownEntity(f"{validate.label(entity)} has no {component.__name__} component") from None
+
+    @entry
+    def name(self, entity: int) -> str:
+        return esper.component_for_entity(self.check(entity), Creature).name
+
+    @entry
+    def team(self, entity: int) -> str:
+        return esper.component_for_entity(self.check(entity), Creature).team
+
+    @entry
+    def conditions(self, entity: int) -> set[str]:
+        """Every condition the creature has, derived ones (downed, slowed, flat-footed, ...) included."""
+        return set(esper.component_for_entity(self.check(entity), Conditions).active)
+
+    @entry
+    def is_alive(self, entity: int) -> bool:
+        """Not dead (a downed or unconscious creature is alive)."""
+        entity = self.check(entity)
+        return not is_dead(esper.component_for_entity(entity, Health), esper.component_for_entity(entity, Fatigue))
+
+    @entry
+    def can_act(self, entity: int) -> bool:
+        """Alive and not downed or unconscious: able to carry out commands of its own."""
+        return can_act(esper.component_for_entity(self.check(entity), Conditions))
+
+    @entry
+    def standing_teams(self) -> set[str]:
+        """Teams that still have a creature able to act: a battle is decided when one is left."""
+        return {esper.component_for_entity(e, Creature).team for e in self.state.creatures
+                if can_act(esper.component_for_entity(e, Conditions))}
+
+    @entry
+    def powers_of(self, entity: int) -> list[str]:
+        """The powers a creature has (all the battle's powers if it was given none)."""
+        return known_powers(self.state, self.check(entity))
+
+    @entry
+    def reachable(self, entity: int) -> np.ndarray:
+        """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI)."""
+        state = self.state
+        entity = self.check(entity)
+        position, movement = orders.projection(state, entity)
+        conditions = esper.component_for_entity(entity, Conditions)
+        if not can_act(conditions):
+            return np.zeros(state.terrain.walls.shape, dtype=bool)
+        left = max(speed_for_round(movement, conditions, state.rules) - movement.used_ft, 0)
+        mask: np.ndarray = state.paths.costs_from(position.square, limit_ft=left) <= left
+        for square in list(state.squares):
+            if square != position.square and state.taken(square, entity):
+                mask[square] = False
+        return mask
+
+    # ------------------------------------------------------------------ commands at the next tick
+
+    @command
+    def damage(self, entity: int, amount: int, source: str = "gm") -> None:
+        """One hit of ``amount`` damage, applied at the start of the next tick, in the order issued."""
+        entity = self.check(entity)
+        self.state.health_queue.append(Hit(entity, validate.amount(amount, "damage"), source))
+
+    @command
+    def heal(self, entity: int, amount: int, source: str = "gm") -> None:
+        """Heal ``amount`` points at the start of the next tick (never above the maximum)."""
+        entity = self.check(entity)
+        self.state.health_queue.append(Heal(entity, validate.amount(amount, "healing"), source))
+
+    @command
+    def add_fatigue(self, entity: int, amount: int = 1, reason: str = "gm") -> None:
+        """Gain fatigue at the start of the next tick (exhaustion); the track stops at its maximum."""
+        entity = self.check(entity)
+        self.state.fatigue_queue.append(ChangeFatigue(entity, validate.amount(amount, "fatigue"), reason))
+
+    @command
+    def recover_fatigue(self, entity: int, amount: int = 1, reason: str = "rest") -> None:
+        """Lose fatigue at the start of the next tick (rest); the track stops at 0."""
+        entity = self.check(entity)
+        self.state.fatigue_queue.append(ChangeFatigue(entity, -validate.amount(amount, "fatigue"), reason))
+
+    @command
+    def move(self, entity: int, x: int, y: int) -> None:
+        """Move along the cheapest path around walls, on the creature's turn, within its speed.
+
+        Stepping off a ledge is legal: the creature keeps its height and falls from there.
+
+        Raises:
+            IllegalCommand: the move is not legal after what the creature has already queued.
+        """
+        entity = self.check(entity)
+        orders.queue(self.state, entity, Move(entity, *orders.move_goal(self.state, entity, x, y)))
+
+    @command
+    def stand(self, entity: int) -> None:
+        """Get up from prone on the creature's turn, for half its speed."""
+        entity = self.check(entity)
+        conditions = esper.component_for_entity(entity, Conditions)
+        if "prone" not in conditions.granted:
+            raise IllegalCommand(f"{validate.label(entity)} is not prone")
+        if not can_act(conditions):
+            raise IllegalCommand(f"{validate.label(entity)} cannot act")
+        orders.queue(self.state, entity, Stand(entity))
+
+    # ------------------------------------------------------------------ commands at once
+
+    @command
+    def add_condition(self, entity: int, condition: str, source: str = "gm") -> None:
+        """Grant a condition now (dazzled, blinded, prone, ...). Derived ones cannot be granted."""
+        entity = self.check(entity)
+        self.state.gm_queue.append(GrantCondition(entity, validate.condition_name(condition), source))
+        self.settle()
+
+    @command
+    def remove_condition(self, entity: int, condition: str, source: str | None = None) -> None:
+        """End a granted condition now: every grant of it, or only ``source``'s."""
+        entity = self.check(entity)
+        self.state.gm_queue.append(RevokeCondition(entity, validate.condition_name(condition), source))
+        self.settle()

@@ -1,0 +1,58 @@
+"""Extending a battle: designers' reaction scripts, and developers' trusted Python."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import esper
+
+from components.events import Event
+from game.battle.errors import IllegalCommand
+from game.battle.reactions import REACTIONS
+from game.battle.world import BattleCore, command, entry
+from game.scripting import ScriptError
+
+
+class Extending(BattleCore):
+    """Reaction scripts, event handlers and extra systems."""
+
+    @command
+    def attach_reaction(self, script: str, entity: int | None = None) -> None:
+        """Run a Starlark script's reactions (``on_damaged``, ``on_downed``, ``on_fell``, ``on_landed``,
+        ``on_turn_start``, ``on_round_end``) for one creature's events, or for every event when no
+        creature is given.
+
+        Raises:
+            IllegalCommand: the script cannot be read or parsed, or defines no reaction (it is
+                loaded now, so a broken one is refused at once).
+        """
+        if entity is not None:
+            entity = self.check(entity)
+        try:
+            functions = self.scripts.load(script)
+        except ScriptError as err:
+            raise IllegalCommand(f"cannot attach reaction script: {err}") from None
+        names = set(REACTIONS.values())
+        if not functions & names:
+            raise IllegalCommand(f"{script} defines no reaction; expected one of {', '.join(REACTIONS.values())}")
+        self.scripts.skip_to_now()
+        self.scripts.reactions.append((script, entity))
+
+    def on(self, event_type: type[Event], handler: Callable[[Any, Event], None]) -> None:
+        """Trusted Python: call ``handler(battle, event)`` for each event of this type, during ticks.
+
+        For developers only (it runs with the engine's full power); designers use reaction scripts.
+        A handler talks back through the public commands, which resolve at the next opportunity.
+        """
+        self.scripts.python_handlers.setdefault(event_type, []).append(handler)
+
+    @entry
+    def add_system(self, processor: esper.Processor, priority: int) -> None:
+        """Trusted Python: add an esper processor to this battle's world.
+
+        It is called as ``process(phase, actor)`` in every phase (see ``systems.state.Phase``);
+        ``priority`` places it in ``systems.schedule.ORDER`` (higher runs earlier; the built-in
+        systems have priorities ``len(ORDER)`` down to 1).
+        """
+        esper.add_processor(processor, priority=priority)

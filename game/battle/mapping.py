@@ -1,0 +1,127 @@
+"""The facade's map: ground, walls, lights, areas and ambient light, changed at once.
+
+Mid-battle a change is announced (``MapChanged``) and vision settles in the same call; the limits on
+lights and areas are the map's own (``Terrain.add_light``), the one place they are checked.
+"""
+
+from __future__ import annotations
+
+import esper
+import numpy as np
+
+from components import Area, Light, Position, Visibility
+from game.battle import validate
+from game.battle.errors import IllegalCommand
+from game.battle.world import BattleCore, command, entry
+
+
+class MapCommands(BattleCore):
+    """Changing and reading the map."""
+
+    @command
+    def set_ground(self, x: int, y: int, height_ft: float, soft: bool = False) -> None:
+        """Ground height of a square in feet, and whether it is soft (hay, water) to land on.
+
+        Mid-battle this is a floor giving way: whoever is left above the ground falls next tick.
+        """
+        square = validate.square(self.state, x, y)
+        if isinstance(height_ft, bool) or not isinstance(height_ft, (int, float)) or not np.isfinite(height_ft):
+            raise IllegalCommand(f"ground height at {square} must be a number of feet, not {height_ft!r}")
+        terrain = self.state.terrain
+        terrain.ground[square] = float(height_ft)
+        terrain.soft[square] = bool(soft)
+        terrain.touch()
+        self.mid_battle("ground", *square)
+
+    @command
+    def add_wall(self, x: int, y: int) -> None:
+        """Make a square solid: it blocks movement, sight and light, and gives cover."""
+        square = validate.square(self.state, x, y)
+        for entity, position in esper.get_component(Position):
+            if position.square == square:
+                raise IllegalCommand(f"cannot put a wall at {square}: {validate.label(entity)} stands there")
+        self.state.terrain.walls[square] = True
+        self.state.terrain.touch()
+        self.mid_battle("wall added", *square)
+        self.settle()
+
+    @command
+    def remove_wall(self, x: int, y: int) -> None:
+        square = validate.square(self.state, x, y)
+        self.state.terrain.walls[square] = False
+        self.state.terrain.touch()
+        self.mid_battle("wall removed", *square)
+        self.settle()
+
+    def _source_args(self, x: int, y: int, radius_ft: float, level: Visibility | str | int, what: str
+                     ) -> tuple[tuple[int, int], float, Visibility]:
+        square = validate.square(self.state, x, y, f"{what} centre")
+        if isinstance(radius_ft, bool) or not isinstance(radius_ft, (int, float)):
+            raise IllegalCommand(f"{what} radius must be a number of feet, not {radius_ft!r}")
+        try:
+            return square, float(radius_ft), Visibility.parse(level)
+        except ValueError as err:
+            raise IllegalCommand(f"{what} level: {err}") from None
+
+    @command
+    def add_light(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.NORMAL,
+                  source: str = "map") -> int:
+        """A light (a torch): within ``radius_ft``, where it reaches around walls, visibility is at least
+        ``level``. Returns an id for :meth:`remove_light`."""
+        square, radius, parsed = self._source_args(x, y, radius_ft, level, "light")
+        try:
+            light_id = self.state.terrain.add_light(Light(square[0], square[1], radius, parsed, source))
+        except ValueError as err:
+            raise IllegalCommand(str(err)) from None
+        self.mid_battle("light", *square)
+        self.settle()
+        return light_id
+
+    @command
+    def remove_light(self, light_id: int) -> None:
+        if light_id not in self.state.terrain.lights:
+            raise IllegalCommand(f"no light with id {light_id!r}")
+        light = self.state.terrain.lights.pop(light_id)
+        self.state.terrain.touch()
+        self.mid_battle("light out", light.x, light.y)
+        self.settle()
+
+    @command
+    def add_area(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.POOR,
+                 source: str = "map") -> int:
+        """An obscuring area (fog, smoke): within ``radius_ft`` visibility is at most ``level``.
+        Returns an id for :meth:`remove_area`."""
+        square, radius, parsed = self._source_args(x, y, radius_ft, level, "area")
+        try:
+            area_id = self.state.terrain.add_area(Area(square[0], square[1], radius, parsed, source))
+        except ValueError as err:
+            raise IllegalCommand(str(err)) from None
+        self.mid_battle("area", *square)
+        self.settle()
+        return area_id
+
+    @command
+    def remove_area(self, area_id: int) -> None:
+        if area_id not in self.state.terrain.areas:
+            raise IllegalCommand(f"no area with id {area_id!r}")
+        area = self.state.terrain.areas.pop(area_id)
+        self.state.terrain.touch()
+        self.mid_battle("area gone", area.x, area.y)
+        self.settle()
+
+    @command
+    def set_ambient(self, level: Visibility | str | int) -> None:
+        """The whole map's visibility before lights and areas (day NORMAL, night TERRIBLE)."""
+        try:
+            self.state.terrain.ambient = Visibility.parse(level)
+        except ValueError as err:
+            raise IllegalCommand(f"ambient level: {err}") from None
+        self.state.terrain.touch()
+        self.mid_battle("ambient", 0, 0)
+        self.settle()
+
+    @entry
+    def visibility_at(self, x: int, y: int) -> Visibility:
+        """The visibility level of a square (ambient, lights and areas; no creature's conditions)."""
+        assert self.state.levels is not None
+        return Visibility(int(self.state.levels[validate.square(self.state, x, y)]))

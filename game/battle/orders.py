@@ -1,0 +1,52 @@
+"""A creature's queued orders: where they will leave it, and whether one more move is legal.
+
+A move is checked when it is issued against where the creature will be after what it has already
+queued this turn; the action system checks it again when it resolves. Both the facade and the
+script bridge queue through here.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import esper
+
+from components import Conditions, Falling, Movement, Position
+from components.commands import ActorCommand, Move, Stand
+from game.battle.errors import IllegalCommand
+from game.battle.validate import label, square
+from systems.actions import move_problem
+from systems.state import BattleState
+
+
+def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
+    """Where the creature will be, and what movement it will have used, after its queued commands."""
+    position = esper.component_for_entity(entity, Position)
+    movement = esper.component_for_entity(entity, Movement)
+    here, used = position.square, movement.used_ft
+    for command in state.actions.get(entity, ()):
+        if isinstance(command, Move):
+            cost = state.paths.cost(here, (command.x, command.y), limit_ft=movement.speed_ft)
+            if cost is not None:
+                here, used = (command.x, command.y), used + cost
+        elif isinstance(command, Stand):
+            used += movement.speed_ft // 2
+    return Position(here[0], here[1], position.z), Movement(movement.speed_ft, used, movement.flying)
+
+
+def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:
+    """The destination, if the creature may move there after its queued commands; else IllegalCommand."""
+    goal = square(state, x, y, "destination")
+    position, movement = projection(state, entity)
+    problem = move_problem(state.paths, state.rules, position, movement,
+                           esper.component_for_entity(entity, Conditions),
+                           esper.component_for_entity(entity, Falling), goal,
+                           lambda there: state.taken(there, entity))
+    if problem:
+        raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {problem}")
+    return goal
+
+
+def queue(state: BattleState, entity: int, command: ActorCommand) -> None:
+    """Queue one of a creature's own commands for its turn."""
+    state.actions.setdefault(entity, deque()).append(command)

@@ -1,0 +1,199 @@
+"""What a script's ``ctx`` can do: read plain values, and ask for commands that are checked at once.
+
+A script never sees a component. Each ``ctx`` method lands here; a read answers at once, a command
+is validated exactly like the Python API's and returned as a closure that applies it, which the hook
+buffers and applies only if the whole call succeeds. A refusal raises ``ValueError`` or
+``LookupError``, which fails the call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import esper
+
+from components import Conditions, Creature, Fatigue, Health, Position, Visibility
+from components.commands import GrantCondition, Heal, Hit, Move, RevokeCondition
+from components.dice import Dice
+from components.effects import ActiveEffect
+from components.events import AreaCreated
+from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
+from game.battle import orders, validate
+from game.battle.errors import IllegalCommand
+from systems.forces import push
+from systems.geometry import distance_ft, within_radius
+from systems.grants import grant_condition, revoke_condition
+from systems.state import BattleState
+from systems.visibility import can_see
+from systems.vitals import is_dead
+
+#: ctx methods and their exact number of arguments. Reads answer at once; commands are buffered.
+READS: dict[str, int] = {
+    "health": 1, "max_health": 1, "fatigue": 1, "position": 1, "conditions": 1, "team": 1, "name": 1,
+    "is_alive": 1, "distance": 2, "can_see": 2, "creatures_in_area": 3, "roll": 1,
+}
+COMMANDS: dict[str, int] = {
+    "damage": 2, "heal": 2, "add_condition": 2, "remove_condition": 2, "move": 3, "push": 3,
+    "create_area": 5, "create_light": 5,
+}
+
+Apply = Callable[[], None]
+
+
+class ScriptBridge:
+    """Answers one battle's script calls; ``ctx`` is the call's plain fields (user, power, effect)."""
+
+    def __init__(self, state: BattleState, creatures: set[int]) -> None:
+        self.state = state
+        self.creatures = creatures
+        self.ctx: dict[str, Any] = {}
+
+    def read(self, method: str, args: tuple[Any, ...]) -> Any:
+        """Answer a read."""
+        return getattr(self, f"read_{method}")(*args)
+
+    def command(self, method: str, args: tuple[Any, ...], buffered: int) -> Apply:
+        """Check a command; the closure that applies it. ``buffered``: commands already asked for."""
+        if method in ("create_area", "create_light"):
+            return self.made(method.removeprefix("create_"), *args, buffered=buffered)
+        return getattr(self, f"cmd_{method}")(*args)  # type: ignore[no-any-return]
+
+    # ------------------------------------------------------------------ reads
+
+    def creature(self, entity: object) -> int:
+        return validate.creature_id(self.state, entity, self.creatures)  # UnknownEntity: refused
+
+    def read_health(self, e: object) -> int:
+        return esper.component_for_entity(self.creature(e), Health).current
+
+    def read_max_health(self, e: object) -> int:
+        return esper.component_for_entity(self.creature(e), Health).maximum
+
+    def read_fatigue(self, e: object) -> int:
+        return esper.component_for_entity(self.creature(e), Fatigue).level
+
+    def read_position(self, e: object) -> list[Any]:
+        p = esper.component_for_entity(self.creature(e), Position)
+        return [p.x, p.y, p.z]
+
+    def read_conditions(self, e: object) -> list[str]:
+        return sorted(esper.component_for_entity(self.creature(e), Conditions).active)
+
+    def read_team(self, e: object) -> str:
+        return esper.component_for_entity(self.creature(e), Creature).team
+
+    def read_name(self, e: object) -> str:
+        return esper.component_for_entity(self.creature(e), Creature).name
+
+    def read_is_alive(self, e: object) -> bool:
+        entity = self.creature(e)
+        return not is_dead(esper.component_for_entity(entity, Health), esper.component_for_entity(entity, Fatigue))
+
+    def read_distance(self, a: object, b: object) -> int:
+        pa = esper.component_for_entity(self.creature(a), Position)
+        pb = esper.component_for_entity(self.creature(b), Position)
+        return distance_ft(pa.square, pb.square, self.state.rules)
+
+    def read_can_see(self, a: object, b: object) -> bool:
+        viewer, seen = self.creature(a), self.creature(b)
+        return can_see(self.state, viewer, esper.component_for_entity(seen, Position).square)
+
+    def read_creatures_in_area(self, x: object, y: object, radius_ft: object) -> list[int]:
+        centre = validate.square(self.state, x, y, "area centre")
+        radius = feet(radius_ft, "radius")
+        mask = within_radius(self.state.terrain.walls.shape, centre, radius, self.state.rules)
+        return [e for e, p in sorted(esper.get_component(Position)) if mask[p.square]]
+
+    def read_roll(self, notation: object) -> int:
+        try:
+            return Dice.parse(notation).roll(self.state.rng)
+        except ValueError as err:
+            raise ValueError(f"roll: {err}") from None
+
+    # ------------------------------------------------------------------ commands
+
+    def source(self) -> str:
+        """Whose grants these are: the call's ongoing effect, or the script itself."""
+        effect = self.ctx.get("effect", -1)
+        return f"effect:{effect}" if effect not in (-1, None) else self.script_source()
+
+    def script_source(self) -> str:
+        """Whose hits and heals these are, for the log: the power's script, or a reaction."""
+        return f"script:{self.ctx.get('power') or 'reaction'}"
+
+    def cmd_damage(self, e: object, amount: object) -> Apply:
+        entity, value, source = self.creature(e), plain_amount(amount, "damage"), self.script_source()
+        return lambda: self.state.health_queue.append(Hit(entity, value, source))
+
+    def cmd_heal(self, e: object, amount: object) -> Apply:
+        entity, value, source = self.creature(e), plain_amount(amount, "healing"), self.script_source()
+        return lambda: self.state.health_queue.append(Heal(entity, value, source))
+
+    def cmd_add_condition(self, e: object, condition: object) -> Apply:
+        effect = self.ctx.get("effect", -1)
+        grant = GrantCondition(self.creature(e), validate.condition_name(condition), self.source(),
+                               effect if effect in self.state.effects else None)
+        return lambda: grant_condition(self.state, grant)
+
+    def cmd_remove_condition(self, e: object, condition: object) -> Apply:
+        # A script cures what it can: grants from the GM, falls, scripts and permanent powers. A live
+        # effect's grant stays until the effect ends (an ongoing power cannot be cut short by someone
+        # else's script), and the dead are not changed at all.
+        revoke = RevokeCondition(self.creature(e), validate.condition_name(condition), spare_live_effects=True)
+        return lambda: revoke_condition(self.state, revoke)
+
+    def cmd_move(self, e: object, x: object, y: object) -> Apply:
+        entity = self.creature(e)
+        try:
+            goal = orders.move_goal(self.state, entity, x, y)
+        except IllegalCommand as err:
+            raise ValueError(str(err)) from None
+        return lambda: orders.queue(self.state, entity, Move(entity, *goal))
+
+    def cmd_push(self, e: object, away_from: object, distance: object) -> Apply:
+        entity, origin = self.creature(e), self.creature(away_from)
+        pushed = feet(distance, "push distance")
+        return lambda: push(self.state, origin, entity, pushed, away=True)
+
+    def made(self, kind: str, x: object, y: object, radius_ft: object, level: object, duration: object,
+             buffered: int = 0) -> Apply:
+        """Check a light or an area a script asks for; the command that makes it."""
+        centre = validate.square(self.state, x, y, "centre")
+        radius = feet(radius_ft, "radius")
+        parsed = Visibility.parse(level)  # type: ignore[arg-type]
+        if isinstance(duration, bool) or not isinstance(duration, int) or not 1 <= duration <= 100:
+            raise ValueError(f"duration must be 1..100 rounds, not {duration!r}")
+        terrain = self.state.terrain
+        held, most = (terrain.areas, MAX_AREAS) if kind == "area" else (terrain.lights, MAX_LIGHTS)
+        if len(held) + buffered >= most:
+            raise ValueError(f"the map already holds the most {kind}s it takes ({most})")
+        user, power = int(self.ctx.get("user", -1)), str(self.ctx.get("power") or "script")
+        return lambda: self.create(kind, centre, radius, parsed, duration, user, power)
+
+    def create(self, kind: str, centre: tuple[int, int], radius: float, level: Visibility, duration: int,
+               user: int, power: str) -> None:
+        """Make a script's light or area, as an effect of its own that ends after ``duration`` rounds."""
+        state = self.state
+        effect_id = state.new_effect_id()
+        effect = ActiveEffect(effect_id, power, user, f"effect:{effect_id}", state.round + duration)
+        if kind == "area":
+            effect.areas.append(state.terrain.add_area(Area(centre[0], centre[1], radius, level, effect.source)))
+        else:
+            effect.lights.append(state.terrain.add_light(Light(centre[0], centre[1], radius, level, effect.source)))
+        state.effects[effect_id] = effect
+        state.emit(AreaCreated(state.round, effect_id, kind, centre[0], centre[1], radius, level.name.lower()))
+
+
+def feet(value: object, what: str) -> float:
+    """A number of feet a script passes: 0..10,000."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 10_000:
+        raise ValueError(f"{what} must be a number of feet in 0..10000, not {value!r}")
+    return float(value)
+
+
+def plain_amount(value: object, what: str) -> int:
+    """A whole amount a script passes: 0..1,000,000."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
+        raise ValueError(f"{what} must be a whole number in 0..1000000, not {value!r}")
+    return value

@@ -1,0 +1,194 @@
+"""The facade's rounds and turns: combat starting and ending, and a round played turn by turn.
+
+A round is ``begin_round()``, then each creature's turn in initiative order (``current_actor``;
+its orders resolve at ``resolve_orders()`` or ``end_turn()``), and it ends when the last turn does.
+``tick()`` is that loop with a controller deciding each turn, which is how simulations and replays
+play; a window plays the steps itself, so a person acts when their creature's turn comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import esper
+
+from components import Conditions, Fatigue, Health
+from components.commands import EndCombat, StartCombat
+from components.events import CommandRefused, TurnStarted
+from game.battle.errors import IllegalCommand
+from game.battle.world import BattleCore, command, entry
+from systems.state import Phase
+from systems.vitals import is_dead
+
+Controller = Callable[[Any, int], None]
+
+
+class Turns(BattleCore):
+    """Combat, rounds and turns."""
+
+    @command
+    def start_combat(self) -> list[int]:
+        """Roll initiative and fix the turn order; creatures not prepared are surprised for the first round.
+
+        Raises:
+            IllegalCommand: combat has already started.
+        """
+        if self.state.in_combat:
+            raise IllegalCommand("combat has already started")
+        self.state.gm_queue.append(StartCombat())
+        self.settle()
+        return list(self.state.order)
+
+    @command
+    def end_combat(self) -> None:
+        """Leave combat: no turn order, and surprise (if any is left) ends."""
+        self.state.gm_queue.append(EndCombat())
+        self.settle()
+
+    @entry
+    def turn_order(self) -> list[int]:
+        """Who acts in what order: initiative order in combat, spawn order outside it."""
+        state = self.state
+        if state.in_combat:
+            return list(state.order)
+        return [e for e in state.creatures
+                if not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
+
+    @property
+    def current_actor(self) -> int | None:
+        """Whose turn it is (None between rounds)."""
+        return self.state.actor
+
+    @entry
+    def turns_left(self) -> list[int]:
+        """The creatures still to act this round after the current one, in order (for a turn strip)."""
+        state = self.state
+        return list(state.round_order[state.turn_index + 1:]) if state.round_open else []
+
+    # ------------------------------------------------------------------ a round, step by step
+
+    @command
+    def begin_round(self) -> int | None:
+        """Begin a round: its start resolves (the GM's damage and heals), then the first turn begins.
+
+        Returns the creature whose turn it is, or None when nobody can take one.
+
+        Raises:
+            IllegalCommand: a round is still under way.
+        """
+        state = self.state
+        if state.round_open:
+            raise IllegalCommand(f"round {state.round} is still under way: end its turns first")
+        esper.process(Phase.START)
+        self.scripts.react()
+        state.round_order, state.turn_index, state.round_open = self.turn_order(), -1, True
+        return self._next_turn()  # a round with nobody to act ends at once
+
+    @command
+    def resolve_orders(self) -> None:
+        """Resolve what the current creature has queued, now, without ending its turn.
+
+        Raises:
+            IllegalCommand: no turn is under way.
+        """
+        actor = self._actor()
+        state = self.state
+        if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
+            esper.process(Phase.TURN, actor)
+            self.scripts.react()
+
+    @command
+    def end_turn(self) -> int | None:
+        """End the current creature's turn (what it queued resolves first) and begin the next one;
+        after the last turn the round ends. Returns whose turn it is now, or None.
+
+        Raises:
+            IllegalCommand: no turn is under way.
+        """
+        self.resolve_orders()
+        return self._next_turn()
+
+    def _actor(self) -> int:
+        if self.state.actor is None:
+            raise IllegalCommand("no creature's turn is under way: begin a round first")
+        return self.state.actor
+
+    def _next_turn(self) -> int | None:
+        """Skip the dead and begin the next living creature's turn; when none is left the round ends."""
+        state = self.state
+        while state.turn_index + 1 < len(state.round_order):
+            state.turn_index += 1
+            actor = state.round_order[state.turn_index]
+            if "dead" in esper.component_for_entity(actor, Conditions).active:
+                state.actions.pop(actor, None)
+                continue
+            state.actor = actor
+            if state.in_combat:
+                state.emit(TurnStarted(state.round, actor))
+            self.scripts.react()
+            return actor
+        state.actor, state.round_open = None, False
+        esper.process(Phase.END)
+        self.scripts.react()
+        return None
+
+    # ------------------------------------------------------------------ a whole round
+
+    @command
+    def tick(self, controller: Controller | None = None, orders: list[list[Any]] | None = None) -> None:
+        """Play one round: its start, each creature's turn in turn order, then its end.
+
+        Args:
+            controller: called as ``controller(battle, actor)`` at the start of each living
+                creature's turn, so that a computer player decides with the battle as it is at that
+                moment; the commands it issues resolve in that turn.
+            orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],
+                ...]], ...]``; replays pass it instead of a controller (the log records it).
+        """
+        recorded = {int(actor): commands for actor, commands in (orders or [])}
+        self.recording.tick_orders = []
+        actor = self.begin_round()
+        while actor is not None:
+            if controller is not None or actor in recorded:
+                self._turn_orders(actor, controller, recorded.get(actor, ()))
+            actor = self.end_turn()
+
+    def run(self, rounds: int) -> None:
+        """Tick ``rounds`` times."""
+        for _ in range(rounds):
+            self.tick()
+
+    @classmethod
+    def is_command(cls, name: str) -> bool:
+        """Whether ``name`` is one of the commands a log may hold (what replays and saves may call)."""
+        return bool(getattr(getattr(cls, name, None), "is_command", False))
+
+    def _turn_orders(self, actor: int, controller: Controller | None, recorded: Iterable[list[Any]]) -> None:
+        """Let the controller (or the recorded orders) issue this turn's commands, and log them."""
+        recording = self.recording
+        recording.orders = issued = []
+        try:
+            if controller is not None:
+                if esper.component_for_entity(actor, Conditions).active.isdisjoint({"unconscious", "dead"}):
+                    try:
+                        controller(self, actor)
+                    except ValueError as err:  # an illegal order: refused, and the round goes on
+                        self.state.emit(CommandRefused(self.state.round, actor, "controller", str(err)))
+                        issued.append(["refused", [str(err)], {}])
+            else:
+                self._replay_orders(actor, recorded)
+        finally:
+            if issued:
+                recording.tick_orders.append([actor, issued])
+            recording.orders = None
+            self.make_current()
+
+    def _replay_orders(self, actor: int, recorded: Iterable[list[Any]]) -> None:
+        for name, args, kwargs in recorded:
+            if name == "refused":
+                self.state.emit(CommandRefused(self.state.round, actor, "controller", str(args[0])))
+            elif self.is_command(name) and name not in ("tick", "begin_round", "end_turn"):
+                getattr(self, name)(*args, **kwargs)
+            else:
+                raise IllegalCommand(f"a recorded order names {name!r}, which is not a battle command")

@@ -1,0 +1,135 @@
+"""The facade's powers and rolls: using a power, ending one, and the rules' questions about them.
+
+Every answer here is the systems' own function (``systems.power_checks``, ``systems.rolls``,
+``systems.areas``, ``systems.visibility``), so what a caller is told is what a use would meet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import esper
+
+from components import Position
+from components.commands import EndEffect, UsePower
+from components.powers import Power
+from game.battle import orders, validate
+from game.battle.errors import IllegalCommand
+from game.battle.world import BattleCore, command, entry
+from systems import rolls
+from systems.areas import area_squares
+from systems.cover import has_cover
+from systems.power_checks import use_problem
+from systems.visibility import can_see
+
+
+class PowerUses(BattleCore):
+    """Using powers, and the rolls and sight they depend on."""
+
+    def power(self, power_id: str) -> Power:
+        """The power with this id; IllegalCommand naming the known ids otherwise."""
+        try:
+            return self.state.powers[power_id]
+        except (KeyError, TypeError):
+            known = ", ".join(sorted(self.state.powers))
+            raise IllegalCommand(f"unknown power {power_id!r}; known: {known}") from None
+
+    def aim_point(self, point: object) -> tuple[int, int]:
+        """A point a power is aimed at, checked against the grid."""
+        if isinstance(point, (tuple, list)) and len(point) == 2:
+            return validate.square(self.state, *point, what="point")
+        return validate.square(self.state, point, None, what="point")
+
+    @command
+    def use_power(self, user: int, power_id: str, target: int | None = None,
+                  point: tuple[int, int] | None = None) -> None:
+        """Use a power on the user's turn: at a creature (``target``) or a square (``point``).
+
+        Checked now (range, sight, surprise, action already spent, unknown power) and again when it
+        resolves; every step of it comes out as events.
+
+        Raises:
+            IllegalCommand: the use is not legal now, with the reason.
+        """
+        user = self.check(user)
+        power = self.power(power_id)
+        if target is not None:
+            target = self.check(target)
+        if point is not None:
+            point = self.aim_point(point)
+        position, _ = orders.projection(self.state, user)
+        queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
+        problem = use_problem(self.state, power, user, target, point, position.square, queued)
+        if problem:
+            raise IllegalCommand(f"{validate.label(user)} cannot use {power.name}: {problem}")
+        orders.queue(self.state, user, UsePower(user, power.id, target, point))
+
+    @command
+    def end_power(self, user: int, effect_id: int) -> None:
+        """End an ongoing power early, when its data allows it (``end_early = true``)."""
+        user = self.check(user)
+        effect = self.state.effects.get(effect_id)
+        if effect is None or effect.user != user:
+            raise IllegalCommand(f"{validate.label(user)} has no ongoing effect {effect_id!r}")
+        if not effect.can_end_early:
+            raise IllegalCommand(f"{self.power(effect.power).name} cannot be ended early")
+        self.state.gm_queue.append(EndEffect(effect_id, "ended early"))
+        self.settle()
+
+    @entry
+    def effects(self) -> list[dict[str, Any]]:
+        """Ongoing effects: id, power, user, last round."""
+        return [{"id": e.id, "power": e.power, "user": e.user, "ends_after_round": e.ends_after_round}
+                for e in self.state.effects.values()]
+
+    @entry
+    def can_see(self, viewer: int, target: int | tuple[int, int]) -> bool:
+        """A clear line between the squares and some vision (not NO_VISION) between them."""
+        viewer = self.check(viewer)
+        return can_see(self.state, viewer, self.square_of(target))
+
+    @entry
+    def squares_in_area(self, power_id: str, user: int, point: tuple[int, int] | None = None
+                        ) -> list[tuple[int, int]]:
+        """The squares a power's area would cover if ``user`` aimed it at ``point`` (for a UI)."""
+        power = self.power(power_id)
+        user = self.check(user)
+        if power.area is None:
+            return [] if point is None else [self.square_of(point)]
+        origin = esper.component_for_entity(user, Position).square
+        return area_squares(self.state, power, origin, None if point is None else self.square_of(point))
+
+    def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
+        """A creature's square, or a square checked against the grid."""
+        if isinstance(target, tuple):
+            return validate.square(self.state, *target, what="target square")
+        return esper.component_for_entity(self.check(target), Position).square
+
+    # ------------------------------------------------------------------ rolls and defence
+
+    @entry
+    def defense_against(self, target: int, attacker: int) -> int:
+        """The target's Defense against this attacker: base, +cover from it, -flat-footed."""
+        return rolls.defense_against(self.state, self.check(target), self.check(attacker)).value
+
+    @entry
+    def has_cover(self, target: int, attacker: int) -> bool:
+        """Whether the target has cover from this attacker right now."""
+        return has_cover(self.state, self.square_of(attacker), self.square_of(target))
+
+    @entry
+    def roll_mode(self, entity: int, kind: str, target: int | tuple[int, int] | None = None, sight: bool = True,
+                  *, advantage: bool = False, disadvantage: bool = False) -> str:
+        """How a roll is made: "normal", "advantage", "disadvantage" or "critical failure".
+
+        See :func:`systems.rolls.roll_mode` (the reasons come with a forecast).
+
+        Raises:
+            IllegalCommand: an unknown kind of roll.
+        """
+        entity = self.check(entity)
+        square = None if target is None else self.square_of(target)
+        try:
+            return rolls.roll_mode(self.state, entity, kind, square, sight, advantage, disadvantage).mode
+        except ValueError as err:
+            raise IllegalCommand(str(err)) from None

@@ -1,0 +1,60 @@
+"""Checks of what a caller passes in, shared by the facade and the script bridge.
+
+Each raises :class:`~game.battle.errors.IllegalCommand` (or ``UnknownEntity``) with a message a
+person can act on, before anything changes; a script's bridge turns those into a refused call.
+"""
+
+from __future__ import annotations
+
+import esper
+import numpy as np
+
+from components import Creature
+from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS
+from game.battle.errors import IllegalCommand, UnknownEntity
+from systems.state import BattleState
+
+
+def creature_id(state: BattleState, entity: object, known: set[int]) -> int:
+    """``entity`` as an int if it is a creature of this battle (``known`` holds their ids)."""
+    if type(entity) is int and entity in known:
+        return entity  # the common case, first: this is on every query's path
+    if isinstance(entity, bool) or not isinstance(entity, (int, np.integer)) \
+            or int(entity) not in known or not esper.has_component(int(entity), Creature):
+        raise UnknownEntity(f"no creature with id {entity!r} in this battle")
+    return int(entity)
+
+
+def label(entity: int) -> str:
+    """A creature as a message names it: "Orc (#3)"."""
+    return f"{esper.component_for_entity(entity, Creature).name} (#{entity})"
+
+
+def square(state: BattleState, x: object, y: object, what: str = "square") -> tuple[int, int]:
+    """(x, y) as ints on this battle's grid."""
+    try:
+        return state.terrain.check_square(x, y, what)
+    except ValueError as err:
+        raise IllegalCommand(str(err)) from None
+
+
+def amount(value: object, what: str) -> int:
+    """A whole, non-negative number (damage, healing, fatigue, speed)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise IllegalCommand(f"{what} must be a whole number, not {value!r}")
+    if value < 0:
+        raise IllegalCommand(f"{what} must not be negative, not {value}")
+    return int(value)
+
+
+def condition_name(condition: object) -> str:
+    """A condition that can be granted or removed (derived ones follow from Health and Fatigue)."""
+    if not isinstance(condition, str):
+        raise IllegalCommand(f"a condition is a name, not {condition!r}")
+    name = condition.strip().lower()
+    if name in DERIVED_CONDITIONS:
+        raise IllegalCommand(f"{name!r} follows from Health and Fatigue and cannot be granted or removed")
+    if name not in GRANTABLE_CONDITIONS:
+        known = ", ".join(sorted(GRANTABLE_CONDITIONS))
+        raise IllegalCommand(f"unknown condition {condition!r}: expected one of {known}")
+    return name

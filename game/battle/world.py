@@ -1,0 +1,252 @@
+"""The core every part of the Battle facade stands on: one esper world, one state, one generator.
+
+esper 3 keeps its worlds in module state, so every public method first switches to this battle's
+own world (the ``entry`` decorator): two battles never see each other's entities, and no caller
+ever calls ``esper.switch_world`` itself. Methods that change the battle are ``command``s: they are
+recorded in the command log, which with the seed is all a replay needs.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import uuid
+import weakref
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import esper
+
+from components import Rules, Terrain
+from components.effects import ActiveEffect
+from components.events import Event, MapChanged
+from components.powers import Power
+from game.battle import validate
+from game.battle.errors import IllegalCommand
+from game.battle.reactions import ScriptHook, new_hosts
+from game.content.powers import SCRIPTS_DIR, default_powers
+from game.scripting import Limits, ScriptHosts
+from systems import schedule
+from systems.caches import MapCaches
+from systems.state import BattleState, Phase
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: One entry of the command log: a command's name, its positional and its keyword arguments.
+LogEntry = tuple[str, tuple[Any, ...], dict[str, Any]]
+
+
+def _drop_world(name: str, hosts: ScriptHosts | None) -> None:
+    """Delete a battle's world (esper refuses to delete the active one, so step out first)."""
+    if hosts is not None:
+        hosts.close()
+    if name not in esper.list_worlds():
+        return
+    if esper.current_world == name:
+        esper.switch_world("default")
+    esper.delete_world(name)
+
+
+def entry(method: F) -> F:
+    """Switch esper to this battle's world before running a public method."""
+
+    @functools.wraps(method)
+    def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
+        if self.closed:
+            raise RuntimeError("this battle is closed")
+        if esper.current_world != self.world_name:
+            esper.switch_world(self.world_name)
+        return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def command(method: F) -> F:
+    """An entry that changes the battle: recorded in the command log once it succeeds.
+
+    Calls made by another command are not logged twice; calls a turn controller makes during
+    ``tick`` are logged inside that tick's entry (its ``orders``).
+    """
+    entered = entry(method)
+
+    @functools.wraps(method)
+    def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
+        recording = self.recording
+        recording.depth += 1
+        try:
+            result = entered(self, *args, **kwargs)
+        finally:
+            recording.depth -= 1
+        recording.done(method.__name__, args, kwargs)
+        return result
+
+    wrapper.is_command = True  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+class Recording:
+    """The command log, and the orders a turn controller is issuing inside a ``tick``."""
+
+    def __init__(self) -> None:
+        self.log: list[LogEntry] = []
+        self.depth = 0
+        self.orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
+        self.tick_orders: list[list[Any]] = []  # what controllers issued in the tick running now
+
+    def done(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Record a command that succeeded (at the top level, or as a controller's order)."""
+        if self.depth == 0:
+            if name == "tick":
+                kwargs = {"orders": self.tick_orders} if self.tick_orders else {}
+            self.log.append((name, args, kwargs))
+        elif self.depth == 1 and self.orders is not None:
+            self.orders.append([name, list(args), kwargs])
+
+
+class BattleCore:
+    """A battle's world, state and script hook; the parts of the facade build on this.
+
+    Args:
+        seed: seeds the battle's one generator; the same seed and commands give the same events.
+        width: squares along x.
+        height: squares along y.
+        rules: a :class:`Rules` table or a mapping of overrides (``{"cover_bonus": 4}``).
+        powers: the powers creatures may use, by id; the shipped ``assets/powers`` by default.
+        trusted_scripts: run Starlark scripts in this process (fast; for the designer's own files).
+            False runs them in a worker process with a memory limit and a wall clock: use it for
+            anything from a scenario written by someone else.
+        script_dir: where power and reaction scripts are read from.
+        script_limits: the budget of each script call (steps, commands, time, memory).
+        caches: answers about the map to share with other battles on it (a scenario's, a
+            simulation worker's); the battle's own by default.
+        script_hosts: script hosts to share with other battles; the battle's own (closed with it)
+            by default.
+
+    Raises:
+        IllegalCommand: a seed that is not an integer, or a grid size out of range.
+        ValueError: a rules override the rules table refuses.
+    """
+
+    def __init__(self, seed: int = 0, width: int = 16, height: int = 16,
+                 rules: Rules | Mapping[str, Any] | None = None, powers: Mapping[str, Power] | None = None,
+                 trusted_scripts: bool = True, script_dir: str | Path = SCRIPTS_DIR,
+                 script_limits: Limits = Limits(), caches: MapCaches | None = None,
+                 script_hosts: ScriptHosts | None = None) -> None:
+        self.closed = True  # until the world exists, so a failed __init__ leaves nothing half-made
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise IllegalCommand(f"seed must be an integer, not {seed!r}")
+        table = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
+        try:
+            terrain = Terrain(width, height)
+        except ValueError as err:
+            raise IllegalCommand(str(err)) from None
+        self.seed = seed
+        self.state = BattleState(rules=table, terrain=terrain, rng=random.Random(seed),
+                                 caches=caches if caches is not None else MapCaches(),
+                                 powers=dict(default_powers() if powers is None else powers))
+        self.recording = Recording()
+        self.ids: set[int] = set()
+        #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
+        self.power_overrides: tuple[tuple[str, Any], ...] = ()
+        own_hosts = new_hosts() if script_hosts is None else None
+        self.scripts = ScriptHook(self, self.state, self.ids, script_hosts or own_hosts,  # type: ignore[arg-type]
+                                  trusted=trusted_scripts, script_dir=script_dir, limits=script_limits)
+        self.state.scripts = self.scripts
+        self.state.effect_end_hooks.append(self._effect_ended)
+        self.world_name = f"battle-{uuid.uuid4().hex}"
+        previous = esper.current_world
+        esper.switch_world(self.world_name)
+        schedule.install(self.state)
+        esper.switch_world(previous)
+        self._finalizer = weakref.finalize(self, _drop_world, self.world_name, own_hosts)
+        self.closed = False
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def close(self) -> None:
+        """Delete this battle's world (and its own script hosts); it cannot be used afterwards."""
+        if not self.closed:
+            self.closed = True
+            self._finalizer()
+
+    def __enter__(self) -> BattleCore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def make_current(self) -> None:
+        """Make this battle's world esper's current one (trusted code may have switched away)."""
+        if esper.current_world != self.world_name:
+            esper.switch_world(self.world_name)
+
+    # ------------------------------------------------------------------ what it is
+
+    @property
+    def command_log(self) -> list[LogEntry]:
+        """Every command so far, in order: with the seed, all a replay needs."""
+        return self.recording.log
+
+    @property
+    def powers(self) -> Mapping[str, Power]:
+        """The powers creatures may use, by id."""
+        return self.state.powers
+
+    @powers.setter
+    def powers(self, table: Mapping[str, Power]) -> None:
+        self.state.powers = dict(table)
+
+    @property
+    def rules(self) -> Rules:
+        """The rules table in force."""
+        return self.state.rules
+
+    @property
+    def width(self) -> int:
+        return self.state.terrain.width
+
+    @property
+    def height(self) -> int:
+        return self.state.terrain.height
+
+    @property
+    def round(self) -> int:
+        """Rounds begun so far."""
+        return self.state.round
+
+    @property
+    def in_combat(self) -> bool:
+        return self.state.in_combat
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, oldest first (a copy: the record itself cannot be edited)."""
+        return list(self.state.events)
+
+    @property
+    def terrain(self) -> Terrain:
+        """The map (read it; change it through the map commands so that caches and logs follow)."""
+        return self.state.terrain
+
+    # ------------------------------------------------------------------ helpers for the parts
+
+    def check(self, entity: object) -> int:
+        """``entity`` as an int if it is one of this battle's creatures; UnknownEntity otherwise."""
+        return validate.creature_id(self.state, entity, self.ids)
+
+    def settle(self) -> None:
+        """Apply queued GM commands and let vision and conditions catch up, announcing what changed."""
+        esper.process(Phase.GM)
+
+    def mid_battle(self, what: str, x: int, y: int) -> None:
+        """Announce a change of the map once the battle is under way."""
+        if self.state.round > 0:
+            self.state.emit(MapChanged(self.state.round, what, x, y))
+
+    def _effect_ended(self, effect: ActiveEffect) -> None:
+        """A scripted power's ``on_end(ctx)`` runs when its effect ends (what it does resolves next)."""
+        if effect.script:
+            ctx = {"user": effect.user, "power": effect.power, "round": self.state.round, "target": -1,
+                   "x": -1, "y": -1, "effect": effect.id}
+            self.scripts.run(effect.script, "on_end", ctx)

@@ -1,0 +1,158 @@
+"""Whether a power may be used, and the terms its rolls are made on: shared by resolution and forecasts.
+
+``use_problem`` is one function called three times: when a use is issued (so a person gets the
+error at once), when it resolves on the user's turn (the world may have changed) and when a
+forecast asks whether it would be legal. ``attack_terms`` and ``save_terms`` are what a roll is
+made against; the power system rolls on them and the forecasts enumerate them, so the odds shown
+are the odds rolled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import esper
+
+from components import Abilities, Conditions, Creature, Defense, Fatigue, Health, Position
+from components.commands import UsePower
+from components.forecasts import DefenseBreakdown, RollMode
+from components.powers import Power
+from components.rules import Rules
+from systems.geometry import distance_ft
+from systems.rolls import defense_against, roll_mode
+from systems.state import BattleState
+from systems.visibility import can_see
+from systems.vitals import can_act, is_dead
+
+
+def reach_ft(power: Power, rules: Rules) -> float:
+    """How far a power reaches: its range, or one square (melee) when it lists none."""
+    return power.range_ft if power.range_ft is not None else float(rules.square_ft)
+
+
+def known_powers(state: BattleState, user: int) -> list[str]:
+    """The powers a creature has: its own, or every power of the battle for a GM's creature."""
+    own = esper.component_for_entity(user, Abilities).powers
+    return list(own) if own else sorted(state.powers)
+
+
+def _spent(state: BattleState, power: Power, user: int, queued: Iterable[UsePower]) -> str | None:
+    """Why the user's action of this kind is gone this round, or None."""
+    if power.action == "free" or not state.in_combat:
+        return None
+    used = state.spent.get((user, state.round + (0 if state.actor == user else 1), power.action), 0)
+    used += sum(1 for q in queued if state.powers[q.power].action == power.action)
+    return f"it has already used its {power.action} this round" if used >= 1 else None
+
+
+def _target_problem(state: BattleState, power: Power, user: int, target: int | None,
+                    here: tuple[int, int]) -> str | None:
+    """Why a single-target power cannot reach ``target`` from ``here``, or None."""
+    if target is None:
+        return f"{power.name} needs a target creature"
+    if not esper.entity_exists(target) or not esper.has_component(target, Creature):
+        return f"there is no creature {target!r} in this battle"
+    if is_dead(esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)):
+        return f"{esper.component_for_entity(target, Creature).name} is dead"
+    t_square = esper.component_for_entity(target, Position).square
+    same_team = esper.component_for_entity(target, Creature).team == esper.component_for_entity(user, Creature).team
+    if power.targets in ("enemy", "enemies") and same_team:
+        return "the target must be an enemy"
+    if power.targets in ("ally", "allies") and not same_team:
+        return "the target must be an ally"
+    reach = reach_ft(power, state.rules)
+    gap = distance_ft(here, t_square, state.rules)
+    if gap > reach:
+        return f"the target is {gap} ft away and {power.name} reaches {reach:g} ft"
+    if target != user and not can_see(state, user, t_square, here):
+        return "it cannot see the target (no clear line, or no vision)"
+    return None
+
+
+def _point_problem(state: BattleState, power: Power, user: int, point: tuple[int, int] | None,
+                   here: tuple[int, int]) -> str | None:
+    """Why a power aimed at a square cannot be aimed at ``point`` from ``here``, or None."""
+    if point is None:
+        return f"{power.name} needs a point to aim at"
+    if not state.terrain.inside(*point):
+        return f"point {point} is off the grid"
+    if power.range_ft is not None:
+        gap = distance_ft(here, point, state.rules)
+        if gap > power.range_ft:
+            return f"point {point} is {gap} ft away and {power.name} reaches {power.range_ft:g} ft"
+        if not can_see(state, user, point, here):
+            return f"it cannot see point {point}"
+    elif point == here:
+        return f"{power.name} needs a direction: aim at another square"
+    return None
+
+
+def use_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                user_square: tuple[int, int] | None = None, queued: Iterable[UsePower] = ()) -> str | None:
+    """Why this use is illegal now, in words a player can act on; None when it is legal.
+
+    Args:
+        user_square: where the user will stand when the use resolves (after its queued moves).
+        queued: its uses already queued this turn (they spend its actions too).
+    """
+    conditions = esper.component_for_entity(user, Conditions)
+    if not can_act(conditions):
+        return "it cannot act (downed, unconscious or dead)"
+    if "surprised" in conditions.active:
+        return "it is surprised and cannot use powers this round"
+    known = known_powers(state, user)
+    if known and power.id not in known:
+        return f"it does not have the power {power.id!r} (it has {', '.join(known)})"
+    problem = _spent(state, power, user, queued)
+    if problem:
+        return problem
+    here = user_square or esper.component_for_entity(user, Position).square
+    if power.single_target:
+        return _target_problem(state, power, user, target, here)
+    if power.aims_at_point:
+        problem = _point_problem(state, power, user, point, here)
+        if problem:
+            return problem
+    if power.teleport:
+        if point is None:
+            return f"{power.name} needs a point to land on"
+        if state.terrain.walls[point]:
+            return f"point {point} is a wall"
+        if state.taken(point, user):
+            return f"point {point} is taken"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class AttackTerms:
+    """What an attack roll is made on: d20 under ``mode`` + ``bonus`` against ``defense``."""
+
+    mode: RollMode
+    bonus: int
+    defense: DefenseBreakdown
+
+    def hits(self, roll: int) -> bool:
+        """Whether a d20 showing ``roll`` hits (a critical failure never does)."""
+        return self.mode.mode != "critical failure" and roll + self.bonus >= self.defense.value
+
+
+def attack_terms(state: BattleState, power: Power, user: int, target: int,
+                 user_square: tuple[int, int] | None = None) -> AttackTerms:
+    """The terms of ``user``'s attack with ``power`` on ``target`` (from ``user_square`` if given)."""
+    assert power.attack_bonus is not None
+    t_square = esper.component_for_entity(target, Position).square
+    mode = roll_mode(state, user, "attack", target_square=t_square)
+    bonus = esper.component_for_entity(user, Defense).attack_bonus + power.attack_bonus
+    return AttackTerms(mode, bonus, defense_against(state, target, user, attacker_square=user_square))
+
+
+def save_terms(state: BattleState, power: Power, target: int) -> tuple[RollMode, int]:
+    """The roll mode of ``target``'s save against ``power``, and the DC it must reach."""
+    assert power.save_dc is not None
+    return roll_mode(state, target, "save"), power.save_dc
+
+
+def halved(amount: int) -> int:
+    """Damage after a successful save against a half-damage power (rounded down)."""
+    return amount // 2

@@ -1,0 +1,146 @@
+"""Powers: a creature's use of a power resolves on its turn into rolls, hits, heals and grants.
+
+The power system is installed with the others and registers itself as the action system's handler
+for ``UsePower``, so a turn's moves and powers resolve in the order they were issued. It reads
+components, the power table on the state and the command, and writes events and requests (hits and
+heals for the damage system, counted condition grants, lights and areas with a source), so a
+duration can take back exactly what a use gave. A power's script runs through the runner the game
+layer plugged into ``state.scripts``; this system never calls the facade.
+"""
+
+from __future__ import annotations
+
+import esper
+
+from components import Conditions, Position
+from components.commands import Heal, Hit, UsePower
+from components.effects import ActiveEffect
+from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, SaveRolled
+from components.powers import Power
+from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
+from systems.areas import creatures_reached
+from systems.forces import push, teleport
+from systems.power_checks import attack_terms, halved, save_terms, use_problem
+from systems.rolls import roll_die
+from systems.state import BattleState, Phase
+
+
+class PowerSystem(esper.Processor):
+    """Resolves ``UsePower`` commands for the action system, in the order a creature issued them."""
+
+    def __init__(self, state: BattleState) -> None:
+        self.state = state
+        state.handlers[UsePower] = self.resolve
+
+    def process(self, phase: Phase, actor: int | None = None) -> None:
+        """Uses resolve when the action system reaches them; here only old rounds' tallies go."""
+        state = self.state
+        if phase is Phase.START and state.spent and next(iter(state.spent))[1] < state.round:
+            state.spent = {k: v for k, v in state.spent.items() if k[1] >= state.round}
+
+    def resolve(self, command: UsePower) -> None:
+        """Resolve one use on the user's turn: checked again, then rolled and applied target by target."""
+        state = self.state
+        power = state.powers[command.power]
+        problem = use_problem(state, power, command.actor, command.target, command.point)
+        if problem:
+            state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
+            return
+        key = (command.actor, state.round, power.action)
+        if state.spent and next(iter(state.spent))[1] < state.round:
+            state.spent = {k: v for k, v in state.spent.items() if k[1] >= state.round}  # old rounds are over
+        state.spent[key] = state.spent.get(key, 0) + 1
+        state.emit(PowerUsed(state.round, command.actor, power.id, command.target, command.point))
+        effect = None
+        if power.duration is not None:
+            effect_id = state.new_effect_id()
+            effect = ActiveEffect(effect_id, power.id, command.actor, f"effect:{effect_id}",
+                                  state.round + power.duration, power.end_early, power.script)
+            state.effects[effect.id] = effect  # before the scripts run: what they grant is the effect's too
+        source = effect.source if effect else f"power:{power.id}"
+        ctx = {"user": command.actor, "power": power.id, "round": state.round,
+               "target": command.target if command.target is not None else -1,
+               "x": command.point[0] if command.point else -1, "y": command.point[1] if command.point else -1,
+               "effect": effect.id if effect else -1}
+        scripts = state.scripts if power.script else None
+        if scripts is not None and power.script:
+            scripts.run(power.script, "on_use", ctx)
+        for target in creatures_reached(state, power, command.actor, command.target, command.point):
+            outcome = self._outcome(power, command.actor, target)
+            if outcome == "miss":
+                continue
+            self._apply(power, command.actor, target, source, effect, saved=outcome == "half")
+            if scripts is not None and power.script:
+                scripts.run(power.script, "on_hit", ctx, target)
+        if power.teleport and command.point is not None:
+            teleport(state, command.actor, command.point)
+        self._create(power, command, effect)
+
+    def _outcome(self, power: Power, user: int, target: int) -> str:
+        """Roll the attack or the save, if any: "hit" (effects apply), "half" (saved, half damage) or "miss"."""
+        state = self.state
+        if power.attack_bonus is not None:
+            terms = attack_terms(state, power, user, target)
+            roll = roll_die(state.rng, 20, terms.mode.mode)
+            hit = terms.hits(roll)
+            state.emit(AttackRolled(state.round, user, target, power.id, roll, terms.mode.mode, roll + terms.bonus,
+                                    terms.defense.value, hit, terms.defense.cover))
+            return "hit" if hit else "miss"
+        if power.save_dc is not None:
+            mode, dc = save_terms(state, power, target)
+            roll = roll_die(state.rng, 20, mode.mode)
+            success = roll >= dc
+            state.emit(SaveRolled(state.round, target, power.id, roll, mode.mode, roll, dc, success))
+            if not success:
+                return "hit"
+            return "half" if power.save_half else "miss"
+        return "hit"
+
+    def _apply(self, power: Power, user: int, target: int, source: str, effect: ActiveEffect | None,
+               saved: bool) -> None:
+        """Apply a power's effects to one target that it reached (``saved``: it made a half save)."""
+        state = self.state
+        if power.damage is not None:
+            amount = power.damage.roll(state.rng)
+            state.health_queue.append(Hit(target, halved(amount) if saved else amount, f"power:{power.id}"))
+        if power.healing is not None:
+            state.health_queue.append(Heal(target, power.healing.roll(state.rng), f"power:{power.id}"))
+        if saved:
+            return  # a successful save against a half-damage power takes the damage only
+        conditions = esper.component_for_entity(target, Conditions)
+        grants = list(power.conditions) + (["flying"] if power.flight else [])
+        for name in grants:
+            conditions.grant(name, source)
+            if effect is not None:
+                effect.conditions.append((target, name))
+        if grants:
+            state.dirty.add(target)
+        if power.push_ft or power.pull_ft:
+            push(state, user, target, power.push_ft or power.pull_ft, away=bool(power.push_ft))
+
+    def _create(self, power: Power, command: UsePower, effect: ActiveEffect | None) -> None:
+        """Put the light or area a power makes where it lands (at the point, or on the user)."""
+        state = self.state
+        if not (power.creates_area or power.creates_light):
+            return
+        where = command.point if (command.point is not None and power.range_ft is not None) else \
+            esper.component_for_entity(command.actor, Position).square
+        source = effect.source if effect else f"power:{power.id}"
+        for made, kind in ((power.creates_area, "area"), (power.creates_light, "light")):
+            if made is None:
+                continue
+            held, most = (state.terrain.areas, MAX_AREAS) if kind == "area" else (state.terrain.lights, MAX_LIGHTS)
+            if len(held) >= most:
+                state.emit(CommandRefused(state.round, command.actor, f"use {power.id}",
+                                          f"the map already holds the most {kind}s it takes"))
+                continue
+            if kind == "area":
+                map_id = state.terrain.add_area(Area(where[0], where[1], made.radius_ft, made.level, source))
+                if effect is not None:
+                    effect.areas.append(map_id)
+            else:
+                map_id = state.terrain.add_light(Light(where[0], where[1], made.radius_ft, made.level, source))
+                if effect is not None:
+                    effect.lights.append(map_id)
+            state.emit(AreaCreated(state.round, effect.id if effect else 0, kind, where[0], where[1],
+                                   made.radius_ft, made.level.name.lower()))
