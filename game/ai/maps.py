@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from components import Rules, Terrain
-from systems.paths import distance_map
 from systems.cover import blocked_lines, blocked_lines_many
+from systems.paths import distance_map
 from systems.visibility import sees
 
 #: A crossing shorter than this is a graze, as in ``systems.cover`` (far below a real crossing).

@@ -21,8 +21,8 @@ import numpy as np
 
 from components import Conditions, Creature, Defense, Falling, Fatigue, Health, Position, Visibility, Vision
 from game.ai.maps import SightTable, answers_for, area_key
-from systems.paths import UNREACHABLE as _UNREACHABLE
 from systems.geometry import distance_ft
+from systems.paths import UNREACHABLE as _UNREACHABLE
 from systems.vitals import is_dead
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
