@@ -9,8 +9,9 @@ during this call": hosts never apply or roll back game state themselves.
 """
 
 from .errors import STEPS_PER_TICK, Limits, ScriptError
-from .host import Bridge, InProcessHost, PlainValue, is_plain
+from .host import InProcessHost
 from .hosts import ScriptHosts
+from .values import Bridge, PlainValue, is_plain
 from .worker import WorkerHost
 
 __all__ = [

@@ -1,0 +1,147 @@
+"""Turning starlark's diagnostics into :class:`ScriptError`s that name the file, line and function.
+
+starlark-pyo3 reports failures as text (a traceback, then ``error: ...`` and a ``-->`` span). Only
+the *location* is parsed from it; the cause is taken from the host's own call state whenever it has
+one (budget hit, bridge refusal, limits), so a message never depends on how the interpreter phrases
+a failure it did not cause.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .calls import CallState
+from .errors import STEPS_PER_TICK, ScriptError
+from .values import clip
+
+__all__ = ["def_spans", "enclosing_def", "error_line", "is_panic", "translate_call", "translate_parse"]
+
+_FRAME_RE: Final = re.compile(r"^\s*\* (.+):(\d+), in (\S+)\s*$", re.M)
+_SPAN_RE: Final = re.compile(r"^\s*--> (.+):(\d+):(\d+)\s*$", re.M)
+#: A top-level ``def`` starts in column 0.
+DEF_RE: Final = re.compile(r"^def[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
+
+DefSpans = list[tuple[int, int, str]]
+
+
+def is_panic(exc: BaseException) -> bool:
+    """True for pyo3's PanicException (a Rust panic, e.g. bumpalo out of memory).
+
+    It derives from BaseException, not Exception, and its class is not importable by a
+    stable name, hence the name check.
+    """
+    return type(exc).__name__ == "PanicException"
+
+
+def error_line(text: str) -> str:
+    """Extracts starlark's ``error: ...`` message (up to the ``-->`` span line)."""
+    if text.startswith("error: "):
+        start = 0
+    else:
+        found = text.find("\nerror: ")
+        if found < 0:
+            stripped = text.strip()
+            return stripped.splitlines()[0] if stripped else "unknown error"
+        start = found + 1
+    body = text[start + len("error: "):]
+    span = _SPAN_RE.search(body)
+    if span:
+        body = body[: span.start()]
+    return " ".join(body.split()) or "unknown error"
+
+
+def def_spans(source: str) -> DefSpans:
+    """``(first, last, name)`` line ranges of top-level ``def`` blocks.
+
+    A block ends before the next line that starts in column 0 with code (not blank,
+    not a comment).  Multi-line strings can fool this; it only feeds error messages.
+    """
+    spans: DefSpans = []
+    current: tuple[int, str] | None = None
+    last_body = 0
+    for number, text in enumerate(source.splitlines(), start=1):
+        if not text or text[0] in " \t#\r\f":
+            if text.strip() and not text.lstrip().startswith("#"):
+                last_body = number
+            continue
+        if current is not None:
+            spans.append((current[0], max(last_body, current[0]), current[1]))
+            current = None
+        match = DEF_RE.match(text)
+        if match:
+            current = (number, match.group(1))
+        last_body = number
+    if current is not None:
+        spans.append((current[0], max(last_body, current[0]), current[1]))
+    return spans
+
+
+def enclosing_def(spans: DefSpans, line: int) -> str | None:
+    """Name of the top-level ``def`` whose block contains *line*, if any."""
+    for first, last, fn in spans:
+        if first <= line <= last:
+            return fn
+    return None
+
+
+def translate_parse(text: str, name: str, kind: str) -> ScriptError:
+    """Maps a parse-time error (no traceback, one span) to ScriptError."""
+    line = None
+    span = _SPAN_RE.search(text)
+    if span and span.group(1) == name:
+        line = int(span.group(2))
+    return ScriptError(name, clip(error_line(text)), line=line, kind=kind, detail=text)
+
+
+def _location(text: str, name: str) -> tuple[int | None, str | None]:
+    """The line and the innermost function of *name* that starlark's text points at."""
+    line: int | None = None
+    frame_fn: str | None = None
+    err_at = 0 if text.startswith("error: ") else text.find("\nerror: ")
+    if err_at >= 0:
+        span = _SPAN_RE.search(text, err_at)
+        if span and span.group(1) == name:
+            line = int(span.group(2))
+    frames = [f for f in _FRAME_RE.finditer(text[: err_at if err_at >= 0 else len(text)]) if f.group(1) == name]
+    if frames:
+        if line is None:
+            line = int(frames[-1].group(2))
+        frame_fn = frames[-1].group(3)
+    return line, frame_fn
+
+
+def _cause(text: str, state: CallState, max_steps: int, max_callstack: int) -> tuple[str, str]:
+    """``(kind, reason)`` of a failed call: the host's own record first, starlark's text last."""
+    if state.budget_hit:
+        return "budget", f"instruction budget of {max_steps} exhausted"
+    if state.reason is not None:
+        return state.kind or "bridge", state.reason
+    if "call stack overflow" in text:
+        return "callstack", f"call stack deeper than {max_callstack} (runaway recursion?)"
+    if "\nerror: " not in text and not text.startswith("error: ") and "serialize" in text:
+        return "result", f"returned a non-plain value ({clip(text.strip())})"
+    reason = clip(error_line(text))
+    if reason == "Immutable":
+        reason = "Immutable: globals are frozen after load and cannot be mutated"
+    return "runtime", reason
+
+
+def translate_call(text: str, name: str, spans: DefSpans, function: str | None, state: CallState,
+                   max_steps: int, max_callstack: int) -> ScriptError:
+    """Maps a StarlarkError's text from a call or load to a ScriptError with a useful location.
+
+    Args:
+        text: ``str()`` of the StarlarkError.
+        name: the script's name (only frames in this file count).
+        spans: the script's top-level ``def`` blocks (see :func:`def_spans`).
+        function: the entry point that was called (None for a load).
+        state: the call's accounting, which knows why the host stopped it.
+        max_steps: the call's step budget, for the message.
+        max_callstack: the host's call-stack limit, for the message.
+    """
+    line, frame_fn = _location(text, name)
+    fn = enclosing_def(spans, line) if line is not None else None
+    kind, reason = _cause(text, state, max_steps, max_callstack)
+    return ScriptError(name, reason, line=line, function=fn or frame_fn or function, kind=kind,
+                       steps=state.ticks * STEPS_PER_TICK, detail=text)
