@@ -94,20 +94,26 @@ HOSTILE: dict[str, tuple[str, str, str]] = {
                         '    fail("late")\n', "on_hit", "late"),
 }
 
-#: only in the worker: these abort or exhaust whatever process runs them
-BOMB = "died|memory|panic"
+#: Memory bombs: once they aborted whatever process ran them; now the count stops each one before
+#: it allocates, in the worker and in this process alike.
 MEMORY_BOMBS: dict[str, tuple[str, str, str]] = {
-    "huge_string": (use('s = "x" * (ctx.health(ctx.target) * 50000000)', "return len(s)"), "on_use", BOMB),
-    "huge_list": (use("l = [0] * (ctx.health(ctx.target) * 50000000)", "return len(l)"), "on_use", BOMB),
-    "doubling_list": (use("l = [ctx.user]", "for i in range(40):", "    l = l + l"), "on_use", BOMB),
-    "string_join_bomb": (use('s = "xxxxxxxx"', "for i in range(40):", "    s = s + s"), "on_use", BOMB),
+    "huge_string": (use('s = "x" * (ctx.health(ctx.target) * 50000000)', "return len(s)"), "on_use", "budget"),
+    "huge_list": (use("l = [0] * (ctx.health(ctx.target) * 50000000)", "return len(l)"), "on_use", "budget"),
+    "doubling_list": (use("l = [ctx.user]", "for i in range(40):", "    l = l + l"), "on_use", "budget"),
+    "string_join_bomb": (use('s = "xxxxxxxx"', "for i in range(40):", "    s = s + s"), "on_use", "budget"),
 }
+#: With a step budget no script reaches, only the worker's memory limit stops these.
+BOMB = "died|memory|panic"
+UNCOUNTED_BOMBS: dict[str, tuple[str, str, str]] = {
+    "huge_string_unbounded": (use('s = "x" * (ctx.health(ctx.target) * 50000000)', "return len(s)"), "on_use", BOMB),
+}
+UNBOUNDED = Limits(max_steps=10**9, round_steps=10**10, battle_steps=10**11, wall_seconds=10.0)
 
 
 @pytest.fixture(scope="module")
 def script_dir(tmp_path_factory) -> Path:
     directory = tmp_path_factory.mktemp("hostile")
-    for name, (source, _, _) in {**HOSTILE, **MEMORY_BOMBS}.items():
+    for name, (source, _, _) in {**HOSTILE, **MEMORY_BOMBS, **UNCOUNTED_BOMBS}.items():
         (directory / f"{name}.star").write_text(source, encoding="utf-8")
     (directory / GOOD).write_text(GOOD_SRC, encoding="utf-8")
     return directory
@@ -207,11 +213,17 @@ def test_hostile_power_script_in_the_worker(script_dir, name):
     play(script_dir, False, name, *HOSTILE[name][1:])
 
 
+@pytest.mark.parametrize("trusted", [True, False], ids=["in-process", "worker"])
 @pytest.mark.parametrize("name", sorted(MEMORY_BOMBS))
-def test_memory_bomb_kills_only_the_worker(script_dir, name):
-    host = HOSTS.host(False)
+def test_memory_bomb_is_stopped_by_the_count(script_dir, name, trusted):
+    play(script_dir, trusted, name, *MEMORY_BOMBS[name][1:])
+
+
+@pytest.mark.parametrize("name", sorted(UNCOUNTED_BOMBS))
+def test_memory_bomb_past_the_count_kills_only_the_worker(script_dir, name):
+    host = HOSTS.host(False, UNBOUNDED)
     assert isinstance(host, WorkerHost)
-    play(script_dir, False, name, *MEMORY_BOMBS[name][1:])
+    play(script_dir, False, name, *UNCOUNTED_BOMBS[name][1:], limits=UNBOUNDED)
     assert host.pid is not None and host.pid != PID  # a worker (a fresh one) is serving again
 
 
@@ -230,11 +242,12 @@ def test_the_other_battles_entity_exists_only_there(script_dir):
         assert other.is_alive(9) and other.get(9, Health).current == 10
 
 
-def test_a_time_hog_inside_one_builtin_is_stopped_by_the_wall_clock(tmp_path):
-    """The step budget does not see time spent inside one builtin; the worker's wall clock does."""
+def test_a_time_hog_no_count_sees_is_stopped_by_the_wall_clock(tmp_path):
+    """Comparing two shared-structure values takes 2**40 steps inside one builtin, counted as none:
+    only the worker's wall clock stops it."""
     (tmp_path / GOOD).write_text(GOOD_SRC)
     (tmp_path / "hog.star").write_text(
-        use('s = "ab" * 20000000', "for i in range(200):", '    s = s.replace("a", "b")'))
+        use("a = [1]", "b = [1]", "for i in range(40):", "    a = [a, a]", "    b = [b, b]", "return a == b"))
     play(tmp_path, False, "hog", "on_use", "timeout|took longer|wall|killed", Limits(wall_seconds=0.3))
 
 

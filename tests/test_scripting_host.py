@@ -14,8 +14,10 @@ import os
 import pickle
 import signal
 import time
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +26,7 @@ from game.scripting import STEPS_PER_TICK, InProcessHost, Limits, ScriptError, W
 
 METHODS = ("health", "damage", "heal", "glitch")
 COMMANDS = frozenset({"damage", "heal"})
-LIMITS = Limits(wall_seconds=1.0, max_bridge_calls=500)
+LIMITS = Limits(wall_seconds=1.0, max_bridge_calls=150)  # 150 ctx calls stay within the step budget
 
 ORDINARY = "assets/scripts/ordinary.star"
 ORDINARY_SRC = '''
@@ -105,12 +107,20 @@ def inproc() -> Iterator[InProcessHost]:
     host.close()
 
 
+@pytest.fixture(scope="module")
+def unbounded() -> Iterator[WorkerHost]:
+    host = WorkerHost(methods=METHODS, commands=COMMANDS, limits=UNBOUNDED)
+    host.load(ORDINARY, ORDINARY_SRC)
+    yield host
+    host.close()
+
+
 @pytest.fixture()
 def host(request: pytest.FixtureRequest, worker: WorkerHost) -> Any:
-    """Parametrised indirectly with "inproc" or "worker"."""
+    """Parametrised indirectly with "inproc", "worker" or "unbounded"."""
     if request.param == "worker":
         return worker
-    return request.getfixturevalue("inproc")
+    return request.getfixturevalue(request.param)
 
 
 # --------------------------------------------------------------------------- normal use
@@ -192,7 +202,7 @@ def test_error_message_format() -> None:
     with pytest.raises(ScriptError) as info:
         host.call("assets/scripts/chain.star", "on_hit", ({},))
     err = info.value
-    assert str(err) == "assets/scripts/chain.star:2 in on_hit: instruction budget of 100000 exhausted"
+    assert str(err) == "assets/scripts/chain.star:2 in on_hit: instruction budget of 200000 exhausted"
     assert (err.file, err.line, err.function, err.kind) == ("assets/scripts/chain.star", 2, "on_hit", "budget")
     clone = pickle.loads(pickle.dumps(err))
     assert str(clone) == str(err) and clone.kind == "budget"
@@ -233,11 +243,12 @@ def test_bridge_keyboard_interrupt_is_not_swallowed(inproc: InProcessHost) -> No
 
 @dataclass(frozen=True)
 class Hostile:
-    """One hostile script and what its failure must look like."""
+    """One hostile script (``tests/data/hostile_host/<id>.star``) and what its failure must look like."""
 
     id: str
     source: str
     where: str = "both"  # "both" or "worker"
+    host: str = "bounded"  # "unbounded": a worker whose step budget no script reaches (its limits must act)
     phase: str = "call"  # fails at "load" or at "call"
     function: str = "f"
     args: tuple[Any, ...] = ()
@@ -246,97 +257,32 @@ class Hostile:
     line: int | None = None  # expected line, if the interpreter can know it
 
 
-# Each s.count() scans 50 MB inside one builtin (~40 ms, no loop ticks, no allocation):
-# 900 of them stay far below the step budget but take ~40 s.
-# The big string is built at call time (a literal "x" * 50000000 would be folded, slowly, at load).
-HOG_SRC = ('def f(ctx):\n    k = 1\n    for i in range(25):\n        k = k * 2\n    s = "x" * k\n    n = 0\n'
-           '    for i in range(900):\n        n += s.count("y")\n    return n\n')
+HOSTILE_DIR = Path(__file__).resolve().parent / "data" / "hostile_host"
 
-HOSTILE: list[Hostile] = [
-    Hostile("open_file", 'def f(ctx):\n    return open("/etc/passwd").read()\n', phase="load",
-            message="`open` not found", line=2),
-    Hostile("network", 'def f(ctx):\n    return socket.create_connection(("evil.example", 80))\n',
-            phase="load", message="`socket` not found", line=2),
-    Hostile("load_statement", 'load("//x.star", "y")\ndef f(ctx):\n    return y\n', phase="load",
-            kinds=("syntax",), message="`load` is not allowed", line=1),
-    Hostile("import_os", "import os\ndef f(ctx):\n    return 1\n", phase="load", kinds=("syntax",),
-            message="Parse error", line=1),
-    Hostile("dunder_import", 'def f(ctx):\n    return __import__("os").system("id")\n', phase="load",
-            message="`__import__` not found", line=2),
-    Hostile("ctx_class", "def f(ctx):\n    return ctx.__class__\n", message="no attribute `__class__`", line=2),
-    Hostile("str_class_chain", 'def f(ctx):\n    return "".__class__.__base__.__subclasses__()\n',
-            message="no attribute `__class__`", line=2),
-    Hostile("getattr_dict", 'def f(ctx):\n    return getattr(ctx, "__dict__")\n', message="__dict__", line=2),
-    Hostile("type_mro", "def f(ctx):\n    return type(ctx).mro()\n", message="no attribute `mro`", line=2),
-    Hostile("direct_recursion", "def f(ctx):\n    return f(ctx)\n", kinds=("callstack",),
-            message="call stack deeper than 50", line=2),
-    Hostile("mutual_recursion", "def f(ctx):\n    return g(ctx)\n\ndef g(ctx):\n    return f(ctx)\n",
-            kinds=("callstack",), message="call stack deeper than 50"),
-    Hostile("fanout_recursion", "def f(ctx, d = 40):\n    if d == 0:\n        return 1\n"
-            "    return f(ctx, d - 1) + f(ctx, d - 1)\n", kinds=("budget",), message="budget of 100000 exhausted"),
-    Hostile("while_true", "def f(ctx):\n    while True:\n        pass\n", phase="load", kinds=("syntax",),
-            message="reserved keyword `while`", line=2),
-    Hostile("range_10_pow_12", "def f(ctx):\n    for i in range(1000000000000):\n        pass\n",
-            message="", line=2),
-    Hostile("long_range_loop", "def f(ctx):\n    for i in range(2147483647):\n        pass\n",
-            kinds=("budget",), message="budget of 100000 exhausted", line=2),
-    Hostile("nested_loops", "def f(ctx):\n    n = 0\n    for i in range(100000):\n        for j in range(100000):\n"
-            "            n += 1\n    return n\n", kinds=("budget",), message="budget of 100000 exhausted"),
-    Hostile("toplevel_loop_at_load", "X = [i for i in range(2147483647)]\ndef f(ctx):\n    return 1\n",
-            phase="load", kinds=("budget",), message="budget of 100000 exhausted", line=1),
-    Hostile("huge_string_constant", 'def f(ctx):\n    return len("x" * 2000000000)\n', where="worker",
-            phase="load", kinds=("died", "panic"), message="script host died"),
-    Hostile("huge_string_runtime", 'def f(ctx, n):\n    return len("x" * n)\n', where="worker",
-            args=(2000000000,), kinds=("died", "panic"), message="out of memory"),
-    Hostile("doubling_string", 'def f(ctx):\n    s = "x"\n    for i in range(40):\n        s = s + s\n'
-            "    return len(s)\n", where="worker", kinds=("died", "panic"), message="out of memory"),
-    Hostile("doubling_list", "def f(ctx):\n    l = [0]\n    for i in range(40):\n        l = l + l\n"
-            "    return len(l)\n", where="worker", kinds=("died", "panic"), message="out of memory"),
-    Hostile("huge_dict", "def f(ctx, n):\n    return len(dict(zip(range(n), range(n))))\n", where="worker",
-            args=(2147483647,), kinds=("died", "panic"), message="out of memory"),
-    Hostile("parser_stack_bomb", "X = " + "[" * 5000 + "]" * 5000 + "\ndef f(ctx):\n    return 1\n",
-            where="worker", phase="load", kinds=("died",), message="script host died"),
-    Hostile("builtin_time_hog", HOG_SRC, where="worker", kinds=("timeout",), message="took longer than 1.0 s"),
-    Hostile("bridge_value_error", "def f(ctx):\n    ctx.damage(2, -5)\n", kinds=("bridge",),
-            message="ctx.damage: illegal damage amount -5", line=2),
-    Hostile("bridge_lookup_error", "def f(ctx):\n    return ctx.health(99)\n", kinds=("bridge",),
-            message="ctx.health: unknown entity 99", line=2),
-    Hostile("bridge_runtime_error", "def f(ctx):\n    x = 1\n    ctx.glitch()\n", kinds=("bridge",),
-            message="RuntimeError: bridge bug", line=3),
-    Hostile("fail_boom", 'def f(ctx):\n    fail("boom")\n', message="fail: boom", line=2),
-    Hostile("division_by_zero", "def f(ctx):\n    return ctx.user // 0\n", message="division by zero", line=2),
-    Hostile("syntax_error", "def f(ctx:\n    return 1\n", phase="load", kinds=("syntax",),
-            message="Parse error", line=2),
-    Hostile("missing_function", "def f(ctx):\n    return 1\n", function="nope", kinds=("missing",),
-            message="no function 'nope'"),
-    Hostile("too_many_commands", "def f(ctx):\n    for i in range(1000):\n        ctx.damage(2, 1)\n",
-            kinds=("commands",), message="more than 64 commands", line=3),
-    Hostile("too_many_bridge_calls", "def f(ctx):\n    for i in range(100000):\n        ctx.health(1)\n",
-            kinds=("bridge_calls",), message="more than 500 bridge calls", line=3),
-    Hostile("return_function", "def f(ctx):\n    return f\n", kinds=("result",), message="non-plain"),
-    Hostile("return_ctx", "def f(ctx):\n    return ctx\n", kinds=("result",), message="non-plain"),
-    Hostile("bridge_wrong_arity", "def f(ctx):\n    ctx.damage(2)\n", kinds=("bridge",),
-            message="TypeError", line=2),
-    Hostile("bridge_kwargs", "def f(ctx):\n    ctx.damage(e = 2, n = 1)\n", kinds=("bridge",),
-            message="takes no keyword arguments", line=2),
-    Hostile("method_not_whitelisted", 'def f(ctx):\n    ctx.system("rm -rf /")\n',
-            message="no attribute `system`", line=2),
-    Hostile("mutate_frozen_global", "STATE = {\"hits\": 0}\ndef f(ctx):\n    STATE[\"hits\"] += 1\n",
-            message="Immutable", line=3),
-    Hostile("mutate_frozen_list", "LOG = []\ndef f(ctx):\n    LOG.append(ctx.user)\n", message="Immutable", line=3),
-    Hostile("reserved_identifier", "def f(ctx):\n    return sbx__M\n", phase="load", kinds=("syntax",),
-            message="reserved"),
-    Hostile("no_print", 'def f(ctx):\n    print("spam")\n', phase="load", message="`print` not found"),
-    Hostile("result_too_large", 'def f(ctx, n):\n    return "y" * n\n', where="worker", args=(3 * 2**20,),
-            kinds=("result",), message="result too large"),
-    Hostile("bridge_args_too_large", 'def f(ctx, n):\n    return ctx.health("y" * n)\n', where="worker",
-            args=(3 * 2**20,), kinds=("bridge",), message="arguments too large", line=2),
-]
+
+def _load_hostile() -> list[Hostile]:
+    """The hostile cases kept as data: a script file each, and their expectations in cases.toml."""
+    table = tomllib.loads((HOSTILE_DIR / "cases.toml").read_text(encoding="utf-8"))
+    cases = []
+    for case_id, spec in table.items():
+        fields = {k: tuple(v) if isinstance(v, list) else v for k, v in spec.items()}
+        cases.append(Hostile(case_id, (HOSTILE_DIR / f"{case_id}.star").read_text(encoding="utf-8"), **fields))
+    return cases
+
+
+HOSTILE: list[Hostile] = _load_hostile()
+#: The slow scripts of the suite, for the worker tests below.
+HOG_SRC = (HOSTILE_DIR / "dag_equality.star").read_text(encoding="utf-8")
+UNBOUNDED = Limits(wall_seconds=5.0, max_bridge_calls=150, max_steps=10**9, round_steps=10**10,
+                   battle_steps=10**11)
 
 
 def _hostile_params() -> list[Any]:
     params = []
     for case in HOSTILE:
+        if case.host == "unbounded":
+            params.append(pytest.param(case, "unbounded", id=f"{case.id}-worker"))
+            continue
         hosts = ["inproc", "worker"] if case.where == "both" else ["worker"]
         for h in hosts:
             params.append(pytest.param(case, h, id=f"{case.id}-{h}"))
@@ -344,7 +290,8 @@ def _hostile_params() -> list[Any]:
 
 
 def test_hostile_suite_is_big_enough() -> None:
-    assert len(HOSTILE) >= 25
+    assert len(HOSTILE) >= 80
+    assert sorted(p.stem for p in HOSTILE_DIR.glob("*.star")) == sorted(c.id for c in HOSTILE)
 
 
 @pytest.mark.parametrize(("case", "host"), _hostile_params(), indirect=["host"])
@@ -397,7 +344,8 @@ def test_worker_killed_is_restarted_with_scripts_loaded() -> None:
 
 
 def test_worker_memory_bomb_mid_call_then_restart() -> None:
-    with WorkerHost(methods=METHODS, commands=COMMANDS, limits=LIMITS) as host:
+    """A step budget no script reaches: the worker's memory limit has to act, and only the worker dies."""
+    with WorkerHost(methods=METHODS, commands=COMMANDS, limits=UNBOUNDED) as host:
         host.load(ORDINARY, ORDINARY_SRC)
         host.load("bomb.star", 'def f(ctx, n):\n    return len("x" * n)\n')
         old = host.pid
@@ -414,7 +362,7 @@ def test_worker_timeout_kills_and_restarts() -> None:
     with WorkerHost(methods=METHODS, commands=COMMANDS, limits=limits) as host:
         host.load(ORDINARY, ORDINARY_SRC)
         host.load("slow.star", HOG_SRC)
-        with pytest.raises(ScriptError, match=r"slow.star in f: took longer than 0.5 s"):
+        with pytest.raises(ScriptError, match=r"slow.star in f: took longer than 0.5 s"):  # 2**40 leaves, 0 steps
             host.call("slow.star", "f", ({},))
         _ordinary_call(host)
         assert host.stats()["worker_starts"] == 2

@@ -6,11 +6,21 @@ applied in order; when it fails (a limit broken, a refusal, a crash of the worke
 dropped, the generator is rewound, a ``ScriptFailed`` event is recorded and the battle is exactly as
 it was before the call.
 
+Budgets are counted, never timed, so a battle plays the same on every machine: each call may use
+``Limits.max_steps`` steps (loop iterations and calls as the interpreter counts them, and
+``Limits.ctx_call_steps`` for every ctx call plus what a costly answer weighs), and all the calls
+of a round, and of the battle, share ``Limits.round_steps`` and ``Limits.battle_steps`` (each call
+costing ``Limits.call_steps`` on top). The script whose call runs past the round's or the battle's
+budget is out for the rest of the battle, with one ScriptFailed that says so.
+
+A failure that no count decides (the worker's wall clock, its memory limit, a crash) is recorded in
+the command log as ``script_out``: a replay marks the script out at that very call instead of
+running it, so replays agree with the battle they replay wherever they run.
+
 Trust comes in two levels. The designer's own scripts (``assets/scripts``) may run in-process, which
 is fast; anything from a scenario written by a stranger runs in a worker process with a memory
-limit and a wall clock, because one huge string in Starlark aborts the process that runs it. Hosts
-come from a :class:`~game.scripting.ScriptHosts` owner, so a script is parsed and frozen once per
-host, never per use.
+limit and a wall clock. Hosts come from a :class:`~game.scripting.ScriptHosts` owner, so a script
+is parsed and frozen once per host, never per use.
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, ScriptFailed, TurnStarted
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
-from game.scripting import Limits, ScriptError, ScriptHosts
+from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
 from systems.state import BattleState
 
 if TYPE_CHECKING:
@@ -35,8 +45,17 @@ REACTIONS: dict[type[Event], str] = {
     TurnStarted: "on_turn_start", RoundEnded: "on_round_end",
 }
 
-#: Failures that would happen again on every call, each costing seconds: the script is out.
-_FATAL_KINDS = frozenset({"timeout", "died", "panic"})
+#: Failures no count decides (a wall clock, a memory limit, a crash): recorded in the command log,
+#: and the script is out for the rest of the battle (each would cost seconds again).
+UNCOUNTED_KINDS = frozenset({"timeout", "died", "panic", "protocol", "lost"})
+
+#: What a script call that failed for a reason no count decides is recorded as, in the command log.
+SCRIPT_OUT = "script_out"
+
+_OUT = "out for the rest of the battle"
+_MAX_NAME = 120
+
+Recorder = Callable[[str, tuple[Any, ...]], None]
 
 
 def new_hosts() -> ScriptHosts:
@@ -60,13 +79,27 @@ def _named(err: ScriptError, host_name: str, script: str) -> ScriptError:
                        kind=err.kind, steps=err.steps, detail=err.detail.replace(host_name, script))
 
 
-def _checked_name(script: object) -> str:
-    """A script is named by a plain file name ending in .star, inside the script folder."""
-    if not (isinstance(script, str) and script.endswith(".star") and "/" not in script
-            and "\\" not in script and ".." not in script and "\0" not in script):
-        raise ScriptError(repr(script), "a script is a plain file name ending in .star, in the script folder",
+def checked_name(script: object) -> str:
+    """A script is named by a plain, printable file name ending in .star, inside the script folder.
+
+    Raises:
+        ScriptError: (kind ``missing``) any other name; the message shows it as ``repr`` (clipped),
+            so a NUL, a newline or an escape sequence in it is visible, not acted upon.
+    """
+    if not (isinstance(script, str) and script.endswith(".star") and len(script) <= 255 and script.isprintable()
+            and "/" not in script and "\\" not in script and ".." not in script):
+        shown = repr(script)
+        shown = shown if len(shown) <= _MAX_NAME else shown[:_MAX_NAME - 3] + "..."
+        raise ScriptError(shown, "a script is a plain file name ending in .star, in the script folder",
                           kind="missing")
     return script
+
+
+def _where(err: ScriptError | None, script: str) -> str:
+    """``file:line in function`` of a failure, or the file alone."""
+    if err is None:
+        return script
+    return str(err).removesuffix(f": {err.reason}")
 
 
 class ScriptHook:
@@ -79,21 +112,32 @@ class ScriptHook:
         hosts: where the script hosts come from.
         trusted: run scripts in-process; False runs them in a sandboxed worker.
         script_dir: where scripts are read from.
-        limits: each call's budget.
+        limits: each call's budget, and the round's and the battle's.
+        record: appends an entry to the battle's command log at once (a failure no count decides).
+
+    Attributes:
+        calls: script calls asked for so far; a recorded failure names the call by this index.
+        expected: failures a replayed log recorded, by call index: ``(script, function, reason)``.
+        out: scripts out for the rest of the battle, and why.
     """
 
     def __init__(self, battle: Battle, state: BattleState, creatures: set[int], hosts: ScriptHosts,
-                 trusted: bool, script_dir: Path | str, limits: Limits = Limits()) -> None:
+                 trusted: bool, script_dir: Path | str, limits: Limits = Limits(),
+                 record: Recorder | None = None) -> None:
         self.battle = battle
         self.state = state
         self.trusted = trusted
         self.script_dir = Path(script_dir)
         self.host = hosts.host(trusted, limits)
         self.bridge = ScriptBridge(state, creatures)
+        self.budget = ScriptBudget(limits)
+        self.record = record
         self.reactions: list[tuple[str, int | None]] = []  # (script, creature or None for the whole battle)
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self.seen = 0  # events before this index have been heard
-        self.out: dict[str, ScriptError] = {}  # scripts that ran out of time or memory once
+        self.calls = 0
+        self.expected: dict[int, tuple[str, str, str]] = {}
+        self.out: dict[str, str] = {}
         self._loaded: dict[str, frozenset[str]] = {}
         self._names: dict[str, str] = {}  # file name -> the name the host knows it by
         self._broken: dict[str, ScriptError] = {}  # scripts that do not load
@@ -112,7 +156,7 @@ class ScriptHook:
             return self._loaded[script]
         if script in self._broken:
             raise self._broken[script]  # read and parsed once: a broken script stays broken this battle
-        path = self.script_dir / _checked_name(script)
+        path = self.script_dir / checked_name(script)
         try:
             # Only a regular file inside the script folder (a symlink out of it could read any file
             # on the machine into an error message), and not a huge one.
@@ -121,14 +165,16 @@ class ScriptHook:
             source = read_bounded(path, MEGABYTE).decode("utf-8")
         except (UnreadableFile, UnicodeDecodeError) as err:
             reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
-            self._broken[script] = ScriptError(script, f"cannot read script: {reason}", kind="missing")
+            self._broken[script] = ScriptError(script, stable(f"cannot read script: {reason}"), kind="missing")
             raise self._broken[script] from None
         name = f"{script}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
         try:
             self.host.load(name, source)
         except ScriptError as err:
-            self._broken[script] = _named(err, name, script)
-            raise self._broken[script] from None
+            named = _named(err, name, script)
+            if named.kind not in UNCOUNTED_KINDS:  # a load that may work next time is not cached
+                self._broken[script] = named
+            raise named from None
         self._names[script] = name
         self._loaded[script] = self.host.functions(name)
         return self._loaded[script]
@@ -137,42 +183,111 @@ class ScriptHook:
 
     def run(self, script: str, function: str, ctx: dict[str, Any], *args: Any) -> bool:
         """Call ``function(ctx, *args)`` if the script defines it; True when it ran and was applied."""
-        state = self.state
-        try:
-            functions = self.load(script)
-        except ScriptError as err:
-            state.emit(ScriptFailed(state.round, script, function, str(err)))
+        index, self.calls = self.calls, self.calls + 1
+        if script in self.out:
             return False
+        allowance = self.budget.allowance(self.state.round)
+        forced = self.expected.pop(index, None)
+        if forced is not None and forced[:2] == (script, function):
+            self.budget.spend(allowance)
+            self._put_out(script, function, forced[2])  # as recorded: the call is not run again
+            return False
+        functions = self._functions(index, script, function, allowance)
         if function not in functions:
             return False
-        if script in self.out:
-            state.emit(ScriptFailed(state.round, script, function, str(self.out[script])))
+        if allowance < 0:
+            spent = self.budget.describe(self.budget.binding())
+            self._put_out(script, function, f"{script}: {spent} is spent; {_OUT}")
             return False
-        rng_state = state.rng.getstate()
-        self._buffer, self.bridge.ctx = [], ctx
+        return self._call(index, script, function, allowance, (ctx, *args))
+
+    def _functions(self, index: int, script: str, function: str, allowance: int) -> frozenset[str]:
+        """The script's functions, or none when it does not load (and that is reported)."""
         try:
-            self.host.call(self._names[script], function, args=(ctx, *args), bridge=self._answer)
+            return self.load(script)
+        except ScriptError as err:
+            if err.kind in UNCOUNTED_KINDS:
+                self._uncounted(index, script, function, err, allowance)
+            else:
+                self.state.emit(ScriptFailed(self.state.round, err.file, function, stable(str(err))))
+            return frozenset()
+
+    def _call(self, index: int, script: str, function: str, allowance: int, args: tuple[Any, ...]) -> bool:
+        """One call within ``allowance`` steps; its commands applied only if it succeeds."""
+        state = self.state
+        which = self.budget.binding()
+        rng_state = state.rng.getstate()
+        self._buffer, self.bridge.ctx = [], args[0]
+        try:
+            self.host.call(self._names[script], function, args=args, bridge=self._answer, max_steps=allowance)
         except ScriptError as failure:
-            err = _named(failure, self._names[script], script)
             state.rng.setstate(rng_state)  # rolls made during the failed call never happened
             self._buffer = []
-            state.emit(ScriptFailed(state.round, script, function, str(err)))
-            if err.kind in _FATAL_KINDS:
-                self.out[script] = err
+            self._failed(index, script, function, _named(failure, self._names[script], script), allowance, which)
             return False
+        self.budget.spend(self.host.last_steps)
         buffer, self._buffer = self._buffer, []
         for apply in buffer:
             apply()
         return True
 
+    def _failed(self, index: int, script: str, function: str, err: ScriptError, allowance: int,
+                which: str) -> None:
+        """A failed call: charged, reported, and the script put out when it must be."""
+        if err.kind in UNCOUNTED_KINDS:
+            self._uncounted(index, script, function, err, allowance)
+            return
+        self.budget.spend(err.steps or 0)
+        if err.kind == "budget" and allowance < self.host.limits.max_steps:
+            self._put_out(script, function, f"{_where(err, script)}: {self.budget.describe(which)} ran out in "
+                                            f"this call; {_OUT}")
+            return
+        self.state.emit(ScriptFailed(self.state.round, script, function, stable(str(err))))
+
+    def _uncounted(self, index: int, script: str, function: str, err: ScriptError, allowance: int) -> None:
+        """A failure no count decides: charged what the call was allowed, recorded, the script out.
+
+        Its reason is one of two fixed sentences: how a worker died (SIGABRT or SIGKILL, a panic,
+        a torn pipe) depends on the machine and the moment, and must not reach the event log.
+        """
+        if err.kind == "timeout":
+            why = f"took longer than {self.host.limits.wall_seconds} s"
+        else:
+            why = "stopped the script host (out of memory, or a crash)"
+        reason = f"{stable(_where(err, script))}: {why}; {_OUT}"
+        self.budget.spend(allowance)
+        if self.record is not None:
+            self.record(SCRIPT_OUT, (index, script, function, reason))
+        self._put_out(script, function, reason)
+
+    def _put_out(self, script: str, function: str, reason: str) -> None:
+        """The script runs no more in this battle; one ScriptFailed says why."""
+        self.out[script] = reason
+        self.state.emit(ScriptFailed(self.state.round, script, function, reason))
+
+    def expect_failure(self, index: int, script: str, function: str, reason: str) -> None:
+        """A replayed log's ``script_out``: call ``index`` fails with ``reason`` instead of running.
+
+        Raises:
+            ValueError: an entry no battle could have recorded (a call already made, odd values).
+        """
+        if isinstance(index, bool) or not isinstance(index, int) or index < self.calls:
+            raise ValueError(f"script_out names call {index!r}, but {self.calls} calls were made already")
+        if not all(isinstance(v, str) for v in (script, function, reason)):
+            raise ValueError("script_out takes a call index, then the script, function and reason as text")
+        self.expected[index] = (checked_name(script), function, reason)
+
     def _answer(self, method: str, args: tuple[Any, ...]) -> Any:
-        """The host's bridge: a read answered, or a command checked and buffered (None)."""
+        """The host's bridge: a read answered, or a command checked and buffered (None), and its weight."""
         if method in READS:
-            return self.bridge.read(method, args)
-        if len(self._buffer) >= self.host.limits.max_commands:
-            raise ValueError("too many commands in one call")
-        self._buffer.append(self.bridge.command(method, args, len(self._buffer)))
-        return None
+            value = self.bridge.read(method, args)
+        else:
+            if len(self._buffer) >= self.host.limits.max_commands:
+                raise ValueError("too many commands in one call")
+            self._buffer.append(self.bridge.command(method, args, len(self._buffer)))
+            value = None
+        weight = self.bridge.weight(method, args)
+        return Weighed(value, weight) if weight else value
 
     def react(self) -> None:
         """Give reaction scripts and trusted Python handlers the events recorded since the last call."""

@@ -4,6 +4,11 @@ A script never sees a component. Each ``ctx`` method lands here; a read answers 
 is validated exactly like the Python API's and returned as a closure that applies it, which the hook
 buffers and applies only if the whole call succeeds. A refusal raises ``ValueError`` or
 ``LookupError``, which fails the call.
+
+Every ctx call costs the script ``Limits.ctx_call_steps``; the few whose work grows with the battle
+cost more (:meth:`ScriptBridge.weight`), counted from their arguments and the battle, never timed:
+a read that scans every creature, dice by the die, and a light or an area by the size of the map
+whose sight it changes.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from systems.forces import push
-from systems.geometry import distance_ft, within_radius
+from systems.geometry import distance_ft
 from systems.grants import grant_condition, revoke_condition
 from systems.state import BattleState
 from systems.visibility import can_see
@@ -40,6 +45,14 @@ COMMANDS: dict[str, int] = {
 
 Apply = Callable[[], None]
 
+#: Steps per creature a read that looks at every creature costs (~0.5 us of work each).
+CREATURE_STEPS = 10
+#: Steps per die rolled (1000 dice take ~200 us).
+DIE_STEPS = 4
+#: Squares of the map per step a new light or area costs (sight is computed again over the map:
+#: ~24 ms on a 1024 x 1024 map).
+SQUARES_PER_STEP = 4
+
 
 class ScriptBridge:
     """Answers one battle's script calls; ``ctx`` is the call's plain fields (user, power, effect)."""
@@ -53,10 +66,21 @@ class ScriptBridge:
         """Answer a read."""
         return getattr(self, f"read_{method}")(*args)
 
+    def weight(self, method: str, args: tuple[Any, ...]) -> int:
+        """Steps a ctx call that succeeded costs on top of ``Limits.ctx_call_steps`` (0 for most)."""
+        if method == "creatures_in_area":
+            return CREATURE_STEPS * len(self.creatures)
+        if method == "roll":
+            return DIE_STEPS * Dice.parse(args[0]).count
+        if method in ("create_area", "create_light"):
+            return self.state.terrain.width * self.state.terrain.height // SQUARES_PER_STEP
+        return 0
+
     def command(self, method: str, args: tuple[Any, ...], buffered: int) -> Apply:
         """Check a command; the closure that applies it. ``buffered``: commands already asked for."""
         if method in ("create_area", "create_light"):
-            return self.made(method.removeprefix("create_"), *args, buffered=buffered)
+            x, y, radius_ft, level, duration = args
+            return self.made(method.removeprefix("create_"), x, y, radius_ft, level, duration, buffered=buffered)
         return getattr(self, f"cmd_{method}")(*args)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ reads
@@ -102,8 +126,8 @@ class ScriptBridge:
     def read_creatures_in_area(self, x: object, y: object, radius_ft: object) -> list[int]:
         centre = validate.square(self.state, x, y, "area centre")
         radius = feet(radius_ft, "radius")
-        mask = within_radius(self.state.terrain.walls.shape, centre, radius, self.state.rules)
-        return [e for e, p in sorted(esper.get_component(Position)) if mask[p.square]]
+        rules = self.state.rules  # one distance per creature, not a mask of the whole map
+        return [e for e, p in sorted(esper.get_component(Position)) if distance_ft(p.square, centre, rules) <= radius]
 
     def read_roll(self, notation: object) -> int:
         try:

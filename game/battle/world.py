@@ -26,7 +26,7 @@ from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.reactions import ScriptHook, new_hosts
 from game.content.powers import SCRIPTS_DIR, default_powers
-from game.scripting import Limits, ScriptHosts
+from game.scripting import Limits, ScriptError, ScriptHosts
 from systems import schedule
 from systems.caches import MapCaches
 from systems.state import BattleState, Phase
@@ -94,6 +94,11 @@ class Recording:
         self.orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
         self.tick_orders: list[list[Any]] = []  # what controllers issued in the tick running now
 
+    def note(self, name: str, args: tuple[Any, ...]) -> None:
+        """Log an entry at once, ahead of the command under way: a fact its replay needs before it
+        runs again (a script call that failed for a reason no count decides)."""
+        self.log.append((name, args, {}))
+
     def done(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         """Record a command that succeeded (at the top level, or as a controller's order)."""
         if self.depth == 0:
@@ -151,7 +156,8 @@ class BattleCore:
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
         own_hosts = new_hosts() if script_hosts is None else None
         self.scripts = ScriptHook(self, self.state, self.ids, script_hosts or own_hosts,  # type: ignore[arg-type]
-                                  trusted=trusted_scripts, script_dir=script_dir, limits=script_limits)
+                                  trusted=trusted_scripts, script_dir=script_dir, limits=script_limits,
+                                  record=self.recording.note)
         self.state.scripts = self.scripts
         self.state.effect_end_hooks.append(self._effect_ended)
         self.world_name = f"battle-{uuid.uuid4().hex}"
@@ -228,6 +234,21 @@ class BattleCore:
     def terrain(self) -> Terrain:
         """The map (read it; change it through the map commands so that caches and logs follow)."""
         return self.state.terrain
+
+    @command
+    def script_out(self, call: int, script: str, function: str, reason: str) -> None:
+        """Replay a script failure no count decides (a wall clock, a memory limit, a crash): script
+        call number ``call`` fails with ``reason``, and the script is out, instead of running again.
+
+        Battles record it themselves, in the command log, just before the command it happened in.
+
+        Raises:
+            IllegalCommand: an entry no battle could have recorded.
+        """
+        try:
+            self.scripts.expect_failure(call, script, function, reason)
+        except (ValueError, ScriptError) as err:
+            raise IllegalCommand(f"script_out: {err}") from None
 
     # ------------------------------------------------------------------ helpers for the parts
 

@@ -8,20 +8,25 @@ A :class:`ScriptError` from ``call`` means "discard the commands the bridge buff
 during this call": hosts never apply or roll back game state themselves.
 """
 
+from .budget import ScriptBudget
+from .calls import Weighed
 from .errors import STEPS_PER_TICK, Limits, ScriptError
 from .host import InProcessHost
 from .hosts import ScriptHosts
-from .values import Bridge, PlainValue, is_plain
+from .values import Bridge, PlainValue, is_plain, stable
 from .worker import WorkerHost
 
 __all__ = [
     "STEPS_PER_TICK",
+    "ScriptBudget",
     "Bridge",
     "InProcessHost",
     "Limits",
     "PlainValue",
     "ScriptError",
     "ScriptHosts",
+    "Weighed",
     "WorkerHost",
     "is_plain",
+    "stable",
 ]

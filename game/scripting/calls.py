@@ -6,9 +6,31 @@ call's counters. Nothing here imports the interpreter.
 
 from __future__ import annotations
 
-from .values import Bridge
+from typing import Any
 
-__all__ = ["Abort", "CallState"]
+from .errors import STEPS_PER_TICK, Limits
+from .values import Bridge, clip, describe, problem
+
+__all__ = ["Abort", "CallState", "Weighed"]
+
+
+class Weighed:
+    """A bridge's answer that costs more steps than a plain ctx call (a big read, many dice).
+
+    A bridge returns ``Weighed(value, steps)`` instead of ``value``: the script gets ``value`` and
+    the call is charged ``steps`` on top of ``Limits.ctx_call_steps``, against the same budget
+    as its loops, so the game side's work is bounded by the count too.
+
+    Attributes:
+        value: the plain answer the script sees.
+        steps: the extra steps it costs (not negative).
+    """
+
+    __slots__ = ("value", "steps")
+
+    def __init__(self, value: object, steps: int) -> None:
+        self.value = value
+        self.steps = max(0, int(steps))
 
 
 class Abort(Exception):
@@ -24,7 +46,9 @@ class CallState:
 
     Attributes:
         bridge: where ``ctx`` methods go during this call.
+        cap: the call's step budget.
         ticks: cancellation-hook calls so far (each stands for ``STEPS_PER_TICK`` steps).
+        extra: steps charged for ctx calls (their flat weight and any :class:`Weighed` answers).
         commands: bridge calls to command methods so far.
         bridge_calls: bridge calls of any kind so far.
         budget_hit: the step budget ran out (the reason is then the budget's).
@@ -33,11 +57,14 @@ class CallState:
         cause: the Python exception behind a bridge refusal, for ``raise ... from``.
     """
 
-    __slots__ = ("bridge", "ticks", "commands", "bridge_calls", "budget_hit", "kind", "reason", "cause")
+    __slots__ = ("bridge", "cap", "ticks", "extra", "commands", "bridge_calls", "budget_hit", "kind", "reason",
+                 "cause")
 
-    def __init__(self, bridge: Bridge | None) -> None:
+    def __init__(self, bridge: Bridge | None, cap: int) -> None:
         self.bridge = bridge
+        self.cap = cap
         self.ticks = 0
+        self.extra = 0
         self.commands = 0
         self.bridge_calls = 0
         self.budget_hit = False
@@ -45,9 +72,79 @@ class CallState:
         self.reason: str | None = None
         self.cause: BaseException | None = None
 
+    @property
+    def steps(self) -> int:
+        """Steps used so far: the interpreter's ticks plus what ctx calls were charged."""
+        return self.ticks * STEPS_PER_TICK + self.extra
+
+    def over(self) -> bool:
+        """True (and remembered) once the steps used pass the call's budget."""
+        if self.ticks * STEPS_PER_TICK + self.extra > self.cap:
+            self.budget_hit = True
+        return self.budget_hit
+
     def fail(self, kind: str, reason: str, cause: BaseException | None = None) -> Abort:
         """Records why the call must stop and returns the exception that unwinds Starlark."""
         self.kind = kind
         self.reason = reason
         self.cause = cause
         return Abort(reason)
+
+    def admit(self, method: str, arity: int | None, is_command: bool, limits: Limits, args: tuple[Any, ...],
+              kwargs: dict[str, Any]) -> None:
+        """Counts a ctx call against the call's limits; raises Abort past one.
+
+        Raises:
+            Abort: wrong arguments, too many ctx calls or commands, no bridge, an argument that
+                may not leave the script, or the step budget used up by this call's weight.
+        """
+        if kwargs:
+            raise self.fail("bridge", f"ctx.{method}() takes no keyword arguments")
+        if arity is not None and len(args) != arity:
+            raise self.fail("bridge", f"ctx.{method}() takes {arity} arguments ({len(args)} given)")
+        self.bridge_calls += 1
+        if self.bridge_calls > limits.max_bridge_calls:
+            raise self.fail("bridge_calls", f"more than {limits.max_bridge_calls} bridge calls in one call")
+        if is_command:
+            self.commands += 1
+            if self.commands > limits.max_commands:
+                raise self.fail("commands", f"more than {limits.max_commands} commands in one call")
+        if self.bridge is None:
+            raise self.fail("bridge", f"ctx.{method}: no bridge supplied to this call")
+        found = problem(args)
+        if found is not None:
+            raise self.fail("bridge", f"ctx.{method}: an argument is {found}")
+        self.charge(limits.ctx_call_steps)
+
+    def charge(self, steps: int) -> None:
+        """Adds steps a ctx call costs; raises Abort when they take the call past its budget."""
+        self.extra += steps
+        if self.over():
+            raise self.fail("budget", f"instruction budget of {self.cap} exhausted")
+
+    def relay(self, method: str, args: tuple[Any, ...]) -> Any:
+        """Runs the bridge for one ctx call; a refusal or a non-plain answer stops the script.
+
+        Raises:
+            Abort: the bridge refused (ValueError/LookupError) or failed, its answer is not plain
+                data, or what it charged takes the call past its budget.
+        """
+        assert self.bridge is not None
+        try:
+            result = self.bridge(method, args)
+        except (ValueError, LookupError) as exc:
+            raise self.fail("bridge", clip(f"ctx.{method}: {exc}"), exc) from None
+        except Exception as exc:
+            raise self.fail("bridge", clip(f"ctx.{method}: bridge failed: {describe(exc)}"), exc) from None
+        except BaseException as exc:
+            raise self.fail("bridge", f"ctx.{method}: interrupted", exc) from None
+        if type(result) is Weighed:
+            self.charge(result.steps)
+            result = result.value
+        if type(result) is tuple:
+            result = list(result)
+        found = problem(result)
+        if found is not None:
+            raise self.fail("bridge", f"ctx.{method}: bridge returned non-plain {found}",
+                            TypeError(f"bridge returned {found} for {method}"))
+        return result

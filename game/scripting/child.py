@@ -15,6 +15,7 @@ import signal
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
+from .calls import Weighed
 from .errors import Limits, ScriptError
 from .host import InProcessHost
 from .values import RemoteBridgeError
@@ -95,7 +96,7 @@ class _Server:
         self.conn.send_bytes(data)
         reply = self.recv()
         if reply[0] == "ok":
-            return reply[1]
+            return Weighed(reply[1], reply[2]) if len(reply) > 2 and type(reply[2]) is int else reply[1]
         if reply[1] == "ValueError":
             raise ValueError(reply[2])
         if reply[1] == "LookupError":
@@ -106,8 +107,9 @@ class _Server:
         self.host.load(name, source)
         self.send(["loaded", sorted(self.host.functions(name)), self.host.last_steps])
 
-    def call(self, name: str, function: str, args: list[Any]) -> None:
-        value = self.host.call(name, function, args, self.remote_bridge)
+    def call(self, name: str, function: str, args: list[Any], max_steps: Any) -> None:
+        cap = max_steps if type(max_steps) is int else None
+        value = self.host.call(name, function, args, self.remote_bridge, max_steps=cap)
         try:
             self.send(["ok", value, self.host.last_steps])
         except OverflowError:
@@ -124,7 +126,7 @@ class _Server:
         if op == "load":
             self.load(msg[1], msg[2])
         elif op == "call":
-            self.call(msg[1], msg[2], msg[3])
+            self.call(msg[1], msg[2], msg[3], msg[4] if len(msg) > 4 else None)
         elif op == "stats":
             self.stats()
         elif op == "close":

@@ -12,7 +12,7 @@ import re
 from typing import Final
 
 from .calls import CallState
-from .errors import STEPS_PER_TICK, ScriptError
+from .errors import ScriptError
 from .values import clip
 
 __all__ = ["def_spans", "enclosing_def", "error_line", "is_panic", "translate_call", "translate_parse"]
@@ -23,6 +23,8 @@ _SPAN_RE: Final = re.compile(r"^\s*--> (.+):(\d+):(\d+)\s*$", re.M)
 DEF_RE: Final = re.compile(r"^def[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
 DefSpans = list[tuple[int, int, str]]
+#: ``fail()`` messages of the prelude's checks, and the kind of failure each one is.
+_MARKERS: Final = (("fail: sbx__result: ", "result"), ("fail: sbx__args: ", "bridge"))
 
 
 def is_panic(exc: BaseException) -> bool:
@@ -111,10 +113,10 @@ def _location(text: str, name: str) -> tuple[int | None, str | None]:
     return line, frame_fn
 
 
-def _cause(text: str, state: CallState, max_steps: int, max_callstack: int) -> tuple[str, str]:
+def _cause(text: str, state: CallState, max_callstack: int) -> tuple[str, str]:
     """``(kind, reason)`` of a failed call: the host's own record first, starlark's text last."""
     if state.budget_hit:
-        return "budget", f"instruction budget of {max_steps} exhausted"
+        return "budget", f"instruction budget of {state.cap} exhausted"
     if state.reason is not None:
         return state.kind or "bridge", state.reason
     if "call stack overflow" in text:
@@ -122,13 +124,16 @@ def _cause(text: str, state: CallState, max_steps: int, max_callstack: int) -> t
     if "\nerror: " not in text and not text.startswith("error: ") and "serialize" in text:
         return "result", f"returned a non-plain value ({clip(text.strip())})"
     reason = clip(error_line(text))
+    for marker, kind in _MARKERS:
+        if reason.startswith(marker):  # the prelude's own checks of results and ctx arguments
+            return kind, reason[len(marker):]
     if reason == "Immutable":
         reason = "Immutable: globals are frozen after load and cannot be mutated"
     return "runtime", reason
 
 
 def translate_call(text: str, name: str, spans: DefSpans, function: str | None, state: CallState,
-                   max_steps: int, max_callstack: int) -> ScriptError:
+                   max_callstack: int) -> ScriptError:
     """Maps a StarlarkError's text from a call or load to a ScriptError with a useful location.
 
     Args:
@@ -137,11 +142,10 @@ def translate_call(text: str, name: str, spans: DefSpans, function: str | None, 
         spans: the script's top-level ``def`` blocks (see :func:`def_spans`).
         function: the entry point that was called (None for a load).
         state: the call's accounting, which knows why the host stopped it.
-        max_steps: the call's step budget, for the message.
         max_callstack: the host's call-stack limit, for the message.
     """
     line, frame_fn = _location(text, name)
     fn = enclosing_def(spans, line) if line is not None else None
-    kind, reason = _cause(text, state, max_steps, max_callstack)
+    kind, reason = _cause(text, state, max_callstack)
     return ScriptError(name, reason, line=line, function=fn or frame_fn or function, kind=kind,
-                       steps=state.ticks * STEPS_PER_TICK, detail=text)
+                       steps=state.steps, detail=text)

@@ -39,7 +39,9 @@ class ScriptError(Exception):
             ``"bridge_calls"``, ``"result"``, ``"missing"``, ``"timeout"``,
             ``"died"`` (worker crashed, e.g. SIGABRT on out-of-memory), ``"panic"``
             (Rust panic caught, e.g. arena out of memory; the worker is restarted),
-            ``"protocol"`` (worker misbehaved; it is restarted).
+            ``"protocol"`` (worker misbehaved; it is restarted), ``"lost"`` (a script that
+            loaded once failed to load again in a restarted worker).  ``timeout``, ``died``,
+            ``panic``, ``protocol`` and ``lost`` are the failures no count decides.
         steps: Deterministic steps the call had used when it failed (None if unknown).
         detail: The raw interpreter diagnostic (traceback), for logs only.
     """
@@ -132,6 +134,14 @@ class Limits:
             counted: straight-line statements (bounded by script size) and time spent
             inside one builtin such as ``"x" * n`` or ``s.count(...)``; the worker's
             memory limit and wall clock cover those.
+        ctx_call_steps: Steps every ``ctx.<method>(...)`` call costs, on top of what the bridge
+            charges for a costly answer (see ``Weighed``): the game's side of a call is paid
+            from the same budget as the script's loops.
+        call_steps: Steps every call costs against ``round_steps`` and ``battle_steps`` before it
+            runs (the host's own work, and the up to 999 steps a call's ticks do not show).
+        round_steps: Budget of all the script calls of one battle round together; the script whose
+            call runs past it is out for the rest of the battle.
+        battle_steps: Budget of all the script calls of one battle together, likewise.
         max_callstack: Maximum Starlark call depth (stops runaway recursion).
         max_commands: Bridge calls per script call whose method is a command.
         max_bridge_calls: Bridge calls of any kind per script call.
@@ -145,7 +155,11 @@ class Limits:
             report ready (interpreter start-up plus imports).
     """
 
-    max_steps: int = 100_000
+    max_steps: int = 200_000
+    ctx_call_steps: int = 1_000
+    call_steps: int = 1_000
+    round_steps: int = 1_000_000
+    battle_steps: int = 20_000_000
     max_callstack: int = 50
     max_commands: int = 64
     max_bridge_calls: int = 10_000
@@ -158,7 +172,8 @@ class Limits:
         for name in ("max_steps", "max_callstack", "max_message_bytes", "memory_bytes"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"Limits.{name} must be positive")
-        for name in ("max_commands", "max_bridge_calls"):
+        for name in ("max_commands", "max_bridge_calls", "ctx_call_steps", "call_steps", "round_steps",
+                     "battle_steps"):
             if getattr(self, name) < 0:
                 raise ValueError(f"Limits.{name} must not be negative")
         if not self.wall_seconds > 0 or not self.startup_seconds > 0:

@@ -46,9 +46,10 @@ import starlark as sl
 
 from .calls import Abort, CallState
 from .diagnose import DEF_RE, DefSpans, def_spans, is_panic, translate_call, translate_parse
-from .dialect import make_dialect, make_globals, refuse_load
-from .errors import STEPS_PER_TICK, Limits, ScriptError
-from .values import RESERVED_PREFIX, Bridge, clip, describe, is_plain, parse_methods
+from .dialect import Environment
+from .errors import Limits, ScriptError
+from .rewrite import RewriteError
+from .values import RESERVED_PREFIX, Bridge, clip, parse_methods, problem
 
 __all__ = ["InProcessHost"]
 
@@ -99,6 +100,9 @@ class InProcessHost:
         methods: Iterable[str] | Mapping[str, int | None] = (),
         commands: Iterable[str] = frozenset(),
         limits: Limits = Limits(),
+        *,
+        counted_builtins: bool = True,
+        checked_ops: bool = True,
     ) -> None:
         self._methods = parse_methods(methods)
         self._commands = frozenset(commands)
@@ -107,13 +111,14 @@ class InProcessHost:
             raise ValueError(f"commands not among methods: {sorted(unknown)}")
         self._method_names = frozenset(self._methods)
         self.limits = limits
-        self._dialect = make_dialect()
-        self._globals = make_globals()
-        self._loader = sl.FileLoader(refuse_load)
+        self._env = Environment(counted_builtins, checked_ops)
+        self._dialect = self._env.dialect
+        self._globals = self._env.globals
         self._opts = sl.EvalOptions(check_cancelled=self._tick, max_callstack_size=limits.max_callstack + 1)
-        self._prelude = sl.parse(_HOST_FILE, "sbx__struct = struct\nsbx__type = type\n", self._dialect)
         self._forwarders = {m: self._make_forwarder(m) for m in self._methods}
-        entries = ", ".join(f'"{m}": sbx__m_{m}' for m in self._methods)
+        # With the counted builtins, a ctx method's arguments are paid for before they are converted.
+        wrap = 'lambda *a, **k: sbx__m_{0}(*sbx__args("{0}", a), **k)' if self._env.counted else "sbx__m_{0}"
+        entries = ", ".join(f'"{m}": {wrap.format(m)}' for m in self._methods)
         self._method_dict_src = f"sbx__M = {{{entries}}}\n"
         self._scripts: dict[str, _Script] = {}
         self._state: CallState | None = None
@@ -159,11 +164,21 @@ class InProcessHost:
         function: str,
         args: tuple[Any, ...] | list[Any] = (),
         bridge: Bridge | None = None,
+        *,
+        max_steps: int | None = None,
     ) -> Any:
         """Calls ``function(ctx, *args[1:])`` in script *name* and returns its plain result.
 
         ``args[0]`` must be a dict of plain fields; inside Starlark it becomes ``ctx``,
-        a struct with those fields plus one method per bridge method name.
+        a struct with those fields plus one method per bridge method name. Every ctx call costs
+        ``Limits.ctx_call_steps``, plus what a :class:`Weighed` answer of the bridge says.
+
+        Args:
+            name: the script, as loaded.
+            function: its entry point.
+            args: the ctx fields, then the entry point's other arguments (plain values).
+            bridge: answers the ctx methods.
+            max_steps: a smaller step budget for this call (what is left of a round's), if any.
 
         Raises:
             ScriptError: anything the script does wrong or any bridge refusal; the
@@ -179,18 +194,18 @@ class InProcessHost:
         if function not in script.functions:
             raise ScriptError(name, f"script defines no function {function!r}", function=function, kind="missing")
         self._check_args(args)
-        state = CallState(bridge)
+        cap = self.limits.max_steps if max_steps is None else max(0, min(self.limits.max_steps, int(max_steps)))
+        state = CallState(bridge, cap)
         prev, self._state = self._state, state
         try:
             result = self._run(script, function, args, state)
         finally:
             self._state = prev
-            self.last_steps = state.ticks * STEPS_PER_TICK
-        if not is_plain(result):
-            raise ScriptError(
-                name, f"returned a non-plain value of type {type(result).__name__}", function=function,
-                kind="result", steps=self.last_steps,
-            )
+            self.last_steps = state.steps
+        found = problem(result)
+        if found is not None:
+            raise ScriptError(name, f"returned a non-plain value ({found})", function=function, kind="result",
+                              steps=self.last_steps)
         return result
 
     def close(self) -> None:
@@ -210,6 +225,11 @@ class InProcessHost:
         """One call of a trampoline, with starlark's failures mapped to ScriptError."""
         try:
             return script.frozen.call_with(self._opts, _TRAMPOLINE_PREFIX + function, *args).value
+        except ValueError:
+            # Converting the result failed: an int of more than 4300 digits (sys.int_max_str_digits).
+            # The script's fault, not the caller's (whose arguments were checked before the call).
+            raise ScriptError(script.name, "returned a non-plain value (an integer beyond 64 bits)",
+                              function=function, kind="result", steps=state.steps) from None
         except sl.StarlarkError as exc:
             if isinstance(state.cause, BaseException) and not isinstance(state.cause, Exception):
                 raise state.cause from None  # KeyboardInterrupt etc. inside the bridge
@@ -218,7 +238,7 @@ class InProcessHost:
             if not is_panic(exc):
                 raise
             raise ScriptError(script.name, clip(f"interpreter panic: {exc}"), function=function, kind="panic",
-                              steps=state.ticks * STEPS_PER_TICK) from None
+                              steps=state.steps) from None
 
     def _check_open(self) -> None:
         if self._closed:
@@ -231,8 +251,9 @@ class InProcessHost:
         fields = args[0]
         if not self._method_names.isdisjoint(fields):
             raise ValueError(f"ctx fields clash with bridge methods: {sorted(self._method_names & fields.keys())}")
-        if not is_plain(args):
-            raise TypeError("script arguments must be plain values (None/bool/int/float/str/list/dict)")
+        found = problem(args)
+        if found is not None:
+            raise TypeError(f"script arguments must be plain values (None/bool/int/float/str/list/dict), not {found}")
 
     def _tick(self) -> bool:
         """starlark's check_cancelled hook: one call per ~1000 loop iterations/calls."""
@@ -240,10 +261,7 @@ class InProcessHost:
         if state is None:
             return False
         state.ticks += 1
-        if state.ticks * STEPS_PER_TICK > self.limits.max_steps:
-            state.budget_hit = True
-            return True
-        return False
+        return state.over()
 
     def _make_forwarder(self, method: str) -> Callable[..., Any]:
         """Builds the Python callable behind ``ctx.<method>``; created once per host."""
@@ -252,72 +270,48 @@ class InProcessHost:
             state = self._state
             if state is None:  # only reachable if a script kept ctx past its call
                 raise Abort(f"ctx.{method} used outside a call")
-            self._admit(state, method, args, kwargs)
-            return self._relay(state, method, args)
+            state.admit(method, self._methods[method], method in self._commands, self.limits, args, kwargs)
+            return state.relay(method, args)
 
         forward.__name__ = f"ctx_{method}"
         return forward
 
-    def _admit(self, state: CallState, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        """Counts a ctx call against the call's limits; raises Abort (via the state) past one."""
-        arity = self._methods[method]
-        limits = self.limits
-        if kwargs:
-            raise state.fail("bridge", f"ctx.{method}() takes no keyword arguments")
-        if arity is not None and len(args) != arity:
-            raise state.fail("bridge", f"ctx.{method}() takes {arity} arguments ({len(args)} given)")
-        state.bridge_calls += 1
-        if state.bridge_calls > limits.max_bridge_calls:
-            raise state.fail("bridge_calls", f"more than {limits.max_bridge_calls} bridge calls in one call")
-        if method in self._commands:
-            state.commands += 1
-            if state.commands > limits.max_commands:
-                raise state.fail("commands", f"more than {limits.max_commands} commands in one call")
-        if state.bridge is None:
-            raise state.fail("bridge", f"ctx.{method}: no bridge supplied to this call")
-
-    @staticmethod
-    def _relay(state: CallState, method: str, args: tuple[Any, ...]) -> Any:
-        """Runs the bridge for one ctx call; a refusal or a non-plain answer stops the script."""
-        assert state.bridge is not None
-        try:
-            result = state.bridge(method, args)
-        except (ValueError, LookupError) as exc:
-            raise state.fail("bridge", clip(f"ctx.{method}: {exc}"), exc) from None
-        except Exception as exc:
-            raise state.fail("bridge", clip(f"ctx.{method}: bridge failed: {describe(exc)}"), exc) from None
-        except BaseException as exc:
-            raise state.fail("bridge", f"ctx.{method}: interrupted", exc) from None
-        if type(result) is tuple:
-            result = list(result)
-        if not is_plain(result):
-            raise state.fail(
-                "bridge", f"ctx.{method}: bridge returned non-plain {type(result).__name__}",
-                TypeError(f"bridge returned {type(result).__name__} for {method}"),
-            )
-        return result
-
     def _parse(self, name: str, source: str) -> sl.AstModule:
-        """Parses and lints a script; ScriptError (kind syntax) for anything refused."""
+        """Parses and lints a script, then parses what will run (the instrumented source).
+
+        Raises:
+            ScriptError: (kind ``syntax``) a reserved identifier, a parse or lint error, nesting
+                too deep, or a construct the instrumentation refuses.
+        """
         if _RESERVED_RE.search(source):
             raise ScriptError(name, f"identifiers starting with {RESERVED_PREFIX} are reserved", kind="syntax")
+        problem: RewriteError | None = None
         try:
-            ast = sl.parse(name, source, self._dialect)
-        except sl.StarlarkError as exc:
-            raise translate_parse(str(exc), name, "syntax") from None
+            runs = self._env.instrumented(name, source)  # before starlark's parser: see Environment
+        except RewriteError as exc:
+            runs, problem = source, exc
+        ast = self._starlark_parse(name, source)
         for lint in ast.lint():
             if lint.severity == sl.EvalSeverity.Error:
                 raise ScriptError(
                     name, clip(lint.problem), line=lint.resolved_location.span.begin.line + 1, kind="syntax"
                 )
-        return ast
+        if problem is not None:
+            raise ScriptError(name, clip(str(problem)), kind="syntax")
+        return ast if runs == source else self._starlark_parse(name, runs)
+
+    def _starlark_parse(self, name: str, source: str) -> sl.AstModule:
+        try:
+            return sl.parse(name, source, self._dialect)
+        except sl.StarlarkError as exc:
+            raise translate_parse(str(exc), name, "syntax") from None
 
     def _compile(self, name: str, source: str) -> _Script:
         """Parse, lint, evaluate top level, discover functions, add trampolines, freeze."""
         ast = self._parse(name, source)
         def_lines = def_spans(source)
         module = sl.Module()
-        state = CallState(None)
+        state = CallState(None, self.limits.max_steps)
         prev, self._state = self._state, state
         try:
             self._evaluate(module, ast, name, def_lines, state)
@@ -325,18 +319,17 @@ class InProcessHost:
             frozen = self._finish(module, name, functions)
         finally:
             self._state = prev
-            self.last_steps = state.ticks * STEPS_PER_TICK
+            self.last_steps = state.steps
         return _Script(name, source, frozen, functions, def_lines)
 
     def _evaluate(self, module: sl.Module, ast: sl.AstModule, name: str, def_lines: DefSpans,
                   state: CallState) -> None:
         """Runs the host's prelude and then the script's top level into *module*."""
         try:
-            sl.eval_with(self._opts, module, self._prelude, self._globals)
-            sl.eval_with(self._opts, module, ast, self._globals, self._loader)
+            self._env.prepare(module, self._opts)
+            sl.eval_with(self._opts, module, ast, self._globals, self._env.loader)
         except sl.StarlarkError as exc:
-            raise translate_call(str(exc), name, def_lines, None, state, self.limits.max_steps,
-                                 self.limits.max_callstack) from None
+            raise translate_call(str(exc), name, def_lines, None, state, self.limits.max_callstack) from None
         except BaseException as exc:
             if not is_panic(exc):
                 raise
@@ -347,10 +340,11 @@ class InProcessHost:
         for method, fwd in self._forwarders.items():
             module.add_callable(f"sbx__m_{method}", fwd)
         tramp = [self._method_dict_src]
+        wrap = "sbx__result" if self._env.counted else ""  # results are paid for before conversion
         for fn in sorted(functions):
             tramp.append(
-                f"def {_TRAMPOLINE_PREFIX}{fn}(sbx__fields, *sbx__args):\n"
-                f"    return {fn}(sbx__struct(**(sbx__fields | sbx__M)), *sbx__args)\n"
+                f"def {_TRAMPOLINE_PREFIX}{fn}(sbx__fields, *sbx__rest):\n"
+                f"    return {wrap}({fn}(sbx__struct(**(sbx__fields | sbx__M)), *sbx__rest))\n"
             )
         sl.eval_with(self._opts, module, sl.parse(_HOST_FILE, "".join(tramp), self._dialect), self._globals)
         try:
@@ -383,5 +377,4 @@ class InProcessHost:
     def _translate(self, exc: sl.StarlarkError, script: _Script, function: str | None,
                    state: CallState) -> ScriptError:
         """A call's StarlarkError as a ScriptError (see :func:`diagnose.translate_call`)."""
-        return translate_call(str(exc), script.name, script.def_lines, function, state, self.limits.max_steps,
-                              self.limits.max_callstack)
+        return translate_call(str(exc), script.name, script.def_lines, function, state, self.limits.max_callstack)

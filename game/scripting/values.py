@@ -1,18 +1,21 @@
 """What may cross the script boundary, and the small text helpers both hosts share.
 
 Only plain data crosses between a script and the game, in both directions: ``None``, ``bool``,
-``int``, ``float``, ``str``, lists and string-keyed dicts, nested at most 64 levels. Neither side can
+``int`` (within 64 bits), ``float`` (finite), ``str``, lists and string-keyed dicts, nested at most
+64 levels. Neither side can
 smuggle an object with behaviour (or one that cannot be serialised for the worker's pipe) to the
 other. Nothing here imports the interpreter.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final
 
-__all__ = ["Bridge", "PlainValue", "RemoteBridgeError", "clip", "describe", "is_plain", "parse_methods"]
+__all__ = ["Bridge", "PlainValue", "RemoteBridgeError", "clip", "describe", "is_plain", "parse_methods", "problem",
+           "stable"]
 
 #: Values that may cross the script boundary: JSON-like data with string keys.
 PlainValue = None | bool | int | float | str | list[Any] | dict[str, Any]
@@ -26,7 +29,9 @@ RESERVED_PREFIX: Final = "sbx__"
 _IDENT_RE: Final = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MAX_PLAIN_DEPTH: Final = 64
 _MAX_REASON: Final = 500
-_SCALARS: Final = frozenset({type(None), bool, int, float, str})
+_SCALARS: Final = frozenset({type(None), bool, str})
+_INT_MIN: Final = -(2**63)
+_INT_MAX: Final = 2**63 - 1
 
 
 class RemoteBridgeError(Exception):
@@ -36,31 +41,44 @@ class RemoteBridgeError(Exception):
     """
 
 
-def is_plain(value: object, _depth: int = 0) -> bool:
-    """True if *value* is JSON-like data (None/bool/int/float/str, lists, str-keyed dicts).
+def is_plain(value: object) -> bool:
+    """True if *value* is JSON-like data that may cross the boundary (see :func:`problem`)."""
+    return problem(value) is None
 
-    Used on everything crossing the boundary so that neither side can smuggle an
-    object with behaviour (or an unpicklable/unserialisable one) to the other.
+
+def problem(value: object, _depth: int = 0) -> str | None:
+    """Why *value* may not cross the script boundary, or None when it may.
+
+    Plain data is None/bool/int/float/str, lists (tuples) and str-keyed dicts, nested at most
+    64 levels, with every int within 64 bits (``-2**63 .. 2**63 - 1``) and every float finite:
+    a number of thousands of digits, NaN or infinity is refused here, by one rule on every path,
+    instead of surfacing as an error deep inside the game (or of JSON turning NaN into None).
     Written as explicit loops with a scalar fast path: it runs on every call.
     """
     tp = type(value)
+    if tp is int:
+        return None if _INT_MIN <= value <= _INT_MAX else "an integer beyond 64 bits"  # type: ignore[operator]
+    if tp is float:
+        return None if math.isfinite(value) else f"a float that is not finite ({value})"  # type: ignore[arg-type]
     if tp in _SCALARS:
-        return True
+        return None
     if _depth >= _MAX_PLAIN_DEPTH:
-        return False
+        return f"a value nested more than {_MAX_PLAIN_DEPTH} levels deep"
     if tp is list or tp is tuple:
         for item in value:  # type: ignore[attr-defined]
-            if type(item) not in _SCALARS and not is_plain(item, _depth + 1):
-                return False
-        return True
+            found = problem(item, _depth + 1)
+            if found is not None:
+                return found
+        return None
     if tp is dict:
         for key, item in value.items():  # type: ignore[attr-defined]
             if type(key) is not str:
-                return False
-            if type(item) not in _SCALARS and not is_plain(item, _depth + 1):
-                return False
-        return True
-    return False
+                return f"a dict key of type {type(key).__name__}"
+            found = problem(item, _depth + 1)
+            if found is not None:
+                return found
+        return None
+    return f"a value of type {tp.__name__}"
 
 
 def parse_methods(methods: Iterable[str] | Mapping[str, int | None]) -> dict[str, int | None]:
@@ -91,6 +109,17 @@ def describe(exc: BaseException) -> str:
         return str(exc)
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+_PATH_RE: Final = re.compile(r"(?<![\w.\-])(?:[A-Za-z]:)?(?:[\\/][^\s\\/:'\"<>|]+)+[\\/](?=[^\\/\s]*)")
+_ADDRESS_RE: Final = re.compile(r"0x[0-9a-fA-F]{6,}")
+
+
+def stable(text: str) -> str:
+    """*text* without what differs between machines and runs: folders (a path keeps only its file
+    name) and memory addresses. Failure reasons go into event logs, which must read the same
+    wherever a scenario is stored and whichever process ran it."""
+    return _ADDRESS_RE.sub("0x?", _PATH_RE.sub("", text))
 
 
 def clip(text: str) -> str:

@@ -26,9 +26,10 @@ from collections.abc import Iterable, Mapping
 from multiprocessing import get_context
 from typing import Any
 
+from .calls import Weighed
 from .channel import Channel
 from .errors import Limits, ScriptError
-from .values import Bridge, is_plain, parse_methods
+from .values import Bridge, parse_methods, problem
 
 __all__ = ["WorkerHost"]
 
@@ -126,8 +127,12 @@ class WorkerHost:
         function: str,
         args: tuple[Any, ...] | list[Any] = (),
         bridge: Bridge | None = None,
+        *,
+        max_steps: int | None = None,
     ) -> Any:
         """Calls a script function in the worker; the bridge runs here, in the parent.
+
+        Arguments and step accounting as for :meth:`InProcessHost.call` (the worker counts).
 
         Raises:
             ScriptError: as for InProcessHost, plus ``"timeout"`` (worker killed after
@@ -142,7 +147,7 @@ class WorkerHost:
             raise RuntimeError("WorkerHost.call is not re-entrant (bridge called back into the host)")
         self._busy = True
         try:
-            return self._call(name, function, args, bridge)
+            return self._call(name, function, args, bridge, max_steps)
         finally:
             self._busy = False
 
@@ -193,15 +198,18 @@ class WorkerHost:
             raise TypeError("args[0] must be the ctx field dict")
         if not self._method_names.isdisjoint(args[0]):
             raise ValueError(f"ctx fields clash with bridge methods: {sorted(self._method_names & args[0].keys())}")
-        if not is_plain(args):
-            raise TypeError("script arguments must be plain values (None/bool/int/float/str/list/dict)")
+        found = problem(args)
+        if found is not None:
+            raise TypeError(f"script arguments must be plain values (None/bool/int/float/str/list/dict), not {found}")
 
-    def _call(self, name: str, function: str, args: tuple[Any, ...] | list[Any], bridge: Bridge | None) -> Any:
+    def _call(self, name: str, function: str, args: tuple[Any, ...] | list[Any], bridge: Bridge | None,
+              max_steps: int | None) -> Any:
         """The body of :meth:`call` once arguments are validated."""
         self._ensure_worker()
         if name in self._lost:  # re-load failed after a restart
             raise self._lost[name]
-        self._channel.send(["call", name, function, list(args)], name, function)
+        cap = None if max_steps is None else int(max_steps)
+        self._channel.send(["call", name, function, list(args), cap], name, function)
         try:
             return _Conversation(self, name, function, bridge).run()
         except (ScriptError, TypeError, ValueError):
@@ -227,7 +235,7 @@ class WorkerHost:
                 self._functions.pop(name, None)
                 self._lost[name] = ScriptError(
                     name, f"could not be re-loaded after a worker restart: {exc.reason}",
-                    line=exc.line, function=exc.function, kind=exc.kind)
+                    line=exc.line, function=exc.function, kind="lost")
                 if not self._channel.alive:
                     self._ensure_worker()  # fresh worker, loads the remaining scripts
                     return
@@ -325,9 +333,13 @@ def _run_bridge(bridge: Bridge | None, method: str, args: tuple[Any, ...]) -> tu
         text = str(exc)
         desc = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
         return ["err", "other", desc[:2000]], exc
+    steps = None
+    if isinstance(value, Weighed):
+        value, steps = value.value, value.steps
     if type(value) is tuple:
         value = list(value)
-    if not is_plain(value):
-        return ["err", "other", f"bridge returned non-plain {type(value).__name__}"], TypeError(
-            f"bridge returned {type(value).__name__} for {method}")
-    return ["ok", value], None
+    found = problem(value)
+    if found is not None:
+        return ["err", "other", f"bridge returned non-plain {found}"], TypeError(
+            f"bridge returned {found} for {method}")
+    return (["ok", value] if steps is None else ["ok", value, steps]), None

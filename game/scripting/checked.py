@@ -1,0 +1,251 @@
+"""Counted stand-ins for the operators and methods that build or scan big values in one step.
+
+:mod:`game.scripting.rewrite` routes ``a * b``, ``a + b``, ``a % b``, ``a << b``, comparisons,
+``in``, slices, ``f(*xs)``, f-strings and the string, list and dict methods below through these
+Starlark helpers. Each pays for the size of what the native operation will build or scan *before*
+it runs (1 step per 64 bytes of string, per 8 slots of a list, per 8 keys of a dict), so the step
+budget stops ``"x" * 2000000000`` at once, deterministically, instead of the allocator aborting the
+process. A slice pays for its result just after (its size is bounded by a value already paid for).
+Integers stay small: ``*`` refuses operands beyond 2**64 and ``<<`` shifts beyond 64 bits.
+
+A helper falls back to the plain operation for receivers it does not know (a struct's field
+that happens to be called ``count``), so the rewrite never changes what a script means.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from .prelude import BYTES_PER_STEP
+
+__all__ = ["CHECKED_SRC", "GROWING_METHODS", "SCANNING_METHODS", "checked_names"]
+
+#: Slots of a list (or keys of a dict) per counted step.
+SLOTS_PER_STEP: Final = 8
+#: Integers a script multiplies or shifts stay within this many bits.
+INT_BITS: Final = 64
+
+#: Methods that only read their receiver: they pay for scanning it.
+SCANNING_METHODS: Final = (
+    "count", "find", "rfind", "index", "rindex", "upper", "lower", "strip", "lstrip", "rstrip", "title",
+    "capitalize", "isalnum", "isalpha", "isdigit", "islower", "isspace", "istitle", "isupper",
+    "removeprefix", "removesuffix", "partition", "rpartition", "insert", "remove", "keys", "values", "items",
+)
+#: Methods whose result can have an element per character: they pay per 8 characters too.
+SPLITTING_METHODS: Final = ("split", "rsplit", "splitlines", "elems", "codepoints", "codepoint_ords")
+#: Methods with a helper of their own below (they pay for what they are passed).
+GROWING_METHODS: Final = ("join", "replace", "format", "extend", "update")
+
+_BIG: Final = 2**INT_BITS
+
+_SCAN_HELPERS: Final = "".join(
+    f"def sbx__m_{m}(s, *a, **k):\n    sbx__scan(s)\n    return s.{m}(*a, **k)\n\n" for m in SCANNING_METHODS
+) + "".join(
+    f"def sbx__m_{m}(s, *a, **k):\n    sbx__scan(s)\n    if sbx__type(s) == \"string\":\n"
+    f"        sbx__charge(len(s) // {SLOTS_PER_STEP})\n    return s.{m}(*a, **k)\n\n" for m in SPLITTING_METHODS
+)
+
+CHECKED_SRC: Final = f'''
+def sbx__units(t, n):
+    # n bytes of a string, or n slots of a list, tuple or dict, in steps.
+    if t == "string":
+        return n // {BYTES_PER_STEP}
+    if t == "list" or t == "tuple" or t == "dict":
+        return n // {SLOTS_PER_STEP}
+    return 0
+
+def sbx__size(v):
+    t = sbx__type(v)
+    if t == "string" or t == "list" or t == "tuple" or t == "dict":
+        return sbx__units(t, len(v))
+    return 0
+
+def sbx__scan(v):
+    sbx__charge(sbx__size(v))
+
+def sbx__sized(v):
+    sbx__charge(sbx__size(v))
+    return v
+
+def sbx__repeat_cost(a, b):
+    ta = sbx__type(a)
+    tb = sbx__type(b)
+    if ta == "int" and tb == "int":
+        if a > {_BIG} or a < -{_BIG} or b > {_BIG} or b < -{_BIG}:
+            fail("integer operand of * beyond 64 bits")
+        return 0
+    if tb == "int" and b > 0 and (ta == "string" or ta == "list" or ta == "tuple"):
+        return sbx__units(ta, len(a) * b)
+    if ta == "int" and a > 0 and (tb == "string" or tb == "list" or tb == "tuple"):
+        return sbx__units(tb, len(b) * a)
+    return 0
+
+def sbx__op_mul(a, b):
+    if sbx__type(a) != "float":
+        sbx__charge(sbx__repeat_cost(a, b))
+    return a * b
+
+def sbx__chk_mul(a, b):
+    if sbx__type(a) != "float":
+        sbx__charge(sbx__repeat_cost(a, b))
+    return b
+
+def sbx__concat_cost(a, b):
+    ta = sbx__type(a)
+    if (ta == "string" or ta == "list" or ta == "tuple") and sbx__type(b) == ta:
+        return sbx__units(ta, len(a) + len(b))
+    return 0
+
+def sbx__op_add(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float":
+        sbx__charge(sbx__concat_cost(a, b))
+    return a + b
+
+def sbx__chk_add(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float":
+        sbx__charge(sbx__concat_cost(a, b))
+    return b
+
+def sbx__op_mod(a, b):
+    if sbx__type(a) == "string":
+        sbx__walk(b)
+        sbx__scan(a)
+    return a % b
+
+def sbx__chk_mod(a, b):
+    if sbx__type(a) == "string":
+        sbx__walk(b)
+        sbx__scan(a)
+    return b
+
+def sbx__shift_check(b):
+    if sbx__type(b) == "int" and b > {INT_BITS}:
+        fail("shift by more than {INT_BITS} bits")
+
+def sbx__op_shl(a, b):
+    sbx__shift_check(b)
+    return a << b
+
+def sbx__chk_shl(a, b):
+    sbx__shift_check(b)
+    return b
+
+def sbx__compare_cost(a, b):
+    ta = sbx__type(a)
+    if ta == sbx__type(b) and (ta == "string" or ta == "list" or ta == "tuple" or ta == "dict"):
+        if len(a) < len(b):
+            return sbx__size(a)
+        return sbx__size(b)
+    return 0
+
+def sbx__op_eq(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float" and t != "NoneType" and t != "bool":
+        sbx__charge(sbx__compare_cost(a, b))
+    return a == b
+
+def sbx__op_ne(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float" and t != "NoneType" and t != "bool":
+        sbx__charge(sbx__compare_cost(a, b))
+    return a != b
+
+def sbx__op_lt(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float" and t != "NoneType" and t != "bool":
+        sbx__charge(sbx__compare_cost(a, b))
+    return a < b
+
+def sbx__op_le(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float" and t != "NoneType" and t != "bool":
+        sbx__charge(sbx__compare_cost(a, b))
+    return a <= b
+
+def sbx__op_gt(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float" and t != "NoneType" and t != "bool":
+        sbx__charge(sbx__compare_cost(a, b))
+    return a > b
+
+def sbx__op_ge(a, b):
+    t = sbx__type(a)
+    if t != "int" and t != "float" and t != "NoneType" and t != "bool":
+        sbx__charge(sbx__compare_cost(a, b))
+    return a >= b
+
+def sbx__in_cost(a, b):
+    tb = sbx__type(b)
+    if tb == "dict":
+        return sbx__size(a) if sbx__type(a) == "string" else 0
+    return sbx__size(b)
+
+def sbx__op_in(a, b):
+    sbx__charge(sbx__in_cost(a, b))
+    return a in b
+
+def sbx__op_not_in(a, b):
+    sbx__charge(sbx__in_cost(a, b))
+    return a not in b
+
+def sbx__star(x):
+    # f(*x) and f(**x) unpack x natively: pay per element first.
+    sbx__count(x)
+    return x
+
+def sbx__fstr(*values):
+    # An f-string converts each named value natively: pay for them as str() would.
+    for v in values:
+        sbx__walk(v)
+    return ""
+
+def sbx__m_join(s, xs):
+    if sbx__type(s) != "string":
+        return s.join(xs)
+    n = 0
+    total = 0
+    for x in xs:
+        n += 1
+        if sbx__type(x) == "string":
+            total += len(x)
+    sbx__charge((total + len(s) * n) // {BYTES_PER_STEP})
+    return s.join(xs)
+
+def sbx__m_replace(s, old, new, *rest):
+    if sbx__type(s) != "string" or sbx__type(old) != "string" or sbx__type(new) != "string":
+        return s.replace(old, new, *rest)
+    sbx__scan(s)
+    k = len(s) + 1 if old == "" else s.count(old)
+    if rest and sbx__type(rest[0]) == "int" and rest[0] >= 0 and rest[0] < k:
+        k = rest[0]
+    if len(new) > len(old):
+        sbx__charge(k * (len(new) - len(old)) // {BYTES_PER_STEP})
+    return s.replace(old, new, *rest)
+
+def sbx__m_format(s, *args, **kwargs):
+    if sbx__type(s) == "string":
+        sbx__scan(s)
+        sbx__walk(args)
+        sbx__walk(kwargs)
+    return s.format(*args, **kwargs)
+
+def sbx__m_extend(l, xs):
+    if sbx__type(l) == "list":
+        sbx__count(xs)
+    return l.extend(xs)
+
+def sbx__m_update(d, *a, **k):
+    if sbx__type(d) == "dict":
+        for x in a:
+            sbx__count(x)
+    return d.update(*a, **k)
+
+''' + _SCAN_HELPERS
+
+
+def checked_names() -> list[str]:
+    """Every helper the rewritten source may call (the host loads them into each script module)."""
+    names = [line[4:line.index("(")] for line in CHECKED_SRC.splitlines() if line.startswith("def sbx__")]
+    return sorted(set(names))

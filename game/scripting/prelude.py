@@ -1,0 +1,201 @@
+"""Counted replacements for the Starlark builtins that do unbounded work natively.
+
+starlark-rust calls the step hook (``check_cancelled``) only from loop back-edges and from call
+instructions in *bytecode*. Work a builtin does natively -- iterating a lazy ``range(10**9)``,
+calling a ``key`` lambda per element, materialising a list -- never ticks. So every script module
+gets the definitions below as globals that shadow the builtins of the same name. Each one is a
+Starlark ``def`` that first pays for the work in a Starlark loop, then delegates to the native
+builtin, kept under a reserved ``sbx__n_<name>`` alias that scripts cannot name. Results, ordering
+and the native call's error messages are the native ones; only the step count changes.
+
+What a builtin pays, before it runs:
+
+* per element of what it iterates (``sorted``, ``min``, ``max``, ``map``, ``filter``, ``zip``,
+  ``enumerate``, ``reversed``, ``list``, ``tuple``, ``dict``): 1 step;
+* per node of a nested value, a shared part paid again for every place it appears, plus 1 step
+  per :data:`BYTES_PER_STEP` bytes of string (``str``, ``repr``, ``hash``, ``json.encode``, every
+  result an entry point returns, every argument a ``ctx`` method is passed): a DAG of depth 30
+  cannot expand into 2**30 objects for free;
+* per 8 characters of text it parses (``int``, ``float``) and per 4 of JSON it decodes.
+
+Operators and methods (``"x" * n``, ``sep.join``...) cannot be shadowed; :mod:`game.scripting.rewrite`
+routes them through the helpers of :mod:`game.scripting.checked`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["BYTES_PER_STEP", "COUNTED_BUILTINS", "NATIVE_ALIASES", "PRELUDE_SRC"]
+
+#: Builtins replaced by counted Starlark definitions, plus the host's own counted helpers.
+COUNTED_BUILTINS: Final = (
+    "sorted", "min", "max", "any", "all", "map", "filter", "enumerate", "zip", "reversed",
+    "list", "tuple", "dict", "str", "repr", "hash", "int", "float", "json",
+    "sbx__result", "sbx__args", "sbx__walk", "sbx__count", "sbx__charge",
+)
+
+#: Evaluated first, while the names still resolve to the builtins: keep the natives.
+NATIVE_ALIASES: Final = "".join(f"sbx__n_{n} = {n}\n" for n in COUNTED_BUILTINS if not n.startswith("sbx__"))
+
+#: One counted step per this many bytes of a string that a builtin scans or copies.
+BYTES_PER_STEP: Final = 64
+INT_MAX: Final = 2**63 - 1
+INT_MIN: Final = -(2**63)
+
+#: Evaluated second (``sorted(x, *, key...)`` needs keyword-only parameters: a dialect of its own).
+PRELUDE_SRC: Final = f'''
+def sbx__charge(n):
+    for _ in range(n if n < 2147483647 else 2147483647):
+        pass
+
+def sbx__count(x):
+    for _ in x:
+        pass
+
+def sbx__walk(x, strict = False):
+    # Visits x as a tree: a value shared k times is paid k times. Iterative: no recursion here.
+    # With strict, returns what in x may not leave the script ("" when nothing).
+    stack = [x]
+    for _ in range(2147483647):
+        if not stack:
+            return ""
+        v = stack.pop()
+        t = sbx__type(v)
+        if t == "list" or t == "tuple":
+            stack.extend(v)
+        elif t == "dict":
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif t == "string":
+            sbx__charge(len(v) // {BYTES_PER_STEP})
+        elif t == "struct":
+            stack.extend([getattr(v, a) for a in dir(v)])
+        elif strict and t == "int" and (v > {INT_MAX} or v < {INT_MIN}):
+            return "an integer beyond 64 bits"
+        elif strict and t == "float" and not (v - v == 0.0):
+            return "a float that is not finite"
+
+def sbx__result(x):
+    # Every entry point returns through here: converting a result to Python expands shared parts,
+    # and would turn NaN and infinities into None.
+    p = sbx__walk(x, True)
+    if p:
+        fail("sbx__result: returned a non-plain value (" + p + ")")
+    return x
+
+def sbx__args(method, args):
+    # Every ctx method's arguments pass through here, for the same reasons.
+    for a in args:
+        t = sbx__type(a)
+        if t == "int":
+            if a > {INT_MAX} or a < {INT_MIN}:
+                fail("sbx__args: ctx." + method + ": an argument is an integer beyond 64 bits")
+        elif t == "float":
+            if not (a - a == 0.0):
+                fail("sbx__args: ctx." + method + ": an argument is a float that is not finite")
+        elif t != "bool" and t != "NoneType":
+            p = sbx__walk(a, True)
+            if p:
+                fail("sbx__args: ctx." + method + ": an argument is " + p)
+    return args
+
+def sorted(x, *, key = None, reverse = False):
+    sbx__count(x)
+    if key == None:
+        return sbx__n_sorted(x, reverse = reverse)
+    return sbx__n_sorted(x, key = key, reverse = reverse)
+
+def min(*args, key = None):
+    sbx__count(args[0] if len(args) == 1 else args)
+    if key == None:
+        return sbx__n_min(*args)
+    return sbx__n_min(key = key, *args)
+
+def max(*args, key = None):
+    sbx__count(args[0] if len(args) == 1 else args)
+    if key == None:
+        return sbx__n_max(*args)
+    return sbx__n_max(key = key, *args)
+
+def any(x):
+    for v in x:
+        if v:
+            return True
+    return False
+
+def all(x):
+    for v in x:
+        if not v:
+            return False
+    return True
+
+def map(function, x):
+    sbx__count(x)
+    return sbx__n_map(function, x)
+
+def filter(function, x):
+    sbx__count(x)
+    return sbx__n_filter(function, x)
+
+def enumerate(x, start = 0):
+    sbx__count(x)
+    return sbx__n_enumerate(x, start)
+
+def zip(*args):
+    for a in args:
+        sbx__count(a)
+    return sbx__n_zip(*args)
+
+def reversed(x):
+    sbx__count(x)
+    return sbx__n_reversed(x)
+
+def list(*args):
+    if args:
+        sbx__count(args[0])
+    return sbx__n_list(*args)
+
+def tuple(*args):
+    if args:
+        sbx__count(args[0])
+    return sbx__n_tuple(*args)
+
+def dict(*args, **kwargs):
+    if args:
+        sbx__count(args[0])
+    return sbx__n_dict(*args, **kwargs)
+
+def str(x):
+    sbx__walk(x)
+    return sbx__n_str(x)
+
+def repr(x):
+    sbx__walk(x)
+    return sbx__n_repr(x)
+
+def hash(x):
+    sbx__walk(x)
+    return sbx__n_hash(x)
+
+def int(*args, **kwargs):
+    if args and sbx__type(args[0]) == "string":
+        sbx__charge(len(args[0]) // 8)
+    return sbx__n_int(*args, **kwargs)
+
+def float(*args):
+    if args and sbx__type(args[0]) == "string":
+        sbx__charge(len(args[0]) // 8)
+    return sbx__n_float(*args)
+
+def sbx__json_encode(x):
+    sbx__walk(x)
+    return sbx__n_json.encode(x)
+
+def sbx__json_decode(x):
+    if sbx__type(x) == "string":
+        sbx__charge(len(x) // 4)
+    return sbx__n_json.decode(x)
+
+json = sbx__struct(encode = sbx__json_encode, decode = sbx__json_decode)
+'''
