@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable
 
 import esper
+import numpy as np
 
 from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import Move, Stand
@@ -61,6 +62,23 @@ def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movem
     if cost > left:
         return f"square {goal} is {cost} ft away around the walls and it has {left} ft of movement left"
     return None
+
+
+def walk(ground: np.ndarray, path: list[tuple[int, int]], z: float, flying: bool) -> tuple[tuple[int, int], float]:
+    """Where a move along ``path`` ends and at what height: the move itself and its forecast.
+
+    A walker keeps its height (raised by higher ground) and stops at the first square with nothing
+    under that height, where it steps off and falls; a flier goes all the way.
+    """
+    goal = path[-1]
+    if flying:
+        return goal, max(z, float(ground[goal]))
+    for square in path[1:]:
+        floor = float(ground[square])
+        z = max(z, floor)
+        if floor < z:
+            return square, z
+    return goal, z
 
 
 def _describe(command: object) -> str:
@@ -124,20 +142,10 @@ class ActionSystem(esper.Processor):
         found = state.paths.find(position.square, goal, limit_ft=left)
         assert found is not None  # move_problem found it a moment ago
         path, cost = found
-        start, stop, z = position.square, goal, position.z
-        if not is_flying(movement, conditions):
-            # Walk it: a move keeps its height (raised by higher ground), and the first square with
-            # nothing under that height is where the creature steps off and falls.
-            for square in path[1:]:
-                ground = float(state.terrain.ground[square])
-                z = max(z, ground)
-                if ground < z:
-                    stop = square
-                    break
-            if stop != goal:
-                cost = state.paths.cost(start, stop, limit_ft=left) or 0
-        else:
-            z = max(z, float(state.terrain.ground[goal]))
+        start = position.square
+        stop, z = walk(state.terrain.ground, path, position.z, is_flying(movement, conditions))
+        if stop != goal:
+            cost = state.paths.cost(start, stop, limit_ft=left) or 0
         movement.used_ft += cost
         state.place(entity, position, stop)
         position.z = z
