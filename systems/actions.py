@@ -161,6 +161,28 @@ def move_problem(terrain: Terrain, rules: Rules, position: Position, movement: M
     return None
 
 
+def flies(movement: Movement, conditions: Conditions) -> bool:
+    """Whether the creature flies: innately (``Movement.flying``) or by a granted ``flying`` condition."""
+    return movement.flying or conditions.has_granted("flying")
+
+
+def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool) -> tuple[tuple[int, int], float]:
+    """Where a move along ``path`` (both ends included) stops, and the height it stops at.
+
+    A flyer goes all the way, rising to the ground of the goal if it is higher. A walker keeps its
+    height (raised by higher ground), and the first square with nothing under that height is where
+    it steps off: the move stops there and the creature falls.
+    """
+    if flying:
+        return path[-1], max(z, float(terrain.ground[path[-1]]))
+    for square in path[1:]:
+        ground = float(terrain.ground[square])
+        z = max(z, ground)
+        if ground < z:
+            return square, z
+    return path[-1], z
+
+
 def _describe(command: object) -> str:
     """A command as the log names it: "move to (3, 4)", "stand", "use strike"."""
     if isinstance(command, Move):
@@ -203,8 +225,7 @@ class ActionSystem(esper.Processor):
         position = esper.component_for_entity(entity, Position)
         if position.z <= self.state.terrain.ground[position.square]:
             return False
-        return not (esper.component_for_entity(entity, Movement).flying
-                    or esper.component_for_entity(entity, Conditions).has_granted("flying"))
+        return not flies(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
 
     def _move(self, command: Move) -> None:
         state, entity = self.state, command.actor
@@ -222,20 +243,10 @@ class ActionSystem(esper.Processor):
         found = find_path(state.terrain, state.rules, position.square, goal, limit_ft=left)
         assert found is not None  # move_problem found it a moment ago
         path, cost = found
-        start, stop, z = position.square, goal, position.z
-        if not (movement.flying or conditions.has_granted("flying")):
-            # Walk it: a move keeps its height (raised by higher ground), and the first square with
-            # nothing under that height is where the creature steps off and falls.
-            for square in path[1:]:
-                ground = float(state.terrain.ground[square])
-                z = max(z, ground)
-                if ground < z:
-                    stop = square
-                    break
-            if stop != goal:
-                cost = path_cost(state.terrain, state.rules, start, stop, limit_ft=left) or 0
-        else:
-            z = max(z, float(state.terrain.ground[goal]))
+        start = position.square
+        stop, z = walk(state.terrain, path, position.z, flies(movement, conditions))
+        if stop != goal:
+            cost = path_cost(state.terrain, state.rules, start, stop, limit_ft=left) or 0
         movement.used_ft += cost
         state.place(entity, position, stop)
         position.z = z

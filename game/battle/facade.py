@@ -51,7 +51,7 @@ from game.battle.reactions import ScriptHook
 from game.content.powers import SCRIPTS_DIR, default_powers
 from game.scripting import Limits, ScriptError
 from systems import schedule
-from systems.actions import move_problem, path_cost, speed_for_round, step_costs
+from systems.actions import find_path, flies, move_problem, path_cost, speed_for_round, step_costs, walk
 from systems.cover import has_cover
 from systems.effects import end_effect
 from systems.rolls import roll_die
@@ -562,6 +562,32 @@ class Battle:
             if square != position.square and self.state.taken(square, entity):
                 mask[square] = False
         return mask
+
+    @_entry
+    def fall_if_moved(self, entity: int, x: int, y: int) -> tuple[tuple[int, int], float] | None:
+        """Where and how far the creature would fall if ordered to move to (x, y) now, after its
+        queued commands: the square it steps off onto and the drop in feet; None when it would not
+        fall (it flies, innately or by a condition, or never walks off anything).
+
+        A query for a UI's warning, answered with the rules the move itself uses.
+
+        Raises:
+            IllegalCommand: the move itself would be refused (the same error ``move`` raises).
+            UnknownEntity: no such creature.
+        """
+        entity = self._check(entity)
+        goal = self._validate_move(entity, x, y)
+        position, movement = self._projection(entity)
+        conditions = esper.component_for_entity(entity, Conditions)
+        if flies(movement, conditions):
+            return None
+        left = speed_for_round(movement, conditions, self.state.rules) - movement.used_ft
+        found = find_path(self.state.terrain, self.state.rules, position.square, goal, limit_ft=left)
+        if found is None:
+            return None
+        stop, z = walk(self.state.terrain, found[0], position.z, flying=False)
+        drop = z - float(self.state.terrain.ground[stop])
+        return (stop, drop) if drop > 0 else None
 
     @_command
     def add_condition(self, entity: int, condition: str, source: str = "gm") -> None:
