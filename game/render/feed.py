@@ -94,7 +94,3 @@ class EventFeed:
     def name(self, battle: Any, entity: int) -> str:
         """The creature's display name ("Raider 2"), or the battle's name for it before it is known."""
         return self.names.get(entity) or battle.name(entity)
-
-    def label(self, entity: int, name: str) -> str:
-        """The creature's token label."""
-        return self.labels.get(entity) or token_label(name)
