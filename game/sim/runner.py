@@ -98,15 +98,16 @@ def scenario_for(path: str, overrides: Overrides) -> Scenario:
     return scenario
 
 
-def powers_for(overrides: Overrides) -> dict[str, Power] | None:
-    """The power table for these power overrides (None: the shipped table), cached per process."""
+def powers_for(overrides: Overrides, scenario: Scenario | None = None) -> dict[str, Power] | None:
+    """The power table for these power overrides (None: the shipped table), cached per process; a
+    changed ``script`` must be in the scenario's script folder, where its battles read scripts."""
     if not overrides:
         return None
-    key = _key(overrides)
+    key = _key(scenario.path if scenario is not None else None, overrides)
     if key not in _POWERS:
         if len(_POWERS) > 64:
             _POWERS.clear()
-        _POWERS[key] = apply_power_overrides(overrides)
+        _POWERS[key] = apply_power_overrides(overrides, None, scenario.script_dir if scenario is not None else None)
     return _POWERS[key]
 
 
@@ -263,7 +264,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         started = clock()
         power_overrides, scenario_overrides = split_overrides(overrides)
         scenario = scenario_for(path, scenario_overrides)
-        powers = powers_for(power_overrides)
+        powers = powers_for(power_overrides, scenario)
         battle, ids = build(scenario, seed, powers, power_overrides)
         setup = load_hook(hook)
         if setup is not None:
@@ -424,8 +425,9 @@ def check_variant(path: str, overrides: Overrides) -> Scenario:
         ValueError: a power override the power loader refuses.
     """
     power_overrides, scenario_overrides = split_overrides(overrides)
-    powers_for(power_overrides)
-    return scenario_for(path, scenario_overrides)
+    scenario = scenario_for(path, scenario_overrides)
+    powers_for(power_overrides, scenario)
+    return scenario
 
 
 __all__ = [
