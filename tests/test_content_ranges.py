@@ -1,16 +1,110 @@
-"""Every number a power can set has a range, checked where it is read, with the key and the range in
-the message; keys that contradict each other are refused.
+"""Every number a scenario, a power or an override can set has a range, checked where it is read,
+with the key and the range in the message; keys that contradict each other are refused.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from components.dice import Dice
+from components.rules import RULE_BOUNDS, Rules
 from game.content import power_parse
 from game.content.power_parse import PowerError, parse_power
+from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
+
+ROOT = Path(__file__).resolve().parent.parent
+LEDGE = (ROOT / "assets" / "scenarios" / "ledge.toml").read_text(encoding="utf-8")
+
+
+def _edges(lo: float, hi: float, whole: bool) -> tuple[list[Any], list[Any]]:
+    """(allowed, refused) values at the edges of a range."""
+    step = 1 if whole else 0.5
+    return [lo, hi], [lo - step, hi + step, 10**30]
+
+# ---------------------------------------------------------------------------------------------- rules
+
+
+def test_every_number_of_the_rules_has_a_range() -> None:
+    numbers = {f.name for f in dataclasses.fields(Rules) if f.type in ("int", "float")}
+    assert numbers == set(RULE_BOUNDS)
+
+
+@pytest.mark.parametrize("name", sorted(RULE_BOUNDS))
+def test_each_rule_is_refused_outside_its_range_with_the_range_named(name: str) -> None:
+    bound = RULE_BOUNDS[name]
+    allowed, refused = _edges(bound.lo, bound.hi, bound.whole)
+    if bound.above:
+        allowed = [bound.hi]
+    for value in allowed:
+        assert getattr(Rules(**{name: value}), name) == value
+    for value in refused:
+        with pytest.raises(ValueError, match=rf"rules\.{name}: expected .*{bound.hi:g}"):
+            Rules(**{name: value})
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(LEDGE.replace('ambient = "normal"\n', f'ambient = "normal"\n[rules]\n{name} = {10**30}\n'),
+                           "r.toml")
+    assert f"rules.{name}" in str(caught.value) and "r.toml" in str(caught.value)
+
+
+def test_rules_refuse_a_float_where_a_whole_number_is_meant_and_nan_anywhere() -> None:
+    with pytest.raises(ValueError, match="whole number"):
+        Rules(square_ft=5.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="slowed_speed_factor"):
+        Rules(slowed_speed_factor=float("nan"))
+
+
+# ---------------------------------------------------------------------------------------------- scenarios
+
+
+@pytest.mark.parametrize(("field", "lo", "hi", "whole"), [
+    ("health", 1, 100_000, True), ("defense", -1000, 1000, True), ("attack_bonus", -1000, 1000, True),
+    ("initiative_bonus", -1000, 1000, True), ("speed", 0, 10_000, True), ("z", -10_000, 10_000, False),
+    ("fatigue", 0, 5, True),
+])
+def test_creature_numbers_are_range_checked(field: str, lo: float, hi: float, whole: bool) -> None:
+    scenario = load_scenario(ROOT / "assets" / "scenarios" / "ledge.toml")
+    allowed, refused = _edges(lo, hi, whole)
+    for value in allowed:
+        changed = scenario.with_overrides({f"creatures.ogre.{field}": value, "creatures.ogre.flying": True})
+        assert getattr(changed.creature("ogre"), field) == value
+    for value in refused:
+        with pytest.raises(ScenarioError) as caught:
+            scenario.with_overrides({f"creatures.ogre.{field}": value})
+        message = str(caught.value)
+        assert f"creatures[3].{field}" in message and "ledge.toml" in message and "expected" in message
+        if value == hi + (1 if whole else 0.5):
+            assert f"{hi:g}" in message, message
+
+
+@pytest.mark.parametrize(("key", "words"), [
+    ("map.legend.^.ground", "-10000..10000 ft"),
+    ("seed", "-9223372036854775808..9223372036854775807"),
+    ("creatures.ogre.x", "0..1023"),
+])
+def test_map_and_top_numbers_are_range_checked(key: str, words: str) -> None:
+    scenario = load_scenario(ROOT / "assets" / "scenarios" / "ledge.toml")
+    for value in (10**30, 10**5000, float("inf"), "30"):
+        with pytest.raises(ScenarioError) as caught:
+            scenario.with_overrides({key: value})
+        assert words in str(caught.value) or "expected" in str(caught.value)
+
+
+def test_a_light_radius_is_range_checked() -> None:
+    with pytest.raises(ScenarioError, match=r"lights\[0\]\.radius_ft: expected a number in 0\.\.10000 ft, got"):
+        load_scenario_text(LEDGE.replace('ambient = "normal"\n',
+                                         'ambient = "normal"\n[[lights]]\nx = 1\ny = 1\nradius_ft = 1e308\n'), "l")
+
+
+def test_a_map_too_big_is_refused_before_it_is_read_square_by_square() -> None:
+    rows = ", ".join(['"' + "." * 2000 + '"'] * 3)
+    text = LEDGE.split("[map]")[0] + f"[map]\nrows = [{rows}]\n[map.legend]\n'.' = {{}}\n"
+    with pytest.raises(ScenarioError, match="the map width is 2000 squares; at most 1024"):
+        load_scenario_text(text, "big.toml")
+
 
 # ---------------------------------------------------------------------------------------------- powers
 

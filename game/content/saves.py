@@ -27,7 +27,6 @@ so a crash or a kill mid-save leaves the previous file whole.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import enum
 import json
 import math
@@ -378,9 +377,8 @@ def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
     info = document["scenario"]
     try:
         if info["text"] is not None:
-            scenario = load_scenario_text(info["text"], info["path"] or f"{path} (scenario)")
-            if info["path"] is not None:
-                scenario = _with_path(scenario, info["path"])
+            # Read as the file it came from, so that its scripts and power files are found beside it.
+            scenario = load_scenario_text(info["text"], info["path"] or f"{path} (scenario)", path=info["path"])
         else:
             stored = Path(info["path"])
             candidates = [stored] if stored.is_absolute() else [path.parent / stored, stored]
@@ -392,11 +390,6 @@ def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
     except ScenarioError as err:
         raise _fail(path, f"its scenario does not load: {err}") from None
     return scenario
-
-
-def _with_path(scenario: Scenario, stored_path: str) -> Scenario:
-    """Keep the original path on a scenario rebuilt from saved text, so saving it again keeps it."""
-    return dataclasses.replace(scenario, path=stored_path)
 
 
 def _first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]], what: str) -> str | None:
@@ -420,7 +413,7 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         raise _fail(path, "powers must be a list of [key, value] pairs")
     try:
         changed = [(k, decode_value(v, f"power override {k}")) for k, v in overrides]
-        powers = apply_power_overrides(changed) if changed else None
+        powers = apply_power_overrides(changed, scenario.library, scenario.script_dir) if changed else None
     except ValueError as err:
         raise _fail(path, f"its power overrides do not apply: {err}") from None
     try:

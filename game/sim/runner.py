@@ -92,22 +92,23 @@ def scenario_for(path: str, overrides: Overrides) -> Scenario:
     if scenario is None:
         if len(_SCENARIOS) > 64:
             _SCENARIOS.clear()
-        scenario = load_scenario(path)
+        scenario = load_scenario(path, trusted=True if _SANDBOXED else None)  # the worker is the sandbox
         scenario = scenario.with_overrides(dict(overrides)) if overrides else scenario
         _SCENARIOS[key] = scenario
     return scenario
 
 
 def powers_for(overrides: Overrides, scenario: Scenario | None = None) -> dict[str, Power] | None:
-    """The power table for these power overrides (None: the shipped table), cached per process; a
-    changed ``script`` must be in the scenario's script folder, where its battles read scripts."""
+    """The power table for these power overrides of the scenario's powers (None: the scenario's own
+    table; no scenario: the shipped powers), cached per process."""
     if not overrides:
         return None
     key = _key(scenario.path if scenario is not None else None, overrides)
     if key not in _POWERS:
         if len(_POWERS) > 64:
             _POWERS.clear()
-        _POWERS[key] = apply_power_overrides(overrides, None, scenario.script_dir if scenario is not None else None)
+        _POWERS[key] = apply_power_overrides(overrides, scenario.library, scenario.script_dir) \
+            if scenario is not None else apply_power_overrides(overrides)
     return _POWERS[key]
 
 
