@@ -1,10 +1,11 @@
-"""Every number a scenario, a power or an override can set has a range, checked where it is read,
-with the key and the range in the message; keys that contradict each other are refused.
+"""Every number a scenario, a power, an override or a save can set has a range, checked where it is
+read, with the key and the range in the message; keys that contradict each other are refused.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from components.dice import Dice
 from components.rules import RULE_BOUNDS, Rules
 from game.content import power_parse
 from game.content.power_parse import PowerError, parse_power
+from game.content.saves import SaveError, save_game
 from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,6 +26,7 @@ def _edges(lo: float, hi: float, whole: bool) -> tuple[list[Any], list[Any]]:
     """(allowed, refused) values at the edges of a range."""
     step = 1 if whole else 0.5
     return [lo, hi], [lo - step, hi + step, 10**30]
+
 
 # ---------------------------------------------------------------------------------------------- rules
 
@@ -180,3 +183,19 @@ def test_dice_are_bounded() -> None:
     for text in ("1001d6", "1d1001", "1d6+1001", 1001, -1001, "9" * 5000):
         with pytest.raises(ValueError, match="dice|flat|1000"):
             Dice.parse(text)
+
+
+# ---------------------------------------------------------------------------------------------- saves
+
+
+def test_a_save_never_writes_a_number_its_loader_would_refuse(tmp_path: Path) -> None:
+    scenario = load_scenario(ROOT / "assets" / "scenarios" / "ledge.toml")
+    path = tmp_path / "slot.json"
+    with scenario.build() as battle:
+        save_game(path, scenario, battle)
+        before = path.read_bytes()
+        battle.damage(1, 2 * 10**9)
+        with pytest.raises(SaveError, match=r"slot\.json: cannot save command #\d+ \(damage\): expected numbers in"):
+            save_game(path, scenario, battle)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["slot.json"]
+    json.loads(before)
