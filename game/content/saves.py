@@ -21,10 +21,11 @@ an old save; the path is kept for people. Command arguments that JSON cannot say
 tagged: ``{"$tuple": [x, y]}``, ``{"$visibility": "POOR"}``, ``{"$float": "inf"}``, ``{"$dict": {}}``.
 
 Writes are atomic (a temporary file beside the target, flushed and fsynced, then ``os.replace``:
-see game.content.atomic), so a crash or a kill mid-save leaves the previous file whole. Every
-number a file gives is range-checked where it is read: the seed, ``build_commands`` and the numbers
-of every command's arguments (game.content.save_values), so a tampered save is refused with the
-key, never replayed into a crash.
+see game.content.atomic), so a crash or a kill mid-save leaves the previous file whole, and the
+next save removes the temporary the killed one left. Every number a file gives is range-checked
+where it is read: the seed, ``build_commands`` and the numbers of every command's arguments
+(game.content.save_values), so a tampered save is refused with the key, never replayed into a
+crash.
 """
 
 from __future__ import annotations
