@@ -147,6 +147,13 @@ def string(value: Any) -> str:
     return value
 
 
+def name(value: Any) -> str:
+    """A name people read: a string that is not blank (the battle refuses a creature without one)."""
+    if not isinstance(value, str) or not value.strip():
+        raise Bad(f"expected a name (a string that is not blank), got {describe(value)}")
+    return value
+
+
 def level(value: Any) -> Visibility:
     if not isinstance(value, str):
         raise Bad(f"expected a visibility level name ({_LEVELS}), got {describe(value)}")

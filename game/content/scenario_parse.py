@@ -54,7 +54,7 @@ TEAM_FIELDS: FieldSpec = types.MappingProxyType({
     "control": (c.one_of(CONTROLS), "computer"), "colour": (c.colour, None),
 })
 CREATURE_FIELDS: FieldSpec = types.MappingProxyType({
-    "key": (c.key, MISSING), "name": (c.string, None), "team": (c.string, MISSING),
+    "key": (c.key, MISSING), "name": (c.name, None), "team": (c.name, MISSING),
     "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "z": (c.number(HEIGHT), None),
     "health": (c.whole(HEALTH), 10), "defense": (c.whole(BONUS), 10), "attack_bonus": (c.whole(BONUS), 0),
     "speed": (c.whole(SPEED), None), "initiative_bonus": (c.whole(BONUS), 0), "powers": (c.power_ids, ()),
@@ -211,6 +211,9 @@ def _teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSpec]:
     teams: dict[str, TeamSpec] = {}
     for i, (team, table) in enumerate((c.table_of(data["teams"], "teams", problems) or {}).items()):
         where = f"teams.{team}"
+        if not team.strip():
+            problems.add(where, "a team needs a name that is not blank")
+            continue
         if c.table_of(table, where, problems) is None:
             continue
         checked = c.check_fields(table, TEAM_FIELDS, where, problems)
