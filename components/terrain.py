@@ -16,6 +16,9 @@ from components.creature import Visibility
 #: Engine limits, not rules: past these a map (or a stranger's script) would only make every
 #: change of light cost seconds. A torch lights tens of feet; a map holds a few dozen lights.
 MAX_RADIUS_FT = 10_000.0
+#: Ground heights and creatures' z, in feet either way of the datum: a fall from 10,000 ft is
+#: already 20 rounds of falling; past this only the arithmetic that reads heights overflows.
+MAX_HEIGHT_FT = 10_000.0
 MAX_LIGHTS = 512
 MAX_AREAS = 512
 
