@@ -16,11 +16,12 @@ import hashlib
 import multiprocessing
 from pathlib import Path
 
-from game.battle.reactions import REACTIONS, shared_host
+from components.powers import Power
+from game.battle.reactions import REACTIONS, new_hosts
 from game.content.checks import Problems
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 from game.content.powers import POWER_FILES, PowerFile, PowerLibrary
-from game.scripting import ScriptError
+from game.scripting import ScriptError, ScriptHosts
 
 __all__ = ["check_reactions", "check_power_scripts", "scenario_power_files"]
 
@@ -34,7 +35,7 @@ def _inside(folder: Path, path: Path) -> bool:
         return False
 
 
-def load_script(folder: Path, name: str, trusted: bool) -> frozenset[str] | None:
+def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts) -> frozenset[str] | None:
     """Read and parse one script as a battle will; the functions it defines.
 
     The host knows it by its file name and a digest of its text (as the battle's script hook
@@ -57,7 +58,7 @@ def load_script(folder: Path, name: str, trusted: bool) -> frozenset[str] | None
     if not trusted and multiprocessing.current_process().daemon:
         return None
     host_name = f"{name}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
-    host = shared_host(trusted)
+    host = hosts.host(trusted)
     try:
         host.load(host_name, source)
     except ScriptError as err:
@@ -68,29 +69,43 @@ def load_script(folder: Path, name: str, trusted: bool) -> frozenset[str] | None
 
 def check_reactions(scripts: tuple[str, ...], where: str, folder: Path, trusted: bool, problems: Problems) -> None:
     """Every reaction script exists, parses and defines at least one reaction."""
-    for i, script in enumerate(scripts):
-        try:
-            functions = load_script(folder, script, trusted)
-        except ScriptError as err:
-            problems.add(f"{where}[{i}]", str(err))
-            continue
-        if functions is not None and not functions & set(REACTIONS.values()):
-            problems.add(f"{where}[{i}]", f"{script} defines no reaction; expected one of "
-                                          f"{', '.join(REACTIONS.values())}")
+    with new_hosts() as hosts:
+        for i, script in enumerate(scripts):
+            _check_reaction(i, script, where, folder, trusted, problems, hosts)
+
+
+def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool, problems: Problems,
+                    hosts: ScriptHosts) -> None:
+    try:
+        functions = load_script(folder, script, trusted, hosts)
+    except ScriptError as err:
+        problems.add(f"{where}[{i}]", str(err))
+        return
+    if functions is not None and not functions & set(REACTIONS.values()):
+        problems.add(f"{where}[{i}]", f"{script} defines no reaction; expected one of "
+                                      f"{', '.join(REACTIONS.values())}")
 
 
 def check_power_scripts(powers: tuple[str, ...], where: str, library: PowerLibrary, folder: Path, trusted: bool,
                         problems: Problems) -> None:
     """The scripts of these powers exist in the scenario's script folder (where its battles look) and parse."""
-    for power_id in powers:
-        power = library.powers.get(power_id)
-        if power is None or power.script is None:
-            continue
-        try:
-            load_script(folder, power.script, trusted)
-        except ScriptError as err:
-            problems.add(where, f"power {power_id!r} ({power.source}) runs a script this scenario's battles "
-                                f"cannot load: {err}")
+    scripted = [(power_id, library.powers[power_id]) for power_id in powers
+                if power_id in library.powers and library.powers[power_id].script is not None]
+    if not scripted:
+        return
+    with new_hosts() as hosts:
+        for power_id, power in scripted:
+            _check_power_script(power_id, power, where, folder, trusted, problems, hosts)
+
+
+def _check_power_script(power_id: str, power: Power, where: str, folder: Path, trusted: bool, problems: Problems,
+                        hosts: ScriptHosts) -> None:
+    assert power.script is not None
+    try:
+        load_script(folder, power.script, trusted, hosts)
+    except ScriptError as err:
+        problems.add(where, f"power {power_id!r} ({power.source}) runs a script this scenario's battles "
+                            f"cannot load: {err}")
 
 
 def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir: Path,
