@@ -19,7 +19,6 @@ import pytest
 
 from game.content import powers as powers_module
 from game.content.powers import (
-    POWER_FILES,
     POWERS_DIR,
     SCRIPTS_DIR,
     PowerError,
@@ -115,7 +114,6 @@ def test_a_power_whose_script_is_missing_is_refused_when_its_file_loads(tmp_path
         load_power_file(tmp_path / "hexes.toml")
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "hex.star").write_text(HEX_SCRIPT, encoding="utf-8")
-    POWER_FILES.clear()
     assert load_power_file(tmp_path / "hexes.toml")["hex"].script == "hex.star"
 
 

@@ -38,7 +38,7 @@ from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_
 from game.content.power_parse import KEYS, PowerError, did_you_mean, parse_power
 
 __all__ = [
-    "ASSETS", "POWERS_DIR", "POWER_FILES", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",
+    "ASSETS", "POWERS_DIR", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",
     "apply_power_overrides", "default_powers", "load_power_file", "load_powers", "parse_power", "script_folder",
     "shipped_library",
 ]
@@ -160,10 +160,6 @@ class PowerFileCache:
         self._libraries.clear()
 
 
-#: The one cache of power files in this process; everything that reads power files goes through it.
-POWER_FILES = PowerFileCache()
-
-
 @dataclass(frozen=True)
 class PowerLibrary:
     """The powers of several files, merged; files that did not load are in ``broken``.
@@ -213,9 +209,13 @@ class PowerLibrary:
         return message
 
 
-def shipped_library() -> PowerLibrary:
-    """The project's own powers (``assets/powers``), each file loaded or blamed on its own."""
-    return POWER_FILES.library(_toml_files(Path(POWERS_DIR)))
+def shipped_library(files: PowerFileCache | None = None) -> PowerLibrary:
+    """The project's own powers (``assets/powers``), each file loaded or blamed on its own.
+
+    ``files`` is the caller's cache of files already read (a window, a simulation worker); without
+    one they are read afresh.
+    """
+    return (files or PowerFileCache()).library(_toml_files(Path(POWERS_DIR)))
 
 
 def _toml_files(directory: Path) -> list[str]:
@@ -226,32 +226,34 @@ def _toml_files(directory: Path) -> list[str]:
     return [os.path.join(directory, name) for name in names]
 
 
-def default_powers() -> dict[str, Power]:
+def default_powers(files: PowerFileCache | None = None) -> dict[str, Power]:
     """The shipped powers that loaded (a broken shipped file leaves its own powers out, see
     :func:`shipped_library`, whose ``broken`` says which and why)."""
-    return dict(shipped_library().powers)
+    return dict(shipped_library(files).powers)
 
 
-def load_power_file(path: str | Path, script_dir: Path | None = None) -> dict[str, Power]:
+def load_power_file(path: str | Path, script_dir: Path | None = None, files: PowerFileCache | None = None
+                    ) -> dict[str, Power]:
     """Every power of one file.
 
     Raises:
         PowerError: naming the file, on its first problem; nothing of the file is loaded.
     """
-    file = POWER_FILES.get(Path(path), script_dir)
+    file = (files or PowerFileCache()).get(Path(path), script_dir)
     if file.error is not None:
         raise file.error
     return dict(file.powers)
 
 
-def load_powers(directory: Path | str = POWERS_DIR) -> dict[str, Power]:
+def load_powers(directory: Path | str = POWERS_DIR, files: PowerFileCache | None = None) -> dict[str, Power]:
     """Every power under ``directory`` (``*.toml``), checked, ids unique across files.
 
     Raises:
         PowerError: the first file that does not load (this is the strict check of a folder; a
             game uses :class:`PowerLibrary`, which keeps the files that do load).
     """
-    library = PowerLibrary.of(POWER_FILES.get(path) for path in _toml_files(Path(directory)))
+    cache = files or PowerFileCache()
+    library = PowerLibrary.of(cache.get(path) for path in _toml_files(Path(directory)))
     if library.broken:
         error = library.broken[0].error
         assert error is not None
@@ -262,14 +264,15 @@ def load_powers(directory: Path | str = POWERS_DIR) -> dict[str, Power]:
 # ---------------------------------------------------------------------------------------------- overrides
 
 
-def _library_of(base: PowerLibrary | Mapping[str, Power] | None) -> tuple[dict[str, Power], PowerLibrary]:
+def _library_of(base: PowerLibrary | Mapping[str, Power] | None, files: PowerFileCache
+                ) -> tuple[dict[str, Power], PowerLibrary]:
     if base is None:
-        library = shipped_library()
+        library = shipped_library(files)
         return dict(library.powers), library
     if isinstance(base, PowerLibrary):
         return dict(base.powers), base
     sources = sorted({power.source for power in base.values() if power.source and Path(power.source).is_file()})
-    return dict(base), PowerLibrary.of(POWER_FILES.get(source) for source in sources)
+    return dict(base), PowerLibrary.of(files.get(source) for source in sources)
 
 
 def _split(item: object, powers: Mapping[str, Power], library: PowerLibrary) -> tuple[str, list[str], str, Any]:
@@ -297,7 +300,7 @@ def _split(item: object, powers: Mapping[str, Power], library: PowerLibrary) -> 
 
 def apply_power_overrides(overrides: Iterable[tuple[str, Any]],
                           base: PowerLibrary | Mapping[str, Power] | None = None,
-                          script_dir: Path | None = None) -> dict[str, Power]:
+                          script_dir: Path | None = None, files: PowerFileCache | None = None) -> dict[str, Power]:
     """The power table with some fields replaced, each changed power re-validated by ``parse_power``.
 
     Keys are ``powers.ID.KEY`` where KEY is the power's TOML key (``damage``, ``range_ft``,
@@ -311,12 +314,13 @@ def apply_power_overrides(overrides: Iterable[tuple[str, Any]],
             shipped powers.
         script_dir: where the battle will read a changed ``script`` (a scenario's script folder);
             None: where the power's own file finds its scripts.
+        files: the caller's cache of power files already read.
 
     Raises:
         PowerError: an unknown power or key (with a "did you mean"), a power with no file to
             re-validate, or a value the power loader refuses (naming the power's file).
     """
-    powers, library = _library_of(base)
+    powers, library = _library_of(base, files or PowerFileCache())
     tables: dict[str, dict[str, Any]] = {}
     keys: dict[str, str] = {}
     for item in overrides:

@@ -20,7 +20,7 @@ from components.powers import Power
 from game.battle.reactions import REACTIONS, new_hosts
 from game.content.checks import Problems
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
-from game.content.powers import POWER_FILES, PowerFile, PowerLibrary
+from game.content.powers import PowerFile, PowerFileCache, PowerLibrary
 from game.scripting import ScriptError, ScriptHosts
 
 __all__ = ["check_reactions", "check_power_scripts", "scenario_power_files"]
@@ -109,7 +109,7 @@ def _check_power_script(power_id: str, power: Power, where: str, folder: Path, t
 
 
 def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir: Path,
-                         problems: Problems) -> list[tuple[int, PowerFile]]:
+                         problems: Problems, cache: PowerFileCache) -> list[tuple[int, PowerFile]]:
     """The scenario's own power files (``power_files``) that load, with their index; each one that
     does not is reported by its key (``power_files[1]``)."""
     files: list[tuple[int, PowerFile]] = []
@@ -122,7 +122,7 @@ def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir
         if not _inside(folder, path):
             problems.add(where, f"{name!r} leads outside the scenario's folder {folder}")
             continue
-        file = POWER_FILES.get(path, script_dir)
+        file = cache.get(path, script_dir)
         if file.error is not None:
             problems.add(where, str(file.error))
             continue

@@ -86,7 +86,7 @@ from components import Rules, Visibility
 from components.powers import Power
 from game.battle.facade import Battle
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
-from game.content.powers import ASSETS, SCRIPTS_DIR, PowerLibrary, script_folder, shipped_library
+from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 from game.content.scenario_overrides import apply_override
 from game.content.scenario_parse import Context, parse
@@ -291,13 +291,15 @@ class Scenario:
 # ---------------------------------------------------------------------------------------------- loading
 
 
-def load_scenario(path: str | Path, *, trusted: bool | None = None) -> Scenario:
+def load_scenario(path: str | Path, *, trusted: bool | None = None, files: PowerFileCache | None = None) -> Scenario:
     """Read and validate a scenario file; nothing is built until :meth:`Scenario.build`.
 
     Args:
         path: the TOML file (its folder holds its scripts and power files).
         trusted: parse its scripts in this process (None: only the project's own scenarios; a
             simulation worker that is itself a sandbox passes True).
+        files: the power files the caller has read already (a window or a simulation worker keeps
+            one :class:`~game.content.powers.PowerFileCache`); read afresh without one.
 
     Raises:
         ScenarioError: the file cannot be read, is not TOML, or has any problem (all are listed).
@@ -311,11 +313,11 @@ def load_scenario(path: str | Path, *, trusted: bool | None = None) -> Scenario:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise ScenarioError(source, [f"not UTF-8 text (byte {err.start})"]) from None
-    return _load(text, Context(source, source, trusted=trusted))
+    return _load(text, Context(source, source, trusted=trusted, files=files or PowerFileCache()))
 
 
 def load_scenario_text(text: str, name: str = "<string>", *, path: str | Path | None = None,
-                       trusted: bool | None = None) -> Scenario:
+                       trusted: bool | None = None, files: PowerFileCache | None = None) -> Scenario:
     """Validate a scenario given as TOML text (tests, saves that carry their scenario).
 
     Args:
@@ -323,13 +325,15 @@ def load_scenario_text(text: str, name: str = "<string>", *, path: str | Path | 
         name: what error messages call it.
         path: the file it was read from, if any: its folder holds its scripts and power files.
         trusted: as for :func:`load_scenario`.
+        files: as for :func:`load_scenario`.
 
     Raises:
         ScenarioError: it is not TOML or has any problem (all are listed).
     """
     if not isinstance(text, str):
         raise ScenarioError(name, [f"expected the scenario as text, not {type(text).__name__}"])
-    return _load(text, Context(name, None if path is None else str(path), trusted=trusted))
+    return _load(text, Context(name, None if path is None else str(path), trusted=trusted,
+                               files=files or PowerFileCache()))
 
 
 def _load(text: str, context: Context) -> Scenario:

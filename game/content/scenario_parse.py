@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import types
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_RADIUS_
 from components.values import Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
-from game.content.powers import ASSETS, SCRIPTS_DIR, PowerLibrary, script_folder, shipped_library
+from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
 from game.content.references import check_power_scripts, check_reactions, scenario_power_files
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 
@@ -76,7 +76,8 @@ class Context:
 
     ``path`` is its file (None for text with no file); ``library`` the powers already loaded for it
     (overrides reuse the original's); ``trusted`` which script host parses its scripts (None: the
-    project's own scenarios in-process, any other in the sandboxed worker).
+    project's own scenarios in-process, any other in the sandboxed worker); ``files`` the power files
+    the caller has already read (its own cache, or a fresh one for this load).
     """
 
     source: str
@@ -84,6 +85,7 @@ class Context:
     overrides: tuple[tuple[str, Any], ...] = ()
     library: PowerLibrary | None = None
     trusted: bool | None = None
+    files: PowerFileCache = field(default_factory=PowerFileCache, compare=False)
 
     @cached_property
     def script_dir(self) -> Path:
@@ -277,8 +279,8 @@ def _library(context: Context, files: tuple[str, ...], problems: Problems) -> Po
     if context.library is not None:
         return context.library
     folder = Path(context.path).resolve().parent if context.path is not None else None
-    own = scenario_power_files(files, folder, context.script_dir, problems)
-    library = shipped_library().extended(file for _, file in own)
+    own = scenario_power_files(files, folder, context.script_dir, problems, context.files)
+    library = shipped_library(context.files).extended(file for _, file in own)
     index = {file.path: i for i, file in own}
     for file in library.broken:
         if file.path in index:  # one of its own redefines a shipped power (or an earlier file's)
