@@ -132,14 +132,14 @@ def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], 
 def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
     """``blocked_lines_many`` on this map, asking numpy only about the pairs not known yet."""
     answers = caches.cover_answers(terrain.layout_key())
-    keys = [tuple(row) for row in np.hstack([attackers, defenders]).tolist()]
-    counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)  # type: ignore[call-overload]
+    keys: list[tuple[int, int, int, int]] = [(a, b, c, d) for a, b, c, d in np.hstack([attackers, defenders]).tolist()]
+    counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)
     missing = np.flatnonzero(counts < 0)
     if len(missing):
         fresh = blocked_lines_many(terrain.walls, attackers[missing], defenders[missing])
         counts[missing] = fresh
         for i, value in zip(missing.tolist(), fresh.tolist()):
-            answers[keys[i]] = value  # type: ignore[index]
+            answers[keys[i]] = value
     return counts
 
 

@@ -50,8 +50,9 @@ def sum_of_dice(count: int, sides: int) -> np.ndarray:
         return total
     length = 1 << (size - 1).bit_length()
     spectrum = np.fft.rfft(die, length) ** count
-    total = np.clip(np.fft.irfft(spectrum, length)[:size], 0.0, None)
-    return total / total.sum()
+    clipped: np.ndarray = np.clip(np.fft.irfft(spectrum, length)[:size], 0.0, None)
+    normalised: np.ndarray = clipped / clipped.sum()
+    return normalised
 
 
 def dice_outcomes(dice: Dice) -> dict[int, float]:

@@ -88,14 +88,8 @@ def _point_problem(state: BattleState, power: Power, user: int, point: tuple[int
     return None
 
 
-def use_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
-                user_square: tuple[int, int] | None = None, queued: Iterable[UsePower] = ()) -> str | None:
-    """Why this use is illegal now, in words a player can act on; None when it is legal.
-
-    Args:
-        user_square: where the user will stand when the use resolves (after its queued moves).
-        queued: its uses already queued this turn (they spend its actions too).
-    """
+def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
+    """Why the user cannot use this power at all now (helpless, surprised, not its power), or None."""
     conditions = esper.component_for_entity(user, Conditions)
     if not can_act(conditions):
         return "it cannot act (downed, unconscious or dead)"
@@ -104,7 +98,18 @@ def use_problem(state: BattleState, power: Power, user: int, target: int | None,
     known = known_powers(state, user)
     if known and power.id not in known:
         return f"it does not have the power {power.id!r} (it has {', '.join(known)})"
-    problem = _spent(state, power, user, queued)
+    return None
+
+
+def use_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                user_square: tuple[int, int] | None = None, queued: Iterable[UsePower] = ()) -> str | None:
+    """Why this use is illegal now, in words a player can act on; None when it is legal.
+
+    Args:
+        user_square: where the user will stand when the use resolves (after its queued moves).
+        queued: its uses already queued this turn (they spend its actions too).
+    """
+    problem = _user_problem(state, power, user) or _spent(state, power, user, queued)
     if problem:
         return problem
     here = user_square or esper.component_for_entity(user, Position).square

@@ -24,8 +24,10 @@ _FOV = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
 def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -> np.ndarray:
     """Squares a light at (x, y) reaches: within its radius and in view of it around the walls."""
     radius_squares = int(radius_ft // rules.square_ft) + 1
-    seen = tcod.map.compute_fov(~terrain.walls, (x, y), radius=radius_squares, light_walls=True, algorithm=_FOV)
-    return seen & within_radius(terrain.walls.shape, (x, y), radius_ft, rules)
+    seen: np.ndarray = tcod.map.compute_fov(~terrain.walls, (x, y), radius=radius_squares, light_walls=True,
+                                            algorithm=_FOV)
+    lit: np.ndarray = seen & within_radius(terrain.walls.shape, (x, y), radius_ft, rules)
+    return lit
 
 
 def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool:

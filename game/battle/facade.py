@@ -13,7 +13,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from components import Rules
-from game.battle.creatures import Creatures
 from game.battle.errors import IllegalCommand
 from game.battle.extending import Extending
 from game.battle.forecasts import Forecasts
@@ -22,7 +21,7 @@ from game.battle.turns import Turns
 from game.battle.world import LogEntry
 
 
-class Battle(Creatures, MapCommands, Turns, Forecasts, Extending):
+class Battle(Forecasts, MapCommands, Turns, Extending):
     """A tactical battle on a square grid (see :class:`game.battle.world.BattleCore` for its arguments)."""
 
     def __enter__(self) -> Battle:

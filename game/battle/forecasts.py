@@ -29,6 +29,7 @@ from components.forecasts import (
 )
 from components.powers import Power
 from game.battle import orders, validate
+from game.battle.creatures import Creatures
 from game.battle.errors import IllegalCommand
 from game.battle.snapshots import Snapshots
 from game.battle.uses import PowerUses
@@ -67,7 +68,7 @@ def _plus(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
     return dict(total)
 
 
-class Forecasts(PowerUses, Snapshots):
+class Forecasts(Creatures, PowerUses, Snapshots):
     """``forecast``, ``forecast_move`` and their batch forms."""
 
     # ------------------------------------------------------------------ one use

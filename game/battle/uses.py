@@ -37,7 +37,7 @@ class PowerUses(BattleCore):
     def aim_point(self, point: object) -> tuple[int, int]:
         """A point a power is aimed at, checked against the grid."""
         if isinstance(point, (tuple, list)) and len(point) == 2:
-            return validate.square(self.state, *point, what="point")
+            return validate.square(self.state, point[0], point[1], what="point")
         return validate.square(self.state, point, None, what="point")
 
     @command
