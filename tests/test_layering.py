@@ -140,11 +140,39 @@ def _systems_rule(module: str, name: str, ours: frozenset[str]) -> str | None:
     return None
 
 
+#: game/ subpackage -> the game/ subpackages it may not import (the layers above it).
+GAME_MAY_NOT = {
+    "game.battle": ("game.content.saves", "game.ai", "game.sim", "game.play", "game.render"),
+    "game.content": ("game.ai", "game.sim", "game.play", "game.render"),
+    "game.sim": ("game.play", "game.render"),
+    "game.ai": ("game.sim", "game.play", "game.render", "game.content"),
+}
+
+
+def _subpackage(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def _scripting_rule(name: str, ours: frozenset[str]) -> str | None:
+    """The script host stands alone: a worker process imports it and must load nothing of the battle."""
+    top = name.split(".")[0]
+    if top in ("esper", "numpy", "tcod") or _is_pygame(top):
+        return f"game/scripting/ imports nothing of the battle, and not {top}"
+    if top in ours and not (name == "game" or name.startswith("game.scripting")):
+        return f"game/scripting/ imports nothing of the battle: not {name}"
+    return None
+
+
 def _game_rule(module: str, name: str, ours: frozenset[str]) -> str | None:
     if _in_render(module):
         return render_violation(name)
     if _is_pygame(name.split(".")[0]):
         return "only game/render/ may import pygame"
+    if module.startswith("game.scripting"):
+        return _scripting_rule(name, ours)
+    for banned in GAME_MAY_NOT.get(_subpackage(module), ()):
+        if name == banned or name.startswith(banned + "."):
+            return f"{_subpackage(module)} is below {banned} and must not import it"
     return None
 
 
@@ -220,6 +248,17 @@ def test_layer_imports(path: Path):
     ("game.render.view", "from game.scripting import host\n"),
     ("game.render.view", "import importlib\nimportlib.import_module('game.ai')\n"),
     ("game.render.view", "from ..content.scenario import load_scenario\n"),
+    ("game.scripting.host", "import esper\n"),
+    ("game.scripting.worker", "import numpy as np\n"),
+    ("game.scripting.host", "from game.battle.facade import Battle\n"),
+    ("game.scripting.hosts", "from components.events import Event\n"),
+    ("game.scripting.host", "from systems import state\n"),
+    ("game.battle.world", "from game.play.app import App\n"),
+    ("game.battle.turns", "from game.ai import controller\n"),
+    ("game.battle.world", "from game.content.saves import save_game\n"),
+    ("game.content.scenario", "from game.sim.runner import play\n"),
+    ("game.sim.runner", "from game.play import demo\n"),
+    ("game.ai.policy", "from game.sim.report import plot\n"),
 ])
 def test_checker_catches_a_bad_import(module: str, source: str):
     assert violations(source, module), f"the checker let {source!r} through in {module}"
@@ -250,8 +289,9 @@ def test_relative_imports_are_resolved():
     assert imported_modules("from .errors import X\n", "game.scripting.host") == [(1, "game.scripting.errors")]
     assert imported_modules("from . import host\n", "game.scripting", is_package=True) == [(1, "game.scripting.host")]
     assert imported_modules("from ..battle import Battle\n", "game.scripting.host") == [(1, "game.battle")]
-    # game/scripting/x.py reaching up to systems through a relative import is still game -> systems
-    assert violations("from ...systems import cover\n", "game.scripting.host") == []
+    # game/battle/x.py reaching up to systems through a relative import is still game -> systems
+    assert imported_modules("from ...systems import cover\n", "game.battle.world") == [(1, "systems")]
+    assert violations("from ...systems import cover\n", "game.battle.world") == []
     assert violations("from ..game import battle\n", "systems.cover")  # systems -> game, relatively
 
 
