@@ -15,6 +15,13 @@ from typing import Any
 from components.values import Bound, shown
 
 DIAGONAL_RULES = ("one", "alternating")
+#: How a range counts height: "straight" is the straight line between the grid distance and the
+#: difference in height (a flier 60 ft up is 60 ft away); "larger" takes the larger of the two.
+HEIGHT_RULES = ("straight", "larger")
+
+#: Grows when a change of the rules makes an old battle replay differently; saves and replays
+#: record it, so that loading an old one says so in one line.
+RULES_VERSION = 2
 
 #: Conditions a command or power may grant. Derived ones (downed, unconscious, dead) follow from
 #: Health and Fatigue and cannot be granted; slowed and flat-footed can be both granted and derived.
@@ -59,7 +66,7 @@ class Rules:
     ``fall_die_sides`` 1..1000, ``fall_max_dice`` 0..1000, ``soft_landing_divisor`` 1..100;
     ``cover_bonus`` and ``flat_footed_penalty`` -1000..1000, ``cover_lines_needed`` 1..4,
     ``initiative_die`` 1..1000, ``surprise_rounds`` 0..100. ``diagonal`` is "one" or
-    "alternating", ``cover_enabled`` true or false.
+    "alternating", ``height_distance`` "straight" or "larger", ``cover_enabled`` true or false.
 
     Raises:
         ValueError: a field of the wrong type or out of its range, naming ``rules.FIELD``, the
@@ -86,10 +93,14 @@ class Rules:
     flat_footed_penalty: int = 2
     initiative_die: int = 20
     surprise_rounds: int = 1
+    height_distance: str = "straight"  # "straight" or "larger": how ranges, reach and areas count height
 
     def __post_init__(self) -> None:
         if not isinstance(self.diagonal, str) or self.diagonal not in DIAGONAL_RULES:
             raise ValueError(f"rules.diagonal must be one of {', '.join(DIAGONAL_RULES)}, not {shown(self.diagonal)}")
+        if not isinstance(self.height_distance, str) or self.height_distance not in HEIGHT_RULES:
+            raise ValueError(f"rules.height_distance must be one of {', '.join(HEIGHT_RULES)}, "
+                             f"not {shown(self.height_distance)}")
         if not isinstance(self.cover_enabled, bool):
             raise ValueError(f"rules.cover_enabled must be true or false, not {shown(self.cover_enabled)}")
         for name, bound in RULE_BOUNDS.items():

@@ -19,7 +19,7 @@ from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import Move, Stand
 from components.events import CommandRefused, Moved, StoodUp
 from systems.geometry import distance_ft
-from systems.paths import Paths
+from systems.paths import Paths, blocked_for
 from systems.state import BattleState, Phase
 from systems.vitals import can_act, is_flying
 
@@ -31,14 +31,8 @@ def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) ->
     return movement.speed_ft
 
 
-def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movement,
-                 conditions: Conditions, falling: Falling, goal: tuple[int, int],
-                 taken: Callable[[tuple[int, int]], bool]) -> str | None:
-    """Why a move to ``goal`` is illegal right now, in words a player can act on; None if it is legal.
-
-    ``taken(square)`` says whether another living creature stands on a square.
-    """
-    terrain = paths.terrain
+def _stuck(conditions: Conditions, falling: Falling) -> str | None:
+    """Why the creature cannot move at all now, or None."""
     if not can_act(conditions):
         state = next(c for c in ("dead", "unconscious", "downed") if c in conditions.active)
         return f"it is {state} and cannot move"
@@ -46,17 +40,34 @@ def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movem
         return "it is falling"
     if "restrained" in conditions.active:
         return "it is restrained"
-    if terrain.walls[goal]:
+    return None
+
+
+def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movement,
+                 conditions: Conditions, falling: Falling, goal: tuple[int, int],
+                 taken: Callable[[tuple[int, int]], bool]) -> str | None:
+    """Why a move to ``goal`` is illegal right now, in words a player can act on; None if it is legal.
+
+    ``taken(square)`` says whether another living creature stands on a square. What stops the
+    mover depends on whether it flies (a battlement stops walkers, not fliers).
+    """
+    problem = _stuck(conditions, falling)
+    if problem:
+        return problem
+    flying = is_flying(movement, conditions)
+    if paths.terrain.walls[goal]:
         return f"square {goal} is a wall"
+    if blocked_for(paths.terrain, flying)[goal]:
+        return f"square {goal} is blocked to {'fliers' if flying else 'movement'}"
     if goal != position.square and taken(goal):
         return f"square {goal} is taken by another creature"
     left = max(speed_for_round(movement, conditions, rules) - movement.used_ft, 0)
     straight = distance_ft(position.square, goal, rules)
     if straight > left:
         return f"square {goal} is {straight} ft away and it has {left} ft of movement left this round"
-    cost = paths.cost(position.square, goal, limit_ft=left)
+    cost = paths.cost(position.square, goal, limit_ft=left, flying=flying)
     if cost is None:
-        if paths.cost(position.square, goal) is None:
+        if paths.cost(position.square, goal, flying=flying) is None:
             return f"no path to {goal} around the walls"
         return f"the way around the walls to {goal} is longer than the {left} ft of movement it has left"
     if cost > left:
@@ -139,13 +150,14 @@ class ActionSystem(esper.Processor):
             state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
             return
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        found = state.paths.find(position.square, goal, limit_ft=left)
+        flying = is_flying(movement, conditions)
+        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it a moment ago
         path, cost = found
         start = position.square
-        stop, z = walk(state.terrain.ground, path, position.z, is_flying(movement, conditions))
+        stop, z = walk(state.terrain.ground, path, position.z, flying)
         if stop != goal:
-            cost = state.paths.cost(start, stop, limit_ft=left) or 0
+            cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
         movement.used_ft += cost
         state.place(entity, position, stop)
         position.z = z

@@ -41,7 +41,7 @@ from systems.falling import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
 from systems.odds import chance, dice_outcomes
-from systems.power_checks import attack_terms, halved, reach_ft, save_terms, use_problem
+from systems.power_checks import attack_terms, halved, height_at, reach_ft, save_terms, use_problem
 from systems.visibility import can_see, vision_level
 from systems.vitals import can_act, is_dead, is_flying
 
@@ -75,37 +75,36 @@ class Forecasts(Creatures, PowerUses, Snapshots):
 
     @entry
     def forecast(self, user: int, power_id: str, target: int | None = None, point: tuple[int, int] | None = None,
-                 from_square: tuple[int, int] | None = None, trials: int = 0) -> PowerForecast:
+                 from_square: tuple[int, int] | None = None, trials: int = 0,
+                 direction: str | tuple[int, int] | None = None) -> PowerForecast:
         """What ``user`` using ``power_id`` would do (from ``from_square``: where it would stand).
 
         Args:
             trials: for a scripted power, how many uses on a copy of the battle to estimate its
                 script from (0: none; at most ``MAX_TRIALS``).
+            direction: where a cone or line would face, as for ``use_power``.
 
         Raises:
             IllegalCommand: an unknown creature, power or square, or trials out of range.
         """
         state = self.state
-        user = self.check(user)
-        power = self.power(power_id)
-        if target is not None:
-            target = self.check(target)
-        if point is not None:
-            point = self.aim_point(point)
+        user, power = self.check(user), self.power(power_id)
+        target = None if target is None else self.check(target)
+        point = None if point is None else self.aim_point(point)
+        facing = validate.direction(direction)
         if isinstance(trials, bool) or not isinstance(trials, int) or not 0 <= trials <= MAX_TRIALS:
             raise IllegalCommand(f"trials must be a whole number in 0..{MAX_TRIALS}, not {trials!r}")
         here = orders.projection(state, user)[0].square
-        if from_square is not None:
-            from_square = validate.square(state, *from_square, what="from_square")
-        origin = from_square or here
+        origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
-        problem = use_problem(state, power, user, target, point, origin, queued)
-        squares = tuple(area_squares(state, power, origin, point)) if power.area is not None else ()
-        reached = creatures_reached(state, power, user, target, point, origin=origin) if problem is None else []
+        problem = use_problem(state, power, user, target, point, origin, queued, facing)
+        squares = tuple(area_squares(state, power, origin, point, facing)) if power.area is not None else ()
+        reached = [] if problem is not None else creatures_reached(
+            state, power, user, target, point, origin=origin, direction=facing, origin_z=height_at(state, user, origin))
         team = esper.component_for_entity(user, Creature).team
         odds = tuple(self._target_odds(power, user, t, origin, team) for t in reached)
-        estimate = self._estimate(power, user, target, point, trials) if (power.script and trials and
-                                                                           problem is None and origin == here) else None
+        scripted = bool(power.script and trials and problem is None and origin == here)
+        estimate = self._estimate(power, user, target, point, trials, facing) if scripted else None
         return PowerForecast(user, power.id, problem is None, problem, origin, target, point, squares, odds,
                              bool(power.script), estimate)
 
@@ -163,7 +162,7 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         return landing, fall_odds(position.z - ground, bool(state.terrain.soft[landing]), state.rules)
 
     def _estimate(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
-                  trials: int) -> ScriptEstimate:
+                  trials: int, facing: tuple[int, int] | None) -> ScriptEstimate:
         """Use the power ``trials`` times on a copy of the battle, and average what it asked for."""
         state = self.state
         resolve = state.handlers[UsePower]
@@ -176,7 +175,7 @@ class Forecasts(Creatures, PowerUses, Snapshots):
                 state.rng.seed(f"forecast:{self.seed}:{state.round}:{user}:{trial}")
                 seen = len(state.events)
                 state.health_queue.clear()
-                resolve(UsePower(user, power.id, target, point))
+                resolve(UsePower(user, power.id, target, point, facing))
                 failed += sum(1 for e in state.events[seen:] if isinstance(e, ScriptFailed))
                 for request in state.health_queue:
                     book = damage if isinstance(request, Hit) else healing
@@ -206,13 +205,13 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         if problem is not None:
             return MoveForecast(entity, goal, False, problem)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        found = state.paths.find(position.square, goal, limit_ft=left)
+        flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
+        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it
         path, cost = found
-        flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
         stop, z = walk(state.terrain.ground, path, position.z, flying)
         if stop != goal:
-            cost = state.paths.cost(position.square, stop, limit_ft=left) or 0
+            cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
             path = path[:path.index(stop) + 1]
         return self._arrival(entity, goal, cost, tuple(path), stop, z, flying)
 
@@ -282,7 +281,8 @@ class Forecasts(Creatures, PowerUses, Snapshots):
                   if not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
         if power.single_target:
             return [(e, None) for e in living]
-        if not power.aims_at_point:
+        faces_from_user = power.needs_direction and power.range_ft is None
+        if not (power.aims_at_point or faces_from_user):
             return [(None, None)]
         reach = reach_ft(power, state.rules) if power.range_ft is not None else None
         points: set[tuple[int, int]] = set()
@@ -292,8 +292,8 @@ class Forecasts(Creatures, PowerUses, Snapshots):
                 for dy in (-1, 0, 1):
                     if state.terrain.inside(x + dx, y + dy):
                         points.add((x + dx, y + dy))
-        if power.range_ft is None:
-            points.discard(origin)  # a cone or line from the user needs a direction
+        if faces_from_user:
+            points.discard(origin)  # a cone or line from the user faces the square it is aimed at
         if reach is not None:
             points = {p for p in points if distance_ft(origin, p, state.rules) <= reach}
         return [(None, p) for p in sorted(points)]

@@ -51,8 +51,9 @@ def _copy_into(live: Any, saved: Any) -> None:
 
 def _restore_terrain(live: Terrain, saved: Terrain) -> None:
     """The map put back in place: the systems' helpers hold the live object."""
-    for name in ("ground", "walls", "soft"):
+    for name in ("ground", "walls", "blockers", "soft"):
         np.copyto(getattr(live, name), getattr(saved, name))
+    live.forget_derived()
     live.ambient, live.version, live.last_id = saved.ambient, saved.version, saved.last_id
     live.lights, live.areas = dict(saved.lights), dict(saved.areas)
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from components import Visibility
+from components.terrain import BLOCK_NAMES
 from components.values import Bound, shown
 
 Checker = Callable[[Any], Any]
@@ -211,4 +212,18 @@ def relative_files(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(fits(v) for v in value):
         raise Bad(f"expected an array of .toml file paths inside the scenario's folder (like \"powers.toml\" or "
                   f"\"powers/hexes.toml\"), got {describe(value)}")
+    return tuple(value)
+
+
+def block_names(value: Any) -> tuple[str, ...]:
+    """What a square of terrain stops: names from ``components.terrain.BLOCK_NAMES``, each once."""
+    known = sorted(BLOCK_NAMES)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Bad(f"expected an array of what the terrain blocks ({', '.join(known)}), got {describe(value)}")
+    for name in value:
+        if name not in BLOCK_NAMES:
+            raise Bad(f"unknown thing to block {shown(name)}{did_you_mean(name, known)}: expected some of "
+                      f"{', '.join(known)}")
+    if len(set(value)) != len(value):
+        raise Bad(f"each thing is blocked once, got {describe(value)}")
     return tuple(value)

@@ -5,36 +5,42 @@ the keys named, so that a designer's mistake is an error at load rather than a p
 does nothing (an attack at "one enemy" aimed at an empty square hits nobody).
 
 What a power reaches, by its keys. This table is the one place that says it; the engine reads it
-through ``Power.aims_at_point`` and ``Power.single_target`` (components/powers.py) and
-``game.battle.abilities``, and the loader refuses the rows marked *refused*. R is ``range_ft``;
-"-" is the key left out. Whoever changes how areas are centred changes this table and nothing
-else here: :func:`contradiction` asks ``Power`` what a power aims at, it does not work it out::
+through ``Power.has_area``, ``aims_at_point``, ``needs_direction`` and ``single_target``
+(components/powers.py) and :mod:`systems.areas`, and the loader refuses the rows marked *refused*.
+R is ``range_ft``; "-" is the key left out; "area" is ``area`` (burst, cone, line), and an
+``area_effect`` or ``light`` is an area too (darkness, fog, light). :func:`contradiction` asks
+``Power`` what a power aims at, it does not work it out::
 
-    range_ft  area        targets                  aims at      reaches
-    --------  ----------  -----------------------  -----------  -------------------------------------------
-    -         -           - / creature/ally/enemy  a creature   one creature within reach (square_ft) of
-                                                                that kind (an ally, an enemy, anyone)
-    R         -           - / creature/ally/enemy  a creature   one creature of that kind you see within R
-    -         -           self                     nothing      you
-    R         -           self + teleport,         a square     you (you land there / it appears there)
-                          area_effect or light                  within R
-    R         -           - + teleport,            a square     nobody: the user teleports / the area or
-                          area_effect or light                  light appears within R
-    -         burst       - / allies/enemies/all   nothing      every creature of that kind in the burst
-                                                                around you
-    R         burst       - / allies/enemies/all   a square     every creature of that kind in the burst
-                                                                around a square you see within R
-    - / R     cone, line  - / allies/enemies/all   a direction  every creature of that kind in the cone or
-                                                                line from you (R limits the aim point)
-    any       any         creature/ally/enemy      a square or  *refused*: one creature, aimed at a square
-                          with an area, or with    direction    or a direction, reaches nobody (use the
-                          teleport, area_effect                 plural, or drop the area / the range)
-                          or light and a range
-    any       -           allies/enemies/all       a creature   *refused*: "every ally" without an area is
-                                                                one creature (say ally, enemy or creature)
-    any       any         self with an area        -            *refused*: an area reaches everyone in it
-    R         -           self, and no teleport,   nothing      *refused*: a range on yourself means nothing
-                          area_effect nor light
+    range_ft  area               targets                  aims at             reaches
+    --------  -----------------  -----------------------  ------------------  ------------------------------------
+    -         -                  - / creature/ally/enemy  a creature          one creature of that kind within
+                                                                              reach (one square, heights counted)
+    R         -                  - / creature/ally/enemy  a creature          one creature of that kind you see
+                                                                              within R (heights counted)
+    -         -                  self                     nothing             you
+    R         - , teleport       - / self                 a square            you, landing there within R
+    -         area_effect/light  - / self                 nothing             nobody: it is made around you
+    R         area_effect/light  -                        a square            nobody: it is made around a square
+                                                                              you see within R
+    -         burst              - / self/allies/enemies  nothing             those of that kind in the burst
+                                 / all                                        around you (all: everyone in it)
+    R         burst              (as above)               a square            those of that kind in the burst
+                                                                              around a square you see within R
+    -         cone, line         (as above)               a direction         those of that kind in the cone or
+                                                          (or a square to     line from you
+                                                          face)
+    R         cone, line         (as above)               a square (and a     those of that kind in the cone or
+                                                          direction)          line from a square you see within R,
+                                                                              facing away from you unless told
+    any       any area, or       creature/ally/enemy      -                   *refused*: one creature, but the
+              teleport                                                        power aims at an area or a square
+    any       no burst/cone/     allies/enemies/all       -                   *refused*: "every ally" needs an
+              line                                                            area to be in
+    R         any but teleport   self                     -                   *refused*: a range on yourself
+                                                                              means nothing
+
+Heights count in every range and area (a burst catches a flier only within its radius in three
+dimensions; see ``systems.geometry.distance_3d_ft``); cover and sight stay on the grid's plane.
 
 Other contradictions refused: ``attack`` with ``save`` (one roll decides), ``push_ft`` with
 ``pull_ft``, ``teleport`` without a range, ``end_early`` without a ``duration``.
@@ -325,21 +331,15 @@ def contradiction(power: Power) -> str | None:
     targets = power.targets
     if power.push_ft and power.pull_ft:
         return "keys 'push_ft' and 'pull_ft' conflict: a power pushes or pulls, not both"
-    if targets in _SINGULAR and power.aims_at_point:
-        reaches = "every creature in its area" if power.area else "no creature"
+    if targets in _SINGULAR and (power.has_area or power.teleport):
+        aims = "an area" if power.has_area else "a square"
         return (f"keys 'targets' and {', '.join(repr(k) for k in _aiming_keys(power))} conflict: targets = "
-                f"{targets!r} is one creature, but those keys aim the power at a square or a direction, where it "
-                f"reaches {reaches}; use targets = {_PLURAL_OF[targets]!r} with an area, or drop those keys")
-    if targets in _SINGULAR and power.area is not None:
-        return (f"keys 'targets' and 'area' conflict: an area reaches every creature in it, but targets = "
-                f"{targets!r} is one creature; use 'allies', 'enemies' or 'all'")
+                f"{targets!r} is one creature, but those keys make the power reach {aims}; use targets = "
+                f"{_PLURAL_OF[targets]!r} with an area, or drop those keys")
     if targets in _PLURAL and power.area is None:
         return (f"keys 'targets' and 'area' conflict: targets = {targets!r} means every such creature in an "
                 f"area, but the power has no 'area'; for one creature use 'ally', 'enemy' or 'creature'")
-    if targets == "self" and power.area is not None:
-        return ("keys 'targets' and 'area' conflict: targets = 'self' is you alone, but an area reaches every "
-                "creature in it; use 'allies', 'enemies' or 'all', or drop the area")
-    if targets == "self" and power.range_ft is not None and not power.aims_at_point:
-        return ("keys 'targets' and 'range_ft' conflict: a power on yourself has no range unless teleport, "
-                "area_effect or light puts something within it")
+    if targets == "self" and power.range_ft is not None and not power.teleport:
+        return ("keys 'targets' and 'range_ft' conflict: a power on yourself has no range unless it teleports "
+                "you; drop the range (an area without a range is centred on you)")
     return None

@@ -27,7 +27,10 @@ SAVE_BYTES = 256 * MEGABYTE
 BUILD_COMMANDS = Bound(0, 10_000_000)
 
 _KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
-_OPTIONAL_KEYS = ("powers",)  # power overrides of a simulation's sweep, as [key, value] pairs
+#: "powers": power overrides of a simulation's sweep, as [key, value] pairs; "rules_version": the
+#: rules it was played under (files from before it was recorded are version 1).
+_OPTIONAL_KEYS = ("powers", "rules_version")
+RULES_VERSIONS = Bound(1, 1000)
 _SCENARIO_KEYS = ("path", "name", "text", "overrides")
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -103,6 +106,9 @@ def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
         raise _fail(path, "scenario.overrides must be a list of [key, value] pairs")
     if not _pairs(document.get("powers", [])):
         raise _fail(path, "powers must be a list of [key, value] pairs")
+    problem = RULES_VERSIONS.problem(document.get("rules_version", 1))
+    if problem:
+        raise _fail(path, f"rules_version: {problem}")
 
 
 def _decode_commands(path: Path, document: dict[str, Any]) -> list[Command]:

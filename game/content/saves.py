@@ -41,6 +41,7 @@ from components import Health, Position
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
+from components.rules import RULES_VERSION
 from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, read_document
 from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
@@ -152,6 +153,7 @@ def _document(kind: str, scenario: Scenario, battle: Battle, build_commands: int
         "events": _events(battle),
         "creatures": _snapshot(battle),
         "powers": [[k, encode_value(v, f"power override {k}")] for k, v in battle.power_overrides],
+        "rules_version": RULES_VERSION,
     }
 
 
@@ -265,6 +267,10 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         mismatch = _first_difference(document["events"], _events(battle), "event")
         if mismatch is None:
             mismatch = _first_difference(document["creatures"], _snapshot(battle), "creature")
+        made_under = document.get("rules_version", 1)
+        if mismatch is not None and made_under != RULES_VERSION:
+            mismatch = (f"it was played under rules version {made_under} and this game has rules version "
+                        f"{RULES_VERSION}, whose rules play it differently")
         return battle, scenario, mismatch
     except BaseException:
         battle.close()

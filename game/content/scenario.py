@@ -27,6 +27,10 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     "^" = { ground = 30, name = "ledge" } # name: optional, for people and renderers
     "h" = { ground = 0, soft = true }     # soft: landing here halves falling dice (hay, water)
     "#" = { wall = true }                 # blocks movement, sight and light; gives cover
+    "|" = { blocks = ["movement", "pushes", "fliers"] }   # an arrow slit: see and shoot through it
+                                          # blocks: any of movement, sight, light, areas, pushes,
+                                          # fliers; cover = true|false (default: when it blocks
+                                          # movement) - it hides whoever stands behind it
 
     [[lights]]                            # at least `level` within radius_ft where it reaches
     x = 4
@@ -249,6 +253,8 @@ class Scenario:
         for x, y, entry in self._squares():
             if entry.wall:
                 battle.add_wall(x, y)
+            elif entry.blocks or entry.cover:
+                battle.set_terrain(x, y, entry.blocks, entry.cover)
         if self.ambient != Visibility.NORMAL:
             battle.set_ambient(self.ambient)
         for light in self.lights:

@@ -41,6 +41,8 @@ class LegendEntry:
     wall: bool = False
     soft: bool = False
     name: str = ""
+    blocks: tuple[str, ...] = ()  # what see-through terrain stops (movement, sight, light, areas, ...)
+    cover: bool | None = None  # whether it hides creatures behind it (default: when it blocks movement)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,7 @@ FATIGUE = Bound(0, 100)
 
 LEGEND_FIELDS: FieldSpec = types.MappingProxyType({
     "ground": (c.number(HEIGHT), 0.0), "wall": (c.boolean, False), "soft": (c.boolean, False),
-    "name": (c.string, ""),
+    "name": (c.string, ""), "blocks": (c.block_names, ()), "cover": (c.boolean, None),
 })
 LIGHT_FIELDS: FieldSpec = types.MappingProxyType({
     "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "radius_ft": (c.number(RADIUS), MISSING),
