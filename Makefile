@@ -22,9 +22,9 @@ bench: $(STAMP)
 	$(PY) -m bench
 
 lint: $(STAMP)
-	$(PY) -m pip install --quiet ruff mypy
 	$(VENV)/bin/ruff check components systems game tests bench
-	$(VENV)/bin/mypy components systems game
+	$(VENV)/bin/mypy --strict components systems
+	$(VENV)/bin/mypy game
 
 clean:
 	rm -rf $(VENV) out .pytest_cache .hypothesis

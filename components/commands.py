@@ -62,6 +62,7 @@ class UsePower:
     power: str
     target: int | None = None
     point: tuple[int, int] | None = None
+    direction: tuple[int, int] | None = None  # where a cone or line faces, as a step (dx, dy)
 
 
 ActorCommand = Move | Stand | UsePower

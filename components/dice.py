@@ -6,7 +6,19 @@ import random
 import re
 from dataclasses import dataclass
 
+from components.values import shown
+
 _NOTATION = re.compile(r"^(?:(\d*)d(\d+)([+-]\d+)?|([+-]?\d+))$")
+MAX_DICE = 1000
+MAX_SIDES = 1000
+MAX_BONUS = 1000
+
+
+def _bonus(value: int, text: object) -> int:
+    if not -MAX_BONUS <= value <= MAX_BONUS:
+        what = f"dice {shown(text)}: a bonus" if isinstance(text, str) else f"{shown(text)}: a flat number"
+        raise ValueError(f"{what} must be within -{MAX_BONUS}..{MAX_BONUS}")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,22 +31,31 @@ class Dice:
 
     @classmethod
     def parse(cls, text: object) -> Dice:
-        """Parse notation like ``"2d6+3"``, ``"d20"``, ``"1d4-1"`` or ``"5"``; ValueError says what was wrong."""
+        """Parse notation like ``"2d6+3"``, ``"d20"``, ``"1d4-1"`` or ``"5"``.
+
+        At most :data:`MAX_DICE` dice of 1..:data:`MAX_SIDES` sides, and a bonus (or a flat number)
+        within +-:data:`MAX_BONUS`: past these a roll only costs time or overflows what reads it.
+
+        Raises:
+            ValueError: not dice notation, or a number out of its range; the message says which.
+        """
         if isinstance(text, int) and not isinstance(text, bool):
-            return cls(0, 0, text)
+            return cls(0, 0, _bonus(text, text))
         if not isinstance(text, str):
-            raise ValueError(f"dice must be written like \"2d6+3\", not {text!r}")
+            raise ValueError(f"dice must be written like \"2d6+3\", not {shown(text)}")
+        if len(text) > 64:
+            raise ValueError(f"dice {shown(text)}: {len(text)} characters; dice notation is at most 64")
         match = _NOTATION.match(text.replace(" ", "").lower())
         if not match:
-            raise ValueError(f"dice must be written like \"2d6+3\", not {text!r}")
+            raise ValueError(f"dice must be written like \"2d6+3\", not {shown(text)}")
         count_text, sides_text, dice_bonus, flat = match.groups()
         if flat is not None:
-            return cls(0, 0, int(flat))
+            return cls(0, 0, _bonus(int(flat), text))
         count = int(count_text) if count_text else 1
         sides = int(sides_text)
-        if sides < 1 or count > 1000:
-            raise ValueError(f"dice {text!r}: need at most 1000 dice of at least 1 side")
-        return cls(count, sides, int(dice_bonus) if dice_bonus else 0)
+        if not (0 <= count <= MAX_DICE and 1 <= sides <= MAX_SIDES):
+            raise ValueError(f"dice {shown(text)}: need at most {MAX_DICE} dice of 1..{MAX_SIDES} sides")
+        return cls(count, sides, _bonus(int(dice_bonus), text) if dice_bonus else 0)
 
     def roll(self, rng: random.Random) -> int:
         """Roll with ``rng`` (the battle's generator, so a seed replays every roll); never below 0."""

@@ -35,3 +35,147 @@ class DefenseBreakdown:
     base: int
     modifiers: tuple[Modifier, ...] = ()
     cover: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """Chances of whole-number outcomes (damage, healing): ``(value, probability)`` pairs by value."""
+
+    outcomes: tuple[tuple[int, float], ...] = ((0, 1.0),)
+
+    @property
+    def mean(self) -> float:
+        return sum(v * p for v, p in self.outcomes)
+
+    @property
+    def low(self) -> int:
+        return min(v for v, p in self.outcomes if p > 0)
+
+    @property
+    def high(self) -> int:
+        return max(v for v, p in self.outcomes if p > 0)
+
+    def at_least(self, value: int) -> float:
+        """P(outcome >= value)."""
+        return sum(p for v, p in self.outcomes if v >= value)
+
+    @classmethod
+    def of(cls, chances: dict[int, float]) -> Distribution:
+        """From a mapping of outcome to probability (zero-probability outcomes dropped)."""
+        return cls(tuple(sorted((v, p) for v, p in chances.items() if p > 0)) or ((0, 1.0),))
+
+
+@dataclass(frozen=True, slots=True)
+class AttackOdds:
+    """An attack roll: d20 under ``mode`` + ``bonus`` against ``defense``; ``chance`` that it hits."""
+
+    mode: RollMode
+    bonus: int
+    defense: DefenseBreakdown
+    chance: float
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOdds:
+    """A target's save: d20 under ``mode`` against ``dc``; ``chance`` that it succeeds."""
+
+    mode: RollMode
+    dc: int
+    chance: float
+    half_on_success: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FallOdds:
+    """A fall: how far, onto what, how many dice and the damage they do."""
+
+    distance_ft: float
+    soft: bool
+    dice: int
+    damage: Distribution
+
+
+@dataclass(frozen=True, slots=True)
+class TargetForecast:
+    """What a use would do to one creature it reaches.
+
+    ``affected`` is the chance that its effects apply in full (the attack hits, or the save fails);
+    ``damage`` and ``healing`` count every outcome (misses as 0, saves halved); ``downs`` is the
+    chance the damage (with a fall it causes) drops it to 0 Health.
+    """
+
+    target: int
+    ally: bool
+    affected: float
+    attack: AttackOdds | None = None
+    save: SaveOdds | None = None
+    damage: Distribution | None = None
+    healing: Distribution | None = None
+    conditions: tuple[str, ...] = ()
+    pushed_to: tuple[int, int] | None = None
+    fall: FallOdds | None = None
+    downs: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptEstimate:
+    """What a power's script did over ``trials`` uses on a copy of the battle: an estimate, not odds.
+
+    ``damage`` and ``healing`` are mean amounts requested per creature (entity -> points); ``failed``
+    counts the trials in which the script failed.
+    """
+
+    trials: int
+    damage: tuple[tuple[int, float], ...] = ()
+    healing: tuple[tuple[int, float], ...] = ()
+    failed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PowerForecast:
+    """What using a power would do, from the rules themselves.
+
+    ``problem`` says why the use is illegal (None when it is legal). ``squares`` is the area it
+    would cover; ``targets`` the creatures it would reach, each with its odds. ``scripted`` says a
+    script decides part of the outcome: ``estimate`` then holds what trials on a copy showed.
+    """
+
+    user: int
+    power: str
+    legal: bool
+    problem: str | None
+    from_square: tuple[int, int]
+    target: int | None = None
+    point: tuple[int, int] | None = None
+    squares: tuple[tuple[int, int], ...] = ()
+    targets: tuple[TargetForecast, ...] = ()
+    scripted: bool = False
+    estimate: ScriptEstimate | None = None
+
+    @property
+    def expected_damage(self) -> float:
+        """Expected damage to enemies minus expected damage to allies (friendly fire counts)."""
+        return sum((-1 if t.ally else 1) * t.damage.mean for t in self.targets if t.damage is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveForecast:
+    """What a move to a square would do.
+
+    ``stops_at`` is where the creature would end up (a walk stops at the first square with nothing
+    under it), ``path`` the squares it would cross, ``fall`` the fall that follows if any. ``cover``
+    maps each living enemy to whether the walls would give cover from it there; ``visibility`` is
+    the light at that square and ``vision`` the creature's own sight there.
+    """
+
+    entity: int
+    square: tuple[int, int]
+    legal: bool
+    problem: str | None
+    cost_ft: int | None = None
+    path: tuple[tuple[int, int], ...] = ()
+    stops_at: tuple[int, int] | None = None
+    fall: FallOdds | None = None
+    cover: tuple[tuple[int, bool], ...] = ()
+    visibility: int = 3
+    vision: int = 3

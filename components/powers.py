@@ -60,17 +60,25 @@ class Power:
     source: str = field(default="", compare=False)
 
     @property
+    def has_area(self) -> bool:
+        """It covers an area: a burst, cone or line, or an area of darkness, fog or light it makes."""
+        return self.area is not None or self.creates_area is not None or self.creates_light is not None
+
+    @property
     def aims_at_point(self) -> bool:
-        """Aimed at a square: an area with a range, a cone or line's direction, or a light, cloud or
-        teleport put somewhere within range."""
-        if self.area is not None:
-            return self.range_ft is not None or self.area.shape != "burst"
-        return self.range_ft is not None and bool(self.creates_area or self.creates_light or self.teleport)
+        """Aimed at a square you can see within range: an area with a range is centred there (a cone
+        or line starts there), and a teleport lands there. Without a range an area is centred on you."""
+        return self.range_ft is not None and (self.has_area or self.teleport)
+
+    @property
+    def needs_direction(self) -> bool:
+        """A cone or line: it faces somewhere, away from you when aimed at a point, else as told."""
+        return self.area is not None and self.area.shape != "burst"
 
     @property
     def single_target(self) -> bool:
-        """No area, not on yourself, not aimed at a square: one creature you can see within range."""
-        return self.area is None and self.targets != "self" and not self.aims_at_point
+        """No area, not on yourself, no teleport: one creature you can see within range."""
+        return not self.has_area and self.targets != "self" and not self.teleport
 
     @property
     def lasting(self) -> bool:

@@ -6,11 +6,22 @@ Systems read these fields instead of carrying constants, so that a scenario's ``
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from types import MappingProxyType
 from typing import Any
 
+from components.values import Bound, shown
+
 DIAGONAL_RULES = ("one", "alternating")
+#: How a range counts height: "straight" is the straight line between the grid distance and the
+#: difference in height (a flier 60 ft up is 60 ft away); "larger" takes the larger of the two.
+HEIGHT_RULES = ("straight", "larger")
+
+#: Grows when a change of the rules makes an old battle replay differently; saves and replays
+#: record it, so that loading an old one says so in one line.
+RULES_VERSION = 2
 
 #: Conditions a command or power may grant. Derived ones (downed, unconscious, dead) follow from
 #: Health and Fatigue and cannot be granted; slowed and flat-footed can be both granted and derived.
@@ -21,9 +32,46 @@ DERIVED_CONDITIONS = frozenset({"downed", "unconscious", "dead"})
 ROLL_KINDS = frozenset({"attack", "notice", "save", "check", "initiative"})
 
 
+#: The allowed range of every number of the rules, inclusive. Past these the rules mean nothing (a
+#: 0 ft square, a die of no sides) or only make arithmetic overflow (a speed of 10**30 ft).
+RULE_BOUNDS: Mapping[str, Bound] = MappingProxyType({
+    "square_ft": Bound(1, 100, unit="ft"),
+    "speed_ft": Bound(0, 10_000, unit="ft"),
+    "slowed_speed_factor": Bound(0, 1, whole=False, above=True),
+    "max_fatigue": Bound(1, 100, unit="fatigue points"),
+    "slowed_at_fatigue": Bound(0, 100, unit="fatigue points"),
+    "disadvantage_at_fatigue": Bound(0, 100, unit="fatigue points"),
+    "unconscious_at_fatigue": Bound(0, 100, unit="fatigue points"),
+    "fatigue_per_hit_at_zero": Bound(0, 100, unit="fatigue points"),
+    "fall_ft_per_round": Bound(1, 100_000, unit="ft"),
+    "fall_ft_per_die": Bound(1, 1000, unit="ft"),
+    "fall_die_sides": Bound(1, 1000, unit="sides"),
+    "fall_max_dice": Bound(0, 1000, unit="dice"),
+    "soft_landing_divisor": Bound(1, 100),
+    "cover_bonus": Bound(-1000, 1000, unit="Defense points"),
+    "cover_lines_needed": Bound(1, 4, unit="corner lines"),
+    "flat_footed_penalty": Bound(-1000, 1000, unit="Defense points"),
+    "initiative_die": Bound(1, 1000, unit="sides"),
+    "surprise_rounds": Bound(0, 100, unit="rounds"),
+})
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Defaults for every open number of the rules. Feet everywhere, squares for positions."""
+    """Defaults for every open number of the rules. Feet everywhere, squares for positions.
+
+    Every number has a range (:data:`RULE_BOUNDS`): ``square_ft`` 1..100, ``speed_ft`` 0..10000,
+    ``slowed_speed_factor`` above 0 and at most 1, fatigue thresholds 0..100 (``max_fatigue``
+    1..100), falls: ``fall_ft_per_round`` 1..100000, ``fall_ft_per_die`` 1..1000,
+    ``fall_die_sides`` 1..1000, ``fall_max_dice`` 0..1000, ``soft_landing_divisor`` 1..100;
+    ``cover_bonus`` and ``flat_footed_penalty`` -1000..1000, ``cover_lines_needed`` 1..4,
+    ``initiative_die`` 1..1000, ``surprise_rounds`` 0..100. ``diagonal`` is "one" or
+    "alternating", ``height_distance`` "straight" or "larger", ``cover_enabled`` true or false.
+
+    Raises:
+        ValueError: a field of the wrong type or out of its range, naming ``rules.FIELD``, the
+            range and the value.
+    """
 
     square_ft: int = 5
     diagonal: str = "one"  # "one": a diagonal step is one square; "alternating": 5-10-5
@@ -45,32 +93,20 @@ class Rules:
     flat_footed_penalty: int = 2
     initiative_die: int = 20
     surprise_rounds: int = 1
+    height_distance: str = "straight"  # "straight" or "larger": how ranges, reach and areas count height
 
     def __post_init__(self) -> None:
-        if self.diagonal not in DIAGONAL_RULES:
-            raise ValueError(f"rules.diagonal must be one of {', '.join(DIAGONAL_RULES)}, not {self.diagonal!r}")
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.type in ("int", "float") and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                raise ValueError(f"rules.{f.name} must be a number, not {value!r}")
-            if f.type == "bool" and not isinstance(value, bool):
-                raise ValueError(f"rules.{f.name} must be true or false, not {value!r}")
-        positive = ("square_ft", "max_fatigue", "fall_ft_per_die", "fall_die_sides", "soft_landing_divisor",
-                    "initiative_die", "cover_lines_needed", "fall_ft_per_round")
-        for name in positive:
-            if getattr(self, name) <= 0:
-                raise ValueError(f"rules.{name} must be above 0, not {getattr(self, name)!r}")
-        if not 0 < self.slowed_speed_factor <= 1:
-            raise ValueError(f"rules.slowed_speed_factor must be in (0, 1], not {self.slowed_speed_factor!r}")
-        bounded = {"fall_max_dice": 1000, "initiative_die": 1000, "fall_die_sides": 1000, "max_fatigue": 100,
-                   "surprise_rounds": 100}
-        for name, most in bounded.items():
-            if getattr(self, name) > most:
-                raise ValueError(f"rules.{name} must be at most {most}, not {getattr(self, name)!r}")
-        if self.surprise_rounds < 0:
-            raise ValueError(f"rules.surprise_rounds must be 0 or more, not {self.surprise_rounds!r}")
-        if self.cover_lines_needed > 4:
-            raise ValueError(f"rules.cover_lines_needed must be 1-4, not {self.cover_lines_needed!r}")
+        if not isinstance(self.diagonal, str) or self.diagonal not in DIAGONAL_RULES:
+            raise ValueError(f"rules.diagonal must be one of {', '.join(DIAGONAL_RULES)}, not {shown(self.diagonal)}")
+        if not isinstance(self.height_distance, str) or self.height_distance not in HEIGHT_RULES:
+            raise ValueError(f"rules.height_distance must be one of {', '.join(HEIGHT_RULES)}, "
+                             f"not {shown(self.height_distance)}")
+        if not isinstance(self.cover_enabled, bool):
+            raise ValueError(f"rules.cover_enabled must be true or false, not {shown(self.cover_enabled)}")
+        for name, bound in RULE_BOUNDS.items():
+            problem = bound.problem(getattr(self, name))
+            if problem:
+                raise ValueError(f"rules.{name}: {problem}")
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "rules") -> Rules:
@@ -84,10 +120,12 @@ class Rules:
             return cls()
         if not isinstance(data, Mapping):
             raise ValueError(f"{where}: expected a table of rule overrides, not {type(data).__name__}")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        known = sorted(f.name for f in fields(cls))
+        unknown = [key for key in data if key not in known]
         if unknown:
-            raise ValueError(f"{where}: unknown rule {unknown[0]!r}; known rules: {', '.join(sorted(known))}")
+            close = difflib.get_close_matches(str(unknown[0]), known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"{where}: unknown rule {shown(unknown[0])}{hint}; known rules: {', '.join(known)}")
         try:
             return replace(cls(), **dict(data))
         except ValueError as err:

@@ -7,6 +7,7 @@ with a thousand creatures cheap.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -16,8 +17,36 @@ from components.creature import Visibility
 #: Engine limits, not rules: past these a map (or a stranger's script) would only make every
 #: change of light cost seconds. A torch lights tens of feet; a map holds a few dozen lights.
 MAX_RADIUS_FT = 10_000.0
+#: Ground heights and creatures' z, in feet either way of the datum: a fall from 10,000 ft is
+#: already 20 rounds of falling; past this only the arithmetic that reads heights overflows.
+MAX_HEIGHT_FT = 10_000.0
 MAX_LIGHTS = 512
 MAX_AREAS = 512
+
+
+class Blocks(enum.IntFlag):
+    """What a square of terrain stops, one flag each. A wall stops everything.
+
+    An arrow slit stops movement, pushes and fliers but not sight or light; a battlement stops
+    walkers and pushes but neither fliers nor sight. ``COVER``: it is a solid object that hides a
+    creature behind it (see :mod:`systems.cover` for how see-through cover is counted).
+    """
+
+    MOVEMENT = 1
+    SIGHT = 2
+    LIGHT = 4
+    AREAS = 8
+    PUSHES = 16
+    FLIERS = 32
+    COVER = 64
+    ALL = 127
+
+
+#: The names a scenario uses for each flag.
+BLOCK_NAMES: dict[str, Blocks] = {
+    "movement": Blocks.MOVEMENT, "sight": Blocks.SIGHT, "light": Blocks.LIGHT, "areas": Blocks.AREAS,
+    "pushes": Blocks.PUSHES, "fliers": Blocks.FLIERS, "cover": Blocks.COVER,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,16 +73,20 @@ class Area:
 
 @dataclass(slots=True)
 class Terrain:
-    """Ground heights (ft), walls and soft squares as ``[x, y]`` arrays, and the light sources.
+    """Ground heights (ft), walls, partial blockers and soft squares as ``[x, y]`` arrays, and lights.
 
-    ``version`` grows on every change so that systems can cache what they derive from it (the level
-    grid, lit masks) and recompute only when the map really changed.
+    ``walls`` are solid (they stop everything); ``blockers`` holds the :class:`Blocks` flags of
+    terrain that stops only some things (an arrow slit, a battlement). Systems ask
+    :meth:`blocking` for the squares that stop what they care about. ``version`` grows on every
+    change so that systems can cache what they derive from the map and recompute only when it
+    really changed.
     """
 
     width: int
     height: int
     ground: np.ndarray = field(init=False)
     walls: np.ndarray = field(init=False)
+    blockers: np.ndarray = field(init=False)
     soft: np.ndarray = field(init=False)
     ambient: Visibility = Visibility.NORMAL
     lights: dict[int, Light] = field(default_factory=dict)
@@ -61,6 +94,7 @@ class Terrain:
     version: int = 0
     last_id: int = 0  # lights and areas share one sequence of ids
     _layout: tuple[int, tuple[tuple[int, int], bytes]] | None = field(default=None, init=False, repr=False)
+    _blocking: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
@@ -68,6 +102,7 @@ class Terrain:
                 raise ValueError(f"grid {name} must be a whole number of squares in 1..1024, not {value!r}")
         self.ground = np.zeros((self.width, self.height), dtype=np.float64)
         self.walls = np.zeros((self.width, self.height), dtype=bool)
+        self.blockers = np.zeros((self.width, self.height), dtype=np.uint8)
         self.soft = np.zeros((self.width, self.height), dtype=bool)
 
     def inside(self, x: int, y: int) -> bool:
@@ -96,8 +131,31 @@ class Terrain:
         changes.
         """
         if self._layout is None or self._layout[0] != self.version:
-            self._layout = (self.version, (self.walls.shape, np.packbits(self.walls).tobytes()))
+            packed = np.packbits(self.walls).tobytes()
+            if self.blockers.any():
+                packed += self.blockers.tobytes()
+            self._layout = (self.version, (self.walls.shape, packed))
         return self._layout[1]
+
+    def forget_derived(self) -> None:
+        """Forget the masks and the layout key worked out from the map (after it is put back as it
+        was at an older version, whose number may now stand for another map)."""
+        self._layout = None
+        self._blocking.clear()
+
+    def blocking(self, what: Blocks) -> np.ndarray:
+        """Boolean ``[x, y]`` mask (read-only) of the squares that stop any of ``what``: walls, and
+        terrain carrying one of those flags. Kept until the map changes."""
+        key = (self.version, int(what))
+        found = self._blocking.get(key)
+        if found is None:
+            if self._blocking and next(iter(self._blocking))[0] != self.version:
+                self._blocking.clear()
+            found = self.walls | ((self.blockers & np.uint8(int(what))) != 0) if self.blockers.any() \
+                else self.walls.copy()
+            found.flags.writeable = False
+            self._blocking[key] = found
+        return found
 
     def add_light(self, light: Light) -> int:
         """Put a light on the map and return its id; ValueError past the engine's limits."""

@@ -13,12 +13,13 @@ import math
 from collections.abc import Callable
 
 import esper
+import numpy as np
 
 from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import Move, Stand
 from components.events import CommandRefused, Moved, StoodUp
 from systems.geometry import distance_ft
-from systems.paths import Paths
+from systems.paths import Paths, blocked_for
 from systems.state import BattleState, Phase
 from systems.vitals import can_act, is_flying
 
@@ -30,14 +31,8 @@ def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) ->
     return movement.speed_ft
 
 
-def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movement,
-                 conditions: Conditions, falling: Falling, goal: tuple[int, int],
-                 taken: Callable[[tuple[int, int]], bool]) -> str | None:
-    """Why a move to ``goal`` is illegal right now, in words a player can act on; None if it is legal.
-
-    ``taken(square)`` says whether another living creature stands on a square.
-    """
-    terrain = paths.terrain
+def _stuck(conditions: Conditions, falling: Falling) -> str | None:
+    """Why the creature cannot move at all now, or None."""
     if not can_act(conditions):
         state = next(c for c in ("dead", "unconscious", "downed") if c in conditions.active)
         return f"it is {state} and cannot move"
@@ -45,22 +40,56 @@ def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movem
         return "it is falling"
     if "restrained" in conditions.active:
         return "it is restrained"
-    if terrain.walls[goal]:
+    return None
+
+
+def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movement,
+                 conditions: Conditions, falling: Falling, goal: tuple[int, int],
+                 taken: Callable[[tuple[int, int]], bool]) -> str | None:
+    """Why a move to ``goal`` is illegal right now, in words a player can act on; None if it is legal.
+
+    ``taken(square)`` says whether another living creature stands on a square. What stops the
+    mover depends on whether it flies (a battlement stops walkers, not fliers).
+    """
+    problem = _stuck(conditions, falling)
+    if problem:
+        return problem
+    flying = is_flying(movement, conditions)
+    if paths.terrain.walls[goal]:
         return f"square {goal} is a wall"
+    if blocked_for(paths.terrain, flying)[goal]:
+        return f"square {goal} is blocked to {'fliers' if flying else 'movement'}"
     if goal != position.square and taken(goal):
         return f"square {goal} is taken by another creature"
     left = max(speed_for_round(movement, conditions, rules) - movement.used_ft, 0)
     straight = distance_ft(position.square, goal, rules)
     if straight > left:
         return f"square {goal} is {straight} ft away and it has {left} ft of movement left this round"
-    cost = paths.cost(position.square, goal, limit_ft=left)
+    cost = paths.cost(position.square, goal, limit_ft=left, flying=flying)
     if cost is None:
-        if paths.cost(position.square, goal) is None:
+        if paths.cost(position.square, goal, flying=flying) is None:
             return f"no path to {goal} around the walls"
         return f"the way around the walls to {goal} is longer than the {left} ft of movement it has left"
     if cost > left:
         return f"square {goal} is {cost} ft away around the walls and it has {left} ft of movement left"
     return None
+
+
+def walk(ground: np.ndarray, path: list[tuple[int, int]], z: float, flying: bool) -> tuple[tuple[int, int], float]:
+    """Where a move along ``path`` ends and at what height: the move itself and its forecast.
+
+    A walker keeps its height (raised by higher ground) and stops at the first square with nothing
+    under that height, where it steps off and falls; a flier goes all the way.
+    """
+    goal = path[-1]
+    if flying:
+        return goal, max(z, float(ground[goal]))
+    for square in path[1:]:
+        floor = float(ground[square])
+        z = max(z, floor)
+        if floor < z:
+            return square, z
+    return goal, z
 
 
 def _describe(command: object) -> str:
@@ -121,23 +150,14 @@ class ActionSystem(esper.Processor):
             state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
             return
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        found = state.paths.find(position.square, goal, limit_ft=left)
+        flying = is_flying(movement, conditions)
+        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it a moment ago
         path, cost = found
-        start, stop, z = position.square, goal, position.z
-        if not is_flying(movement, conditions):
-            # Walk it: a move keeps its height (raised by higher ground), and the first square with
-            # nothing under that height is where the creature steps off and falls.
-            for square in path[1:]:
-                ground = float(state.terrain.ground[square])
-                z = max(z, ground)
-                if ground < z:
-                    stop = square
-                    break
-            if stop != goal:
-                cost = state.paths.cost(start, stop, limit_ft=left) or 0
-        else:
-            z = max(z, float(state.terrain.ground[goal]))
+        start = position.square
+        stop, z = walk(state.terrain.ground, path, position.z, flying)
+        if stop != goal:
+            cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
         movement.used_ft += cost
         state.place(entity, position, stop)
         position.z = z

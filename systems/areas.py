@@ -1,4 +1,10 @@
-"""Areas: the squares a power's burst, cone or line covers, and the creatures inside them.
+"""Areas: where a power's area is centred, the squares it covers, and the creatures it reaches.
+
+The rules: with a range, the area is centred on a point the user sees within range; without one it
+is centred on the user. A cone or line starts at that centre and faces away from the user, or where
+the command says. A power that lists its targets (itself, allies, enemies) reaches only those inside
+the area; one that does not reaches every creature in it. Heights count: a burst catches a flier
+only within its radius in three dimensions.
 
 One function each, asked by the power system when a use resolves, by the forecasts before it, by
 the computer player aiming and by the window drawing the preview, so all four see one area.
@@ -15,72 +21,125 @@ import tcod.map
 
 from components import Creature, Fatigue, Health, Position
 from components.powers import Power
-from systems.geometry import within_radius
+from components.terrain import Blocks
+from systems.geometry import distance_3d_ft, within_radius
 from systems.state import BattleState
 from systems.vitals import is_dead
 
 _CONE_COS = 1 / math.sqrt(1.25)  # half-angle atan(1/2): the cone is as wide as it is far
 
+#: Compass names a command may give for a direction, as steps on the grid (y grows southward).
+COMPASS = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1), "w": (-1, 0),
+           "nw": (-1, -1)}
 
-def area_squares(state: BattleState, power: Power, origin: tuple[int, int], point: tuple[int, int] | None
-                 ) -> list[tuple[int, int]]:
-    """The squares a power's area covers, walls and what they shadow excluded.
 
-    A burst is centred on ``point`` (or on the user at ``origin`` without a range); a cone or line
-    starts at the user and points at ``point``.
+def area_centre(power: Power, origin: tuple[int, int], point: tuple[int, int] | None) -> tuple[int, int]:
+    """Where the area is centred: the point aimed at when the power has a range, else the user."""
+    return point if (power.range_ft is not None and point is not None) else origin
+
+
+def facing(power: Power, origin: tuple[int, int], point: tuple[int, int] | None,
+           direction: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Where a cone or line faces: the direction given, else away from the user toward the point.
+
+    None when there is no way to tell (aimed at the user's own square with no direction).
+    """
+    if direction is not None and direction != (0, 0):
+        return direction
+    if point is None or point == origin:
+        return None
+    return (point[0] - origin[0], point[1] - origin[1])
+
+
+def _shape_mask(power: Power, shape: tuple[int, int], centre: tuple[int, int], face: tuple[int, int],
+                apex: bool, square_ft: int, state: BattleState) -> np.ndarray:
+    """The squares of a cone or line from ``centre`` facing ``face`` (``apex``: its own square too)."""
+    assert power.area is not None
+    rules = state.rules
+    xs = (np.arange(shape[0]) - centre[0])[:, None].astype(float)
+    ys = (np.arange(shape[1]) - centre[1])[None, :].astype(float)
+    norm = math.hypot(*face)
+    ux, uy = face[0] / norm, face[1] / norm
+    along = xs * ux + ys * uy
+    dist = np.hypot(xs, ys)
+    if power.area.shape == "cone":
+        reach = within_radius(shape, centre, power.area.length_ft, rules)
+        mask: np.ndarray = reach & (along >= _CONE_COS * dist) & (dist > 0)
+    else:
+        across = np.abs(xs * uy - ys * ux)
+        half_width = power.area.width_ft / square_ft / 2
+        length = power.area.length_ft / square_ft
+        mask = (along > 0) & (along <= length + 0.5) & (across < half_width + 1e-9)
+    if apex:
+        mask[centre] = True
+    return mask
+
+
+def area_squares(state: BattleState, power: Power, origin: tuple[int, int], point: tuple[int, int] | None,
+                 direction: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+    """The squares a power's area covers, what blocks areas (and what it shadows) excluded.
+
+    ``origin`` is the user's square. A burst covers its radius around the centre; a cone or line
+    starts at the centre (the user's square is never in its own cone) and faces as :func:`facing`
+    says; with no way to face it covers nothing.
     """
     assert power.area is not None
     terrain, rules = state.terrain, state.rules
     shape = terrain.walls.shape
+    centre = area_centre(power, origin, point)
     if power.area.shape == "burst":
-        centre = point if (power.range_ft is not None and point is not None) else origin
         mask = within_radius(shape, centre, power.area.radius_ft, rules)
     else:
-        if point is None or point == origin:
+        face = facing(power, origin, point, direction)
+        if face is None:
             return []
-        centre = origin
-        xs = (np.arange(shape[0]) - origin[0])[:, None].astype(float)
-        ys = (np.arange(shape[1]) - origin[1])[None, :].astype(float)
-        dx, dy = point[0] - origin[0], point[1] - origin[1]
-        norm = math.hypot(dx, dy)
-        ux, uy = dx / norm, dy / norm
-        along = xs * ux + ys * uy
-        length = power.area.length_ft / rules.square_ft
-        if power.area.shape == "cone":
-            dist = np.hypot(xs, ys)
-            reach = within_radius(shape, origin, power.area.length_ft, rules)
-            mask = reach & (along >= _CONE_COS * dist) & (dist > 0)
-        else:
-            across = np.abs(xs * uy - ys * ux)
-            half_width = power.area.width_ft / rules.square_ft / 2
-            mask = (along > 0) & (along <= length + 0.5) & (across < half_width + 1e-9)
-    seen = tcod.map.compute_fov(~terrain.walls, centre, radius=0, light_walls=False,
+        mask = _shape_mask(power, shape, centre, face, centre != origin, rules.square_ft, state)
+    stops = terrain.blocking(Blocks.AREAS)
+    seen = tcod.map.compute_fov(~stops, centre, radius=0, light_walls=False,
                                 algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
-    mask = mask & seen & ~terrain.walls
+    mask = mask & seen & ~stops
     return [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
 
 
+def _of_kind(power: Power, user: int, entity: int, team: str, creature: Creature) -> bool:
+    """Whether ``entity`` is of the kind the power lists (itself, allies, enemies; none: anyone)."""
+    if power.targets == "self":
+        return entity == user
+    if power.targets in ("allies", "ally"):
+        return creature.team == team
+    if power.targets in ("enemies", "enemy"):
+        return creature.team != team
+    return True
+
+
 def creatures_reached(state: BattleState, power: Power, user: int, target: int | None,
-                      point: tuple[int, int] | None, origin: tuple[int, int] | None = None) -> list[int]:
+                      point: tuple[int, int] | None, origin: tuple[int, int] | None = None,
+                      direction: tuple[int, int] | None = None, origin_z: float | None = None) -> list[int]:
     """The creatures a use reaches (before attack rolls and saves), in entity order.
 
-    ``origin`` is the user's square (where it would stand, for a forecast); its own by default.
+    ``origin`` and ``origin_z`` are where the user stands (where it would stand, for a forecast);
+    its own square and height by default.
     """
-    if power.targets == "self" and power.area is None:
-        return [user]
     if power.area is None:
-        return [] if target is None else [target]
-    origin = origin or esper.component_for_entity(user, Position).square
-    squares = set(area_squares(state, power, origin, point))
+        if power.targets == "self":
+            return [user]
+        return [target] if (power.single_target and target is not None) else []
+    here = esper.component_for_entity(user, Position)
+    origin = origin or here.square
+    z = here.z if origin_z is None else origin_z
+    squares = set(area_squares(state, power, origin, point, direction))
+    centre = area_centre(power, origin, point)
+    centre_z = z if centre == origin else float(state.terrain.ground[centre])
+    size = power.area.radius_ft if power.area.shape == "burst" else power.area.length_ft
     team = esper.component_for_entity(user, Creature).team
     found = []
     for entity, (position, creature, health, fatigue) in sorted(
             esper.get_components(Position, Creature, Health, Fatigue)):
         if position.square not in squares or is_dead(health, fatigue):
             continue
-        if power.targets in ("allies", "ally") and creature.team != team:
+        if not _of_kind(power, user, entity, team, creature):
             continue
-        if power.targets in ("enemies", "enemy") and creature.team == team:
-            continue
+        if distance_3d_ft(centre, centre_z, position.square, position.z, state.rules) > size + 1e-9:
+            continue  # above or below the area
         found.append(entity)
     return found

@@ -1,8 +1,14 @@
-"""Cover: whether walls hide a defender from an attacker, on the grid.
+"""Cover: whether solid objects hide a defender from an attacker, on the grid.
 
 The rules' "3/4 of your body blocked" becomes: of the four lines from the centre of the attacker's
-square to the corners of the defender's square, enough pass through the inside of a solid square.
-The two creatures' own squares never block, and grazing an edge or a corner does not count.
+square to the corners of the defender's square, enough pass through the inside of a solid square
+(a wall, or terrain flagged ``COVER``, such as an arrow slit or a battlement). The two creatures'
+own squares never block, and grazing an edge or a corner does not count.
+
+See-through cover is asymmetric: an archer standing right behind an arrow slit leans to the
+opening, so the slit next to the *attacker* does not count, while the same slit next to the
+*defender* does. The archer shoots out at exposed raiders; raiders at an angle find it mostly
+hidden. Cover and sight are worked out on the grid's plane: heights do not change them.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import esper
 import numpy as np
 
 from components import Conditions, Cover, Creature, Position, Rules, Terrain
+from components.terrain import Blocks
 from systems.caches import MapCaches
 from systems.state import BattleState, Phase
 
@@ -115,6 +122,26 @@ def _batch(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray, offs
     return counts
 
 
+def solids_for(terrain: Terrain, attacker: tuple[int, int]) -> np.ndarray:
+    """The squares that block an attacker's corner lines: every cover-giving square, except the
+    see-through ones right beside the attacker (it leans to the opening)."""
+    solid = terrain.blocking(Blocks.COVER)
+    if not terrain.blockers.any():
+        return solid
+    x, y = attacker
+    window = (slice(max(0, x - 1), x + 2), slice(max(0, y - 1), y + 2))
+    lean = solid[window] & ~terrain.blocking(Blocks.SIGHT)[window]
+    if not lean.any():
+        return solid
+    mine = solid.copy()
+    mine[window] &= ~lean
+    return mine
+
+
+def _leans(terrain: Terrain, attacker: tuple[int, int]) -> bool:
+    return bool(terrain.blockers.any()) and solids_for(terrain, attacker) is not terrain.blocking(Blocks.COVER)
+
+
 def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
     """``blocked_lines`` on this map, remembered (in ``caches``) while the walls stay as they are.
 
@@ -125,21 +152,26 @@ def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], 
     key = (attacker[0], attacker[1], defender[0], defender[1])
     found = answers.get(key)
     if found is None:
-        found = answers[key] = blocked_lines(terrain.walls, attacker, defender)
+        found = answers[key] = blocked_lines(solids_for(terrain, attacker), attacker, defender)
     return found
 
 
 def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
     """``blocked_lines_many`` on this map, asking numpy only about the pairs not known yet."""
     answers = caches.cover_answers(terrain.layout_key())
-    keys = [tuple(row) for row in np.hstack([attackers, defenders]).tolist()]
-    counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)  # type: ignore[call-overload]
+    keys: list[tuple[int, int, int, int]] = [(a, b, c, d) for a, b, c, d in np.hstack([attackers, defenders]).tolist()]
+    counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)
     missing = np.flatnonzero(counts < 0)
+    if len(missing) and terrain.blockers.any():
+        leaning = [i for i in missing.tolist() if _leans(terrain, keys[i][:2])]
+        for i in leaning:
+            counts[i] = cover_count(caches, terrain, keys[i][:2], keys[i][2:])
+        missing = np.flatnonzero(counts < 0)
     if len(missing):
-        fresh = blocked_lines_many(terrain.walls, attackers[missing], defenders[missing])
+        fresh = blocked_lines_many(terrain.blocking(Blocks.COVER), attackers[missing], defenders[missing])
         counts[missing] = fresh
         for i, value in zip(missing.tolist(), fresh.tolist()):
-            answers[keys[i]] = value  # type: ignore[index]
+            answers[keys[i]] = value
     return counts
 
 

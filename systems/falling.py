@@ -11,6 +11,8 @@ import esper
 from components import Conditions, Falling, Fatigue, Health, Movement, Position, Rules
 from components.commands import Hit
 from components.events import Fell, Landed
+from components.forecasts import Distribution, FallOdds
+from systems.odds import sum_of_dice
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead, is_flying
 
@@ -24,6 +26,13 @@ def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
     if soft:
         dice //= rules.soft_landing_divisor
     return dice
+
+
+def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:
+    """The damage a fall of ``distance_ft`` would do, exactly: what ``FallingSystem`` rolls."""
+    dice = fall_dice(distance_ft, soft, rules)
+    chances = sum_of_dice(dice, rules.fall_die_sides)
+    return FallOdds(distance_ft, soft, dice, Distribution.of({t: float(p) for t, p in enumerate(chances)}))
 
 
 class FallingSystem(esper.Processor):

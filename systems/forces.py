@@ -7,6 +7,7 @@ import numpy as np
 
 from components import Conditions, Fatigue, Health, Movement, Position
 from components.events import Pushed, Teleported
+from components.terrain import Blocks
 from systems.state import BattleState
 from systems.vitals import is_dead, is_flying
 
@@ -27,10 +28,11 @@ def push_landing(state: BattleState, origin: tuple[int, int], target: int, feet:
         return start
     flying = is_flying(esper.component_for_entity(target, Movement), esper.component_for_entity(target, Conditions))
     terrain = state.terrain
+    stops = terrain.blocking(Blocks.PUSHES | (Blocks.FLIERS if flying else Blocks.MOVEMENT))
     x, y = start
     for _ in range(int(feet // state.rules.square_ft)):
         nx, ny = x + sx, y + sy
-        if not terrain.inside(nx, ny) or terrain.walls[nx, ny] or state.taken((nx, ny), target):
+        if not terrain.inside(nx, ny) or stops[nx, ny] or state.taken((nx, ny), target):
             break
         if terrain.ground[nx, ny] > position.z:
             break  # a cliff face: you cannot push someone into rock

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from components import Rules
@@ -18,6 +20,23 @@ def distance_squares(dx: int, dy: int, rules: Rules) -> int:
 def distance_ft(a: tuple[int, int], b: tuple[int, int], rules: Rules) -> int:
     """Feet between the squares ``a`` and ``b``."""
     return distance_squares(a[0] - b[0], a[1] - b[1], rules) * rules.square_ft
+
+
+def distance_3d_ft(a: tuple[int, int], a_z: float, b: tuple[int, int], b_z: float, rules: Rules) -> float:
+    """Feet between two points in three dimensions: the rules' distance for ranges, reach and areas.
+
+    The horizontal part is the grid distance under the diagonal rule; the vertical part the
+    difference in height. By default the two combine as a straight line (a flier 60 ft straight up
+    is 60 ft away); with ``rules.height_distance = "larger"`` the larger of the two counts. Cover
+    and sight stay on the grid's plane.
+    """
+    across = distance_ft(a, b, rules)
+    up = abs(float(a_z) - float(b_z))
+    if up == 0:
+        return float(across)
+    if rules.height_distance == "larger":
+        return max(float(across), up)
+    return math.hypot(across, up)
 
 
 def within_radius(shape: tuple[int, int], centre: tuple[int, int], radius_ft: float, rules: Rules) -> np.ndarray:

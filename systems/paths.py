@@ -12,6 +12,7 @@ import numpy as np
 import tcod.path
 
 from components import Rules, Terrain
+from components.terrain import Blocks
 from systems.caches import MapCaches
 
 UNREACHABLE = int(np.iinfo(np.int32).max)
@@ -26,16 +27,22 @@ def edge_weights(rules: Rules) -> tuple[int, int, int]:
     return (1, 1, 1) if rules.diagonal == "one" else (2, 3, 2)
 
 
+def blocked_for(terrain: Terrain, flying: bool) -> np.ndarray:
+    """The squares a mover cannot enter: what stops fliers for a flier, what stops walkers else."""
+    return terrain.blocking(Blocks.FLIERS if flying else Blocks.MOVEMENT)
+
+
 def distance_map(terrain: Terrain, rules: Rules, roots: list[tuple[int, int]],
-                 window: tuple[int, int, int, int] | None = None) -> np.ndarray:
-    """Path cost from the nearest of ``roots`` to every square, around walls, in edge-cost units.
+                 window: tuple[int, int, int, int] | None = None, flying: bool = False) -> np.ndarray:
+    """Path cost from the nearest of ``roots`` to every square, around what blocks the mover, in
+    edge-cost units.
 
     ``window`` is ``(x0, y0, x1, y1)``: only that part of the map is searched. Squares not reached
     are ``UNREACHABLE``.
     """
     cardinal, diagonal, _ = edge_weights(rules)
     x0, y0, x1, y1 = window or (0, 0, terrain.width, terrain.height)
-    cost = np.where(terrain.walls[x0:x1, y0:y1], 0, 1).astype(np.int32)
+    cost = np.where(blocked_for(terrain, flying)[x0:x1, y0:y1], 0, 1).astype(np.int32)
     finder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=cost, cardinal=cardinal, diagonal=diagonal))
     for x, y in roots:
         finder.add_root((x - x0, y - y0))
@@ -53,14 +60,15 @@ class Paths:
         self.rules = rules
         self.caches = caches
 
-    def raw_distances(self, start: tuple[int, int], limit_ft: float | None = None) -> np.ndarray:
+    def raw_distances(self, start: tuple[int, int], limit_ft: float | None = None, flying: bool = False
+                      ) -> np.ndarray:
         """Path costs from ``start`` in edge-cost units (see :func:`edge_weights`).
 
         With ``limit_ft``, only the window a creature could reach is searched (every step costs at
         least one square), which makes a 30 ft move on a 64x64 map many times cheaper.
         """
         terrain, rules = self.terrain, self.rules
-        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, limit_ft)
+        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, limit_ft, flying)
         found = self.caches.distance_map(key)
         if found is not None:
             return found
@@ -69,33 +77,34 @@ class Paths:
             reach = int(max(limit_ft, 0) // rules.square_ft) + 1
             window = (max(0, start[0] - reach), max(0, start[1] - reach),
                       min(terrain.width, start[0] + reach + 1), min(terrain.height, start[1] + reach + 1))
-        distances = distance_map(terrain, rules, [start], window)
+        distances = distance_map(terrain, rules, [start], window, flying)
         self.caches.keep_distance_map(key, distances)
         return distances
 
-    def costs_from(self, start: tuple[int, int], limit_ft: float | None = None) -> np.ndarray:
+    def costs_from(self, start: tuple[int, int], limit_ft: float | None = None, flying: bool = False) -> np.ndarray:
         """Cost in feet of the cheapest path from ``start`` to every square (within ``limit_ft`` if
         given); unreachable squares are ``UNREACHABLE``."""
-        dist = self.raw_distances(start, limit_ft)
+        dist = self.raw_distances(start, limit_ft, flying)
         feet = (dist // edge_weights(self.rules)[2]).astype(np.int64) * self.rules.square_ft
         feet[dist == UNREACHABLE] = UNREACHABLE
         return feet
 
-    def cost(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None) -> int | None:
-        """Feet of the cheapest path from ``start`` to ``goal`` around walls, or None if there is none
-        (or, with ``limit_ft``, none that short)."""
-        if self.terrain.walls[goal]:
+    def cost(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
+             flying: bool = False) -> int | None:
+        """Feet of the cheapest path from ``start`` to ``goal`` around what blocks the mover, or None
+        if there is none (or, with ``limit_ft``, none that short)."""
+        if blocked_for(self.terrain, flying)[goal]:
             return None
-        dist = self.raw_distances(start, limit_ft)
+        dist = self.raw_distances(start, limit_ft, flying)
         if dist[goal] == UNREACHABLE:
             return None
         return int(dist[goal]) // edge_weights(self.rules)[2] * self.rules.square_ft
 
-    def find(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None
-             ) -> tuple[list[tuple[int, int]], int] | None:
+    def find(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
+             flying: bool = False) -> tuple[list[tuple[int, int]], int] | None:
         """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost."""
-        cost = self.cost(start, goal, limit_ft)
+        cost = self.cost(start, goal, limit_ft, flying)
         if cost is None:
             return None
-        steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft), goal, True, True)[::-1]
+        steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft, flying), goal, True, True)[::-1]
         return [(int(x), int(y)) for x, y in steps], cost

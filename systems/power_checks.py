@@ -14,19 +14,21 @@ from dataclasses import dataclass
 
 import esper
 
-from components import Abilities, Conditions, Creature, Defense, Fatigue, Health, Position
+from components import Abilities, Conditions, Creature, Defense, Fatigue, Health, Movement, Position
 from components.commands import UsePower
 from components.forecasts import DefenseBreakdown, RollMode
 from components.powers import Power
 from components.rules import Rules
-from systems.geometry import distance_ft
+from systems.areas import facing
+from systems.geometry import distance_3d_ft
+from systems.paths import blocked_for
 from systems.rolls import defense_against, roll_mode
 from systems.state import BattleState
 from systems.visibility import can_see
-from systems.vitals import can_act, is_dead
+from systems.vitals import can_act, is_dead, is_flying
 
 
-def reach_ft(power: Power, rules: Rules) -> float:
+def reach_ft(power: Power, rules: Rules) -> float:  # a power's reach; distances are systems.geometry's
     """How far a power reaches: its range, or one square (melee) when it lists none."""
     return power.range_ft if power.range_ft is not None else float(rules.square_ft)
 
@@ -55,19 +57,31 @@ def _target_problem(state: BattleState, power: Power, user: int, target: int | N
         return f"there is no creature {target!r} in this battle"
     if is_dead(esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)):
         return f"{esper.component_for_entity(target, Creature).name} is dead"
-    t_square = esper.component_for_entity(target, Position).square
+    t_position = esper.component_for_entity(target, Position)
+    t_square = t_position.square
     same_team = esper.component_for_entity(target, Creature).team == esper.component_for_entity(user, Creature).team
     if power.targets in ("enemy", "enemies") and same_team:
         return "the target must be an enemy"
     if power.targets in ("ally", "allies") and not same_team:
         return "the target must be an ally"
     reach = reach_ft(power, state.rules)
-    gap = distance_ft(here, t_square, state.rules)
-    if gap > reach:
-        return f"the target is {gap} ft away and {power.name} reaches {reach:g} ft"
+    gap = distance_3d_ft(here, height_at(state, user, here), t_square, t_position.z, state.rules)
+    if gap > reach + 1e-9:
+        return f"the target is {gap:.4g} ft away and {power.name} reaches {reach:g} ft"
     if target != user and not can_see(state, user, t_square, here):
         return "it cannot see the target (no clear line, or no vision)"
     return None
+
+
+def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float:
+    """How high a creature's feet would be on ``square``: where it is, its height; elsewhere the
+    ground there (a flier keeps its height if that is higher)."""
+    position = esper.component_for_entity(entity, Position)
+    if square == position.square:
+        return float(position.z)
+    ground = float(state.terrain.ground[square])
+    flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
+    return max(float(position.z), ground) if flying else ground
 
 
 def _point_problem(state: BattleState, power: Power, user: int, point: tuple[int, int] | None,
@@ -77,25 +91,27 @@ def _point_problem(state: BattleState, power: Power, user: int, point: tuple[int
         return f"{power.name} needs a point to aim at"
     if not state.terrain.inside(*point):
         return f"point {point} is off the grid"
-    if power.range_ft is not None:
-        gap = distance_ft(here, point, state.rules)
-        if gap > power.range_ft:
-            return f"point {point} is {gap} ft away and {power.name} reaches {power.range_ft:g} ft"
-        if not can_see(state, user, point, here):
-            return f"it cannot see point {point}"
-    elif point == here:
-        return f"{power.name} needs a direction: aim at another square"
+    assert power.range_ft is not None
+    gap = distance_3d_ft(here, height_at(state, user, here), point, float(state.terrain.ground[point]), state.rules)
+    if gap > power.range_ft + 1e-9:
+        return f"point {point} is {gap:.4g} ft away and {power.name} reaches {power.range_ft:g} ft"
+    if not can_see(state, user, point, here):
+        return f"it cannot see point {point}"
     return None
 
 
-def use_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
-                user_square: tuple[int, int] | None = None, queued: Iterable[UsePower] = ()) -> str | None:
-    """Why this use is illegal now, in words a player can act on; None when it is legal.
+def _facing_problem(power: Power, point: tuple[int, int] | None, direction: tuple[int, int] | None,
+                    here: tuple[int, int]) -> str | None:
+    """Why a cone or line has no way to face, or None."""
+    if power.needs_direction and facing(power, here, point, direction) is None:
+        if power.range_ft is not None:
+            return f"{power.name} is aimed at its user's own square: give it a direction"
+        return f"{power.name} needs a direction (or a square to face)"
+    return None
 
-    Args:
-        user_square: where the user will stand when the use resolves (after its queued moves).
-        queued: its uses already queued this turn (they spend its actions too).
-    """
+
+def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
+    """Why the user cannot use this power at all now (helpless, surprised, not its power), or None."""
     conditions = esper.component_for_entity(user, Conditions)
     if not can_act(conditions):
         return "it cannot act (downed, unconscious or dead)"
@@ -104,7 +120,20 @@ def use_problem(state: BattleState, power: Power, user: int, target: int | None,
     known = known_powers(state, user)
     if known and power.id not in known:
         return f"it does not have the power {power.id!r} (it has {', '.join(known)})"
-    problem = _spent(state, power, user, queued)
+    return None
+
+
+def use_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                user_square: tuple[int, int] | None = None, queued: Iterable[UsePower] = (),
+                direction: tuple[int, int] | None = None) -> str | None:
+    """Why this use is illegal now, in words a player can act on; None when it is legal.
+
+    Args:
+        user_square: where the user will stand when the use resolves (after its queued moves).
+        queued: its uses already queued this turn (they spend its actions too).
+        direction: where a cone or line faces (by default away from the user, toward the point).
+    """
+    problem = _user_problem(state, power, user) or _spent(state, power, user, queued)
     if problem:
         return problem
     here = user_square or esper.component_for_entity(user, Position).square
@@ -114,13 +143,21 @@ def use_problem(state: BattleState, power: Power, user: int, target: int | None,
         problem = _point_problem(state, power, user, point, here)
         if problem:
             return problem
-    if power.teleport:
-        if point is None:
-            return f"{power.name} needs a point to land on"
-        if state.terrain.walls[point]:
-            return f"point {point} is a wall"
-        if state.taken(point, user):
-            return f"point {point} is taken"
+    return _facing_problem(power, point, direction, here) or _landing_problem(state, power, user, point)
+
+
+def _landing_problem(state: BattleState, power: Power, user: int, point: tuple[int, int] | None) -> str | None:
+    """Why a teleport cannot land on ``point``, or None (and None for any other power)."""
+    if not power.teleport:
+        return None
+    if point is None:
+        return f"{power.name} needs a point to land on"
+    if state.terrain.walls[point]:
+        return f"point {point} is a wall"
+    if blocked_for(state.terrain, False)[point]:
+        return f"point {point} is blocked to movement"
+    if state.taken(point, user):
+        return f"point {point} is taken"
     return None
 
 

@@ -18,7 +18,7 @@ from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, SaveRolled
 from components.powers import Power
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
-from systems.areas import creatures_reached
+from systems.areas import area_centre, creatures_reached
 from systems.forces import push, teleport
 from systems.power_checks import attack_terms, halved, save_terms, use_problem
 from systems.rolls import roll_die
@@ -42,7 +42,8 @@ class PowerSystem(esper.Processor):
         """Resolve one use on the user's turn: checked again, then rolled and applied target by target."""
         state = self.state
         power = state.powers[command.power]
-        problem = use_problem(state, power, command.actor, command.target, command.point)
+        problem = use_problem(state, power, command.actor, command.target, command.point,
+                              direction=command.direction)
         if problem:
             state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
             return
@@ -65,7 +66,8 @@ class PowerSystem(esper.Processor):
         scripts = state.scripts if power.script else None
         if scripts is not None and power.script:
             scripts.run(power.script, "on_use", ctx)
-        for target in creatures_reached(state, power, command.actor, command.target, command.point):
+        for target in creatures_reached(state, power, command.actor, command.target, command.point,
+                                        direction=command.direction):
             outcome = self._outcome(power, command.actor, target)
             if outcome == "miss":
                 continue
@@ -123,8 +125,7 @@ class PowerSystem(esper.Processor):
         state = self.state
         if not (power.creates_area or power.creates_light):
             return
-        where = command.point if (command.point is not None and power.range_ft is not None) else \
-            esper.component_for_entity(command.actor, Position).square
+        where = area_centre(power, esper.component_for_entity(command.actor, Position).square, command.point)
         source = effect.source if effect else f"power:{power.id}"
         for made, kind in ((power.creates_area, "area"), (power.creates_light, "light")):
             if made is None:

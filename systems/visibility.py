@@ -14,6 +14,7 @@ import tcod.los
 import tcod.map
 
 from components import Conditions, Position, Rules, Terrain, Visibility, Vision
+from components.terrain import Blocks
 from systems.geometry import within_radius
 from systems.query import components_of
 from systems.state import BattleState, Phase
@@ -24,8 +25,11 @@ _FOV = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
 def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -> np.ndarray:
     """Squares a light at (x, y) reaches: within its radius and in view of it around the walls."""
     radius_squares = int(radius_ft // rules.square_ft) + 1
-    seen = tcod.map.compute_fov(~terrain.walls, (x, y), radius=radius_squares, light_walls=True, algorithm=_FOV)
-    return seen & within_radius(terrain.walls.shape, (x, y), radius_ft, rules)
+    seen: np.ndarray = tcod.map.compute_fov(~terrain.blocking(Blocks.LIGHT), (x, y), radius=radius_squares,
+                                            light_walls=True,
+                                            algorithm=_FOV)
+    lit: np.ndarray = seen & within_radius(terrain.walls.shape, (x, y), radius_ft, rules)
+    return lit
 
 
 def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -79,7 +83,7 @@ def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tupl
     if found is None:
         if len(state.sight) > 50_000:
             state.sight.clear()
-        found = state.sight[key] = sees(state.terrain.walls, state.levels, level, here, square)
+        found = state.sight[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
     return found
 
 

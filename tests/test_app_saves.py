@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-
-import pygame
-
 from game.content.scenario import load_scenario
-from game.render import App
+from game.play.app import App
+from game.render.inputs import Key
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +15,7 @@ def _app(name: str, save: Path | None = None) -> App:
     scenario = load_scenario(ROOT / f"assets/scenarios/{name}.toml")
     battle, _ = scenario.build_with_ids()
     extra = {"save_path": save} if save is not None else {}
-    return App(battle, frozenset(), scenario=scenario, screen=pygame.Surface((800, 600)), **extra)
+    return App(battle, frozenset(), scenario=scenario, **extra)
 
 
 def test_each_scenario_saves_to_its_own_file() -> None:
@@ -30,13 +26,13 @@ def test_each_scenario_saves_to_its_own_file() -> None:
 def test_saving_and_loading_round_trips_and_another_scenarios_save_is_refused(tmp_path: Path) -> None:
     save = tmp_path / "shared.json"
     keep = _app("keep", save)
-    keep.end_turn()
-    keep.save()
+    keep.handle(Key("space"))
+    keep.handle(Key("s", ctrl=True))
     assert "Saved" in keep.ui.message
-    keep.end_turn()
-    keep.load()
+    keep.handle(Key("space"))
+    keep.handle(Key("l", ctrl=True))
     assert "Loaded" in keep.ui.message and keep.battle.round == 1
     ledge = _app("ledge", save)
     before = ledge.battle
-    ledge.load()
+    ledge.handle(Key("l", ctrl=True))
     assert "refused" in ledge.ui.message and ledge.battle is before

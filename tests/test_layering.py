@@ -7,7 +7,13 @@ with a literal name.
 
 * components/ imports nothing of ours but components, and neither esper nor pygame;
 * systems/ imports neither game nor pygame;
-* game/ outside game/render/ does not import pygame.
+* game/ outside game/render/ does not import pygame (so game/play/app.py, the window application,
+  does not either: it decides what clicks mean, the window in game/render/ only reports them);
+* game/render/ draws and reads battles but never decides: it imports neither the computer players
+  (game.ai), the simulations (game.sim), saves (game.content.saves), nor any module that issues or
+  resolves commands (game.play, game.scripting, the facade, scenarios' builders), and not the top
+  ``game`` package, whose lazy names are the facade and the loaders. ``from game.content import
+  saves`` counts as importing ``game.content.saves``.
 """
 
 from __future__ import annotations
@@ -44,11 +50,27 @@ def module_name(path: Path, root: Path = ROOT) -> str:
     return ".".join(parts)
 
 
-def imported_modules(source: str, module: str, is_package: bool = False) -> list[tuple[int, str]]:
+#: What game/render/ may not import (the name or anything under it), and why.
+RENDER_MAY_NOT: dict[str, str] = {
+    "game.ai": "the computer players decide moves",
+    "game.sim": "simulations run battles",
+    "game.content.saves": "saving and loading is the application's",
+    "game.content.scenario": "scenarios build battles (they issue the commands that set one up)",
+    "game.play": "the application issues the commands; it imports the renderer, not the other way",
+    "game.scripting": "scripts issue commands",
+    "game.battle.facade": "the facade issues and resolves commands; the renderer is handed a battle to read",
+    "game.battle.abilities": "powers are resolved there",
+    "game.battle.reactions": "reactions issue commands",
+}
+
+
+def imported_modules(source: str, module: str, is_package: bool = False,
+                     with_names: bool = False) -> list[tuple[int, str]]:
     """Every module ``source`` imports, absolute and dotted, with the line it is imported on.
 
     Relative imports are resolved against ``module`` (a package's own ``__init__`` resolves
-    ``from . import x`` inside itself).
+    ``from . import x`` inside itself). With ``with_names``, ``from a.b import c`` also lists
+    ``a.b.c``, since ``c`` may be a module (``from game.content import saves``).
     """
     tree = ast.parse(source)
     package = module if is_package else module.rpartition(".")[0]
@@ -68,9 +90,13 @@ def imported_modules(source: str, module: str, is_package: bool = False) -> list
                     found.append((node.lineno, f"{base}.{node.module}" if base else node.module))
                 else:
                     found.extend((node.lineno, f"{base}.{a.name}" if base else a.name) for a in node.names)
+                    continue
             else:
                 assert node.module is not None
                 found.append((node.lineno, node.module))
+            if with_names:
+                source_module = found[-1][1]
+                found.extend((node.lineno, f"{source_module}.{a.name}") for a in node.names if a.name != "*")
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
                 and isinstance(node.args[0].value, str):
             func = node.func
@@ -80,31 +106,86 @@ def imported_modules(source: str, module: str, is_package: bool = False) -> list
     return found
 
 
+def _in_render(module: str) -> bool:
+    return module == "game.render" or module.startswith("game.render.")
+
+
+def render_violation(name: str) -> str | None:
+    """Why game/render/ may not import ``name`` (None: it may)."""
+    if name == "game":
+        return "game/render/ imports modules by their full name, not the top game package (the facade, loaders)"
+    for banned, why in RENDER_MAY_NOT.items():
+        if name == banned or name.startswith(banned + "."):
+            return f"game/render/ never decides: it may not import {banned} ({why})"
+    return None
+
+
+def _components_rule(module: str, name: str, ours: frozenset[str]) -> str | None:
+    top = name.split(".")[0]
+    if top == "esper":
+        return "components/ is plain data and must not import esper"
+    if _is_pygame(top):
+        return "components/ must not import pygame"
+    if top in ours and top != "components":
+        return f"components/ may import only components, not {top}"
+    return None
+
+
+def _systems_rule(module: str, name: str, ours: frozenset[str]) -> str | None:
+    top = name.split(".")[0]
+    if top == "game":
+        return "systems/ must not import game"
+    if _is_pygame(top):
+        return "systems/ must not import pygame"
+    return None
+
+
+#: game/ subpackage -> the game/ subpackages it may not import (the layers above it).
+GAME_MAY_NOT = {
+    "game.battle": ("game.content.saves", "game.ai", "game.sim", "game.play", "game.render"),
+    "game.content": ("game.ai", "game.sim", "game.play", "game.render"),
+    "game.sim": ("game.play", "game.render"),
+    "game.ai": ("game.sim", "game.play", "game.render", "game.content"),
+}
+
+
+def _subpackage(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def _scripting_rule(name: str, ours: frozenset[str]) -> str | None:
+    """The script host stands alone: a worker process imports it and must load nothing of the battle."""
+    top = name.split(".")[0]
+    if top in ("esper", "numpy", "tcod") or _is_pygame(top):
+        return f"game/scripting/ imports nothing of the battle, and not {top}"
+    if top in ours and not (name == "game" or name.startswith("game.scripting")):
+        return f"game/scripting/ imports nothing of the battle: not {name}"
+    return None
+
+
+def _game_rule(module: str, name: str, ours: frozenset[str]) -> str | None:
+    if _in_render(module):
+        return render_violation(name)
+    if _is_pygame(name.split(".")[0]):
+        return "only game/render/ may import pygame"
+    if module.startswith("game.scripting"):
+        return _scripting_rule(name, ours)
+    for banned in GAME_MAY_NOT.get(_subpackage(module), ()):
+        if name == banned or name.startswith(banned + "."):
+            return f"{_subpackage(module)} is below {banned} and must not import it"
+    return None
+
+
+#: Layer -> why one of its modules may not import a name (None: it may).
+RULES = {"components": _components_rule, "systems": _systems_rule, "game": _game_rule}
+
+
 def violations(source: str, module: str, is_package: bool = False, ours: frozenset[str] = OURS) -> list[str]:
     """What ``source`` (the text of ``module``) imports that its layer may not."""
-    layer = module.split(".")[0]
+    rule = RULES.get(module.split(".")[0])
     problems: list[str] = []
-    for line, name in imported_modules(source, module, is_package):
-        top = name.split(".")[0]
-        why = None
-        if name.startswith("<"):
-            why = name
-        elif layer == "components":
-            if top == "esper":
-                why = "components/ is plain data and must not import esper"
-            elif _is_pygame(top):
-                why = "components/ must not import pygame"
-            elif top in ours and top != "components":
-                why = f"components/ may import only components, not {top}"
-        elif layer == "systems":
-            if top == "game":
-                why = "systems/ must not import game"
-            elif _is_pygame(top):
-                why = "systems/ must not import pygame"
-        elif layer == "game":
-            in_render = module == "game.render" or module.startswith("game.render.")
-            if _is_pygame(top) and not in_render:
-                why = "only game/render/ may import pygame"
+    for line, name in imported_modules(source, module, is_package, with_names=_in_render(module)):
+        why = name if name.startswith("<") else rule(module, name, ours) if rule is not None else None
         if why:
             problems.append(f"{module}:{line}: imports {name}: {why}")
     return problems
@@ -149,6 +230,35 @@ def test_layer_imports(path: Path):
     ("game.battle.facade", "import pygame\n"),
     ("game.scripting.host", "from pygame import Surface\n"),
     ("game.render_helpers", "import pygame\n"),  # not game/render/, only named like it
+    ("game.play.app", "import pygame\n"),
+    ("game.play.app", "def run():\n    from pygame import display\n"),
+    ("game.play.controls", "import pygame.key\n"),
+    ("game.render.view", "from game import ai\n"),
+    ("game.render.view", "import game.ai.policy\n"),
+    ("game.render.view", "from game.sim.runner import play\n"),
+    ("game.render.window", "from game.content import saves\n"),
+    ("game.render.window", "from game.content.saves import save_game\n"),
+    ("game.render.window", "from ..content import saves\n"),
+    ("game.render.window", "from game.play.app import App\n"),
+    ("game.render.window", "from ..play import controls\n"),
+    ("game.render.view", "from game.battle.facade import Battle\n"),
+    ("game.render.view", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from game.battle import facade\n"),
+    ("game.render.view", "from game import Battle\n"),
+    ("game.render.view", "import game\n"),
+    ("game.render.view", "from game.scripting import host\n"),
+    ("game.render.view", "import importlib\nimportlib.import_module('game.ai')\n"),
+    ("game.render.view", "from ..content.scenario import load_scenario\n"),
+    ("game.scripting.host", "import esper\n"),
+    ("game.scripting.worker", "import numpy as np\n"),
+    ("game.scripting.host", "from game.battle.facade import Battle\n"),
+    ("game.scripting.hosts", "from components.events import Event\n"),
+    ("game.scripting.host", "from systems import state\n"),
+    ("game.battle.world", "from game.play.app import App\n"),
+    ("game.battle.turns", "from game.ai import controller\n"),
+    ("game.battle.world", "from game.content.saves import save_game\n"),
+    ("game.content.scenario", "from game.sim.runner import play\n"),
+    ("game.sim.runner", "from game.play import demo\n"),
+    ("game.ai.policy", "from game.sim.report import plot\n"),
 ])
 def test_checker_catches_a_bad_import(module: str, source: str):
     assert violations(source, module), f"the checker let {source!r} through in {module}"
@@ -163,6 +273,13 @@ def test_checker_catches_a_bad_import(module: str, source: str):
     ("game.battle.facade", "import esper\nfrom systems import schedule\nfrom components import Health\n", False),
     ("game.render.view", "import pygame\n", False),
     ("game.render", "import pygame\nfrom . import view\n", True),
+    ("game.render.view", "from game.battle.log import format_events\nfrom components import Position\n", False),
+    ("game.render.feed", "from components.events import Landed\nfrom systems.geometry import within_radius\n", False),
+    ("game.render.window", "from game.render.inputs import Click\nfrom .ui import UiState\n", False),
+    ("game.render.view", "from game.content import files\n", False),  # a sibling of saves, not saves
+    ("game.play.app", "from game import ai\nfrom game.content import saves\nfrom game.render.ui import UiState\n",
+     False),
+    ("game.play.app", "def open_window():\n    from game.render.window import Window\n", False),
 ])
 def test_checker_allows_a_good_import(module: str, source: str, is_package: bool):
     assert violations(source, module, is_package) == []
@@ -172,6 +289,26 @@ def test_relative_imports_are_resolved():
     assert imported_modules("from .errors import X\n", "game.scripting.host") == [(1, "game.scripting.errors")]
     assert imported_modules("from . import host\n", "game.scripting", is_package=True) == [(1, "game.scripting.host")]
     assert imported_modules("from ..battle import Battle\n", "game.scripting.host") == [(1, "game.battle")]
-    # game/scripting/x.py reaching up to systems through a relative import is still game -> systems
-    assert violations("from ...systems import cover\n", "game.scripting.host") == []
+    # game/battle/x.py reaching up to systems through a relative import is still game -> systems
+    assert imported_modules("from ...systems import cover\n", "game.battle.world") == [(1, "systems")]
+    assert violations("from ...systems import cover\n", "game.battle.world") == []
     assert violations("from ..game import battle\n", "systems.cover")  # systems -> game, relatively
+
+
+def test_from_imports_can_list_the_names_they_import():
+    assert imported_modules("from game.content import saves\n", "game.render.view", with_names=True) == [
+        (1, "game.content"), (1, "game.content.saves")]
+    assert imported_modules("from .ui import UiState, Square\n", "game.render.view", with_names=True) == [
+        (1, "game.render.ui"), (1, "game.render.ui.UiState"), (1, "game.render.ui.Square")]
+
+
+def test_the_window_application_runs_without_pygame():
+    """Importing the application (and what it imports) loads no pygame: tests and headless tools
+    drive it with plain inputs, and only opening a window brings SDL in."""
+    import subprocess
+    import sys
+
+    code = ("import sys; import game.play.app, game.play.controls; "
+            "sys.exit('pygame' in sys.modules or any(m.startswith('pygame.') for m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, f"importing game.play.app loaded pygame\n{done.stderr}"

@@ -2,6 +2,8 @@
 
 They pin what a player relies on seeing: walls look like walls, darkness is darker, a token sits on
 its creature's square, a click moves the selected creature, and cover shows when hovering an enemy.
+The application is driven with the plain inputs of ``game.render.inputs`` (what the window sends);
+a few tests post real pygame events, to pin how the window translates them.
 """
 
 from __future__ import annotations
@@ -15,14 +17,12 @@ import pygame
 import pytest
 
 from components import Position
+from components.events import PowerUsed
 from game.battle.facade import Battle
 from game.battle.log import format_log
-from game.render import (
-    App,
-    Renderer,
-    UiState,
-    theme,
-)
+from game.play.app import App
+from game.render import Renderer, UiState, Window, theme
+from game.render.inputs import RIGHT, Click, Hover, Key, Wheel
 
 SIZE = (1000, 640)
 RED = (200, 30, 30)
@@ -45,6 +45,11 @@ def _frame(renderer: Renderer, ui: UiState | None = None) -> pygame.Surface:
 
 def _brightness(colour: pygame.Color) -> int:
     return colour.r + colour.g + colour.b
+
+
+def _windowed(app: App) -> Window:
+    """The app shown in an off-screen surface of SIZE."""
+    return app.open_window(screen=pygame.Surface(SIZE))
 
 
 def test_wall_square_has_wall_colour() -> None:
@@ -98,33 +103,111 @@ def test_token_is_drawn_where_its_creature_stands() -> None:
 
 
 def test_clicking_a_square_moves_the_selected_creature() -> None:
+    """The whole path of a person's clicks: pygame events, the window's translation, the app."""
     b = Battle(width=10, height=8)
     hero = b.spawn("Hero", 2, 2, team="blue")
     b.spawn("Orc", 8, 6, team="red")
-    screen = pygame.Surface(SIZE)
-    app = App(b, {"blue"}, screen=screen)
+    app = App(b, {"blue"})
+    window = _windowed(app)
     app.draw()
     for square in ((2, 2), (4, 3)):
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=app.renderer.square_centre(*square),
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=window.renderer.square_centre(*square),
                                              button=1))
-    app.handle_events()
+    app.handle_inputs()
     assert app.ui.selected == hero
     assert b.command_log[-1] == ("move", (hero, 4, 3), {})
     app.draw()  # the planned move is drawn without error
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
-    app.handle_events()
+    app.handle_inputs()
     assert b.get(hero, Position).square == (4, 3)
+
+
+def test_plain_inputs_select_move_and_end_the_turn_without_a_window() -> None:
+    b = Battle(width=10, height=8)
+    hero = b.spawn("Hero", 2, 2, team="blue")
+    b.spawn("Orc", 8, 6, team="red")
+    app = App(b, {"blue"})
+    app.handle(Click((2, 2)))
+    app.handle(Click((4, 3)))
+    assert app.ui.selected == hero and app.ui.hover == (4, 3)
+    assert b.command_log[-1] == ("move", (hero, 4, 3), {})
+    assert app.ui.planned == {hero: [(4, 3)]}
+    app.handle(Key("space"))
+    assert b.get(hero, Position).square == (4, 3)
+    assert app.ui.planned == {} and app.ui.message.startswith("Round 1 played")
+    app.handle(Click(None, RIGHT))
+    assert app.ui.selected is None
+
+
+def test_the_window_translates_pygame_events_into_plain_inputs() -> None:
+    b = Battle(width=10, height=8)
+    window = Window(b, screen=pygame.Surface(SIZE))
+    r = window.renderer
+    centre = r.square_centre(3, 4)
+    event = pygame.event.Event
+    assert window.translate(event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1)) == Click((3, 4))
+    assert window.translate(event(pygame.MOUSEBUTTONDOWN, pos=(SIZE[0] - 5, 5), button=1)) is None  # the panel
+    assert window.translate(event(pygame.MOUSEMOTION, pos=centre, rel=(0, 0), buttons=(0, 0, 0))) == Hover((3, 4))
+    assert window.translate(event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ")) == Key("space", text=" ")
+    assert window.translate(event(pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_CTRL, unicode="")) == \
+        Key("s", ctrl=True)
+    assert window.translate(event(pygame.KEYDOWN, key=pygame.K_1, mod=0, unicode="1")) == Key("1", text="1")
+    # a right click that did not drag is a click (cancel); a right drag only scrolls the view
+    assert window.translate(event(pygame.MOUSEBUTTONDOWN, pos=centre, button=3)) is None
+    assert window.translate(event(pygame.MOUSEBUTTONUP, pos=centre, button=3)) == Click((3, 4), RIGHT)
+
+
+def test_a_right_drag_scrolls_a_big_map_and_is_not_a_click() -> None:
+    b = Battle(width=64, height=64)
+    window = Window(b, screen=pygame.Surface(SIZE))
+    before = list(window.renderer.camera)
+    event = pygame.event.Event
+    assert window.translate(event(pygame.MOUSEBUTTONDOWN, pos=(300, 300), button=3)) is None
+    window.translate(event(pygame.MOUSEMOTION, pos=(200, 250), rel=(-100, -50), buttons=(0, 0, 1)))
+    assert window.renderer.camera == [before[0] + 100, before[1] + 50]
+    assert window.translate(event(pygame.MOUSEBUTTONUP, pos=(200, 250), button=3)) is None
+
+
+def test_the_loop_autoplays_a_round_and_quits_when_the_window_closes() -> None:
+    b = Battle(width=10, height=8)
+    b.spawn("Hero", 2, 2, team="blue")
+    b.spawn("Orc", 8, 6, team="red")
+    app = App(b)
+    _windowed(app)
+    pygame.event.post(pygame.event.Event(pygame.QUIT))
+    app.run(autoplay_seconds=0, max_rounds=5)
+    assert not app.running and b.round == 1
 
 
 def test_computer_creatures_do_not_take_orders() -> None:
     b = Battle(width=10, height=8)
     b.spawn("Hero", 2, 2, team="blue")
     orc = b.spawn("Orc", 8, 6, team="red")
-    app = App(b, {"blue"}, screen=pygame.Surface(SIZE))
-    app.click((8, 6))
-    app.click((7, 6))
+    app = App(b, {"blue"})
+    app.handle(Click((8, 6)))
+    app.handle(Click((7, 6)))
     assert app.ui.selected == orc
     assert all(name != "move" for name, _, _ in b.command_log)
+    assert "computer-controlled" in app.ui.message
+
+
+def test_the_fall_warning_is_the_battles_answer_and_knows_innate_flight() -> None:
+    b = Battle(width=10, height=8)
+    for x in range(3):
+        for y in range(8):
+            b.set_ground(x, y, 20)
+    b.set_ground(3, 1, 0, soft=True)
+    walker = b.spawn("Walker", 1, 1, team="blue")
+    bird = b.spawn("Bird", 1, 5, team="blue", flying=True)
+    app = App(b, {"blue"})
+    app.handle(Click((1, 1)))
+    app.handle(Click((5, 1)))
+    assert app.ui.message.endswith("- and FALL 20 ft at (3, 1) onto soft ground")
+    app.handle(Click((1, 5)))
+    app.handle(Click((5, 5)))
+    assert "FALL" not in app.ui.message and app.ui.planned[bird] == [(5, 5)]
+    app.handle(Key("space"))
+    assert b.get(walker, Position).square == (3, 1) and b.get(bird, Position).square == (5, 5)
 
 
 def test_hovering_an_enemy_behind_a_wall_shows_cover() -> None:
@@ -162,12 +245,31 @@ def test_a_fall_is_marked_and_logged() -> None:
 
 def test_scrolling_moves_the_view_on_a_big_map() -> None:
     b = Battle(width=64, height=64)
-    app = App(b, screen=pygame.Surface(SIZE))
-    before = list(app.renderer.camera)
+    app = App(b)
+    window = _windowed(app)
+    before = list(window.renderer.camera)
     pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2, flipped=False))
-    app.handle_events()
-    assert app.renderer.camera[1] > before[1]
-    assert app.renderer.square_at(app.renderer.square_centre(10, 20)) == (10, 20)
+    app.handle_inputs()
+    assert window.renderer.camera[1] > before[1]
+    assert window.renderer.square_at(window.renderer.square_centre(10, 20)) == (10, 20)
+    app.handle(Key("up"))  # the wheel's two notches scrolled four squares; an arrow scrolls two
+    app.handle(Key("up"))
+    assert window.renderer.camera[1] == before[1]
+
+
+def test_the_wheel_over_the_log_scrolls_the_log_not_the_map() -> None:
+    b = Battle(width=64, height=64)
+    for i in range(40):
+        b.spawn(f"Unit {i}", i, 0, team="blue" if i % 2 else "red")
+    b.start_combat()
+    app = App(b)
+    window = _windowed(app)
+    app.draw()
+    before = list(window.renderer.camera)
+    app.handle(Wheel(2, over_log=True))
+    assert app.ui.log_scroll == 6 and window.renderer.camera == before
+    app.handle(Wheel(-5, over_log=True))
+    assert app.ui.log_scroll == 0
 
 
 def test_power_keys_choose_a_power_and_show_its_area() -> None:
@@ -176,28 +278,45 @@ def test_power_keys_choose_a_power_and_show_its_area() -> None:
         pytest.skip("the powers API is not in game/battle.py yet")
     mage = b.spawn("Mage", 2, 2, team="blue", powers=["fireball", "shoot"])
     orc = b.spawn("Orc", 9, 5, team="red")
-    app = App(b, {"blue"}, screen=pygame.Surface(SIZE))
-    app.click((2, 2))
+    app = App(b, {"blue"})
+    window = _windowed(app)
+    app.handle(Click((2, 2)))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0, unicode="1"))
-    app.handle_events()
+    app.handle_inputs()
     assert app.ui.power == "fireball"
-    app.ui.hover = (9, 5)
+    app.handle(Hover((9, 5)))
     app.draw()
-    rect = app.renderer.square_rect(9, 6)
-    assert tuple(app.screen.get_at((rect.x, rect.centery)))[:3] == theme.AREA
-    app.click((9, 5))
+    rect = window.renderer.square_rect(9, 6)
+    assert tuple(window.screen.get_at((rect.x, rect.centery)))[:3] == theme.AREA
+    app.handle(Click((9, 5)))
     assert b.command_log[-1] == ("use_power", (mage, "fireball"), {"point": (9, 5)})
     app.end_turn()
-    assert any(type(e).__name__ == "PowerUsed" for e in b.events)
+    assert any(isinstance(e, PowerUsed) for e in b.events)
     assert orc in b.creatures()
 
 
 def test_help_and_save_without_a_scenario_do_not_crash() -> None:
     b = Battle(width=8, height=8)
-    app = App(b, screen=pygame.Surface(SIZE))
+    app = App(b)
+    _windowed(app)
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SLASH, mod=pygame.KMOD_SHIFT, unicode="?"))
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, mod=pygame.KMOD_CTRL, unicode=""))
-    app.handle_events()
+    app.handle_inputs()
     assert app.ui.show_help
     app.draw()
     assert app.ui.message
+
+
+def test_the_help_keeps_plain_keys_from_acting_behind_it() -> None:
+    b = Battle(width=8, height=8)
+    b.spawn("Hero", 2, 2, team="blue")
+    b.spawn("Orc", 6, 6, team="red")
+    app = App(b, {"blue"})
+    app.handle(Key("f1"))
+    assert app.ui.show_help
+    app.handle(Key("space"))
+    assert b.round == 0  # Space did not play a round unseen
+    app.handle(Key("escape"))
+    assert not app.ui.show_help
+    app.handle(Key("space"))
+    assert b.round == 1

@@ -191,3 +191,46 @@ def test_losing_the_flying_condition_drops_the_creature(battle):
     [landed] = kinds(battle, "landed", e)
     assert (landed.distance_ft, landed.dice) == (50, 5)
     assert battle.get(e, Position).z == 0
+
+
+def _ledge(b: Battle) -> None:
+    """Ground 20 ft high in columns 0-2, 0 ft from column 3 on."""
+    for x in range(3):
+        for y in range(b.height):
+            b.set_ground(x, y, 20)
+
+
+def fall_if_moved(battle, entity, x, y):
+    """The square a move would stop at and the drop there, from the move forecast; None: no fall."""
+    forecast = battle.forecast_move(entity, (x, y))
+    if not forecast.legal:
+        raise ValueError(forecast.problem)
+    return None if forecast.fall is None else (forecast.stops_at, forecast.fall.distance_ft)
+
+
+def test_the_move_forecast_says_where_the_walker_steps_off_and_the_move_agrees(battle):
+    _ledge(battle)
+    e = battle.spawn("walker", 1, 1)
+    assert fall_if_moved(battle, e, 2, 1) is None  # still on the ledge
+    assert fall_if_moved(battle, e, 5, 1) == ((3, 1), 20.0)  # it steps off at the first low square
+    battle.move(e, 5, 1)
+    battle.tick()
+    [landed] = kinds(battle, "landed", e)
+    assert landed.distance_ft == 20 and battle.get(e, Position).square == (3, 1)
+
+
+def test_the_move_forecast_knows_innate_and_granted_flight(battle):
+    _ledge(battle)
+    bird = battle.spawn("bird", 1, 1, flying=True)
+    assert "flying" not in battle.conditions(bird)  # innate flight is not a condition
+    assert fall_if_moved(battle, bird, 5, 1) is None
+    bat = battle.spawn("bat", 1, 3)
+    battle.add_condition(bat, "flying")
+    assert fall_if_moved(battle, bat, 5, 3) is None
+
+
+def test_the_move_forecast_refuses_what_move_refuses(battle):
+    battle.add_wall(4, 4)
+    e = battle.spawn("walker", 3, 4)
+    with pytest.raises(ValueError, match="wall"):
+        fall_if_moved(battle, e, 4, 4)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from components import Health, Position, Visibility
 from game.battle.facade import Battle
-from game.content import saves
+from game.content import atomic, saves
 from game.content.saves import (
     SaveError,
     decode_value,
@@ -312,7 +312,7 @@ def test_failed_replace_leaves_the_old_file(tmp_path: Path, small: Scenario, mon
     def crash(*args: Any) -> None:
         raise OSError("simulated crash before the rename")
 
-    monkeypatch.setattr(saves.os, "replace", crash)
+    monkeypatch.setattr(atomic.os, "replace", crash)
     with battle, pytest.raises(SaveError, match="slot.json"):
         save_game(path, small, battle)
     assert path.read_bytes() == before
@@ -341,7 +341,7 @@ def test_write_that_dies_halfway_leaves_the_old_file(tmp_path: Path, small: Scen
             self.handle.flush()
             raise OSError("disk full (simulated)")
 
-    monkeypatch.setattr(saves.os, "fdopen", lambda fd, mode: HalfWriter(real_fdopen(fd, mode)))
+    monkeypatch.setattr(atomic.os, "fdopen", lambda fd, mode: HalfWriter(real_fdopen(fd, mode)))
     with battle, pytest.raises(SaveError, match="disk full"):
         save_game(path, small, battle)
     assert path.read_bytes() == before
@@ -355,7 +355,7 @@ def test_interrupt_mid_save_leaves_the_old_file(tmp_path: Path, small: Scenario,
     def interrupted(fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(saves.os, "fsync", interrupted)
+    monkeypatch.setattr(atomic.os, "fsync", interrupted)
     with battle, pytest.raises(KeyboardInterrupt):
         save_game(path, small, battle)
     assert path.read_bytes() == before

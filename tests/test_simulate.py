@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+import shutil
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from game.content.powers import PowerError, default_powers
+from game.content.powers import SCRIPTS_DIR, PowerError, default_powers
 from game.content.scenario import ScenarioError
 from game.sim.runner import apply_power_overrides, battle_seed, run_battle
 from game.sim.simulate import SimConfig, parse_set, simulate
@@ -168,12 +169,28 @@ def test_a_battle_that_kills_a_dask_worker_fails_only_itself(scenario: str, hook
     assert [(f.seed, f.battle) for f in result.failures] == [(killer, 3)]
 
 
-def test_failing_script_is_reported_and_strict_mode_fails_the_battle(scenario: str) -> None:
-    overrides = (("creatures.r1.powers", ["chain-lightning"]), ("powers.chain-lightning.script", "missing.star"))
-    row = run_battle(scenario, overrides, battle_seed(0, 0))
-    assert not row["error"] and row["script_failures"] > 0 and "missing.star" in row["script_error"]
-    strict = run_battle(scenario, overrides, battle_seed(0, 0), strict_scripts=True)
+BROKEN_SCRIPT = "def on_use(ctx):\n    return 1 // 0\n"
+
+
+def test_failing_script_is_reported_and_strict_mode_fails_the_battle(tmp_path: Path) -> None:
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "broken.star").write_text(BROKEN_SCRIPT, encoding="utf-8")
+    # The scenario's scripts/ folder is where its battles read every script, the shipped power's too.
+    shutil.copy(SCRIPTS_DIR / "chain_lightning.star", tmp_path / "scripts")
+    scenario = tmp_path / "yard.toml"
+    scenario.write_text(SCENARIO, encoding="utf-8")
+    overrides = (("creatures.r1.powers", ["chain-lightning"]), ("powers.chain-lightning.script", "broken.star"))
+    row = run_battle(str(scenario), overrides, battle_seed(0, 0))
+    assert not row["error"] and row["script_failures"] > 0 and "broken.star" in row["script_error"]
+    strict = run_battle(str(scenario), overrides, battle_seed(0, 0), strict_scripts=True)
     assert strict["error"].startswith("ScriptFailed") and strict["seed"] == battle_seed(0, 0)
+
+
+def test_a_missing_script_is_refused_before_any_battle(scenario: str) -> None:
+    overrides = [("creatures.r1.powers", ["chain-lightning"]), ("powers.chain-lightning.script", "missing.star")]
+    with pytest.raises(PowerError, match=r"key 'script'.*no such file.*missing\.star"):
+        simulate(SimConfig(scenario, battles=2, seed=1, sets=[(k, [v]) for k, v in overrides], workers=1,
+                           out_dir=None), progress=False)
 
 
 def test_ctrl_c_keeps_the_finished_battles(scenario: str, tmp_path: Path) -> None:

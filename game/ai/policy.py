@@ -21,7 +21,7 @@ import numpy as np
 
 from components import Conditions, Creature, Defense, Falling, Fatigue, Health, Position, Visibility, Vision
 from game.ai.maps import SightTable, answers_for, area_key
-from systems.geometry import distance_ft
+from systems.geometry import distance_3d_ft, distance_ft
 from systems.paths import UNREACHABLE as _UNREACHABLE
 from systems.vitals import is_dead
 
@@ -162,6 +162,7 @@ class _View:
         self.vision = int(component(entity, Vision).level)
         self.enemies: list[int] = []
         self.squares: dict[int, tuple[int, int]] = {}
+        self.heights: dict[int, float] = {}
         self.active: dict[int, set[str] | frozenset[str]] = {}
         # one query (esper keeps its answer until components come or go), walked in spawn order
         parts = dict(esper.get_components(Creature, Position, Health, Fatigue))
@@ -172,6 +173,7 @@ class _View:
             if is_dead(health, fatigue):
                 continue
             self.squares[other] = position.square
+            self.heights[other] = float(position.z)
             self.active[other] = component(other, Conditions).active
             if creature.team != self.team:
                 self.enemies.append(other)
@@ -314,7 +316,8 @@ def _options(view: _View, here: tuple[int, int] | None = None) -> list[_Option]:
     here = here or view.square
     targets = view.standing_enemies()
     squares = view.squares
-    distances: list[tuple[int, tuple[int, int], int]] | None = None
+    distances: list[tuple[int, tuple[int, int], float]] | None = None
+    z = float(view.position.z) if here == view.square else float(view.terrain.ground[here])
     for info in view.powers():
         if info.friendly:
             continue
@@ -344,7 +347,8 @@ def _options(view: _View, here: tuple[int, int] | None = None) -> list[_Option]:
         if info.self_only:
             continue
         if distances is None:  # once per square, not once per power
-            distances = [(t, squares[t], distance_ft(here, squares[t], rules)) for t in targets]
+            distances = [(t, squares[t], distance_3d_ft(here, z, squares[t], view.heights[t], rules))
+                         for t in targets]
         for target, square, feet in distances:
             if feet > info.range_ft or not view.sees(here, square):
                 continue

@@ -29,9 +29,10 @@ from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
+from systems.paths import blocked_for
 from systems.power_checks import known_powers
 from systems.state import Phase
-from systems.vitals import can_act, is_dead
+from systems.vitals import can_act, is_dead, is_flying
 
 T = TypeVar("T")
 
@@ -56,6 +57,8 @@ class Creatures(BattleCore):
         terrain = state.terrain
         if terrain.walls[square]:
             raise IllegalCommand(f"cannot spawn {name!r} at {square}: it is a wall")
+        if blocked_for(terrain, bool(flying))[square]:
+            raise IllegalCommand(f"cannot spawn {name!r} at {square}: the terrain there blocks it")
         if isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z):
             raise IllegalCommand(f"z of {name!r} must be a finite number of feet, not {z!r}")
         if isinstance(health, bool) or not isinstance(health, int) or health <= 0:
@@ -150,7 +153,8 @@ class Creatures(BattleCore):
         if not can_act(conditions):
             return np.zeros(state.terrain.walls.shape, dtype=bool)
         left = max(speed_for_round(movement, conditions, state.rules) - movement.used_ft, 0)
-        mask: np.ndarray = state.paths.costs_from(position.square, limit_ft=left) <= left
+        flying = is_flying(movement, conditions)
+        mask: np.ndarray = state.paths.costs_from(position.square, limit_ft=left, flying=flying) <= left
         for square in list(state.squares):
             if square != position.square and state.taken(square, entity):
                 mask[square] = False

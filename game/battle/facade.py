@@ -13,16 +13,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from components import Rules
-from game.battle.creatures import Creatures
 from game.battle.errors import IllegalCommand
 from game.battle.extending import Extending
+from game.battle.forecasts import Forecasts
 from game.battle.mapping import MapCommands
 from game.battle.turns import Turns
-from game.battle.uses import PowerUses
 from game.battle.world import LogEntry
 
 
-class Battle(Creatures, MapCommands, Turns, PowerUses, Extending):
+class Battle(Forecasts, MapCommands, Turns, Extending):
     """A tactical battle on a square grid (see :class:`game.battle.world.BattleCore` for its arguments)."""
 
     def __enter__(self) -> Battle:

@@ -1,18 +1,53 @@
 """The combat log: battle events turned into sentences a player reads.
 
 Pure functions over ``battle.events`` (no pygame) so that the window, the headless demo, saves and
-the simulation runner all print the same words. Events are matched by class name rather than
-imported, so events added later (powers, scripts) degrade to a generic line instead of breaking the
-log, and the log never has to be edited in step with ``components/events.py``.
+the simulation runner all print the same words. Each event class of ``components.events`` has one
+small formatter in ``FORMATTERS``, looked up by the event's class (its base classes too), so an
+event class added later without a formatter degrades to a generic line instead of breaking the log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
+from components.events import (
+    AreaCreated,
+    AttackRolled,
+    CombatStarted,
+    CommandRefused,
+    ConditionGained,
+    ConditionLost,
+    Damaged,
+    Died,
+    Downed,
+    EffectEnded,
+    Event,
+    FatigueChanged,
+    Fell,
+    Healed,
+    InitiativeRolled,
+    Landed,
+    MapChanged,
+    Moved,
+    PowerUsed,
+    Pushed,
+    Revived,
+    RoundEnded,
+    RoundStarted,
+    SaveRolled,
+    ScriptFailed,
+    Spawned,
+    StoodUp,
+    Teleported,
+    TurnStarted,
+    Unconscious,
+)
+
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
-QUIET = frozenset({"RoundStarted", "RoundEnded", "TurnStarted"})
+QUIET: tuple[type[Event], ...] = (RoundStarted, RoundEnded, TurnStarted)
 
 #: Field names that hold an entity id and are shown as the creature's name.
 _ENTITY_FIELDS = ("entity", "target", "by", "user", "attacker")
@@ -29,7 +64,7 @@ def display_names(events: Iterable[Any]) -> dict[int, str]:
     Creatures that share a name ("Raider", "Raider") are numbered in the order they entered
     ("Raider 1", "Raider 2"), so that a line such as "Raider is no longer flat-footed" says which.
     """
-    spawned = [(e.entity, str(e.name)) for e in events if type(e).__name__ == "Spawned"]
+    spawned = [(e.entity, str(e.name)) for e in events if isinstance(e, Spawned)]
     counts: dict[str, int] = {}
     for _, name in spawned:
         counts[name] = counts.get(name, 0) + 1
@@ -58,7 +93,7 @@ def _name(battle: Any, entity: int | None, names: dict[int, str] | None = None) 
         return names[entity]
     try:
         return str(battle.name(entity))
-    except Exception:
+    except Exception:  # any battle-like object: a name we cannot read is shown as its id
         return f"#{entity}"
 
 
@@ -72,7 +107,7 @@ def _power_name(battle: Any, power_id: str) -> str:
     if getter is not None:
         try:
             return str(getter(power_id).name)
-        except Exception:
+        except Exception:  # an unknown or removed power: its id still says what it was
             pass
     return str(power_id).replace("_", " ")
 
@@ -87,16 +122,178 @@ def source_text(battle: Any, source: str) -> str:
     if kind == "script":
         return "a reaction script" if rest == "reaction" else f"{_power_name(battle, rest)} (script)"
     if kind == "effect":
-        effects = getattr(battle, "effects", None)
-        if effects is not None:
-            try:
-                for effect in effects():
-                    if str(effect.get("id")) == rest:
-                        return f"{_power_name(battle, str(effect.get('power')))} (lasting effect)"
-            except Exception:
-                pass
-        return "a lasting effect"
+        return _effect_text(battle, rest)
     return str(source)
+
+
+def _effect_text(battle: Any, effect_id: str) -> str:
+    """A lasting effect named by the power that made it, when the battle still knows it."""
+    effects = getattr(battle, "effects", None)
+    if effects is not None:
+        try:
+            for effect in effects():
+                if str(effect.get("id")) == effect_id:
+                    return f"{_power_name(battle, str(effect.get('power')))} (lasting effect)"
+        except Exception:  # a battle-like object without readable effects: say what we can
+            pass
+    return "a lasting effect"
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What a formatter needs besides its event: the battle (names, powers, rules) and a name cache."""
+
+    battle: Any
+    names: dict[int, str] | None
+
+    def name(self, entity: int | None) -> str:
+        return _name(self.battle, entity, self.names)
+
+    def power(self, power_id: str) -> str:
+        return _power_name(self.battle, power_id)
+
+    def source(self, source: str) -> str:
+        return source_text(self.battle, source)
+
+
+# ---------------------------------------------------------------------- one formatter per event class
+
+
+def _spawned(c: _Context, e: Spawned) -> str:
+    height = f", {_ft(e.z)} up" if e.z else ""
+    return f"{c.name(e.entity) if c.names else e.name} ({e.team}) enters at ({e.x}, {e.y}){height}"
+
+
+def _combat_started(c: _Context, e: CombatStarted) -> str:
+    return f"Combat starts. Turn order: {', '.join(c.name(x) for x in e.order)}"
+
+
+def _initiative(c: _Context, e: InitiativeRolled) -> str:
+    return f"{c.name(e.entity)} rolls initiative: {e.roll} (total {e.total})"
+
+
+def _moved(c: _Context, e: Moved) -> str:
+    (fx, fy), (tx, ty) = e.from_square, e.to_square
+    return f"{c.name(e.entity)} moves from ({fx}, {fy}) to ({tx}, {ty}) ({e.cost_ft} ft)"
+
+
+def _refused(c: _Context, e: CommandRefused) -> str:
+    command = str(e.command)
+    if command.startswith("use "):
+        command = "use " + c.power(command[4:])
+    return f"{c.name(e.entity)} cannot {command}: {e.reason}"
+
+
+def _fell(c: _Context, e: Fell) -> str:
+    return f"{c.name(e.entity)} falls {_ft(e.from_z - e.to_z)} (from {_ft(e.from_z)})"
+
+
+def _landed(c: _Context, e: Landed) -> str:
+    surface = "on soft ground" if e.soft else "hard"
+    dice = f"{e.dice} {'die' if e.dice == 1 else 'dice'}"
+    return f"{c.name(e.entity)} falls {_ft(e.distance_ft)} and lands {surface} ({dice}): {e.damage} damage"
+
+
+def _damaged(c: _Context, e: Damaged) -> str:
+    source = "" if e.source in ("gm", "") else f" from {c.source(e.source)}"
+    return f"{c.name(e.entity)} takes {e.amount} damage{source} (health {e.health})"
+
+
+def _fatigue(c: _Context, e: FatigueChanged) -> str:
+    verb = "gains" if e.amount > 0 else "recovers"
+    return f"{c.name(e.entity)} {verb} {abs(e.amount)} fatigue ({e.reason}): now {e.level}"
+
+
+def _condition_gained(c: _Context, e: ConditionGained) -> str:
+    why = f" ({c.source(e.source)})" if e.source and e.source not in ("gm",) else ""
+    return f"{c.name(e.entity)} is {e.condition}{why}"
+
+
+def _power_used(c: _Context, e: PowerUsed) -> str:
+    power = c.power(e.power)
+    if e.target is not None:
+        return f"{c.name(e.entity)} uses {power} on {c.name(e.target)}"
+    if e.point is not None:
+        return f"{c.name(e.entity)} uses {power} at {tuple(e.point)}"
+    return f"{c.name(e.entity)} uses {power}"
+
+
+def _attack(c: _Context, e: AttackRolled) -> str:
+    mode = "" if e.mode == "normal" else f", {e.mode}"
+    result = "HIT" if e.hit else "miss"
+    cover = f" (cover behind a wall: +{c.battle.rules.cover_bonus})" if e.cover else ""
+    return (f"{c.name(e.entity)} attacks {c.name(e.target)} with {c.power(e.power)}: "
+            f"{e.roll}{mode} -> {e.total} vs Defense {e.defense}{cover}: {result}")
+
+
+def _save(c: _Context, e: SaveRolled) -> str:
+    mode = "" if e.mode == "normal" else f", {e.mode}"
+    result = "saves" if e.success else "fails"
+    return f"{c.name(e.entity)} {result} against {c.power(e.power)}: {e.roll}{mode} -> {e.total} vs {e.dc}"
+
+
+def _pushed(c: _Context, e: Pushed) -> str:
+    tx, ty = e.to_square
+    return f"{c.name(e.by)} pushes {c.name(e.entity)} to ({tx}, {ty})"
+
+
+def _teleported(c: _Context, e: Teleported) -> str:
+    tx, ty = e.to_square
+    return f"{c.name(e.entity)} teleports to ({tx}, {ty})"
+
+
+def _area(c: _Context, e: AreaCreated) -> str:
+    return f"{str(e.what).capitalize()} fills {_ft(e.radius_ft)} around ({e.x}, {e.y})"
+
+
+def _effect_ended(c: _Context, e: EffectEnded) -> str:
+    return f"{c.power(e.power)} on {c.name(e.entity)} ends ({e.reason})"
+
+
+Formatter = Callable[[_Context, Any], str]
+
+#: Event class -> its sentence (without the round prefix). Read-only: the table is the module's
+#: vocabulary, not state.
+FORMATTERS: Mapping[type[Event], Formatter] = MappingProxyType({
+    Spawned: _spawned,
+    CombatStarted: _combat_started,
+    InitiativeRolled: _initiative,
+    RoundStarted: lambda c, e: "Round starts",
+    RoundEnded: lambda c, e: "Round ends",
+    TurnStarted: lambda c, e: f"{c.name(e.entity)}'s turn",
+    Moved: _moved,
+    StoodUp: lambda c, e: f"{c.name(e.entity)} stands up",
+    CommandRefused: _refused,
+    Fell: _fell,
+    Landed: _landed,
+    Damaged: _damaged,
+    Healed: lambda c, e: f"{c.name(e.entity)} heals {e.amount} (health {e.health})",
+    Downed: lambda c, e: f"{c.name(e.entity)} is DOWNED",
+    Revived: lambda c, e: f"{c.name(e.entity)} is back on their feet",
+    FatigueChanged: _fatigue,
+    Unconscious: lambda c, e: f"{c.name(e.entity)} falls unconscious",
+    Died: lambda c, e: f"{c.name(e.entity)} DIES",
+    ConditionGained: _condition_gained,
+    ConditionLost: lambda c, e: f"{c.name(e.entity)} is no longer {e.condition}",
+    MapChanged: lambda c, e: f"The map changes: {e.what} at ({e.x}, {e.y})",
+    PowerUsed: _power_used,
+    AttackRolled: _attack,
+    SaveRolled: _save,
+    Pushed: _pushed,
+    Teleported: _teleported,
+    AreaCreated: _area,
+    EffectEnded: _effect_ended,
+    ScriptFailed: lambda c, e: f"Script {e.script}.{e.function} failed: {e.reason}",
+})
+
+
+def _formatter(event: Any) -> Formatter | None:
+    """The formatter of the event's class, or of the nearest base class that has one."""
+    for cls in type(event).__mro__:
+        found = FORMATTERS.get(cls)
+        if found is not None:
+            return found
+    return None
 
 
 def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> str:
@@ -107,94 +304,10 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
         event: any event from ``components.events``; unknown kinds get a generic line.
         names: optional id -> name cache (``format_log`` passes one so it reads names once).
     """
-    n = lambda e: _name(battle, e, names)  # noqa: E731 - local shorthand keeps the table readable
-    kind = type(event).__name__
-    g = lambda field, default=None: getattr(event, field, default)  # noqa: E731
-    if kind == "Spawned":
-        height = f", {_ft(event.z)} up" if event.z else ""
-        return f"{n(event.entity) if names else event.name} ({event.team}) enters at ({event.x}, {event.y}){height}"
-    if kind == "CombatStarted":
-        order = ", ".join(n(e) for e in event.order)
-        return f"Combat starts. Turn order: {order}"
-    if kind == "InitiativeRolled":
-        return f"{n(event.entity)} rolls initiative: {event.roll} (total {event.total})"
-    if kind == "RoundStarted":
-        return "Round starts"
-    if kind == "RoundEnded":
-        return "Round ends"
-    if kind == "TurnStarted":
-        return f"{n(event.entity)}'s turn"
-    if kind == "Moved":
-        (fx, fy), (tx, ty) = event.from_square, event.to_square
-        return f"{n(event.entity)} moves from ({fx}, {fy}) to ({tx}, {ty}) ({event.cost_ft} ft)"
-    if kind == "StoodUp":
-        return f"{n(event.entity)} stands up"
-    if kind == "CommandRefused":
-        command = str(event.command)
-        if command.startswith("use "):
-            command = "use " + _power_name(battle, command[4:])
-        return f"{n(event.entity)} cannot {command}: {event.reason}"
-    if kind == "Fell":
-        return f"{n(event.entity)} falls {_ft(event.from_z - event.to_z)} (from {_ft(event.from_z)})"
-    if kind == "Landed":
-        surface = "on soft ground" if event.soft else "hard"
-        dice = f"{event.dice} {'die' if event.dice == 1 else 'dice'}"
-        return (f"{n(event.entity)} falls {_ft(event.distance_ft)} and lands {surface} ({dice}): "
-                f"{event.damage} damage")
-    if kind == "Damaged":
-        source = "" if event.source in ("gm", "") else f" from {source_text(battle, event.source)}"
-        return f"{n(event.entity)} takes {event.amount} damage{source} (health {event.health})"
-    if kind == "Healed":
-        return f"{n(event.entity)} heals {event.amount} (health {event.health})"
-    if kind == "Downed":
-        return f"{n(event.entity)} is DOWNED"
-    if kind == "Revived":
-        return f"{n(event.entity)} is back on their feet"
-    if kind == "FatigueChanged":
-        verb = "gains" if event.amount > 0 else "recovers"
-        return f"{n(event.entity)} {verb} {abs(event.amount)} fatigue ({event.reason}): now {event.level}"
-    if kind == "Unconscious":
-        return f"{n(event.entity)} falls unconscious"
-    if kind == "Died":
-        return f"{n(event.entity)} DIES"
-    if kind == "ConditionGained":
-        why = f" ({source_text(battle, event.source)})" if event.source and event.source not in ("gm",) else ""
-        return f"{n(event.entity)} is {event.condition}{why}"
-    if kind == "ConditionLost":
-        return f"{n(event.entity)} is no longer {event.condition}"
-    if kind == "MapChanged":
-        return f"The map changes: {event.what} at ({event.x}, {event.y})"
-    if kind == "PowerUsed":
-        power = _power_name(battle, event.power)
-        if g("target") is not None:
-            return f"{n(event.entity)} uses {power} on {n(event.target)}"
-        if g("point") is not None:
-            return f"{n(event.entity)} uses {power} at {tuple(event.point)}"
-        return f"{n(event.entity)} uses {power}"
-    if kind == "AttackRolled":
-        mode = "" if event.mode == "normal" else f", {event.mode}"
-        result = "HIT" if event.hit else "miss"
-        cover = f" (cover behind a wall: +{battle.rules.cover_bonus})" if g("cover", False) else ""
-        return (f"{n(event.entity)} attacks {n(event.target)} with {_power_name(battle, event.power)}: "
-                f"{event.roll}{mode} -> {event.total} vs Defense {event.defense}{cover}: {result}")
-    if kind == "SaveRolled":
-        mode = "" if event.mode == "normal" else f", {event.mode}"
-        result = "saves" if event.success else "fails"
-        return (f"{n(event.entity)} {result} against {_power_name(battle, event.power)}: "
-                f"{event.roll}{mode} -> {event.total} vs {event.dc}")
-    if kind == "Pushed":
-        (tx, ty) = event.to_square
-        return f"{n(event.by)} pushes {n(event.entity)} to ({tx}, {ty})"
-    if kind == "Teleported":
-        (tx, ty) = event.to_square
-        return f"{n(event.entity)} teleports to ({tx}, {ty})"
-    if kind == "AreaCreated":
-        return f"{str(event.what).capitalize()} fills {_ft(event.radius_ft)} around ({event.x}, {event.y})"
-    if kind == "EffectEnded":
-        return f"{_power_name(battle, event.power)} on {n(event.entity)} ends ({event.reason})"
-    if kind == "ScriptFailed":
-        return f"Script {event.script}.{event.function} failed: {event.reason}"
-    return _generic(battle, event, names)
+    formatter = _formatter(event)
+    if formatter is None:
+        return _generic(battle, event, names)
+    return formatter(_Context(battle, names), event)
 
 
 def _generic(battle: Any, event: Any, names: dict[int, str] | None) -> str:
@@ -220,20 +333,27 @@ def format_events(battle: Any, events: Iterable[Any], names: dict[int, str] | No
     damage that follows is folded in too. Turn and round boundaries are left out.
     """
     names = names if names is not None else _names(battle)
-    items = [e for e in events if type(e).__name__ not in QUIET]
+    items = [e for e in events if not isinstance(e, QUIET)]
     lines: list[str] = []
     for index, event in enumerate(items):
-        kind = type(event).__name__
-        if kind == "Fell" and _lands_later(items, index, event.entity):
+        if isinstance(event, Fell) and _lands_later(items, index, event.entity):
             continue
-        if kind == "Damaged" and event.source == "fall" and index and type(items[index - 1]).__name__ == "Landed" \
-                and items[index - 1].entity == event.entity:
+        if _is_fall_damage(items, index):
             lines[-1] += f", health {event.health}"
             continue
         text = describe(battle, event, names)
         prefix = f"Round {event.round}: " if event.round else "Setup: "
         lines.append(prefix + text)
     return lines
+
+
+def _is_fall_damage(items: Sequence[Any], index: int) -> bool:
+    """Whether the event at ``index`` is the damage of the landing just before it (one line, not two)."""
+    event = items[index]
+    if not (isinstance(event, Damaged) and event.source == "fall" and index):
+        return False
+    before = items[index - 1]
+    return isinstance(before, Landed) and before.entity == event.entity
 
 
 def _lands_later(items: Sequence[Any], index: int, entity: int) -> bool:
@@ -243,10 +363,9 @@ def _lands_later(items: Sequence[Any], index: int, entity: int) -> bool:
         if later.round != round_:
             return False
         if getattr(later, "entity", None) == entity:
-            name = type(later).__name__
-            if name == "Landed":
+            if isinstance(later, Landed):
                 return True
-            if name != "Fell":
+            if not isinstance(later, Fell):
                 return False
     return False
 

@@ -6,10 +6,13 @@ lights and areas are the map's own (``Terrain.add_light``), the one place they a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import esper
 import numpy as np
 
 from components import Area, Light, Position, Visibility
+from components.terrain import BLOCK_NAMES, Blocks
 from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
@@ -43,6 +46,37 @@ class MapCommands(BattleCore):
         self.state.terrain.walls[square] = True
         self.state.terrain.touch()
         self.mid_battle("wall added", *square)
+        self.settle()
+
+    @command
+    def set_terrain(self, x: int, y: int, blocks: Iterable[str] = (), cover: bool | None = None) -> None:
+        """Terrain that stops only some things: an arrow slit, a battlement, a portcullis.
+
+        Args:
+            blocks: what it stops, any of ``movement``, ``sight``, ``light``, ``areas``, ``pushes``,
+                ``fliers`` (none: the square is open again).
+            cover: whether it hides a creature behind it (default: when it blocks movement). A
+                see-through one right beside an attacker does not hide the attacker's target.
+
+        Raises:
+            IllegalCommand: an unknown name, or it would block a square a creature stands on.
+        """
+        square = validate.square(self.state, x, y)
+        flags = Blocks(0)
+        for name in blocks if not isinstance(blocks, str) else (blocks,):
+            if name not in BLOCK_NAMES or name == "cover":
+                raise IllegalCommand(f"terrain blocks some of {', '.join(n for n in BLOCK_NAMES if n != 'cover')},"
+                                     f" not {name!r}")
+            flags |= BLOCK_NAMES[name]
+        if cover if cover is not None else bool(flags & Blocks.MOVEMENT):
+            flags |= Blocks.COVER
+        if flags & Blocks.MOVEMENT:
+            for entity, position in esper.get_component(Position):
+                if position.square == square:
+                    raise IllegalCommand(f"cannot block {square}: {validate.label(entity)} stands there")
+        self.state.terrain.blockers[square] = int(flags)
+        self.state.terrain.touch()
+        self.mid_battle("terrain", *square)
         self.settle()
 
     @command

@@ -17,16 +17,18 @@ from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
 from systems.actions import move_problem
 from systems.state import BattleState
+from systems.vitals import is_flying
 
 
 def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
     """Where the creature will be, and what movement it will have used, after its queued commands."""
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
+    flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
     here, used = position.square, movement.used_ft
     for command in state.actions.get(entity, ()):
         if isinstance(command, Move):
-            cost = state.paths.cost(here, (command.x, command.y), limit_ft=movement.speed_ft)
+            cost = state.paths.cost(here, (command.x, command.y), limit_ft=movement.speed_ft, flying=flying)
             if cost is not None:
                 here, used = (command.x, command.y), used + cost
         elif isinstance(command, Stand):

@@ -27,7 +27,7 @@ from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from systems.forces import push
-from systems.geometry import distance_ft
+from systems.geometry import distance_3d_ft, distance_ft
 from systems.grants import grant_condition, revoke_condition
 from systems.state import BattleState
 from systems.visibility import can_see
@@ -114,10 +114,12 @@ class ScriptBridge:
         entity = self.creature(e)
         return not is_dead(esper.component_for_entity(entity, Health), esper.component_for_entity(entity, Fatigue))
 
-    def read_distance(self, a: object, b: object) -> int:
+    def read_distance(self, a: object, b: object) -> int | float:
+        """Feet between two creatures, heights counted (the rules' range distance)."""
         pa = esper.component_for_entity(self.creature(a), Position)
         pb = esper.component_for_entity(self.creature(b), Position)
-        return distance_ft(pa.square, pb.square, self.state.rules)
+        gap = distance_3d_ft(pa.square, pa.z, pb.square, pb.z, self.state.rules)
+        return int(gap) if gap == int(gap) else round(gap, 2)
 
     def read_can_see(self, a: object, b: object) -> bool:
         viewer, seen = self.creature(a), self.creature(b)

@@ -37,14 +37,17 @@ class PowerUses(BattleCore):
     def aim_point(self, point: object) -> tuple[int, int]:
         """A point a power is aimed at, checked against the grid."""
         if isinstance(point, (tuple, list)) and len(point) == 2:
-            return validate.square(self.state, *point, what="point")
+            return validate.square(self.state, point[0], point[1], what="point")
         return validate.square(self.state, point, None, what="point")
 
     @command
     def use_power(self, user: int, power_id: str, target: int | None = None,
-                  point: tuple[int, int] | None = None) -> None:
+                  point: tuple[int, int] | None = None, direction: str | tuple[int, int] | None = None) -> None:
         """Use a power on the user's turn: at a creature (``target``) or a square (``point``).
 
+        With a range, an area is centred on ``point``; without one, on the user. A cone or line faces
+        away from the user (toward ``point``) unless ``direction`` says otherwise (a compass point
+        such as ``"ne"``, or a step ``(dx, dy)``); aimed at the user's own square it needs one.
         Checked now (range, sight, surprise, action already spent, unknown power) and again when it
         resolves; every step of it comes out as events.
 
@@ -57,12 +60,13 @@ class PowerUses(BattleCore):
             target = self.check(target)
         if point is not None:
             point = self.aim_point(point)
+        facing = validate.direction(direction)
         position, _ = orders.projection(self.state, user)
         queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
-        problem = use_problem(self.state, power, user, target, point, position.square, queued)
+        problem = use_problem(self.state, power, user, target, point, position.square, queued, facing)
         if problem:
             raise IllegalCommand(f"{validate.label(user)} cannot use {power.name}: {problem}")
-        orders.queue(self.state, user, UsePower(user, power.id, target, point))
+        orders.queue(self.state, user, UsePower(user, power.id, target, point, facing))
 
     @command
     def end_power(self, user: int, effect_id: int) -> None:
@@ -89,15 +93,16 @@ class PowerUses(BattleCore):
         return can_see(self.state, viewer, self.square_of(target))
 
     @entry
-    def squares_in_area(self, power_id: str, user: int, point: tuple[int, int] | None = None
-                        ) -> list[tuple[int, int]]:
+    def squares_in_area(self, power_id: str, user: int, point: tuple[int, int] | None = None,
+                        direction: str | tuple[int, int] | None = None) -> list[tuple[int, int]]:
         """The squares a power's area would cover if ``user`` aimed it at ``point`` (for a UI)."""
         power = self.power(power_id)
         user = self.check(user)
         if power.area is None:
             return [] if point is None else [self.square_of(point)]
         origin = esper.component_for_entity(user, Position).square
-        return area_squares(self.state, power, origin, None if point is None else self.square_of(point))
+        return area_squares(self.state, power, origin, None if point is None else self.square_of(point),
+                            validate.direction(direction))
 
     def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
         """A creature's square, or a square checked against the grid."""

@@ -12,6 +12,7 @@ import numpy as np
 from components import Creature
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS
 from game.battle.errors import IllegalCommand, UnknownEntity
+from systems.areas import COMPASS
 from systems.state import BattleState
 
 
@@ -58,3 +59,17 @@ def condition_name(condition: object) -> str:
         known = ", ".join(sorted(GRANTABLE_CONDITIONS))
         raise IllegalCommand(f"unknown condition {condition!r}: expected one of {known}")
     return name
+
+
+def direction(value: object) -> tuple[int, int] | None:
+    """Where a cone or line faces: a compass name ("n", "se", ...) or a step (dx, dy), not (0, 0)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().lower() in COMPASS:
+        return COMPASS[value.strip().lower()]
+    if isinstance(value, (tuple, list)) and len(value) == 2 and all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) and -1024 <= v <= 1024 for v in value) \
+            and tuple(value) != (0, 0):
+        return int(value[0]), int(value[1])
+    raise IllegalCommand(f"a direction is a compass point ({', '.join(COMPASS)}) or a step (dx, dy) of whole "
+                         f"numbers in -1024..1024, not both 0; not {value!r}")

@@ -7,7 +7,9 @@ thing whole would exhaust memory or block for ever, so every data file goes thro
 from __future__ import annotations
 
 import os
+import re
 import stat
+import sys
 from pathlib import Path
 
 MEGABYTE = 2**20
@@ -15,6 +17,20 @@ MEGABYTE = 2**20
 
 class UnreadableFile(ValueError):
     """The path is not a regular file we are willing to read; the message says why."""
+
+
+_LONG_NUMBER = re.compile(rf"\d{{{(sys.get_int_max_str_digits() or 4300) + 1},}}")
+
+
+def too_long_number(text: str) -> str:
+    """Why a parser refused a number of thousands of digits, and the line it is on (the parsers'
+    own ValueError says neither): "line 3: a number of 5000 digits; ..."."""
+    match = _LONG_NUMBER.search(text)
+    if match is None:
+        return "a number of too many digits to read"
+    line = text.count("\n", 0, match.start()) + 1
+    return (f"line {line}: a number of {len(match.group())} digits; at most {sys.get_int_max_str_digits()} "
+            f"are read (and no number here needs more than a few)")
 
 
 def read_bounded(path: str | Path, limit: int) -> bytes:

@@ -1,7 +1,8 @@
-"""Powers as data: ``assets/powers/*.toml``, one power per table, validated when loaded.
+"""Powers as data: ``assets/powers/*.toml`` and a scenario's own power files, one power per table.
 
 A designer adds a power by writing a table; nothing in the engine changes. Every error names the
-file, the power, the key and what was expected, and a file with an error adds no power at all.
+file, the power, the key and what was expected; keys, ranges and what each combination of range,
+area and targets reaches are in :mod:`game.content.power_parse`.
 
 Example::
 
@@ -12,264 +13,334 @@ Example::
     range_ft = 60
     attack = { bonus = 1 }
     damage = "2d6"
+
+The library is read per file (:class:`PowerLibrary`): a file with an error adds no power at all and
+is blamed alone, so one broken file fails only the scenarios that use a power from it, never the
+others. A power's ``script`` must exist when its file loads: in ``scripts/`` beside the file or one
+folder up (``assets/powers`` -> ``assets/scripts``), else in ``assets/scripts``.
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+import os
 import tomllib
+import types
 from collections.abc import Iterable, Mapping
-from functools import cache
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from components import Visibility
-from components.dice import Dice
-from components.powers import ACTIONS, SHAPES, TARGETS, AreaShape, Made, Power
-from components.rules import GRANTABLE_CONDITIONS
-from components.terrain import MAX_RADIUS_FT
-from game.content.files import MEGABYTE, UnreadableFile, read_bounded
+from components.powers import Power
+from components.values import shown
+from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
+from game.content.power_parse import KEYS, PowerError, did_you_mean, parse_power
+
+__all__ = [
+    "ASSETS", "POWERS_DIR", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",
+    "apply_power_overrides", "default_powers", "load_power_file", "load_powers", "parse_power", "script_folder",
+    "shipped_library",
+]
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 POWERS_DIR = ASSETS / "powers"
 SCRIPTS_DIR = ASSETS / "scripts"
-
-class PowerError(ValueError):
-    """A power file that cannot be used, with the file, power and key in the message."""
+POWER_FILE_BYTES = 4 * MEGABYTE
 
 
-class _Reader:
-    """Reads one power table, turning every mistake into a PowerError that says where it is."""
-
-    def __init__(self, where: str, power_id: str, table: Mapping[str, Any]) -> None:
-        self.where, self.power_id, self.table = where, power_id, table
-        self.used: set[str] = set()
-
-    def fail(self, key: str, expected: str, got: object) -> PowerError:
-        return PowerError(f"{self.where}: power [{self.power_id}] key {key!r}: expected {expected}, got {got!r}")
-
-    def get(self, key: str, kind: type | tuple[type, ...], expected: str, default: Any = None,
-            required: bool = False) -> Any:
-        self.used.add(key)
-        if key not in self.table:
-            if required:
-                raise PowerError(f"{self.where}: power [{self.power_id}] is missing {key!r} ({expected})")
-            return default
-        value = self.table[key]
-        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            raise self.fail(key, expected, value)
-        if not isinstance(value, kind):
-            raise self.fail(key, expected, value)
-        return value
-
-    def number(self, key: str, expected: str = "a number of feet above 0") -> float | None:
-        value = self.get(key, (int, float), expected)
-        if value is not None and value <= 0:
-            raise self.fail(key, expected, value)
-        return None if value is None else float(value)
-
-    def dice(self, key: str) -> Dice | None:
-        value = self.get(key, (str, int), 'dice like "2d6+3"')
-        if value is None:
-            return None
-        try:
-            return Dice.parse(value)
-        except ValueError as err:
-            raise PowerError(f"{self.where}: power [{self.power_id}] key {key!r}: {err}") from None
-
-    def choice(self, key: str, options: tuple[str, ...], default: str | None = None) -> str | None:
-        value = self.get(key, str, f"one of {', '.join(options)}", default)
-        if value is not None and value not in options:
-            raise self.fail(key, f"one of {', '.join(options)}", value)
-        return value
-
-    def made(self, key: str) -> Made | None:
-        value = self.get(key, dict, "a table like { radius_ft = 10, level = \"no vision\" }")
-        if value is None:
-            return None
-        unknown = set(value) - {"radius_ft", "level"}
-        if unknown:
-            raise self.fail(f"{key}.{sorted(unknown)[0]}", "only radius_ft and level", value[sorted(unknown)[0]])
-        radius = value.get("radius_ft")
-        if isinstance(radius, bool) or not isinstance(radius, (int, float)) or not 0 < radius <= MAX_RADIUS_FT:
-            raise self.fail(f"{key}.radius_ft", f"a number of feet above 0, at most {MAX_RADIUS_FT:g}", radius)
-        try:
-            level = Visibility.parse(value.get("level", "normal" if key == "light" else "no vision"))
-        except ValueError as err:
-            raise PowerError(f"{self.where}: power [{self.power_id}] key '{key}.level': {err}") from None
-        return Made(float(radius), level)
-
-    def unknown_keys(self, known: set[str]) -> None:
-        extra = sorted(set(self.table) - known)
-        if extra:
-            raise PowerError(f"{self.where}: power [{self.power_id}] has unknown key {extra[0]!r}; "
-                             f"known keys: {', '.join(sorted(known))}")
+def script_folder(file: str | Path) -> Path:
+    """Where the scripts named by a file (a scenario, a power file) are read from: ``scripts/``
+    beside it or one folder up, else the shipped ``assets/scripts``."""
+    here = Path(file).resolve().parent
+    for candidate in (here / "scripts", here.parent / "scripts"):
+        if candidate.is_dir():
+            return candidate
+    return SCRIPTS_DIR
 
 
-_KEYS = {"name", "description", "action", "range_ft", "area", "targets", "attack", "save", "damage", "healing",
-         "conditions", "push_ft", "pull_ft", "teleport", "flight", "area_effect", "light", "duration",
-         "end_early", "script"}
+@dataclass(frozen=True)
+class PowerFile:
+    """One power file as read: its powers, or the error that kept every one of them out.
+
+    ``ids`` are the power ids the file names, known even when it is broken (unless it is not TOML
+    at all), so that a scenario using one of them is told which file to fix.
+    """
+
+    path: str
+    powers: Mapping[str, Power]
+    tables: Mapping[str, Mapping[str, Any]]
+    ids: tuple[str, ...] = ()
+    error: PowerError | None = None
 
 
-def parse_power(power_id: str, table: object, where: str) -> Power:
-    """Check one power's table and build it; PowerError names ``where``, the power and the key."""
-    if not isinstance(table, dict):
-        raise PowerError(f"{where}: [{power_id}] must be a table of keys, got {table!r}")
-    r = _Reader(where, power_id, table)
-    r.unknown_keys(_KEYS)
-    area = None
-    area_table = r.get("area", dict, 'a table like { shape = "burst", radius_ft = 10 }')
-    if area_table is not None:
-        shape = area_table.get("shape")
-        if shape not in SHAPES:
-            raise r.fail("area.shape", f"one of {', '.join(SHAPES)}", shape)
-        size_key = "radius_ft" if shape == "burst" else "length_ft"
-        size = area_table.get(size_key)
-        if isinstance(size, bool) or not isinstance(size, (int, float)) or size <= 0:
-            raise r.fail(f"area.{size_key}", f"a number of feet above 0 for a {shape}", size)
-        width = area_table.get("width_ft", 5)
-        if isinstance(width, bool) or not isinstance(width, (int, float)) or width <= 0:
-            raise r.fail("area.width_ft", "a number of feet above 0", width)
-        extra = set(area_table) - {"shape", "radius_ft", "length_ft", "width_ft"}
-        if extra:
-            raise r.fail(f"area.{sorted(extra)[0]}", "only shape, radius_ft, length_ft, width_ft", "an unknown key")
-        area = AreaShape(shape, float(area_table.get("radius_ft", 0)), float(area_table.get("length_ft", 0)),
-                         float(width))
-    attack = r.get("attack", dict, "a table like { bonus = 2 }")
-    save = r.get("save", dict, "a table like { dc = 13, half = true }")
-    if attack is not None and save is not None:
-        raise PowerError(f"{where}: power [{power_id}] has both 'attack' and 'save': choose one")
-    attack_bonus = None
-    if attack is not None:
-        attack_bonus = attack.get("bonus", 0)
-        if isinstance(attack_bonus, bool) or not isinstance(attack_bonus, int) or set(attack) - {"bonus"}:
-            raise r.fail("attack.bonus", "an integer (the only key of attack)", attack)
-    save_dc, save_half = None, False
-    if save is not None:
-        save_dc, save_half = save.get("dc"), save.get("half", False)
-        if isinstance(save_dc, bool) or not isinstance(save_dc, int) or set(save) - {"dc", "half"}:
-            raise r.fail("save.dc", "an integer difficulty (keys dc and half)", save)
-        if not isinstance(save_half, bool):
-            raise r.fail("save.half", "true or false", save_half)
-    conditions = r.get("conditions", list, "a list of condition names", [])
-    for condition in conditions:
-        if condition not in GRANTABLE_CONDITIONS:
-            raise r.fail("conditions", f"names from {', '.join(sorted(GRANTABLE_CONDITIONS))}", condition)
-    duration = r.get("duration", int, "a whole number of rounds above 0")
-    if duration is not None and duration <= 0:
-        raise r.fail("duration", "a whole number of rounds above 0", duration)
-    script = r.get("script", str, "a file name under assets/scripts, like \"chain.star\"")
-    if script is not None and (not script.endswith(".star") or "/" in script or "\\" in script or ".." in script):
-        raise r.fail("script", "a plain file name ending in .star under assets/scripts", script)
-    power = Power(
-        id=power_id,
-        name=r.get("name", str, "the power's display name", required=True),
-        description=r.get("description", str, "a sentence saying what it does", required=True),
-        action=r.choice("action", ACTIONS, "action") or "action",
-        range_ft=r.number("range_ft"),
-        area=area,
-        targets=r.choice("targets", TARGETS),
-        attack_bonus=attack_bonus,
-        save_dc=save_dc,
-        save_half=save_half,
-        damage=r.dice("damage"),
-        healing=r.dice("healing"),
-        conditions=tuple(conditions),
-        push_ft=r.number("push_ft") or 0,
-        pull_ft=r.number("pull_ft") or 0,
-        teleport=r.get("teleport", bool, "true or false", False),
-        flight=r.get("flight", bool, "true or false", False),
-        creates_area=r.made("area_effect"),
-        creates_light=r.made("light"),
-        duration=duration,
-        end_early=r.get("end_early", bool, "true or false", False),
-        script=script,
-        source=where,
-    )
-    if power.teleport and power.range_ft is None:
-        raise r.fail("range_ft", "a range for a teleport (where can it land?)", None)
-    if power.end_early and power.duration is None:
-        raise r.fail("end_early", "a duration to end early", True)
-    return power
+def read_power_file(path: str | Path, script_dir: Path | None = None) -> PowerFile:
+    """Read and check one power file; a problem is kept in the result (``error``), never raised.
 
-
-def load_power_file(path: Path) -> dict[str, Power]:
-    """Every power of one file; PowerError (naming the file) on the first problem, and nothing loaded."""
+    Args:
+        path: the TOML file.
+        script_dir: where its powers' scripts must be (default: :func:`script_folder` of the file).
+    """
+    where = str(path)
+    folder = script_folder(path) if script_dir is None else script_dir
     try:
-        data = tomllib.loads(read_bounded(path, 4 * MEGABYTE).decode("utf-8"))
+        text = read_bounded(path, POWER_FILE_BYTES).decode("utf-8")
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise PowerError(f"{path}: not valid TOML: {err}") from None
+        return _broken(where, PowerError(f"{where}: not valid TOML: {err}"))
     except (UnreadableFile, UnicodeDecodeError, RecursionError) as err:
-        raise PowerError(f"{path}: cannot read: {err}") from None
-    return {power_id: parse_power(power_id, table, str(path)) for power_id, table in data.items()}
+        reason = "arrays or tables nested too deeply" if isinstance(err, RecursionError) else str(err)
+        return _broken(where, PowerError(f"{where}: cannot read: {reason}"))
+    except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)
+        return _broken(where, PowerError(f"{where}: cannot read: {too_long_number(text)}"))
+    try:
+        powers = {power_id: parse_power(power_id, table, where, folder) for power_id, table in data.items()}
+    except PowerError as err:
+        return _broken(where, err, tuple(data))
+    tables = types.MappingProxyType({power_id: types.MappingProxyType(table) for power_id, table in data.items()})
+    return PowerFile(where, types.MappingProxyType(powers), tables, tuple(data))
 
 
-def load_powers(directory: Path | str = POWERS_DIR) -> dict[str, Power]:
-    """Every power under ``directory`` (``*.toml``), checked, ids unique across files."""
-    powers: dict[str, Power] = {}
-    for path in sorted(Path(directory).glob("*.toml")):
-        for power_id, power in load_power_file(path).items():
-            if power_id in powers:
-                raise PowerError(f"{path}: power [{power_id}] is already defined in {powers[power_id].source}")
-            powers[power_id] = power
-    return powers
+def _broken(where: str, error: PowerError, ids: tuple[str, ...] = ()) -> PowerFile:
+    return PowerFile(where, types.MappingProxyType({}), types.MappingProxyType({}), ids, error)
 
 
-_DEFAULT: dict[str, Power] | None = None
+class PowerFileCache:
+    """Power files already read, so the shipped ones are parsed once per process, not per battle.
+
+    Reading the shipped powers takes milliseconds (tomllib is pure Python) while a battle builds
+    in about one, so the parse is worth keeping. Each entry is keyed by the file's identity, size
+    and modification time and by its script folder, so an edited file is simply read again; the
+    cache holds at most ``most`` files and :meth:`clear` empties it.
+    """
+
+    def __init__(self, most: int = 256) -> None:
+        self.most = most
+        self._files: dict[tuple[Any, ...], PowerFile] = {}
+        self._libraries: dict[tuple[Any, ...], PowerLibrary] = {}
+
+    @staticmethod
+    def _key(path: str | Path, script_dir: Path | None) -> tuple[Any, ...] | None:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        return (str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, str(script_dir))
+
+    def _get(self, key: tuple[Any, ...] | None, path: str | Path, script_dir: Path | None) -> PowerFile:
+        if key is None:
+            return read_power_file(path, script_dir)  # its error says why; nothing to keep
+        found = self._files.get(key)
+        if found is None:
+            if len(self._files) >= self.most:
+                self._files.clear()
+            found = self._files[key] = read_power_file(path, script_dir)
+        return found
+
+    def get(self, path: str | Path, script_dir: Path | None = None) -> PowerFile:
+        """The file as :func:`read_power_file` reads it, from the cache while it is unchanged."""
+        return self._get(self._key(path, script_dir), path, script_dir)
+
+    def library(self, paths: Iterable[str | Path]) -> PowerLibrary:
+        """The files merged in order (:meth:`PowerLibrary.of`), the merge kept while none changed."""
+        listed = [(self._key(path, None), path) for path in paths]
+        key = tuple(k for k, _ in listed)
+        found = self._libraries.get(key) if None not in key else None
+        if found is None:
+            found = PowerLibrary.of(self._get(k, path, None) for k, path in listed)
+            if None not in key:
+                if len(self._libraries) >= self.most:
+                    self._libraries.clear()
+                self._libraries[key] = found
+        return found
+
+    def clear(self) -> None:
+        """Forget every file read (tests that rewrite a file within one clock tick use this)."""
+        self._files.clear()
+        self._libraries.clear()
 
 
-def default_powers() -> dict[str, Power]:
-    """The shipped powers, read once per process (battles share the immutable table)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_powers()
-    return _DEFAULT
+@dataclass(frozen=True)
+class PowerLibrary:
+    """The powers of several files, merged; files that did not load are in ``broken``.
+
+    Ids are unique across files: a file redefining an id of an earlier file is broken itself (the
+    earlier power stays). ``tables`` keeps each power's raw table for :func:`apply_power_overrides`.
+    """
+
+    powers: Mapping[str, Power]
+    tables: Mapping[str, Mapping[str, Any]]
+    files: tuple[PowerFile, ...] = ()
+    broken: tuple[PowerFile, ...] = ()
+
+    @classmethod
+    def of(cls, files: Iterable[PowerFile]) -> PowerLibrary:
+        """Merge files in order."""
+        powers: dict[str, Power] = {}
+        tables: dict[str, Mapping[str, Any]] = {}
+        kept: list[PowerFile] = []
+        for file in files:
+            twice = next((power_id for power_id in file.powers if power_id in powers), None)
+            if twice is not None:
+                file = dataclasses.replace(file, powers=types.MappingProxyType({}), error=PowerError(
+                    f"{file.path}: power [{twice}] is already defined in {powers[twice].source}"))
+            kept.append(file)
+            powers.update(file.powers)
+            tables.update(file.tables)
+        return cls(types.MappingProxyType(powers), types.MappingProxyType(tables), tuple(kept),
+                   tuple(f for f in kept if f.error is not None))
+
+    def extended(self, files: Iterable[PowerFile]) -> PowerLibrary:
+        """This library with more files after its own (a scenario's power files)."""
+        return PowerLibrary.of((*self.files, *files))
+
+    def problem(self, power_id: str) -> str | None:
+        """Why ``power_id`` cannot be used (naming the broken file that defines it), or None."""
+        if power_id in self.powers:
+            return None
+        for file in self.broken:
+            if power_id in file.ids:
+                return f"power {power_id!r} is in a power file that did not load: {file.error}"
+        known = sorted(self.powers)
+        message = f"unknown power {power_id!r}{did_you_mean(power_id, known)}; known powers: {', '.join(known)}"
+        unread = [file for file in self.broken if not file.ids]
+        if unread:
+            message += f" (and {unread[0].error}, so it may be defined there)"
+        return message
 
 
-@cache
-def _power_tables(source: str) -> Mapping[str, Any]:
-    """The raw TOML tables of one power file (cached: sweeps re-parse the same power often)."""
-    return tomllib.loads(Path(source).read_text(encoding="utf-8"))
+def shipped_library(files: PowerFileCache | None = None) -> PowerLibrary:
+    """The project's own powers (``assets/powers``), each file loaded or blamed on its own.
+
+    ``files`` is the caller's cache of files already read (a window, a simulation worker); without
+    one they are read afresh.
+    """
+    return (files or PowerFileCache()).library(_toml_files(Path(POWERS_DIR)))
 
 
-def apply_power_overrides(overrides: Iterable[tuple[str, Any]], base: Mapping[str, Power] | None = None
-                          ) -> dict[str, Power]:
+def _toml_files(directory: Path) -> list[str]:
+    try:
+        names = sorted(entry.name for entry in os.scandir(directory) if entry.name.endswith(".toml"))
+    except OSError:
+        return []
+    return [os.path.join(directory, name) for name in names]
+
+
+def default_powers(files: PowerFileCache | None = None) -> dict[str, Power]:
+    """The shipped powers that loaded (a broken shipped file leaves its own powers out, see
+    :func:`shipped_library`, whose ``broken`` says which and why)."""
+    return dict(shipped_library(files).powers)
+
+
+def load_power_file(path: str | Path, script_dir: Path | None = None, files: PowerFileCache | None = None
+                    ) -> dict[str, Power]:
+    """Every power of one file.
+
+    Raises:
+        PowerError: naming the file, on its first problem; nothing of the file is loaded.
+    """
+    file = (files or PowerFileCache()).get(Path(path), script_dir)
+    if file.error is not None:
+        raise file.error
+    return dict(file.powers)
+
+
+def load_powers(directory: Path | str = POWERS_DIR, files: PowerFileCache | None = None) -> dict[str, Power]:
+    """Every power under ``directory`` (``*.toml``), checked, ids unique across files.
+
+    Raises:
+        PowerError: the first file that does not load (this is the strict check of a folder; a
+            game uses :class:`PowerLibrary`, which keeps the files that do load).
+    """
+    cache = files or PowerFileCache()
+    library = PowerLibrary.of(cache.get(path) for path in _toml_files(Path(directory)))
+    if library.broken:
+        error = library.broken[0].error
+        assert error is not None
+        raise error
+    return dict(library.powers)
+
+
+# ---------------------------------------------------------------------------------------------- overrides
+
+
+def _library_of(base: PowerLibrary | Mapping[str, Power] | None, files: PowerFileCache
+                ) -> tuple[dict[str, Power], PowerLibrary]:
+    if base is None:
+        library = shipped_library(files)
+        return dict(library.powers), library
+    if isinstance(base, PowerLibrary):
+        return dict(base.powers), base
+    sources = sorted({power.source for power in base.values() if power.source and Path(power.source).is_file()})
+    return dict(base), PowerLibrary.of(files.get(source) for source in sources)
+
+
+def _split(item: object, powers: Mapping[str, Power], library: PowerLibrary) -> tuple[str, list[str], str, Any]:
+    """``(powers.ID.KEY[.SUBKEY], value)`` -> (ID, [KEY, SUBKEY], key, value); PowerError naming the
+    override if it is not one."""
+    if not isinstance(item, (tuple, list)) or len(item) != 2:
+        raise PowerError(f"power override {shown(item)}: expected a (key, value) pair")
+    key, value = item
+    if not isinstance(key, str):
+        raise PowerError(f"power override {shown(key)}: keys are strings like 'powers.fireball.damage'")
+    parts = key.split(".")
+    if len(parts) < 3 or parts[0] != "powers":
+        raise PowerError(f"override {key!r}: a power override is powers.ID.KEY, like powers.fireball.damage")
+    power_id, path = parts[1], parts[2:]
+    if power_id not in powers:
+        problem = library.problem(power_id) if power_id not in library.powers else None
+        known = sorted(powers)
+        raise PowerError(f"override {key!r}: " + (
+            problem or f"unknown power {power_id!r}{did_you_mean(power_id, known)}; known: {', '.join(known)}"))
+    if path[0] not in KEYS:
+        raise PowerError(f"override {key!r}: unknown power key {path[0]!r}{did_you_mean(path[0], KEYS)}; "
+                         f"known keys: {', '.join(sorted(KEYS))}")
+    return power_id, path, key, value
+
+
+def apply_power_overrides(overrides: Iterable[tuple[str, Any]],
+                          base: PowerLibrary | Mapping[str, Power] | None = None,
+                          script_dir: Path | None = None, files: PowerFileCache | None = None) -> dict[str, Power]:
     """The power table with some fields replaced, each changed power re-validated by ``parse_power``.
 
     Keys are ``powers.ID.KEY`` where KEY is the power's TOML key (``damage``, ``range_ft``,
     ``attack.bonus``, ``save.dc``, ``area.radius_ft``, ...). The changed table goes through
-    :func:`game.powers.parse_power` exactly as a designer's edit of the file would, so "9d" or a
-    negative range is refused with the same message, rather than silently simulated.
+    :func:`parse_power` exactly as a designer's edit of the file would, so "9d" or a negative
+    range is refused with the same message, rather than silently simulated.
+
+    Args:
+        overrides: ``(key, value)`` pairs.
+        base: the powers to change: a library (a scenario's), a table of powers, or None for the
+            shipped powers.
+        script_dir: where the battle will read a changed ``script`` (a scenario's script folder);
+            None: where the power's own file finds its scripts.
+        files: the caller's cache of power files already read.
 
     Raises:
-        ValueError: an unknown power, or a value the power loader refuses (a PowerError).
+        PowerError: an unknown power or key (with a "did you mean"), a power with no file to
+            re-validate, or a value the power loader refuses (naming the power's file).
     """
-    powers = dict(default_powers() if base is None else base)
+    powers, library = _library_of(base, files or PowerFileCache())
     tables: dict[str, dict[str, Any]] = {}
-    for key, value in overrides:
-        parts = key.split(".")
-        if len(parts) < 3 or parts[0] != "powers":
-            raise ValueError(f"override {key!r}: a power override is powers.ID.KEY, like powers.fireball.damage")
-        power_id, path = parts[1], parts[2:]
-        if power_id not in powers:
-            raise ValueError(f"override {key!r}: unknown power {power_id!r}; known: {', '.join(sorted(powers))}")
+    keys: dict[str, str] = {}
+    for item in overrides:
+        power_id, path, key, value = _split(item, powers, library)
         if power_id not in tables:
-            power = powers[power_id]
-            raw = _power_tables(power.source).get(power_id) if power.source else None
-            if raw is None:  # a power made in code: rebuild its table from the dataclass is not possible
-                raise ValueError(f"override {key!r}: power {power_id!r} has no source file to re-validate")
+            raw = library.tables.get(power_id)
+            if raw is None:  # a power made in code: its table cannot be rebuilt from the dataclass
+                raise PowerError(f"override {key!r}: power {power_id!r} has no source file to re-validate")
             tables[power_id] = copy.deepcopy(dict(raw))
+        keys[power_id] = key
         table: dict[str, Any] = tables[power_id]
         for part in path[:-1]:
             inner = table.setdefault(part, {})
             if not isinstance(inner, dict):
-                raise ValueError(f"override {key!r}: {part!r} of power {power_id!r} is not a table")
+                raise PowerError(f"override {key!r}: {part!r} of power {power_id!r} is not a table")
             table = inner
         table[path[-1]] = value
     for power_id, table in tables.items():
-        where = f"{powers[power_id].source} (overridden)"
-        parsed = parse_power(power_id, table, where)
-        # dataclasses.replace keeps the original's non-compared fields (its source) for messages.
-        powers[power_id] = dataclasses.replace(parsed, source=powers[power_id].source)
+        source = powers[power_id].source
+        folder = script_dir if script_dir is not None else script_folder(source) if Path(source).is_file() else None
+        parsed = parse_power(power_id, table, f"{source} (overridden by {keys[power_id]})", folder)
+        powers[power_id] = dataclasses.replace(parsed, source=source)
     return powers

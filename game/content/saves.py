@@ -20,30 +20,30 @@ The scenario text travels inside the file so a later edit of the ``.toml`` canno
 an old save; the path is kept for people. Command arguments that JSON cannot say exactly are
 tagged: ``{"$tuple": [x, y]}``, ``{"$visibility": "POOR"}``, ``{"$float": "inf"}``, ``{"$dict": {}}``.
 
-Writes are atomic (a temporary file beside the target, flushed and fsynced, then ``os.replace``),
-so a crash or a kill mid-save leaves the previous file whole.
+Writes are atomic (a temporary file beside the target, flushed and fsynced, then ``os.replace``:
+see game.content.atomic), so a crash or a kill mid-save leaves the previous file whole, and the
+next save removes the temporary the killed one left. Every number a file gives is range-checked
+where it is read: the seed, ``build_commands`` and the numbers of every command's arguments
+(game.content.save_values), so a tampered save is refused with the key, never replayed into a
+crash.
 """
 
 from __future__ import annotations
 
-import contextlib
-import dataclasses
 import enum
 import json
-import math
-import os
-import stat
-import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from components import Health, Position, Visibility
+from components import Health, Position
 from game.battle.facade import Battle
-from game.content.files import MEGABYTE, UnreadableFile, read_bounded
-from game.content.powers import apply_power_overrides
+from game.content.atomic import atomic_write
+from game.content.powers import PowerError, apply_power_overrides
+from components.rules import RULES_VERSION
+from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, read_document
+from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
 
 __all__ = [
@@ -60,80 +60,17 @@ __all__ = [
     "write_replay",
 ]
 
-SAVE_FORMAT = "gridbattle-save"
-REPLAY_FORMAT = "gridbattle-replay"
-FORMAT_VERSION = 1
-
-#: Methods a file may never call while replaying, even if a tampered log names them.
-_KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
-_OPTIONAL_KEYS = ("powers",)  # power overrides of a simulation's sweep, as [key, value] pairs
-_SCENARIO_KEYS = ("path", "name", "text", "overrides")
-
-Command = tuple[str, tuple[Any, ...], dict[str, Any]]
-
-
-class SaveError(ValueError):
-    """A save or replay that cannot be written or used; the message names the file and the problem."""
 
 
 # ---------------------------------------------------------------------------------------------- values
 
 
-def encode_value(value: Any, where: str = "value") -> Any:
-    """A command argument as JSON data that :func:`decode_value` turns back into the same value.
-
-    Raises:
-        SaveError: a value of a type no command takes (better refused at save time than replayed wrong).
-    """
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, np.bool_):
-        return bool(value)
-    if isinstance(value, Visibility):
-        return {"$visibility": value.name}
-    if isinstance(value, enum.Enum):
-        raise SaveError(f"cannot save {where}: enum {value!r} has no encoding")
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        number = float(value)
-        return number if math.isfinite(number) else {"$float": repr(number)}
-    if isinstance(value, tuple):
-        return {"$tuple": [encode_value(v, where) for v in value]}
-    if isinstance(value, list):
-        return [encode_value(v, where) for v in value]
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return {"$dict": {k: encode_value(v, where) for k, v in value.items()}}
-    raise SaveError(f"cannot save {where}: {type(value).__name__} {value!r} has no encoding")
-
-
-_MAX_DEPTH = 32  # no command argument the game writes is nested more than a few levels
-
-
-def decode_value(data: Any, where: str = "value", _depth: int = 0) -> Any:
-    """The inverse of :func:`encode_value`; SaveError on anything it could not have written."""
-    if _depth > _MAX_DEPTH:
-        raise SaveError(f"{where}: nested more than {_MAX_DEPTH} levels deep; not something this game wrote")
-    if data is None or isinstance(data, (bool, int, float, str)):
-        return data
-    if isinstance(data, list):
-        return [decode_value(v, where, _depth + 1) for v in data]
-    if isinstance(data, dict) and len(data) == 1:
-        (tag, inner), = data.items()
-        if tag == "$tuple" and isinstance(inner, list):
-            return tuple(decode_value(v, where, _depth + 1) for v in inner)
-        if tag == "$visibility" and isinstance(inner, str) and inner in Visibility.__members__:
-            return Visibility[inner]
-        if tag == "$float" and inner in ("inf", "-inf", "nan"):
-            return float(inner)
-        if tag == "$dict" and isinstance(inner, dict):
-            return {k: decode_value(v, where, _depth + 1) for k, v in inner.items()}
-    raise SaveError(f"{where}: {str(data)[:80]!r} is not an encoded value")
-
-
 def _encode_command(index: int, command: Command) -> dict[str, Any]:
     name, args, kwargs = command
     where = f"command #{index} ({name})"
+    problem = argument_problem([args, kwargs])
+    if problem:  # a save this game would refuse to read is not written
+        raise SaveError(f"cannot save {where}: {problem}")
     return {"method": name, "args": [encode_value(a, where) for a in args],
             "kwargs": {k: encode_value(v, where) for k, v in kwargs.items()}}
 
@@ -216,39 +153,8 @@ def _document(kind: str, scenario: Scenario, battle: Battle, build_commands: int
         "events": _events(battle),
         "creatures": _snapshot(battle),
         "powers": [[k, encode_value(v, f"power override {k}")] for k, v in battle.power_overrides],
+        "rules_version": RULES_VERSION,
     }
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new one, never a mix.
-
-    The temporary file sits in the same directory because ``os.replace`` is only atomic within one
-    file system; the fsync before the rename makes sure the rename never points at unwritten blocks.
-    """
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        mode = 0o644
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    # Make the rename itself durable; not every platform lets a directory be opened, so best effort.
-    with contextlib.suppress(OSError):
-        dir_fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 def _write(path: str | Path, document: dict[str, Any]) -> None:
@@ -258,7 +164,7 @@ def _write(path: str | Path, document: dict[str, Any]) -> None:
     except (TypeError, ValueError) as err:
         raise SaveError(f"{target}: cannot encode the battle: {err}") from None
     try:
-        _atomic_write(target, text.encode("utf-8"))
+        atomic_write(target, text.encode("utf-8"))
     except OSError as err:
         raise SaveError(f"{target}: cannot write the file: {err}") from err
 
@@ -300,87 +206,16 @@ def _fail(path: Path, message: str) -> SaveError:
     return SaveError(f"{path}: {message}")
 
 
-def _read(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], list[Command]]:
-    """Read and check the structure of a file and decode its commands; nothing is built yet."""
-    try:
-        raw = read_bounded(path, 256 * MEGABYTE)
-    except UnreadableFile as err:
-        raise _fail(path, str(err)) from None
-    try:
-        document = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise _fail(path, f"not UTF-8 text (byte {err.start}); the file is corrupt") from None
-    except json.JSONDecodeError as err:
-        raise _fail(path, f"not valid JSON (line {err.lineno} column {err.colno}: {err.msg}); "
-                          f"the file is corrupt or truncated") from None
-    except (RecursionError, ValueError) as err:  # nesting too deep, a number of thousands of digits
-        raise _fail(path, f"not a save this game wrote: {type(err).__name__}: {str(err)[:200]}") from None
-    if not isinstance(document, dict):
-        raise _fail(path, "expected a JSON object at the top")
-    kind = document.get("format")
-    if kind not in kinds:
-        if kind == REPLAY_FORMAT:
-            raise _fail(path, "this is a replay, not a save: play it with play_replay")
-        raise _fail(path, f"format is {kind!r}; expected {' or '.join(repr(k) for k in kinds)}")
-    version = document.get("version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise _fail(path, f"version must be a whole number, not {version!r}")
-    if version > FORMAT_VERSION:
-        raise _fail(path, f"version {version} is newer than this game reads ({FORMAT_VERSION})")
-    if version < 1:
-        raise _fail(path, f"version {version} is not a known version")
-    missing = [k for k in _KEYS if k not in document]
-    unknown = [k for k in document if k not in _KEYS + _OPTIONAL_KEYS]
-    if missing or unknown:
-        raise _fail(path, "; ".join([f"missing key {k!r}" for k in missing] + [f"unknown key {k!r}" for k in unknown]))
-    scenario = document["scenario"]
-    if not isinstance(scenario, dict) or sorted(scenario) != sorted(_SCENARIO_KEYS):
-        raise _fail(path, f"scenario must be an object with keys {', '.join(_SCENARIO_KEYS)}")
-    if not isinstance(scenario["text"], (str, type(None))) or not isinstance(scenario["path"], (str, type(None))):
-        raise _fail(path, "scenario.text and scenario.path must be strings or null")
-    if scenario["text"] is None and scenario["path"] is None:
-        raise _fail(path, "scenario has neither text nor path")
-    overrides = scenario["overrides"]
-    if not isinstance(overrides, list) or not all(
-            isinstance(o, list) and len(o) == 2 and isinstance(o[0], str) for o in overrides):
-        raise _fail(path, "scenario.overrides must be a list of [key, value] pairs")
-    for key in ("seed", "build_commands"):
-        value = document[key]
-        if isinstance(value, bool) or not isinstance(value, int) or (key == "build_commands" and value < 0):
-            raise _fail(path, f"{key} must be a whole number, not {value!r}")
-    if not isinstance(document["commands"], list):
-        raise _fail(path, "commands must be a list")
-    for i, command in enumerate(document["commands"]):
-        if not isinstance(command, dict) or sorted(command) != ["args", "kwargs", "method"] \
-                or not isinstance(command["method"], str) or not isinstance(command["args"], list) \
-                or not isinstance(command["kwargs"], dict):
-            raise _fail(path, f"commands[{i}] must be an object with method, args (list) and kwargs (object)")
-        method = command["method"]
-        if not Battle.is_command(method):
-            raise _fail(path, f"commands[{i}]: {method!r} is not a battle command")
-    commands: list[Command] = []
-    try:
-        for i, command in enumerate(document["commands"], start=document["build_commands"]):
-            where = f"command #{i} ({command['method']})"
-            commands.append((command["method"], tuple(decode_value(a, where) for a in command["args"]),
-                             {k: decode_value(v, where) for k, v in command["kwargs"].items()}))
-        for key, value in overrides:
-            decode_value(value, f"scenario.overrides {key}")
-    except SaveError as err:
-        raise _fail(path, str(err)) from None
-    for key in ("events", "creatures"):
-        if not isinstance(document[key], list) or not all(isinstance(e, dict) for e in document[key]):
-            raise _fail(path, f"{key} must be a list of objects")
-    return document, commands
+def _read(path: Path, kinds: tuple[str, ...]) -> tuple[dict[str, Any], list[Command]]:
+    return read_document(path, kinds)
 
 
 def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
     info = document["scenario"]
     try:
         if info["text"] is not None:
-            scenario = load_scenario_text(info["text"], info["path"] or f"{path} (scenario)")
-            if info["path"] is not None:
-                scenario = _with_path(scenario, info["path"])
+            # Read as the file it came from, so that its scripts and power files are found beside it.
+            scenario = load_scenario_text(info["text"], info["path"] or f"{path} (scenario)", path=info["path"])
         else:
             stored = Path(info["path"])
             candidates = [stored] if stored.is_absolute() else [path.parent / stored, stored]
@@ -389,14 +224,9 @@ def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
         if info["overrides"]:
             overrides = {k: decode_value(v, f"scenario.overrides {k}") for k, v in info["overrides"]}
             scenario = scenario.with_overrides(overrides)
-    except ScenarioError as err:
+    except (ScenarioError, SaveError) as err:
         raise _fail(path, f"its scenario does not load: {err}") from None
     return scenario
-
-
-def _with_path(scenario: Scenario, stored_path: str) -> Scenario:
-    """Keep the original path on a scenario rebuilt from saved text, so saving it again keeps it."""
-    return dataclasses.replace(scenario, path=stored_path)
 
 
 def _first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]], what: str) -> str | None:
@@ -414,14 +244,10 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
     Raises SaveError (after closing the new battle) only when the battle cannot be rebuilt at all.
     """
     scenario = _scenario(path, document)
-    overrides = document.get("powers", [])
-    if not isinstance(overrides, list) or not all(
-            isinstance(o, list) and len(o) == 2 and isinstance(o[0], str) for o in overrides):
-        raise _fail(path, "powers must be a list of [key, value] pairs")
     try:
-        changed = [(k, decode_value(v, f"power override {k}")) for k, v in overrides]
-        powers = apply_power_overrides(changed) if changed else None
-    except ValueError as err:
+        changed = [(k, decode_value(v, f"power override {k}")) for k, v in document.get("powers", [])]
+        powers = apply_power_overrides(changed, scenario.library, scenario.script_dir) if changed else None
+    except (PowerError, SaveError) as err:
         raise _fail(path, f"its power overrides do not apply: {err}") from None
     try:
         battle = scenario.build(seed=document["seed"])
@@ -441,6 +267,10 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         mismatch = _first_difference(document["events"], _events(battle), "event")
         if mismatch is None:
             mismatch = _first_difference(document["creatures"], _snapshot(battle), "creature")
+        made_under = document.get("rules_version", 1)
+        if mismatch is not None and made_under != RULES_VERSION:
+            mismatch = (f"it was played under rules version {made_under} and this game has rules version "
+                        f"{RULES_VERSION}, whose rules play it differently")
         return battle, scenario, mismatch
     except BaseException:
         battle.close()

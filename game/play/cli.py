@@ -50,7 +50,7 @@ def run_play(args: argparse.Namespace) -> int:
         print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy)", file=sys.stderr)
         return 2
     from game.content.scenario import ScenarioError
-    from game.render import App
+    from game.play.app import App
 
     try:
         loaded = demo.load(args.scenario, human=True)
@@ -87,7 +87,7 @@ def run_replay(args: argparse.Namespace) -> int:
         from game.play import demo
 
         if demo.has_display():
-            from game.render import App
+            from game.play.app import App
 
             App(battle, frozenset(), title=f"Replay of {os.path.basename(args.file)}").run()
     return 0 if matched else 1

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from components import Position
+from components.events import Died
 
 DEMO_SCENARIO = Path(__file__).resolve().parents[2] / "assets" / "scenarios" / "demo.toml"
 
@@ -44,7 +45,7 @@ def has_display() -> bool:
 
 
 def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
-    from game.render import theme  # only for the palette parser: it has no pygame dependency
+    from game.render import theme  # only the palette and its parser: importing it loads no pygame
 
     colours = {}
     for index, (name, team) in enumerate(sorted(scenario.teams.items())):
@@ -230,7 +231,7 @@ def play_round(demo: Demo, rng: random.Random, policy: str = "tactical") -> None
 
 def finished(battle: Any) -> bool:
     """Someone has died and one side has nobody left standing."""
-    died = any(type(e).__name__ == "Died" for e in battle.state.events)
+    died = any(isinstance(e, Died) for e in battle.state.events)
     return died and battle.standing_teams() != {battle.team(e) for e in battle.creatures()}
 
 
@@ -276,17 +277,19 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
 
 def run_window(policy: str = "tactical", seed: int = 7, seconds_per_round: float = 1.5) -> None:
     """Open the window on the demo and let the computer play both sides, a round every few seconds."""
-    from game.render import App
+    from game.play.app import App
 
     demo = build()
-    app = App(demo.battle, frozenset(), demo.team_colours, demo.scenario, demo.build_commands,
-              policy=policy, seed=seed, title=demo.title, powers=demo.powers)
     rng = random.Random(seed)
 
-    def directed_turn() -> None:
+    def directed_round(battle: Any) -> None:
+        demo.battle = battle  # after Ctrl+L the window plays the loaded battle
         play_round(demo, rng, policy)
-        app.ui.planned.clear()
-        app.ui.message = f"Round {demo.battle.round} played (Space: next round now, ?: help)"
 
-    app.end_turn = directed_turn  # type: ignore[method-assign]
+    def tell(app: App) -> None:
+        app.ui.message = f"Round {app.battle.round} played (Space: next round now, ?: help)"
+
+    app = App(demo.battle, frozenset(), demo.team_colours, demo.scenario, demo.build_commands,
+              policy=policy, seed=seed, title=demo.title, powers=demo.powers, play_round=directed_round)
+    app.on_turn_end.append(tell)
     app.run(autoplay_seconds=seconds_per_round, max_rounds=40)

@@ -1,10 +1,36 @@
-"""pygame-ce rendering and the playable window: the only package of the project that imports pygame.
+"""pygame-ce drawing and the window: the only package of the project that imports pygame.
 
 ``Renderer`` draws a battle into any surface (a window or an off-screen one for screenshots and
-tests); ``App`` adds input, the computer's side and saving on top of it.
+tests); ``Window`` opens the display, turns pygame's events into the plain values of
+:mod:`game.render.inputs` and shows frames. What those inputs mean is decided by the application in
+``game.play.app``. The package reads battles but never changes one.
+
+Names are loaded on first use (PEP 562), so the plain modules (``theme``, ``ui``, ``inputs``) can be
+imported without loading pygame.
 """
 
-from game.render.app import App
-from game.render.view import Renderer, UiState
+from __future__ import annotations
 
-__all__ = ["App", "Renderer", "UiState"]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from game.render.ui import UiState
+    from game.render.view import Renderer
+    from game.render.window import Window
+
+#: public name -> the module that defines it
+_PUBLIC = {
+    "Renderer": "game.render.view",
+    "UiState": "game.render.ui",
+    "Window": "game.render.window",
+}
+
+__all__ = ["Renderer", "UiState", "Window"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'game.render' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

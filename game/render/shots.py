@@ -12,7 +12,8 @@ from typing import Any
 
 import pygame
 
-from game.render.view import Renderer, UiState
+from game.render.ui import UiState
+from game.render.view import Renderer
 
 
 class Screenshots:

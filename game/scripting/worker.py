@@ -335,7 +335,8 @@ def _run_bridge(bridge: Bridge | None, method: str, args: tuple[Any, ...]) -> tu
         return ["err", "other", desc[:2000]], exc
     steps = None
     if isinstance(value, Weighed):
-        value, steps = value.value, value.steps
+        steps = value.steps
+        value = value.value
     if type(value) is tuple:
         value = list(value)
     found = problem(value)

@@ -92,21 +92,23 @@ def scenario_for(path: str, overrides: Overrides) -> Scenario:
     if scenario is None:
         if len(_SCENARIOS) > 64:
             _SCENARIOS.clear()
-        scenario = load_scenario(path)
+        scenario = load_scenario(path, trusted=True if _SANDBOXED else None)  # the worker is the sandbox
         scenario = scenario.with_overrides(dict(overrides)) if overrides else scenario
         _SCENARIOS[key] = scenario
     return scenario
 
 
-def powers_for(overrides: Overrides) -> dict[str, Power] | None:
-    """The power table for these power overrides (None: the shipped table), cached per process."""
+def powers_for(overrides: Overrides, scenario: Scenario | None = None) -> dict[str, Power] | None:
+    """The power table for these power overrides of the scenario's powers (None: the scenario's own
+    table; no scenario: the shipped powers), cached per process."""
     if not overrides:
         return None
-    key = _key(overrides)
+    key = _key(scenario.path if scenario is not None else None, overrides)
     if key not in _POWERS:
         if len(_POWERS) > 64:
             _POWERS.clear()
-        _POWERS[key] = apply_power_overrides(overrides)
+        _POWERS[key] = apply_power_overrides(overrides, scenario.library, scenario.script_dir) \
+            if scenario is not None else apply_power_overrides(overrides)
     return _POWERS[key]
 
 
@@ -263,7 +265,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         started = clock()
         power_overrides, scenario_overrides = split_overrides(overrides)
         scenario = scenario_for(path, scenario_overrides)
-        powers = powers_for(power_overrides)
+        powers = powers_for(power_overrides, scenario)
         battle, ids = build(scenario, seed, powers, power_overrides)
         setup = load_hook(hook)
         if setup is not None:
@@ -424,8 +426,9 @@ def check_variant(path: str, overrides: Overrides) -> Scenario:
         ValueError: a power override the power loader refuses.
     """
     power_overrides, scenario_overrides = split_overrides(overrides)
-    powers_for(power_overrides)
-    return scenario_for(path, scenario_overrides)
+    scenario = scenario_for(path, scenario_overrides)
+    powers_for(power_overrides, scenario)
+    return scenario
 
 
 __all__ = [

@@ -370,8 +370,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
             if spec.powers:
                 powers.update(spec.powers)
             else:  # a creature given no powers may use every power of the battle
-                from game.content.powers import default_powers
-                powers.update(default_powers())
+                powers.update(scenario.powers)
     seeds = config.seeds()
     seeds_per_variant = len(seeds)
     total = seeds_per_variant * len(variants)

@@ -1,0 +1,76 @@
+"""Showing and bounding numbers that came from a file: error messages must never crash on them.
+
+A stranger's file or override can hold a whole number of thousands of digits (``repr`` of one
+raises ValueError past Python's digit limit), a deeply nested list (``repr`` recurses) or an object
+whose ``repr`` fails. Every error message about a value shows it through :func:`shown`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+_HUGE = 10**18
+_SHOWN_CHARS = 60
+
+
+def shown(value: object) -> str:
+    """A short, always printable description of ``value`` for an error message.
+
+    Whole numbers beyond 18 digits are described by their size (their digits would not fit in a
+    message, and past 4300 of them Python refuses to print them at all); other values are
+    ``repr`` clipped to 60 characters.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and not -_HUGE < value < _HUGE:
+        digits = int(value.bit_length() * math.log10(2)) + 1
+        return f"a whole number of about {digits} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a huge int inside a list, a recursion, a broken __repr__
+        return f"a {type(value).__name__} that cannot be shown"
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 3] + "..."
+
+
+def is_int(value: object) -> bool:
+    """A whole number (``True`` is not one, although Python says it is an int)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> bool:
+    """A finite whole or real number (not a bool, not nan nor infinity)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return isinstance(value, int) or math.isfinite(value)
+
+
+def _figure(number: float) -> str:
+    """``10000.0`` as ``10000``, ``0.5`` as ``0.5``: bounds read as they would be typed."""
+    return str(int(number)) if float(number).is_integer() else f"{number:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """An allowed range ``lo..hi`` (``lo`` itself excluded when ``above``), for whole numbers only
+    when ``whole``; ``unit`` is what the number counts (``"ft"``, ``"rounds"``), for messages:
+    "expected a whole number in 0..10000 ft, got 99999"."""
+
+    lo: float
+    hi: float
+    whole: bool = True
+    unit: str = ""
+    above: bool = False
+
+    def __str__(self) -> str:
+        unit = f" {self.unit}" if self.unit else ""
+        kind = "a whole number" if self.whole else "a number"
+        if self.above:
+            return f"{kind} above {_figure(self.lo)}, at most {_figure(self.hi)}{unit}"
+        return f"{kind} in {_figure(self.lo)}..{_figure(self.hi)}{unit}"
+
+    def problem(self, value: object) -> str | None:
+        """None when ``value`` is allowed, else "expected <range>, got <value>"."""
+        ok = is_int(value) if self.whole else is_number(value)
+        if ok:
+            assert isinstance(value, (int, float))
+            ok = (self.lo < value if self.above else self.lo <= value) and value <= self.hi
+        return None if ok else f"expected {self}, got {shown(value)}"

@@ -1,0 +1,312 @@
+"""Forecasts: what a use or a move would do, answered by the rules' own functions.
+
+A forecast never changes the battle. It asks the functions the systems resolve with (legality in
+``systems.power_checks``, roll terms and roll modes, areas, pushes, walks and falls) and enumerates
+their dice exactly, so the odds shown on hover, weighed by the computer player and checked by the
+tests are the odds the dice have. Where a script decides, the forecast says so, and ``trials=N``
+adds an estimate from N uses on a copy of the battle (a snapshot, restored after each).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import esper
+import numpy as np
+
+from components import Conditions, Creature, Falling, Fatigue, Health, Movement, Position
+from components.commands import Hit, UsePower
+from components.events import ScriptFailed
+from components.forecasts import (
+    AttackOdds,
+    Distribution,
+    FallOdds,
+    MoveForecast,
+    PowerForecast,
+    SaveOdds,
+    ScriptEstimate,
+    TargetForecast,
+)
+from components.powers import Power
+from game.battle import orders, validate
+from game.battle.creatures import Creatures
+from game.battle.errors import IllegalCommand
+from game.battle.snapshots import Snapshots
+from game.battle.uses import PowerUses
+from game.battle.world import entry
+from systems.actions import move_problem, speed_for_round, walk
+from systems.areas import area_squares, creatures_reached
+from systems.cover import has_cover
+from systems.falling import fall_odds
+from systems.forces import push_landing
+from systems.geometry import distance_ft
+from systems.odds import chance, dice_outcomes
+from systems.power_checks import attack_terms, halved, height_at, reach_ft, save_terms, use_problem
+from systems.visibility import can_see, vision_level
+from systems.vitals import can_act, is_dead, is_flying
+
+#: Most script trials one forecast may ask for (each is a whole use on a copy).
+MAX_TRIALS = 200
+
+
+def _mix(branches: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
+    """A mixture of outcome distributions, each branch with its weight."""
+    total: dict[int, float] = defaultdict(float)
+    for weight, outcomes in branches:
+        if weight > 0:
+            for value, p in outcomes.items():
+                total[value] += weight * p
+    return dict(total)
+
+
+def _plus(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
+    """The distribution of the sum of two independent outcomes."""
+    total: dict[int, float] = defaultdict(float)
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            total[va + vb] += pa * pb
+    return dict(total)
+
+
+class Forecasts(Creatures, PowerUses, Snapshots):
+    """``forecast``, ``forecast_move`` and their batch forms."""
+
+    # ------------------------------------------------------------------ one use
+
+    @entry
+    def forecast(self, user: int, power_id: str, target: int | None = None, point: tuple[int, int] | None = None,
+                 from_square: tuple[int, int] | None = None, trials: int = 0,
+                 direction: str | tuple[int, int] | None = None) -> PowerForecast:
+        """What ``user`` using ``power_id`` would do (from ``from_square``: where it would stand).
+
+        Args:
+            trials: for a scripted power, how many uses on a copy of the battle to estimate its
+                script from (0: none; at most ``MAX_TRIALS``).
+            direction: where a cone or line would face, as for ``use_power``.
+
+        Raises:
+            IllegalCommand: an unknown creature, power or square, or trials out of range.
+        """
+        state = self.state
+        user, power = self.check(user), self.power(power_id)
+        target = None if target is None else self.check(target)
+        point = None if point is None else self.aim_point(point)
+        facing = validate.direction(direction)
+        if isinstance(trials, bool) or not isinstance(trials, int) or not 0 <= trials <= MAX_TRIALS:
+            raise IllegalCommand(f"trials must be a whole number in 0..{MAX_TRIALS}, not {trials!r}")
+        here = orders.projection(state, user)[0].square
+        origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
+        queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
+        problem = use_problem(state, power, user, target, point, origin, queued, facing)
+        squares = tuple(area_squares(state, power, origin, point, facing)) if power.area is not None else ()
+        reached = [] if problem is not None else creatures_reached(
+            state, power, user, target, point, origin=origin, direction=facing, origin_z=height_at(state, user, origin))
+        team = esper.component_for_entity(user, Creature).team
+        odds = tuple(self._target_odds(power, user, t, origin, team) for t in reached)
+        scripted = bool(power.script and trials and problem is None and origin == here)
+        estimate = self._estimate(power, user, target, point, trials, facing) if scripted else None
+        return PowerForecast(user, power.id, problem is None, problem, origin, target, point, squares, odds,
+                             bool(power.script), estimate)
+
+    def _target_odds(self, power: Power, user: int, target: int, origin: tuple[int, int], team: str
+                     ) -> TargetForecast:
+        """The odds of one target: the roll, then each effect weighted by the roll's outcome."""
+        state = self.state
+        attack = save = None
+        full, half = 1.0, 0.0
+        if power.attack_bonus is not None:
+            terms = attack_terms(state, power, user, target, user_square=origin)
+            full = chance(20, terms.mode.mode, terms.hits)
+            attack = AttackOdds(terms.mode, terms.bonus, terms.defense, full)
+        elif power.save_dc is not None:
+            mode, dc = save_terms(state, power, target)
+            saved = chance(20, mode.mode, lambda roll: roll >= dc)
+            save = SaveOdds(mode, dc, saved, power.save_half)
+            full, half = 1.0 - saved, (saved if power.save_half else 0.0)
+        miss = max(0.0, 1.0 - full - half)
+        damage = healing = None
+        hurt: dict[int, float] = {0: 1.0}
+        if power.damage is not None:
+            rolled = dice_outcomes(power.damage)
+            halves: dict[int, float] = defaultdict(float)
+            for value, p in rolled.items():
+                halves[halved(value)] += p
+            hurt = _mix([(full, rolled), (half, dict(halves)), (miss, {0: 1.0})])
+            damage = Distribution.of(hurt)
+        if power.healing is not None:
+            healing = Distribution.of(_mix([(full + half, dice_outcomes(power.healing)), (miss, {0: 1.0})]))
+        pushed_to, fall = self._push_odds(power, target, origin)
+        total = hurt
+        if fall is not None:
+            landing = dict(fall.damage.outcomes)
+            total = _mix([(full, _plus(hurt, landing)), (1.0 - full, hurt)]) if full < 1.0 else _plus(hurt, landing)
+        health = esper.component_for_entity(target, Health).current
+        downs = 0.0 if health == 0 else float(sum(p for v, p in total.items() if v >= health))
+        ally = esper.component_for_entity(target, Creature).team == team
+        grants = (*power.conditions, *(("flying",) if power.flight else ()))
+        return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs)
+
+    def _push_odds(self, power: Power, target: int, origin: tuple[int, int]
+                   ) -> tuple[tuple[int, int] | None, FallOdds | None]:
+        """Where a push or pull would leave the target, and the fall it would take there."""
+        feet = power.push_ft or power.pull_ft
+        if not feet:
+            return None, None
+        state = self.state
+        landing = push_landing(state, origin, target, feet, away=bool(power.push_ft))
+        position = esper.component_for_entity(target, Position)
+        ground = float(state.terrain.ground[landing])
+        flying = is_flying(esper.component_for_entity(target, Movement), esper.component_for_entity(target, Conditions))
+        if flying or position.z <= ground:
+            return landing, None
+        return landing, fall_odds(position.z - ground, bool(state.terrain.soft[landing]), state.rules)
+
+    def _estimate(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                  trials: int, facing: tuple[int, int] | None) -> ScriptEstimate:
+        """Use the power ``trials`` times on a copy of the battle, and average what it asked for."""
+        state = self.state
+        resolve = state.handlers[UsePower]
+        before = self.snapshot()
+        damage: dict[int, float] = defaultdict(float)
+        healing: dict[int, float] = defaultdict(float)
+        failed = 0
+        try:
+            for trial in range(trials):
+                state.rng.seed(f"forecast:{self.seed}:{state.round}:{user}:{trial}")
+                seen = len(state.events)
+                state.health_queue.clear()
+                resolve(UsePower(user, power.id, target, point, facing))
+                failed += sum(1 for e in state.events[seen:] if isinstance(e, ScriptFailed))
+                for request in state.health_queue:
+                    book = damage if isinstance(request, Hit) else healing
+                    book[request.target] += request.amount / trials
+                self.restore(before)
+        finally:
+            self.restore(before)
+        return ScriptEstimate(trials, tuple(sorted(damage.items())), tuple(sorted(healing.items())), failed)
+
+    # ------------------------------------------------------------------ one move
+
+    @entry
+    def forecast_move(self, entity: int, square: tuple[int, int]) -> MoveForecast:
+        """What moving ``entity`` to ``square`` now (after what it has queued) would do.
+
+        Raises:
+            IllegalCommand: an unknown creature or a square off the grid.
+        """
+        state = self.state
+        entity = self.check(entity)
+        goal = validate.square(state, *square, what="square")
+        position, movement = orders.projection(state, entity)
+        conditions = esper.component_for_entity(entity, Conditions)
+        problem = move_problem(state.paths, state.rules, position, movement, conditions,
+                               esper.component_for_entity(entity, Falling), goal,
+                               lambda there: state.taken(there, entity))
+        if problem is not None:
+            return MoveForecast(entity, goal, False, problem)
+        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
+        flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
+        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
+        assert found is not None  # move_problem found it
+        path, cost = found
+        stop, z = walk(state.terrain.ground, path, position.z, flying)
+        if stop != goal:
+            cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
+            path = path[:path.index(stop) + 1]
+        return self._arrival(entity, goal, cost, tuple(path), stop, z, flying)
+
+    def _arrival(self, entity: int, goal: tuple[int, int], cost: int, path: tuple[tuple[int, int], ...],
+                 stop: tuple[int, int], z: float, flying: bool) -> MoveForecast:
+        """The forecast of a legal move: the fall at its end, cover and light where it ends."""
+        state = self.state
+        ground = float(state.terrain.ground[stop])
+        fall = None
+        if not flying and z > ground:
+            fall = fall_odds(z - ground, bool(state.terrain.soft[stop]), state.rules)
+        assert state.levels is not None
+        level = int(state.levels[stop])
+        vision = int(vision_level(level, esper.component_for_entity(entity, Conditions)))
+        return MoveForecast(entity, goal, True, None, cost, path, stop, fall,
+                            tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity)),
+                            level, vision)
+
+    def _enemies(self, entity: int) -> list[tuple[int, tuple[int, int]]]:
+        """Living creatures of other teams, with their squares."""
+        team = esper.component_for_entity(entity, Creature).team
+        found = []
+        for other in self.state.creatures:
+            if other == entity or esper.component_for_entity(other, Creature).team == team:
+                continue
+            if "dead" in esper.component_for_entity(other, Conditions).active:
+                continue
+            found.append((other, esper.component_for_entity(other, Position).square))
+        return found
+
+    # ------------------------------------------------------------------ a whole turn at once
+
+    @entry
+    def forecast_moves(self, entity: int) -> dict[tuple[int, int], MoveForecast]:
+        """``forecast_move`` for every square the creature could move to now (its own included)."""
+        entity = self.check(entity)
+        mask = self.reachable(entity)
+        here = orders.projection(self.state, entity)[0].square
+        squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
+        if here not in squares and can_act(esper.component_for_entity(entity, Conditions)):
+            squares.append(here)
+        return {square: self.forecast_move(entity, square) for square in squares}
+
+    @entry
+    def forecast_uses(self, user: int, from_square: tuple[int, int] | None = None) -> list[PowerForecast]:
+        """Every legal use of every power the user has, from ``from_square`` (where it would stand).
+
+        Single-target powers are tried on every living creature; powers aimed at a square on every
+        creature's square and the squares around it (where an area catches most); powers on the
+        user itself once. Illegal uses are left out.
+        """
+        user = self.check(user)
+        origin = from_square or orders.projection(self.state, user)[0].square
+        found = []
+        for power_id in self.powers_of(user):
+            for target, point in self._aims(self.power(power_id), user, origin):
+                forecast = self.forecast(user, power_id, target=target, point=point, from_square=origin)
+                if forecast.legal:
+                    found.append(forecast)
+        return found
+
+    def _aims(self, power: Power, user: int, origin: tuple[int, int]
+              ) -> list[tuple[int | None, tuple[int, int] | None]]:
+        """The (target, point) pairs worth asking about for one power."""
+        state = self.state
+        living = [e for e in state.creatures
+                  if not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
+        if power.single_target:
+            return [(e, None) for e in living]
+        faces_from_user = power.needs_direction and power.range_ft is None
+        if not (power.aims_at_point or faces_from_user):
+            return [(None, None)]
+        reach = reach_ft(power, state.rules) if power.range_ft is not None else None
+        points: set[tuple[int, int]] = set()
+        for entity in living:
+            x, y = esper.component_for_entity(entity, Position).square
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    if state.terrain.inside(x + dx, y + dy):
+                        points.add((x + dx, y + dy))
+        if faces_from_user:
+            points.discard(origin)  # a cone or line from the user faces the square it is aimed at
+        if reach is not None:
+            points = {p for p in points if distance_ft(origin, p, state.rules) <= reach}
+        return [(None, p) for p in sorted(points)]
+
+    @entry
+    def visible_squares(self, team: str) -> np.ndarray:
+        """Boolean ``[x, y]`` mask of the squares some living creature of ``team`` can see now."""
+        state = self.state
+        seen = np.zeros(state.terrain.walls.shape, dtype=bool)
+        viewers = [e for e in state.creatures if esper.component_for_entity(e, Creature).team == team
+                   and "dead" not in esper.component_for_entity(e, Conditions).active]
+        for x in range(state.terrain.width):
+            for y in range(state.terrain.height):
+                seen[x, y] = any(can_see(state, v, (x, y)) for v in viewers)
+        return seen
+

@@ -1,0 +1,102 @@
+"""Snapshots: the whole battle at one moment, put back exactly by ``restore``.
+
+A battle is its components and its state (the systems keep nothing of their own), so a snapshot is
+a copy of those, of the generator's state, of what reactions have heard and of the command log's
+length. What-ifs (a script's forecast), a window's undo and stepping back all restore one; none of
+them needs a second copy of the rules. Restoring puts values back into the live objects, so
+esper's caches and every reference stay valid.
+
+One thing is not put back: esper numbers entities from a counter of its own, so a creature spawned
+after a restore gets a fresh id rather than the one a creature spawned before it had.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, fields
+from typing import Any
+
+import esper
+import numpy as np
+
+from components import Conditions, Cover, Defense, Falling, Fatigue, Health, Movement, Position, Vision
+from components.terrain import Terrain
+from game.battle.world import BattleCore, entry
+from systems.state import SNAPSHOT_FIELDS
+
+#: The components that change during a battle (the others are frozen values).
+_CHANGING = (Health, Fatigue, Position, Defense, Movement, Falling, Conditions, Vision, Cover)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A battle at one moment (opaque: hand it back to the battle's ``restore``)."""
+
+    owner: int
+    components: dict[int, tuple[Any, ...]]
+    state: dict[str, Any]
+    rng: tuple[Any, ...]
+    heard: int
+    out: dict[str, Any]
+    reactions: int
+    log_length: int
+    round: int
+
+
+def _copy_into(live: Any, saved: Any) -> None:
+    """Put a saved component's values into the live one (slots dataclasses: field by field)."""
+    for f in fields(live):
+        setattr(live, f.name, copy.deepcopy(getattr(saved, f.name)))
+
+
+def _restore_terrain(live: Terrain, saved: Terrain) -> None:
+    """The map put back in place: the systems' helpers hold the live object."""
+    for name in ("ground", "walls", "blockers", "soft"):
+        np.copyto(getattr(live, name), getattr(saved, name))
+    live.forget_derived()
+    live.ambient, live.version, live.last_id = saved.ambient, saved.version, saved.last_id
+    live.lights, live.areas = dict(saved.lights), dict(saved.areas)
+
+
+class Snapshots(BattleCore):
+    """``snapshot()`` and ``restore()``."""
+
+    @entry
+    def snapshot(self) -> Snapshot:
+        """The battle as it is now."""
+        state = self.state
+        parts = {e: tuple(copy.deepcopy(esper.component_for_entity(e, kind)) for kind in _CHANGING)
+                 for e in state.creatures}
+        saved = {name: getattr(state, name) for name in SNAPSHOT_FIELDS if name not in ("events", "terrain")}
+        saved = copy.deepcopy(saved)
+        saved["events"] = list(state.events)
+        saved["terrain"] = copy.deepcopy(state.terrain)
+        return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
+                        len(self.scripts.reactions), len(self.recording.log), state.round)
+
+    @entry
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put the battle back as it was when ``snapshot`` was taken (it can be restored again).
+
+        Raises:
+            ValueError: the snapshot is another battle's.
+        """
+        if snapshot.owner != id(self):
+            raise ValueError("that snapshot was taken of another battle")
+        state = self.state
+        for entity in [e for e in state.creatures if e not in snapshot.components]:
+            esper.delete_entity(entity, immediate=True)
+            self.ids.discard(entity)
+        for entity, saved in snapshot.components.items():
+            for kind, part in zip(_CHANGING, saved):
+                _copy_into(esper.component_for_entity(entity, kind), part)
+        values = copy.deepcopy({k: v for k, v in snapshot.state.items() if k not in ("events", "terrain")})
+        for name, value in values.items():
+            setattr(state, name, value)
+        state.events[:] = snapshot.state["events"]
+        _restore_terrain(state.terrain, snapshot.state["terrain"])
+        state.sight.clear()  # answers keyed by a level-grid version that may now mean another grid
+        state.rng.setstate(snapshot.rng)
+        self.scripts.seen, self.scripts.out = snapshot.heard, dict(snapshot.out)
+        del self.scripts.reactions[snapshot.reactions:]
+        del self.recording.log[snapshot.log_length:]

@@ -1,0 +1,229 @@
+"""Field checks for scenario tables: each value's type and range, every problem collected.
+
+A checker returns the converted value or raises :class:`Bad` saying what was expected (with the
+allowed range) and what was found; :func:`check_fields` runs a table through its field spec and
+adds each problem, keyed (``creatures[2].health``), to a :class:`Problems`, so one error lists
+them all. Values are shown through :func:`components.values.shown`, so a 5000-digit number or a
+table where a string was expected makes a message, never a crash.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from components import Visibility
+from components.terrain import BLOCK_NAMES
+from components.values import Bound, shown
+
+Checker = Callable[[Any], Any]
+#: name -> (checker, default); MISSING as the default means required
+FieldSpec = Mapping[str, tuple[Checker, Any]]
+MISSING: Any = object()
+
+_KEY_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+_COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+_LEVELS = "normal, poor, terrible, no vision"
+
+
+class Bad(Exception):
+    """One value refused; the message says what was expected and what was found."""
+
+
+class Problems:
+    """Collects problems so that one error lists them all, instead of one per attempt."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, key: str, message: str) -> None:
+        self.items.append(f"{key}: {message}" if key else message)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def type_name(value: object) -> str:
+    """What a TOML reader would call the value's type ("a whole number", "a table")."""
+    names = {bool: "true/false", int: "a whole number", float: "a number", str: "a string", list: "an array",
+             dict: "a table"}
+    return names.get(type(value), type(value).__name__)
+
+
+def describe(value: object) -> str:
+    """Its type, and the value itself when it is short enough to be worth showing."""
+    if isinstance(value, (dict, list)):
+        return type_name(value)
+    text = shown(value)
+    return text if text.startswith("a whole number of about") else f"{type_name(value)} ({text})"
+
+
+def did_you_mean(word: object, options: Iterable[str]) -> str:
+    """`` (did you mean 'health'?)`` when one of ``options`` is close to ``word``, else ``""``."""
+    close = difflib.get_close_matches(str(word), list(options), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def join(where: str, name: str) -> str:
+    """``creatures[2]`` + ``health`` -> ``creatures[2].health``; top-level keys stand alone."""
+    return f"{where}.{name}" if where else name
+
+
+def unknown_keys(table: Mapping[str, Any], known: Iterable[str], where: str, problems: Problems) -> None:
+    """One problem per key of ``table`` not in ``known``, with a "did you mean" when one is close."""
+    known = list(known)
+    for key in table:
+        if key not in known:
+            problems.add(join(where, str(key)), f"unknown key{did_you_mean(key, known)}; "
+                                                f"expected one of {', '.join(known)}")
+
+
+def check_fields(table: Mapping[str, Any], spec: FieldSpec, where: str, problems: Problems) -> dict[str, Any] | None:
+    """Check one table against its field spec; None when any field is wrong (already reported)."""
+    before = len(problems)
+    unknown_keys(table, tuple(spec), where, problems)
+    out: dict[str, Any] = {}
+    for name, (check, default) in spec.items():
+        if name not in table:
+            if default is MISSING:
+                problems.add(join(where, name), "missing (required)")
+            else:
+                out[name] = default
+            continue
+        try:
+            out[name] = check(table[name])
+        except Bad as bad:
+            problems.add(join(where, name), str(bad))
+    return out if len(problems) == before else None
+
+
+def table_of(value: Any, where: str, problems: Problems) -> dict[str, Any] | None:
+    """``value`` when it is a table, else None with the problem reported."""
+    if not isinstance(value, dict):
+        problems.add(where, f"expected a table, got {describe(value)}")
+        return None
+    return value
+
+
+def tables_of(value: Any, where: str, problems: Problems) -> list[dict[str, Any]]:
+    """``value`` when it is an array of tables, else [] with the problem reported."""
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        problems.add(where, f"expected an array of tables ([[{where}]]), got {describe(value)}")
+        return []
+    return value
+
+
+# ---------------------------------------------------------------------------------------------- checkers
+
+
+def whole(bound: Bound) -> Checker:
+    """A checker of whole numbers within ``bound``."""
+    def check(value: Any) -> int:
+        if bound.problem(value):
+            raise Bad(f"expected {bound}, got {describe(value)}")
+        return int(value)
+    return check
+
+
+def number(bound: Bound) -> Checker:
+    """A checker of finite numbers within ``bound``, as floats."""
+    def check(value: Any) -> float:
+        if bound.problem(value):
+            raise Bad(f"expected {bound}, got {describe(value)}")
+        return float(value)
+    return check
+
+
+def boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise Bad(f"expected true or false, got {describe(value)}")
+    return value
+
+
+def string(value: Any) -> str:
+    if not isinstance(value, str):
+        raise Bad(f"expected a string, got {describe(value)}")
+    return value
+
+
+def name(value: Any) -> str:
+    """A name people read: a string that is not blank (the battle refuses a creature without one)."""
+    if not isinstance(value, str) or not value.strip():
+        raise Bad(f"expected a name (a string that is not blank), got {describe(value)}")
+    return value
+
+
+def level(value: Any) -> Visibility:
+    if not isinstance(value, str):
+        raise Bad(f"expected a visibility level name ({_LEVELS}), got {describe(value)}")
+    try:
+        return Visibility.parse(value)
+    except ValueError:
+        raise Bad(f"unknown visibility level {shown(value)}: expected one of {_LEVELS}") from None
+
+
+def one_of(options: tuple[str, ...]) -> Checker:
+    """A checker of strings that must be one of ``options``."""
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or value not in options:
+            raise Bad(f"expected one of {', '.join(repr(o) for o in options)}{did_you_mean(value, options)}, "
+                      f"got {describe(value)}")
+        return value
+    return check
+
+
+def colour(value: Any) -> str:
+    if not isinstance(value, str) or not _COLOUR_RE.match(value):
+        raise Bad(f"expected a colour as \"#rrggbb\", got {describe(value)}")
+    return value.lower()
+
+
+def key(value: Any) -> str:
+    if not isinstance(value, str) or not _KEY_RE.match(value):
+        raise Bad(f"expected a key of letters, digits, '_' and '-', got {describe(value)}")
+    return value
+
+
+def is_plain_name(name: object, suffix: str) -> bool:
+    """A file name with no folder in it (``rally.star``), ending in ``suffix``."""
+    return (isinstance(name, str) and name.endswith(suffix) and len(name) > len(suffix) and "/" not in name
+            and "\\" not in name and ".." not in name and "\0" not in name)
+
+
+def scripts(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(is_plain_name(s, ".star") for s in value):
+        raise Bad(f"expected an array of script file names ending in .star, got {describe(value)}")
+    return tuple(value)
+
+
+def power_ids(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
+        raise Bad(f"expected an array of power ids (strings), got {describe(value)}")
+    return tuple(value)
+
+
+def relative_files(value: Any) -> tuple[str, ...]:
+    """An array of ``.toml`` paths relative to the scenario's folder, never leaving it."""
+    def fits(name: object) -> bool:
+        return (isinstance(name, str) and name.endswith(".toml") and not name.startswith(("/", "\\"))
+                and ".." not in name.replace("\\", "/").split("/") and "\0" not in name and ":" not in name)
+    if not isinstance(value, list) or not all(fits(v) for v in value):
+        raise Bad(f"expected an array of .toml file paths inside the scenario's folder (like \"powers.toml\" or "
+                  f"\"powers/hexes.toml\"), got {describe(value)}")
+    return tuple(value)
+
+
+def block_names(value: Any) -> tuple[str, ...]:
+    """What a square of terrain stops: names from ``components.terrain.BLOCK_NAMES``, each once."""
+    known = sorted(BLOCK_NAMES)
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise Bad(f"expected an array of what the terrain blocks ({', '.join(known)}), got {describe(value)}")
+    for name in value:
+        if name not in BLOCK_NAMES:
+            raise Bad(f"unknown thing to block {shown(name)}{did_you_mean(name, known)}: expected some of "
+                      f"{', '.join(known)}")
+    if len(set(value)) != len(value):
+        raise Bad(f"each thing is blocked once, got {describe(value)}")
+    return tuple(value)

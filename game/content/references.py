@@ -1,0 +1,130 @@
+"""What a scenario names outside itself, checked when it loads: its scripts and its power files.
+
+A scenario that names a missing script, one that does not parse, or a power file that does not
+load is refused at load with the key that names it (``reactions[0]``, ``power_files[1]``,
+``creatures[2].powers``), so that ``simulate`` refuses it before any battle exactly as ``play`` does,
+instead of every battle failing later.
+
+Scripts are read the way a battle reads them (a regular file inside the script folder, at most
+1 MB) and parsed by the script host of the scenario's trust level: a stranger's script is parsed in
+the sandboxed worker, because a pathological one can crash the interpreter that parses it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+from pathlib import Path
+
+from components.powers import Power
+from game.battle.reactions import REACTIONS, new_hosts
+from game.content.checks import Problems
+from game.content.files import MEGABYTE, UnreadableFile, read_bounded
+from game.content.powers import PowerFile, PowerFileCache, PowerLibrary
+from game.scripting import ScriptError, ScriptHosts
+
+__all__ = ["check_reactions", "check_power_scripts", "scenario_power_files"]
+
+SCRIPT_BYTES = MEGABYTE
+
+
+def _inside(folder: Path, path: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
+
+
+def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts) -> frozenset[str] | None:
+    """Read and parse one script as a battle will; the functions it defines.
+
+    The host knows it by its file name and a digest of its text (as the battle's script hook
+    does), so the battle that loads it next finds it already parsed. A daemonic process (a
+    ``multiprocessing.Pool`` worker) cannot start the sandbox, so there a stranger's script is only
+    read, not parsed, and None is returned: it is parsed when a battle runs it.
+
+    Raises:
+        ScriptError: the file is missing or unreadable (kind "missing") or does not parse; the
+            message names the file, never the host's name for it.
+    """
+    path = folder / name
+    try:
+        if not _inside(folder, path):
+            raise UnreadableFile("it leads outside the script folder")
+        source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
+    except (UnreadableFile, UnicodeDecodeError) as err:
+        reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
+        raise ScriptError(name, f"cannot read script in {folder}: {reason}", kind="missing") from None
+    if not trusted and multiprocessing.current_process().daemon:
+        return None
+    host_name = f"{name}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
+    host = hosts.host(trusted)
+    try:
+        host.load(host_name, source)
+    except ScriptError as err:
+        raise ScriptError(name, err.reason.replace(host_name, name), line=err.line, function=err.function,
+                          kind=err.kind) from None
+    return host.functions(host_name)
+
+
+def check_reactions(scripts: tuple[str, ...], where: str, folder: Path, trusted: bool, problems: Problems) -> None:
+    """Every reaction script exists, parses and defines at least one reaction."""
+    with new_hosts() as hosts:
+        for i, script in enumerate(scripts):
+            _check_reaction(i, script, where, folder, trusted, problems, hosts)
+
+
+def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool, problems: Problems,
+                    hosts: ScriptHosts) -> None:
+    try:
+        functions = load_script(folder, script, trusted, hosts)
+    except ScriptError as err:
+        problems.add(f"{where}[{i}]", str(err))
+        return
+    if functions is not None and not functions & set(REACTIONS.values()):
+        problems.add(f"{where}[{i}]", f"{script} defines no reaction; expected one of "
+                                      f"{', '.join(REACTIONS.values())}")
+
+
+def check_power_scripts(powers: tuple[str, ...], where: str, library: PowerLibrary, folder: Path, trusted: bool,
+                        problems: Problems) -> None:
+    """The scripts of these powers exist in the scenario's script folder (where its battles look) and parse."""
+    scripted = [(power_id, library.powers[power_id]) for power_id in powers
+                if power_id in library.powers and library.powers[power_id].script is not None]
+    if not scripted:
+        return
+    with new_hosts() as hosts:
+        for power_id, power in scripted:
+            _check_power_script(power_id, power, where, folder, trusted, problems, hosts)
+
+
+def _check_power_script(power_id: str, power: Power, where: str, folder: Path, trusted: bool, problems: Problems,
+                        hosts: ScriptHosts) -> None:
+    assert power.script is not None
+    try:
+        load_script(folder, power.script, trusted, hosts)
+    except ScriptError as err:
+        problems.add(where, f"power {power_id!r} ({power.source}) runs a script this scenario's battles "
+                            f"cannot load: {err}")
+
+
+def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir: Path,
+                         problems: Problems, cache: PowerFileCache) -> list[tuple[int, PowerFile]]:
+    """The scenario's own power files (``power_files``) that load, with their index; each one that
+    does not is reported by its key (``power_files[1]``)."""
+    files: list[tuple[int, PowerFile]] = []
+    for i, name in enumerate(names):
+        where = f"power_files[{i}]"
+        if folder is None:
+            problems.add(where, f"a scenario given as text has no folder to read {name!r} from; load it from its file")
+            continue
+        path = folder / name
+        if not _inside(folder, path):
+            problems.add(where, f"{name!r} leads outside the scenario's folder {folder}")
+            continue
+        file = cache.get(path, script_dir)
+        if file.error is not None:
+            problems.add(where, str(file.error))
+            continue
+        files.append((i, file))
+    return files

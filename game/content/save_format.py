@@ -1,0 +1,155 @@
+"""The structure of a save or replay file, checked before anything is built from it.
+
+Every key is checked for its type, every number for its range (the seed, ``build_commands``, and
+the numbers in each command's arguments: see game.content.save_values), and every command is one
+the battle has; a problem raises :class:`SaveError` naming the file and the key or command.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from components.values import Bound, shown
+from game.battle.facade import Battle
+from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
+from game.content.save_values import SaveError, argument_problem, decode_value
+from game.content.scenario_parse import SEED
+
+__all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "read_document"]
+
+SAVE_FORMAT = "gridbattle-save"
+REPLAY_FORMAT = "gridbattle-replay"
+FORMAT_VERSION = 1
+SAVE_BYTES = 256 * MEGABYTE
+BUILD_COMMANDS = Bound(0, 10_000_000)
+
+_KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
+#: "powers": power overrides of a simulation's sweep, as [key, value] pairs; "rules_version": the
+#: rules it was played under (files from before it was recorded are version 1).
+_OPTIONAL_KEYS = ("powers", "rules_version")
+RULES_VERSIONS = Bound(1, 1000)
+_SCENARIO_KEYS = ("path", "name", "text", "overrides")
+
+Command = tuple[str, tuple[Any, ...], dict[str, Any]]
+
+
+def _fail(path: Path, message: str) -> SaveError:
+    return SaveError(f"{path}: {message}")
+
+
+def _parse_json(path: Path) -> dict[str, Any]:
+    try:
+        raw = read_bounded(path, SAVE_BYTES)
+    except UnreadableFile as err:
+        raise _fail(path, str(err)) from None
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise _fail(path, f"not UTF-8 text (byte {err.start}); the file is corrupt") from None
+    except json.JSONDecodeError as err:
+        raise _fail(path, f"not valid JSON (line {err.lineno} column {err.colno}: {err.msg}); "
+                          f"the file is corrupt or truncated") from None
+    except RecursionError:
+        raise _fail(path, "not a save this game wrote: arrays or objects nested too deeply") from None
+    except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)
+        raise _fail(path, f"not a save this game wrote: {too_long_number(raw.decode('utf-8'))}") from None
+    if not isinstance(document, dict):
+        raise _fail(path, "expected a JSON object at the top")
+    return document
+
+
+def _check_header(path: Path, document: dict[str, Any], kinds: Sequence[str]) -> None:
+    kind = document.get("format")
+    if kind not in kinds:
+        if kind == REPLAY_FORMAT:
+            raise _fail(path, "this is a replay, not a save: play it with play_replay")
+        raise _fail(path, f"format is {shown(kind)}; expected {' or '.join(repr(k) for k in kinds)}")
+    version = document.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION
+        raise _fail(path, f"version {shown(version)} is newer than this game reads ({FORMAT_VERSION})" if newer
+                    else f"version must be a whole number in 1..{FORMAT_VERSION}, not {shown(version)}")
+    missing = [k for k in _KEYS if k not in document]
+    unknown = [k for k in document if k not in _KEYS + _OPTIONAL_KEYS]
+    if missing or unknown:
+        listed = [f"missing key {k!r}" for k in missing] + [f"unknown key {shown(k)}" for k in unknown]
+        raise _fail(path, "; ".join(listed))
+    for key, bound in (("seed", SEED), ("build_commands", BUILD_COMMANDS)):
+        problem = bound.problem(document[key])
+        if problem:
+            raise _fail(path, f"{key}: {problem}")
+    for key in ("events", "creatures"):
+        if not isinstance(document[key], list) or not all(isinstance(e, dict) for e in document[key]):
+            raise _fail(path, f"{key} must be a list of objects")
+
+
+def _pairs(value: Any) -> bool:
+    """A list of ``[key, value]`` pairs with string keys (overrides)."""
+    return isinstance(value, list) and all(isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
+                                           for o in value)
+
+
+def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
+    scenario = document["scenario"]
+    if not isinstance(scenario, dict) or sorted(scenario) != sorted(_SCENARIO_KEYS):
+        raise _fail(path, f"scenario must be an object with keys {', '.join(_SCENARIO_KEYS)}")
+    if not isinstance(scenario["text"], (str, type(None))) or not isinstance(scenario["path"], (str, type(None))):
+        raise _fail(path, "scenario.text and scenario.path must be strings or null")
+    if scenario["text"] is None and scenario["path"] is None:
+        raise _fail(path, "scenario has neither text nor path")
+    if scenario["path"] is not None and ("\0" in scenario["path"] or len(scenario["path"]) > 4096):
+        raise _fail(path, f"scenario.path {shown(scenario['path'])} is not a file path")
+    if not _pairs(scenario["overrides"]):
+        raise _fail(path, "scenario.overrides must be a list of [key, value] pairs")
+    if not _pairs(document.get("powers", [])):
+        raise _fail(path, "powers must be a list of [key, value] pairs")
+    problem = RULES_VERSIONS.problem(document.get("rules_version", 1))
+    if problem:
+        raise _fail(path, f"rules_version: {problem}")
+
+
+def _decode_commands(path: Path, document: dict[str, Any]) -> list[Command]:
+    if not isinstance(document["commands"], list):
+        raise _fail(path, "commands must be a list")
+    commands: list[Command] = []
+    for i, command in enumerate(document["commands"], start=document["build_commands"]):
+        index = i - document["build_commands"]
+        if not isinstance(command, dict) or sorted(command) != ["args", "kwargs", "method"] \
+                or not isinstance(command["method"], str) or not isinstance(command["args"], list) \
+                or not isinstance(command["kwargs"], dict):
+            raise _fail(path, f"commands[{index}] must be an object with method, args (list) and kwargs (object)")
+        method = command["method"]
+        if not Battle.is_command(method):
+            raise _fail(path, f"commands[{index}]: {shown(method)} is not a battle command")
+        where = f"command #{i} ({method})"
+        try:
+            args = tuple(decode_value(a, where) for a in command["args"])
+            kwargs = {k: decode_value(v, where) for k, v in command["kwargs"].items()}
+        except SaveError as err:
+            raise _fail(path, str(err)) from None
+        problem = argument_problem([args, kwargs])
+        if problem:
+            raise _fail(path, f"commands[{index}] ({where}): {problem}")
+        commands.append((method, args, kwargs))
+    return commands
+
+
+def read_document(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], list[Command]]:
+    """Read and check the structure of a file and decode its commands; nothing is built yet.
+
+    Raises:
+        SaveError: naming the file and what is wrong (the key, the command, the range).
+    """
+    document = _parse_json(path)
+    _check_header(path, document, kinds)
+    _check_scenario_info(path, document)
+    commands = _decode_commands(path, document)
+    try:
+        for key, value in [*document["scenario"]["overrides"], *document.get("powers", [])]:
+            decode_value(value, f"override {key}")
+    except SaveError as err:
+        raise _fail(path, str(err)) from None
+    return document, commands

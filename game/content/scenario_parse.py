@@ -1,0 +1,323 @@
+"""A scenario's TOML data checked whole: every key's type and range, the map, and what it names.
+
+:func:`parse` turns the data of one file (or of a file with overrides applied) into the fields of a
+:class:`~game.content.scenario.Scenario`, or raises one :class:`ScenarioError` listing every
+problem. The allowed range of every number is in the field specs below and in the scenario format
+docstring (game/content/scenario.py); the rules' own ranges are ``components.rules.RULE_BOUNDS``.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from components import Rules, Visibility
+from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_RADIUS_FT
+from components.values import Bound, shown
+from game.content import checks as c
+from game.content.checks import MISSING, FieldSpec, Problems
+from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
+from game.content.references import check_power_scripts, check_reactions, scenario_power_files
+from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
+
+__all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_MAP_SQUARES", "RULE_FIELDS",
+           "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
+
+CONTROLS = ("human", "computer")
+MAX_MAP_SQUARES = 1024  # along each side, the battle grid's own limit
+_PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
+
+SEED = Bound(-2**63, 2**63 - 1)
+SQUARE = Bound(0, MAX_MAP_SQUARES - 1, unit="(a square)")
+HEIGHT = Bound(-MAX_HEIGHT_FT, MAX_HEIGHT_FT, whole=False, unit="ft")
+RADIUS = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")
+HEALTH = Bound(0, 100_000, above=True)
+BONUS = Bound(-1000, 1000)
+SPEED = Bound(0, 10_000, unit="ft")
+FATIGUE = Bound(0, 100)
+
+
+LEGEND_FIELDS: FieldSpec = types.MappingProxyType({
+    "ground": (c.number(HEIGHT), 0.0), "wall": (c.boolean, False), "soft": (c.boolean, False),
+    "name": (c.string, ""), "blocks": (c.block_names, ()), "cover": (c.boolean, None),
+})
+LIGHT_FIELDS: FieldSpec = types.MappingProxyType({
+    "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "radius_ft": (c.number(RADIUS), MISSING),
+    "level": (c.level, Visibility.NORMAL),
+})
+AREA_FIELDS: FieldSpec = types.MappingProxyType(dict(LIGHT_FIELDS, level=(c.level, Visibility.POOR)))
+TEAM_FIELDS: FieldSpec = types.MappingProxyType({
+    "control": (c.one_of(CONTROLS), "computer"), "colour": (c.colour, None),
+})
+CREATURE_FIELDS: FieldSpec = types.MappingProxyType({
+    "key": (c.key, MISSING), "name": (c.name, None), "team": (c.name, MISSING),
+    "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "z": (c.number(HEIGHT), None),
+    "health": (c.whole(HEALTH), 10), "defense": (c.whole(BONUS), 10), "attack_bonus": (c.whole(BONUS), 0),
+    "speed": (c.whole(SPEED), None), "initiative_bonus": (c.whole(BONUS), 0), "powers": (c.power_ids, ()),
+    "prepared": (c.boolean, True), "flying": (c.boolean, False), "reactions": (c.scripts, ()),
+    "fatigue": (c.whole(FATIGUE), 0),
+})
+_HEAD_FIELDS: FieldSpec = types.MappingProxyType({
+    "name": (c.string, None), "description": (c.string, ""), "seed": (c.whole(SEED), 0),
+    "ambient": (c.level, Visibility.NORMAL), "reactions": (c.scripts, ()), "power_files": (c.relative_files, ()),
+})
+TOP_FIELDS = ("name", "description", "seed", "ambient", "map", "lights", "areas", "rules", "teams", "creatures",
+              "reactions", "power_files")
+RULE_FIELDS = tuple(f.name for f in fields(Rules))
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a scenario's data came from, which decides where its scripts and power files are found.
+
+    ``path`` is its file (None for text with no file); ``library`` the powers already loaded for it
+    (overrides reuse the original's); ``trusted`` which script host parses its scripts (None: the
+    project's own scenarios in-process, any other in the sandboxed worker); ``files`` the power files
+    the caller has already read (its own cache, or a fresh one for this load).
+    """
+
+    source: str
+    path: str | None = None
+    overrides: tuple[tuple[str, Any], ...] = ()
+    library: PowerLibrary | None = None
+    trusted: bool | None = None
+    files: PowerFileCache = field(default_factory=PowerFileCache, compare=False)
+
+    @cached_property
+    def script_dir(self) -> Path:
+        return script_folder(self.path) if self.path is not None else SCRIPTS_DIR
+
+    @cached_property
+    def parse_trusted(self) -> bool:
+        if self.trusted is not None:
+            return self.trusted
+        return self.path is not None and Path(self.path).resolve().is_relative_to(ASSETS)
+
+    def fail(self, problems: Problems) -> ScenarioError:
+        where = self.source if not self.overrides else \
+            f"{self.source} (with overrides {', '.join(f'{k}={shown(v)}' for k, v in self.overrides)})"
+        return ScenarioError(where, problems.items)
+
+
+def check_rules(value: Any, problems: Problems) -> Rules:
+    """The rules table; each field is checked by ``Rules`` itself, so its ranges live in one place."""
+    table = c.table_of(value, "rules", problems)
+    if table is None:
+        return Rules()
+    before = len(problems)
+    c.unknown_keys(table, RULE_FIELDS, "rules", problems)
+    for name in RULE_FIELDS:
+        if name in table:
+            try:
+                Rules(**{name: table[name]})
+            except ValueError as err:  # "rules.speed_ft: expected a whole number in 0..10000 ft, got ..."
+                problems.items.append(str(err))
+    if len(problems) != before:
+        return Rules()
+    return Rules.from_mapping(table)
+
+
+def _legend(value: Any, problems: Problems) -> dict[str, LegendEntry]:
+    legend: dict[str, LegendEntry] = {}
+    table = c.table_of(value, "map.legend", problems)
+    for char, entry in (table or {}).items():
+        where = f"map.legend.{shown(char)}"
+        if len(char) != 1:
+            problems.add(where, "a legend key must be exactly one character")
+            continue
+        entry_table = c.table_of(entry, where, problems)
+        checked = c.check_fields(entry_table, LEGEND_FIELDS, where, problems) if entry_table is not None else None
+        if checked is not None:
+            legend[char] = LegendEntry(**checked)
+    return legend
+
+
+def _rows(rows: Any, legend: Mapping[str, LegendEntry], problems: Problems) -> None:
+    """The rows' shape (at most 1024 by 1024, all one length) and characters, checked in that order
+    so that a huge map is refused before it is read square by square."""
+    width, height = len(rows[0]), len(rows)
+    if width == 0:
+        problems.add("map.rows[0]", "a row must have at least one square")
+    for name, size in (("width", max(len(r) for r in rows)), ("height", height)):
+        if size > MAX_MAP_SQUARES:
+            problems.add("map.rows", f"the map {name} is {size} squares; at most {MAX_MAP_SQUARES}")
+    if problems.items:
+        return
+    chars = ", ".join(repr(ch) for ch in legend)
+    for y, row in enumerate(rows):
+        if len(row) != width:
+            problems.add(f"map.rows[{y}]", f"has {len(row)} squares but map.rows[0] has {width}; "
+                                            f"all rows must be the same length")
+            continue
+        for x, char in enumerate(row):
+            if char not in legend:
+                problems.add(f"map.rows[{y}] column {x}", f"unknown character {char!r}; legend has {chars}")
+
+
+def check_map(value: Any, problems: Problems) -> tuple[tuple[str, ...], dict[str, LegendEntry]] | None:
+    """The map's rows and legend, or None when either is wrong (reported)."""
+    table = c.table_of(value, "map", problems)
+    if table is None:
+        return None
+    mine = Problems()
+    c.unknown_keys(table, ("rows", "legend"), "map", mine)
+    rows = table.get("rows", MISSING)
+    if rows is MISSING:
+        mine.add("map.rows", "missing (required): an array of strings, one per row of squares")
+    elif not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        mine.add("map.rows", f"expected a non-empty array of strings, got {c.describe(rows)}")
+    if "legend" not in table:
+        mine.add("map.legend", "missing (required): a table from each map character to what it is")
+    legend = _legend(table["legend"], mine) if "legend" in table else {}
+    if not mine.items:
+        _rows(rows, legend, mine)
+    problems.items.extend(mine.items)
+    return None if mine.items else (tuple(rows), legend)
+
+
+def _on_map(spec: Mapping[str, Any], where: str, grid: tuple[tuple[str, ...], Mapping[str, LegendEntry]] | None,
+            problems: Problems, walls_ok: bool) -> None:
+    if grid is None:
+        return
+    rows, legend = grid
+    x, y, width, height = spec["x"], spec["y"], len(rows[0]), len(rows)
+    if not (0 <= x < width and 0 <= y < height):
+        problems.add(where, f"square ({x}, {y}) is off the {width}x{height} map "
+                            f"(x 0..{width - 1}, y 0..{height - 1})")
+    elif not walls_ok and legend[rows[y][x]].wall:
+        problems.add(where, f"square ({x}, {y}) is a wall ({rows[y][x]!r} in map.rows[{y}] column {x})")
+
+
+def _lights(data: Mapping[str, Any], section: str, grid: Any, problems: Problems) -> tuple[LightSpec, ...]:
+    spec, most = (LIGHT_FIELDS, MAX_LIGHTS) if section == "lights" else (AREA_FIELDS, MAX_AREAS)
+    if isinstance(data.get(section), list) and len(data[section]) > most:
+        problems.add(section, f"{len(data[section])} entries; a map takes at most {most}")
+        return ()
+    out = []
+    for i, table in enumerate(c.tables_of(data.get(section, []), section, problems)):
+        checked = c.check_fields(table, spec, f"{section}[{i}]", problems)
+        if checked is not None:
+            _on_map(checked, f"{section}[{i}]", grid, problems, walls_ok=True)
+            out.append(LightSpec(**checked))
+    return tuple(out)
+
+
+def _teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSpec]:
+    if "teams" not in data:
+        problems.add("teams", "missing (required): one [teams.NAME] table per side")
+        return {}
+    teams: dict[str, TeamSpec] = {}
+    for i, (team, table) in enumerate((c.table_of(data["teams"], "teams", problems) or {}).items()):
+        where = f"teams.{team}"
+        if not team.strip():
+            problems.add(where, "a team needs a name that is not blank")
+            continue
+        if c.table_of(table, where, problems) is None:
+            continue
+        checked = c.check_fields(table, TEAM_FIELDS, where, problems)
+        if checked is not None:
+            teams[team] = TeamSpec(team, checked["control"], checked["colour"] or _PALETTE[i % len(_PALETTE)])
+    return teams
+
+
+@dataclass
+class _Creatures:
+    """What checking one creature needs of the rest of the scenario."""
+
+    context: Context
+    grid: Any
+    rules: Rules
+    declared: Any
+    teams: Mapping[str, TeamSpec]
+    library: PowerLibrary
+    keys: dict[str, int]
+    squares: dict[tuple[int, int], str]
+
+    def check(self, i: int, table: dict[str, Any], problems: Problems) -> CreatureSpec | None:
+        where = f"creatures[{i}]"
+        checked = c.check_fields(table, CREATURE_FIELDS, where, problems)
+        if checked is None:
+            return None
+        key, bad = checked["key"], len(problems)
+        if key in self.keys:
+            problems.add(f"{where}.key", f"duplicate key {key!r} (also creatures[{self.keys[key]}])")
+        self.keys.setdefault(key, i)
+        if isinstance(self.declared, dict) and checked["team"] not in self.declared:
+            problems.add(f"{where}.team", f"unknown team {shown(checked['team'])}"
+                                          f"{c.did_you_mean(checked['team'], self.teams)}; teams are "
+                                          f"{', '.join(repr(t) for t in self.teams) or '(none)'}")
+        _on_map(checked, f"{where} ({key}) x, y", self.grid, problems, walls_ok=False)
+        square = (checked["x"], checked["y"])
+        if len(problems) == bad and square in self.squares:
+            problems.add(f"{where} ({key}) x, y", f"square {square} is already taken by {self.squares[square]!r}")
+        self.squares.setdefault(square, key)
+        self.check_references(where, checked, problems)
+        if checked["fatigue"] > self.rules.max_fatigue:
+            problems.add(f"{where}.fatigue", f"expected 0..{self.rules.max_fatigue} (the fatigue track), "
+                                             f"got {checked['fatigue']}")
+        checked["name"] = checked["name"] if checked["name"] is not None else key
+        return CreatureSpec(**checked)
+
+    def check_references(self, where: str, checked: Mapping[str, Any], problems: Problems) -> None:
+        before = len(problems)
+        for power in checked["powers"]:
+            problem = self.library.problem(power)
+            if problem:
+                problems.add(f"{where}.powers", problem)
+        folder, trusted = self.context.script_dir, self.context.parse_trusted
+        if len(problems) == before:
+            check_power_scripts(checked["powers"], f"{where}.powers", self.library, folder, trusted, problems)
+        check_reactions(checked["reactions"], f"{where}.reactions", folder, trusted, problems)
+
+
+def _library(context: Context, files: tuple[str, ...], problems: Problems) -> PowerLibrary:
+    """The shipped powers and the scenario's own files (the original's, when overriding)."""
+    if context.library is not None:
+        return context.library
+    folder = Path(context.path).resolve().parent if context.path is not None else None
+    own = scenario_power_files(files, folder, context.script_dir, problems, context.files)
+    library = shipped_library(context.files).extended(file for _, file in own)
+    index = {file.path: i for i, file in own}
+    for file in library.broken:
+        if file.path in index:  # one of its own redefines a shipped power (or an earlier file's)
+            problems.add(f"power_files[{index[file.path]}]", str(file.error))
+    return library
+
+
+def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
+    """The fields of a Scenario (all but source, path, text and overrides) from one file's data.
+
+    Raises:
+        ScenarioError: every problem found, each naming its key or square.
+    """
+    problems = Problems()
+    c.unknown_keys(data, TOP_FIELDS, "", problems)
+    head = c.check_fields({k: v for k, v in data.items() if k in _HEAD_FIELDS}, _HEAD_FIELDS, "", problems) or {}
+    grid = check_map(data["map"], problems) if "map" in data else None
+    if "map" not in data:
+        problems.add("map", "missing (required): [map] with rows and legend")
+    rules = check_rules(data.get("rules", {}), problems)
+    lights, areas = _lights(data, "lights", grid, problems), _lights(data, "areas", grid, problems)
+    teams = _teams(data, problems)
+    library = _library(context, head.get("power_files", ()), problems)
+    check_reactions(head.get("reactions", ()), "reactions", context.script_dir, context.parse_trusted, problems)
+    creatures = _Creatures(context, grid, rules, data.get("teams"), teams, library, {}, {})
+    specs = [creatures.check(i, table, problems)
+             for i, table in enumerate(c.tables_of(data.get("creatures", []), "creatures", problems))]
+    if problems.items:
+        raise context.fail(problems)
+    assert grid is not None
+    rows, legend = grid
+    default_name = Path(context.source).stem if context.path else context.source
+    return {
+        "name": head["name"] if head.get("name") is not None else default_name,
+        "description": head["description"], "seed": head["seed"], "width": len(rows[0]), "height": len(rows),
+        "ambient": head["ambient"], "rules": rules, "rows": rows, "legend": types.MappingProxyType(legend),
+        "lights": lights, "areas": areas, "teams": types.MappingProxyType(teams),
+        "creatures": tuple(s for s in specs if s is not None), "reactions": head["reactions"],
+        "power_files": head["power_files"], "power_library": library,
+    }

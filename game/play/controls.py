@@ -1,0 +1,93 @@
+"""What each input means: the key and mouse bindings of the window application, in one place.
+
+:func:`handle` turns one plain input (:mod:`game.render.inputs`) into a call on the
+:class:`game.play.app.App`: a click selects, moves or aims, Space ends the turn, 1-9 choose a power,
+the wheel and the arrows scroll, Ctrl+S/L/Q save, load and quit. No pygame here either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from game.render.inputs import LEFT, RIGHT, Click, Hover, Input, Key, Quit, Wheel
+
+if TYPE_CHECKING:
+    from game.play.app import App
+
+#: Squares the map scrolls per arrow key or wheel notch.
+SCROLL_SQUARES = 2
+#: Log lines the wheel scrolls per notch over the side panel.
+LOG_LINES_PER_NOTCH = 3
+#: Arrow key -> the direction it scrolls the map.
+ARROWS: Mapping[str, tuple[int, int]] = MappingProxyType({"left": (-1, 0), "right": (1, 0), "up": (0, -1),
+                                                          "down": (0, 1)})
+POWER_KEYS = tuple("123456789")
+
+
+def handle(app: App, event: Input) -> None:
+    """One input from the window (or a test): what it means for the battle and the view."""
+    match event:
+        case Quit():
+            app.quit()
+        case Hover(square):
+            app.ui.hover = square
+        case Click(square, button) if button == LEFT and square is not None:
+            app.ui.hover = square
+            app.click(square)
+        case Click(_, button) if button == RIGHT:
+            app.cancel()
+        case Wheel() as wheel:
+            _wheel(app, wheel)
+        case Key() as key:
+            _key(app, key)
+
+
+def _wheel(app: App, wheel: Wheel) -> None:
+    """Over the side panel the wheel scrolls the combat log (up: older lines); over the map, the map
+    (sideways with Shift)."""
+    if wheel.over_log:
+        app.ui.log_scroll = max(0, app.ui.log_scroll + wheel.dy * LOG_LINES_PER_NOTCH)
+        most = app.window.log_scroll_max if app.window is not None else None
+        if most is not None:
+            app.ui.log_scroll = min(app.ui.log_scroll, most)
+    elif app.window is not None:
+        if wheel.shift:
+            app.window.pan(-wheel.dy * SCROLL_SQUARES, 0)
+        else:
+            app.window.pan(-wheel.dx * SCROLL_SQUARES, -wheel.dy * SCROLL_SQUARES)
+
+
+def is_help_key(key: Key) -> bool:
+    """?, Shift+/ or F1: the help."""
+    return key.text == "?" or key.name == "f1" or (key.name == "/" and key.shift)
+
+
+def _key(app: App, key: Key) -> None:
+    """A key: the help toggles; over the help only Esc and the Ctrl keys act (Space would play a
+    round unseen); else Esc cancels, Ctrl+S/L/Q save, load and quit, and the plain keys act."""
+    if is_help_key(key):
+        app.ui.show_help = not app.ui.show_help
+    elif app.ui.show_help and not key.ctrl:
+        if key.name == "escape":
+            app.ui.show_help = False
+    elif key.name == "escape":
+        app.cancel()
+    elif key.ctrl and key.name in ("s", "l", "q"):
+        {"s": app.save, "l": app.load, "q": app.quit}[key.name]()
+    else:
+        _plain_key(app, key.name)
+
+
+def _plain_key(app: App, name: str) -> None:
+    """Space ends the turn, 1-9 choose a power, Tab selects the next creature, arrows scroll."""
+    if name == "space":
+        app.end_turn()
+    elif name in POWER_KEYS:
+        app.choose_power(int(name))
+    elif name == "tab":
+        app.next_creature()
+    elif name in ARROWS and app.window is not None:
+        dx, dy = ARROWS[name]
+        app.window.pan(dx * SCROLL_SQUARES, dy * SCROLL_SQUARES)

@@ -1,0 +1,97 @@
+"""Drawing primitives every layer uses: fonts and the text cache, panels, dashed lines, the shield.
+
+Font rendering is the slowest thing a frame could do, so every string is rendered once per
+(string, font, colour) and kept by the :class:`Texts` that its renderer owns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from types import MappingProxyType
+
+import pygame
+
+from game.render import theme
+
+#: Font name -> (size, bold) of pygame's bundled font.
+FONT_SIZES: Mapping[str, tuple[int, bool]] = MappingProxyType({
+    "tiny": (14, False), "small": (17, False), "body": (20, False), "head": (26, True), "title": (34, True),
+})
+_TEXT_CACHE_MAX = 4000
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    """pygame's bundled font: no system font lookup (slow, and differs between machines)."""
+    found = pygame.font.Font(None, size)
+    found.bold = bold
+    return found
+
+
+class Texts:
+    """The renderer's fonts and its cache of rendered strings."""
+
+    def __init__(self) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.fonts = {name: font(size, bold) for name, (size, bold) in FONT_SIZES.items()}
+        self._cache: dict[tuple[str, str, theme.Colour], pygame.Surface] = {}
+
+    def __call__(self, string: str, font_name: str = "body", colour: theme.Colour = theme.TEXT) -> pygame.Surface:
+        """A rendered string, cached (emptied when it grows past a few thousand strings)."""
+        key = (string, font_name, colour)
+        surface = self._cache.get(key)
+        if surface is None:
+            if len(self._cache) > _TEXT_CACHE_MAX:
+                self._cache.clear()
+            surface = self.fonts[font_name].render(string, True, colour)
+            self._cache[key] = surface
+        return surface
+
+    def clear(self) -> None:
+        self._cache.clear()
+
+
+def panel(surface: pygame.Surface, box: pygame.Rect) -> None:
+    """A dark rounded box with a light edge: behind tooltips, the banner and the help."""
+    pygame.draw.rect(surface, (20, 22, 30), box, border_radius=6)
+    pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=6)
+
+
+def dashed(surface: pygame.Surface, colour: theme.Colour, start: tuple[int, int], end: tuple[int, int],
+           width: int) -> None:
+    """A dashed line (10 px dashes): a line of sight, or a queued power's aim."""
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return
+    steps = int(length // 10)
+    for i in range(0, steps + 1, 2):
+        a = i / max(steps, 1)
+        b = min((i + 1) / max(steps, 1), 1)
+        pygame.draw.line(surface, colour, (start[0] + dx * a, start[1] + dy * a),
+                         (start[0] + dx * b, start[1] + dy * b), width)
+
+
+def shield(surface: pygame.Surface, centre: tuple[int, int], size: int) -> None:
+    """A small shield: the cover marker."""
+    cx, cy = centre
+    points = [(cx - size, cy - size), (cx + size, cy - size), (cx + size, cy), (cx, cy + size + size // 2),
+              (cx - size, cy)]
+    pygame.draw.polygon(surface, theme.COVER, points)
+    pygame.draw.polygon(surface, (20, 40, 80), points, 2)
+
+
+def wrap(text: str, font_: pygame.font.Font, width: int) -> list[str]:
+    """``text`` broken into lines that fit ``width`` pixels; continuation lines are indented."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        trial = f"{line} {word}" if line else word
+        if font_.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = "    " + word
+    if line:
+        lines.append(line)
+    return lines

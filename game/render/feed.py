@@ -1,0 +1,96 @@
+"""What the renderer takes from the battle's new events: log lines, display names, landings.
+
+Each frame looks only at the events added since the last one. A ``Spawned`` refreshes the names
+(and the two-letter token labels made from them); a ``Landed`` starts a short drop animation and a
+"fell N ft" mark for the rest of the round; every event goes through the combat log formatter.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from components import Position
+from components.events import Landed, Spawned
+from game.battle.log import display_names, format_events
+
+_LOG_KEEP, _LOG_MAX = 1000, 2000
+
+
+@dataclass(frozen=True, slots=True)
+class Fall:
+    """A landing to show: where, how far, in which round, and when the renderer first saw it."""
+
+    square: tuple[int, int]
+    feet: float
+    round: int
+    seen_at: float
+
+    def offset(self, now: float, tile: int, square_ft: float) -> int:
+        """Pixels above its square the token is drawn: a short drop after the landing, then 0."""
+        duration = 0.35 + min(self.feet, 100) / 200
+        progress = (now - self.seen_at) / duration
+        if progress >= 1 or progress < 0:
+            return 0
+        height = min(self.feet / square_ft, 6) * tile * 0.6
+        return int(height * (1 - progress * progress))
+
+
+def token_label(name: str) -> str:
+    """Two letters for a token: the last word tells creatures of one team apart ("Red sentry" /
+    "Red slinger": Se / Sl); a numbered name keeps its number ("Raider 2": R2)."""
+    words = name.split() or ["?"]
+    if len(words) > 1 and words[-1].isdigit():
+        return words[0][:1].upper() + words[-1][:2]
+    return words[-1][:2].capitalize()
+
+
+def token_labels(names: dict[int, str]) -> dict[int, str]:
+    """Entity -> token label, different for every creature where the names allow: creatures whose
+    last words clash ("West archer", "East archer") get the initials of their words (WA, EA)."""
+    labels = {e: token_label(name) for e, name in names.items()}
+    clashes: dict[str, int] = {}
+    for label in labels.values():
+        clashes[label] = clashes.get(label, 0) + 1
+    for e, label in labels.items():
+        words = names[e].split()
+        if clashes[label] > 1 and len(words) > 1:
+            labels[e] = "".join(w[:1].upper() for w in words[:2])
+    return labels
+
+
+class EventFeed:
+    """The renderer's reading of one battle's event record (a new battle needs a new feed)."""
+
+    def __init__(self) -> None:
+        self._seen = 0
+        self.lines: list[str] = []
+        self.names: dict[int, str] = {}
+        self.labels: dict[int, str] = {}
+        self.falls: dict[int, Fall] = {}
+
+    def update(self, battle: Any) -> None:
+        """Take in the events added since the last call."""
+        events = battle.state.events
+        if len(events) < self._seen:  # a different record (the battle was replaced): start over
+            self._seen = 0
+            self.lines = []
+        new = events[self._seen:]
+        if not new:
+            return
+        if any(isinstance(event, Spawned) for event in new):
+            self.names = display_names(events)
+            self.labels = token_labels(self.names)
+        for event in new:
+            if isinstance(event, Landed):
+                square = battle.get(event.entity, Position).square
+                self.falls[event.entity] = Fall(square, float(event.distance_ft), event.round, time.monotonic())
+        self._seen = len(events)
+        self.lines.extend(format_events(battle, new, self.names))
+        if len(self.lines) > _LOG_MAX:
+            self.lines = self.lines[-_LOG_KEEP:]
+
+    def name(self, battle: Any, entity: int) -> str:
+        """The creature's display name ("Raider 2"), or the battle's name for it before it is known."""
+        return self.names.get(entity) or battle.name(entity)

@@ -1,0 +1,174 @@
+"""What is laid over the map for the player: where the selected creature can go, the chosen power's
+reach and area, the moves and powers queued this round, and where creatures landed.
+
+Every answer comes from the battle (``reachable``, ``squares_in_area``); world-sized masks are
+cached by :class:`Overlays` under a key that changes when the battle does, so a frame blits them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pygame
+
+from components import Position
+from game.render import theme
+from game.render.draw import dashed
+from game.render.feed import Fall
+from game.render.ui import UiState, planned_square
+from game.render.viewport import Viewport
+from systems.geometry import within_radius
+
+TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
+
+
+class Overlays:
+    """A renderer's overlay masks and its cached reach of the selected creature."""
+
+    def __init__(self) -> None:
+        self._masks: dict[str, tuple[Any, pygame.Surface]] = {}
+        self._reach_key: tuple[Any, ...] | None = None
+        self._reach: np.ndarray | None = None
+
+    def reach_mask(self, battle: Any, entity: int) -> np.ndarray:
+        """Where the creature can move (the battle's ``reachable``), cached until anything changes."""
+        state = battle.state
+        key = (entity, state.positions_version, battle.terrain.version, len(state.events), len(battle.command_log))
+        if key != self._reach_key or self._reach is None:
+            self._reach_key = key
+            try:
+                self._reach = battle.reachable(entity)
+            except (KeyError, ValueError):
+                self._reach = np.zeros((battle.width, battle.height), dtype=bool)
+        return self._reach
+
+    def mask_surface(self, name: str, mask: np.ndarray, colour: theme.Colour, alpha: int, key: Any,
+                     view: Viewport) -> pygame.Surface:
+        """A boolean ``[x, y]`` mask as a translucent world-sized layer, cached under ``key``."""
+        cached = self._masks.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        small = pygame.Surface(mask.shape, pygame.SRCALPHA)
+        small.fill((*colour, 0))
+        pygame.surfarray.pixels_alpha(small)[:] = np.where(mask, alpha, 0).astype(np.uint8)
+        big = pygame.transform.scale(small, view.world_size)
+        edge = mask_edges(mask, view.tile, colour)
+        if edge is not None:
+            big.blit(edge, (0, 0))
+        self._masks[name] = (key, big)
+        return big
+
+    def draw_reach(self, surface: pygame.Surface, view: Viewport, battle: Any, entity: int) -> None:
+        """Blue: the squares the selected creature can move to."""
+        mask = self.reach_mask(battle, entity)
+        view.blit_world(surface, self.mask_surface("reach", mask, theme.REACH, theme.REACH_ALPHA, self._reach_key,
+                                                   view))
+
+    def draw_power(self, surface: pygame.Surface, view: Viewport, battle: Any, user: int, power_id: str,
+                   hover: tuple[int, int] | None, square: tuple[int, int] | None = None) -> None:
+        """The chosen power's range around the user (where its queued moves take it) and its area
+        under the mouse."""
+        try:
+            power = battle.power(power_id)
+        except (KeyError, ValueError):
+            return
+        square = square or battle.get(user, Position).square
+        rules = battle.rules
+        range_ft = power.range_ft if power.range_ft is not None else (
+            getattr(power.area, "length_ft", 0) or (0 if power.area is not None else rules.square_ft))
+        key = (user, power_id, square, battle.terrain.version)
+        mask = within_radius((battle.width, battle.height), square, range_ft, rules) & ~battle.terrain.walls
+        view.blit_world(surface, self.mask_surface("range", mask, theme.RANGE, theme.RANGE_ALPHA, key, view))
+        if power.area is not None and (hover is not None or power.range_ft is None):
+            try:
+                covered = battle.squares_in_area(power_id, user, hover)
+            except (KeyError, ValueError):
+                covered = []
+            overlay = pygame.Surface((view.tile, view.tile), pygame.SRCALPHA)
+            overlay.fill((*theme.AREA, theme.AREA_ALPHA))
+            surface.fblits([(overlay, view.square_rect(x, y)) for x, y in covered])
+            for x, y in covered:
+                pygame.draw.rect(surface, theme.AREA, view.square_rect(x, y), 1)
+
+
+def draw_plans(surface: pygame.Surface, view: Viewport, battle: Any, ui: UiState, text: TextFn) -> None:
+    """Lines for moves and marks for powers the player queued this round (they resolve when the
+    turn ends, in turn order)."""
+    creatures = set(battle.creatures())
+    for entity, goals in ui.planned.items():
+        if entity not in creatures or not goals:
+            continue
+        start = view.square_centre(*battle.get(entity, Position).square)
+        for goal in goals:
+            end = view.square_centre(*goal)
+            pygame.draw.line(surface, theme.SELECTED, start, end, 2)
+            pygame.draw.circle(surface, theme.SELECTED, end, max(3, view.tile // 6), 2)
+            start = end
+    for entity, uses in ui.planned_powers.items():
+        if entity in creatures:
+            _draw_queued_powers(surface, view, battle, view.square_centre(*planned_square(battle, entity, ui)),
+                                uses, text)
+
+
+def _draw_queued_powers(surface: pygame.Surface, view: Viewport, battle: Any, start: tuple[int, int],
+                        uses: list[tuple[str, tuple[int, int] | None]], text: TextFn) -> None:
+    """One creature's queued powers: a dashed aim and a box on each target square, and the power's
+    name under it (under the creature for a power without a target)."""
+    for index, (power_id, square) in enumerate(uses):
+        try:
+            name = battle.power(power_id).name
+        except (KeyError, ValueError):
+            name = power_id
+        if square is not None:
+            rect = view.square_rect(*square)
+            dashed(surface, theme.ACCENT, start, rect.center, 2)
+            pygame.draw.rect(surface, theme.ACCENT, rect.inflate(-4, -4), 2, border_radius=4)
+            anchor = (rect.centerx, rect.bottom + 1 + index * 16)
+        else:
+            anchor = (start[0], start[1] + view.tile // 2 + 1 + index * 16)
+        label = text(name, "tiny", theme.ACCENT)
+        back = pygame.Rect(0, 0, label.get_width() + 6, label.get_height() + 2)
+        back.midtop = anchor
+        pygame.draw.rect(surface, (30, 26, 10), back, border_radius=3)
+        surface.blit(label, (back.x + 3, back.y + 1))
+
+
+def draw_fall_marks(surface: pygame.Surface, view: Viewport, falls: dict[int, Fall], round_: int,
+                    text: TextFn) -> None:
+    """A "fell N ft" marker on each square where a creature landed this round."""
+    tile = view.tile
+    for fall in falls.values():
+        if fall.round < round_:
+            continue
+        rect = view.square_rect(*fall.square)
+        pygame.draw.rect(surface, theme.FALL, rect, 2, border_radius=3)
+        label = text(f"fell {fall.feet:g} ft", "tiny", theme.FALL)
+        back = pygame.Rect(0, 0, label.get_width() + 6, label.get_height() + 2)
+        back.midbottom = (rect.centerx, rect.top - 1)
+        pygame.draw.rect(surface, (10, 20, 30), back, border_radius=3)
+        surface.blit(label, (back.x + 3, back.y + 1))
+        tip = (rect.right - 5, rect.top + 4)
+        pygame.draw.line(surface, theme.FALL, tip, (tip[0], tip[1] + tile // 3), 2)
+        pygame.draw.polygon(surface, theme.FALL, [(tip[0] - 4, tip[1] + tile // 3 - 4),
+                                                   (tip[0] + 4, tip[1] + tile // 3 - 4),
+                                                   (tip[0], tip[1] + tile // 3 + 2)])
+
+
+def mask_edges(mask: np.ndarray, tile: int, colour: theme.Colour) -> pygame.Surface | None:
+    """Outline of a mask's region (lines where a square in it meets one outside), for crisp overlays."""
+    w, h = mask.shape
+    if not mask.any():
+        return None
+    surface = pygame.Surface((w * tile, h * tile), pygame.SRCALPHA)
+    edge = (*colour, 200)
+    right = mask[:-1, :] != mask[1:, :]
+    down = mask[:, :-1] != mask[:, 1:]
+    for x, y in zip(*np.nonzero(right)):
+        px = (x + 1) * tile
+        pygame.draw.line(surface, edge, (px, y * tile), (px, (y + 1) * tile), 2)
+    for x, y in zip(*np.nonzero(down)):
+        py = (y + 1) * tile
+        pygame.draw.line(surface, edge, (x * tile, py), ((x + 1) * tile, py), 2)
+    return surface

@@ -1,0 +1,226 @@
+"""The panels around the map: the side panel (title, round, turn order strip, the selected creature,
+the combat log), the status bar, the help and the banner that says the battle is decided.
+
+The side panel changes only when the battle or the selection does, so :class:`SidePanel` renders it
+into its own surface and a frame blits that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import pygame
+
+from components import Fatigue, Health, Position
+from game.render import theme
+from game.render.draw import Texts, panel, wrap
+from game.render.feed import EventFeed
+from game.render.ui import UiState, shown_powers
+
+SIDEBAR_W = 360
+STATUS_H = 26
+LOG_ROW = 17
+HINT = ("Click: select / move / target   1-9: power   Space: end turn   Esc: cancel   "
+        "Ctrl+S/L: save/load   ?: help")
+HELP: tuple[tuple[str, str], ...] = (
+    ("Controls", "head"),
+    ("Left click a creature: select it (yours can be given orders)", "body"),
+    ("Left click a highlighted square: move there (resolves at end of turn)", "body"),
+    ("1-9: choose a power; click a creature or square to use it", "body"),
+    ("Hover an enemy: line of sight, cover and your roll mode", "body"),
+    ("Space: end the turn (the computer acts, then the round is played)", "body"),
+    ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
+    ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
+    ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
+    ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
+    ("Yellow dashes and boxes: powers you queued; yellow lines: queued moves", "body"),
+    ("Ctrl+S: save to out/save.json     Ctrl+L: load it", "body"),
+    ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
+    ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
+    ("Pips under a token: fatigue (5 = unconscious)", "body"),
+    ("?: close this help", "body"),
+)
+
+
+class SidePanel:
+    """The right-hand panel of one renderer, cached until the battle, selection or scroll changes.
+
+    Args:
+        texts: the renderer's fonts and text cache.
+        colour_of: team -> its colour.
+    """
+
+    def __init__(self, texts: Texts, colour_of: Callable[[str], theme.Colour]) -> None:
+        self.texts = texts
+        self.colour_of = colour_of
+        self._key: tuple[Any, ...] | None = None
+        self._surface: pygame.Surface | None = None
+        #: how far the log can scroll back, once the whole log fitted into a render (None: unknown)
+        self.log_scroll_max: int | None = None
+
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect, battle: Any, feed: EventFeed, ui: UiState,
+             selected: int | None, powers: Mapping[int, tuple[str, ...]] | None) -> None:
+        state = battle.state
+        key = (battle.round, len(state.events), len(battle.command_log), selected, ui.power, ui.title,
+               tuple(sorted(ui.human_teams)), rect.size, ui.log_scroll)
+        if key != self._key or self._surface is None:
+            self._key = key
+            self._surface = self._render(rect.size, battle, feed, ui, selected, powers)
+        surface.blit(self._surface, rect.topleft)
+
+    def _render(self, size: tuple[int, int], battle: Any, feed: EventFeed, ui: UiState, selected: int | None,
+                powers: Mapping[int, tuple[str, ...]] | None) -> pygame.Surface:
+        side = pygame.Surface(size)
+        side.fill(theme.PANEL)
+        pygame.draw.line(side, theme.PANEL_EDGE, (0, 0), (0, size[1]), 2)
+        y = self._title(side, size[0], battle.round, ui.title)
+        y = self._turn_order(side, size[0], y, battle, feed, selected)
+        if selected is not None:
+            y = self._selected(side, y, battle, feed, selected, ui, powers)
+        pygame.draw.line(side, theme.PANEL_EDGE, (10, y), (size[0] - 10, y), 1)
+        y += 6
+        heading = "Combat log" + (f"  (back {ui.log_scroll} lines: wheel down for newest)"
+                                  if ui.log_scroll else "  (wheel here to scroll)")
+        side.blit(self.texts(heading, "small", theme.TEXT_DIM), (14, y))
+        y += 18
+        self._log(side, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8), feed.lines, ui.log_scroll)
+        return side
+
+    def _title(self, side: pygame.Surface, width: int, round_: int, title: str) -> int:
+        """The scenario's name (shortened so it never runs into the round number) and the round."""
+        text = self.texts
+        title = title or "Battle"
+        round_text = text(f"Round {round_}", "head")
+        room = width - round_text.get_width() - 14 - 14 - 12
+        font = text.fonts["head"]
+        if font.size(title)[0] > room:
+            while title and font.size(title + "...")[0] > room:
+                title = title[:-1]
+            title = title.rstrip() + "..."
+        side.blit(text(title, "head", theme.ACCENT), (14, 10))
+        side.blit(round_text, (width - round_text.get_width() - 14, 10))
+        return 44
+
+    def _turn_order(self, side: pygame.Surface, width: int, y: int, battle: Any, feed: EventFeed,
+                    selected: int | None) -> int:
+        """The turn order strip: a chip per creature, the down greyed and the dead struck through."""
+        side.blit(self.texts("Turn order", "small", theme.TEXT_DIM), (14, y))
+        y += 18
+        x = 14
+        for e in battle.turn_order():
+            alive = battle.is_alive(e)
+            standing = alive and not battle.conditions(e) & {"downed", "unconscious"}
+            label = self.texts(feed.name(battle, e), "small", theme.TEXT if standing else theme.TEXT_DIM)
+            w = label.get_width() + 22
+            if x + w > width - 10:
+                x, y = 14, y + 20
+            chip = pygame.Rect(x, y, w, 18)
+            pygame.draw.rect(side, (44, 48, 60) if e != selected else (80, 76, 40), chip, border_radius=9)
+            pygame.draw.circle(side, self.colour_of(battle.team(e)) if alive else (80, 80, 80), (x + 9, y + 9), 6)
+            side.blit(label, (x + 18, y + 2))
+            if not alive:
+                pygame.draw.line(side, theme.HEALTH_LOW, (x + 18, y + 9), (x + w - 4, y + 9), 2)
+            x += w + 4
+        return y + 28
+
+    def _selected(self, side: pygame.Surface, y: int, battle: Any, feed: EventFeed, entity: int, ui: UiState,
+                  powers: Mapping[int, tuple[str, ...]] | None) -> int:
+        """The selected creature: who, health, fatigue, where, conditions, and its powers on keys 1-9."""
+        text = self.texts
+        team = battle.team(entity)
+        health, fatigue, pos = battle.get(entity, Health), battle.get(entity, Fatigue), battle.get(entity, Position)
+        pygame.draw.circle(side, self.colour_of(team), (22, y + 10), 8)
+        control = "you" if team in ui.human_teams else "computer"
+        side.blit(text(f"{feed.name(battle, entity)}  ({team}, {control})", "body"), (36, y + 2))
+        y += 24
+        info = f"Health {health.current}/{health.maximum}   Fatigue {fatigue.level}/{fatigue.maximum}   " \
+               f"at ({pos.x}, {pos.y}) {pos.z:g} ft"
+        side.blit(text(info, "small", theme.TEXT_DIM), (14, y))
+        y += 18
+        conditions = sorted(battle.conditions(entity))
+        if conditions:
+            side.blit(text("Conditions: " + ", ".join(conditions), "small", theme.ACCENT), (14, y))
+            y += 18
+        for index, power_id in enumerate(shown_powers(battle, entity, powers)[:9], start=1):
+            try:
+                power = battle.power(power_id)
+                rng = f"{power.range_ft:g} ft" if power.range_ft is not None else "self/reach"
+                label = f"{index}  {power.name}  ({rng})"
+            except (KeyError, ValueError):
+                label = f"{index}  {power_id}"
+            side.blit(text(label, "small", theme.ACCENT if power_id == ui.power else theme.TEXT), (22, y))
+            y += 17
+        return y + 6
+
+    def _log(self, side: pygame.Surface, box: pygame.Rect, lines: list[str], scroll: int = 0) -> None:
+        """The newest log lines that fit (or ``scroll`` wrapped lines further back), wrapped to the
+        panel, newest at the bottom."""
+        font = self.texts.fonts["small"]
+        rows: list[tuple[str, theme.Colour]] = []
+        fit = box.h // LOG_ROW if box.h > 0 else 0
+        self.log_scroll_max = None
+        for line in reversed(lines):
+            colour = log_colour(line)
+            rows[:0] = [(w, colour) for w in wrap(line, font, box.w)]
+            if len(rows) > fit + scroll:
+                break
+        else:  # the whole log is in rows: the window knows how far back it can scroll
+            self.log_scroll_max = max(0, len(rows) - fit)
+        end = max(len(rows) - scroll, min(fit, len(rows)))
+        rows = rows[max(0, end - fit):end] if fit else []
+        y = box.y
+        for line, colour in rows:
+            side.blit(self.texts(line, "small", colour), (box.x, y))
+            y += LOG_ROW
+
+
+def log_colour(line: str) -> theme.Colour:
+    """A log line's colour, by what it tells: deaths red, falls blue, hits orange, surprise yellow."""
+    if "DIES" in line or "DOWNED" in line:
+        return (255, 110, 100)
+    if " falls " in line and "ft" in line:
+        return theme.FALL
+    if "damage" in line or "HIT" in line:
+        return (255, 190, 140)
+    if "is surprised" in line or "is flat-footed" in line or "is prone" in line:
+        return theme.ACCENT
+    if "Combat starts" in line or "initiative" in line:
+        return theme.TEXT_DIM
+    return theme.TEXT
+
+
+def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts) -> None:
+    """The status bar: the last message, or the key hint when there is none."""
+    bar = pygame.Rect(0, size[1] - STATUS_H, size[0], STATUS_H)
+    pygame.draw.rect(surface, (16, 17, 22), bar)
+    surface.blit(texts(message or HINT, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6))
+
+
+def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts) -> None:
+    """The controls, in a panel over the shaded window."""
+    surfaces = [texts(t, f, theme.ACCENT if f == "head" else theme.TEXT) for t, f in HELP]
+    w = max(s.get_width() for s in surfaces) + 40
+    h = sum(s.get_height() + 6 for s in surfaces) + 30
+    box = pygame.Rect(0, 0, w, h)
+    box.center = centre
+    shade = pygame.Surface(size, pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 140))
+    surface.blit(shade, (0, 0))
+    panel(surface, box)
+    y = box.y + 15
+    for s in surfaces:
+        surface.blit(s, (box.x + 20, y))
+        y += s.get_height() + 6
+
+
+def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts) -> None:
+    """A band across the top of the map (the battle is over)."""
+    label = texts(message, "title", theme.ACCENT)
+    hint = texts("Ctrl+L loads the last save; close the window to quit", "small", theme.TEXT_DIM)
+    box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40,
+                      label.get_height() + hint.get_height() + 24)
+    box.midtop = (map_rect.centerx, map_rect.y + 12)
+    panel(surface, box)
+    surface.blit(label, label.get_rect(midtop=(box.centerx, box.y + 8)))
+    surface.blit(hint, hint.get_rect(midtop=(box.centerx, box.y + 14 + label.get_height())))

@@ -1,0 +1,145 @@
+"""The ground layer: the map drawn once per map version, with its light and darkness on top.
+
+A 64x64 map is thousands of squares; drawing them every frame would cost the whole frame budget.
+:class:`TerrainLayer` keeps one world-sized surface and rebuilds it only when the battle's terrain
+version or its grid of visibility levels changes (or the tile size does).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pygame
+
+from game.render import theme
+from game.render.lighting import darken
+
+#: Renders a string: (text, font name, colour) -> surface (the renderer's text cache).
+TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
+#: Neighbouring ground this many feet apart or more is a cliff.
+CLIFF_FT = 10
+
+
+class TerrainLayer:
+    """Owns the cached terrain surface of one renderer."""
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._world: pygame.Surface | None = None
+
+    def surface(self, battle: Any, tile: int, text: TextFn) -> pygame.Surface:
+        """The map with walls, soft squares, heights, darkness, lights and fog, rebuilt when it changed."""
+        key = (battle.terrain.version, id(battle.state.levels), tile)
+        if self._world is None or key != self._key:
+            self._key = key
+            self._world = build_terrain(battle, tile, text)
+        return self._world
+
+
+def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
+    """The static map layer: elevation-shaded ground, cliffs, hay and water, walls, heights, then
+    darkness per visibility level, fog and smoke areas, and the warm glow of lights."""
+    terrain = battle.terrain
+    ground, walls, soft = terrain.ground, terrain.walls, terrain.soft
+    world = pygame.Surface((terrain.width * tile, terrain.height * tile))
+    water = soft & (ground < 0)
+    hay = soft & ~water
+    _ground(world, ground, walls, hay, water)
+    _grid(world, terrain.width, terrain.height, tile)
+    _hay_and_water(world, hay, water, tile)
+    _cliffs(world, ground, tile)
+    _walls(world, walls, tile)
+    if tile >= 20:
+        _heights(world, ground, walls, tile, text)
+    darken(world, battle, tile)
+    return world
+
+
+def _ground(world: pygame.Surface, ground: np.ndarray, walls: np.ndarray, hay: np.ndarray,
+            water: np.ndarray) -> None:
+    """Colour by height, between the lowest and highest ground of the map, in a slight checker (so
+    squares read as squares even without grid lines); hay, water and walls in their own colours."""
+    w, h = ground.shape
+    lo, hi = float(ground.min()), float(ground.max())
+    t = (ground - lo) / (hi - lo) if hi > lo else np.zeros_like(ground)
+    low, high = np.array(theme.GROUND_LOW, float), np.array(theme.GROUND_HIGH, float)
+    colours = (low[None, None, :] * (1 - t[..., None]) + high[None, None, :] * t[..., None])
+    checker = ((np.add.outer(np.arange(w), np.arange(h)) % 2) * 6)[..., None]
+    colours = np.clip(colours + checker, 0, 255).astype(np.uint8)
+    colours[hay] = theme.HAY
+    colours[water] = theme.WATER
+    colours[walls] = theme.WALL
+    small = pygame.surfarray.make_surface(colours)
+    pygame.transform.scale(small, world.get_size(), world)
+
+
+def _grid(world: pygame.Surface, w: int, h: int, tile: int) -> None:
+    grid = pygame.Surface(world.get_size(), pygame.SRCALPHA)
+    for x in range(w + 1):
+        pygame.draw.line(grid, (*theme.GRID_LINE, theme.GRID_ALPHA), (x * tile, 0), (x * tile, h * tile))
+    for y in range(h + 1):
+        pygame.draw.line(grid, (*theme.GRID_LINE, theme.GRID_ALPHA), (0, y * tile), (w * tile, y * tile))
+    world.blit(grid, (0, 0))
+
+
+def _hay_and_water(world: pygame.Surface, hay: np.ndarray, water: np.ndarray, tile: int) -> None:
+    """Straw strokes on hay, two waves on water."""
+    for x, y in zip(*np.nonzero(hay)):
+        r = pygame.Rect(x * tile, y * tile, tile, tile)
+        for i in range(1, 4):
+            off = i * tile // 4
+            pygame.draw.line(world, theme.HAY_STRAW, (r.x + off - tile // 8, r.y + 3), (r.x + off + tile // 8,
+                                                                                       r.bottom - 3), 1)
+    for x, y in zip(*np.nonzero(water)):
+        r = pygame.Rect(x * tile, y * tile, tile, tile)
+        for i in (1, 3):
+            yy = r.y + i * tile // 4
+            pygame.draw.arc(world, theme.WATER_WAVE, (r.x + 3, yy - 3, tile // 2 - 3, 6), 0, math.pi, 1)
+            pygame.draw.arc(world, theme.WATER_WAVE, (r.centerx, yy - 3, tile // 2 - 3, 6), math.pi, 2 * math.pi, 1)
+
+
+def _cliffs(world: pygame.Surface, ground: np.ndarray, tile: int) -> None:
+    """A dark edge where neighbouring ground differs by ``CLIFF_FT`` or more, shadow on the low side."""
+    for axis in (0, 1):
+        a = ground[:-1, :] if axis == 0 else ground[:, :-1]
+        b = ground[1:, :] if axis == 0 else ground[:, 1:]
+        for x, y in zip(*np.nonzero(np.abs(a - b) >= CLIFF_FT)):
+            high_first = a[x, y] > b[x, y]
+            if axis == 0:
+                px = (x + 1) * tile
+                pygame.draw.line(world, theme.CLIFF, (px, y * tile), (px, (y + 1) * tile), max(2, tile // 12))
+                shade = pygame.Rect(px if high_first else px - tile // 4, y * tile, tile // 4, tile)
+            else:
+                py = (y + 1) * tile
+                pygame.draw.line(world, theme.CLIFF, (x * tile, py), ((x + 1) * tile, py), max(2, tile // 12))
+                shade = pygame.Rect(x * tile, py if high_first else py - tile // 4, tile, tile // 4)
+            overlay = pygame.Surface(shade.size, pygame.SRCALPHA)
+            overlay.fill((0, 0, 0, 60))
+            world.blit(overlay, shade)
+
+
+def _walls(world: pygame.Surface, walls: np.ndarray, tile: int) -> None:
+    """Each wall a raised block, its centre left plain so it reads as the wall colour."""
+    for x, y in zip(*np.nonzero(walls)):
+        r = pygame.Rect(x * tile, y * tile, tile, tile)
+        pygame.draw.line(world, theme.WALL_TOP, r.topleft, (r.right - 1, r.top), 2)
+        pygame.draw.line(world, theme.WALL_TOP, r.topleft, (r.left, r.bottom - 1), 2)
+        pygame.draw.line(world, theme.WALL_SHADOW, (r.left, r.bottom - 1), (r.right - 1, r.bottom - 1), 2)
+        pygame.draw.line(world, theme.WALL_SHADOW, (r.right - 1, r.top), (r.right - 1, r.bottom - 1), 2)
+        if tile >= 20:
+            q = tile // 4
+            pygame.draw.line(world, theme.WALL_SHADOW, (r.x + 3, r.y + q), (r.right - 4, r.y + q), 1)
+            pygame.draw.line(world, theme.WALL_SHADOW, (r.x + 3, r.bottom - q), (r.right - 4, r.bottom - q), 1)
+
+
+def _heights(world: pygame.Surface, ground: np.ndarray, walls: np.ndarray, tile: int, text: TextFn) -> None:
+    """The ground height in feet in the corner of every square above or below 0."""
+    for x, y in zip(*np.nonzero((ground != 0) & ~walls)):
+        label = text(f"{ground[x, y]:g}", "tiny", (250, 250, 240))
+        shadow = text(f"{ground[x, y]:g}", "tiny", (0, 0, 0))
+        pos = (x * tile + tile - label.get_width() - 2, y * tile + tile - label.get_height())
+        world.blit(shadow, (pos[0] + 1, pos[1] + 1))
+        world.blit(label, pos)

@@ -1,0 +1,191 @@
+"""The creatures on the map: one token per creature, with its health, fatigue and condition badges.
+
+A token's look is rendered once per (team, label, health, fatigue, conditions) and blitted after
+that, and the creatures' looks are read through the facade only when the battle changed, so 200
+tokens cost a couple of hundred blits a frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import pygame
+
+from components import Fatigue, Health, Position
+from game.render import theme
+from game.render.feed import EventFeed, token_label
+from game.render.viewport import Viewport
+
+TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
+_TOKEN_CACHE_MAX = 5000
+
+
+class Look(NamedTuple):
+    """What a creature's token shows, read from the battle once per change."""
+
+    entity: int
+    position: Position
+    health: Health
+    fatigue: Fatigue
+    conditions: frozenset[str]
+    team: str
+    name: str
+
+
+class Tokens:
+    """A renderer's token surfaces and its snapshot of the creatures' looks."""
+
+    def __init__(self, colour_of: Callable[[str], theme.Colour], text: TextFn) -> None:
+        self.colour_of = colour_of
+        self.text = text
+        self._cache: dict[tuple[Any, ...], pygame.Surface] = {}
+        self._looks_key: tuple[int, ...] | None = None
+        self._looks: list[Look] = []
+
+    def token(self, tile: int, team: str, label: str, health: tuple[int, int], fatigue: tuple[int, int],
+              conditions: frozenset[str]) -> pygame.Surface:
+        """One creature's token (disc, its label, health bar, fatigue pips, badges), cached by its look."""
+        key = (team, label, health, fatigue, conditions, tile)
+        surface = self._cache.get(key)
+        if surface is None:
+            if len(self._cache) > _TOKEN_CACHE_MAX:
+                self._cache.clear()
+            surface = draw_token(tile, self.colour_of(team), label, health, fatigue, conditions, self.text)
+            self._cache[key] = surface
+        return surface
+
+    def looks(self, battle: Any, feed: EventFeed) -> list[Look]:
+        """Every creature's look, read through the facade only when the battle changed.
+
+        Health, fatigue, conditions and squares change only through commands and ticks, and every
+        such change is an event or moves ``positions_version``: those are the cache key.
+        """
+        state = battle.state
+        key = (len(state.events), state.positions_version, len(battle.command_log), battle.round)
+        if key == self._looks_key:
+            return self._looks
+        found = [Look(e, battle.get(e, Position), battle.get(e, Health), battle.get(e, Fatigue),
+                      frozenset(battle.conditions(e)), battle.team(e), feed.name(battle, e))
+                 for e in battle.creatures()]
+        # the dead below the living, so a corpse never hides who stands on it
+        found.sort(key=lambda c: "dead" not in c.conditions)
+        self._looks_key, self._looks = key, found
+        return found
+
+    def draw(self, surface: pygame.Surface, view: Viewport, looks: list[Look], feed: EventFeed,
+             selected: int | None, now: float, square_ft: float) -> dict[tuple[int, int], int]:
+        """Blit every token in view (a falling one above its square, over its shadow).
+
+        Returns:
+            Square -> the living creature drawn on it (what a hover shows).
+        """
+        tile = view.tile
+        squares: dict[tuple[int, int], int] = {}
+        blits = []
+        shown = view.map_rect.inflate(tile * 2, tile * 2)
+        labels, falls, square_rect, token = feed.labels, feed.falls, view.square_rect, self.token
+        # the hot loop of a frame (200 tokens): looks unpacked and lookups bound to locals
+        for e, pos, health, fatigue, conditions, team, name in looks:
+            rect = square_rect(pos.x, pos.y)
+            if not shown.colliderect(rect):
+                continue
+            if "dead" not in conditions:
+                squares[pos.square] = e
+            look = token(tile, team, labels.get(e) or token_label(name), (health.current, health.maximum),
+                         (fatigue.level, fatigue.maximum), conditions)
+            fall = falls.get(e)
+            dy = fall.offset(now, tile, square_ft) if fall is not None else 0
+            if dy:
+                _shadow(surface, rect, dy, tile)
+            blits.append((look, (rect.x, rect.y - dy)))
+            if e == selected:
+                pygame.draw.circle(surface, theme.SELECTED, (rect.centerx, rect.centery - dy), tile // 2 - 1, 2)
+        surface.fblits(blits)
+        return squares
+
+
+def _shadow(surface: pygame.Surface, rect: pygame.Rect, dy: int, tile: int) -> None:
+    """The shadow under a token still dropping: it grows as the token nears the ground."""
+    shadow_w = max(4, int(tile * (0.4 + 0.5 * (1 - min(dy / (tile * 4), 1)))))
+    shadow = pygame.Rect(0, 0, shadow_w, max(3, shadow_w // 3))
+    shadow.center = (rect.centerx, rect.bottom - tile // 6)
+    pygame.draw.ellipse(surface, (0, 0, 0), shadow)
+
+
+def draw_token(tile: int, colour: theme.Colour, label: str, health: tuple[int, int], fatigue: tuple[int, int],
+               conditions: frozenset[str], text: TextFn) -> pygame.Surface:
+    """A token for one square: team disc with its label (see ``feed.token_label``), health bar on
+    top, fatigue pips, badges; the dead get a grey disc and a red cross and nothing else."""
+    surface = pygame.Surface((tile, tile), pygame.SRCALPHA)
+    dead = "dead" in conditions
+    centre = (tile // 2, tile // 2 + max(1, tile // 16))
+    radius = max(4, int(tile * 0.36))
+    _disc(surface, tile, colour, label, conditions, centre, radius, text)
+    if dead:
+        r = radius - 2
+        pygame.draw.line(surface, (200, 60, 50), (centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r), 3)
+        pygame.draw.line(surface, (200, 60, 50), (centre[0] - r, centre[1] + r), (centre[0] + r, centre[1] - r), 3)
+        return surface
+    bar = _health_bar(surface, tile, health)
+    _fatigue_pips(surface, tile, fatigue)
+    _badges(surface, tile, conditions, bar.bottom + 1, text)
+    return surface
+
+
+def _disc(surface: pygame.Surface, tile: int, colour: theme.Colour, label: str, conditions: frozenset[str],
+          centre: tuple[int, int], radius: int, text: TextFn) -> None:
+    """The team-coloured disc (dimmed when down, darker when dead) with its label and a prone stroke."""
+    dead = "dead" in conditions
+    down = bool(conditions & {"downed", "unconscious"})
+    fill = tuple(int(c * (0.35 if dead else 0.6 if down else 1)) for c in colour)
+    pygame.draw.circle(surface, (0, 0, 0, 110), (centre[0] + 2, centre[1] + 2), radius)
+    pygame.draw.circle(surface, fill, centre, radius)
+    pygame.draw.circle(surface, tuple(min(255, c + 70) for c in fill), centre, radius, max(1, tile // 20))
+    # a thin dark rim: a token stays readable on ground of its own colour (yellow team on lit sand)
+    pygame.draw.circle(surface, (10, 10, 14), centre, radius + 1, 1)
+    if "prone" in conditions and not dead:
+        pygame.draw.line(surface, (20, 20, 20), (centre[0] - radius + 3, centre[1] + radius // 2),
+                         (centre[0] + radius - 3, centre[1] + radius // 2), 2)
+    initials = label if tile >= 24 else label[:1]
+    font = "small" if tile < 36 else "body"
+    if tile >= 20:
+        rendered = text(initials, font, (255, 255, 255) if not dead else (160, 160, 160))
+        surface.blit(rendered, rendered.get_rect(center=centre))
+
+
+def _health_bar(surface: pygame.Surface, tile: int, health: tuple[int, int]) -> pygame.Rect:
+    """The health bar along the top of the square; returns its rectangle."""
+    bar = pygame.Rect(3, 1, tile - 6, max(3, tile // 10))
+    pygame.draw.rect(surface, theme.HEALTH_BACK, bar)
+    current, maximum = health
+    share = current / maximum if maximum else 0
+    colour = theme.HEALTH_GOOD if share > 0.6 else theme.HEALTH_HURT if share > 0.3 else theme.HEALTH_LOW
+    if current > 0:
+        pygame.draw.rect(surface, colour, (bar.x, bar.y, max(1, int(bar.w * share)), bar.h))
+    return bar
+
+
+def _fatigue_pips(surface: pygame.Surface, tile: int, fatigue: tuple[int, int]) -> None:
+    """Fatigue pips along the bottom (only when tired, or when the token is big enough to spare them)."""
+    level, most = fatigue
+    pip = max(2, tile // 16)
+    if level > 0 or tile >= 24:
+        step = pip * 2 + 1
+        x0 = tile // 2 - (most * step) // 2 + pip
+        for i in range(most):
+            pygame.draw.circle(surface, theme.FATIGUE_ON if i < level else theme.FATIGUE_OFF,
+                               (x0 + i * step, tile - pip - 1), pip)
+
+
+def _badges(surface: pygame.Surface, tile: int, conditions: frozenset[str], top: int, text: TextFn) -> None:
+    """Up to three condition badges down the right edge, from ``top``."""
+    badges = [c for c in sorted(conditions) if c not in theme.BADGE_SKIP]
+    size = max(8, tile // 3)
+    for index, condition in enumerate(badges[:3]):
+        letters, badge_colour = theme.badge(condition)
+        box = pygame.Rect(tile - size, top + index * (size + 1), size, size)
+        pygame.draw.rect(surface, badge_colour, box, border_radius=3)
+        if tile >= 20:
+            rendered = text(letters, "tiny", (0, 0, 0) if sum(badge_colour) > 360 else (255, 255, 255))
+            surface.blit(rendered, rendered.get_rect(center=box.center))

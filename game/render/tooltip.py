@@ -1,0 +1,109 @@
+"""The hover tooltip: from the selected creature to the one under the mouse, what the rules say.
+
+Line of sight, cover, roll mode and Defense are the battle's own answers (``can_see``,
+``has_cover``, ``roll_mode``, ``defense_against``); this module draws them beside the square.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from components import Position
+from game.render import theme
+from game.render.draw import dashed, panel, shield
+from game.render.ui import UiState, planned_square
+from game.render.viewport import Viewport
+from systems.geometry import distance_ft
+
+TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
+Line = tuple[str, theme.Colour]
+
+
+def draw_hover(surface: pygame.Surface, view: Viewport, battle: Any, selected: int, hover: tuple[int, int],
+               squares: dict[tuple[int, int], int], ui: UiState | None, text: TextFn) -> None:
+    """Line of sight, cover and roll mode from the selected creature to the hovered one, and with
+    a power chosen, whether the target is in its reach."""
+    rect = view.square_rect(*hover)
+    target = squares.get(hover)
+    if target is None or target == selected or not battle.is_alive(selected):
+        pygame.draw.rect(surface, theme.TEXT, rect, 1)
+        return
+    origin = battle.get(selected, Position).square
+    sees = battle.can_see(selected, target) if hasattr(battle, "can_see") else True
+    colour = theme.LOS_CLEAR if sees else theme.LOS_BLOCKED
+    dashed(surface, colour, view.square_centre(*origin), rect.center, 3)
+    pygame.draw.rect(surface, colour, rect, 2)
+    if battle.team(target) != battle.team(selected):
+        lines = _enemy_lines(surface, view, battle, selected, target, hover, sees)
+    else:
+        lines = [("in sight" if sees else "no line of sight", colour), ("ally", theme.TEXT_DIM)]
+    if ui is not None and ui.power is not None:
+        lines.append(reach_line(battle, selected, ui, hover))
+    _box(surface, view, rect, [text(t, "small", c) for t, c in lines])
+
+
+def _enemy_lines(surface: pygame.Surface, view: Viewport, battle: Any, selected: int, target: int,
+                 hover: tuple[int, int], sees: bool) -> list[Line]:
+    """Sight, cover (and its shield on the square), roll mode, Defense and light against an enemy."""
+    rect = view.square_rect(*hover)
+    colour = theme.LOS_CLEAR if sees else theme.LOS_BLOCKED
+    cover = battle.has_cover(target, selected)
+    mode = battle.roll_mode(selected, "attack", target=target)
+    defense = battle.defense_against(target, selected)
+    if cover:
+        shield(surface, (rect.right - view.tile // 5, rect.top + view.tile // 5), max(7, view.tile // 4))
+    lines: list[Line] = [("in sight" if sees else "NO LINE OF SIGHT", colour),
+                         (f"cover +{battle.rules.cover_bonus}" if cover else "no cover",
+                          theme.COVER if cover else theme.TEXT_DIM)]
+    if sees:
+        lines.append((f"attack: {mode}", theme.LOS_BLOCKED if mode != "normal" else theme.TEXT))
+    else:
+        lines.append(("cannot be targeted (not seen)", theme.LOS_BLOCKED))
+    lines.append((f"Defense {defense}", theme.TEXT))
+    light = light_word(battle, hover)
+    if light:
+        lines.append((f"light there: {light}", theme.TEXT_DIM))
+    return lines
+
+
+def _box(surface: pygame.Surface, view: Viewport, rect: pygame.Rect, surfaces: list[pygame.Surface]) -> None:
+    """The tooltip's lines in a panel right of the square (left of it at the map's right edge)."""
+    width = max(s.get_width() for s in surfaces) + 12
+    height = sum(s.get_height() for s in surfaces) + 8
+    box = pygame.Rect(rect.right + 6, rect.top, width, height)
+    if box.right > view.map_rect.right:
+        box.right = rect.left - 6
+    box.clamp_ip(view.map_rect)
+    panel(surface, box)
+    y = box.y + 4
+    for s in surfaces:
+        surface.blit(s, (box.x + 6, y))
+        y += s.get_height()
+
+
+def light_word(battle: Any, square: tuple[int, int]) -> str:
+    """The light on a square in words when it is less than normal ("terrible"), else ""."""
+    try:
+        level = battle.visibility_at(*square)
+    except (AttributeError, KeyError, ValueError):
+        return ""
+    if int(level) >= 3:
+        return ""
+    return str(getattr(level, "name", level)).lower().replace("_", " ")
+
+
+def reach_line(battle: Any, user: int, ui: UiState, square: tuple[int, int]) -> Line:
+    """How far the hovered square is from where the user will stand, against the power's reach."""
+    assert ui.power is not None
+    try:
+        power = battle.power(ui.power)
+    except (KeyError, ValueError):
+        return (ui.power, theme.TEXT_DIM)
+    reach = power.range_ft if power.range_ft is not None else float(battle.rules.square_ft)
+    gap = distance_ft(planned_square(battle, user, ui), square, battle.rules)
+    if gap > reach:
+        return (f"OUT OF REACH: {gap} ft, {power.name} {reach:g} ft", theme.LOS_BLOCKED)
+    return (f"{gap} ft away ({power.name} {reach:g} ft)", theme.TEXT)

@@ -1,0 +1,137 @@
+"""The window: opens the display, turns pygame's events into plain inputs, and shows frames.
+
+Nothing here knows what a click means. :meth:`Window.inputs` says only what happened (a click on
+square (4, 3), the Space key, the wheel over the log) as the values of :mod:`game.render.inputs`;
+the application (``game.play.app``) decides. The one thing the window does by itself is scroll the
+map while the right button is dragged: that is the view moving, not an order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pygame
+
+from game.render import theme
+from game.render.inputs import LEFT, RIGHT, Click, Hover, Input, Key, Quit, Wheel
+from game.render.ui import UiState
+from game.render.view import Renderer
+
+FPS = 60
+
+
+class Window:
+    """A display (or any surface) showing one battle through a :class:`Renderer`.
+
+    Args:
+        battle: the battle to show.
+        size: the window size, when a window is opened.
+        title: in the window's caption.
+        team_colours: team -> RGB for the tokens.
+        powers: a scenario's entity -> power ids (the ones listed for each creature).
+        screen: draw into this surface instead of opening a window (tests, screenshots).
+    """
+
+    def __init__(self, battle: Any, size: tuple[int, int] = (1280, 800), title: str = "",
+                 team_colours: dict[str, theme.Colour] | None = None,
+                 powers: Mapping[int, tuple[str, ...]] | None = None, screen: pygame.Surface | None = None) -> None:
+        # display and fonts only: pygame.init() would also open the audio device, which the game
+        # never uses (and on a machine without a sound card it prints a screenful of ALSA errors)
+        if not pygame.display.get_init():
+            pygame.display.init()
+        if not pygame.font.get_init():
+            pygame.font.init()
+        if screen is None:
+            screen = pygame.display.set_mode(size)
+            pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
+        self.screen = screen
+        self.renderer = Renderer(battle, screen.get_size(), team_colours=team_colours)
+        self.renderer.powers = powers
+        self._clock = pygame.time.Clock()
+        self._drag: tuple[int, int] | None = None
+        self._dragged = False
+
+    # ------------------------------------------------------------------ the view
+
+    @property
+    def log_scroll_max(self) -> int | None:
+        """How far back the combat log can scroll, once the renderer knows."""
+        return self.renderer.log_scroll_max
+
+    def pan(self, dx: int, dy: int) -> None:
+        """Scroll the map by whole squares."""
+        tile = self.renderer.tile
+        self.renderer.pan(dx * tile, dy * tile)
+
+    def centre_on(self, square: tuple[int, int]) -> None:
+        self.renderer.centre_on(*square)
+
+    def set_battle(self, battle: Any) -> None:
+        """Show another battle (after a load)."""
+        self.renderer.set_battle(battle)
+
+    # ------------------------------------------------------------------ input
+
+    def inputs(self) -> list[Input]:
+        """Everything in pygame's event queue, as plain inputs (drags scroll the map and send nothing)."""
+        found = []
+        for event in pygame.event.get():
+            value = self.translate(event)
+            if value is not None:
+                found.append(value)
+        return found
+
+    def translate(self, event: pygame.event.Event) -> Input | None:
+        """One pygame event as a plain input, or None when it means nothing to the application."""
+        if event.type == pygame.QUIT:
+            return Quit()
+        if event.type == pygame.MOUSEMOTION:
+            return self._motion(event)
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            if event.button == LEFT:
+                square = self.renderer.square_at(event.pos)
+                return Click(square, LEFT) if square is not None else None
+            if event.button == RIGHT:
+                self._drag, self._dragged = event.pos, False
+            return None
+        if event.type == pygame.MOUSEBUTTONUP and event.button == RIGHT:
+            dragged, self._drag = self._dragged, None
+            return None if dragged else Click(self.renderer.square_at(event.pos), RIGHT)
+        if event.type == pygame.MOUSEWHEEL:
+            over_log = pygame.mouse.get_pos()[0] >= self.renderer.map_rect.right
+            return Wheel(event.y, event.x, over_log, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT))
+        if event.type == pygame.KEYDOWN:
+            return Key(pygame.key.name(event.key), bool(event.mod & pygame.KMOD_CTRL),
+                       bool(event.mod & pygame.KMOD_SHIFT), getattr(event, "unicode", ""))
+        return None
+
+    def _motion(self, event: pygame.event.Event) -> Hover:
+        """The square under the mouse; with the right button held, the map follows the drag."""
+        if self._drag is not None and event.buttons[2]:
+            dx, dy = event.pos[0] - self._drag[0], event.pos[1] - self._drag[1]
+            if abs(dx) + abs(dy) > 0:
+                self.renderer.pan(-dx, -dy)
+                self._dragged = True
+            self._drag = event.pos
+        return Hover(self.renderer.square_at(event.pos))
+
+    # ------------------------------------------------------------------ output
+
+    def draw(self, ui: UiState) -> None:
+        """Draw a frame into the screen surface (not shown until :meth:`present`)."""
+        self.renderer.draw(self.screen, ui)
+
+    def present(self, ui: UiState) -> float:
+        """Draw a frame, show it and wait for the next one.
+
+        Returns:
+            Seconds since the previous frame was shown (what an autoplay timer counts).
+        """
+        self.draw(ui)
+        if self.screen is pygame.display.get_surface():  # an off-screen surface has nothing to show
+            pygame.display.flip()
+        return self._clock.tick(FPS) / 1000
+
+    def close(self) -> None:
+        pygame.quit()

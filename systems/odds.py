@@ -1,0 +1,66 @@
+"""Exact odds of the rules' dice: a d20 under a roll mode, and the sum of a handful of dice.
+
+The forecasts enumerate with these the very rolls the systems make with ``roll_die`` and
+``Dice.roll``, so a hit chance or a damage distribution is exact, never sampled.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from components.dice import Dice
+
+#: Above this many outcomes a sum of dice is worked out by FFT rather than by direct convolution.
+_DIRECT_LIMIT = 4096
+
+
+def face_chances(sides: int, mode: str) -> np.ndarray:
+    """P(the die shows face f) for f = 1..sides under ``mode`` (index 0 is face 1).
+
+    With advantage the higher of two rolls counts, with disadvantage the lower; normal and critical
+    failure roll once (a critical failure is decided by the mode, not by the face).
+    """
+    faces = np.arange(1, sides + 1, dtype=np.float64)
+    if mode == "advantage":
+        return (faces**2 - (faces - 1) ** 2) / sides**2
+    if mode == "disadvantage":
+        return ((sides - faces + 1) ** 2 - (sides - faces) ** 2) / sides**2
+    return np.full(sides, 1.0 / sides)
+
+
+def chance(sides: int, mode: str, succeeds: Callable[[int], bool]) -> float:
+    """P(a roll of one die under ``mode`` succeeds), ``succeeds(face)`` being the rule's own test."""
+    chances = face_chances(sides, mode)
+    return float(sum(p for face, p in enumerate(chances, start=1) if succeeds(face)))
+
+
+def sum_of_dice(count: int, sides: int) -> np.ndarray:
+    """P(total = t) for t = 0..count*sides of ``count`` dice of ``sides`` sides (exact up to rounding)."""
+    if count <= 0 or sides <= 0:
+        return np.array([1.0])
+    die = np.zeros(sides + 1)
+    die[1:] = 1.0 / sides
+    size = count * sides + 1
+    if size <= _DIRECT_LIMIT:
+        total = np.array([1.0])
+        for _ in range(count):
+            total = np.convolve(total, die)
+        return total
+    length = 1 << (size - 1).bit_length()
+    spectrum = np.fft.rfft(die, length) ** count
+    clipped: np.ndarray = np.clip(np.fft.irfft(spectrum, length)[:size], 0.0, None)
+    normalised: np.ndarray = clipped / clipped.sum()
+    return normalised
+
+
+def dice_outcomes(dice: Dice) -> dict[int, float]:
+    """P(``dice.roll`` = v) for every value v it can give, the floor at 0 included."""
+    sums = sum_of_dice(dice.count, dice.sides)
+    found: dict[int, float] = {}
+    for total, p in enumerate(sums):
+        if p > 0:
+            value = max(0, total + dice.bonus)
+            found[value] = found.get(value, 0.0) + float(p)
+    return found

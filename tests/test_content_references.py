@@ -1,0 +1,245 @@
+"""What a scenario or power file names is checked when it loads: scripts, power files, power ids.
+
+* a power's script must exist when its file loads; a scenario's reaction scripts, and the scripts of
+  the powers its creatures use, must exist in its script folder and parse, or the scenario is
+  refused at load naming the key, so ``simulate`` refuses it (exit 2) exactly as ``play`` does;
+* the power library is read per file: a broken file is blamed alone and fails only the scenarios
+  that use one of its powers;
+* a scenario folder is self-contained: its ``power_files`` and ``scripts/`` work from anywhere.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from game.content import powers as powers_module
+from game.content.powers import (
+    POWERS_DIR,
+    SCRIPTS_DIR,
+    PowerError,
+    apply_power_overrides,
+    default_powers,
+    load_power_file,
+    shipped_library,
+)
+from game.content.saves import load_game, save_game
+from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
+from game.play.cli import main
+from game.sim.runner import ai_rng, play
+
+ROOT = Path(__file__).resolve().parent.parent
+LEDGE = (ROOT / "assets" / "scenarios" / "ledge.toml").read_text(encoding="utf-8")
+
+HEX = textwrap.dedent('''
+    [hex]
+    name = "Hex"
+    description = "A stranger's curse: one enemy within 30 ft takes 1d4 and is dazzled."
+    range_ft = 30
+    targets = "enemy"
+    save = { dc = 12 }
+    damage = "1d4"
+    conditions = ["dazzled"]
+    duration = 1
+    script = "hex.star"
+''')
+HEX_SCRIPT = "def on_hit(ctx, target):\n    ctx.damage(target, 1)\n"
+RALLY = "def on_downed(ctx, event):\n    return None\n"
+
+
+def _ledge(**changes: str) -> str:
+    text = LEDGE
+    for old, new in changes.items():
+        old = {"top": 'ambient = "normal"\n', "ogre": 'key = "ogre"\n', "archer": 'powers = ["shoot"]'}[old]
+        assert old in text
+        text = text.replace(old, new, 1)
+    return text
+
+
+def _folder(tmp_path: Path, text: str, files: dict[str, str]) -> Path:
+    """A scenario folder: ``scenario.toml`` and the given files beside it."""
+    folder = tmp_path / "pack"
+    for name, content in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(content, encoding="utf-8")
+    (folder / "scenario.toml").write_text(text, encoding="utf-8")
+    return folder / "scenario.toml"
+
+
+def _refusal(path: Path) -> str:
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario(path)
+    message = str(caught.value)
+    assert str(path) in message
+    return message
+
+
+# ---------------------------------------------------------------------------------------------- scripts
+
+
+def test_a_missing_reaction_script_is_refused_at_load_naming_the_key(tmp_path: Path) -> None:
+    path = _folder(tmp_path, _ledge(top='ambient = "normal"\nreactions = ["nope.star"]\n'), {"scripts/x.star": RALLY})
+    message = _refusal(path)
+    assert "reactions[0]" in message and "nope.star" in message
+
+
+def test_an_unparsable_reaction_script_of_a_creature_is_refused_at_load(tmp_path: Path) -> None:
+    path = _folder(tmp_path, _ledge(ogre='key = "ogre"\nreactions = ["bad.star"]\n'),
+                   {"scripts/bad.star": "def on_downed(ctx event):\n    pass\n"})
+    message = _refusal(path)
+    assert "creatures[3].reactions[0]" in message and "bad.star:1" in message
+
+
+def test_a_script_that_defines_no_reaction_is_refused_at_load(tmp_path: Path) -> None:
+    path = _folder(tmp_path, _ledge(top='ambient = "normal"\nreactions = ["idle.star"]\n'),
+                   {"scripts/idle.star": "def helper(x):\n    return x\n"})
+    assert "defines no reaction" in _refusal(path)
+
+
+def test_simulate_refuses_a_scenario_with_a_broken_script_before_any_battle(tmp_path: Path,
+                                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    path = _folder(tmp_path, _ledge(top='ambient = "normal"\nreactions = ["nope.star"]\n'), {"scripts/x.star": RALLY})
+    assert main(["simulate", str(path), "--battles", "2", "--workers", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "simulate:" in err and "reactions[0]" in err and "nope.star" in err
+
+
+def test_a_power_whose_script_is_missing_is_refused_when_its_file_loads(tmp_path: Path) -> None:
+    (tmp_path / "hexes.toml").write_text(HEX, encoding="utf-8")
+    with pytest.raises(PowerError, match=r"hexes\.toml: power \[hex\] key 'script'.*no such file.*hex\.star"):
+        load_power_file(tmp_path / "hexes.toml")
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "hex.star").write_text(HEX_SCRIPT, encoding="utf-8")
+    assert load_power_file(tmp_path / "hexes.toml")["hex"].script == "hex.star"
+
+
+def test_a_scenario_whose_own_scripts_folder_lacks_a_shipped_powers_script_is_refused(tmp_path: Path) -> None:
+    """Its battles read every script from its scripts/ folder: chain lightning's would be missing."""
+    path = _folder(tmp_path, _ledge(archer='powers = ["chain-lightning"]'), {"scripts/x.star": RALLY})
+    message = _refusal(path)
+    assert "creatures[0].powers" in message and "chain_lightning.star" in message
+
+
+# ---------------------------------------------------------------------------------------------- the library
+
+
+def test_a_broken_power_file_is_blamed_alone_and_fails_only_scenarios_using_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = tmp_path / "powers"
+    shutil.copytree(POWERS_DIR, shipped)
+    (shipped / "zz_broken.toml").write_text('[smite]\nname = "Smite"\ndescription = "d"\nrange_ft = -5\n')
+    monkeypatch.setattr(powers_module, "POWERS_DIR", shipped)
+    library = shipped_library()
+    assert [f.path for f in library.broken] == [str(shipped / "zz_broken.toml")]
+    assert "strike" in library.powers and "smite" not in library.powers
+    assert "strike" in default_powers()
+    load_scenario_text(LEDGE, "ledge.toml")  # uses none of the broken file's powers: loads
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(LEDGE.replace('powers = ["shoot"]', 'powers = ["smite"]', 1), "uses-smite.toml")
+    message = str(caught.value)
+    assert "uses-smite.toml" in message and "creatures[0].powers" in message
+    assert "zz_broken.toml" in message and "'range_ft'" in message
+
+
+def test_a_power_file_that_is_not_toml_is_named_when_an_unknown_power_is_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shipped = tmp_path / "powers"
+    shutil.copytree(POWERS_DIR, shipped)
+    (shipped / "garbled.toml").write_text("[smite\n")
+    monkeypatch.setattr(powers_module, "POWERS_DIR", shipped)
+    with pytest.raises(ScenarioError, match=r"unknown power 'smite'.*garbled\.toml.*not valid TOML"):
+        load_scenario_text(LEDGE.replace('powers = ["shoot"]', 'powers = ["smite"]', 1), "s.toml")
+
+
+def test_an_edited_power_file_is_read_again(tmp_path: Path) -> None:
+    path = tmp_path / "bolt.toml"
+    path.write_text('[bolt]\nname = "Bolt"\ndescription = "d"\nrange_ft = 30\ndamage = "1d6"\n')
+    assert load_power_file(path)["bolt"].range_ft == 30
+    path.write_text('[bolt]\nname = "Bolt"\ndescription = "d"\nrange_ft = 60\ndamage = "1d6"\n')
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert load_power_file(path)["bolt"].range_ft == 60
+
+
+def test_unknown_power_ids_and_keys_get_a_did_you_mean() -> None:
+    with pytest.raises(ScenarioError, match=r"unknown power 'firebal' \(did you mean 'fireball'\?\)"):
+        load_scenario_text(LEDGE.replace('powers = ["shoot"]', 'powers = ["firebal"]', 1), "t.toml")
+    with pytest.raises(PowerError, match=r"unknown power 'firebal' \(did you mean 'fireball'\?\)"):
+        apply_power_overrides([("powers.firebal.damage", "1d6")])
+    with pytest.raises(PowerError, match=r"unknown power key 'dmage' \(did you mean 'damage'\?\)"):
+        apply_power_overrides([("powers.fireball.dmage", "1d6")])
+    sc = load_scenario_text(LEDGE, "t.toml")
+    with pytest.raises(ScenarioError, match=r"no creature with key 'ogr' \(did you mean 'ogre'\?\)"):
+        sc.with_overrides({"creatures.ogr.health": 3})
+    with pytest.raises(ScenarioError, match=r"unknown key \(did you mean 'creatures'\?\)"):
+        sc.with_overrides({"creaturs.ogre.health": 3})
+    with pytest.raises(ScenarioError, match=r"unknown legend field 'grund' \(did you mean 'ground'\?\)"):
+        sc.with_overrides({"map.legend.^.grund": 3})
+
+
+def test_a_power_override_names_the_file_and_the_range() -> None:
+    with pytest.raises(PowerError) as caught:
+        apply_power_overrides([("powers.fireball.area.radius_ft", 1e308)])
+    message = str(caught.value)
+    assert "arcane.toml" in message and "powers.fireball.area.radius_ft" in message and "at most 10000" in message
+
+
+# ---------------------------------------------------------------------------------------------- self-contained
+
+
+def _pack(tmp_path: Path) -> Path:
+    text = _ledge(top='ambient = "normal"\npower_files = ["hexes.toml"]\nreactions = ["rally.star"]\n',
+                  archer='powers = ["shoot", "hex"]')
+    return _folder(tmp_path, text, {"hexes.toml": HEX, "scripts/hex.star": HEX_SCRIPT, "scripts/rally.star": RALLY})
+
+
+def test_a_scenario_folder_with_its_own_powers_and_scripts_works_from_anywhere(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _pack(tmp_path)
+    moved = tmp_path / "elsewhere" / "deep"
+    shutil.copytree(path.parent, moved)
+    monkeypatch.chdir(tmp_path)
+    scenario = load_scenario(moved / "scenario.toml", trusted=True)
+    assert scenario.power_files == ("hexes.toml",) and scenario.powers["hex"].source == str(moved / "hexes.toml")
+    assert "strike" in scenario.powers  # the shipped ones stay
+    battle = scenario.build(seed=3, trusted=True)
+    try:
+        assert battle.power("hex").script == "hex.star"
+        play(battle, "tactical", ai_rng(3), 3)
+        save_game(tmp_path / "pack.json", scenario, battle)
+    finally:
+        battle.close()
+    with load_game(tmp_path / "pack.json") as restored:  # the save finds the folder's powers again
+        assert "hex" in restored.powers
+    changed = scenario.with_overrides({"creatures.ogre.health": 5})
+    assert changed.powers["hex"] == scenario.powers["hex"]
+    assert apply_power_overrides([("powers.hex.damage", "2d4")], scenario.library)["hex"].damage is not None
+
+
+@pytest.mark.parametrize(("files", "key", "words"), [
+    ('["nowhere.toml"]', "power_files[0]", "cannot read"),
+    ('["../outside.toml"]', "power_files", "inside the scenario's folder"),
+    ('["/etc/passwd.toml"]', "power_files", "inside the scenario's folder"),
+    ('["hexes.toml", "again.toml"]', "power_files[1]", "already defined"),
+    ('["strike.toml"]', "power_files[0]", "[strike] is already defined in"),
+])
+def test_bad_power_files_are_refused_naming_the_key(tmp_path: Path, files: str, key: str, words: str) -> None:
+    text = _ledge(top=f'ambient = "normal"\npower_files = {files}\n')
+    strike = (POWERS_DIR / "martial.toml").read_text()
+    path = _folder(tmp_path, text, {"hexes.toml": HEX, "again.toml": HEX, "strike.toml": strike,
+                                    "scripts/hex.star": HEX_SCRIPT})
+    message = _refusal(path)
+    assert key in message and words in message, message
+
+
+def test_power_files_need_a_folder() -> None:
+    text = _ledge(top='ambient = "normal"\npower_files = ["hexes.toml"]\n')
+    with pytest.raises(ScenarioError, match=r"power_files\[0\]: a scenario given as text has no folder"):
+        load_scenario_text(text, "t.toml")
+
+
+def test_the_shipped_scripts_folder_is_where_shipped_powers_find_their_scripts() -> None:
+    assert all((SCRIPTS_DIR / p.script).is_file() for p in default_powers().values() if p.script)

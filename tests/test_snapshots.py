@@ -1,0 +1,55 @@
+"""Snapshots: restore puts a battle back exactly, so what follows happens again the same way."""
+
+from __future__ import annotations
+
+import pytest
+
+from components import Conditions, Health, Position
+from game import Battle, load_scenario
+from game.ai import controller
+
+
+def played(seed: int = 4) -> Battle:
+    battle, _ = load_scenario("assets/scenarios/ambush.toml").build_with_ids(seed, trusted=True)
+    battle.start_combat()
+    return battle
+
+
+def state_of(b: Battle) -> list[tuple]:
+    return [(e, b.get(e, Health).current, b.get(e, Position).square, b.get(e, Position).z,
+             sorted(b.get(e, Conditions).active)) for e in b.creatures()]
+
+
+def test_restoring_replays_what_follows_exactly() -> None:
+    b = played()
+    ai_player = controller("tactical")
+    b.tick(controller=ai_player)
+    mark = b.snapshot()
+    saved = state_of(b), list(b.events), list(b.command_log)
+    b.tick(controller=ai_player)
+    b.tick(controller=ai_player)
+    first = [e.as_dict() for e in b.events[len(saved[1]):]]
+    b.restore(mark)
+    assert (state_of(b), list(b.events), list(b.command_log)) == saved
+    b.tick(controller=ai_player)
+    b.tick(controller=ai_player)
+    assert [e.as_dict() for e in b.events[len(saved[1]):]] == first
+    b.close()
+
+
+def test_a_restore_removes_creatures_spawned_after_the_snapshot() -> None:
+    b = Battle(seed=1)
+    a = b.spawn("A", 1, 1)
+    mark = b.snapshot()
+    late = b.spawn("Late", 2, 2)
+    b.add_light(3, 3, 10)
+    b.restore(mark)
+    assert b.creatures() == [a] and not b.terrain.lights
+    with pytest.raises(LookupError):
+        b.name(late)
+
+
+def test_another_battles_snapshot_is_refused() -> None:
+    a, b = Battle(seed=1), Battle(seed=2)
+    with pytest.raises(ValueError, match="another battle"):
+        b.restore(a.snapshot())
