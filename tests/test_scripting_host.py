@@ -453,3 +453,13 @@ def test_worker_bridge_may_not_reenter_the_same_host(worker: WorkerHost) -> None
     with pytest.raises(ScriptError, match=expected):
         worker.call("reenter.star", "f", ({},), bridge)
     _ordinary_call(worker)
+
+
+def test_the_worker_process_holds_nothing_of_the_battle() -> None:
+    """The sandbox imports the script host alone: no battle, no esper, tcod, numpy or pygame."""
+    with WorkerHost({"health": 1}, (), Limits()) as host:
+        host.load("w.star", "def f(ctx):\n    return 1\n")
+        modules = set(host.stats()["modules"])
+    assert "starlark" in modules
+    assert not modules & {"esper", "tcod", "numpy", "pygame", "components", "systems"}, modules
+    assert not any(m.startswith("game.battle") for m in modules)

@@ -38,10 +38,10 @@ from typing import Any
 import numpy as np
 
 from components import Health, Position
+from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
-from components.rules import RULES_VERSION
 from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, read_document
 from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text

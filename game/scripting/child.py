@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 from multiprocessing.connection import Connection
 from typing import Any, Final
 
@@ -118,7 +119,8 @@ class _Server:
 
     def stats(self) -> None:
         self.send(["stats", {"pid": os.getpid(), "load_counts": self.host.load_counts,
-                             "loaded": sorted(self.host.loaded())}])
+                             "loaded": sorted(self.host.loaded()),
+                             "modules": sorted(sys.modules)}])
 
     def serve_one(self, msg: list[Any]) -> bool:
         """Answers one request; False once the parent said ``close``."""

@@ -64,21 +64,25 @@ def problem(value: object, _depth: int = 0) -> str | None:
         return None
     if _depth >= _MAX_PLAIN_DEPTH:
         return f"a value nested more than {_MAX_PLAIN_DEPTH} levels deep"
-    if tp is list or tp is tuple:
-        for item in value:  # type: ignore[attr-defined]
-            found = problem(item, _depth + 1)
-            if found is not None:
-                return found
-        return None
-    if tp is dict:
-        for key, item in value.items():  # type: ignore[attr-defined]
+    if tp is list or tp is tuple or tp is dict:
+        return _container_problem(value, _depth)
+    return f"a value of type {tp.__name__}"
+
+
+def _container_problem(value: Any, depth: int) -> str | None:
+    """:func:`problem` for a list, tuple or dict: its keys and every item."""
+    if type(value) is dict:
+        for key in value:
             if type(key) is not str:
                 return f"a dict key of type {type(key).__name__}"
-            found = problem(item, _depth + 1)
-            if found is not None:
-                return found
-        return None
-    return f"a value of type {tp.__name__}"
+        items = value.values()
+    else:
+        items = value
+    for item in items:
+        found = problem(item, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def parse_methods(methods: Iterable[str] | Mapping[str, int | None]) -> dict[str, int | None]:

@@ -65,14 +65,14 @@ class WorkerHost:
     ) -> None:
         if start_method not in ("spawn", "forkserver"):
             raise ValueError("start_method must be 'spawn' or 'forkserver'")
-        self._methods = parse_methods(methods)
-        self._commands = frozenset(commands)
-        unknown = self._commands - self._methods.keys()
+        self.methods = parse_methods(methods)
+        self.command_names = frozenset(commands)
+        unknown = self.command_names - self.methods.keys()
         if unknown:
             raise ValueError(f"commands not among methods: {sorted(unknown)}")
-        self._method_names = frozenset(self._methods)
+        self._method_names = frozenset(self.methods)
         self.limits = limits
-        self._channel = Channel(get_context(start_method), self._methods, sorted(self._commands), limits)
+        self.channel = Channel(get_context(start_method), self.methods, sorted(self.command_names), limits)
         self._sources: dict[str, str] = {}
         self._functions: dict[str, frozenset[str]] = {}
         self._lost: dict[str, ScriptError] = {}
@@ -85,13 +85,13 @@ class WorkerHost:
     @property
     def pid(self) -> int | None:
         """Process id of the current worker, or None if none is running."""
-        proc = self._channel.proc
+        proc = self.channel.proc
         return proc.pid if proc is not None and proc.is_alive() else None
 
     @property
     def worker_starts(self) -> int:
         """How many worker processes this host has started."""
-        return self._channel.starts
+        return self.channel.starts
 
     def start(self) -> None:
         """Starts the worker now instead of on first use (e.g. behind a loading screen)."""
@@ -158,10 +158,10 @@ class WorkerHost:
         """
         self._check_open()
         self._ensure_worker()
-        self._channel.send(["stats"], "<stats>", None)
-        msg = self._channel.recv(time.monotonic() + self.limits.wall_seconds, "<stats>", None, "stats")
+        self.channel.send(["stats"], "<stats>", None)
+        msg = self.channel.recv(time.monotonic() + self.limits.wall_seconds, "<stats>", None, "stats")
         if msg[0] != "stats" or not isinstance(msg[1], dict):
-            self._channel.kill()
+            self.channel.kill()
             raise ScriptError("<stats>", "bad stats reply", kind="protocol")
         result = dict(msg[1])
         result["worker_starts"] = self.worker_starts
@@ -172,7 +172,7 @@ class WorkerHost:
         if self._closed:
             return
         self._closed = True
-        self._channel.close()
+        self.channel.close()
 
     def __enter__(self) -> WorkerHost:
         return self
@@ -209,7 +209,7 @@ class WorkerHost:
         if name in self._lost:  # re-load failed after a restart
             raise self._lost[name]
         cap = None if max_steps is None else int(max_steps)
-        self._channel.send(["call", name, function, list(args), cap], name, function)
+        self.channel.send(["call", name, function, list(args), cap], name, function)
         try:
             return _Conversation(self, name, function, bridge).run()
         except (ScriptError, TypeError, ValueError):
@@ -217,14 +217,14 @@ class WorkerHost:
         except BaseException:
             # KeyboardInterrupt etc. in the bridge or while waiting: the worker is now
             # mid-protocol, so it cannot be reused.
-            self._channel.kill()
+            self.channel.kill()
             raise
 
     def _ensure_worker(self) -> None:
         """Starts a worker if there is none (or it died) and re-loads every script."""
-        if self._channel.alive:
+        if self.channel.alive:
             return
-        self._channel.start()
+        self.channel.start()
         for name, source in list(self._sources.items()):
             try:
                 self._functions[name] = self._load_remote(name, source)
@@ -236,12 +236,12 @@ class WorkerHost:
                 self._lost[name] = ScriptError(
                     name, f"could not be re-loaded after a worker restart: {exc.reason}",
                     line=exc.line, function=exc.function, kind="lost")
-                if not self._channel.alive:
+                if not self.channel.alive:
                     self._ensure_worker()  # fresh worker, loads the remaining scripts
                     return
 
     def _load_remote(self, name: str, source: str) -> frozenset[str]:
-        channel = self._channel
+        channel = self.channel
         channel.send(["load", name, source], name, None)
         msg = channel.recv(time.monotonic() + self.limits.wall_seconds, name, None, "load")
         if msg[0] == "loaded" and isinstance(msg[1], list) and all(type(f) is str for f in msg[1]):
@@ -262,7 +262,7 @@ class _Conversation:
 
     def __init__(self, host: WorkerHost, name: str, function: str, bridge: Bridge | None) -> None:
         self.host = host
-        self.channel = host._channel
+        self.channel = host.channel
         self.limits = host.limits
         self.name = name
         self.function = function
@@ -305,9 +305,9 @@ class _Conversation:
         # Backstop accounting: the worker enforces the same limits with better messages; the
         # parent only guards what it executes.
         self.bridge_calls += 1
-        self.commands += method in self.host._commands if type(method) is str else 0
+        self.commands += method in self.host.command_names if type(method) is str else 0
         limits = self.limits
-        if (type(method) is not str or method not in self.host._methods or type(bargs) is not list
+        if (type(method) is not str or method not in self.host.methods or type(bargs) is not list
                 or self.bridge_calls > limits.max_bridge_calls or self.commands > limits.max_commands):
             self.channel.kill()
             raise ScriptError(self.name, "worker sent an invalid bridge request", function=self.function,
