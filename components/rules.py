@@ -21,7 +21,7 @@ HEIGHT_RULES = ("straight", "larger")
 
 #: Grows when a change of the rules makes an old battle replay differently; saves and replays
 #: record it, so that loading an old one says so in one line.
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 #: Conditions a command or power may grant. Derived ones (downed, unconscious, dead) follow from
 #: Health and Fatigue and cannot be granted; slowed and flat-footed can be both granted and derived.

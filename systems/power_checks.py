@@ -175,19 +175,24 @@ class AttackTerms:
 
 
 def attack_terms(state: BattleState, power: Power, user: int, target: int,
-                 user_square: tuple[int, int] | None = None) -> AttackTerms:
-    """The terms of ``user``'s attack with ``power`` on ``target`` (from ``user_square`` if given)."""
+                 user_square: tuple[int, int] | None = None,
+                 target_square: tuple[int, int] | None = None) -> AttackTerms:
+    """The terms of ``user``'s attack with ``power`` on ``target``: from ``user_square`` and at
+    ``target_square`` when given (where they would stand; their own squares otherwise)."""
     assert power.attack_bonus is not None
-    t_square = esper.component_for_entity(target, Position).square
-    mode = roll_mode(state, user, "attack", target_square=t_square)
+    t_square = target_square or esper.component_for_entity(target, Position).square
+    mode = roll_mode(state, user, "attack", target_square=t_square, from_square=user_square)
     bonus = esper.component_for_entity(user, Defense).attack_bonus + power.attack_bonus
-    return AttackTerms(mode, bonus, defense_against(state, target, user, attacker_square=user_square))
+    return AttackTerms(mode, bonus, defense_against(state, target, user, attacker_square=user_square,
+                                                    target_square=target_square))
 
 
-def save_terms(state: BattleState, power: Power, target: int) -> tuple[RollMode, int]:
-    """The roll mode of ``target``'s save against ``power``, and the DC it must reach."""
+def save_terms(state: BattleState, power: Power, target: int,
+               target_square: tuple[int, int] | None = None) -> tuple[RollMode, int]:
+    """The roll mode of ``target``'s save against ``power`` (standing on ``target_square`` if given),
+    and the DC it must reach."""
     assert power.save_dc is not None
-    return roll_mode(state, target, "save"), power.save_dc
+    return roll_mode(state, target, "save", from_square=target_square), power.save_dc
 
 
 def halved(amount: int) -> int:

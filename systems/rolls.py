@@ -16,6 +16,7 @@ from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS
 from systems.cover import has_cover
 from systems.state import BattleState
+from systems.visibility import sight_level
 
 _LEVEL_NAMES = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
 
@@ -30,8 +31,21 @@ def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
     return first
 
 
+def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | None,
+            from_square: tuple[int, int] | None) -> tuple[Visibility, str]:
+    """The level a roller sees at: its own sight there, or the target square's if that is worse."""
+    level = sight_level(state, entity, from_square)
+    if target_square is not None:
+        assert state.levels is not None
+        at_target = Visibility(int(state.levels[target_square]))
+        if at_target < level:
+            return at_target, "at the target"
+    return level, "where it stands"
+
+
 def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[int, int] | None = None,
-              sight: bool = True, advantage: bool = False, disadvantage: bool = False) -> RollMode:
+              sight: bool = True, advantage: bool = False, disadvantage: bool = False,
+              from_square: tuple[int, int] | None = None) -> RollMode:
     """How a roll is made: "normal", "advantage", "disadvantage" or "critical failure", and why.
 
     The roller's vision (or, against a target, the worse of it and the target square's level) gives
@@ -44,24 +58,17 @@ def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[i
     """
     if kind not in ROLL_KINDS:
         raise ValueError(f"unknown roll kind {kind!r}: expected one of {', '.join(sorted(ROLL_KINDS))}")
-    rules = state.rules
-    level = esper.component_for_entity(entity, Vision).level
-    seen_from = "where it stands"
-    if target_square is not None:
-        assert state.levels is not None
-        at_target = Visibility(int(state.levels[target_square]))
-        if at_target < level:
-            level, seen_from = at_target, "at the target"
-    if kind == "notice" and sight and level == Visibility.NO_VISION:
-        return RollMode("critical failure", ("no vision: a Notice that relies on sight fails",))
     reasons: list[str] = []
+    if kind in ("notice", "attack"):  # the rolls the light changes
+        level, seen_from = _seeing(state, entity, target_square, from_square)
+        if kind == "notice" and sight and level == Visibility.NO_VISION:
+            return RollMode("critical failure", ("no vision: a Notice that relies on sight fails",))
+        if level <= (Visibility.POOR if kind == "notice" else Visibility.TERRIBLE):
+            reasons.append(f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on {kind}s"
+                           if kind == "attack" else f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on Notice")
     fatigue = esper.component_for_entity(entity, Fatigue).level
-    if fatigue >= rules.disadvantage_at_fatigue:
-        reasons.append(f"fatigue {fatigue}: disadvantage on every roll")
-    if kind == "notice" and level <= Visibility.POOR:
-        reasons.append(f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on Notice")
-    if kind == "attack" and level <= Visibility.TERRIBLE:
-        reasons.append(f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on attacks")
+    if fatigue >= state.rules.disadvantage_at_fatigue:
+        reasons.insert(0, f"fatigue {fatigue}: disadvantage on every roll")
     disadvantage = disadvantage or bool(reasons)
     if advantage and disadvantage:
         return RollMode("normal", (*reasons, "advantage cancels disadvantage"))

@@ -68,16 +68,25 @@ def sees(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tuple[i
     return False
 
 
+def sight_level(state: BattleState, entity: int, square: tuple[int, int] | None = None) -> Visibility:
+    """How well a creature sees standing where it stands now (or on ``square``): that square's level
+    worsened by its own conditions. Asked at the moment of a roll or a look, so a creature that
+    just stepped out of the dark sees in the light at once."""
+    assert state.levels is not None
+    square = square or esper.component_for_entity(entity, Position).square
+    return vision_level(int(state.levels[square]), esper.component_for_entity(entity, Conditions))
+
+
 def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tuple[int, int] | None = None) -> bool:
     """The rules' "you can see", for a creature from its square (or from ``here``, where it would
-    stand): see :func:`sees`, with the creature's own vision as its ``Vision`` says.
+    stand): see :func:`sees`, with the creature's own sight there (:func:`sight_level`).
 
     Sight depends on the walls and the level grid alone, and a use is checked when issued, when it
     resolves and by the forecasts: answers are kept until the level grid is recomputed.
     """
     assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
-    level = int(esper.component_for_entity(viewer, Vision).level)
+    level = int(sight_level(state, viewer, here))
     key = (state.levels_version, level, here, square)
     found = state.sight.get(key)
     if found is None:

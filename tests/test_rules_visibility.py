@@ -271,3 +271,22 @@ def test_critical_failure_beats_advantage_and_disadvantage(battle):
     e = battle.spawn("e", 3, 3)
     assert battle.roll_mode(e, "notice", advantage=True) == "critical failure"
     assert battle.roll_mode(e, "notice", advantage=True, disadvantage=True) == "critical failure"
+
+
+def test_a_creature_that_steps_into_the_light_attacks_in_it_the_same_turn() -> None:
+    """Sight is taken where the creature stands at the moment of the roll, not where its turn began."""
+    from components.events import AttackRolled
+    from game import Battle
+
+    b = Battle(seed=2, width=12, height=5)
+    b.set_ambient("no vision")
+    b.add_light(6, 2, 10, "normal")
+    hero = b.spawn("Hero", 2, 2, team="a", powers=["strike"])
+    foe = b.spawn("Foe", 5, 2, team="b")
+    b.start_combat()
+    assert b.roll_mode(hero, "attack", target=foe) == "disadvantage"  # from the dark
+    b.move(hero, 4, 2)
+    b.use_power(hero, "strike", target=foe)
+    b.tick()
+    rolled = [e for e in b.events if isinstance(e, AttackRolled) and e.entity == hero]
+    assert rolled and rolled[0].mode == "normal"
