@@ -179,3 +179,31 @@ class MoveForecast:
     cover: tuple[tuple[int, bool], ...] = ()
     visibility: int = 3
     vision: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ThreatSource:
+    """One enemy's best blow at a creature standing on a square: its power, the chance the blow lands
+    (hits, or the save fails) and the damage it would do on average, the chance included."""
+
+    enemy: int
+    power: str
+    chance: float
+    expected: float
+    covered: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Threat:
+    """What a creature standing on ``square`` could take before its next turn: each enemy that could
+    reach or shoot the square this round (speed plus reach), with its best power there."""
+
+    entity: int
+    square: tuple[int, int]
+    expected: float = 0.0
+    sources: tuple[ThreatSource, ...] = ()
+
+    @property
+    def covered_from(self) -> int:
+        """How many of the threatening enemies the square gives cover from."""
+        return sum(1 for s in self.sources if s.covered)

@@ -10,11 +10,13 @@ alone gets its own. Nothing here is module state: two owners never see each othe
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 Layout = tuple[tuple[int, int], bytes]
+T = TypeVar("T")
 
 
 class MapCaches:
@@ -32,6 +34,7 @@ class MapCaches:
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
+        self.others: dict[str, Any] = {}
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
         """A kept distance map (read-only), or None."""
@@ -55,7 +58,16 @@ class MapCaches:
             answers = self.cover[layout] = {}
         return answers
 
+    def owned(self, name: str, make: Callable[[], T]) -> T:
+        """A cache another layer keeps beside these (the computer player's answers about a map),
+        made by ``make`` on first use: it is shared, and cleared, with the rest."""
+        found = self.others.get(name)
+        if found is None:
+            found = self.others[name] = make()
+        return found  # type: ignore[no-any-return]
+
     def clear(self) -> None:
         """Forget every answer."""
         self.distances.clear()
         self.cover.clear()
+        self.others.clear()

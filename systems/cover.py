@@ -163,7 +163,8 @@ def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, def
     counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)
     missing = np.flatnonzero(counts < 0)
     if len(missing) and terrain.blockers.any():
-        leaning = [i for i in missing.tolist() if _leans(terrain, keys[i][:2])]
+        leans = {a: _leans(terrain, a) for a in {keys[i][:2] for i in missing.tolist()}}  # once per attacker
+        leaning = [i for i in missing.tolist() if leans[keys[i][:2]]]
         for i in leaning:
             counts[i] = cover_count(caches, terrain, keys[i][:2], keys[i][2:])
         missing = np.flatnonzero(counts < 0)

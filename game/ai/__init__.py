@@ -1,5 +1,8 @@
 """Computer players: plan a creature's turn as Battle commands (see :mod:`game.ai.policy`)."""
 
-from game.ai.policy import POLICIES, act, act_for, controller, issue, plan_turn, power_info
+from game.ai.info import power_info
+from game.ai.policy import POLICIES, POLICY_HELP, act, act_for, controller, decide, issue, plan_turn
+from game.ai.tactical import Decision
 
-__all__ = ["POLICIES", "act", "act_for", "controller", "issue", "plan_turn", "power_info"]
+__all__ = ["POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide", "issue", "plan_turn",
+           "power_info"]

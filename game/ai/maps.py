@@ -213,20 +213,25 @@ def _cover_grid(walls: np.ndarray, attacker: tuple[int, int]) -> np.ndarray:
 
 Layout = tuple[tuple[int, ...], bytes]
 
-_LAYOUTS: OrderedDict[Layout, MapAnswers] = OrderedDict()
+class LayoutAnswers:
+    """The :class:`MapAnswers` of the last few wall layouts seen, most recent last (an owner's, not
+    the module's: see :class:`game.ai.info.BaselineCaches`)."""
 
+    def __init__(self, kept: int = _LAYOUTS_KEPT) -> None:
+        self.kept = kept
+        self.layouts: OrderedDict[Layout, MapAnswers] = OrderedDict()
 
-def answers_for(terrain: Terrain) -> MapAnswers:
-    """The shared answers for ``terrain``'s current walls."""
-    layout = terrain.layout_key()
-    found = _LAYOUTS.get(layout)
-    if found is None:
-        found = _LAYOUTS[layout] = MapAnswers(terrain.walls)
-        if len(_LAYOUTS) > _LAYOUTS_KEPT:
-            _LAYOUTS.popitem(last=False)
-    elif next(reversed(_LAYOUTS)) is not layout:
-        _LAYOUTS.move_to_end(layout)
-    return found
+    def answers_for(self, terrain: Terrain) -> MapAnswers:
+        """The shared answers for ``terrain``'s current walls."""
+        layout = terrain.layout_key()
+        found = self.layouts.get(layout)
+        if found is None:
+            found = self.layouts[layout] = MapAnswers(terrain.walls)
+            if len(self.layouts) > self.kept:
+                self.layouts.popitem(last=False)
+        elif next(reversed(self.layouts)) is not layout:
+            self.layouts.move_to_end(layout)
+        return found
 
 
 def area_key(area: Any, ranged: bool, origin: tuple[int, int], point: tuple[int, int] | None,

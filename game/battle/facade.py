@@ -15,13 +15,13 @@ from typing import Any
 from components import Rules
 from game.battle.errors import IllegalCommand
 from game.battle.extending import Extending
-from game.battle.forecasts import Forecasts
 from game.battle.mapping import MapCommands
+from game.battle.tactics import Tactics
 from game.battle.turns import Turns
 from game.battle.world import LogEntry
 
 
-class Battle(Forecasts, MapCommands, Turns, Extending):
+class Battle(Tactics, MapCommands, Turns, Extending):
     """A tactical battle on a square grid (see :class:`game.battle.world.BattleCore` for its arguments)."""
 
     def __enter__(self) -> Battle:

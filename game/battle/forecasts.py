@@ -108,21 +108,11 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         return PowerForecast(user, power.id, problem is None, problem, origin, target, point, squares, odds,
                              bool(power.script), estimate)
 
-    def _target_odds(self, power: Power, user: int, target: int, origin: tuple[int, int], team: str
-                     ) -> TargetForecast:
-        """The odds of one target: the roll, then each effect weighted by the roll's outcome."""
-        state = self.state
-        attack = save = None
-        full, half = 1.0, 0.0
-        if power.attack_bonus is not None:
-            terms = attack_terms(state, power, user, target, user_square=origin)
-            full = chance(20, terms.mode.mode, terms.hits)
-            attack = AttackOdds(terms.mode, terms.bonus, terms.defense, full)
-        elif power.save_dc is not None:
-            mode, dc = save_terms(state, power, target)
-            saved = chance(20, mode.mode, lambda roll: roll >= dc)
-            save = SaveOdds(mode, dc, saved, power.save_half)
-            full, half = 1.0 - saved, (saved if power.save_half else 0.0)
+    def _target_odds(self, power: Power, user: int, target: int, origin: tuple[int, int], team: str,
+                     target_square: tuple[int, int] | None = None) -> TargetForecast:
+        """The odds of one target (standing on ``target_square`` when given): the roll, then each
+        effect weighted by the roll's outcome."""
+        full, half, attack, save = self._landing(power, user, target, origin, target_square)
         miss = max(0.0, 1.0 - full - half)
         damage = healing = None
         hurt: dict[int, float] = {0: 1.0}
@@ -145,6 +135,21 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         ally = esper.component_for_entity(target, Creature).team == team
         grants = (*power.conditions, *(("flying",) if power.flight else ()))
         return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs)
+
+    def _landing(self, power: Power, user: int, target: int, origin: tuple[int, int],
+                 target_square: tuple[int, int] | None = None
+                 ) -> tuple[float, float, AttackOdds | None, SaveOdds | None]:
+        """How a use lands on one target: the chance of its full effect, of its halved effect (a
+        save made against a half-damage power), and the attack or save odds behind them."""
+        if power.attack_bonus is not None:
+            terms = attack_terms(self.state, power, user, target, user_square=origin, target_square=target_square)
+            full = chance(20, terms.mode.mode, terms.hits)
+            return full, 0.0, AttackOdds(terms.mode, terms.bonus, terms.defense, full), None
+        if power.save_dc is not None:
+            mode, dc = save_terms(self.state, power, target, target_square=target_square)
+            saved = chance(20, mode.mode, lambda roll: roll >= dc)
+            return 1.0 - saved, (saved if power.save_half else 0.0), None, SaveOdds(mode, dc, saved, power.save_half)
+        return 1.0, 0.0, None, None
 
     def _push_odds(self, power: Power, target: int, origin: tuple[int, int]
                    ) -> tuple[tuple[int, int] | None, FallOdds | None]:

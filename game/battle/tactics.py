@@ -1,0 +1,167 @@
+"""Forecasts a planner asks for a whole turn: the threat on a square, cover from many enemies at once.
+
+A computer player (or the window's hover) weighing where to stand needs, for each square it could
+end on, what the enemies could do to it there before its next turn. That is the forecast of each
+enemy's best power at the creature *as if it stood there*, so it is answered here with the same
+functions the attack and save rolls resolve with (``Forecasts`` odds, cover, roll modes), never with
+a copy of a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import esper
+import numpy as np
+
+from components import Conditions, Creature, Falling, Fatigue, Health, Movement, Position
+from components.forecasts import Threat, ThreatSource
+from components.powers import Power
+from game.battle import orders, validate
+from game.battle.forecasts import Forecasts
+from game.battle.world import entry
+from systems.actions import speed_for_round
+from systems.cover import cover_counts
+from systems.geometry import distance_3d_ft
+from systems.paths import UNREACHABLE
+from systems.power_checks import height_at, known_powers, reach_ft
+from systems.vitals import can_act, is_dead, is_flying
+
+
+class Tactics(Forecasts):
+    """``threat`` and ``cover_map``: batch forecasts for choosing where to stand."""
+
+    @entry
+    def threat(self, entity: int, square: tuple[int, int] | None = None) -> Threat:
+        """What ``entity`` could take on ``square`` (default: where its queued moves leave it) before
+        its next turn: every enemy able to act that could reach the square this round (its path
+        cost within its speed plus the power's reach; a ranged power counts the straight distance),
+        with the power that would do it the most damage on average, hit chance, cover and the light
+        on that square included.
+
+        The enemy is taken to strike from where it stands now: the forecast does not guess where it
+        would move to first.
+
+        Raises:
+            IllegalCommand: an unknown creature or a square off the grid.
+        """
+        at = orders.projection(self.state, self.check(entity))[0].square if square is None else square
+        return self.threats(entity, [at])[0]
+
+    @entry
+    def threats(self, entity: int, squares: Iterable[tuple[int, int]]) -> list[Threat]:
+        """:meth:`threat` for each of ``squares``, the enemies and their paths found once."""
+        state = self.state
+        entity = self.check(entity)
+        team = esper.component_for_entity(entity, Creature).team
+        enemies = list(self._able_enemies(team))
+        walks: dict[int, np.ndarray] = {}
+        found = []
+        for square in squares:
+            at = validate.square(state, *square, what="square")
+            z = height_at(state, entity, at)
+            sources = [blow for enemy in enemies
+                       if (blow := self._best_blow(enemy, entity, at, z, walks)) is not None]
+            found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
+        return found
+
+    def _able_enemies(self, team: str) -> Iterable[int]:
+        """Creatures of other teams that could take a turn: alive, not downed, not falling."""
+        for other in self.state.creatures:
+            if esper.component_for_entity(other, Creature).team == team:
+                continue
+            if is_dead(esper.component_for_entity(other, Health), esper.component_for_entity(other, Fatigue)):
+                continue
+            if not can_act(esper.component_for_entity(other, Conditions)):
+                continue
+            if esper.component_for_entity(other, Falling).start_z is not None:
+                continue
+            yield other
+
+    def _best_blow(self, enemy: int, entity: int, at: tuple[int, int], z: float, walks: dict[int, np.ndarray]
+                   ) -> ThreatSource | None:
+        """The enemy's most damaging power at a creature standing on ``at``, if it could reach it."""
+        state = self.state
+        if "surprised" in esper.component_for_entity(enemy, Conditions).active:
+            return None  # no powers while surprised
+        square = esper.component_for_entity(enemy, Position).square
+        team = esper.component_for_entity(enemy, Creature).team
+        best: ThreatSource | None = None
+        for power_id in known_powers(state, enemy):
+            power = state.powers.get(power_id)
+            if power is None or power.damage is None or (power.attack_bonus is None and power.save_dc is None):
+                continue
+            if not self._could_reach(enemy, power, at, z, walks):
+                continue
+            found = self._blow(power, enemy, entity, square, team, at)
+            if best is None or found.expected > best.expected:
+                best = found
+        return best
+
+    def _blow(self, power: Power, enemy: int, entity: int, origin: tuple[int, int], team: str,
+              at: tuple[int, int]) -> ThreatSource:
+        """One power's blow at the creature on ``at``: the forecast's own landing chances times the
+        dice's average (the whole outcome distribution only where a save halves or a push may drop)."""
+        if power.push_ft or power.pull_ft or power.save_half:
+            odds = self._target_odds(power, enemy, entity, origin, team, target_square=at)
+            expected = odds.damage.mean if odds.damage is not None else 0.0
+            if odds.fall is not None:
+                expected += odds.affected * odds.fall.damage.mean
+            return ThreatSource(enemy, power.id, odds.affected, expected,
+                                odds.attack is not None and odds.attack.defense.cover)
+        full, _, attack, _ = self._landing(power, enemy, entity, origin, target_square=at)
+        assert power.damage is not None
+        return ThreatSource(enemy, power.id, full, full * power.damage.average(),
+                            attack is not None and attack.defense.cover)
+
+    def _could_reach(self, enemy: int, power: Power, at: tuple[int, int], z: float, walks: dict[int, np.ndarray]
+                     ) -> bool:
+        """Whether ``enemy`` could bring ``power`` to bear on ``at`` this round: a reach of two squares or
+        less by the way round walls (``walks`` keeps each enemy's path costs), a longer range by the
+        straight distance, within speed plus reach."""
+        state = self.state
+        conditions = esper.component_for_entity(enemy, Conditions)
+        movement = esper.component_for_entity(enemy, Movement)
+        position = esper.component_for_entity(enemy, Position)
+        speed = 0 if "restrained" in conditions.active else speed_for_round(movement, conditions, state.rules)
+        reach = reach_ft(power, state.rules)
+        if reach > 2 * state.rules.square_ft:  # a ranged power: the straight distance
+            return distance_3d_ft(position.square, float(position.z), at, z, state.rules) <= speed + reach
+        costs = walks.get(enemy)
+        if costs is None:
+            costs = walks[enemy] = state.paths.costs_from(position.square, limit_ft=speed + 2 * state.rules.square_ft,
+                                                          flying=is_flying(movement, conditions))
+        return bool(costs[at] <= speed + reach)
+
+    @entry
+    def cover_map(self, attackers: Iterable[int], squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
+        """For each of ``squares``, how many of ``attackers`` it has cover from (the rules' cover test
+        from where each attacker stands, the GM's switch included)."""
+        state = self.state
+        cells = np.array([validate.square(state, *s, what="square") for s in squares], dtype=np.int64).reshape(-1, 2)
+        counts = np.zeros(len(cells), dtype=np.int64)
+        from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
+        if state.rules.cover_enabled and len(cells):
+            for square in from_squares:
+                attacker = np.repeat(np.array([square], dtype=np.int64), len(cells), axis=0)
+                blocked = cover_counts(state.caches, state.terrain, attacker, cells) >= state.rules.cover_lines_needed
+                blocked &= (cells[:, 0] != square[0]) | (cells[:, 1] != square[1])
+                counts += blocked
+        return {(int(x), int(y)): int(c) for (x, y), c in zip(cells.tolist(), counts.tolist())}
+
+    @entry
+    def approach_map(self, entity: int) -> np.ndarray:
+        """``[x, y]`` feet of the cheapest way from each square to the nearest living enemy of
+        ``entity`` (walls, and for a walker what blocks walkers, in the way); unreachable squares hold
+        ``systems.paths.UNREACHABLE``. What a planner closes in by."""
+        state = self.state
+        entity = self.check(entity)
+        flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
+        team = esper.component_for_entity(entity, Creature).team
+        fields = [state.paths.costs_from(esper.component_for_entity(e, Position).square, flying=flying)
+                  for e in state.creatures if esper.component_for_entity(e, Creature).team != team
+                  and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
+        if not fields:
+            return np.full(state.terrain.walls.shape, UNREACHABLE, dtype=np.int64)
+        found: np.ndarray = np.minimum.reduce(fields)
+        return found
