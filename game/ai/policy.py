@@ -27,7 +27,8 @@ POLICY_HELP: dict[str, str] = {
                 "to it there (cover, light, reach); acts then falls back, or moves then acts.",
     "greedy": "the fixed baseline: the most expected damage now, else the nearest square with an enemy in reach;"
               "\nnever walks off a ledge that hurts; ignores heals, areas near friends, threats and falls it causes.",
-    "random": "any legal action, drawn from the seeded generator: a floor any player should beat.",
+    "random": "any legal action (a power, a stand, a move to any reachable square), drawn from the seeded"
+              "\ngenerator: the floor any player should beat.",
 }
 POLICIES = tuple(POLICY_HELP)
 

@@ -23,6 +23,7 @@ import numpy as np
 from components import Health, Movement, Position
 from components.forecasts import MoveForecast, PowerForecast, TargetForecast, Threat
 from systems.geometry import distance_3d_ft
+from systems.paths import UNREACHABLE
 from systems.power_checks import reach_ft
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -39,8 +40,10 @@ class Weights:
     friendly_fire: float = 2.0      # per point of damage to a friend (it never trades one for one)
     heal: float = 1.2               # per point healed that the friend was missing
     revive: float = 6.0             # per expected friend brought back from downed
-    approach: float = 0.4           # per square of path closer to the nearest enemy
-    fall: float = 1.5               # per point of fall damage it would take itself
+    approach: float = 1.0           # per square of path closer to the nearest enemy, when only moving
+    fall: float = 0.25              # per point of fall damage it would take itself (a jump down may pay)...
+    fall_down: float = 12.0         # ...and per chance that the fall downs it (never walk off by accident)
+    script_guess: float = 2.5       # what a scripted power's unknown effect is taken to be worth per target
     shortlist: int = 3              # squares weighed in full besides its own (and the farthest)
     targets: int = 3                # nearest targets weighed per power and square
     conditions: dict[str, float] = field(default_factory=lambda: {
@@ -147,8 +150,11 @@ def _value(turn: _Turn, forecast: PowerForecast) -> tuple[float, str]:
         value, words = _worth(turn, odds)
         total += value
         parts.append(f"{turn.battle.name(odds.target)} {words}")
-    if forecast.scripted and not forecast.targets:
-        total += 0.5  # a script decides: worth trying when nothing better is in reach
+    if forecast.scripted:  # a script decides what it does: worth a modest guess per creature it reaches
+        power = turn.battle.power(forecast.power)
+        guess = [turn.weights.script_guess * (-1 if odds.ally else 1) * odds.affected for odds in forecast.targets
+                 if power.damage is None and power.healing is None]
+        total += sum(guess) if forecast.targets else 0.5
     name = turn.battle.power(forecast.power).name
     return total, f"{name}: " + "; ".join(parts) if parts else name
 
@@ -161,7 +167,9 @@ def _aims(turn: _Turn, power: Any, square: tuple[int, int]) -> list[dict[str, An
     if power.targets == "self":
         return [{}] if power.healing is not None else []
     z = turn.z[turn.me] if square == turn.here else float(turn.battle.state.terrain.ground[square])
-    reach = reach_ft(power, turn.rules) + (power.area.radius_ft if power.area is not None else 0.0)
+    reach = reach_ft(power, turn.rules)
+    if power.area is not None:  # an area reaches past its aim point (a burst) or out along itself (a cone)
+        reach += power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
     away = {c: distance_3d_ft(square, z, turn.square[c], turn.z[c], turn.rules) for c in pool}
     near = sorted((c for c in pool if away[c] <= reach), key=away.__getitem__)[: turn.weights.targets]
     if power.single_target:
@@ -220,17 +228,23 @@ def shortlist(turn: _Turn, reserved: set[tuple[int, int]], field: np.ndarray) ->
     reach = _reach_ft(turn)
     targets = [(turn.square[e], turn.z[e]) for e in turn.enemies]
     here_z = turn.z[turn.me]
-    rank: dict[tuple[int, int], tuple[int, bool, float]] = {}
+    soft = battle.state.terrain.soft
+    rank: dict[tuple[int, int], tuple[int, float]] = {}
     for square in squares:
         z = float(ground[square])
         in_reach = any(distance_3d_ft(square, z, at, ez, turn.rules) <= reach for at, ez in targets)
-        rank[square] = (0 if in_reach else 1, here_z - z >= 10, float(field[square]))
+        way = float(field[square])
+        if way >= UNREACHABLE:  # no way round to them (a wall, a ravine): how far as the arrow flies
+            way = UNREACHABLE + min(distance_3d_ft(square, z, at, ez, turn.rules) for at, ez in targets)
+        drop = here_z - z if here_z - z >= 10 else 0.0  # a drop that hurts ranks as that much farther away
+        rank[square] = (0 if in_reach else 1, drop * (0.5 if soft[square] else 1.0) + way)
     ranked = sorted(squares, key=rank.__getitem__)[: 2 * w.shortlist]
     nearest = sorted(turn.enemies, key=lambda e: float(field[turn.square[e]]))[:3]
     cover = battle.cover_map(nearest, ranked)
-    ranked.sort(key=lambda s: (rank[s][0], rank[s][1], -cover[s], rank[s][2]))
+    shots = battle.open_shots(turn.me, ranked) if reach > 2 * turn.rules.square_ft else dict.fromkeys(ranked, 0)
+    ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
     chosen = ranked[: w.shortlist]
-    farthest = max(squares, key=lambda s: (rank[s][2] - (50.0 if rank[s][1] else 0.0), -s[0], -s[1]))
+    farthest = max(squares, key=lambda s: (float(field[s]) - 2 * (rank[s][1] - float(field[s])), -s[0], -s[1]))
     if farthest not in chosen:
         chosen.append(farthest)
     return chosen
@@ -274,7 +288,8 @@ class _Option:
 def _stand_there(turn: _Turn, move: MoveForecast | None, threat: Threat) -> tuple[float, str]:
     """What ending the turn on a square is worth before any action: the threat there and a fall."""
     fall = move.fall.damage.mean if move is not None and move.fall is not None else 0.0
-    score = -turn.caution() * threat.expected - turn.weights.fall * fall
+    downs = move.fall.damage.at_least(max(turn.health[turn.me].current, 1)) if move and move.fall else 0.0
+    score = -turn.caution() * threat.expected - turn.weights.fall * fall - turn.weights.fall_down * downs
     threats = len(threat.sources)
     words = f"{threat.expected:.1f} expected damage there"
     if threats:

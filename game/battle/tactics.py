@@ -21,10 +21,11 @@ from game.battle import orders, validate
 from game.battle.forecasts import Forecasts
 from game.battle.world import entry
 from systems.actions import speed_for_round
-from systems.cover import cover_counts
+from systems.cover import cover_counts, has_cover
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import height_at, known_powers, reach_ft
+from systems.visibility import can_see
 from systems.vitals import can_act, is_dead, is_flying
 
 
@@ -164,4 +165,21 @@ class Tactics(Forecasts):
         if not fields:
             return np.full(state.terrain.walls.shape, UNREACHABLE, dtype=np.int64)
         found: np.ndarray = np.minimum.reduce(fields)
+        return found
+
+    @entry
+    def open_shots(self, entity: int, squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
+        """For each of ``squares``, how many living enemies ``entity`` would see from there with no
+        cover from it (the rules' sight and cover tests, from where it would stand)."""
+        state = self.state
+        entity = self.check(entity)
+        team = esper.component_for_entity(entity, Creature).team
+        targets = [esper.component_for_entity(e, Position).square for e in state.creatures
+                   if esper.component_for_entity(e, Creature).team != team
+                   and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
+        found = {}
+        for square in squares:
+            here = validate.square(state, *square, what="square")
+            found[here] = sum(1 for t in targets
+                              if can_see(state, entity, t, here=here) and not has_cover(state, here, t))
         return found

@@ -1,0 +1,181 @@
+"""The tactical computer player understands the rules it plays by: cover, ledges, shoves, areas,
+heals and falling back, all read from the battle's forecasts. Fixed boards and seeds, no timing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from components.events import Fell, Pushed
+from game import ai
+from game.battle.facade import Battle
+
+
+def _moves_and_uses(decision: ai.Decision) -> tuple[list[tuple[int, int]], list[tuple[str, dict]]]:
+    moves = [(args[1], args[2]) for name, args, _ in decision.commands if name == "move"]
+    uses = [(args[1], kwargs) for name, args, kwargs in decision.commands if name == "use_power"]
+    return moves, uses
+
+
+def _end_square(battle: Battle, me: int, decision: ai.Decision) -> tuple[int, int]:
+    moves, _ = _moves_and_uses(decision)
+    return moves[-1] if moves else battle.square_of(me)
+
+
+def slit_duel(cover_bonus: int = 5, seed: int = 1) -> tuple[Battle, int, list[int]]:
+    """An archer behind a wall with one arrow slit, two archers in the open beyond it."""
+    b = Battle(seed=seed, width=12, height=9, rules={"cover_bonus": cover_bonus})
+    for y in range(9):
+        if y == 4:
+            b.set_terrain(4, y, blocks=["movement", "pushes", "fliers", "areas"])  # the slit: see through it
+        else:
+            b.add_wall(4, y)
+    me = b.spawn("keeper", 1, 1, team="keep", powers=["shoot"], health=12)
+    raiders = [b.spawn("raider", 10, 3, team="raiders", powers=["shoot"]),
+               b.spawn("raider", 10, 6, team="raiders", powers=["shoot"])]
+    b.start_combat()
+    return b, me, raiders
+
+
+def test_it_shoots_from_behind_the_slit_where_the_raiders_have_no_cover():
+    b, me, raiders = slit_duel()
+    decision = ai.decide(b, me, "tactical")
+    end = _end_square(b, me, decision)
+    _, uses = _moves_and_uses(decision)
+    assert uses and uses[0][0] == "shoot", decision.why
+    assert end == (3, 4), decision.why  # right behind the slit: it leans out to shoot
+    threat = b.threat(me, end)
+    assert threat.covered_from == len(threat.sources) == 2  # both raiders see it mostly hidden
+    target = uses[0][1]["target"]
+    forecast = b.forecast(me, "shoot", target=target, from_square=end)
+    assert forecast.legal and not forecast.targets[0].attack.defense.cover
+    assert "cover from 2 of 2" in decision.why
+
+
+def test_it_weighs_the_cover_bonus_it_is_given():
+    """Cover worth nothing leaves the threat at the slit as high as in the open: the forecasts say so."""
+    plain, me, _ = slit_duel(cover_bonus=0)
+    covered, me2, _ = slit_duel(cover_bonus=10)
+    assert covered.threat(me2, (3, 4)).expected < plain.threat(me, (3, 4)).expected
+
+
+def cliff(seed: int = 3, enemy_at: tuple[int, int] = (6, 4)) -> tuple[Battle, int, int]:
+    """Two brawlers on a cliff top 30 ft above a ravine to the east."""
+    b = Battle(seed=seed, width=12, height=9)
+    for x in range(12):
+        for y in range(9):
+            b.set_ground(x, y, 30 if x <= 6 else 0)
+    me = b.spawn("brawler", 5, 4, team="a", powers=["strike", "shove"], health=20)
+    enemy = b.spawn("brute", *enemy_at, team="b", powers=["strike"], health=20)
+    b.start_combat()
+    return b, me, enemy
+
+
+def test_it_shoves_an_enemy_off_the_cliff_when_the_fall_is_worth_more_than_a_blow():
+    b, me, enemy = cliff()
+    decision = ai.decide(b, me, "tactical")
+    _, uses = _moves_and_uses(decision)
+    assert uses == [("shove", {"target": enemy})], decision.why
+    odds = b.forecast(me, "shove", target=enemy).targets[0]
+    assert odds.fall is not None and odds.fall.damage.mean > 6  # the forecast's fall, not a guess
+    assert "fall" in decision.why
+
+
+def test_shoves_happen_and_enemies_fall_in_cliff_battles():
+    falls = shoves = 0
+    for seed in range(6):
+        b, me, enemy = cliff(seed)
+        for _ in range(4):
+            if len(b.standing_teams()) <= 1:
+                break
+            b.tick(controller=ai.controller("tactical", random.Random(seed)))
+        falls += sum(isinstance(e, Fell) for e in b.events)
+        shoves += sum(isinstance(e, Pushed) for e in b.events)
+    assert shoves >= 3 and falls >= 3
+
+
+def test_it_never_walks_off_a_ledge_that_would_down_it():
+    b = Battle(seed=5, width=10, height=5)
+    for x in range(10):
+        for y in range(5):
+            b.set_ground(x, y, 40 if x <= 3 else 0)  # a sheer 40 ft drop east of x = 3
+    me = b.spawn("archer", 3, 2, team="a", powers=["strike"], health=8)
+    b.spawn("foe", 8, 2, team="b", powers=["strike"])
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    for square in _moves_and_uses(decision)[0]:
+        fall = b.forecast_move(me, square).fall
+        assert fall is None or fall.damage.mean < 8, decision.why
+
+
+def test_an_area_never_catches_a_friend_for_nothing():
+    b = Battle(seed=2, width=14, height=9)
+    me = b.spawn("mage", 1, 4, team="a", powers=["fireball"], health=12)
+    friend = b.spawn("squire", 9, 4, team="a", powers=["strike"])
+    foes = [b.spawn("orc", 10, 4, team="b"), b.spawn("orc", 10, 5, team="b"), b.spawn("orc", 13, 8, team="b")]
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    for power, aim in _moves_and_uses(decision)[1]:
+        caught = {t.target for t in b.forecast(me, power, **aim, from_square=_end_square(b, me, decision)).targets}
+        assert friend not in caught, decision.why
+        assert caught & set(foes)
+
+
+def test_it_heals_a_downed_friend():
+    b = Battle(seed=4, width=12, height=6)
+    healer = b.spawn("priest", 2, 2, team="a", powers=["heal", "shoot"])
+    friend = b.spawn("knight", 4, 2, team="a", powers=["strike"], health=10)
+    b.spawn("orc", 11, 5, team="b", powers=["strike"])
+    b.start_combat()
+    b.damage(friend, 10)
+    b.tick()  # the GM's damage lands at the start of the round
+    assert "downed" in b.conditions(friend)
+    decision = ai.decide(b, healer, "tactical")
+    assert ("heal", {"target": friend}) in _moves_and_uses(decision)[1], decision.why
+
+
+def test_it_pulls_back_when_about_to_go_down():
+    b = Battle(seed=6, width=12, height=8)
+    me = b.spawn("archer", 5, 4, team="a", powers=["shoot"], health=10)
+    b.spawn("brute", 6, 4, team="b", powers=["strike"], speed=10)  # slow: it can outrun them
+    b.spawn("brute", 6, 5, team="b", powers=["strike"], speed=10)
+    b.start_combat()
+    b.damage(me, 8)
+    b.tick()
+    decision = ai.decide(b, me, "tactical")
+    end = _end_square(b, me, decision)
+    assert b.threat(me, end).expected < b.threat(me).expected, decision.why
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_same_board_same_plan(seed: int):
+    first = ai.decide(*slit_duel(seed=seed)[:2], "tactical")
+    again = ai.decide(*slit_duel(seed=seed)[:2], "tactical")
+    assert first == again
+
+
+def test_every_policy_is_described():
+    assert set(ai.POLICY_HELP) == set(ai.POLICIES) == {"tactical", "greedy", "random"}
+    assert all(text.count("\n") == 1 for text in ai.POLICY_HELP.values())
+
+
+def test_it_blinds_the_enemy_that_matters_when_it_has_nothing_better():
+    b = Battle(seed=8, width=12, height=6)
+    me = b.spawn("witch", 2, 2, team="a", powers=["blind"])
+    brute = b.spawn("brute", 8, 2, team="b", powers=["strike"])
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    assert ("blind", {"target": brute}) in _moves_and_uses(decision)[1], decision.why
+
+
+def test_a_cone_without_range_is_aimed_from_where_it_would_stand():
+    b = Battle(seed=9, width=12, height=6)
+    me = b.spawn("mage", 2, 2, team="a", powers=["burning-hands"], health=15)
+    foes = [b.spawn("orc", 7, 2, team="b"), b.spawn("orc", 7, 3, team="b")]
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = _moves_and_uses(decision)
+    assert uses and uses[0][0] == "burning-hands", decision.why
+    caught = {t.target for t in b.forecast(me, "burning-hands", **uses[0][1], from_square=moves[-1]).targets}
+    assert caught == set(foes)
