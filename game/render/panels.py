@@ -62,6 +62,8 @@ class SidePanel:
         self._surface: pygame.Surface | None = None
         #: how far the log can scroll back, once the whole log fitted into a render (None: unknown)
         self.log_scroll_max: int | None = None
+        #: the turn strip's chips in the last render, by creature (in the panel's own coordinates)
+        self.chips: dict[int, pygame.Rect] = {}
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, battle: Any, feed: EventFeed, ui: UiState,
              selected: int | None, powers: Mapping[int, tuple[str, ...]] | None) -> None:
@@ -118,6 +120,7 @@ class SidePanel:
         side.blit(self.texts(who, "small", theme.TEXT_DIM), (14, y))
         y += 18
         x = 14
+        self.chips = {}
         for e in battle.turn_order():
             w = self._chip(side, x, y, battle, feed, e, ui, selected, now, after)
             if w < 0:  # no room on this row: the next one
@@ -141,7 +144,7 @@ class SidePanel:
         w = label.get_width() + 22
         if x + w > side.get_width() - 10 and x > 14:
             return -w
-        chip = pygame.Rect(x, y, w, 18)
+        chip = self.chips[e] = pygame.Rect(x, y, w, 18)
         pygame.draw.rect(side, (80, 76, 40) if e == selected else (44, 48, 60), chip, border_radius=9)
         if e == now:
             pygame.draw.rect(side, theme.ACCENT, chip, 2, border_radius=9)
