@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from components import Position
-from components.forecasts import MoveForecast
 from game.play import controls, preview, saving
-from game.play.flow import COMPUTER_DELAY, TurnFlow, plain, winner
+from game.play.flow import COMPUTER_DELAY, TurnFlow, winner
 from game.play.fog import Fog
+from game.play.orders import Orders
 from game.render.inputs import Input
-from game.render.ui import UiState, shown_powers
+from game.render.ui import UiState
 
 if TYPE_CHECKING:
     from game.render.window import Window
@@ -47,7 +47,7 @@ class View(Protocol):
     def close(self) -> None: ...
 
 
-class App:
+class App(Orders):
     """A battle and the orders the player gives its human teams; the other teams are the computer's.
 
     Args:
@@ -168,150 +168,6 @@ class App:
         self.ui.log_scroll = 0
         self.refresh()
 
-    # ------------------------------------------------------------------ orders
-
-    def controls(self, entity: int) -> bool:
-        """Whether the player may give this creature orders."""
-        return self.battle.team(entity) in self.ui.human_teams
-
-    def may_order(self, entity: int) -> bool:
-        """The player's creature whose turn it is."""
-        return self.controls(entity) and entity == self.flow.actor and self.play_round is None
-
-    def creature_at(self, square: tuple[int, int]) -> int | None:
-        """The living creature the person sees on a square (the dead lie under the living)."""
-        b = self.battle
-        found = None
-        for e in b.creatures():
-            if b.get(e, Position).square == square and self.ui.shows(e):
-                if b.is_alive(e):
-                    return e
-                found = e
-        return found
-
-    def _try(self, what: Callable[[], Any]) -> tuple[bool, Any]:
-        """Run battle commands, turning a refusal into a status message instead of a crash.
-
-        Returns:
-            Whether they were accepted, and what ``what`` returned.
-        """
-        try:
-            result = what()
-        except (ValueError, KeyError) as err:
-            self.ui.message = plain(str(err))
-            return False, None
-        return True, result
-
-    def _why_not(self, entity: int) -> str | None:
-        """Why the player cannot order this creature now (None: they can)."""
-        b = self.battle
-        if not self.controls(entity):
-            return f"{b.name(entity)} is computer-controlled (Esc to deselect)"
-        if not self.may_order(entity):
-            now = self.flow.actor
-            return f"Not {b.name(entity)}'s turn" + (f": {b.name(now)} acts now" if now is not None else "")
-        return None
-
-    def click(self, square: tuple[int, int]) -> None:
-        """A left click on a square: use the chosen power, move the selected creature, or select."""
-        ui = self.ui
-        occupant = self.creature_at(square)
-        if ui.selected is not None and ui.power is not None:
-            self.use_power_at(square, occupant)
-        elif occupant is not None and occupant != ui.selected:
-            self.select(occupant)
-        elif ui.selected is not None and occupant is None:
-            self.move_to(ui.selected, square)
-        self.refresh()
-
-    def move_to(self, entity: int, square: tuple[int, int]) -> None:
-        """Move the creature whose turn it is, now, along the battle's path; say the cost and any fall."""
-        b = self.battle
-        problem = self._why_not(entity)
-        if problem is not None:
-            self.ui.message = problem
-            return
-
-        def order() -> MoveForecast:
-            forecast = b.forecast_move(entity, square)  # asked first: the move changes the answer
-            b.move(entity, *square)
-            b.resolve_orders()
-            return forecast
-
-        ok, forecast = self._try(order)
-        if not ok:
-            return
-        warning = ""
-        if forecast.fall is not None and forecast.stops_at is not None:
-            where, fall = forecast.stops_at, forecast.fall
-            soft = " onto soft ground" if fall.soft else ""
-            at = "" if where == square else f" at {where}"
-            warning = f" - and FELL {fall.distance_ft:g} ft{at}{soft}"
-        self.ui.message = f"{b.name(entity)} moved to {b.get(entity, Position).square} " \
-                          f"({forecast.cost_ft} ft){warning}"
-
-    def select(self, entity: int | None) -> None:
-        self.ui.selected = entity
-        self.ui.power = None
-        if entity is not None:
-            who = self.battle.name(entity)
-            self.ui.message = f"{who} selected" + ("" if self.controls(entity) else " (computer-controlled)")
-        else:
-            self.ui.message = ""
-
-    def choose_power(self, index: int) -> None:
-        """Number key ``index`` (1-9): choose that power of the creature whose turn it is, or use it
-        at once when it needs no aim (centred on the user)."""
-        b, ui = self.battle, self.ui
-        if ui.selected is None or not hasattr(b, "powers_of"):
-            ui.message = "Select one of your creatures first"
-            return
-        problem = self._why_not(ui.selected)
-        if problem is not None:
-            ui.message = problem
-            return
-        powers = shown_powers(b, ui.selected, self.powers)
-        if not 1 <= index <= len(powers):
-            ui.message = f"{b.name(ui.selected)} has no power {index}"
-            return
-        power_id = powers[index - 1]
-        power = b.power(power_id)
-        if _needs_aim(power):
-            ui.power = power_id
-            ui.message = f"{power.name}: hover a target for the odds, click to use it (Esc to cancel)"
-            return
-        self._use(ui.selected, power_id, None, None)
-        self.refresh()
-
-    def use_power_at(self, square: tuple[int, int], occupant: int | None) -> None:
-        """Use the chosen power on the clicked creature (a single-target power) or square."""
-        b, ui = self.battle, self.ui
-        assert ui.selected is not None and ui.power is not None
-        power = b.power(ui.power)
-        if power.single_target and occupant is None:
-            ui.message = f"{power.name} needs a creature: click one"
-            return
-        problem = self._why_not(ui.selected)
-        if problem is not None:
-            ui.message = problem
-            return
-        if power.single_target:
-            self._use(ui.selected, ui.power, occupant, None)
-        else:
-            self._use(ui.selected, ui.power, None, square)
-
-    def _use(self, user: int, power_id: str, target: int | None, point: tuple[int, int] | None) -> None:
-        """Use a power now: it resolves (the dice are rolled) and the log tells what it did."""
-        b = self.battle
-
-        def order() -> None:
-            b.use_power(user, power_id, target=target, point=point)
-            b.resolve_orders()
-
-        if self._try(order)[0]:
-            self.ui.power = None
-            self.ui.message = f"{b.name(user)} used {b.power(power_id).name} (see the log); End turn when done"
-
     def end_turn(self) -> None:
         """Space or the button: the person's creature ends its turn; on a computer turn, the computer
         plays on at once up to the person's next turn (or the round's end)."""
@@ -416,8 +272,11 @@ class App:
     def tick_clock(self, elapsed: float) -> None:
         """The loop's clock: the computer's next turn when its delay has passed (not under the help)."""
         if self.play_round is None and not self.ui.show_help and self.flow.update(elapsed):
-            self.ui.message = self.flow.said
             self.refresh()
+            last = self.flow.last
+            seen = last is None or self.ui.shows(last)
+            self.ui.message = self.flow.said if seen else "Someone unseen took a turn"
+            self._check_over()
 
     def run(self, autoplay_seconds: float | None = None, max_rounds: int | None = None) -> None:
         """The window's loop (a window is opened if none is). Computer turns are played one per
@@ -441,13 +300,3 @@ class App:
             elapsed = window.present(self.ui)
         window.close()
 
-
-def _needs_aim(power: Any) -> bool:
-    """Whether a power asks for a target square or creature after its key, rather than being used at
-    once (a burst centred on the user, or a power on the user itself)."""
-    needs = power.range_ft is not None or (power.area is not None and power.area.shape != "burst")
-    if power.targets == "self" and not getattr(power, "teleport", False):
-        needs = False
-    if not needs and power.area is None and power.targets != "self":
-        needs = True  # melee reach: still pick the creature
-    return needs

@@ -62,8 +62,9 @@ class TurnFlow:
         self.waited = 0.0
         #: the battle as the current person's turn began (None: nothing to undo to)
         self.turn_start: Any = None
-        #: what the flow last did, for the status bar
+        #: what the flow last did, for the status bar, and the computer creature it was about
         self.said = ""
+        self.last: int | None = None
 
     def set_battle(self, battle: Any) -> None:
         """Follow another battle (a load): the undo point belonged to the old one."""
@@ -122,6 +123,7 @@ class TurnFlow:
         if actor is None or self.human(actor):
             return ""
         name = b.name(actor)
+        self.last = actor
         said = f"{name} waits"
         if b.can_act(actor):
             try:
