@@ -25,6 +25,10 @@ class Fog:
         #: the team the person last looked through (hot seat: the team whose creature acted last)
         self.team: str | None = None
 
+    def forget(self) -> None:
+        """Ask the battle again next time (after an undo its counters may come round again)."""
+        self._key = self._mask = None
+
     def viewer(self, app: App) -> str | None:
         """The team whose sight the window shows (None: everything, in the GM view or with no person)."""
         if app.ui.gm_view or not app.ui.human_teams:

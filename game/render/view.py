@@ -80,13 +80,18 @@ class Renderer:
         self.battle = battle
         self.view = Viewport(self.map_rect, (battle.width, battle.height), self._fixed_tile)
         self.texts.clear()
+        self.forget()
+        for team in sorted({battle.team(e) for e in battle.creatures()}):
+            self.colour_of(team)
+
+    def forget(self) -> None:
+        """Drop what was drawn from the battle (after an undo the battle is back where it was, and the
+        caches' keys, its counters, may come round again for a different board); the view stays."""
         self.feed = EventFeed()
         self.terrain = TerrainLayer()
         self.tokens = Tokens(self.colour_of, self.texts)
         self.overlays = Overlays()
         self.side = SidePanel(self.texts, self.colour_of)
-        for team in sorted({battle.team(e) for e in battle.creatures()}):
-            self.colour_of(team)
 
     @property
     def tile(self) -> int:

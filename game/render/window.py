@@ -77,6 +77,10 @@ class Window:
         """Show another battle (after a load)."""
         self.renderer.set_battle(battle)
 
+    def forget(self) -> None:
+        """Redraw everything from the battle (after an undo)."""
+        self.renderer.forget()
+
     # ------------------------------------------------------------------ input
 
     def inputs(self) -> list[Input]:
