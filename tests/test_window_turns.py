@@ -150,3 +150,22 @@ def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
     app.handle(Key("space"))  # nothing more to play: the flow stops, and both still say so
     assert app.flow.over() and app.ui.message == app.ui.banner
     assert not any(isinstance(e, Moved) and e.entity == foe for e in b.events)
+
+
+def test_a_save_made_on_your_creatures_turn_loads_back_at_that_turn(tmp_path) -> None:
+    from game.play import demo
+
+    loaded = demo.load("assets/scenarios/ledge.toml", human=True)
+    app = App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
+              powers=loaded.powers, save_path=tmp_path / "ledge.json")
+    app.handle(Key("return"))
+    actor, square = app.battle.current_actor, app.battle.get(app.battle.current_actor, Position).square
+    assert app.flow.human_turn()
+    app.handle(Key("s", ctrl=True))
+    app.handle(Key("space"))
+    app.handle(Key("return"))
+    assert app.battle.current_actor != actor
+    app.handle(Key("l", ctrl=True))
+    b = app.battle
+    assert app.ui.message.startswith("Loaded") and b.current_actor == actor and app.ui.selected == actor
+    assert b.get(actor, Position).square == square and app.flow.human_turn()

@@ -120,7 +120,8 @@ def run_replay(args: argparse.Namespace) -> int:
         if demo.has_display():
             from game.play.app import App
 
-            App(battle, frozenset(), title=f"Replay of {os.path.basename(args.file)}").run()
+            # shown, not played on: no round is begun after the last one replayed
+            App(battle, frozenset(), title=f"Replay of {os.path.basename(args.file)}", max_rounds=battle.round).run()
     return 0 if matched else 1
 
 

@@ -39,7 +39,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
     ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
     ("Yellow dashes and boxes: powers you queued; yellow lines: queued moves", "body"),
-    ("Ctrl+S: save to out/save.json     Ctrl+L: load it", "body"),
+    ("Ctrl+S: save to out/SCENARIO.save.json     Ctrl+L: load it", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
     ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
     ("Pips under a token: fatigue (5 = unconscious)", "body"),
