@@ -97,3 +97,19 @@ def test_no_undo_after_an_attack_and_none_on_the_computers_turn() -> None:
     app.handle(Key("u"))
     assert app.ui.message.startswith("nothing to undo")
     _same_when_replayed(b)
+
+
+def test_no_undo_once_the_move_showed_an_enemy_the_turn_began_without() -> None:
+    b = Battle(seed=5, width=12, height=6)
+    for y in range(0, 5):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 0, team="blue", powers=["shoot"], speed=40)
+    orc = b.spawn("Orc", 9, 3, team="red", powers=["strike"], prepared=False)
+    app = App(b, {"blue"})
+    app.handle(Key("return"))
+    assert b.current_actor == hero and orc in app.ui.hidden
+    app.handle(Click((5, 5)))  # round the end of the wall: the orc comes into sight
+    assert b.get(hero, Position).square == (5, 5) and orc not in app.ui.hidden
+    app.handle(Key("u"))
+    assert app.ui.message == "cannot undo: your creatures saw something new this turn"
+    assert b.get(hero, Position).square == (5, 5)

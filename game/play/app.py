@@ -145,13 +145,15 @@ class App(Orders):
         the person's team sees, the forecast under the mouse, and whether the battle is decided."""
         ui, b = self.ui, self.battle
         actor = self.flow.actor if self.play_round is None else None
-        if actor != ui.actor and actor is not None and self.controls(actor):
+        new_turn = actor != ui.actor
+        if new_turn and actor is not None and self.controls(actor):
             self.select(actor)
             ui.message = f"{b.name(actor)}'s turn: move and use a power, then End turn (Space)"
             if self.window is not None:
                 self.window.centre_on(b.get(actor, Position).square)
         ui.actor, ui.up_next = actor, tuple(self.flow.up_next())
         self.fog.update(self)
+        self.fog.note_turn(ui, new_turn)
         if ui.selected is not None and not ui.shows(ui.selected):
             ui.selected, ui.power = None, None
         preview.update(self)
@@ -195,14 +197,19 @@ class App(Orders):
         self.refresh()
 
     def undo(self) -> None:
-        """U or the button: take back the current creature's orders this turn, if no dice were rolled."""
-        undone = self.flow.can_undo() is None
-        self.ui.message = self.flow.undo()
+        """U or the button: take back the current creature's orders this turn, if no dice were rolled
+        and its team has not seen an enemy it did not see when the turn began."""
+        problem = self.flow.can_undo()
+        if problem is None and self.fog.revealed:
+            problem = "cannot undo: your creatures saw something new this turn"
         self.ui.power = None
-        if undone:
-            self.fog.forget()
-            if self.window is not None:
-                self.window.forget()
+        if problem is not None:
+            self.ui.message = problem
+            return
+        self.ui.message = self.flow.undo()
+        self.fog.forget()
+        if self.window is not None:
+            self.window.forget()
         self.refresh()
 
     def toggle_gm_view(self) -> None:

@@ -14,6 +14,7 @@ from components import Position
 
 if TYPE_CHECKING:
     from game.play.app import App
+    from game.render.ui import UiState
 
 
 class Fog:
@@ -24,6 +25,18 @@ class Fog:
         self._mask: Any = None
         #: the team the person last looked through (hot seat: the team whose creature acted last)
         self.team: str | None = None
+        #: who was hidden when the current turn began, and whether any of them has been seen since
+        #: (an undo would then take back a look the person has had: it is refused)
+        self.turn_hidden: frozenset[int] = frozenset()
+        self.revealed = False
+
+    def note_turn(self, ui: UiState, new_turn: bool) -> None:
+        """At a turn's start remember who is hidden; later, note whether any of them came into sight
+        (the GM view, which shows everyone, does not count)."""
+        if new_turn:
+            self.turn_hidden, self.revealed = ui.hidden, False
+        elif ui.visible is not None and self.turn_hidden - ui.hidden:
+            self.revealed = True
 
     def forget(self) -> None:
         """Ask the battle again next time (after an undo its counters may come round again)."""
