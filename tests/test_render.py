@@ -102,6 +102,13 @@ def test_token_is_drawn_where_its_creature_stands() -> None:
     assert tuple(surface.get_at((empty.centerx - empty.w // 4, empty.centery + empty.h // 8)))[:3] == RED
 
 
+def _to_my_turn(app: App) -> int:
+    """Let the computer play up to the person's turn (Enter); returns whose turn it is."""
+    app.handle(Key("return"))
+    assert app.flow.human_turn()
+    return app.flow.actor
+
+
 def test_clicking_a_square_moves_the_selected_creature() -> None:
     """The whole path of a person's clicks: pygame events, the window's translation, the app."""
     b = Battle(width=10, height=8)
@@ -109,17 +116,16 @@ def test_clicking_a_square_moves_the_selected_creature() -> None:
     b.spawn("Orc", 8, 6, team="red")
     app = App(b, {"blue"})
     window = _windowed(app)
+    assert _to_my_turn(app) == hero and app.ui.selected == hero  # its turn came: it is selected
     app.draw()
-    for square in ((2, 2), (4, 3)):
-        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=window.renderer.square_centre(*square),
-                                             button=1))
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=window.renderer.square_centre(4, 3), button=1))
     app.handle_inputs()
-    assert app.ui.selected == hero
-    assert b.command_log[-1] == ("move", (hero, 4, 3), {})
-    app.draw()  # the planned move is drawn without error
+    assert ("move", (hero, 4, 3), {}) in b.command_log
+    assert b.get(hero, Position).square == (4, 3)  # the move resolves at once, in its turn
+    app.draw()
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" "))
     app.handle_inputs()
-    assert b.get(hero, Position).square == (4, 3)
+    assert b.current_actor != hero and "Hero ends its turn" in app.ui.message
 
 
 def test_plain_inputs_select_move_and_end_the_turn_without_a_window() -> None:
@@ -127,14 +133,14 @@ def test_plain_inputs_select_move_and_end_the_turn_without_a_window() -> None:
     hero = b.spawn("Hero", 2, 2, team="blue")
     b.spawn("Orc", 8, 6, team="red")
     app = App(b, {"blue"})
-    app.handle(Click((2, 2)))
+    _to_my_turn(app)
+    app.handle(Hover((4, 3)))
+    assert app.ui.move_preview == b.forecast_move(hero, (4, 3))
     app.handle(Click((4, 3)))
-    assert app.ui.selected == hero and app.ui.hover == (4, 3)
-    assert b.command_log[-1] == ("move", (hero, 4, 3), {})
-    assert app.ui.planned == {hero: [(4, 3)]}
+    assert app.ui.hover == (4, 3) and b.get(hero, Position).square == (4, 3)
+    assert "(4, 3)" in app.ui.message and "ft)" in app.ui.message
     app.handle(Key("space"))
-    assert b.get(hero, Position).square == (4, 3)
-    assert app.ui.planned == {} and app.ui.message.startswith("Round 1 played")
+    assert b.current_actor != hero
     app.handle(Click(None, RIGHT))
     assert app.ui.selected is None
 
@@ -200,13 +206,20 @@ def test_the_fall_warning_is_the_battles_answer_and_knows_innate_flight() -> Non
     walker = b.spawn("Walker", 1, 1, team="blue")
     bird = b.spawn("Bird", 1, 5, team="blue", flying=True)
     app = App(b, {"blue"})
-    app.handle(Click((1, 1)))
-    app.handle(Click((5, 1)))
-    assert app.ui.message.endswith("- and FALL 20 ft at (3, 1) onto soft ground")
-    app.handle(Click((1, 5)))
-    app.handle(Click((5, 5)))
-    assert "FALL" not in app.ui.message and app.ui.planned[bird] == [(5, 5)]
-    app.handle(Key("space"))
+    goals = {walker: (5, 1), bird: (5, 5)}
+    for _ in range(2):
+        actor = app.flow.actor
+        assert actor in goals and app.ui.selected == actor
+        app.handle(Hover(goals[actor]))
+        preview = app.ui.move_preview
+        assert preview == b.forecast_move(actor, goals[actor])
+        app.handle(Click(goals[actor]))
+        if actor == walker:
+            assert preview.fall is not None and preview.stops_at == (3, 1)
+            assert app.ui.message.endswith("- and FELL 20 ft at (3, 1) onto soft ground")
+        else:
+            assert preview.fall is None and "FELL" not in app.ui.message
+        app.handle(Key("space"))
     assert b.get(walker, Position).square == (3, 1) and b.get(bird, Position).square == (5, 5)
 
 
@@ -280,7 +293,7 @@ def test_power_keys_choose_a_power_and_show_its_area() -> None:
     orc = b.spawn("Orc", 9, 5, team="red")
     app = App(b, {"blue"})
     window = _windowed(app)
-    app.handle(Click((2, 2)))
+    assert _to_my_turn(app) == mage
     pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_1, mod=0, unicode="1"))
     app.handle_inputs()
     assert app.ui.power == "fireball"
@@ -288,10 +301,10 @@ def test_power_keys_choose_a_power_and_show_its_area() -> None:
     app.draw()
     rect = window.renderer.square_rect(9, 6)
     assert tuple(window.screen.get_at((rect.x, rect.centery)))[:3] == theme.AREA
+    assert app.ui.forecast == b.forecast(mage, "fireball", point=(9, 5))
     app.handle(Click((9, 5)))
-    assert b.command_log[-1] == ("use_power", (mage, "fireball"), {"point": (9, 5)})
-    app.end_turn()
-    assert any(isinstance(e, PowerUsed) for e in b.events)
+    assert ("use_power", (mage, "fireball"), {"target": None, "point": (9, 5)}) in b.command_log
+    assert any(isinstance(e, PowerUsed) for e in b.events)  # used at once, in its turn
     assert orc in b.creatures()
 
 
@@ -314,9 +327,10 @@ def test_the_help_keeps_plain_keys_from_acting_behind_it() -> None:
     app = App(b, {"blue"})
     app.handle(Key("f1"))
     assert app.ui.show_help
+    before = len(b.command_log)
     app.handle(Key("space"))
-    assert b.round == 0  # Space did not play a round unseen
+    assert len(b.command_log) == before  # Space did not play a turn unseen
     app.handle(Key("escape"))
     assert not app.ui.show_help
     app.handle(Key("space"))
-    assert b.round == 1
+    assert len(b.command_log) > before

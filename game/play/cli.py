@@ -38,29 +38,60 @@ def run_demo(args: argparse.Namespace) -> int:
 
 def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenario", help="a scenario file, e.g. assets/scenarios/ledge.toml")
+    p.add_argument("--headless", action="store_true",
+                   help="no window: the computer plays every side; screenshots of its turns and the log go to --out")
+    p.add_argument("--out", default="out", help="where the headless screenshots and combat-log.txt go (default: out)")
+    p.add_argument("--rounds", default="20", help="headless: at most this many rounds, 1..500 (default: 20)")
     p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"))
-    p.add_argument("--seed", type=int, default=0, help="seeds the computer player")
+    p.add_argument("--seed", default=None,
+                   help="seeds the battle (default: the scenario's seed) and the computer players")
+
+
+def _play_headless(args: argparse.Namespace) -> int:
+    """Computer against computer on any scenario, turn by turn, without a window."""
+    from game.content.scenario import ScenarioError
+    from game.play import headless
+
+    try:
+        rounds = headless.check_rounds(args.rounds)
+        seed = None if args.seed is None else headless.check_seed(args.seed)
+        out = headless.check_out(args.out)
+        played = headless.play(args.scenario, out, rounds=rounds, seed=seed, policy=args.policy)
+    except (headless.PlayError, ScenarioError) as err:
+        print(f"play: {err}", file=sys.stderr)
+        return 2
+    print("\n".join(played.lines))
+    result = f"{played.winner} wins" if played.winner else ("nobody is left" if played.winner == "" else "undecided")
+    print(f"\n{result} after {played.rounds} rounds; {len(played.shots)} screenshots and combat-log.txt "
+          f"written to {out}/", file=sys.stderr)
+    return 0
 
 
 def run_play(args: argparse.Namespace) -> int:
-    """Open the window: the scenario's human teams are yours, the rest are the computer's."""
+    """Open the window (the scenario's human teams are yours, the rest the computer's), or with
+    --headless play it computer against computer."""
     from game.play import demo
 
+    if args.headless:
+        return _play_headless(args)
     if not demo.has_display():
-        print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy)", file=sys.stderr)
+        print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy); "
+              "--headless plays without one", file=sys.stderr)
         return 2
     from game.content.scenario import ScenarioError
+    from game.play import headless
     from game.play.app import App
 
     try:
-        loaded = demo.load(args.scenario, human=True)
-    except ScenarioError as err:
+        seed = None if args.seed is None else headless.check_seed(args.seed)
+        loaded = demo.load(args.scenario, human=True, seed=seed)
+    except (headless.PlayError, ScenarioError) as err:
         print(f"play: {err}", file=sys.stderr)
         return 2
     if not loaded.human_teams:
         print(f"{args.scenario}: no team has control = \"human\"; you will only watch", file=sys.stderr)
     App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
-        policy=args.policy, seed=args.seed, title=loaded.title, powers=loaded.powers).run()
+        policy=args.policy, seed=seed or 0, title=loaded.title, powers=loaded.powers).run()
     return 0
 
 
@@ -89,7 +120,8 @@ def run_replay(args: argparse.Namespace) -> int:
         if demo.has_display():
             from game.play.app import App
 
-            App(battle, frozenset(), title=f"Replay of {os.path.basename(args.file)}").run()
+            # shown, not played on: no round is begun after the last one replayed
+            App(battle, frozenset(), title=f"Replay of {os.path.basename(args.file)}", max_rounds=battle.round).run()
     return 0 if matched else 1
 
 
@@ -108,7 +140,8 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 COMMANDS: dict[str, tuple[str, Configure, Run]] = {
     "demo": ("computer vs computer on the demo scenario (headless without a display)", _demo_args, run_demo),
-    "play": ("play a scenario in a window against the computer", _play_args, run_play),
+    "play": ("play a scenario in a window against the computer (--headless: computer on every side)",
+             _play_args, run_play),
     "replay": ("replay a saved game or replay file and check its events", _replay_args, run_replay),
     "simulate": ("headless computer-vs-computer battles at scale: win rates with CIs, CSV, plots",
                  _simulate_args, run_simulate),

@@ -1,8 +1,9 @@
 """What each input means: the key and mouse bindings of the window application, in one place.
 
 :func:`handle` turns one plain input (:mod:`game.render.inputs`) into a call on the
-:class:`game.play.app.App`: a click selects, moves or aims, Space ends the turn, 1-9 choose a power,
-the wheel and the arrows scroll, Ctrl+S/L/Q save, load and quit. No pygame here either.
+:class:`game.play.app.App`: a click selects, moves or aims, Space (or the button) ends the turn,
+Enter plays the computer's turns at once, U undoes, G toggles the GM view, 1-9 choose a power, the
+wheel and the arrows scroll, Ctrl+S/L/Q save, load and quit. No pygame here either.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from game.render.inputs import LEFT, RIGHT, Click, Hover, Input, Key, Quit, Wheel
+from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -24,6 +25,9 @@ LOG_LINES_PER_NOTCH = 3
 ARROWS: Mapping[str, tuple[int, int]] = MappingProxyType({"left": (-1, 0), "right": (1, 0), "up": (0, -1),
                                                           "down": (0, 1)})
 POWER_KEYS = tuple("123456789")
+#: Plain keys that do what a button does.
+PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "u": "undo",
+                                                     "g": "gm_view"})
 
 
 def handle(app: App, event: Input) -> None:
@@ -32,7 +36,11 @@ def handle(app: App, event: Input) -> None:
         case Quit():
             app.quit()
         case Hover(square):
-            app.ui.hover = square
+            if square != app.ui.hover:
+                app.ui.hover = square
+                app.refresh()
+        case Button(name):
+            _button(app, name)
         case Click(square, button) if button == LEFT and square is not None:
             app.ui.hover = square
             app.click(square)
@@ -42,6 +50,13 @@ def handle(app: App, event: Input) -> None:
             _wheel(app, wheel)
         case Key() as key:
             _key(app, key)
+
+
+def _button(app: App, name: str) -> None:
+    """A click on one of the window's buttons."""
+    action = {"end_turn": app.end_turn, "skip": app.skip, "undo": app.undo, "gm_view": app.toggle_gm_view}.get(name)
+    if action is not None:
+        action()
 
 
 def _wheel(app: App, wheel: Wheel) -> None:
@@ -81,9 +96,10 @@ def _key(app: App, key: Key) -> None:
 
 
 def _plain_key(app: App, name: str) -> None:
-    """Space ends the turn, 1-9 choose a power, Tab selects the next creature, arrows scroll."""
-    if name == "space":
-        app.end_turn()
+    """Space ends the turn, Enter skips the computer's wait, U undoes, G toggles the GM view, 1-9
+    choose a power, Tab selects the next creature, arrows scroll."""
+    if name in PLAIN_ACTIONS:
+        _button(app, PLAIN_ACTIONS[name])
     elif name in POWER_KEYS:
         app.choose_power(int(name))
     elif name == "tab":

@@ -54,12 +54,13 @@ def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
     return colours
 
 
-def load(path: str | Path, human: bool = True) -> Demo:
-    """A scenario file as a :class:`Demo`; ``human`` hands the teams marked human to the player."""
+def load(path: str | Path, human: bool = True, seed: int | None = None) -> Demo:
+    """A scenario file as a :class:`Demo`; ``human`` hands the teams marked human to the player;
+    ``seed`` replaces the scenario's own battle seed."""
     from game.content.scenario import load_scenario
 
     scenario = load_scenario(path)
-    battle, ids = scenario.build_with_ids()
+    battle, ids = scenario.build_with_ids(seed)
     humans = frozenset(n for n, t in scenario.teams.items() if human and getattr(t, "control", "") == "human")
     powers = scenario.powers_by_entity(ids) if hasattr(scenario, "powers_by_entity") else None
     powers = {e: p for e, p in (powers or {}).items() if p} or None

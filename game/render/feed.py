@@ -16,6 +16,16 @@ from components.events import Landed, Spawned
 from game.battle.log import display_names, format_events
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
+#: event fields that name a creature
+ENTITY_FIELDS = ("entity", "target", "by", "user", "attacker")
+#: how the log names a creature the person's team does not see
+UNSEEN = "someone unseen"
+
+
+def named(event: Any) -> list[int]:
+    """The creatures an event names."""
+    return [v for v in (getattr(event, f, None) for f in ENTITY_FIELDS) if isinstance(v, int)
+            and not isinstance(v, bool)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,16 +76,20 @@ class EventFeed:
     def __init__(self) -> None:
         self._seen = 0
         self.lines: list[str] = []
+        #: the log as the person's team may read it (fog of war): nothing about creatures it does not see
+        self.seen_lines: list[str] = []
         self.names: dict[int, str] = {}
         self.labels: dict[int, str] = {}
         self.falls: dict[int, Fall] = {}
 
-    def update(self, battle: Any) -> None:
-        """Take in the events added since the last call."""
+    def update(self, battle: Any, hidden: frozenset[int] = frozenset()) -> None:
+        """Take in the events added since the last call; ``hidden`` are the creatures the person's
+        team does not see now (an event only about them is left out of ``seen_lines``, and they
+        are named as someone unseen in the rest)."""
         events = battle.state.events
         if len(events) < self._seen:  # a different record (the battle was replaced): start over
             self._seen = 0
-            self.lines = []
+            self.lines, self.seen_lines = [], []
         new = events[self._seen:]
         if not new:
             return
@@ -87,9 +101,18 @@ class EventFeed:
                 square = battle.get(event.entity, Position).square
                 self.falls[event.entity] = Fall(square, float(event.distance_ft), event.round, time.monotonic())
         self._seen = len(events)
-        self.lines.extend(format_events(battle, new, self.names))
+        lines = format_events(battle, new, self.names)
+        self.lines.extend(lines)
+        if not hidden:
+            self.seen_lines.extend(lines)
+        else:
+            kept = [e for e in new if not (set(named(e)) and set(named(e)) <= hidden)]
+            names = {**self.names, **dict.fromkeys(hidden, UNSEEN)}
+            self.seen_lines.extend(format_events(battle, kept, names))
         if len(self.lines) > _LOG_MAX:
             self.lines = self.lines[-_LOG_KEEP:]
+        if len(self.seen_lines) > _LOG_MAX:
+            self.seen_lines = self.seen_lines[-_LOG_KEEP:]
 
     def name(self, battle: Any, entity: int) -> str:
         """The creature's display name ("Raider 2"), or the battle's name for it before it is known."""

@@ -51,8 +51,15 @@ class Wheel:
 
 
 @dataclass(frozen=True, slots=True)
+class Button:
+    """A click on one of the window's buttons, by name ("end_turn", "skip", "undo", "gm_view")."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """The window is being closed."""
 
 
-Input = Click | Key | Hover | Wheel | Quit
+Input = Click | Key | Hover | Wheel | Button | Quit

@@ -20,22 +20,26 @@ from game.render.ui import UiState, shown_powers
 
 SIDEBAR_W = 360
 STATUS_H = 26
+BUTTONS_H = 34
 LOG_ROW = 17
-HINT = ("Click: select / move / target   1-9: power   Space: end turn   Esc: cancel   "
-        "Ctrl+S/L: save/load   ?: help")
+HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
+        "?: help")
+#: button name -> its label
+BUTTON_LABELS = {"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"}
 HELP: tuple[tuple[str, str], ...] = (
     ("Controls", "head"),
-    ("Left click a creature: select it (yours can be given orders)", "body"),
-    ("Left click a highlighted square: move there (resolves at end of turn)", "body"),
-    ("1-9: choose a power; click a creature or square to use it", "body"),
+    ("Creatures act in initiative order: yours is selected when its turn comes", "body"),
+    ("Left click a highlighted square: move there now (hover first: path, cost, falls)", "body"),
+    ("1-9: choose a power; hover a target for the odds, click to use it", "body"),
     ("Hover an enemy: line of sight, cover and your roll mode", "body"),
-    ("Space: end the turn (the computer acts, then the round is played)", "body"),
+    ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
+    ("U: undo this turn's orders (until dice are rolled)   G: GM view (no fog)", "body"),
     ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
     ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
     ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
     ("Yellow dashes and boxes: powers you queued; yellow lines: queued moves", "body"),
-    ("Ctrl+S: save to out/save.json     Ctrl+L: load it", "body"),
+    ("Ctrl+S: save to out/SCENARIO.save.json     Ctrl+L: load it", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
     ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
     ("Pips under a token: fatigue (5 = unconscious)", "body"),
@@ -58,12 +62,15 @@ class SidePanel:
         self._surface: pygame.Surface | None = None
         #: how far the log can scroll back, once the whole log fitted into a render (None: unknown)
         self.log_scroll_max: int | None = None
+        #: the turn strip's chips in the last render, by creature (in the panel's own coordinates)
+        self.chips: dict[int, pygame.Rect] = {}
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, battle: Any, feed: EventFeed, ui: UiState,
              selected: int | None, powers: Mapping[int, tuple[str, ...]] | None) -> None:
         state = battle.state
         key = (battle.round, len(state.events), len(battle.command_log), selected, ui.power, ui.title,
-               tuple(sorted(ui.human_teams)), rect.size, ui.log_scroll)
+               tuple(sorted(ui.human_teams)), rect.size, ui.log_scroll, ui.actor, ui.up_next, ui.hidden,
+               ui.visible is None)
         if key != self._key or self._surface is None:
             self._key = key
             self._surface = self._render(rect.size, battle, feed, ui, selected, powers)
@@ -75,7 +82,7 @@ class SidePanel:
         side.fill(theme.PANEL)
         pygame.draw.line(side, theme.PANEL_EDGE, (0, 0), (0, size[1]), 2)
         y = self._title(side, size[0], battle.round, ui.title)
-        y = self._turn_order(side, size[0], y, battle, feed, selected)
+        y = self._turn_order(side, size[0], y, battle, feed, selected, ui)
         if selected is not None:
             y = self._selected(side, y, battle, feed, selected, ui, powers)
         pygame.draw.line(side, theme.PANEL_EDGE, (10, y), (size[0] - 10, y), 1)
@@ -84,7 +91,8 @@ class SidePanel:
                                   if ui.log_scroll else "  (wheel here to scroll)")
         side.blit(self.texts(heading, "small", theme.TEXT_DIM), (14, y))
         y += 18
-        self._log(side, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8), feed.lines, ui.log_scroll)
+        lines = feed.lines if ui.visible is None else feed.seen_lines
+        self._log(side, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8), lines, ui.log_scroll)
         return side
 
     def _title(self, side: pygame.Surface, width: int, round_: int, title: str) -> int:
@@ -103,26 +111,49 @@ class SidePanel:
         return 44
 
     def _turn_order(self, side: pygame.Surface, width: int, y: int, battle: Any, feed: EventFeed,
-                    selected: int | None) -> int:
-        """The turn order strip: a chip per creature, the down greyed and the dead struck through."""
-        side.blit(self.texts("Turn order", "small", theme.TEXT_DIM), (14, y))
+                    selected: int | None, ui: UiState) -> int:
+        """The turn order strip: a chip per creature, the one acting now outlined and marked, the
+        next one marked, the down greyed, the dead struck through, the unseen shown as "?"."""
+        now = ui.actor
+        after = ui.up_next[0] if ui.up_next else None
+        who = "Turn order" + (f"  -  now: {self._who(battle, feed, now, ui)}" if now is not None else "")
+        side.blit(self.texts(who, "small", theme.TEXT_DIM), (14, y))
         y += 18
         x = 14
+        self.chips = {}
         for e in battle.turn_order():
-            alive = battle.is_alive(e)
-            standing = alive and not battle.conditions(e) & {"downed", "unconscious"}
-            label = self.texts(feed.name(battle, e), "small", theme.TEXT if standing else theme.TEXT_DIM)
-            w = label.get_width() + 22
-            if x + w > width - 10:
+            w = self._chip(side, x, y, battle, feed, e, ui, selected, now, after)
+            if w < 0:  # no room on this row: the next one
                 x, y = 14, y + 20
-            chip = pygame.Rect(x, y, w, 18)
-            pygame.draw.rect(side, (44, 48, 60) if e != selected else (80, 76, 40), chip, border_radius=9)
-            pygame.draw.circle(side, self.colour_of(battle.team(e)) if alive else (80, 80, 80), (x + 9, y + 9), 6)
-            side.blit(label, (x + 18, y + 2))
-            if not alive:
-                pygame.draw.line(side, theme.HEALTH_LOW, (x + 18, y + 9), (x + w - 4, y + 9), 2)
-            x += w + 4
+                w = self._chip(side, x, y, battle, feed, e, ui, selected, now, after)
+            x += abs(w) + 4
         return y + 28
+
+    def _who(self, battle: Any, feed: EventFeed, entity: int, ui: UiState) -> str:
+        return feed.name(battle, entity) if ui.shows(entity) else "?"
+
+    def _chip(self, side: pygame.Surface, x: int, y: int, battle: Any, feed: EventFeed, e: int, ui: UiState,
+              selected: int | None, now: int | None, after: int | None) -> int:
+        """One chip of the strip at (x, y); returns its width, negated when it does not fit there."""
+        seen = ui.shows(e)
+        alive = battle.is_alive(e)
+        standing = alive and not battle.conditions(e) & {"downed", "unconscious"}
+        tag = "> " if e == now else ("next: " if e == after else "")
+        label = self.texts(tag + (feed.name(battle, e) if seen else "?"), "small",
+                           theme.TEXT if standing and seen else theme.TEXT_DIM)
+        w = label.get_width() + 22
+        if x + w > side.get_width() - 10 and x > 14:
+            return -w
+        chip = self.chips[e] = pygame.Rect(x, y, w, 18)
+        pygame.draw.rect(side, (80, 76, 40) if e == selected else (44, 48, 60), chip, border_radius=9)
+        if e == now:
+            pygame.draw.rect(side, theme.ACCENT, chip, 2, border_radius=9)
+        dot = self.colour_of(battle.team(e)) if alive and seen else (80, 80, 80)
+        pygame.draw.circle(side, dot, (x + 9, y + 9), 6)
+        side.blit(label, (x + 18, y + 2))
+        if not alive and seen:
+            pygame.draw.line(side, theme.HEALTH_LOW, (x + 18, y + 9), (x + w - 4, y + 9), 2)
+        return w
 
     def _selected(self, side: pygame.Surface, y: int, battle: Any, feed: EventFeed, entity: int, ui: UiState,
                   powers: Mapping[int, tuple[str, ...]] | None) -> int:
@@ -224,3 +255,27 @@ def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, te
     panel(surface, box)
     surface.blit(label, label.get_rect(midtop=(box.centerx, box.y + 8)))
     surface.blit(hint, hint.get_rect(midtop=(box.centerx, box.y + 14 + label.get_height())))
+
+
+def button_rects(size: tuple[int, int], names: tuple[str, ...]) -> dict[str, pygame.Rect]:
+    """Where the buttons are: a row under the side panel, above the status bar."""
+    if not names:
+        return {}
+    left, top = size[0] - SIDEBAR_W + 8, size[1] - STATUS_H - BUTTONS_H + 4
+    width = (SIDEBAR_W - 16 - 6 * (len(names) - 1)) // len(names)
+    return {name: pygame.Rect(left + i * (width + 6), top, width, BUTTONS_H - 8) for i, name in enumerate(names)}
+
+
+def draw_buttons(surface: pygame.Surface, size: tuple[int, int], ui: UiState, texts: Texts) -> None:
+    """The buttons (End turn first); the GM view's is lit while it is on."""
+    rects = button_rects(size, ui.buttons)
+    if not rects:
+        return
+    pygame.draw.rect(surface, theme.PANEL, (size[0] - SIDEBAR_W, size[1] - STATUS_H - BUTTONS_H, SIDEBAR_W,
+                                            BUTTONS_H))
+    for name, rect in rects.items():
+        lit = name == "gm_view" and ui.gm_view
+        pygame.draw.rect(surface, (88, 80, 40) if lit else (52, 58, 74), rect, border_radius=6)
+        pygame.draw.rect(surface, theme.PANEL_EDGE, rect, 1, border_radius=6)
+        label = texts(BUTTON_LABELS.get(name, name), "small", theme.TEXT)
+        surface.blit(label, label.get_rect(center=rect.center))

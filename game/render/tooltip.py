@@ -42,7 +42,7 @@ def draw_hover(surface: pygame.Surface, view: Viewport, battle: Any, selected: i
         lines = [("in sight" if sees else "no line of sight", colour), ("ally", theme.TEXT_DIM)]
     if ui is not None and ui.power is not None:
         lines.append(reach_line(battle, selected, ui, hover))
-    _box(surface, view, rect, [text(t, "small", c) for t, c in lines])
+    box_beside(surface, view, rect, [text(t, "small", c) for t, c in lines])
 
 
 def _enemy_lines(surface: pygame.Surface, view: Viewport, battle: Any, selected: int, target: int,
@@ -69,7 +69,7 @@ def _enemy_lines(surface: pygame.Surface, view: Viewport, battle: Any, selected:
     return lines
 
 
-def _box(surface: pygame.Surface, view: Viewport, rect: pygame.Rect, surfaces: list[pygame.Surface]) -> None:
+def box_beside(surface: pygame.Surface, view: Viewport, rect: pygame.Rect, surfaces: list[pygame.Surface]) -> None:
     """The tooltip's lines in a panel right of the square (left of it at the map's right edge)."""
     width = max(s.get_width() for s in surfaces) + 12
     height = sum(s.get_height() for s in surfaces) + 8

@@ -36,6 +36,26 @@ class UiState:
     show_help: bool = False
     human_teams: frozenset[str] = frozenset()
     title: str = ""
+    #: whose turn it is and who acts after it this round (the turn strip's "now" and "next")
+    actor: int | None = None
+    up_next: tuple[int, ...] = ()
+    #: ``battle.forecast`` of the chosen power at the hovered target or point (None: none asked)
+    forecast: Any = None
+    #: ``battle.forecast_move`` of the selected creature to the hovered square
+    move_preview: Any = None
+    #: fog of war: the squares the person's team sees (None: everything is shown) ...
+    visible: Any = None
+    #: ... the creatures off them (not drawn, not named), and where those were last seen
+    hidden: frozenset[int] = frozenset()
+    seen_at: dict[int, Square] = field(default_factory=dict)
+    #: the GM view: fog lifted, everything shown
+    gm_view: bool = False
+    #: the buttons shown under the side panel, by name (what a click on one sends)
+    buttons: tuple[str, ...] = ()
+
+    def shows(self, entity: int) -> bool:
+        """Whether the person may see this creature now (fog of war)."""
+        return entity not in self.hidden
 
     def forget_plans(self) -> None:
         """Drop the queued moves and powers shown on the map (the round they were for is played)."""

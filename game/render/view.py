@@ -6,8 +6,10 @@ rarely is drawn once and cached by the layer that owns it: the terrain with its 
 look (``tokens.Tokens``), overlay masks (``overlays.Overlays``), the side panel
 (``panels.SidePanel``) and every string (``draw.Texts``). A frame is then a handful of blits.
 
-Layers, bottom to top: terrain, reach or power range and area, queued plans, fall marks, tokens,
-the selection ring, the hover tooltip, the banner; then the side panel, the status bar and the help.
+Layers, bottom to top: terrain, the fog of war, reach or power range and area, queued plans, fall
+marks, tokens (those the person's team sees) and where hidden enemies were last seen, the selection
+ring, the hover box (a power's forecast, a move's path, or sight and cover), the banner; then the
+side panel with its turn strip, the buttons, the status bar and the help.
 """
 
 from __future__ import annotations
@@ -23,8 +25,20 @@ from components import Position
 from game.render import theme
 from game.render.draw import Texts
 from game.render.feed import EventFeed
+from game.render.fogview import draw_fog, draw_ghosts, visible_looks
+from game.render.hints import draw_move_preview, draw_power_forecast
 from game.render.overlays import Overlays, draw_fall_marks, draw_plans
-from game.render.panels import SIDEBAR_W, STATUS_H, SidePanel, draw_banner, draw_help, draw_status
+from game.render.panels import (
+    BUTTONS_H,
+    SIDEBAR_W,
+    STATUS_H,
+    SidePanel,
+    button_rects,
+    draw_banner,
+    draw_buttons,
+    draw_help,
+    draw_status,
+)
 from game.render.terrain import TerrainLayer
 from game.render.tokens import Tokens
 from game.render.tooltip import draw_hover
@@ -66,13 +80,18 @@ class Renderer:
         self.battle = battle
         self.view = Viewport(self.map_rect, (battle.width, battle.height), self._fixed_tile)
         self.texts.clear()
+        self.forget()
+        for team in sorted({battle.team(e) for e in battle.creatures()}):
+            self.colour_of(team)
+
+    def forget(self) -> None:
+        """Drop what was drawn from the battle (after an undo the battle is back where it was, and the
+        caches' keys, its counters, may come round again for a different board); the view stays."""
         self.feed = EventFeed()
         self.terrain = TerrainLayer()
         self.tokens = Tokens(self.colour_of, self.texts)
         self.overlays = Overlays()
         self.side = SidePanel(self.texts, self.colour_of)
-        for team in sorted({battle.team(e) for e in battle.creatures()}):
-            self.colour_of(team)
 
     @property
     def tile(self) -> int:
@@ -97,6 +116,13 @@ class Renderer:
 
     def centre_on(self, x: int, y: int) -> None:
         self.view.centre_on(x, y)
+
+    def button_at(self, pos: tuple[int, int], names: tuple[str, ...]) -> str | None:
+        """The button under a screen position, of those shown (``names``), or None."""
+        for name, rect in button_rects(self.size, names).items():
+            if rect.collidepoint(pos):
+                return name
+        return None
 
     def square_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """The square under a screen position, or None outside the map."""
@@ -148,15 +174,17 @@ class Renderer:
         ui = ui or UiState()
         now = time.monotonic() if now is None else now
         b = self.battle
-        self.feed.update(b)
+        self.feed.update(b, ui.hidden)
         surface.fill(theme.BACKGROUND)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
         selected = ui.selected if ui.selected is not None and ui.selected in b.creatures() else None
         self._draw_map(surface, ui, selected, now)
         surface.set_clip(clip)
-        side = pygame.Rect(self.map_rect.right, 0, SIDEBAR_W, self.size[1] - STATUS_H)
+        below = BUTTONS_H if ui.buttons else 0
+        side = pygame.Rect(self.map_rect.right, 0, SIDEBAR_W, self.size[1] - STATUS_H - below)
         self.side.draw(surface, side, b, self.feed, ui, selected, self.powers)
+        draw_buttons(surface, self.size, ui, self.texts)
         draw_status(surface, self.size, ui.message, self.texts)
         if ui.show_help:
             draw_help(surface, self.size, self.map_rect.center, self.texts)
@@ -165,18 +193,25 @@ class Renderer:
         """Everything inside the map viewport, bottom layer first."""
         b, view = self.battle, self.view
         view.blit_world(surface, self.terrain.surface(b, view.tile, self.texts))
+        draw_fog(surface, view, self.overlays, ui)
         if selected is not None and ui.power is None and b.is_alive(selected):
             self.overlays.draw_reach(surface, view, b, selected)
         if selected is not None and ui.power is not None:
             self.overlays.draw_power(surface, view, b, selected, ui.power, ui.hover, planned_square(b, selected, ui))
         draw_plans(surface, view, b, ui, self.texts)
-        looks = self.tokens.looks(b, self.feed)
-        draw_fall_marks(surface, view, self.feed.falls, b.round, self.texts)
+        looks = visible_looks(self.tokens.looks(b, self.feed), ui)
+        draw_fall_marks(surface, view, {e: f for e, f in self.feed.falls.items() if ui.shows(e)}, b.round,
+                        self.texts)
         squares = self.tokens.draw(surface, view, looks, self.feed, selected, now, b.rules.square_ft)
+        draw_ghosts(surface, view, ui, lambda e: self.colour_of(b.team(e)), self.texts)
         if selected is not None:
             pos = b.get(selected, Position)
             pygame.draw.circle(surface, theme.SELECTED, view.square_centre(pos.x, pos.y), view.tile // 2, 3)
-        if selected is not None and ui.hover is not None:
+        if ui.forecast is not None:
+            draw_power_forecast(surface, view, b, ui, lambda e: self.feed.name(b, e), self.texts)
+        elif ui.move_preview is not None:
+            draw_move_preview(surface, view, ui, self.texts)
+        elif selected is not None and ui.hover is not None:
             draw_hover(surface, view, b, selected, ui.hover, squares, ui, self.texts)
         elif ui.hover is not None:
             pygame.draw.rect(surface, theme.TEXT, view.square_rect(*ui.hover), 1)

@@ -14,7 +14,7 @@ from typing import Any
 import pygame
 
 from game.render import theme
-from game.render.inputs import LEFT, RIGHT, Click, Hover, Input, Key, Quit, Wheel
+from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
 from game.render.ui import UiState
 from game.render.view import Renderer
 
@@ -31,17 +31,21 @@ class Window:
         team_colours: team -> RGB for the tokens.
         powers: a scenario's entity -> power ids (the ones listed for each creature).
         screen: draw into this surface instead of opening a window (tests, screenshots).
+        offscreen: draw into a new surface of ``size`` (headless play).
     """
 
     def __init__(self, battle: Any, size: tuple[int, int] = (1280, 800), title: str = "",
                  team_colours: dict[str, theme.Colour] | None = None,
-                 powers: Mapping[int, tuple[str, ...]] | None = None, screen: pygame.Surface | None = None) -> None:
+                 powers: Mapping[int, tuple[str, ...]] | None = None, screen: pygame.Surface | None = None,
+                 offscreen: bool = False) -> None:
         # display and fonts only: pygame.init() would also open the audio device, which the game
         # never uses (and on a machine without a sound card it prints a screenful of ALSA errors)
         if not pygame.display.get_init():
             pygame.display.init()
         if not pygame.font.get_init():
             pygame.font.init()
+        if screen is None and offscreen:
+            screen = pygame.Surface(size)
         if screen is None:
             screen = pygame.display.set_mode(size)
             pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
@@ -51,6 +55,8 @@ class Window:
         self._clock = pygame.time.Clock()
         self._drag: tuple[int, int] | None = None
         self._dragged = False
+        #: the buttons the last frame showed (what a click beside the map may press)
+        self._buttons: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ the view
 
@@ -70,6 +76,10 @@ class Window:
     def set_battle(self, battle: Any) -> None:
         """Show another battle (after a load)."""
         self.renderer.set_battle(battle)
+
+    def forget(self) -> None:
+        """Redraw everything from the battle (after an undo)."""
+        self.renderer.forget()
 
     # ------------------------------------------------------------------ input
 
@@ -91,7 +101,10 @@ class Window:
         if event.type == pygame.MOUSEBUTTONDOWN:
             if event.button == LEFT:
                 square = self.renderer.square_at(event.pos)
-                return Click(square, LEFT) if square is not None else None
+                if square is not None:
+                    return Click(square, LEFT)
+                button = self.renderer.button_at(event.pos, self._buttons)
+                return Button(button) if button is not None else None
             if event.button == RIGHT:
                 self._drag, self._dragged = event.pos, False
             return None
@@ -120,7 +133,14 @@ class Window:
 
     def draw(self, ui: UiState) -> None:
         """Draw a frame into the screen surface (not shown until :meth:`present`)."""
+        self._buttons = ui.buttons
         self.renderer.draw(self.screen, ui)
+
+    def screenshot(self, path: str, ui: UiState, now: float = 1e9) -> None:
+        """Draw a frame with its animations finished and write it to ``path`` as PNG."""
+        self._buttons = ui.buttons
+        self.renderer.draw(self.screen, ui, now=now)
+        pygame.image.save(self.screen, path)
 
     def present(self, ui: UiState) -> float:
         """Draw a frame, show it and wait for the next one.

@@ -1,0 +1,128 @@
+"""Any scenario without a window: the computer plays every side, turn by turn, as the window would.
+
+The battle is played by the window application itself (:class:`game.play.app.App` and its turn
+flow) drawing into an off-screen surface, so what the PNGs show is what a window shows: a picture
+after each of the first turns and one of the end, and the combat log written beside them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Turns photographed (one PNG each) before only the last picture is kept.
+TURN_SHOTS = 24
+#: The most rounds a headless battle may be asked to play.
+MAX_ROUNDS = 500
+
+
+class PlayError(ValueError):
+    """A headless run asked for something it cannot do: the message names the flag and the value."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What a headless battle left: its log lines, the pictures written, the rounds and the winner."""
+
+    lines: list[str]
+    shots: list[Path]
+    rounds: int
+    winner: str | None
+
+
+def check_rounds(text: str) -> int:
+    """``--rounds`` as a whole number in 1..MAX_ROUNDS.
+
+    Raises:
+        PlayError: it is not one.
+    """
+    try:
+        rounds = int(text)
+    except ValueError:
+        raise PlayError(f"--rounds must be a whole number in 1..{MAX_ROUNDS}, not {text!r}") from None
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise PlayError(f"--rounds must be a whole number in 1..{MAX_ROUNDS}, not {rounds}")
+    return rounds
+
+
+def check_seed(text: str) -> int:
+    """``--seed`` as a whole number in 0..2**63-1.
+
+    Raises:
+        PlayError: it is not one.
+    """
+    try:
+        seed = int(text)
+    except ValueError:
+        raise PlayError(f"--seed must be a whole number in 0..2**63-1, not {text!r}") from None
+    if not 0 <= seed < 2**63:
+        raise PlayError(f"--seed must be a whole number in 0..2**63-1, not {seed}")
+    return seed
+
+
+def check_out(text: str) -> Path:
+    """``--out`` as a folder that exists or can be made, and can be written to.
+
+    Raises:
+        PlayError: it is a file, or cannot be made or written.
+    """
+    out = Path(text)
+    if out.exists() and not out.is_dir():
+        raise PlayError(f"--out {text}: is a file, expected a folder for the screenshots and the log")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise PlayError(f"--out {text}: cannot make the folder ({err.strerror or err})") from None
+    if not os.access(out, os.W_OK):
+        raise PlayError(f"--out {text}: the folder cannot be written to")
+    return out
+
+
+def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | None = None,
+         policy: str = "tactical", size: tuple[int, int] = (1280, 800)) -> Played:
+    """Play a scenario computer against computer, writing PNGs of its turns and ``combat-log.txt``.
+
+    ``seed`` seeds the battle (instead of the scenario's own seed) and the computer players.
+
+    Raises:
+        game.content.scenario.ScenarioError: the scenario cannot be loaded.
+    """
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    from game.battle.log import format_events
+    from game.play import demo
+    from game.play.app import App
+
+    loaded = demo.load(scenario_path, human=False, seed=seed)
+    app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
+              policy=policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, computer_delay=0.0,
+              max_rounds=rounds)
+    window = app.open_window(size, offscreen=True)
+    out.mkdir(parents=True, exist_ok=True)
+    for old in (*out.glob("turn-*.png"), out / "final.png"):
+        old.unlink(missing_ok=True)
+    shots: list[Path] = []
+
+    def shoot(path: Path) -> None:
+        window.screenshot(str(path), app.ui)
+        shots.append(path)
+
+    shoot(out / "turn-000.png")
+    turn = 0
+    while app.flow.step():
+        if app.flow.said:  # a creature's turn was played (not only a round begun)
+            turn += 1
+            app.ui.message = f"Round {app.battle.round}, turn {turn}: {app.flow.said}"
+            app.refresh()
+            if turn <= TURN_SHOTS:
+                shoot(out / f"turn-{turn:03d}.png")
+            app.flow.said = ""
+    app.refresh()
+    if not app.ui.banner:
+        app.ui.message = f"Stopped after round {app.battle.round} (--rounds {rounds})"
+    shoot(out / "final.png")
+    lines = format_events(app.battle, app.battle.events)
+    (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    window.close()
+    return Played(lines, shots, app.battle.round, app.winner())

@@ -1,0 +1,183 @@
+"""The orders a person gives the creature whose turn it is: select, move, choose and use a power.
+
+Each order is a battle command resolved at once (``resolve_orders``), so the person sees what it
+did before giving the next; a refusal becomes the status message. Which powers a key chooses is
+``game.render.ui.shown_powers``, so the panel and the keys never disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from components import Position
+from components.forecasts import MoveForecast
+from game.play.flow import TurnFlow, plain
+from game.render.ui import UiState, shown_powers
+
+
+class Orders:
+    """The order half of :class:`game.play.app.App` (it supplies these attributes and ``refresh``)."""
+
+    battle: Any
+    ui: UiState
+    flow: TurnFlow
+    powers: Mapping[int, tuple[str, ...]] | None
+    play_round: Callable[[Any], None] | None
+
+    def refresh(self) -> None:
+        raise NotImplementedError
+
+    def controls(self, entity: int) -> bool:
+        """Whether the player may give this creature orders."""
+        return self.battle.team(entity) in self.ui.human_teams
+
+    def may_order(self, entity: int) -> bool:
+        """The player's creature whose turn it is."""
+        return self.controls(entity) and entity == self.flow.actor and self.play_round is None
+
+    def creature_at(self, square: tuple[int, int]) -> int | None:
+        """The living creature the person sees on a square (the dead lie under the living)."""
+        b = self.battle
+        found = None
+        for e in b.creatures():
+            if b.get(e, Position).square == square and self.ui.shows(e):
+                if b.is_alive(e):
+                    return e
+                found = e
+        return found
+
+    def _try(self, what: Callable[[], Any]) -> tuple[bool, Any]:
+        """Run battle commands, turning a refusal into a status message instead of a crash.
+
+        Returns:
+            Whether they were accepted, and what ``what`` returned.
+        """
+        try:
+            result = what()
+        except (ValueError, KeyError) as err:
+            self.ui.message = plain(str(err))
+            return False, None
+        return True, result
+
+    def _why_not(self, entity: int) -> str | None:
+        """Why the player cannot order this creature now (None: they can)."""
+        b = self.battle
+        if not self.controls(entity):
+            return f"{b.name(entity)} is computer-controlled (Esc to deselect)"
+        if not self.may_order(entity):
+            now = self.flow.actor
+            who = "" if now is None else f": {b.name(now) if self.ui.shows(now) else 'someone unseen'} acts now"
+            return f"Not {b.name(entity)}'s turn{who}"
+        return None
+
+    def click(self, square: tuple[int, int]) -> None:
+        """A left click on a square: use the chosen power, move the selected creature, or select."""
+        ui = self.ui
+        occupant = self.creature_at(square)
+        if ui.selected is not None and ui.power is not None:
+            self.use_power_at(square, occupant)
+        elif occupant is not None and occupant != ui.selected:
+            self.select(occupant)
+        elif ui.selected is not None and occupant is None:
+            self.move_to(ui.selected, square)
+        self.refresh()
+
+    def move_to(self, entity: int, square: tuple[int, int]) -> None:
+        """Move the creature whose turn it is, now, along the battle's path; say the cost and any fall."""
+        b = self.battle
+        problem = self._why_not(entity)
+        if problem is not None:
+            self.ui.message = problem
+            return
+
+        def order() -> MoveForecast:
+            forecast = b.forecast_move(entity, square)  # asked first: the move changes the answer
+            b.move(entity, *square)
+            b.resolve_orders()
+            return forecast
+
+        ok, forecast = self._try(order)
+        if not ok:
+            return
+        warning = ""
+        if forecast.fall is not None and forecast.stops_at is not None:
+            where, fall = forecast.stops_at, forecast.fall
+            soft = " onto soft ground" if fall.soft else ""
+            at = "" if where == square else f" at {where}"
+            warning = f" - and FELL {fall.distance_ft:g} ft{at}{soft}"
+        self.ui.message = f"{b.name(entity)} moved to {b.get(entity, Position).square} " \
+                          f"({forecast.cost_ft} ft){warning}"
+
+    def select(self, entity: int | None) -> None:
+        self.ui.selected = entity
+        self.ui.power = None
+        if entity is not None:
+            who = self.battle.name(entity)
+            self.ui.message = f"{who} selected" + ("" if self.controls(entity) else " (computer-controlled)")
+        else:
+            self.ui.message = ""
+
+    def choose_power(self, index: int) -> None:
+        """Number key ``index`` (1-9): choose that power of the creature whose turn it is, or use it
+        at once when it needs no aim (centred on the user)."""
+        b, ui = self.battle, self.ui
+        if ui.selected is None or not hasattr(b, "powers_of"):
+            ui.message = "Select one of your creatures first"
+            return
+        problem = self._why_not(ui.selected)
+        if problem is not None:
+            ui.message = problem
+            return
+        powers = shown_powers(b, ui.selected, self.powers)
+        if not 1 <= index <= len(powers):
+            ui.message = f"{b.name(ui.selected)} has no power {index}"
+            return
+        power_id = powers[index - 1]
+        power = b.power(power_id)
+        if _needs_aim(power):
+            ui.power = power_id
+            ui.message = f"{power.name}: hover a target for the odds, click to use it (Esc to cancel)"
+            return
+        self._use(ui.selected, power_id, None, None)
+        self.refresh()
+
+    def use_power_at(self, square: tuple[int, int], occupant: int | None) -> None:
+        """Use the chosen power on the clicked creature (a single-target power) or square."""
+        b, ui = self.battle, self.ui
+        assert ui.selected is not None and ui.power is not None
+        power = b.power(ui.power)
+        if power.single_target and occupant is None:
+            ui.message = f"{power.name} needs a creature: click one"
+            return
+        problem = self._why_not(ui.selected)
+        if problem is not None:
+            ui.message = problem
+            return
+        if power.single_target:
+            self._use(ui.selected, ui.power, occupant, None)
+        else:
+            self._use(ui.selected, ui.power, None, square)
+
+    def _use(self, user: int, power_id: str, target: int | None, point: tuple[int, int] | None) -> None:
+        """Use a power now: it resolves (the dice are rolled) and the log tells what it did."""
+        b = self.battle
+
+        def order() -> None:
+            b.use_power(user, power_id, target=target, point=point)
+            b.resolve_orders()
+
+        if self._try(order)[0]:
+            self.ui.power = None
+            self.ui.message = f"{b.name(user)} used {b.power(power_id).name} (see the log); End turn when done"
+
+
+def _needs_aim(power: Any) -> bool:
+    """Whether a power asks for a target square or creature after its key, rather than being used at
+    once (a burst centred on the user, or a power on the user itself)."""
+    needs = power.range_ft is not None or (power.area is not None and power.area.shape != "burst")
+    if power.targets == "self" and not getattr(power, "teleport", False):
+        needs = False
+    if not needs and power.area is None and power.targets != "self":
+        needs = True  # melee reach: still pick the creature
+    return needs

@@ -1,0 +1,57 @@
+"""The odds before you commit: what the hovered target, point or square would give, from the battle.
+
+With a power chosen, hovering a creature or a square asks ``battle.forecast`` (hit chance, damage,
+who an area catches, cover and roll mode with their reasons); with none, hovering a square asks
+``battle.forecast_move`` (the real path, its cost, a fall). The answers are kept in the
+:class:`game.render.ui.UiState` for the renderer to show; nothing here computes a rule.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from components import Position
+
+if TYPE_CHECKING:
+    from game.play.app import App
+
+
+def power_forecast(app: App, user: int, power_id: str, square: tuple[int, int]) -> Any:
+    """``battle.forecast`` of the chosen power aimed where the mouse is (None: nothing to aim at)."""
+    b = app.battle
+    try:
+        power = b.power(power_id)
+        if power.single_target:
+            target = app.creature_at(square)
+            if target is None:
+                return None
+            return b.forecast(user, power_id, target=target)
+        if power.range_ft is None and not power.needs_direction:
+            return b.forecast(user, power_id)  # centred on the user: the mouse does not aim it
+        return b.forecast(user, power_id, point=square)
+    except (KeyError, ValueError):
+        return None
+
+
+def move_forecast(app: App, entity: int, square: tuple[int, int]) -> Any:
+    """``battle.forecast_move`` to the hovered square (None on the creature's own or a taken one)."""
+    b = app.battle
+    if square == b.get(entity, Position).square or app.creature_at(square) is not None:
+        return None
+    try:
+        return b.forecast_move(entity, square)
+    except (KeyError, ValueError):
+        return None
+
+
+def update(app: App) -> None:
+    """Ask the battle again what the hovered square would give the creature whose turn it is."""
+    ui = app.ui
+    ui.forecast = ui.move_preview = None
+    user, square = ui.selected, ui.hover
+    if user is None or square is None or not app.may_order(user):
+        return
+    if ui.power is not None:
+        ui.forecast = power_forecast(app, user, ui.power, square)
+    else:
+        ui.move_preview = move_forecast(app, user, square)

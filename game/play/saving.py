@@ -1,0 +1,48 @@
+"""Ctrl+S and Ctrl+L: a battle saved against its scenario, and loaded back into the same window.
+
+A save is the scenario and the commands given so far (``game.content.saves``); a battle saved in
+the middle of a round replays its turn steps, so the loaded one is at the same creature's turn.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.content import saves
+
+if TYPE_CHECKING:
+    from game.play.app import App
+
+
+def save(app: App) -> None:
+    """Save the scenario and the commands given so far to ``app.save_path``."""
+    if app.scenario is None:
+        app.ui.message = "This battle was not loaded from a scenario: nothing to save it against"
+        return
+    app.save_path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        saves.save_game(app.save_path, app.scenario, app.battle, build_commands=app.build_commands)
+    except Exception as err:  # whatever went wrong, the player reads it and the game goes on
+        app.ui.message = f"Save failed: {err}"
+        return
+    app.ui.message = f"Saved to {app.save_path}"
+
+
+def load(app: App) -> None:
+    """Replace the battle by the one saved at ``app.save_path``, if it is of this scenario."""
+    try:
+        battle, scenario, build_commands = saves.restore_game(app.save_path)
+    except Exception as err:  # a missing or broken save is a message, not a crash
+        app.ui.message = f"Load failed: {err}"
+        return
+    if app.scenario is not None and scenario.name != app.scenario.name:
+        battle.close()
+        app.ui.message = (f"Load refused: {app.save_path} is a save of {scenario.name!r}, "
+                          f"this window plays {app.scenario.name!r}")
+        return
+    old = app.battle
+    app.scenario, app.build_commands = scenario, build_commands
+    app.replace_battle(battle)
+    if old is not battle:
+        old.close()
+    app.ui.message = f"Loaded {app.save_path} (round {battle.round})"

@@ -1,0 +1,52 @@
+"""Fog of war on the map: the squares the person's team does not see are shaded, and an enemy out
+of sight is drawn only as a dim mark where it was last seen.
+
+Which squares are seen and who is hidden are the battle's answer, kept in the
+:class:`game.render.ui.UiState` by the application (``game.play.fog``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from game.render import theme
+from game.render.overlays import Overlays
+from game.render.ui import UiState
+from game.render.viewport import Viewport
+
+TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
+#: how dark the unseen squares are drawn (alpha of black)
+FOG_ALPHA = 150
+
+
+def draw_fog(surface: pygame.Surface, view: Viewport, overlays: Overlays, ui: UiState) -> None:
+    """Shade the squares out of the team's sight."""
+    if ui.visible is None:
+        return
+    unseen = ~ui.visible
+    key = (unseen.tobytes(), view.tile)
+    view.blit_world(surface, overlays.mask_surface("fog", unseen, (0, 0, 0), FOG_ALPHA, key, view))
+
+
+def draw_ghosts(surface: pygame.Surface, view: Viewport, ui: UiState, colour_of: Callable[[int], theme.Colour],
+                text: TextFn) -> None:
+    """A dim ring and a "?" where each hidden enemy was last seen."""
+    for entity in ui.hidden:
+        square = ui.seen_at.get(entity)
+        if square is None:
+            continue
+        centre = view.square_centre(*square)
+        dim = tuple(c // 2 for c in colour_of(entity))
+        pygame.draw.circle(surface, dim, centre, max(4, int(view.tile * 0.34)), 2)
+        label = text("?", "small", theme.TEXT_DIM)
+        surface.blit(label, label.get_rect(center=centre))
+
+
+def visible_looks(looks: list[Any], ui: UiState) -> list[Any]:
+    """The tokens the person may see (all of them in the GM view)."""
+    if not ui.hidden:
+        return looks
+    return [look for look in looks if look.entity not in ui.hidden]

@@ -1,0 +1,72 @@
+"""What the forecasts look like on the map: the chosen power's odds at the hovered target or point,
+and a move's real path with its cost and any fall, each in a box beside the square.
+
+The forecasts are the battle's (the application asks ``battle.forecast`` and ``forecast_move`` and
+keeps the answers in the :class:`game.render.ui.UiState`); :mod:`game.render.odds` puts them in
+words and this module draws them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from components import Position
+from game.render import odds, theme
+from game.render.draw import dashed
+from game.render.tooltip import box_beside
+from game.render.ui import UiState
+from game.render.viewport import Viewport
+
+TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
+TONES: dict[str, theme.Colour] = {"text": theme.TEXT, "good": theme.LOS_CLEAR, "bad": theme.LOS_BLOCKED,
+                                  "dim": theme.TEXT_DIM, "ally": theme.COVER}
+
+
+def _surfaces(lines: list[odds.Line], text: TextFn) -> list[pygame.Surface]:
+    return [text(line, "small", TONES.get(tone, theme.TEXT)) for line, tone in lines]
+
+
+def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui: UiState,
+                        name: Callable[[int], str], text: TextFn) -> None:
+    """A dashed aim from the user, a ring on each creature the use reaches (allies blue) and the
+    odds in a box by the hovered square (the area itself is the power overlay's)."""
+    forecast, hover = ui.forecast, ui.hover
+    if forecast is None or hover is None:
+        return
+    colour = theme.LOS_CLEAR if forecast.legal else theme.LOS_BLOCKED
+    rect = view.square_rect(*hover)
+    dashed(surface, colour, view.square_centre(*forecast.from_square), rect.center, 3)
+    pygame.draw.rect(surface, colour, rect, 2)
+    for t in forecast.targets:
+        if ui.shows(t.target):
+            pos = battle.get(t.target, Position)
+            ring = theme.COVER if t.ally else theme.AREA
+            pygame.draw.circle(surface, ring, view.square_centre(pos.x, pos.y), view.tile // 2, 3)
+    try:
+        power_name = battle.power(forecast.power).name
+    except (KeyError, ValueError):
+        power_name = forecast.power
+    lines = odds.forecast_lines(forecast, power_name, name, ui.shows)
+    box_beside(surface, view, rect, _surfaces(lines, text))
+
+
+def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text: TextFn) -> None:
+    """The path the creature would really walk (the battle's), where it stops, and the box."""
+    forecast, hover = ui.move_preview, ui.hover
+    if forecast is None or hover is None:
+        return
+    rect = view.square_rect(*hover)
+    if forecast.legal and len(forecast.path) > 1:
+        points = [view.square_centre(*square) for square in forecast.path]
+        colour = theme.LOS_BLOCKED if forecast.fall is not None else theme.REACH
+        pygame.draw.lines(surface, colour, False, points, 3)
+        for point in points[1:]:
+            pygame.draw.circle(surface, colour, point, max(2, view.tile // 10))
+        if forecast.stops_at is not None:
+            pygame.draw.rect(surface, colour, view.square_rect(*forecast.stops_at), 2)
+    else:
+        pygame.draw.rect(surface, theme.LOS_BLOCKED, rect, 2)
+    box_beside(surface, view, rect, _surfaces(odds.move_lines(forecast, ui.shows), text))

@@ -1,0 +1,105 @@
+"""A forecast in words: the lines the hover box shows for ``battle.forecast`` and ``forecast_move``.
+
+Plain text and a tone per line ("text", "good", "bad", "dim", "ally"), no pygame: the numbers are
+the forecast's own (hit chance, expected damage and its range, saves, falls), and the reasons
+(roll mode, cover, Defense modifiers) are the battle's words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Line = tuple[str, str]
+NameFn = Callable[[int], str]
+ShowsFn = Callable[[int], bool]
+
+
+def _everyone(_: int) -> bool:
+    return True
+
+
+def _dice(dist: Any) -> str:
+    """A distribution as "avg 4.5 (1-8)"."""
+    return f"avg {dist.mean:.1f} ({dist.low}-{dist.high})"
+
+
+def _mode(mode: Any) -> str:
+    """A roll mode and its reasons: "disadvantage (dark: terrible light)"."""
+    return mode.mode + (f" ({'; '.join(mode.reasons)})" if mode.reasons else "")
+
+
+def _defense(defense: Any) -> list[Line]:
+    """Defense against the user, with cover and every modifier's reason."""
+    lines: list[Line] = [(f"Defense {defense.value} (base {defense.base})", "text")]
+    if defense.cover:
+        lines.append(("in cover from you", "bad"))
+    for mod in defense.modifiers:
+        lines.append((f"  {mod.amount:+d} {mod.name}: {mod.reason}", "dim"))
+    return lines
+
+
+def target_lines(t: Any, name: NameFn) -> list[Line]:
+    """One creature the use reaches: its roll, damage, healing, push and fall, and the chance it drops."""
+    who = name(t.target) + (" (ALLY)" if t.ally else "")
+    lines: list[Line] = [(who, "ally" if t.ally else "text")]
+    if t.attack is not None:
+        a = t.attack
+        lines.append((f"  hit {a.chance:.0%}: d20 {a.bonus:+d} vs Defense {a.defense.value}",
+                      "good" if a.chance >= 0.5 else "bad"))
+        lines.append((f"  roll: {_mode(a.mode)}", "text" if a.mode.mode == "normal" else "bad"))
+        lines += [("  " + text, tone) for text, tone in _defense(a.defense)]
+    if t.save is not None:
+        s = t.save
+        half = ", half on a save" if s.half_on_success else ""
+        lines.append((f"  saves {s.chance:.0%} vs DC {s.dc}{half}; roll: {_mode(s.mode)}", "text"))
+    if t.damage is not None:
+        lines.append((f"  damage {_dice(t.damage)}", "text"))
+    if t.healing is not None:
+        lines.append((f"  healing {_dice(t.healing)}", "good"))
+    if t.conditions:
+        lines.append((f"  {t.affected:.0%}: {', '.join(t.conditions)}", "text"))
+    if t.pushed_to is not None:
+        lines.append((f"  pushed to {t.pushed_to}", "text"))
+    if t.fall is not None:
+        lines.append((f"  then falls {t.fall.distance_ft:g} ft: {_dice(t.fall.damage)}", "bad"))
+    if t.downs > 0:
+        lines.append((f"  drops it: {t.downs:.0%}", "good" if not t.ally else "bad"))
+    return lines
+
+
+def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn = _everyone) -> list[Line]:
+    """The hover box for a power aimed at a target or point: illegal and why, or who it catches
+    (allies marked) and each one's odds; creatures ``shows`` hides (fog) are left out."""
+    if not forecast.legal:
+        return [(power_name, "text"), (f"cannot: {forecast.problem}", "bad")]
+    lines: list[Line] = [(power_name, "text")]
+    targets = [t for t in forecast.targets if shows(t.target)]
+    if forecast.squares:
+        caught = ", ".join(name(t.target) + (" (ally)" if t.ally else "") for t in targets) or "nobody seen"
+        lines.append((f"area of {len(forecast.squares)} squares catches: {caught}", "text"))
+    for t in targets:
+        lines += target_lines(t, name)
+    if len(targets) > 1 and len(targets) == len(forecast.targets):
+        lines.append((f"expected damage (enemies - allies): {forecast.expected_damage:.1f}", "text"))
+    if forecast.scripted:
+        lines.append(("a script decides part of this: not counted above", "dim"))
+    return lines
+
+
+def move_lines(forecast: Any, shows: ShowsFn = _everyone) -> list[Line]:
+    """The hover box for a move: its cost along the real path, where it stops, the fall, and cover
+    from the enemies ``shows`` lets the person see."""
+    if not forecast.legal:
+        return [(f"cannot move there: {forecast.problem}", "bad")]
+    lines: list[Line] = [(f"move {forecast.cost_ft} ft ({len(forecast.path) - 1} squares)", "text")]
+    if forecast.stops_at is not None and forecast.stops_at != forecast.square:
+        lines.append((f"stops at {forecast.stops_at}: nothing under it", "bad"))
+    if forecast.fall is not None:
+        fall = forecast.fall
+        soft = " onto soft ground" if fall.soft else ""
+        lines.append((f"FALLS {fall.distance_ft:g} ft{soft}: {fall.dice}d6, {_dice(fall.damage)}", "bad"))
+    seen = [cover for enemy, cover in forecast.cover if shows(enemy)]
+    if seen:
+        lines.append((f"cover there from {sum(seen)} of {len(seen)} enemies in sight", "dim"))
+    return lines

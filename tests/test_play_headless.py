@@ -1,0 +1,76 @@
+"""``python -m game play SCENARIO --headless``: the computer plays every side of any scenario, turn by
+turn through the window application, writing screenshots of its turns and the combat log; bad
+input is refused in one line with exit status 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from game.play import cli, headless
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
+def test_every_shipped_scenario_plays_headless_turn_by_turn(scenario: Path, tmp_path: Path) -> None:
+    played = headless.play(scenario, tmp_path, rounds=2, seed=5)
+    assert 1 <= played.rounds <= 2
+    turns = sorted(tmp_path.glob("turn-*.png"))
+    assert turns[0].name == "turn-000.png" and len(turns) >= 3  # the start and one per turn played
+    assert (tmp_path / "final.png").stat().st_size > 10_000
+    log = (tmp_path / "combat-log.txt").read_text(encoding="utf-8").splitlines()
+    assert log == played.lines and any(line.startswith("Round 1:") for line in log)
+
+
+def test_the_same_seed_plays_the_same_battle_and_another_seed_another(tmp_path: Path) -> None:
+    first = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "a", rounds=3, seed=1)
+    again = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "b", rounds=3, seed=1)
+    other = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "c", rounds=3, seed=2)
+    assert first.lines == again.lines
+    assert first.lines != other.lines
+
+
+def test_the_cli_writes_the_log_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["play", str(ROOT / "assets/scenarios/ambush.toml"), "--headless", "--rounds", "2",
+                     "--out", str(tmp_path), "--seed", "3"])
+    printed = capsys.readouterr()
+    assert code == 0
+    assert printed.out.strip() == (tmp_path / "combat-log.txt").read_text(encoding="utf-8").strip()
+    assert "screenshots and combat-log.txt written to" in printed.err
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["assets/scenarios/nowhere.toml"], "nowhere.toml"),
+    (["assets/scenarios/ledge.toml", "--rounds", "0"], "--rounds must be a whole number in 1..500, not 0"),
+    (["assets/scenarios/ledge.toml", "--rounds", "ten"], "--rounds must be a whole number in 1..500, not 'ten'"),
+    (["assets/scenarios/ledge.toml", "--rounds", "100000"], "--rounds"),
+    (["assets/scenarios/ledge.toml", "--seed", "-1"], "--seed must be a whole number"),
+    (["assets/scenarios/ledge.toml", "--out", "README.md"], "--out README.md: is a file"),
+])
+def test_bad_input_is_refused_in_one_line_with_status_2(args: list[str], says: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        code = cli.main(["play", *args, "--headless"])
+    finally:
+        os.chdir(cwd)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and says in err and err.startswith("play: ")
+    assert "Traceback" not in err
+
+
+def test_python_dash_m_game_play_headless_runs(tmp_path: Path) -> None:
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    done = subprocess.run([sys.executable, "-m", "game", "play", "assets/scenarios/ledge.toml", "--headless",
+                           "--rounds", "1", "--out", str(tmp_path)], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "final.png").exists() and "Round 1:" in done.stdout

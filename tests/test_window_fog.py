@@ -1,0 +1,122 @@
+"""Fog of war: the person's team sees only what its creatures see (``battle.visible_squares``);
+enemies out of sight are not drawn (a dim mark where they were last seen), cannot be hovered or
+clicked, and the log and the turn strip do not name them; G toggles a GM view showing everything."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import numpy as np
+import pygame
+import pytest
+
+from components import Position
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render.inputs import Click, Hover, Key
+
+SIZE = (1100, 700)
+RED = (200, 30, 30)
+
+
+@pytest.fixture(autouse=True)
+def _pygame():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.quit()
+
+
+def _walled() -> tuple[Battle, int, int]:
+    """A hero west of a wall from edge to edge, an orc east of it: neither sees the other."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 9, 2, team="red", powers=["strike"])
+    return b, hero, orc
+
+
+def _disc(window, square: tuple[int, int]) -> tuple[int, int]:
+    """A point on a token's disc beside its label."""
+    rect = window.renderer.square_rect(*square)
+    return (rect.centerx - rect.w // 4, rect.centery + rect.h // 8)
+
+
+def _to(app: App, entity: int) -> None:
+    for _ in range(20):
+        if app.battle.current_actor == entity:
+            return
+        app.handle(Key("return" if not app.flow.human_turn() else "space"))
+    raise AssertionError("its turn never came")
+
+
+def test_an_enemy_out_of_sight_is_not_drawn_until_the_gm_view() -> None:
+    b, hero, orc = _walled()
+    app = App(b, {"blue"}, team_colours={"blue": (30, 60, 200), "red": RED})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    np.testing.assert_array_equal(app.ui.visible, b.visible_squares("blue"))
+    assert orc in app.ui.hidden and hero not in app.ui.hidden
+    app.draw()
+    assert tuple(window.screen.get_at(_disc(window, b.get(orc, Position).square)))[:3] != RED
+    assert tuple(window.screen.get_at(_disc(window, b.get(hero, Position).square)))[:3] == (30, 60, 200)
+    app.handle(Key("g"))
+    assert app.ui.gm_view and app.ui.visible is None and not app.ui.hidden
+    app.draw()
+    assert tuple(window.screen.get_at(_disc(window, b.get(orc, Position).square)))[:3] == RED
+    app.handle(Key("g"))
+    assert orc in app.ui.hidden
+
+
+def test_a_hidden_enemy_cannot_be_hovered_clicked_or_read_about() -> None:
+    b, hero, orc = _walled()
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    _to(app, hero)
+    square = b.get(orc, Position).square
+    app.handle(Key("1"))
+    app.handle(Hover(square))
+    assert app.ui.forecast is None  # no target there as far as the person knows
+    app.handle(Key("escape"))
+    app.handle(Click(square))
+    assert app.ui.selected != orc
+    app.handle(Key("space"))  # the orc's turn: it moves about behind the wall, shown one turn per delay
+    app.flow.delay = 0.0
+    app.tick_clock(0.0)
+    assert "Orc" not in app.ui.message
+    app.handle(Key("return"))
+    app.draw()
+    feed = window.renderer.feed
+    assert any("Orc" in line for line in feed.lines)  # the GM's log names it ...
+    assert not any("Orc" in line for line in feed.seen_lines)  # ... the person's does not
+    chip = window.renderer.side.chips[orc]
+    dot = (window.renderer.map_rect.right + chip.x + 9, chip.y + 9)
+    assert tuple(window.screen.get_at(dot))[:3] == (80, 80, 80)  # the strip shows an unseen creature
+
+
+def test_an_enemy_out_of_sight_is_remembered_dimmed_where_it_was_last_seen() -> None:
+    b = Battle(seed=5, width=12, height=6)
+    for y in range(1, 6):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 0, team="blue", powers=["shoot"], speed=40)
+    orc = b.spawn("Orc", 8, 0, team="red", powers=["strike"], prepared=False)
+    app = App(b, {"blue"})
+    assert orc not in app.ui.hidden and app.ui.seen_at[orc] == (8, 0)
+    _to(app, hero)
+    app.handle(Click((1, 4)))  # the hero steps behind the wall: (8, 0) goes out of its sight
+    assert b.get(hero, Position).square == (1, 4) and not app.ui.visible[8, 0]
+    assert orc in app.ui.hidden and app.ui.seen_at[orc] == (8, 0)
+    app.handle(Key("space"))
+    _to(app, orc)
+    b.move(orc, 9, 5)  # the computer's turn, given by hand: it moves on, unseen
+    b.end_turn()
+    app.refresh()
+    assert orc in app.ui.hidden and app.ui.seen_at[orc] == (8, 0)  # still remembered where it was seen
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    window.draw(app.ui)
+    centre = window.renderer.square_centre(8, 0)
+    edge = (centre[0] - max(4, int(window.renderer.tile * 0.34)), centre[1])
+    assert tuple(window.screen.get_at(edge))[:3] == tuple(c // 2 for c in window.renderer.colour_of("red"))

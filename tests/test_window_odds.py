@@ -1,0 +1,140 @@
+"""Odds before you commit: with a power chosen, hovering a target or a point shows the battle's own
+forecast (hit chance, expected damage and its range, who an area catches with allies marked, cover
+and roll mode with their reasons); with none, hovering a square shows the real path from the core,
+its cost and a fall warning. Driven under SDL's dummy driver through the app's inputs."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from components import Position
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render import odds, theme
+from game.render.inputs import Hover, Key
+
+SIZE = (1100, 700)
+
+
+@pytest.fixture(autouse=True)
+def _pygame():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.quit()
+
+
+def _my_turn(app: App, entity: int) -> None:
+    """Play on (Enter for the computer, Space for the person's others) until ``entity``'s turn."""
+    for _ in range(20):
+        if app.battle.current_actor == entity:
+            return
+        app.handle(Key("return" if not app.flow.human_turn() else "space"))
+    raise AssertionError("its turn never came")
+
+
+def _text(lines: list[tuple[str, str]]) -> str:
+    return "\n".join(line for line, _ in lines)
+
+
+def test_hovering_a_target_shows_the_battles_odds_with_cover_and_their_reasons() -> None:
+    b = Battle(seed=1, width=10, height=8)
+    b.add_wall(1, 3)  # three of the four corner lines from (0, 0) to (2, 4) pass through it: cover
+    archer = b.spawn("Archer", 0, 0, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 2, 4, team="red", defense=10)
+    b.add_condition(orc, "flat-footed")
+    b.add_condition(archer, "dazzled")
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    _my_turn(app, archer)
+    app.handle(Key("1"))
+    app.handle(Hover((2, 4)))
+    forecast = app.ui.forecast
+    assert forecast == b.forecast(archer, "shoot", target=orc)  # the battle's answer, not the window's
+    attack = forecast.targets[0].attack
+    assert attack.defense.cover
+    text = _text(odds.forecast_lines(forecast, "Shoot", b.name))
+    assert f"hit {attack.chance:.0%}: d20 +{attack.bonus} vs Defense {attack.defense.value}" in text
+    damage = forecast.targets[0].damage
+    assert f"damage avg {damage.mean:.1f} ({damage.low}-{damage.high})" in text
+    assert "in cover from you" in text and "walls hide 3 of 4 corner lines" in text and "flat-footed" in text
+    assert f"roll: {attack.mode.mode}" in text and all(reason in text for reason in attack.mode.reasons)
+    app.draw()
+    rect = window.renderer.square_rect(2, 4)
+    assert tuple(window.screen.get_at((rect.x + 1, rect.y + 1)))[:3] == theme.LOS_CLEAR  # the aimed square
+
+
+def test_an_area_names_who_it_would_catch_and_marks_allies() -> None:
+    b = Battle(seed=2, width=14, height=8)
+    mage = b.spawn("Mage", 1, 1, team="blue", powers=["fireball"])
+    pal = b.spawn("Pal", 8, 4, team="blue", powers=["strike"])
+    orc = b.spawn("Orc", 9, 4, team="red", powers=["strike"], prepared=False)
+    app = App(b, {"blue"})
+    app.open_window(screen=pygame.Surface(SIZE))
+    _my_turn(app, mage)
+    app.handle(Key("1"))
+    app.handle(Hover((8, 5)))
+    forecast = app.ui.forecast
+    assert forecast == b.forecast(mage, "fireball", point=(8, 5))
+    caught = {t.target: t.ally for t in forecast.targets}
+    assert caught == {pal: True, orc: False}
+    text = _text(odds.forecast_lines(forecast, "Fireball", b.name))
+    assert "catches: Pal (ally), Orc" in text or "catches: Orc, Pal (ally)" in text
+    assert "Pal (ALLY)" in text and f"saves {forecast.targets[0].save.chance:.0%} vs DC 13" in text
+    app.draw()
+    app.handle(Hover(None))
+    assert app.ui.forecast is None
+
+
+def test_an_illegal_use_says_why() -> None:
+    b = Battle(seed=3, width=12, height=6)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"])
+    b.spawn("Orc", 8, 4, team="red")
+    app = App(b, {"blue"})
+    _my_turn(app, hero)
+    app.handle(Key("1"))
+    app.handle(Hover((8, 4)))
+    assert app.ui.forecast is not None and not app.ui.forecast.legal
+    assert _text(odds.forecast_lines(app.ui.forecast, "Strike", b.name)).startswith("Strike\ncannot: ")
+
+
+def test_a_move_preview_draws_the_cores_path_around_a_wall_with_its_cost() -> None:
+    b = Battle(seed=1, width=12, height=8)
+    for y in range(5):
+        b.add_wall(3, y)
+    hero = b.spawn("Hero", 1, 1, team="blue", speed=60)
+    b.spawn("Orc", 10, 7, team="red")
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    _my_turn(app, hero)
+    app.handle(Hover((5, 1)))
+    preview = app.ui.move_preview
+    assert preview == b.forecast_move(hero, (5, 1)) and preview.legal
+    assert any(y >= 5 for _, y in preview.path)  # round the wall, not through it
+    assert _text(odds.move_lines(preview)).startswith(f"move {preview.cost_ft} ft")
+    app.draw()
+    detour = next(square for square in preview.path if square[1] >= 5)
+    assert tuple(window.screen.get_at(window.renderer.square_centre(*detour)))[:3] == theme.REACH
+
+
+def test_a_move_off_a_ledge_warns_of_the_fall_before_it_is_made() -> None:
+    b = Battle(seed=1, width=10, height=6)
+    for x in range(3):
+        for y in range(6):
+            b.set_ground(x, y, 20)
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    b.spawn("Orc", 9, 5, team="red")
+    app = App(b, {"blue"})
+    _my_turn(app, hero)
+    app.handle(Hover((4, 1)))
+    preview = app.ui.move_preview
+    assert preview.fall is not None and preview.fall.distance_ft == 20 and preview.stops_at == (3, 1)
+    text = _text(odds.move_lines(preview))
+    assert "stops at (3, 1)" in text and "FALLS 20 ft: 2d6" in text
+    assert b.get(hero, Position).square == (1, 1)  # asking moved nothing

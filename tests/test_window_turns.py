@@ -1,0 +1,171 @@
+"""The window plays turns in initiative order: the person's creature acts when its turn comes (a move
+and a power in either order), End turn (Space or the button) passes, the computer's creatures act
+one at a time (one per delay, Enter for all at once), the turn strip shows who acts now and next,
+and the banner and the status bar agree when the battle ends. Driven under SDL's dummy driver."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pygame
+import pytest
+
+from components import Position
+from components.events import AttackRolled, Moved, TurnStarted
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render import theme
+from game.render.inputs import Click, Hover, Key
+from game.render.panels import button_rects
+
+SIZE = (1100, 700)
+
+
+@pytest.fixture(autouse=True)
+def _pygame():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.quit()
+
+
+def _squad(seed: int) -> tuple[Battle, list[int], list[int]]:
+    b = Battle(seed=seed, width=12, height=8)
+    mine = [b.spawn(f"Blue {i}", 1, 1 + 2 * i, team="blue", powers=["strike"]) for i in range(2)]
+    theirs = [b.spawn(f"Red {i}", 10, 1 + 2 * i, team="red", powers=["strike"]) for i in range(2)]
+    return b, mine, theirs
+
+
+def _turns(b: Battle) -> list[int]:
+    return [e.entity for e in b.events if isinstance(e, TurnStarted)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_every_creature_acts_in_initiative_order_and_the_persons_wait_for_them(seed: int) -> None:
+    b, mine, _ = _squad(seed)
+    app = App(b, {"blue"}, computer_delay=0.5)
+    order = b.turn_order()
+    for _ in range(len(order)):
+        actor = b.current_actor
+        if actor in mine:
+            assert app.ui.selected == actor and app.flow.human_turn()
+            app.tick_clock(10.0)  # the computer never plays the person's creature, however long it waits
+            assert b.current_actor == actor
+            app.handle(Key("space"))
+        else:
+            before = len(b.command_log)
+            app.tick_clock(0.3)
+            assert b.current_actor == actor and len(b.command_log) == before  # not yet: the delay
+            app.tick_clock(0.3)
+            assert b.current_actor != actor  # one computer turn, then the next creature's
+    assert _turns(b)[:len(order)] == order
+    assert b.round == 1 and b.current_actor is None  # the round ended; the clock begins the next
+    app.tick_clock(1.0)
+    assert b.round == 2 and b.current_actor == b.turn_order()[0]
+
+
+def test_enter_plays_the_computers_turns_at_once_up_to_the_persons() -> None:
+    for seed in range(1, 8):
+        b, mine, theirs = _squad(seed)
+        app = App(b, {"blue"})
+        order = b.turn_order()
+        first_mine = min(order.index(e) for e in mine)
+        app.handle(Key("return"))
+        assert b.current_actor == order[first_mine] and app.ui.selected == b.current_actor
+        assert _turns(b) == order[:first_mine + 1]  # the computer's creatures before it all acted
+
+
+def test_a_move_then_a_power_and_a_power_then_a_move_in_one_turn() -> None:
+    for power_first in (False, True):
+        b = Battle(seed=1, width=10, height=5)
+        hero = b.spawn("Hero", 1, 2, team="blue", powers=["strike"])
+        b.spawn("Foe", 2 if power_first else 4, 2, team="red", prepared=False, health=40)
+        app = App(b, {"blue"})
+        app.handle(Key("return"))
+        assert b.current_actor == hero
+        steps = [("power", (2, 2) if power_first else (4, 2)), ("move", (1, 3) if power_first else (3, 2))]
+        for kind, square in (reversed(steps) if not power_first else steps):
+            if kind == "move":
+                app.handle(Click(square))
+                assert b.get(hero, Position).square == square
+            else:
+                app.handle(Key("1"))
+                app.handle(Hover(square))
+                assert app.ui.forecast is not None and app.ui.forecast.legal
+                app.handle(Click(square))
+                assert any(isinstance(e, AttackRolled) and e.entity == hero for e in b.events)
+        assert b.current_actor == hero  # still its turn, until it ends it
+        app.handle(Key("space"))
+        assert b.current_actor != hero
+
+
+def test_the_end_turn_button_passes_and_orders_out_of_turn_are_refused() -> None:
+    b, mine, theirs = _squad(3)
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.handle(Key("return"))
+    actor = b.current_actor
+    assert actor in mine
+    other = next(e for e in mine if e != actor)
+    app.handle(Click(b.get(other, Position).square))  # select the one whose turn it is not
+    app.handle(Click((5, 5)))
+    assert b.get(other, Position).square != (5, 5) and "Not Blue" in app.ui.message
+    app.draw()
+    end = button_rects(SIZE, app.ui.buttons)["end_turn"]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=end.center, button=1))
+    app.handle_inputs()
+    assert b.current_actor != actor and _turns(b)[-1] != actor
+    window.close()
+
+
+def test_the_turn_strip_outlines_who_acts_now_and_names_who_is_next() -> None:
+    b, mine, _ = _squad(4)
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.handle(Key("return"))
+    app.draw()
+    assert app.ui.actor == b.current_actor and list(app.ui.up_next) == b.turns_left()
+    panel_x = window.renderer.map_rect.right
+    chips = window.renderer.side.chips
+    for e, rect in chips.items():
+        edge = tuple(window.screen.get_at((panel_x + rect.centerx, rect.top)))[:3]
+        assert (edge == theme.ACCENT) == (e == b.current_actor), b.name(e)
+
+
+def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
+    b = Battle(seed=4, width=8, height=4)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], attack_bonus=30)
+    foe = b.spawn("Foe", 2, 1, team="red", powers=["strike"], health=1, defense=1, prepared=False)
+    app = App(b, {"blue"})
+    app.handle(Key("return"))
+    assert b.current_actor == hero
+    app.handle(Key("1"))
+    app.handle(Click((2, 1)))
+    assert not b.can_act(foe)
+    assert app.ui.banner == "Blue wins in round 1 - you win"
+    assert app.ui.message == app.ui.banner
+    app.handle(Key("space"))  # nothing more to play: the flow stops, and both still say so
+    assert app.flow.over() and app.ui.message == app.ui.banner
+    assert not any(isinstance(e, Moved) and e.entity == foe for e in b.events)
+
+
+def test_a_save_made_on_your_creatures_turn_loads_back_at_that_turn(tmp_path) -> None:
+    from game.play import demo
+
+    loaded = demo.load("assets/scenarios/ledge.toml", human=True)
+    app = App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
+              powers=loaded.powers, save_path=tmp_path / "ledge.json")
+    app.handle(Key("return"))
+    actor, square = app.battle.current_actor, app.battle.get(app.battle.current_actor, Position).square
+    assert app.flow.human_turn()
+    app.handle(Key("s", ctrl=True))
+    app.handle(Key("space"))
+    app.handle(Key("return"))
+    assert app.battle.current_actor != actor
+    app.handle(Key("l", ctrl=True))
+    b = app.battle
+    assert app.ui.message.startswith("Loaded") and b.current_actor == actor and app.ui.selected == actor
+    assert b.get(actor, Position).square == square and app.flow.human_turn()
