@@ -74,3 +74,17 @@ def test_python_dash_m_game_play_headless_runs(tmp_path: Path) -> None:
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "final.png").exists() and "Round 1:" in done.stdout
+
+
+def test_explain_puts_the_computer_players_reasons_before_its_turns(tmp_path):
+    from game.play import headless
+
+    played = headless.play(ROOT / "assets" / "scenarios" / "ledge.toml", tmp_path, rounds=2, explain=True)
+    why = [i for i, line in enumerate(played.lines) if "(why)" in line]
+    assert why, "no reasons in the log"
+    assert any("expected damage there" in played.lines[i] for i in why)
+    # each reason comes just before the lines of the turn it explains, which name the same creature
+    first = played.lines[why[0]]
+    name = first.split("(why) ", 1)[1].split(" ")[0]
+    assert name in played.lines[why[0] + 1]
+    assert "(why)" in (tmp_path / "combat-log.txt").read_text()

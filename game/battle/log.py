@@ -373,3 +373,16 @@ def _lands_later(items: Sequence[Any], index: int, entity: int) -> bool:
 def format_log(battle: Any) -> list[str]:
     """The whole combat log of a battle, one readable line per thing that happened."""
     return format_events(battle, _raw_events(battle))
+
+
+def format_with_notes(battle: Any, events: Sequence[Any], notes: Mapping[int, Sequence[str]], start: int = 0,
+                      names: dict[int, str] | None = None) -> list[str]:
+    """:func:`format_events` for ``events[start:]``, with each note's lines put before the event at
+    its index (the computer player's reasons, written just before the turn they explain)."""
+    cuts = sorted(k for k in notes if start <= k < len(events))
+    bounds = [start, *[k for k in cuts if k != start], len(events)]
+    lines: list[str] = []
+    for a, b in zip(bounds, bounds[1:]):
+        lines.extend(notes.get(a, ()))
+        lines.extend(format_events(battle, events[a:b], names))
+    return lines

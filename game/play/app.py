@@ -74,7 +74,7 @@ class App(Orders):
                  title: str = "", save_path: Path | str = SAVE_PATH,
                  powers: dict[int, tuple[str, ...]] | None = None,
                  play_round: Callable[[Any], None] | None = None, computer_delay: float = COMPUTER_DELAY,
-                 max_rounds: int | None = None) -> None:
+                 max_rounds: int | None = None, explain: bool = False) -> None:
         self.battle = battle
         self.scenario = scenario
         self.build_commands = len(battle.command_log) if build_commands is None else build_commands
@@ -88,6 +88,7 @@ class App(Orders):
         self.powers = powers
         self.play_round = play_round
         self.flow = TurnFlow(battle, self.controls, policy, random.Random(seed), powers, max_rounds, computer_delay)
+        self.ui.notes = self.flow.reasons if explain else None  # the computer's reasons in the GM's log
         self.fog = Fog()
         self.window: View | None = None
         self.running = True

@@ -42,7 +42,10 @@ def _play_args(p: argparse.ArgumentParser) -> None:
                    help="no window: the computer plays every side; screenshots of its turns and the log go to --out")
     p.add_argument("--out", default="out", help="where the headless screenshots and combat-log.txt go (default: out)")
     p.add_argument("--rounds", default="20", help="headless: at most this many rounds, 1..500 (default: 20)")
-    p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"))
+    p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"),
+                   help="the computer player (tactical: weighs forecasts; greedy: the fixed baseline; random)")
+    p.add_argument("--explain", action="store_true",
+                   help="the computer player's reason for each turn in the combat log (the GM's log in a window)")
     p.add_argument("--seed", default=None,
                    help="seeds the battle (default: the scenario's seed) and the computer players")
 
@@ -56,7 +59,7 @@ def _play_headless(args: argparse.Namespace) -> int:
         rounds = headless.check_rounds(args.rounds)
         seed = None if args.seed is None else headless.check_seed(args.seed)
         out = headless.check_out(args.out)
-        played = headless.play(args.scenario, out, rounds=rounds, seed=seed, policy=args.policy)
+        played = headless.play(args.scenario, out, rounds=rounds, seed=seed, policy=args.policy, explain=args.explain)
     except (headless.PlayError, ScenarioError) as err:
         print(f"play: {err}", file=sys.stderr)
         return 2
@@ -91,7 +94,7 @@ def run_play(args: argparse.Namespace) -> int:
     if not loaded.human_teams:
         print(f"{args.scenario}: no team has control = \"human\"; you will only watch", file=sys.stderr)
     App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
-        policy=args.policy, seed=seed or 0, title=loaded.title, powers=loaded.powers).run()
+        policy=args.policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, explain=args.explain).run()
     return 0
 
 

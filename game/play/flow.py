@@ -60,6 +60,8 @@ class TurnFlow:
         self.max_rounds = max_rounds
         self.delay = delay
         self.waited = 0.0
+        #: the computer player's reason for each of its turns, by the index of the turn's first event
+        self.reasons: dict[int, list[str]] = {}
         #: the battle as the current person's turn began (None: nothing to undo to)
         self.turn_start: Any = None
         #: what the flow last did, for the status bar, and the computer creature it was about
@@ -67,7 +69,8 @@ class TurnFlow:
         self.last: int | None = None
 
     def set_battle(self, battle: Any) -> None:
-        """Follow another battle (a load): the undo point belonged to the old one."""
+        """Follow another battle (a load): the undo point and the reasons belonged to the old one."""
+        self.reasons.clear()
         self.battle, self.turn_start, self.waited = battle, None, 0.0
         self._settle()
 
@@ -126,8 +129,10 @@ class TurnFlow:
         self.last = actor
         said = f"{name} waits"
         if b.can_act(actor):
+            decision = ai.decide(b, actor, self.policy, self.rng, None, self.powers)
+            self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
             try:
-                issued = ai.act(b, actor, self.policy, self.rng, None, self.powers)
+                issued = ai.issue(b, decision.commands)
             except ValueError as err:  # the computer's illegal order: refused, and the round goes on
                 issued, said = [], f"{name}: {plain(str(err))}"
             if issued:

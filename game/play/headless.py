@@ -80,24 +80,25 @@ def check_out(text: str) -> Path:
 
 
 def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | None = None,
-         policy: str = "tactical", size: tuple[int, int] = (1280, 800)) -> Played:
+         policy: str = "tactical", size: tuple[int, int] = (1280, 800), explain: bool = False) -> Played:
     """Play a scenario computer against computer, writing PNGs of its turns and ``combat-log.txt``.
 
-    ``seed`` seeds the battle (instead of the scenario's own seed) and the computer players.
+    ``seed`` seeds the battle (instead of the scenario's own seed) and the computer players; with
+    ``explain`` the log has the computer player's reason before each of its turns.
 
     Raises:
         game.content.scenario.ScenarioError: the scenario cannot be loaded.
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from game.battle.log import format_events
+    from game.battle.log import format_events, format_with_notes
     from game.play import demo
     from game.play.app import App
 
     loaded = demo.load(scenario_path, human=False, seed=seed)
     app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
               policy=policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, computer_delay=0.0,
-              max_rounds=rounds)
+              max_rounds=rounds, explain=explain)
     window = app.open_window(size, offscreen=True)
     out.mkdir(parents=True, exist_ok=True)
     for old in (*out.glob("turn-*.png"), out / "final.png"):
@@ -122,7 +123,8 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     if not app.ui.banner:
         app.ui.message = f"Stopped after round {app.battle.round} (--rounds {rounds})"
     shoot(out / "final.png")
-    lines = format_events(app.battle, app.battle.events)
+    events = app.battle.events
+    lines = format_with_notes(app.battle, events, app.flow.reasons) if explain else format_events(app.battle, events)
     (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     window.close()
     return Played(lines, shots, app.battle.round, app.winner())

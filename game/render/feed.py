@@ -8,12 +8,13 @@ Each frame looks only at the events added since the last one. A ``Spawned`` refr
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from components import Position
 from components.events import Landed, Spawned
-from game.battle.log import display_names, format_events
+from game.battle.log import display_names, format_events, format_with_notes
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
 #: event fields that name a creature
@@ -82,10 +83,13 @@ class EventFeed:
         self.labels: dict[int, str] = {}
         self.falls: dict[int, Fall] = {}
 
-    def update(self, battle: Any, hidden: frozenset[int] = frozenset()) -> None:
+    def update(self, battle: Any, hidden: frozenset[int] = frozenset(),
+               notes: Mapping[int, Sequence[str]] | None = None) -> None:
         """Take in the events added since the last call; ``hidden`` are the creatures the person's
         team does not see now (an event only about them is left out of ``seen_lines``, and they
-        are named as someone unseen in the rest)."""
+        are named as someone unseen in the rest). ``notes`` (event index -> lines: the computer
+        player's reasons) go into the GM's ``lines`` only, before the event at their index: a
+        reason names what the computer sees, which fog of war keeps from the person."""
         events = battle.state.events
         if len(events) < self._seen:  # a different record (the battle was replaced): start over
             self._seen = 0
@@ -100,9 +104,9 @@ class EventFeed:
             if isinstance(event, Landed):
                 square = battle.get(event.entity, Position).square
                 self.falls[event.entity] = Fall(square, float(event.distance_ft), event.round, time.monotonic())
-        self._seen = len(events)
+        start, self._seen = self._seen, len(events)
         lines = format_events(battle, new, self.names)
-        self.lines.extend(lines)
+        self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)
         if not hidden:
             self.seen_lines.extend(lines)
         else:

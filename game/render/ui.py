@@ -8,7 +8,7 @@ what a key does can never disagree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,8 @@ class UiState:
     visible: Any = None
     #: ... the creatures off them (not drawn, not named), and where those were last seen
     hidden: frozenset[int] = frozenset()
+    #: the computer's reasons to show in the GM's log (event index -> lines), or None (``--explain`` off)
+    notes: Mapping[int, Sequence[str]] | None = None
     seen_at: dict[int, Square] = field(default_factory=dict)
     #: the GM view: fog lifted, everything shown
     gm_view: bool = False

@@ -174,7 +174,7 @@ class Renderer:
         ui = ui or UiState()
         now = time.monotonic() if now is None else now
         b = self.battle
-        self.feed.update(b, ui.hidden)
+        self.feed.update(b, ui.hidden, ui.notes)
         surface.fill(theme.BACKGROUND)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
