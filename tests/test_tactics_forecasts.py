@@ -1,0 +1,64 @@
+"""The planner's batch forecasts agree with the single forecasts they are built from."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game.battle.facade import Battle
+from systems.cover import has_cover
+
+squares = st.tuples(st.integers(0, 9), st.integers(0, 7))
+
+
+@settings(max_examples=40, deadline=None)
+@given(me=squares, foe=squares, walls=st.lists(squares, max_size=8), power=st.sampled_from(["shoot", "strike"]),
+       light=st.sampled_from(["normal", "poor", "terrible"]))
+def test_a_threat_is_the_enemys_own_forecast_at_the_creature(me, foe, walls, power, light):
+    if me == foe:
+        return
+    b = Battle(seed=1, width=10, height=8)
+    for wall in walls:
+        if wall not in (me, foe):
+            b.add_wall(*wall)
+    b.set_ambient(light)
+    mine = b.spawn("me", *me, team="a", powers=["strike"])
+    theirs = b.spawn("foe", *foe, team="b", powers=[power])
+    b.start_combat()
+    threat = b.threat(mine)
+    forecast = b.forecast(theirs, power, target=mine)
+    if forecast.legal:  # it could strike without moving: the threat is exactly that forecast
+        (source,) = threat.sources
+        assert math.isclose(source.expected, forecast.targets[0].damage.mean)
+        assert math.isclose(source.chance, forecast.targets[0].affected)
+        assert source.covered == forecast.targets[0].attack.defense.cover
+    assert math.isclose(threat.expected, sum(s.expected for s in threat.sources))
+
+
+def test_no_enemy_in_reach_no_threat_and_cover_counts_match_the_rule():
+    b = Battle(seed=2, width=20, height=6)
+    me = b.spawn("me", 0, 2, team="a")
+    foe = b.spawn("foe", 19, 2, team="b", powers=["strike"], speed=10)
+    b.add_wall(10, 1)
+    b.add_wall(10, 2)
+    b.add_wall(10, 3)
+    b.start_combat()
+    assert b.threat(me).expected == 0 and b.threat(me).sources == ()
+    squares = [(9, 2), (0, 0), (18, 2)]
+    counts = b.cover_map([foe], squares)
+    assert counts == {s: int(has_cover(b.state, b.square_of(foe), s)) for s in squares}
+    assert counts[(9, 2)] == 1 and counts[(18, 2)] == 0  # behind the wall from the foe; beside it
+
+
+def test_open_shots_count_the_enemies_seen_without_cover():
+    b = Battle(seed=3, width=12, height=6)
+    me = b.spawn("archer", 1, 2, team="a", powers=["shoot"])
+    b.spawn("foe", 8, 2, team="b")
+    b.spawn("foe", 8, 4, team="b")
+    for y in range(0, 4):
+        b.add_wall(5, y)
+    b.start_combat()
+    shots = b.open_shots(me, [(1, 5), (1, 2)])
+    assert shots[(1, 2)] == 0 < shots[(1, 5)]  # the wall hides both from (1, 2); not from (1, 5)
