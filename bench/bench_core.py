@@ -29,7 +29,7 @@ from systems.state import Phase
 SIZE, CREATURES, LIGHTS, AREAS = 64, 1000, 20, 10
 
 
-def build(seed: int = 7) -> tuple[Battle, list[int]]:
+def build(seed: int = 7, health: int = 10) -> tuple[Battle, list[int]]:
     """The benchmark battle: walls, lights and fog at night, two teams spread over the map."""
     rng = random.Random(seed)
     b = Battle(seed=seed, width=SIZE, height=SIZE)
@@ -45,7 +45,7 @@ def build(seed: int = 7) -> tuple[Battle, list[int]]:
         b.add_area(rng.randrange(SIZE), rng.randrange(SIZE), rng.choice([10, 15]), Visibility.POOR)
     free = [(x, y) for x in range(SIZE) for y in range(SIZE) if (x, y) not in walls]
     rng.shuffle(free)
-    ids = [b.spawn(f"c{i}", *free[i], team="red" if i % 2 else "blue") for i in range(CREATURES)]
+    ids = [b.spawn(f"c{i}", *free[i], team="red" if i % 2 else "blue", health=health) for i in range(CREATURES)]
     return b, ids
 
 
