@@ -92,7 +92,10 @@ class Turns(BattleCore):
         Raises:
             IllegalCommand: no turn is under way.
         """
-        actor = self._actor()
+        self._resolve(self._actor())
+
+    def _resolve(self, actor: int) -> None:
+        """The current turn's queued commands and their consequences, when there are any."""
         state = self.state
         if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
             esper.process(Phase.TURN, actor)
@@ -152,7 +155,9 @@ class Turns(BattleCore):
         while actor is not None:
             if controller is not None or actor in recorded:
                 self._turn_orders(actor, controller, recorded.get(actor, ()))
-            actor = self.end_turn()
+            # end_turn without its wrappers: inside a tick it is never logged, and a turn is short
+            self._resolve(self._actor())
+            actor = self._next_turn()
 
     def run(self, rounds: int) -> None:
         """Tick ``rounds`` times."""
