@@ -10,11 +10,13 @@ alone gets its own. Nothing here is module state: two owners never see each othe
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 Layout = tuple[tuple[int, int], bytes]
+T = TypeVar("T")
 
 
 class MapCaches:
@@ -32,6 +34,7 @@ class MapCaches:
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
+        self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
         """A kept distance map (read-only), or None."""
@@ -55,7 +58,18 @@ class MapCaches:
             answers = self.cover[layout] = {}
         return answers
 
+    def owned(self, name: str, make: Callable[[], T]) -> T:
+        """Something the battles on this map share that ``systems`` knows nothing of, made once.
+
+        The battle layer keeps its in-process script hosts here, so a script is parsed once for
+        every battle built with these caches, not once per battle. It must need no closing.
+        """
+        found = self.shared.get(name)
+        if found is None:
+            found = self.shared[name] = make()
+        return found  # type: ignore[no-any-return]
+
     def clear(self) -> None:
-        """Forget every answer."""
+        """Forget every answer (what is ``owned`` stays: it is not an answer)."""
         self.distances.clear()
         self.cover.clear()

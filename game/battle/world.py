@@ -154,6 +154,10 @@ class BattleCore:
         self.ids: set[int] = set()
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
+        if script_hosts is None and trusted_scripts:
+            # In-process hosts need no closing, so battles on one map's caches share them: a
+            # script is parsed and frozen once for all of them (a worker host is a process: own).
+            script_hosts = self.state.caches.owned("script_hosts", new_hosts)
         own_hosts = new_hosts() if script_hosts is None else None
         self.scripts = ScriptHook(self, self.state, self.ids, script_hosts or own_hosts,  # type: ignore[arg-type]
                                   trusted=trusted_scripts, script_dir=script_dir, limits=script_limits,
