@@ -51,18 +51,11 @@ def build(seed: int = 7, health: int = 10) -> tuple[Battle, list[int]]:
 
 def invalidate_everything(b: Battle) -> None:
     """Make the next tick recompute every derived value, as if everything had changed."""
+    b.make_current()
     b.state.terrain.touch()
     b.state.positions_version += 1
-    esper.switch_world(b._world)
-    from systems.cover import CoverSystem
-    cover = esper.get_processor(CoverSystem)
-    assert cover is not None
-    cover._cache.clear()  # type: ignore[attr-defined]
-    # ... and forget every answer kept per layout of walls, so cover lines are really recomputed
-    import systems.actions
-    import systems.cover
-    systems.cover._PAIRS.clear()
-    systems.actions._CACHE.clear()
+    b.state.cover_keys.clear()
+    b.state.caches.clear()  # forget every answer kept per layout of walls: cover lines really recomputed
     b.state.dirty.update(b.creatures())
 
 
