@@ -233,6 +233,8 @@ class CoverSystem(esper.Processor):
     moved; the corner lines only for the pairs whose squares or walls changed.
     """
 
+    PHASES = frozenset({Phase.REFRESH})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

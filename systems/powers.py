@@ -28,6 +28,8 @@ from systems.state import BattleState, Phase
 class PowerSystem(esper.Processor):
     """Resolves ``UsePower`` commands for the action system, in the order a creature issued them."""
 
+    PHASES = frozenset({Phase.START})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
         state.handlers[UsePower] = self.resolve

@@ -120,6 +120,8 @@ def vision_level(square_level: int, conditions: Conditions) -> Visibility:
 class VisibilitySystem(esper.Processor):
     """Keeps ``state``'s level grid and every creature's ``Vision`` current."""
 
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END, Phase.GM})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
         if state.levels is None:

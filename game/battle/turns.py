@@ -80,7 +80,7 @@ class Turns(BattleCore):
         state = self.state
         if state.round_open:
             raise IllegalCommand(f"round {state.round} is still under way: end its turns first")
-        esper.process(Phase.START)
+        self.phases.run(Phase.START)
         self.scripts.react()
         state.round_order, state.turn_index, state.round_open = self.turn_order(), -1, True
         return self._next_turn()  # a round with nobody to act ends at once
@@ -98,7 +98,7 @@ class Turns(BattleCore):
         """The current turn's queued commands and their consequences, when there are any."""
         state = self.state
         if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
-            esper.process(Phase.TURN, actor)
+            self.phases.run(Phase.TURN, actor)
             self.scripts.react()
 
     @command
@@ -132,7 +132,7 @@ class Turns(BattleCore):
             self.scripts.react()
             return actor
         state.actor, state.round_open = None, False
-        esper.process(Phase.END)
+        self.phases.run(Phase.END)
         self.scripts.react()
         return None
 

@@ -167,7 +167,7 @@ class BattleCore:
         self.world_name = f"battle-{uuid.uuid4().hex}"
         previous = esper.current_world
         esper.switch_world(self.world_name)
-        schedule.install(self.state)
+        self.phases = schedule.install(self.state)  # runs each phase's systems only
         esper.switch_world(previous)
         self._finalizer = weakref.finalize(self, _drop_world, self.world_name, own_hosts)
         self.closed = False
@@ -262,7 +262,7 @@ class BattleCore:
 
     def settle(self) -> None:
         """Apply queued GM commands and let vision and conditions catch up, announcing what changed."""
-        esper.process(Phase.GM)
+        self.phases.run(Phase.GM)
 
     def mid_battle(self, what: str, x: int, y: int) -> None:
         """Announce a change of the map once the battle is under way."""
