@@ -34,6 +34,7 @@ class MapCaches:
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
+        self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
@@ -58,6 +59,18 @@ class MapCaches:
             answers = self.cover[layout] = {}
         return answers
 
+    def sight_answers(self, layout: Layout, levels: np.ndarray
+                      ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
+        """The known answers of "can a viewer of this level on this square see that one" for one
+        layout of walls and one level grid, ``(level, here, square) -> bool``."""
+        key = (layout, levels.tobytes())
+        answers = self.sight.get(key)
+        if answers is None or len(answers) > self.pairs_per_layout:
+            if len(self.sight) >= self.layouts_kept:
+                del self.sight[next(iter(self.sight))]
+            answers = self.sight[key] = {}
+        return answers
+
     def owned(self, name: str, make: Callable[[], T]) -> T:
         """Something the battles on this map share that ``systems`` knows nothing of, made once.
 
@@ -73,3 +86,4 @@ class MapCaches:
         """Forget every answer (what is ``owned`` stays: it is not an answer)."""
         self.distances.clear()
         self.cover.clear()
+        self.sight.clear()
