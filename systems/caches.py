@@ -80,7 +80,7 @@ class MapCaches:
         found = self.shared.get(name)
         if found is None:
             found = self.shared[name] = make()
-        return found  # type: ignore[no-any-return]
+        return found
 
     def clear(self) -> None:
         """Forget every answer (what is ``owned`` stays: it is not an answer)."""

@@ -258,13 +258,14 @@ class CoverSystem(esper.Processor):
         teams = np.array([team_ids.setdefault(cr.team, len(team_ids)) for _, _, _, cr in living])
         if actor is None:
             state.cover_seen = seen
-            rows = range(len(living))
+            rows: Iterable[int] = range(len(living))
             nearest = nearest_enemies(squares, teams, state.rules)
         else:
-            rows = [i for i, row in enumerate(living) if row[0] == actor]
+            mine = [i for i, row in enumerate(living) if row[0] == actor]
             nearest = np.full(len(living), -1, dtype=np.int64)
-            if rows:
-                nearest[rows[0]] = nearest_enemies(squares, teams, state.rules, rows[0])
+            if mine:
+                nearest[mine[0]] = nearest_enemies(squares, teams, state.rules, mine[0])
+            rows = mine
         self._update(living, squares, nearest, rows)
 
     def _update(self, living: list[tuple[int, Position, Cover, Creature]], squares: np.ndarray,
