@@ -23,6 +23,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from bench.bench_core import SIZE, build
 from game import Battle, IllegalCommand
@@ -74,7 +75,8 @@ def profile(b: Battle, ticks: int, before: Callable[[], None], top: int = 15) ->
     profiler.disable()
     out = io.StringIO()
     pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
-    return out.getvalue()
+    text = out.getvalue().replace(str(Path(__file__).resolve().parent.parent) + "/", "").replace(sys.prefix + "/", "")
+    return text[text.index("   ncalls"):].rstrip() if "   ncalls" in text else text
 
 
 def main(argv: list[str] | None = None) -> int:
