@@ -1,34 +1,38 @@
 """Battles per second of the simulation runner: full rules, powers, scripts and AI, 4 against 4 on 16x16.
 
-Printed in one run, side by side:
+Printed in one run, first side by side, then absolute:
 
-* battles/s on 1 worker and on 2 workers (warm spawn pools, the real ``game.sim.simulate`` path), and
-  the speed-up as a ratio;
-* where one battle's time goes: set-up (building the scenario), AI (planning), rules (``tick``),
-  and scripts (the Starlark hook, inside ``tick``), measured with perf_counter, and cProfile's
-  own time grouped by module (game/ai.py, systems/, game/hook.py + game/scripting, set-up, ...);
-* the plain-Python floor (``bench.floor``: the same 4v4 with attacks and damage only) in
-  battles/s, and the first mover's win rate of these mirror-image battles under both;
-* memory: RSS after a warm-up and after a long in-process run (flat means esper worlds are freed),
-  and peak RSS (resource.getrusage) of this process and of the largest worker.
+* the full rules in this process (``game.sim.runner.run_battle``, scripts in-process as in a pool
+  worker) beside two floors measured in the same run: ``bench.floor`` (plain Python, attacks and
+  damage only) and ``bench.floor_esper`` (the same, as esper processors), as ratios, then each in
+  battles per CPU second; and where one battle's time goes (set-up, AI, rules) with cProfile's own
+  time by module group and its top 15 functions;
+* the 2-worker speed-up: the same battles on a warm process pool of 2 against a pool of 1 (wall
+  clock: the machine's load average is printed beside it, since other work on the cores skews it);
+* memory: RSS through a long in-process run and the peak (``resource.getrusage`` maxrss) of this
+  process and of the largest worker. The long run is 2,000 battles by default; ``--long`` makes it
+  the 100,000 of the issue (about ten minutes of CPU).
 
-Run: ``python -m bench.bench_battles [--battles N] [--memory-battles M]`` (``make bench`` runs all).
+Run: ``python -m bench.bench_battles [--battles N] [--long]`` (``make bench`` runs every benchmark).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import io
+import os
 import pstats
 import resource
+import signal
 import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
-from bench import floor
-from game.sim.runner import battle_seed, run_battle
+from bench import floor, floor_esper
+from game.sim.runner import battle_seed, run_battle, worker_init
 from game.sim.simulate import SimConfig, pool_executor, simulate
 
 #: Mirror-image sides (red on the west, blue on the east) so the first-mover figure is fair.
@@ -115,17 +119,17 @@ def pool_rate(path: str, battles: int, workers: int) -> tuple[float, float, dict
 
 
 GROUPS = (
-    ("AI (game/ai.py)", ("game/ai.py",)),
+    ("AI (game/ai/)", ("game/ai/",)),
     ("rules systems (systems/)", ("systems/",)),
-    ("scripts (game/hook.py, game/scripting/, starlark)", ("game/hook.py", "game/scripting/", "starlark")),
-    ("powers (game/abilities.py, game/powers.py, game/dice.py)", ("game/abilities.py", "game/powers.py",
-                                                                   "game/dice.py")),
-    ("facade (game/battle.py)", ("game/battle.py",)),
-    ("set-up (game/scenario.py)", ("game/scenario.py",)),
+    ("scripts (game/scripting/, starlark)", ("game/scripting/", "starlark", "FrozenModule", "{built-in method eval}",
+                                             "{parse}")),
+    ("battle facade (game/battle/)", ("game/battle/",)),
+    ("set-up and content (game/content/)", ("game/content/",)),
     ("components/", ("components/",)),
     ("esper", ("esper/",)),
-    ("numpy / tcod", ("numpy/", "tcod/", "{method '", "{built-in method numpy", "{built-in method tcod")),
-    ("simulation runner (game/sim_*.py)", ("game/sim_",)),
+    ("numpy / tcod", ("numpy/", "tcod/", "{method 'reduce' of 'numpy", "{built-in method numpy",
+                      "{built-in method tcod")),
+    ("simulation runner (game/sim/)", ("game/sim/",)),
 )
 
 
@@ -136,20 +140,21 @@ def _group(filename: str) -> str:
     return "other (builtins, stdlib)"
 
 
-def profile_split(path: str, battles: int
-                  ) -> tuple[dict[str, float], dict[str, float], float, list[tuple[float, str]]]:
-    """Per-battle seconds by phase (perf_counter), cProfile own-time by module group, and the
-    project functions with the most cumulative time (where an optimisation would pay)."""
-    import game.sim.runner
-
-    # This process stands in for one pool worker, which is the scripts' sandbox there (see worker_init).
-    game.sim_battle._SANDBOXED = True
+def in_process(path: str, battles: int) -> tuple[float, dict[str, float]]:
+    """Battles per CPU second in this process, and the per-battle wall seconds of set-up, AI and rules."""
     timings: dict[str, float] = {}
-    started = time.perf_counter()
+    for i in range(5):  # warm: the scenario, its caches and its script host
+        run_battle(path, (), battle_seed(9, i))
+    started = time.process_time()
     for i in range(battles):
         row = run_battle(path, (), battle_seed(1, i), timings=timings)
         assert not row["error"], row["error"]
-    wall = time.perf_counter() - started
+    rate = battles / (time.process_time() - started)
+    return rate, {k: v / battles for k, v in timings.items()}
+
+
+def profile_split(path: str, battles: int) -> tuple[dict[str, float], str]:
+    """cProfile's own time by module group (shares), and its top 15 functions by own time."""
     profiler = cProfile.Profile()
     profiler.enable()
     for i in range(battles):
@@ -157,20 +162,15 @@ def profile_split(path: str, battles: int
     profiler.disable()
     stats = pstats.Stats(profiler)
     groups: dict[str, float] = defaultdict(float)
-    script_cum = 0.0
-    hot: list[tuple[float, str]] = []
-    root = str(Path(__file__).resolve().parent.parent) + "/"
-    for (filename, line, function), (_, _, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+    for (filename, _, function), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
         groups[_group(f"{filename} {function}" if filename == "~" else filename)] += own
-        if filename.startswith(root) and "/sim_" not in filename and function not in ("wrapper", "<genexpr>"):
-            hot.append((cumulative / battles, f"{filename[len(root):]}:{line}({function})"))
-        if filename.endswith("game/hook.py") and function == "run":
-            script_cum += cumulative
-    timings = {k: v / battles for k, v in timings.items()}
-    timings["scripts (ScriptHook.run, inside rules; cProfile)"] = script_cum / battles
     total = sum(groups.values())
     shares = {k: v / total for k, v in sorted(groups.items(), key=lambda kv: -kv[1])}
-    return timings, shares, wall / battles, sorted(hot, reverse=True)[:10]
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(15)
+    root = str(Path(__file__).resolve().parent.parent) + "/"
+    top = out.getvalue().replace(root, "").replace(sys.prefix + "/", "")
+    return shares, top[top.index("   ncalls"):].rstrip() if "   ncalls" in top else top
 
 
 def memory_run(path: str, battles: int) -> tuple[float, float]:
@@ -184,64 +184,73 @@ def memory_run(path: str, battles: int) -> tuple[float, float]:
     return early, rss_mib()
 
 
+def sandboxed_like_a_worker() -> None:
+    """Run scripts in-process, as a pool worker does (it is the sandbox), keeping Ctrl+C working."""
+    worker_init()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_battles", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--battles", type=int, default=400, help="battles per pool measurement (default 400)")
-    parser.add_argument("--profile-battles", type=int, default=60, help="battles for the cost split (default 60)")
-    parser.add_argument("--memory-battles", type=int, default=1000, help="battles of the memory run (default 1000)")
+    parser.add_argument("--battles", type=int, default=300, help="battles per measurement (default 300)")
+    parser.add_argument("--profile-battles", type=int, default=60, help="battles under cProfile (default 60)")
+    parser.add_argument("--long", action="store_true",
+                        help="make the memory run 100,000 battles (default 2,000; about ten minutes of CPU)")
     args = parser.parse_args(argv)
+    for flag, value in (("--battles", args.battles), ("--profile-battles", args.profile_battles)):
+        if not 1 <= value <= 1_000_000:
+            parser.error(f"{flag} must be 1..1000000, not {value}")
+    memory_battles = 100_000 if args.long else 2_000
+    sandboxed_like_a_worker()
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "bench_4v4.toml")
         Path(path).write_text(scenario_text(), encoding="utf-8")
-
         print(f"4 against 4 on 16x16, powers strike/shoot/fireball/chain-lightning (Starlark)/dazzle, tactical AI; "
-              f"{args.battles} battles per measurement", flush=True)
+              f"{args.battles} battles per figure, rates per CPU second of one process", flush=True)
+        full, phases = in_process(path, args.battles)
+        plain = floor.run(20_000)
+        ecs = floor_esper.run(5_000)
+        print(f"  full rules / plain floor: 1/{plain['rate'] / full:.0f}    full rules / esper floor: "
+              f"1/{ecs['rate'] / full:.0f}    esper floor / plain floor: 1/{plain['rate'] / ecs['rate']:.1f}")
+        print(f"  full rules : {full:8.1f} battles/s   (target >= 500, aim 1,000)")
+        print(f"  esper floor: {ecs['rate']:8.0f} battles/s   (bench/floor_esper.py; first mover wins "
+              f"{100 * ecs['first_mover']:.1f}%)")
+        print(f"  plain floor: {plain['rate']:8.0f} battles/s   (bench/floor.py; first mover wins "
+              f"{100 * plain['first_mover']:.1f}%)")
+        per_battle = sum(phases.get(k, 0.0) for k in ("setup", "ai", "rules"))
+        print(f"\nper battle (wall, {1000 * per_battle:.1f} ms):", "   ".join(
+            f"{name} {1000 * phases.get(name, 0.0):.2f} ms ({100 * phases.get(name, 0.0) / per_battle:.0f}%)"
+            for name in ("setup", "ai", "rules")))
+        shares, top = profile_split(path, args.profile_battles)
+        print(f"cProfile own time by module group ({args.profile_battles} battles):")
+        for name, share in shares.items():
+            print(f"  {100 * share:5.1f}%  {name}")
+        print("cProfile top 15 by own time:")
+        print(top, flush=True)
+
         one, one_s, summary = pool_rate(path, args.battles, 1)
-        print(f"  1 worker : {one:7.1f} battles/s ({args.battles} in {one_s:.2f} s)", flush=True)
         two, two_s, _ = pool_rate(path, args.battles, 2)
-        print(f"  2 workers: {two:7.1f} battles/s ({args.battles} in {two_s:.2f} s)", flush=True)
-        print(f"  speed-up 2 workers / 1 worker: {two / one:.2f}x", flush=True)
+        load = os.getloadavg()[0]
+        print(f"\nprocess pool (wall clock, warm workers; load average {load:.1f} on {os.cpu_count()} cores):")
+        print(f"  speed-up 2 workers / 1 worker: {two / one:.2f}x   (target >= 1.8 on 2 idle cores)")
+        print(f"  1 worker : {one:7.1f} battles/s ({args.battles} in {one_s:.2f} s)")
+        print(f"  2 workers: {two:7.1f} battles/s ({args.battles} in {two_s:.2f} s)")
         fm = summary["first_mover"]
-        print(f"  full rules: first mover wins {100 * fm['rate']:.1f}% [{100 * fm['low']:.1f}-{100 * fm['high']:.1f}] "
+        print(f"  first mover wins {100 * fm['rate']:.1f}% [{100 * fm['low']:.1f}-{100 * fm['high']:.1f}] "
               f"of {summary['finished']} mirror battles (draws {100 * summary['draw_rate']:.1f}%, "
               f"mean {summary['mean_rounds']:.1f} rounds)", flush=True)
 
-        phases, groups, per_battle, hot = profile_split(path, args.profile_battles)
-        print(f"\nper-battle cost, in process ({args.profile_battles} battles, {1000 * per_battle:.1f} ms each, "
-              f"{1 / per_battle:.0f} battles/s on one core):")
-        for name in ("setup", "ai", "rules"):
-            seconds = phases.get(name, 0.0)
-            print(f"  {name:<6}: {1000 * seconds:7.2f} ms  ({100 * seconds / per_battle:4.1f}%)")
-        scripts = phases["scripts (ScriptHook.run, inside rules; cProfile)"]
-        print(f"  of which scripts (ScriptHook.run, part of rules; measured under cProfile): {1000 * scripts:.2f} ms")
-        print("  cProfile own time by module:")
-        for name, share in groups.items():
-            print(f"    {100 * share:5.1f}%  {name}")
-        print("  (the AI's wall time includes the facade, systems and tcod calls it makes: cumulative, per battle)")
-        for seconds, where in hot:
-            print(f"    {1000 * seconds:7.2f} ms  {where}")
-
-        result = floor.run(20000)
-        print(f"\nfloor (bench/floor.py, plain Python, attacks and damage only): {result['rate']:.0f} battles/s "
-              f"on 1 core; first mover wins {100 * result['first_mover']:.1f}% "
-              f"[{100 * result['low']:.1f}-{100 * result['high']:.1f}]")
-        print(f"  full rules per core / floor: 1/{result['rate'] / one:.0f}")
-
         before = rss_mib()
-        early, late = memory_run(path, args.memory_battles)
+        early, late = memory_run(path, memory_battles)
         grown = late - early
-        per = 1024 * grown / max(1, args.memory_battles - args.memory_battles // 10)
-        print(f"\nmemory: RSS {before:.0f} MiB before, {early:.0f} MiB after {args.memory_battles // 10} battles, "
-              f"{late:.0f} MiB after {args.memory_battles} battles in one process ({grown:+.1f} MiB, "
-              f"{per:.0f} KiB/battle)")
-        print("  (esper worlds are freed; what grows are the bounded caches of paths, cover and sight per map,\n"
-              "   which fill in the first battles; game.sim.simulate also recycles pool workers every --recycle\n"
-              "   battles, default 500)")
+        per = 1024 * grown / max(1, memory_battles - memory_battles // 10)
+        print(f"\nmemory over a long run of {memory_battles:,} battles in one process"
+              f"{'' if args.long else ' (shorter than the issue: --long runs 100,000)'}:")
+        print(f"  RSS {before:.0f} MiB before, {early:.0f} MiB after {memory_battles // 10:,} battles, {late:.0f} MiB "
+              f"at the end ({grown:+.1f} MiB, {per:.1f} KiB/battle)")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(f"peak RSS (getrusage): this process {own:.0f} MiB, largest worker {workers:.0f} MiB")
-    print(f"targets: >= 300 battles/s per core (measured {one:.0f}); "
-          f"2-worker speed-up >= 1.8 (measured {two / one:.2f})")
+    print(f"  peak RSS (getrusage maxrss): this process {own:.0f} MiB, largest pool worker {workers:.0f} MiB")
     return 0
 
 

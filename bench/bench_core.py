@@ -29,7 +29,7 @@ from systems.state import Phase
 SIZE, CREATURES, LIGHTS, AREAS = 64, 1000, 20, 10
 
 
-def build(seed: int = 7) -> tuple[Battle, list[int]]:
+def build(seed: int = 7, health: int = 10) -> tuple[Battle, list[int]]:
     """The benchmark battle: walls, lights and fog at night, two teams spread over the map."""
     rng = random.Random(seed)
     b = Battle(seed=seed, width=SIZE, height=SIZE)
@@ -45,24 +45,17 @@ def build(seed: int = 7) -> tuple[Battle, list[int]]:
         b.add_area(rng.randrange(SIZE), rng.randrange(SIZE), rng.choice([10, 15]), Visibility.POOR)
     free = [(x, y) for x in range(SIZE) for y in range(SIZE) if (x, y) not in walls]
     rng.shuffle(free)
-    ids = [b.spawn(f"c{i}", *free[i], team="red" if i % 2 else "blue") for i in range(CREATURES)]
+    ids = [b.spawn(f"c{i}", *free[i], team="red" if i % 2 else "blue", health=health) for i in range(CREATURES)]
     return b, ids
 
 
 def invalidate_everything(b: Battle) -> None:
     """Make the next tick recompute every derived value, as if everything had changed."""
+    b.make_current()
     b.state.terrain.touch()
     b.state.positions_version += 1
-    esper.switch_world(b._world)
-    from systems.cover import CoverSystem
-    cover = esper.get_processor(CoverSystem)
-    assert cover is not None
-    cover._cache.clear()  # type: ignore[attr-defined]
-    # ... and forget every answer kept per layout of walls, so cover lines are really recomputed
-    import systems.actions
-    import systems.cover
-    systems.cover._PAIRS.clear()
-    systems.actions._CACHE.clear()
+    b.state.cover_keys.clear()
+    b.state.caches.clear()  # forget every answer kept per layout of walls: cover lines really recomputed
     b.state.dirty.update(b.creatures())
 
 

@@ -27,9 +27,9 @@ from components.dice import Dice
 from components.events import AttackRolled
 from components.powers import Power
 from game import Battle
-from game.battle.reactions import _HOSTS, close_hosts
+from game.battle.reactions import new_hosts
 from game.content.powers import parse_power
-from game.scripting import WorkerHost
+from game.scripting import ScriptHosts, WorkerHost
 
 SCRIPT = "bench_zap.star"
 SCRIPT_SRC = 'def on_hit(ctx, target):\n    ctx.damage(target, ctx.roll("1d6"))\n'
@@ -52,20 +52,20 @@ def python_damage(battle: Battle, event: AttackRolled) -> None:
         battle.damage(event.target, D6.roll(battle.state.rng))
 
 
-def arena(script_dir: Path, trusted: bool) -> tuple[Battle, int, int]:
-    b = Battle(seed=1, powers=table(), script_dir=script_dir, trusted_scripts=trusted)
+def arena(script_dir: Path, trusted: bool, hosts: ScriptHosts) -> tuple[Battle, int, int]:
+    b = Battle(seed=1, powers=table(), script_dir=script_dir, trusted_scripts=trusted, script_hosts=hosts)
     user = b.spawn("user", 2, 2, team="a")
     target = b.spawn("target", 3, 2, team="b", health=10**9)
     b.on(AttackRolled, python_damage)
     return b, user, target
 
 
-def uses_per_second(script_dir: Path, trusted: bool, power: str, uses: int, per_tick: int, repeats: int = 3
-                    ) -> float:
+def uses_per_second(script_dir: Path, hosts: ScriptHosts, trusted: bool, power: str, uses: int, per_tick: int,
+                    repeats: int = 3) -> float:
     """Best of ``repeats``: uses resolved per second, ``per_tick`` uses queued before each tick."""
     best = float("inf")
     for _ in range(repeats):
-        b, user, target = arena(script_dir, trusted)
+        b, user, target = arena(script_dir, trusted, hosts)
         try:
             b.use_power(user, power, target=target)  # warm up: loads the script, starts the worker
             b.tick()
@@ -83,13 +83,14 @@ def uses_per_second(script_dir: Path, trusted: bool, power: str, uses: int, per_
     return 1 / best
 
 
-def measure(script_dir: Path, uses: int, per_tick: int, label: str) -> list[tuple[str, float, float]]:
+def measure(script_dir: Path, hosts: ScriptHosts, uses: int, per_tick: int, label: str
+            ) -> list[tuple[str, float, float]]:
     """(variant, uses/s, cost relative to data only) for every variant."""
     rows: list[tuple[str, float]] = [
-        ("data only", uses_per_second(script_dir, True, "zap-data", uses, per_tick)),
-        ("data + script, in-process", uses_per_second(script_dir, True, "zap-script", uses, per_tick)),
-        ("data + script, worker", uses_per_second(script_dir, False, "zap-script", uses, per_tick)),
-        ("data + Python handler", uses_per_second(script_dir, True, "zap-python", uses, per_tick)),
+        ("data only", uses_per_second(script_dir, hosts, True, "zap-data", uses, per_tick)),
+        ("data + script, in-process", uses_per_second(script_dir, hosts, True, "zap-script", uses, per_tick)),
+        ("data + script, worker", uses_per_second(script_dir, hosts, False, "zap-script", uses, per_tick)),
+        ("data + Python handler", uses_per_second(script_dir, hosts, True, "zap-python", uses, per_tick)),
     ]
     data_rate = rows[0][1]
     print(f"\n{label}")
@@ -109,19 +110,19 @@ def verdict(rows: list[tuple[str, float, float]]) -> None:
             print(f"  {name}: {ratio:.2f}x a data-only use -> {met} the target (<= {TARGET:g}x)")
 
 
-def parsed_once(script_dir: Path) -> None:
+def parsed_once(script_dir: Path, hosts: ScriptHosts) -> None:
     """Several battles on each host; each host parsed and froze the script once."""
     for trusted in (True, False):
         for _ in range(3):
-            b, user, target = arena(script_dir, trusted)
+            b, user, target = arena(script_dir, trusted, hosts)
             b.use_power(user, "zap-script", target=target)
             b.tick()
             b.close()
-    name = str(script_dir / SCRIPT)
-    for (trusted, _), host in _HOSTS.items():
+    for (trusted, _), host in hosts.started().items():
         counts = host.stats()["load_counts"] if isinstance(host, WorkerHost) else host.load_counts
         kind = "in-process" if trusted else "worker"
-        print(f"  {kind:<10} host parsed {SCRIPT} {counts.get(name, 0)} time(s), "
+        parsed = sum(n for name, n in counts.items() if name.split("#")[0] == SCRIPT)  # named file#digest
+        print(f"  {kind:<10} host parsed {SCRIPT} {parsed} time(s), "
               "though every battle of this run used it")
 
 
@@ -130,16 +131,17 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as directory:
         script_dir = Path(directory)
         (script_dir / SCRIPT).write_text(SCRIPT_SRC, encoding="utf-8")
+        hosts = new_hosts()  # one owner for the run: each host parses the script once
         try:
-            whole = measure(script_dir, uses, 1, f"A whole use: use_power + one tick ({uses} uses)")
+            whole = measure(script_dir, hosts, uses, 1, f"A whole use: use_power + one tick ({uses} uses)")
             verdict(whole)
-            resolution = measure(script_dir, uses * 4, 20,
+            resolution = measure(script_dir, hosts, uses * 4, 20,
                                  f"Resolution mostly: 20 uses queued per tick ({uses * 4} uses)")
             verdict(resolution)
             print("\nParsed once per host:")
-            parsed_once(script_dir)
+            parsed_once(script_dir, hosts)
         finally:
-            close_hosts()
+            hosts.close()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ event instead of raising, because a tick must never fail halfway.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,9 @@ class UsePower:
     target: int | None = None
     point: tuple[int, int] | None = None
     direction: tuple[int, int] | None = None  # where a cone or line faces, as a step (dx, dy)
+    #: what the battle looked like when the use was found legal (``systems.power_checks.check_stamp``);
+    #: at resolution an unchanged stamp means the same answer, so the check is not made again
+    checked: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
 
 ActorCommand = Move | Stand | UsePower

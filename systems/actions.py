@@ -105,6 +105,8 @@ def _describe(command: object) -> str:
 class ActionSystem(esper.Processor):
     """Resolves the acting creature's own commands on its turn, in the order it issued them."""
 
+    PHASES = frozenset({Phase.TURN})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

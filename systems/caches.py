@@ -34,7 +34,8 @@ class MapCaches:
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
-        self.others: dict[str, Any] = {}
+        self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
+        self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
         """A kept distance map (read-only), or None."""
@@ -58,16 +59,35 @@ class MapCaches:
             answers = self.cover[layout] = {}
         return answers
 
-    def owned(self, name: str, make: Callable[[], T]) -> T:
-        """A cache another layer keeps beside these (the computer player's answers about a map),
-        made by ``make`` on first use: it is shared, and cleared, with the rest."""
-        found = self.others.get(name)
-        if found is None:
-            found = self.others[name] = make()
-        return found  # type: ignore[no-any-return]
+    def sight_answers(self, layout: Layout, levels: np.ndarray
+                      ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
+        """The known answers of "can a viewer of this level on this square see that one" for one
+        layout of walls and one level grid, ``(level, here, square) -> bool``."""
+        key = (layout, levels.tobytes())
+        answers = self.sight.get(key)
+        if answers is None or len(answers) > self.pairs_per_layout:
+            if len(self.sight) >= self.layouts_kept:
+                del self.sight[next(iter(self.sight))]
+            answers = self.sight[key] = {}
+        return answers
 
-    def clear(self) -> None:
-        """Forget every answer."""
+    def owned(self, name: str, make: Callable[[], T]) -> T:
+        """Something the battles on this map share that ``systems`` knows nothing of, made once.
+
+        The battle layer keeps its in-process script hosts here, so a script is parsed once for
+        every battle built with these caches, not once per battle; the baseline computer players
+        keep their map answers here. It must need no closing.
+        """
+        found = self.shared.get(name)
+        if found is None:
+            found = self.shared[name] = make()
+        return found
+
+    def clear(self, owned: bool = False) -> None:
+        """Forget every answer; with ``owned``, what other layers keep here too (by default that
+        stays: script hosts are not answers)."""
         self.distances.clear()
         self.cover.clear()
-        self.others.clear()
+        self.sight.clear()
+        if owned:
+            self.shared.clear()

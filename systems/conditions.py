@@ -48,6 +48,8 @@ def _source(condition: str, conditions: Conditions) -> str:
 class ConditionSystem(esper.Processor):
     """Re-derives conditions of the creatures whose state changed, and announces the differences."""
 
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END, Phase.GM})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

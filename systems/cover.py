@@ -13,6 +13,8 @@ hidden. Cover and sight are worked out on the grid's plane: heights do not chang
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import esper
 import numpy as np
 
@@ -185,8 +187,10 @@ def has_cover(state: BattleState, attacker: tuple[int, int], defender: tuple[int
     return cover_count(state.caches, state.terrain, attacker, defender) >= rules.cover_lines_needed
 
 
-def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules) -> np.ndarray:
+def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules, only: int | None = None) -> np.ndarray:
     """Index of each creature's nearest enemy (another team), or -1; ties go to the lower index.
+
+    With ``only``, just that creature's (one index, as a 0-d array): the same answer for one row.
 
     Computed team by team against everyone else in small integers, so two teams of 500 cost two
     500x500 passes rather than one 1000x1000 pass of 64-bit values.
@@ -198,6 +202,14 @@ def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules) -> np.
     n = len(squares)
     best = np.full(n, -1, dtype=np.int64)
     coords = squares.astype(np.int16)
+    if only is not None:
+        theirs = np.flatnonzero(teams != teams[only])
+        if not len(theirs):
+            return np.array(-1)
+        ax = np.abs(coords[theirs, 0] - coords[only, 0])
+        ay = np.abs(coords[theirs, 1] - coords[only, 1])
+        dist = np.maximum(ax, ay) if rules.diagonal == "one" else np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+        return np.array(theirs[np.argmin(dist)])
     for team in np.unique(teams):
         mine = np.flatnonzero(teams == team)
         theirs = np.flatnonzero(teams != team)
@@ -214,17 +226,21 @@ def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules) -> np.
 
 
 class CoverSystem(esper.Processor):
-    """Finds each living creature's nearest enemy and whether it has cover from it.
+    """Finds a living creature's nearest enemy and whether it has cover from it, when asked.
 
-    Nearest enemies are recomputed when anyone moved; the corner lines only for the pairs whose
-    squares or walls changed, which on a busy map is a small share of the creatures.
+    Nobody reads the ``Cover`` component during a turn (attacks ask ``has_cover`` for the pair that
+    matters), so it is worked out only in the REFRESH phase, for a query: for one creature when the
+    query names it (``actor``), for everyone otherwise. Nearest enemies are recomputed when anyone
+    moved; the corner lines only for the pairs whose squares or walls changed.
     """
+
+    PHASES = frozenset({Phase.REFRESH})  # the only phases it runs in
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
-        if phase not in (Phase.END, Phase.REFRESH):
+        if phase is not Phase.REFRESH:
             return
         state = self.state
         seen = (state.positions_version, state.terrain.version)
@@ -232,17 +248,34 @@ class CoverSystem(esper.Processor):
             return
         if state.terrain.version != state.cover_seen[1]:
             state.cover_keys.clear()
-        state.cover_seen = seen
+            state.cover_seen = (-1, state.terrain.version)  # every key made before is gone
         living = [(e, p, c, cr) for e, (p, c, cr, _) in esper.get_components(Position, Cover, Creature, Conditions)
                   if "dead" not in _.active]
         if not living:
+            state.cover_seen = seen
             return
         team_ids: dict[str, int] = {}
         squares = np.array([(p.x, p.y) for _, p, _, _ in living], dtype=np.int64)
         teams = np.array([team_ids.setdefault(cr.team, len(team_ids)) for _, _, _, cr in living])
-        nearest = nearest_enemies(squares, teams, state.rules)
+        if actor is None:
+            state.cover_seen = seen
+            rows: Iterable[int] = range(len(living))
+            nearest = nearest_enemies(squares, teams, state.rules)
+        else:
+            mine = [i for i, row in enumerate(living) if row[0] == actor]
+            nearest = np.full(len(living), -1, dtype=np.int64)
+            if mine:
+                nearest[mine[0]] = nearest_enemies(squares, teams, state.rules, mine[0])
+            rows = mine
+        self._update(living, squares, nearest, rows)
+
+    def _update(self, living: list[tuple[int, Position, Cover, Creature]], squares: np.ndarray,
+                nearest: np.ndarray, rows: Iterable[int]) -> None:
+        """Set the ``Cover`` of the creatures at ``rows`` of ``living`` whose pair changed."""
+        state = self.state
         stale: list[int] = []
-        for i, (entity, position, cover, _) in enumerate(living):
+        for i in rows:
+            entity, position, cover, _ = living[i]
             j = int(nearest[i])
             enemy = living[j][0] if j >= 0 else None
             key = (enemy, position.square, living[j][1].square if j >= 0 else None)
@@ -255,8 +288,8 @@ class CoverSystem(esper.Processor):
                 stale.append(i)
         if not stale:
             return
-        rows = np.array(stale)
-        blocked = cover_counts(state.caches, state.terrain, squares[nearest[rows]], squares[rows])
+        picked = np.array(stale)
+        blocked = cover_counts(state.caches, state.terrain, squares[nearest[picked]], squares[picked])
         for i, count in zip(stale, blocked.tolist()):
             cover = living[i][2]
             cover.blocked = count

@@ -19,6 +19,8 @@ from systems.vitals import is_dead
 class DamageSystem(esper.Processor):
     """Drains the health queue: hits and heals from the GM, falls and powers."""
 
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

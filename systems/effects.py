@@ -45,6 +45,8 @@ def end_effect(state: BattleState, effect: ActiveEffect, reason: str) -> None:
 class EffectSystem(esper.Processor):
     """Ends the effects whose duration ran out with this round."""
 
+    PHASES = frozenset({Phase.END})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

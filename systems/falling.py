@@ -38,6 +38,8 @@ def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:
 class FallingSystem(esper.Processor):
     """Starts, continues and ends falls."""
 
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

@@ -17,6 +17,8 @@ from systems.vitals import is_dead
 class FatigueSystem(esper.Processor):
     """Drains the fatigue queue."""
 
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

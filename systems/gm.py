@@ -58,6 +58,8 @@ def end_combat(state: BattleState) -> None:
 class GmSystem(esper.Processor):
     """Applies the queued GM commands, in the order issued, in the GM phase."""
 
+    PHASES = frozenset({Phase.GM})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 

@@ -89,12 +89,30 @@ class Paths:
         feet[dist == UNREACHABLE] = UNREACHABLE
         return feet
 
+    def step_cost(self, start: tuple[int, int], goal: tuple[int, int]) -> int | None:
+        """Feet of a move of at most one square (the goal open), with no search; None for a longer one.
+
+        One step is never beaten by a detour: every edge costs at least a straight step, and a
+        diagonal step (which the search also takes past corners) costs less than two straight ones.
+        So this is exactly what the search would answer, for any window of at least one square.
+        """
+        dx, dy = abs(goal[0] - start[0]), abs(goal[1] - start[1])
+        if dx > 1 or dy > 1:
+            return None
+        if not dx and not dy:
+            return 0
+        cardinal, diagonal, divisor = edge_weights(self.rules)
+        return (diagonal if dx and dy else cardinal) // divisor * self.rules.square_ft
+
     def cost(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
              flying: bool = False) -> int | None:
         """Feet of the cheapest path from ``start`` to ``goal`` around what blocks the mover, or None
         if there is none (or, with ``limit_ft``, none that short)."""
         if blocked_for(self.terrain, flying)[goal]:
             return None
+        step = self.step_cost(start, goal)
+        if step is not None:
+            return step
         dist = self.raw_distances(start, limit_ft, flying)
         if dist[goal] == UNREACHABLE:
             return None
@@ -106,5 +124,7 @@ class Paths:
         cost = self.cost(start, goal, limit_ft, flying)
         if cost is None:
             return None
+        if self.step_cost(start, goal) is not None:  # one step: the path is its two ends
+            return ([start] if start == goal else [start, goal]), cost
         steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft, flying), goal, True, True)[::-1]
         return [(int(x), int(y)) for x, y in steps], cost

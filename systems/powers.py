@@ -20,13 +20,15 @@ from components.powers import Power
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from systems.areas import area_centre, creatures_reached
 from systems.forces import push, teleport
-from systems.power_checks import attack_terms, halved, save_terms, use_problem
+from systems.power_checks import attack_terms, check_stamp, halved, save_terms, use_problem
 from systems.rolls import roll_die
 from systems.state import BattleState, Phase
 
 
 class PowerSystem(esper.Processor):
     """Resolves ``UsePower`` commands for the action system, in the order a creature issued them."""
+
+    PHASES = frozenset({Phase.START})  # the only phases it runs in
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
@@ -42,8 +44,8 @@ class PowerSystem(esper.Processor):
         """Resolve one use on the user's turn: checked again, then rolled and applied target by target."""
         state = self.state
         power = state.powers[command.power]
-        problem = use_problem(state, power, command.actor, command.target, command.point,
-                              direction=command.direction)
+        problem = None if command.checked is not None and command.checked == check_stamp(state) else \
+            use_problem(state, power, command.actor, command.target, command.point, direction=command.direction)
         if problem:
             state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
             return

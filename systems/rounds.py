@@ -15,6 +15,8 @@ from systems.state import BattleState, Phase
 class RoundSystem(esper.Processor):
     """Starts and ends rounds."""
 
+    PHASES = frozenset({Phase.START, Phase.END})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
 
@@ -49,6 +51,8 @@ class RoundSystem(esper.Processor):
 
 class RoundEndSystem(esper.Processor):
     """Closes the round last, after every consequence of it has been announced."""
+
+    PHASES = frozenset({Phase.END})  # the only phases it runs in
 
     def __init__(self, state: BattleState) -> None:
         self.state = state

@@ -19,7 +19,7 @@ from systems.fatigue import FatigueSystem
 from systems.gm import GmSystem
 from systems.powers import PowerSystem
 from systems.rounds import RoundEndSystem, RoundSystem
-from systems.state import BattleState
+from systems.state import BattleState, Phase
 from systems.visibility import VisibilitySystem
 
 ORDER: tuple[type[esper.Processor], ...] = (
@@ -38,15 +38,42 @@ ORDER: tuple[type[esper.Processor], ...] = (
 )
 
 
-def install(state: BattleState) -> list[esper.Processor]:
+class Schedule:
+    """The processors of one battle's world by phase, so a phase calls only the systems in it.
+
+    ``esper.process`` calls every processor in every phase, and most return at once: a turn that
+    only moves would make twelve calls for four systems. Each built-in system declares ``PHASES``;
+    a processor without it (trusted Python's ``Battle.add_system``) runs in every phase. The order
+    is esper's: higher priority first, equal priorities in the order added.
+    """
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[int, esper.Processor]] = []
+        self.by_phase: dict[Phase, list[esper.Processor]] = {phase: [] for phase in Phase}
+
+    def add(self, processor: esper.Processor, priority: int) -> None:
+        """Add a processor to this world (esper's list too) and to the phases it runs in."""
+        esper.add_processor(processor, priority=priority)
+        self.entries.append((priority, processor))
+        self.entries.sort(key=lambda entry: -entry[0])  # stable, as esper's own sort
+        for phase, processors in self.by_phase.items():
+            processors[:] = [p for _, p in self.entries if phase in getattr(p, "PHASES", (phase,))]
+
+    def run(self, phase: Phase, actor: int | None = None) -> None:
+        """``esper.process(phase, actor)`` for the processors in ``phase`` only (entities deleted
+        since the last call go first, as esper does)."""
+        esper.clear_dead_entities()
+        for processor in self.by_phase[phase]:
+            processor.process(phase, actor)
+
+
+def install(state: BattleState) -> Schedule:
     """Add one instance of each system to the current esper world, highest priority first.
 
     esper runs higher priorities first, so priorities count down from the length of ``ORDER``;
     passing ``priority=`` explicitly matters, since esper's default overwrites the class attribute.
     """
-    processors = []
+    schedule = Schedule()
     for rank, system in enumerate(ORDER):
-        processor = system(state)  # type: ignore[call-arg]
-        esper.add_processor(processor, priority=len(ORDER) - rank)
-        processors.append(processor)
-    return processors
+        schedule.add(system(state), len(ORDER) - rank)  # type: ignore[call-arg]
+    return schedule

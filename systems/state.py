@@ -103,7 +103,9 @@ class BattleState:
     levels: np.ndarray | None = None  # the visibility system's level grid, [x, y] of Visibility values
     levels_version: int = 0  # grows each time ``levels`` is recomputed (answers about sight key on it)
     levels_of_map: int = -1  # the terrain version ``levels`` was computed for
-    sight: dict[tuple[int, int, tuple[int, int], tuple[int, int]], bool] = field(default_factory=dict)
+    #: (levels_version, the answers about sight for this level grid): the answers live in the
+    #: caches, shared by every battle whose walls and level grid are these (None: look them up again)
+    sight: tuple[int, dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] | None = None
     announced: dict[int, dict[str, str]] = field(default_factory=dict)  # entity -> condition -> why
     in_air: set[int] = field(default_factory=set)  # creatures still falling at the end of a round
     falls_seen_map: int = -1  # the terrain version the falling system last looked at everyone for

@@ -82,17 +82,19 @@ def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tupl
     stand): see :func:`sees`, with the creature's own sight there (:func:`sight_level`).
 
     Sight depends on the walls and the level grid alone, and a use is checked when issued, when it
-    resolves and by the forecasts: answers are kept until the level grid is recomputed.
+    resolves and by the forecasts: answers are kept in the caches for this layout and grid, so every
+    battle on the map (a simulation's, a scenario's) shares them.
     """
     assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
     level = int(sight_level(state, viewer, here))
-    key = (state.levels_version, level, here, square)
-    found = state.sight.get(key)
+    if state.sight is None or state.sight[0] != state.levels_version:
+        state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), state.levels))
+    answers = state.sight[1]
+    key = (level, here, square)
+    found = answers.get(key)
     if found is None:
-        if len(state.sight) > 50_000:
-            state.sight.clear()
-        found = state.sight[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
+        found = answers[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
     return found
 
 
@@ -120,6 +122,8 @@ def vision_level(square_level: int, conditions: Conditions) -> Visibility:
 class VisibilitySystem(esper.Processor):
     """Keeps ``state``'s level grid and every creature's ``Vision`` current."""
 
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END, Phase.GM})  # the only phases it runs in
+
     def __init__(self, state: BattleState) -> None:
         self.state = state
         if state.levels is None:
@@ -135,7 +139,7 @@ class VisibilitySystem(esper.Processor):
             state.levels_of_map = state.terrain.version
             state.levels = level_grid(state.terrain, state.rules)
             state.levels_version += 1
-            state.sight.clear()
+            state.sight = None
         elif not state.dirty:
             return
         levels = state.levels

@@ -141,7 +141,9 @@ def test_the_cover_system_finds_the_nearest_enemy_and_the_walls_between(state: B
     state.terrain.walls[1, 3] = True
     archer = placed(state, 0, 0, Cover(), Creature("Archer", "red"), Conditions())
     hidden = placed(state, 2, 4, Cover(), Creature("Hidden", "blue"), Conditions())
-    CoverSystem(state).process(Phase.END)
+    CoverSystem(state).process(Phase.END)  # cover is worked out only when asked
+    assert esper.component_for_entity(hidden, Cover).against is None
+    CoverSystem(state).process(Phase.REFRESH)
     cover = esper.component_for_entity(hidden, Cover)
     assert (cover.against, cover.blocked, cover.covered) == (archer, 3, True)
 

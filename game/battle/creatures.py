@@ -102,7 +102,7 @@ class Creatures(BattleCore):
         """One component of a creature; UnknownEntity (a KeyError) when either does not exist."""
         entity = self.check(entity)
         if component is Cover:
-            esper.process(Phase.REFRESH)
+            self.phases.run(Phase.REFRESH, entity)  # cover is worked out only when asked, for the one asked about
         try:
             return esper.component_for_entity(entity, component)
         except KeyError:

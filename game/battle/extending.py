@@ -55,4 +55,4 @@ class Extending(BattleCore):
         ``priority`` places it in ``systems.schedule.ORDER`` (higher runs earlier; the built-in
         systems have priorities ``len(ORDER)`` down to 1).
         """
-        esper.add_processor(processor, priority=priority)
+        self.phases.add(processor, priority)

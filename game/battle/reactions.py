@@ -292,6 +292,9 @@ class ScriptHook:
     def react(self) -> None:
         """Give reaction scripts and trusted Python handlers the events recorded since the last call."""
         events = self.state.events
+        if not self.reactions and not self.python_handlers:
+            self.seen = len(events)  # nobody listens: nothing to hand over (the common case, every turn)
+            return
         while self.seen < len(events):
             event = events[self.seen]
             self.seen += 1

@@ -95,7 +95,7 @@ class Snapshots(BattleCore):
             setattr(state, name, value)
         state.events[:] = snapshot.state["events"]
         _restore_terrain(state.terrain, snapshot.state["terrain"])
-        state.sight.clear()  # answers keyed by a level-grid version that may now mean another grid
+        state.sight = None  # a level-grid version that may now mean another grid: look the answers up again
         state.rng.setstate(snapshot.rng)
         self.scripts.seen, self.scripts.out = snapshot.heard, dict(snapshot.out)
         del self.scripts.reactions[snapshot.reactions:]

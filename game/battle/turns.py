@@ -80,7 +80,7 @@ class Turns(BattleCore):
         state = self.state
         if state.round_open:
             raise IllegalCommand(f"round {state.round} is still under way: end its turns first")
-        esper.process(Phase.START)
+        self.phases.run(Phase.START)
         self.scripts.react()
         state.round_order, state.turn_index, state.round_open = self.turn_order(), -1, True
         return self._next_turn()  # a round with nobody to act ends at once
@@ -92,10 +92,13 @@ class Turns(BattleCore):
         Raises:
             IllegalCommand: no turn is under way.
         """
-        actor = self._actor()
+        self._resolve(self._actor())
+
+    def _resolve(self, actor: int) -> None:
+        """The current turn's queued commands and their consequences, when there are any."""
         state = self.state
         if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
-            esper.process(Phase.TURN, actor)
+            self.phases.run(Phase.TURN, actor)
             self.scripts.react()
 
     @command
@@ -129,7 +132,7 @@ class Turns(BattleCore):
             self.scripts.react()
             return actor
         state.actor, state.round_open = None, False
-        esper.process(Phase.END)
+        self.phases.run(Phase.END)
         self.scripts.react()
         return None
 
@@ -152,7 +155,9 @@ class Turns(BattleCore):
         while actor is not None:
             if controller is not None or actor in recorded:
                 self._turn_orders(actor, controller, recorded.get(actor, ()))
-            actor = self.end_turn()
+            # end_turn without its wrappers: inside a tick it is never logged, and a turn is short
+            self._resolve(self._actor())
+            actor = self._next_turn()
 
     def run(self, rounds: int) -> None:
         """Tick ``rounds`` times."""

@@ -19,7 +19,7 @@ from game.battle.world import BattleCore, command, entry
 from systems import rolls
 from systems.areas import area_squares
 from systems.cover import has_cover
-from systems.power_checks import use_problem
+from systems.power_checks import check_stamp, use_problem
 from systems.visibility import can_see
 
 
@@ -66,7 +66,7 @@ class PowerUses(BattleCore):
         problem = use_problem(self.state, power, user, target, point, position.square, queued, facing)
         if problem:
             raise IllegalCommand(f"{validate.label(user)} cannot use {power.name}: {problem}")
-        orders.queue(self.state, user, UsePower(user, power.id, target, point, facing))
+        orders.queue(self.state, user, UsePower(user, power.id, target, point, facing, check_stamp(self.state)))
 
     @command
     def end_power(self, user: int, effect_id: int) -> None:

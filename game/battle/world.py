@@ -154,6 +154,10 @@ class BattleCore:
         self.ids: set[int] = set()
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
+        if script_hosts is None and trusted_scripts:
+            # In-process hosts need no closing, so battles on one map's caches share them: a
+            # script is parsed and frozen once for all of them (a worker host is a process: own).
+            script_hosts = self.state.caches.owned("script_hosts", new_hosts)
         own_hosts = new_hosts() if script_hosts is None else None
         self.scripts = ScriptHook(self, self.state, self.ids, script_hosts or own_hosts,  # type: ignore[arg-type]
                                   trusted=trusted_scripts, script_dir=script_dir, limits=script_limits,
@@ -163,7 +167,7 @@ class BattleCore:
         self.world_name = f"battle-{uuid.uuid4().hex}"
         previous = esper.current_world
         esper.switch_world(self.world_name)
-        schedule.install(self.state)
+        self.phases = schedule.install(self.state)  # runs each phase's systems only
         esper.switch_world(previous)
         self._finalizer = weakref.finalize(self, _drop_world, self.world_name, own_hosts)
         self.closed = False
@@ -258,7 +262,7 @@ class BattleCore:
 
     def settle(self) -> None:
         """Apply queued GM commands and let vision and conditions catch up, announcing what changed."""
-        esper.process(Phase.GM)
+        self.phases.run(Phase.GM)
 
     def mid_battle(self, what: str, x: int, y: int) -> None:
         """Announce a change of the map once the battle is under way."""

@@ -94,6 +94,7 @@ from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrar
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 from game.content.scenario_overrides import apply_override
 from game.content.scenario_parse import Context, parse
+from systems.caches import MapCaches
 
 __all__ = [
     "CreatureSpec",
@@ -142,6 +143,10 @@ class Scenario:
     power_library: PowerLibrary | None = field(default=None, repr=False, compare=False)
     parse_trusted: bool | None = field(default=None, repr=False, compare=False)
     _data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: What its battles work out about the map (paths, cover lines) and their in-process script
+    #: hosts, shared by every battle built from it (and from its overridden copies): answers keyed
+    #: by the layout of walls, so no battle sees another's state.
+    caches: MapCaches = field(default_factory=MapCaches, repr=False, compare=False)
 
     @property
     def trusted(self) -> bool:
@@ -218,7 +223,8 @@ class Scenario:
         """
         battle = Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
                         rules=self.rules, powers=dict(self.powers),
-                        trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir)
+                        trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir,
+                        caches=self.caches)
         try:
             ids = self._populate(battle)
         except ValueError as err:

@@ -1,0 +1,84 @@
+"""The shortcuts of the hot path give exactly the answers of the long way round.
+
+A one-square move is priced without a search (``Paths.step_cost``); a use found legal is not
+checked again at resolution unless the battle changed since (``check_stamp``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+import tcod.path
+
+from components import Rules, Terrain
+from components.events import AttackRolled, CommandRefused
+from game import Battle
+from systems.caches import MapCaches
+from systems.paths import UNREACHABLE, Paths, edge_weights
+
+
+def _search_cost(paths: Paths, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None) -> int | None:
+    """What the search answers (the distance map), bypassing the shortcut."""
+    if paths.terrain.walls[goal]:
+        return None
+    dist = paths.raw_distances(start, limit_ft)
+    if dist[goal] == UNREACHABLE:
+        return None
+    return int(dist[goal]) // edge_weights(paths.rules)[2] * paths.rules.square_ft
+
+
+@pytest.mark.parametrize("diagonal", ["one", "alternating"])
+def test_one_square_moves_cost_what_the_search_finds(diagonal: str) -> None:
+    rng = random.Random(diagonal)
+    terrain = Terrain(14, 14)
+    for _ in range(50):
+        terrain.walls[rng.randrange(14), rng.randrange(14)] = True
+    terrain.touch()
+    paths = Paths(terrain, Rules.from_mapping({"diagonal": diagonal}), MapCaches())
+    checked = 0
+    for x in range(14):
+        for y in range(14):
+            for goal in [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                         if 0 <= x + dx < 14 and 0 <= y + dy < 14]:
+                for limit in (None, 5, 30):
+                    assert paths.cost((x, y), goal, limit) == _search_cost(paths, (x, y), goal, limit)
+                    found = paths.find((x, y), goal, limit)
+                    if found is not None:
+                        climbed = tcod.path.hillclimb2d(paths.raw_distances((x, y), limit), goal, True, True)[::-1]
+                        assert found[0] == [(int(a), int(b)) for a, b in climbed]
+                    checked += 1
+    assert checked > 3000
+
+
+def _turn_of(b: Battle, creature: int) -> None:
+    """Begin rounds and end turns until it is ``creature``'s turn."""
+    actor = b.begin_round() if b.current_actor is None else b.current_actor
+    while actor != creature:
+        actor = b.end_turn() if actor is not None else b.begin_round()
+
+
+def test_a_use_checked_in_its_own_turn_resolves_unchecked_when_nothing_changed() -> None:
+    with Battle(seed=3) as b:
+        u = b.spawn("archer", 2, 5, team="a")
+        t = b.spawn("target", 7, 5, team="b", health=50)
+        b.start_combat()
+        _turn_of(b, u)
+        b.use_power(u, "shoot", target=t)
+        b.end_turn()
+        assert [e.target for e in b.events if isinstance(e, AttackRolled)] == [t]
+
+
+def test_a_wall_raised_in_the_users_own_turn_refuses_the_use_when_it_resolves() -> None:
+    with Battle(seed=3) as b:
+        u = b.spawn("archer", 2, 5, team="a")
+        t = b.spawn("target", 7, 5, team="b", health=50)
+        b.start_combat()
+        _turn_of(b, u)
+        b.use_power(u, "shoot", target=t)
+        for y in range(16):
+            b.add_wall(4, y)
+        b.end_turn()
+        refused = [e for e in b.events if isinstance(e, CommandRefused) and e.entity == u]
+        assert refused and "cannot see" in refused[0].reason
+        assert not [e for e in b.events if isinstance(e, AttackRolled)]
