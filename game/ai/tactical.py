@@ -40,8 +40,8 @@ class Weights:
     friendly_fire: float = 2.0      # per point of damage to a friend (it never trades one for one)
     heal: float = 1.2               # per point healed that the friend was missing
     revive: float = 6.0             # per expected friend brought back from downed
-    approach: float = 1.0           # per square of path closer to the nearest enemy, when only moving
-    fall: float = 0.25              # per point of fall damage it would take itself (a jump down may pay)...
+    approach: float = 0.4           # per square of path closer to the nearest enemy, when only moving
+    fall: float = 1.0               # per point of fall damage it would take itself (a jump down may pay)...
     fall_down: float = 12.0         # ...and per chance that the fall downs it (never walk off by accident)
     script_guess: float = 2.5       # what a scripted power's unknown effect is taken to be worth per target
     shortlist: int = 3              # squares weighed in full besides its own (and the farthest)
@@ -88,6 +88,7 @@ class _Turn:
         own = battle.powers_of(me)
         self.powers = [battle.power(p) for p in own if allowed is None or p in allowed]
         self.menace_seen: dict[int, float] = {}
+        self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
 
     def caution(self) -> float:
@@ -112,6 +113,17 @@ class _Turn:
         reach = [p.range_ft or (p.area.length_ft or p.area.radius_ft if p.area else 0.0)
                  for p in (self.battle.power(i) for i in self.battle.powers_of(creature)) if p.damage is not None]
         return float(max(reach, default=self.rules.square_ft))
+
+    def share(self, enemy: int) -> float:
+        """The part of an enemy's blow this creature should expect: 1 over the number of its team the
+        enemy could reach this round (by speed plus reach, as the arrow flies), itself included."""
+        found = self.shares.get(enemy)
+        if found is None:
+            reach = self.battle.get(enemy, Movement).speed_ft + self.menace_reach(enemy)
+            near = sum(1 for f in self.friends if f != self.me and distance_3d_ft(
+                self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach)
+            found = self.shares[enemy] = 1.0 / (1 + near)
+        return found
 
     def label(self, creature: int) -> str:
         return f"{self.battle.name(creature)} at {self.square[creature]}"
@@ -289,7 +301,9 @@ def _stand_there(turn: _Turn, move: MoveForecast | None, threat: Threat) -> tupl
     """What ending the turn on a square is worth before any action: the threat there and a fall."""
     fall = move.fall.damage.mean if move is not None and move.fall is not None else 0.0
     downs = move.fall.damage.at_least(max(turn.health[turn.me].current, 1)) if move and move.fall else 0.0
-    score = -turn.caution() * threat.expected - turn.weights.fall * fall - turn.weights.fall_down * downs
+    # an enemy strikes one creature a turn: its blow is shared among the friends it could also reach
+    expected = sum(source.expected * turn.share(source.enemy) for source in threat.sources)
+    score = -turn.caution() * expected - turn.weights.fall * fall - turn.weights.fall_down * downs
     threats = len(threat.sources)
     words = f"{threat.expected:.1f} expected damage there"
     if threats:
