@@ -10,7 +10,8 @@ import importlib.util
 import subprocess
 import sys
 
-BENCHMARKS = ("bench_core", "bench_powers", "bench_scripting", "bench_script_rounds", "bench_render", "bench_battles")
+BENCHMARKS = ("bench_core", "bench_powers", "bench_scripting", "bench_script_rounds", "bench_render", "bench_battles",
+              "bench_limits")
 
 
 def main() -> int:
