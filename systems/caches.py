@@ -1,4 +1,4 @@
-"""Answers worked out from the layout of walls alone, kept by an owner that battles share.
+"""Answers worked out from the layout of walls (and the lights on it), kept by an owner that battles share.
 
 Paths and cover lines depend on the walls and nothing else, and a simulation plays thousands of
 battles on one map: whoever builds those battles (a loaded scenario, a simulation worker) holds one
@@ -14,11 +14,16 @@ from typing import Any
 
 import numpy as np
 
+from systems.lighting import LevelCache
+
 Layout = tuple[tuple[int, int], bytes]
 
 
 class MapCaches:
-    """Path distance maps and cover-line counts, keyed by the layout of walls.
+    """Path distance maps, cover-line counts and light masks, keyed by the layout of walls.
+
+    ``levels`` keeps each light's mask and the counts behind the last level grid (see
+    :mod:`systems.lighting`).
 
     Args:
         paths_kept: how many distance maps to keep (least recently used go first).
@@ -32,6 +37,7 @@ class MapCaches:
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
+        self.levels = LevelCache()
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
         """A kept distance map (read-only), or None."""
@@ -59,3 +65,4 @@ class MapCaches:
         """Forget every answer."""
         self.distances.clear()
         self.cover.clear()
+        self.levels.clear()

@@ -1,0 +1,99 @@
+"""The level grid composed from counted, windowed masks equals the grid worked out whole.
+
+The reference below is the plain definition (every light's field of view over the whole map, then
+every area), so any drift of the windowed masks or the counts shows up as a differing square.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import tcod.constants
+import tcod.map
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from components import Area, Light, Rules, Terrain, Visibility
+from components.terrain import Blocks
+from systems.caches import MapCaches
+from systems.geometry import within_radius
+from systems.lighting import LevelCache
+from systems.visibility import level_grid, lit_mask
+
+
+def reference(terrain: Terrain, rules: Rules) -> np.ndarray:
+    levels = np.full(terrain.walls.shape, int(terrain.ambient), dtype=np.int8)
+    for light in terrain.lights.values():
+        seen = tcod.map.compute_fov(~terrain.blocking(Blocks.LIGHT), (light.x, light.y),
+                                    radius=int(light.radius_ft // rules.square_ft) + 1, light_walls=True,
+                                    algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+        mask = seen & within_radius(terrain.walls.shape, (light.x, light.y), light.radius_ft, rules)
+        np.maximum(levels, np.where(mask, np.int8(light.level), np.int8(0)), out=levels)
+    for area in terrain.areas.values():
+        mask = within_radius(terrain.walls.shape, (area.x, area.y), area.radius_ft, rules)
+        np.minimum(levels, np.where(mask, np.int8(area.level), np.int8(Visibility.NORMAL)), out=levels)
+    return levels
+
+
+SIZE = st.integers(1, 24)
+SOURCE = st.tuples(st.integers(0, 23), st.integers(0, 23), st.sampled_from([0.0, 5.0, 12.5, 30.0, 200.0]),
+                   st.sampled_from(list(Visibility)), st.booleans())
+STEP = st.one_of(st.tuples(st.just("add"), SOURCE), st.tuples(st.just("remove"), st.integers(0, 40)),
+                 st.tuples(st.just("wall"), st.tuples(st.integers(0, 23), st.integers(0, 23))),
+                 st.tuples(st.just("ambient"), st.sampled_from(list(Visibility))))
+
+
+def _apply(terrain: Terrain, step: tuple[str, object]) -> None:
+    kind, what = step
+    if kind == "add":
+        x, y, radius, level, is_light = what  # type: ignore[misc]
+        x, y = x % terrain.width, y % terrain.height
+        (terrain.add_light if is_light else terrain.add_area)(
+            (Light if is_light else Area)(x, y, radius, level))  # type: ignore[operator]
+    elif kind == "remove":
+        held = [(terrain.lights, k) for k in terrain.lights] + [(terrain.areas, k) for k in terrain.areas]
+        if held:
+            table, key = held[int(what) % len(held)]  # type: ignore[call-overload]
+            del table[key]
+    elif kind == "wall":
+        x, y = what  # type: ignore[misc]
+        terrain.walls[x % terrain.width, y % terrain.height] ^= True
+    else:
+        terrain.ambient = what  # type: ignore[assignment]
+    terrain.touch()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SIZE, SIZE, st.sampled_from(["one", "alternating"]), st.lists(STEP, max_size=25))
+def test_counted_grid_is_the_whole_grid(width: int, height: int, diagonal: str, steps: list) -> None:
+    rules = Rules(diagonal=diagonal)
+    terrain = Terrain(width, height)
+    cache = LevelCache(mask_bytes=256)  # small: masks are forgotten and worked out again
+    for step in steps:
+        _apply(terrain, step)
+        assert np.array_equal(level_grid(terrain, rules, cache), reference(terrain, rules))
+
+
+def test_one_cache_serves_two_maps_in_turn() -> None:
+    """A simulation's battles share one owner: switching maps starts again, never mixes them."""
+    rules, caches = Rules(), MapCaches()
+    first, second = Terrain(12, 12), Terrain(12, 12)
+    first.add_light(Light(2, 2, 20.0, Visibility.NORMAL))
+    second.walls[5, :] = True
+    second.ambient = Visibility.TERRIBLE
+    second.add_light(Light(8, 8, 30.0, Visibility.POOR))
+    for terrain in (first, second, first, second):
+        terrain.touch()
+        assert np.array_equal(level_grid(terrain, rules, caches.levels), reference(terrain, rules))
+    caches.clear()
+    assert not caches.levels.masks and caches.levels.lights is None
+
+
+def test_lit_mask_is_the_whole_map_field_of_view() -> None:
+    terrain = Terrain(40, 30)
+    terrain.walls[10, 5:25] = True
+    terrain.ambient = Visibility.NO_VISION
+    terrain.add_light(Light(5, 15, 60.0, Visibility.NORMAL))
+    expected = reference(terrain, Rules()) == Visibility.NORMAL
+    mask = lit_mask(terrain, 5, 15, 60.0, Rules())
+    assert mask.shape == (40, 30) and mask[5, 15] and not mask[20, 15]
+    assert np.array_equal(mask, expected)
