@@ -76,6 +76,7 @@ class _Layer:
     counts: np.ndarray
     made: np.ndarray
     held: Counter[Source] = field(default_factory=Counter)
+    generation: int = 0
 
 
 class LevelCache:
@@ -91,12 +92,15 @@ class LevelCache:
         self.kept_bytes = 0
         self.lights: _Layer | None = None
         self.areas: _Layer | None = None
+        self.made: tuple[tuple[int, int], np.ndarray] | None = None
+        self.generations = 0  # numbers each state of a layer, so that a grid is never mistaken for another's
 
     def clear(self) -> None:
         """Forget every mask and count."""
         self.masks.clear()
         self.kept_bytes = 0
         self.lights = self.areas = None
+        self.made = None
 
     def light_mask(self, terrain: Terrain, rules: Rules, source: Source) -> tuple[Box, np.ndarray]:
         """The squares one light reaches (its box and the mask inside it), kept per layout."""
@@ -114,30 +118,38 @@ class LevelCache:
         return found
 
     def level_grid(self, terrain: Terrain, rules: Rules) -> np.ndarray:
-        """The level of every square (``[x, y]`` int8 of ``Visibility``), the same as working it out whole.
+        """The level of every square (``[x, y]`` int8 of ``Visibility``, read-only), the same as working
+        it out whole.
 
         Only the lights and areas that came or went since the last grid it composed are counted in
-        or out, and only their boxes re-derived; a change of layout, rules or map size starts again.
+        or out, and only their boxes re-derived; a change of rules, map size or ambient level (or of
+        the walls, while lights are lit) starts again. When nothing that decides the grid changed
+        (a wall put down on an unlit map, ground raised) the last grid is handed back as it is.
         """
         shape = terrain.walls.shape
         rules_key = (shape, rules.square_ft, rules.diagonal)
-        light_key = (*rules_key, terrain.layout_key(), int(terrain.ambient))
         lights: Counter[Source] = Counter((s.x, s.y, s.radius_ft, int(s.level)) for s in terrain.lights.values())
         areas: Counter[Source] = Counter((s.x, s.y, s.radius_ft, int(s.level)) for s in terrain.areas.values())
+        lit = lights or (self.lights is not None and self.lights.held)
+        light_key = (*rules_key, int(terrain.ambient), terrain.layout_key() if lit else None)
         self.lights = self._update(self.lights, light_key, lights, int(terrain.ambient), True,
                                    lambda s: self.light_mask(terrain, rules, s))
         self.areas = self._update(self.areas, rules_key, areas, int(Visibility.NORMAL), False,
                                   lambda s: area_window(shape, s[0], s[1], s[2], rules))
-        levels: np.ndarray = np.minimum(self.lights.made, self.areas.made)
-        return levels
+        made_from = (self.lights.generation, self.areas.generation)
+        if self.made is None or self.made[0] != made_from:
+            levels = np.minimum(self.lights.made, self.areas.made)
+            levels.flags.writeable = False
+            self.made = (made_from, levels)
+        return self.made[1]
 
-    @staticmethod
-    def _update(layer: _Layer | None, key: tuple[Any, ...], wanted: Counter[Source], base: int, best: bool,
+    def _update(self, layer: _Layer | None, key: tuple[Any, ...], wanted: Counter[Source], base: int, best: bool,
                 mask_of: Any) -> _Layer:
         """The layer for ``wanted`` sources: the old one with the difference counted, or a new one."""
         if layer is None or layer.key != key:
             shape = key[0]
             layer = _Layer(key, np.zeros((_LEVELS, *shape), dtype=np.uint16), np.full(shape, base, dtype=np.int8))
+            layer.generation = self._generation()
         changes = [(s, n) for s, n in (wanted - layer.held).items()] + \
                   [(s, -n) for s, n in (layer.held - wanted).items()]
         for source, times in changes:
@@ -148,8 +160,14 @@ class LevelCache:
             else:
                 counts -= mask.astype(np.uint16) * np.uint16(-times)
             layer.made[box] = _compose(layer.counts[(slice(None), *box)], base, best)
-        layer.held = Counter(wanted)
+        if changes:
+            layer.held = Counter(wanted)
+            layer.generation = self._generation()
         return layer
+
+    def _generation(self) -> int:
+        self.generations += 1
+        return self.generations
 
 
 def _compose(counts: np.ndarray, base: int, best: bool) -> np.ndarray:

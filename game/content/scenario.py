@@ -80,8 +80,9 @@ missing or broken one is refused with the key that names it.
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,10 +184,16 @@ class Scenario:
                 return spec
         raise KeyError(f"no creature {key!r} in {self.source}; keys: {', '.join(c.key for c in self.creatures)}")
 
-    def _squares(self) -> Iterator[tuple[int, int, LegendEntry]]:
+    def _squares(self, which: Callable[[LegendEntry], bool]) -> Iterator[tuple[int, int, LegendEntry]]:
+        """The squares whose legend entry ``which`` picks, row by row: a 1024 x 1024 map of open
+        ground is a million squares, so each row is searched for the picked characters in C."""
+        picked = [char for char, entry in self.legend.items() if which(entry)]
+        if not picked:
+            return
+        pattern = re.compile("[" + "".join(re.escape(char) for char in picked) + "]")
         for y, row in enumerate(self.rows):
-            for x, char in enumerate(row):
-                yield x, y, self.legend[char]
+            for found in pattern.finditer(row):
+                yield found.start(), y, self.legend[found.group()]
 
     # ------------------------------------------------------------------ building
 
@@ -247,10 +254,9 @@ class Scenario:
         return ids
 
     def _draw_map(self, battle: Battle) -> None:
-        for x, y, entry in self._squares():
-            if not entry.wall and (entry.ground != 0 or entry.soft):
-                battle.set_ground(x, y, entry.ground, entry.soft)
-        for x, y, entry in self._squares():
+        for x, y, entry in self._squares(lambda e: not e.wall and (e.ground != 0 or e.soft)):
+            battle.set_ground(x, y, entry.ground, entry.soft)
+        for x, y, entry in self._squares(lambda e: bool(e.wall or e.blocks or e.cover)):
             if entry.wall:
                 battle.add_wall(x, y)
             elif entry.blocks or entry.cover:
