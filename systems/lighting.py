@@ -21,6 +21,7 @@ builds on one map); nothing here is module state.
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ import numpy as np
 import tcod.constants
 import tcod.map
 
-from components import Rules, Terrain, Visibility
+from components import Area, Light, Rules, Terrain, Visibility
 from components.terrain import Blocks
 from systems.geometry import within_radius
 
@@ -128,8 +129,8 @@ class LevelCache:
         """
         shape = terrain.walls.shape
         rules_key = (shape, rules.square_ft, rules.diagonal)
-        lights: Counter[Source] = Counter((s.x, s.y, s.radius_ft, int(s.level)) for s in terrain.lights.values())
-        areas: Counter[Source] = Counter((s.x, s.y, s.radius_ft, int(s.level)) for s in terrain.areas.values())
+        lights: Counter[Source] = _sources(terrain.lights.values())
+        areas: Counter[Source] = _sources(terrain.areas.values())
         lit = lights or (self.lights is not None and self.lights.held)
         light_key = (*rules_key, int(terrain.ambient), terrain.layout_key() if lit else None)
         self.lights = self._update(self.lights, light_key, lights, int(terrain.ambient), True,
@@ -150,6 +151,8 @@ class LevelCache:
             shape = key[0]
             layer = _Layer(key, np.zeros((_LEVELS, *shape), dtype=np.uint16), np.full(shape, base, dtype=np.int8))
             layer.generation = self._generation()
+        elif not wanted and not layer.held:
+            return layer
         changes = [(s, n) for s, n in (wanted - layer.held).items()] + \
                   [(s, -n) for s, n in (layer.held - wanted).items()]
         for source, times in changes:
@@ -168,6 +171,10 @@ class LevelCache:
     def _generation(self) -> int:
         self.generations += 1
         return self.generations
+
+
+def _sources(held: Iterable[Light | Area]) -> Counter[Source]:
+    return Counter((s.x, s.y, s.radius_ft, int(s.level)) for s in held)
 
 
 def _compose(counts: np.ndarray, base: int, best: bool) -> np.ndarray:

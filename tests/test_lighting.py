@@ -13,7 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from components import Area, Light, Rules, Terrain, Visibility
+from components.powers import AreaShape, Power
 from components.terrain import Blocks
+from game import Battle
+from systems.areas import area_squares
 from systems.caches import MapCaches
 from systems.geometry import within_radius
 from systems.lighting import LevelCache
@@ -97,3 +100,33 @@ def test_lit_mask_is_the_whole_map_field_of_view() -> None:
     mask = lit_mask(terrain, 5, 15, 60.0, Rules())
     assert mask.shape == (40, 30) and mask[5, 15] and not mask[20, 15]
     assert np.array_equal(mask, expected)
+
+
+AREA = st.one_of(st.builds(lambda r: AreaShape("burst", radius_ft=r), st.sampled_from([5.0, 10.0, 22.5, 400.0])),
+                 st.builds(lambda n: AreaShape("cone", length_ft=n), st.sampled_from([5.0, 15.0, 60.0])),
+                 st.builds(lambda n, w: AreaShape("line", length_ft=n, width_ft=w),
+                           st.sampled_from([10.0, 30.0, 100.0]), st.sampled_from([5.0, 10.0, 15.0])))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 30), st.integers(3, 30), AREA, st.integers(0, 29), st.integers(0, 29), st.integers(0, 29),
+       st.integers(0, 29), st.lists(st.tuples(st.integers(0, 29), st.integers(0, 29)), max_size=60))
+def test_area_squares_are_those_the_whole_map_view_gives(width: int, height: int, area: AreaShape, ox: int, oy: int,
+                                                         px: int, py: int, walls: list) -> None:
+    """Squares worked out in the area's box are the squares of the open map's shape that the
+    centre sees over the whole blocked map."""
+    power = Power("p", "P", "", range_ft=1000.0, area=area)
+    origin, point = (ox % width, oy % height), (px % width, py % height)
+    with Battle(seed=1, width=width, height=height) as open_map, Battle(seed=1, width=width, height=height) as walled:
+        shape = set(area_squares(open_map.state, power, origin, point))
+        if area.shape == "burst":  # the box holds the whole radius
+            whole = within_radius((width, height), point, area.radius_ft, Rules())
+            assert shape == {(int(x), int(y)) for x, y in zip(*np.nonzero(whole))}
+        for x, y in walls:
+            if (x % width, y % height) != point:
+                walled.add_wall(x % width, y % height)
+        stops = walled.state.terrain.blocking(Blocks.AREAS)
+        seen = tcod.map.compute_fov(~stops, point, radius=0, light_walls=False,
+                                    algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+        expected = sorted(s for s in shape if seen[s] and not stops[s])
+        assert area_squares(walled.state, power, origin, point) == expected
