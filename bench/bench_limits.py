@@ -23,11 +23,11 @@ import math
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
-from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
+from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from game.content.scenario import load_scenario_text
-from game.content.scenario_parse import MAX_MAP_SQUARES
+from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SQUARES
 from game.sim.runner import ai_rng, play
 
 TARGET_S = 5.0
@@ -47,19 +47,37 @@ class Case:
     creatures: int = 8
 
 
+def largest_side(sources: int) -> int:
+    """The side of the largest square map on which ``sources`` lights of the largest radius fit the budget."""
+    side = MAX_MAP_SQUARES
+    while side > 1 and sources * reach_squares(side, side, MAX_RADIUS_FT, 5) > MAX_LIT_SQUARES:
+        side -= 1
+    return side
+
+
+def crowd_side(creatures: int) -> int:
+    """The side of a square map that holds ``creatures`` on even squares either side of the middle."""
+    return min(MAX_MAP_SQUARES, 2 * math.ceil(math.sqrt(creatures)) + 8)
+
+
 def cases() -> list[Case]:
     """Each documented maximum alone, then together, from the limits as the loader checks them."""
     side = MAX_MAP_SQUARES
-    lit_side, crowd_side, most_lit, most_creatures = side, side, MAX_LIGHTS + MAX_AREAS, 5000
+    both = MAX_LIGHTS + MAX_AREAS
+    lit, crowd = largest_side(MAX_LIGHTS), crowd_side(MAX_CREATURES)
+    most = MAX_LIT_SQUARES // reach_squares(side, side, MAX_RADIUS_FT, 5)
     return [
         Case("map at its largest", side, side),
-        Case("lights: most, largest radius", lit_side, lit_side, lights=MAX_LIGHTS, light_ft=MAX_RADIUS_FT),
-        Case("areas: most, largest radius", lit_side, lit_side, areas=MAX_AREAS, area_ft=MAX_RADIUS_FT),
-        Case("creatures: most", crowd_side, crowd_side, creatures=most_creatures),
-        Case("largest map, most lights it takes", side, side, lights=most_lit // 2, light_ft=MAX_RADIUS_FT,
-             areas=most_lit - most_lit // 2, area_ft=MAX_RADIUS_FT, creatures=most_creatures),
-        Case("most lights and areas, most creatures", lit_side, lit_side, lights=MAX_LIGHTS,
-             light_ft=MAX_RADIUS_FT, areas=MAX_AREAS, area_ft=MAX_RADIUS_FT, creatures=most_creatures),
+        Case("lights: most, largest radius", lit, lit, lights=MAX_LIGHTS, light_ft=MAX_RADIUS_FT),
+        Case("areas: most, largest radius", lit, lit, areas=MAX_AREAS, area_ft=MAX_RADIUS_FT),
+        Case("lights: most, torches on the largest map", side, side, lights=MAX_LIGHTS, light_ft=30.0,
+             areas=MAX_AREAS, area_ft=30.0),
+        Case("creatures: most", crowd, crowd, creatures=MAX_CREATURES),
+        Case("all: largest map, most lights it takes, most creatures", side, side, lights=most - most // 2,
+             light_ft=MAX_RADIUS_FT, areas=most // 2, area_ft=MAX_RADIUS_FT, creatures=MAX_CREATURES),
+        Case("all: most lights and areas, most creatures", largest_side(both), largest_side(both),
+             lights=MAX_LIGHTS, light_ft=MAX_RADIUS_FT, areas=MAX_AREAS, area_ft=MAX_RADIUS_FT,
+             creatures=MAX_CREATURES),
     ]
 
 
@@ -69,6 +87,7 @@ def issue_cases() -> list[Case]:
         Case("issue: 512x512, 512 lights of 10,000 ft", 512, 512, lights=512, light_ft=10_000.0),
         Case("issue: 1024x1024, 128 lights", 1024, 1024, lights=128, light_ft=10_000.0),
         Case("issue: 1,000 creatures", 128, 128, creatures=1000),
+        Case("issue: 400 creatures", 96, 96, creatures=400),
         Case("issue: 5,000 creatures", 256, 256, creatures=5000),
     ]
 
@@ -192,5 +211,3 @@ def main(argv: list[str] | None = None) -> int:
 if __name__ == "__main__":
     sys.exit(main())
 
-
-__all__ = ["Case", "cases", "issue_cases", "measure", "replace", "scenario_text"]

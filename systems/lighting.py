@@ -159,10 +159,13 @@ class LevelCache:
             box, mask = mask_of(source)
             counts = layer.counts[source[3]][box]
             if times > 0:
-                counts += mask.astype(np.uint16) * np.uint16(times)
+                np.add(counts, mask, out=counts, casting="unsafe") if times == 1 else \
+                    np.add(counts, mask * np.uint16(times), out=counts, casting="unsafe")
+                level = np.where(mask, np.int8(source[3]), np.int8(base))  # one more source: it only adds
+                (np.maximum if best else np.minimum)(layer.made[box], level, out=layer.made[box])
             else:
-                counts -= mask.astype(np.uint16) * np.uint16(-times)
-            layer.made[box] = _compose(layer.counts[(slice(None), *box)], base, best)
+                np.subtract(counts, mask * np.uint16(-times), out=counts, casting="unsafe")
+                layer.made[box] = _compose(layer.counts[(slice(None), *box)], base, best)
         if changes:
             layer.held = Counter(wanted)
             layer.generation = self._generation()

@@ -130,3 +130,17 @@ def test_area_squares_are_those_the_whole_map_view_gives(width: int, height: int
                                     algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
         expected = sorted(s for s in shape if seen[s] and not stops[s])
         assert area_squares(walled.state, power, origin, point) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 30), st.integers(1, 30), st.integers(-3, 32), st.integers(-3, 32),
+       st.one_of(st.floats(-10, 400), st.sampled_from([0.0, 5.0, 7.5, 10.0, 14.999999, 15.0, 1e9])),
+       st.integers(1, 100), st.sampled_from(["one", "alternating"]))
+def test_within_radius_is_distance_times_square_size_at_most_the_radius(w: int, h: int, cx: int, cy: int,
+                                                                        radius: float, square: int,
+                                                                        diagonal: str) -> None:
+    rules = Rules(square_ft=square, diagonal=diagonal)
+    xs = np.abs(np.arange(w) - cx)[:, None]
+    ys = np.abs(np.arange(h) - cy)[None, :]
+    squares = np.maximum(xs, ys) + (np.minimum(xs, ys) // 2 if diagonal == "alternating" else 0)
+    assert np.array_equal(within_radius((w, h), (cx, cy), radius, rules), squares * square <= radius)
