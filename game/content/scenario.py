@@ -35,7 +35,9 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     [[lights]]                            # at least `level` within radius_ft where it reaches
     x = 4
     y = 1
-    radius_ft = 20                        # 0..10000; at most 512 lights and 512 areas
+    radius_ft = 20                        # 0..10000; at most 512 lights and 512 areas, and together
+                                          # they reach at most 2**27 squares (each counts the box
+                                          # its radius spans, at most the map: docs/limits.md)
     level = "normal"                      # default normal
 
     [[areas]]                             # at most `level` within radius_ft (smoke, fog)
@@ -51,7 +53,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     control = "human"                     # human | computer (default computer)
     colour = "#3060d0"                    # optional "#rrggbb"
 
-    [[creatures]]
+    [[creatures]]                         # at most 200 (docs/limits.md)
     key = "sir_hugo"                      # unique; letters, digits, _ and -; used by overrides
     name = "Sir Hugo"                     # optional, defaults to key
     team = "knights"                      # must be a [teams.NAME]
