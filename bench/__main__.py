@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 BENCHMARKS = ("bench_core", "bench_api_tick", "bench_powers", "bench_scripting", "bench_script_rounds", "bench_render",
-              "bench_battles")
+              "bench_battles", "bench_ai", "bench_limits")
 
 
 def main() -> int:

@@ -23,6 +23,7 @@ from components import Creature, Fatigue, Health, Position
 from components.powers import Power
 from components.terrain import Blocks
 from systems.geometry import distance_3d_ft, within_radius
+from systems.lighting import reach_box
 from systems.state import BattleState
 from systems.vitals import is_dead
 
@@ -81,24 +82,38 @@ def area_squares(state: BattleState, power: Power, origin: tuple[int, int], poin
 
     ``origin`` is the user's square. A burst covers its radius around the centre; a cone or line
     starts at the centre (the user's square is never in its own cone) and faces as :func:`facing`
-    says; with no way to face it covers nothing.
+    says; with no way to face it covers nothing. Worked out in the box the area can reach, not over
+    the whole map: shadowcasting from the centre decides a square only from squares nearer it.
     """
     assert power.area is not None
     terrain, rules = state.terrain, state.rules
-    shape = terrain.walls.shape
     centre = area_centre(power, origin, point)
+    box = reach_box(terrain.walls.shape, centre, _reach(power, rules.square_ft))
+    shape = (box[0].stop - box[0].start, box[1].stop - box[1].start)
+    here = (centre[0] - box[0].start, centre[1] - box[1].start)
     if power.area.shape == "burst":
-        mask = within_radius(shape, centre, power.area.radius_ft, rules)
+        mask = within_radius(shape, here, power.area.radius_ft, rules)
     else:
         face = facing(power, origin, point, direction)
         if face is None:
             return []
-        mask = _shape_mask(power, shape, centre, face, centre != origin, rules.square_ft, state)
-    stops = terrain.blocking(Blocks.AREAS)
-    seen = tcod.map.compute_fov(~stops, centre, radius=0, light_walls=False,
+        mask = _shape_mask(power, shape, here, face, centre != origin, rules.square_ft, state)
+    stops = terrain.blocking(Blocks.AREAS)[box]
+    seen = tcod.map.compute_fov(~stops, here, radius=0, light_walls=False,
                                 algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
     mask = mask & seen & ~stops
-    return [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
+    return [(int(x) + box[0].start, int(y) + box[1].start) for x, y in zip(*np.nonzero(mask))]
+
+
+def _reach(power: Power, square_ft: int) -> int:
+    """Squares an area can reach from its centre along each axis (a line's width included): its
+    squares, and every square between them and the centre that could block it, lie that close."""
+    assert power.area is not None
+    if power.area.shape == "burst":
+        return int(power.area.radius_ft // square_ft) + 1
+    if power.area.shape == "cone":
+        return int(power.area.length_ft // square_ft) + 1
+    return math.ceil(math.hypot(power.area.length_ft / square_ft + 0.5, power.area.width_ft / square_ft / 2)) + 1
 
 
 def _of_kind(power: Power, user: int, entity: int, team: str, creature: Creature) -> bool:

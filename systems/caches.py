@@ -1,4 +1,4 @@
-"""Answers worked out from the layout of walls alone, kept by an owner that battles share.
+"""Answers worked out from the layout of walls (and the lights on it), kept by an owner that battles share.
 
 Paths and cover lines depend on the walls and nothing else, and a simulation plays thousands of
 battles on one map: whoever builds those battles (a loaded scenario, a simulation worker) holds one
@@ -15,12 +15,17 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from systems.lighting import LevelCache
+
 Layout = tuple[tuple[int, int], bytes]
 T = TypeVar("T")
 
 
 class MapCaches:
-    """Path distance maps and cover-line counts, keyed by the layout of walls.
+    """Path distance maps, cover-line counts and light masks, keyed by the layout of walls.
+
+    ``levels`` keeps each light's mask and the counts behind the last level grid (see
+    :mod:`systems.lighting`).
 
     Args:
         paths_kept: how many distance maps to keep (least recently used go first).
@@ -36,6 +41,7 @@ class MapCaches:
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
+        self.levels = LevelCache()
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
         """A kept distance map (read-only), or None."""
@@ -91,3 +97,4 @@ class MapCaches:
         self.sight.clear()
         if owned:
             self.shared.clear()
+        self.levels.clear()

@@ -41,10 +41,27 @@ def distance_3d_ft(a: tuple[int, int], a_z: float, b: tuple[int, int], b_z: floa
 
 def within_radius(shape: tuple[int, int], centre: tuple[int, int], radius_ft: float, rules: Rules) -> np.ndarray:
     """Boolean ``[x, y]`` mask of the squares within ``radius_ft`` of ``centre``."""
-    xs = np.abs(np.arange(shape[0]) - centre[0])[:, None]
-    ys = np.abs(np.arange(shape[1]) - centre[1])[None, :]
-    if rules.diagonal == "one":
-        squares = np.maximum(xs, ys)
-    else:
-        squares = np.maximum(xs, ys) + np.minimum(xs, ys) // 2
-    return squares * rules.square_ft <= radius_ft
+    most = _most_squares(radius_ft, rules.square_ft)
+    xs = np.abs(np.arange(shape[0], dtype=np.int32) - centre[0])
+    ys = np.abs(np.arange(shape[1], dtype=np.int32) - centre[1])
+    if rules.diagonal == "one":  # max(dx, dy) <= most: within along both axes at once
+        inside: np.ndarray = np.logical_and.outer(xs <= most, ys <= most)
+        return inside
+    squares = np.maximum(xs[:, None], ys[None, :]) + np.minimum(xs[:, None], ys[None, :]) // 2
+    within: np.ndarray = squares <= most
+    return within
+
+
+def _most_squares(radius_ft: float, square_ft: int) -> int:
+    """The most squares ``n`` with ``n * square_ft <= radius_ft`` (-1: none, for a negative radius),
+    found with the very comparison a square's distance is held to."""
+    if not radius_ft >= 0:  # negative or NaN: no square is that close
+        return -1
+    if radius_ft > 1e15:  # past any grid
+        return 1 << 50
+    most = int(radius_ft // square_ft)
+    while (most + 1) * square_ft <= radius_ft:
+        most += 1
+    while most >= 0 and most * square_ft > radius_ft:
+        most -= 1
+    return most

@@ -2,7 +2,8 @@
 
 A square's level is the ambient level, raised to the best light that reaches it (tcod's field of
 view from the light, so walls cast shadows), then lowered to the worst area covering it. The grid
-is a numpy array recomputed only when the map changes; a creature's ``Vision`` is one lookup,
+is a numpy array recomputed only when the map changes, and then only where a light or an area came
+or went (:mod:`systems.lighting`); a creature's ``Vision`` is one lookup,
 worsened by dazzled (at best terrible) and blinded (no vision).
 """
 
@@ -11,24 +12,19 @@ from __future__ import annotations
 import esper
 import numpy as np
 import tcod.los
-import tcod.map
 
 from components import Conditions, Position, Rules, Terrain, Visibility, Vision
 from components.terrain import Blocks
-from systems.geometry import within_radius
+from systems.lighting import LevelCache, lit_window
 from systems.query import components_of
 from systems.state import BattleState, Phase
-
-_FOV = tcod.constants.FOV_SYMMETRIC_SHADOWCAST
 
 
 def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -> np.ndarray:
     """Squares a light at (x, y) reaches: within its radius and in view of it around the walls."""
-    radius_squares = int(radius_ft // rules.square_ft) + 1
-    seen: np.ndarray = tcod.map.compute_fov(~terrain.blocking(Blocks.LIGHT), (x, y), radius=radius_squares,
-                                            light_walls=True,
-                                            algorithm=_FOV)
-    lit: np.ndarray = seen & within_radius(terrain.walls.shape, (x, y), radius_ft, rules)
+    box, inside = lit_window(terrain.blocking(Blocks.LIGHT), x, y, radius_ft, rules)
+    lit = np.zeros(terrain.walls.shape, dtype=bool)
+    lit[box] = inside
     return lit
 
 
@@ -98,16 +94,13 @@ def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tupl
     return found
 
 
-def level_grid(terrain: Terrain, rules: Rules) -> np.ndarray:
-    """The visibility level of every square as a ``[x, y]`` int8 array of ``Visibility`` values."""
-    levels = np.full(terrain.walls.shape, int(terrain.ambient), dtype=np.int8)
-    for light in terrain.lights.values():
-        mask = lit_mask(terrain, light.x, light.y, light.radius_ft, rules)
-        np.maximum(levels, np.where(mask, np.int8(light.level), np.int8(0)), out=levels)
-    for area in terrain.areas.values():
-        mask = within_radius(terrain.walls.shape, (area.x, area.y), area.radius_ft, rules)
-        np.minimum(levels, np.where(mask, np.int8(area.level), np.int8(Visibility.NORMAL)), out=levels)
-    return levels
+def level_grid(terrain: Terrain, rules: Rules, cache: LevelCache | None = None) -> np.ndarray:
+    """The visibility level of every square as a ``[x, y]`` int8 array of ``Visibility`` values.
+
+    ``cache`` (a battle's ``caches.levels``) keeps the masks and counts that let the next grid
+    cost only what changed; without one the grid is worked out whole.
+    """
+    return (cache if cache is not None else LevelCache()).level_grid(terrain, rules)
 
 
 def vision_level(square_level: int, conditions: Conditions) -> Visibility:
@@ -127,7 +120,7 @@ class VisibilitySystem(esper.Processor):
     def __init__(self, state: BattleState) -> None:
         self.state = state
         if state.levels is None:
-            state.levels = level_grid(state.terrain, state.rules)
+            state.levels = level_grid(state.terrain, state.rules, state.caches.levels)
             state.levels_of_map = state.terrain.version
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
@@ -137,7 +130,7 @@ class VisibilitySystem(esper.Processor):
         everyone = state.terrain.version != state.levels_of_map
         if everyone:
             state.levels_of_map = state.terrain.version
-            state.levels = level_grid(state.terrain, state.rules)
+            state.levels = level_grid(state.terrain, state.rules, state.caches.levels)
             state.levels_version += 1
             state.sight = None
         elif not state.dirty:

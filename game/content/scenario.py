@@ -35,7 +35,9 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     [[lights]]                            # at least `level` within radius_ft where it reaches
     x = 4
     y = 1
-    radius_ft = 20                        # 0..10000; at most 512 lights and 512 areas
+    radius_ft = 20                        # 0..10000; at most 512 lights and 512 areas, and together
+                                          # they reach at most 2**27 squares (each counts the box
+                                          # its radius spans, at most the map: docs/limits.md)
     level = "normal"                      # default normal
 
     [[areas]]                             # at most `level` within radius_ft (smoke, fog)
@@ -51,7 +53,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     control = "human"                     # human | computer (default computer)
     colour = "#3060d0"                    # optional "#rrggbb"
 
-    [[creatures]]
+    [[creatures]]                         # at most 200 (docs/limits.md)
     key = "sir_hugo"                      # unique; letters, digits, _ and -; used by overrides
     name = "Sir Hugo"                     # optional, defaults to key
     team = "knights"                      # must be a [teams.NAME]
@@ -80,8 +82,9 @@ missing or broken one is refused with the key that names it.
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,10 +191,16 @@ class Scenario:
                 return spec
         raise KeyError(f"no creature {key!r} in {self.source}; keys: {', '.join(c.key for c in self.creatures)}")
 
-    def _squares(self) -> Iterator[tuple[int, int, LegendEntry]]:
+    def _squares(self, which: Callable[[LegendEntry], bool]) -> Iterator[tuple[int, int, LegendEntry]]:
+        """The squares whose legend entry ``which`` picks, row by row: a 1024 x 1024 map of open
+        ground is a million squares, so each row is searched for the picked characters in C."""
+        picked = [char for char, entry in self.legend.items() if which(entry)]
+        if not picked:
+            return
+        pattern = re.compile("[" + "".join(re.escape(char) for char in picked) + "]")
         for y, row in enumerate(self.rows):
-            for x, char in enumerate(row):
-                yield x, y, self.legend[char]
+            for found in pattern.finditer(row):
+                yield found.start(), y, self.legend[found.group()]
 
     # ------------------------------------------------------------------ building
 
@@ -253,10 +262,9 @@ class Scenario:
         return ids
 
     def _draw_map(self, battle: Battle) -> None:
-        for x, y, entry in self._squares():
-            if not entry.wall and (entry.ground != 0 or entry.soft):
-                battle.set_ground(x, y, entry.ground, entry.soft)
-        for x, y, entry in self._squares():
+        for x, y, entry in self._squares(lambda e: not e.wall and (e.ground != 0 or e.soft)):
+            battle.set_ground(x, y, entry.ground, entry.soft)
+        for x, y, entry in self._squares(lambda e: bool(e.wall or e.blocks or e.cover)):
             if entry.wall:
                 battle.add_wall(x, y)
             elif entry.blocks or entry.cover:

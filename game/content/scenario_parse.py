@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from components import Rules, Visibility
-from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_RADIUS_FT
+from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from components.values import Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
@@ -24,11 +24,15 @@ from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrar
 from game.content.references import check_power_scripts, check_reactions, scenario_power_files
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 
-__all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_MAP_SQUARES", "RULE_FIELDS",
+__all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_MAP_SQUARES",
+           "RULE_FIELDS",
            "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
 
 CONTROLS = ("human", "computer")
 MAX_MAP_SQUARES = 1024  # along each side, the battle grid's own limit
+#: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
+#: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
+MAX_CREATURES = 200
 _PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 
 SEED = Bound(-2**63, 2**63 - 1)
@@ -206,6 +210,21 @@ def _lights(data: Mapping[str, Any], section: str, grid: Any, problems: Problems
     return tuple(out)
 
 
+def check_lit_squares(grid: Any, rules: Rules, lights: tuple[LightSpec, ...], areas: tuple[LightSpec, ...],
+                      problems: Problems) -> None:
+    """The budget of squares that lights and areas reach together (``MAX_LIT_SQUARES``)."""
+    if grid is None or not (lights or areas):
+        return
+    width, height = len(grid[0][0]), len(grid[0])
+    total = sum(reach_squares(width, height, s.radius_ft, rules.square_ft) for s in (*lights, *areas))
+    if total > MAX_LIT_SQUARES:
+        key = "lights" if not areas else "areas" if not lights else "lights, areas"
+        problems.add(key, f"{len(lights)} lights and {len(areas)} areas on a {width}x{height} map reach "
+                          f"{total:,} squares together (each counts the box its radius spans, at most the whole "
+                          f"map); expected 0..{MAX_LIT_SQUARES:,}: fewer or smaller lights and areas, or a "
+                          f"smaller map")
+
+
 def _teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSpec]:
     if "teams" not in data:
         problems.add("teams", "missing (required): one [teams.NAME] table per side")
@@ -305,7 +324,11 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     teams = _teams(data, problems)
     library = _library(context, head.get("power_files", ()), problems)
     check_reactions(head.get("reactions", ()), "reactions", context.script_dir, context.parse_trusted, problems)
+    check_lit_squares(grid, rules, lights, areas, problems)
     creatures = _Creatures(context, grid, rules, data.get("teams"), teams, library, {}, {})
+    if isinstance(data.get("creatures"), list) and len(data["creatures"]) > MAX_CREATURES:
+        problems.add("creatures", f"{len(data['creatures'])} entries; expected 0..{MAX_CREATURES} creatures")
+        data = {k: v for k, v in data.items() if k != "creatures"}
     specs = [creatures.check(i, table, problems)
              for i, table in enumerate(c.tables_of(data.get("creatures", []), "creatures", problems))]
     if problems.items:
