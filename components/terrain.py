@@ -155,6 +155,17 @@ class Terrain:
         self._layout = None
         self._blocking.clear()
 
+    def has_blockers(self) -> bool:
+        """Whether any square carries terrain flags (an arrow slit, a battlement): asked per cover
+        line, so it is answered once per version of the map, not by scanning a million squares."""
+        key = (self.version, -1)
+        found = self._blocking.get(key)
+        if found is None:
+            if self._blocking and next(iter(self._blocking))[0] != self.version:
+                self._blocking.clear()
+            found = self._blocking[key] = np.array(bool(self.blockers.any()))
+        return bool(found)
+
     def blocking(self, what: Blocks) -> np.ndarray:
         """Boolean ``[x, y]`` mask (read-only) of the squares that stop any of ``what``: walls, and
         terrain carrying one of those flags. Kept until the map changes."""

@@ -128,7 +128,7 @@ def solids_for(terrain: Terrain, attacker: tuple[int, int]) -> np.ndarray:
     """The squares that block an attacker's corner lines: every cover-giving square, except the
     see-through ones right beside the attacker (it leans to the opening)."""
     solid = terrain.blocking(Blocks.COVER)
-    if not terrain.blockers.any():
+    if not terrain.has_blockers():
         return solid
     x, y = attacker
     window = (slice(max(0, x - 1), x + 2), slice(max(0, y - 1), y + 2))
@@ -141,7 +141,7 @@ def solids_for(terrain: Terrain, attacker: tuple[int, int]) -> np.ndarray:
 
 
 def _leans(terrain: Terrain, attacker: tuple[int, int]) -> bool:
-    return bool(terrain.blockers.any()) and solids_for(terrain, attacker) is not terrain.blocking(Blocks.COVER)
+    return terrain.has_blockers() and solids_for(terrain, attacker) is not terrain.blocking(Blocks.COVER)
 
 
 def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
@@ -164,7 +164,7 @@ def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, def
     keys: list[tuple[int, int, int, int]] = [(a, b, c, d) for a, b, c, d in np.hstack([attackers, defenders]).tolist()]
     counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)
     missing = np.flatnonzero(counts < 0)
-    if len(missing) and terrain.blockers.any():
+    if len(missing) and terrain.has_blockers():
         leans = {a: _leans(terrain, a) for a in {keys[i][:2] for i in missing.tolist()}}  # once per attacker
         leaning = [i for i in missing.tolist() if leans[keys[i][:2]]]
         for i in leaning:

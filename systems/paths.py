@@ -83,10 +83,16 @@ class Paths:
 
     def costs_from(self, start: tuple[int, int], limit_ft: float | None = None, flying: bool = False) -> np.ndarray:
         """Cost in feet of the cheapest path from ``start`` to every square (within ``limit_ft`` if
-        given); unreachable squares are ``UNREACHABLE``."""
+        given); unreachable squares are ``UNREACHABLE``. Read-only: it is kept and shared."""
+        terrain, rules = self.terrain, self.rules
+        key = ("feet", terrain.layout_key(), rules.diagonal, rules.square_ft, start, limit_ft, flying)
+        found = self.caches.distance_map(key)  # a big map's conversion costs more than its windowed search
+        if found is not None:
+            return found
         dist = self.raw_distances(start, limit_ft, flying)
-        feet = (dist // edge_weights(self.rules)[2]).astype(np.int64) * self.rules.square_ft
+        feet = (dist // edge_weights(rules)[2]).astype(np.int64) * rules.square_ft
         feet[dist == UNREACHABLE] = UNREACHABLE
+        self.caches.keep_distance_map(key, feet)
         return feet
 
     def step_cost(self, start: tuple[int, int], goal: tuple[int, int]) -> int | None:

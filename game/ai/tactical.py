@@ -44,6 +44,7 @@ class Weights:
     fall: float = 1.0               # per point of fall damage it would take itself (a jump down may pay)...
     fall_down: float = 12.0         # ...and per chance that the fall downs it (never walk off by accident)
     script_guess: float = 2.5       # what a scripted power's unknown effect is taken to be worth per target
+    crowd: int = 8                  # nearest enemies (and friends) weighed in a crowd
     shortlist: int = 3              # squares weighed in full besides its own (and the farthest)
     targets: int = 3                # nearest targets weighed per power and square
     conditions: dict[str, float] = field(default_factory=lambda: {
@@ -80,10 +81,15 @@ class _Turn:
         self.here = battle.square_of(me)
         self.rules = battle.rules
         living = [c for c in battle.creatures() if "dead" not in battle.conditions(c)]
-        self.enemies = [c for c in living if battle.team(c) != self.team]
-        self.friends = [c for c in living if battle.team(c) == self.team]
         self.square = {c: battle.square_of(c) for c in living}
         self.z = {c: float(battle.get(c, Position).z) for c in living}
+
+        def away(c: int) -> float:
+            return distance_3d_ft(self.here, self.z[me], self.square[c], self.z[c], self.rules)
+
+        # in a crowd only the nearest matter this turn: a plan weighs at most ``weights.crowd`` of each side
+        self.enemies = sorted((c for c in living if battle.team(c) != self.team), key=away)[: weights.crowd]
+        self.friends = sorted((c for c in living if battle.team(c) == self.team), key=away)[: weights.crowd]
         self.health = {c: battle.get(c, Health) for c in living}
         own = battle.powers_of(me)
         self.powers = [battle.power(p) for p in own if allowed is None or p in allowed]
@@ -253,7 +259,8 @@ def shortlist(turn: _Turn, reserved: set[tuple[int, int]], field: np.ndarray) ->
     ranked = sorted(squares, key=rank.__getitem__)[: 2 * w.shortlist]
     nearest = sorted(turn.enemies, key=lambda e: float(field[turn.square[e]]))[:3]
     cover = battle.cover_map(nearest, ranked)
-    shots = battle.open_shots(turn.me, ranked) if reach > 2 * turn.rules.square_ft else dict.fromkeys(ranked, 0)
+    ranged = reach > 2 * turn.rules.square_ft
+    shots = battle.open_shots(turn.me, ranked, turn.enemies) if ranged else dict.fromkeys(ranked, 0)
     ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
     chosen = ranked[: w.shortlist]
     farthest = max(squares, key=lambda s: (float(field[s]) - 2 * (rank[s][1] - float(field[s])), -s[0], -s[1]))
@@ -344,18 +351,23 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     prefix: tuple[Command, ...] = ()
     if "prone" in conditions and "restrained" not in conditions:
         prefix = (("stand", (me,), {}),)
-    field = battle.approach_map(me)
+    # ways are searched only as far as the farthest enemy weighed, and a turn's walk beyond (in 50 ft steps,
+    # so that turn after turn the same searches are found again)
+    far = max((distance_3d_ft(turn.here, turn.z[me], turn.square[e], turn.z[e], turn.rules) for e in turn.enemies),
+              default=0.0)
+    limit = 50.0 * (1 + int((2 * far + battle.get(me, Movement).speed_ft) // 50))
+    field = battle.approach_map(me, turn.enemies, limit_ft=limit)
     if not prefix and _far_apart(turn):
         return _close_in(turn, reserved or set(), field)
     here_uses = uses_from(turn, turn.here)
     here_best = here_uses[0] if here_uses else None
     moves: list[MoveForecast | None] = [None]
     if not prefix:
-        moves += [m for m in (battle.forecast_move(me, s) for s in shortlist(turn, reserved or set(), field))
-                  if m.legal]
+        squares = shortlist(turn, reserved or set(), field)
+        moves += [m for m in (battle.forecast_move(me, s, cover=False) for s in squares) if m.legal]
     ends = [turn.here if m is None or m.stops_at is None else m.stops_at for m in moves]
     options: list[_Option] = []
-    for move, threat in zip(moves, battle.threats(me, ends)):
+    for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):
         options.extend(_options_at(turn, move, threat, here_best, field))
     best = max(options, key=lambda o: o.score)  # the first of equals: staying, then shortlist order
     if prefix:

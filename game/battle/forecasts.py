@@ -193,8 +193,9 @@ class Forecasts(Creatures, PowerUses, Snapshots):
     # ------------------------------------------------------------------ one move
 
     @entry
-    def forecast_move(self, entity: int, square: tuple[int, int]) -> MoveForecast:
-        """What moving ``entity`` to ``square`` now (after what it has queued) would do.
+    def forecast_move(self, entity: int, square: tuple[int, int], cover: bool = True) -> MoveForecast:
+        """What moving ``entity`` to ``square`` now (after what it has queued) would do; without
+        ``cover``, the cover from each enemy is left out (a planner in a crowd asks ``threats``).
 
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
@@ -218,10 +219,10 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         if stop != goal:
             cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
             path = path[:path.index(stop) + 1]
-        return self._arrival(entity, goal, cost, tuple(path), stop, z, flying)
+        return self._arrival(entity, goal, cost, tuple(path), stop, z, flying, cover)
 
     def _arrival(self, entity: int, goal: tuple[int, int], cost: int, path: tuple[tuple[int, int], ...],
-                 stop: tuple[int, int], z: float, flying: bool) -> MoveForecast:
+                 stop: tuple[int, int], z: float, flying: bool, cover: bool = True) -> MoveForecast:
         """The forecast of a legal move: the fall at its end, cover and light where it ends."""
         state = self.state
         ground = float(state.terrain.ground[stop])
@@ -232,7 +233,8 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         level = int(state.levels[stop])
         vision = int(vision_level(level, esper.component_for_entity(entity, Conditions)))
         return MoveForecast(entity, goal, True, None, cost, path, stop, fall,
-                            tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity)),
+                            tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity))
+                            if cover else (),
                             level, vision)
 
     def _enemies(self, entity: int) -> list[tuple[int, tuple[int, int]]]:

@@ -50,12 +50,15 @@ class Tactics(Forecasts):
         return self.threats(entity, [at])[0]
 
     @entry
-    def threats(self, entity: int, squares: Iterable[tuple[int, int]]) -> list[Threat]:
-        """:meth:`threat` for each of ``squares``, the enemies and their paths found once."""
+    def threats(self, entity: int, squares: Iterable[tuple[int, int]], among: Iterable[int] | None = None
+                ) -> list[Threat]:
+        """:meth:`threat` for each of ``squares``, the enemies and their paths found once; only from
+        the enemies ``among`` when given (a planner in a crowd asks about the nearest)."""
         state = self.state
         entity = self.check(entity)
         team = esper.component_for_entity(entity, Creature).team
-        enemies = list(self._able_enemies(team))
+        asked = None if among is None else {self.check(e) for e in among}
+        enemies = [e for e in self._able_enemies(team) if asked is None or e in asked]
         walks: dict[int, np.ndarray] = {}
         found = []
         for square in squares:
@@ -151,31 +154,40 @@ class Tactics(Forecasts):
         return {(int(x), int(y)): int(c) for (x, y), c in zip(cells.tolist(), counts.tolist())}
 
     @entry
-    def approach_map(self, entity: int) -> np.ndarray:
+    def approach_map(self, entity: int, among: Iterable[int] | None = None, limit_ft: float | None = None
+                     ) -> np.ndarray:
         """``[x, y]`` feet of the cheapest way from each square to the nearest living enemy of
         ``entity`` (walls, and for a walker what blocks walkers, in the way); unreachable squares hold
-        ``systems.paths.UNREACHABLE``. What a planner closes in by."""
+        ``systems.paths.UNREACHABLE``; only the enemies ``among`` count when given, and only ways of
+        at most ``limit_ft`` (a search in the window it spans: a big map costs its window). What a
+        planner closes in by."""
         state = self.state
         entity = self.check(entity)
         flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
         team = esper.component_for_entity(entity, Creature).team
-        fields = [state.paths.costs_from(esper.component_for_entity(e, Position).square, flying=flying)
+        asked = None if among is None else {self.check(e) for e in among}
+        fields = [state.paths.costs_from(esper.component_for_entity(e, Position).square, limit_ft, flying)
                   for e in state.creatures if esper.component_for_entity(e, Creature).team != team
+                  and (asked is None or e in asked)
                   and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
         if not fields:
             return np.full(state.terrain.walls.shape, UNREACHABLE, dtype=np.int64)
-        found: np.ndarray = np.minimum.reduce(fields)
+        found: np.ndarray = fields[0].copy()
+        for other in fields[1:]:  # in place: a list reduce would stack every map first
+            np.minimum(found, other, out=found)
         return found
 
     @entry
-    def open_shots(self, entity: int, squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
-        """For each of ``squares``, how many living enemies ``entity`` would see from there with no
-        cover from it (the rules' sight and cover tests, from where it would stand)."""
+    def open_shots(self, entity: int, squares: Iterable[tuple[int, int]], among: Iterable[int] | None = None
+                   ) -> dict[tuple[int, int], int]:
+        """For each of ``squares``, how many living enemies (of ``among`` when given) ``entity`` would
+        see from there with no cover from it (the rules' sight and cover tests, from where it would stand)."""
         state = self.state
         entity = self.check(entity)
         team = esper.component_for_entity(entity, Creature).team
+        asked = None if among is None else {self.check(e) for e in among}
         targets = [esper.component_for_entity(e, Position).square for e in state.creatures
-                   if esper.component_for_entity(e, Creature).team != team
+                   if esper.component_for_entity(e, Creature).team != team and (asked is None or e in asked)
                    and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
         found = {}
         for square in squares:

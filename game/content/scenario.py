@@ -53,7 +53,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     control = "human"                     # human | computer (default computer)
     colour = "#3060d0"                    # optional "#rrggbb"
 
-    [[creatures]]                         # at most 200 (docs/limits.md)
+    [[creatures]]                         # at most 50 (docs/limits.md)
     key = "sir_hugo"                      # unique; letters, digits, _ and -; used by overrides
     name = "Sir Hugo"                     # optional, defaults to key
     team = "knights"                      # must be a [teams.NAME]

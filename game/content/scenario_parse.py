@@ -32,7 +32,7 @@ CONTROLS = ("human", "computer")
 MAX_MAP_SQUARES = 1024  # along each side, the battle grid's own limit
 #: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
 #: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
-MAX_CREATURES = 200
+MAX_CREATURES = 50
 _PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 
 SEED = Bound(-2**63, 2**63 - 1)
