@@ -2,7 +2,7 @@
 
 Printed in one run, side by side:
 
-* battles/s on 1 worker and on 2 workers (warm spawn pools, the real ``game.sim.simulate`` path), and
+* battles/s on 1 worker and on 2 workers (warm spawn pools, the real ``game.sim.simulate.simulate`` path), and
   the speed-up as a ratio;
 * where one battle's time goes: set-up (building the scenario), AI (planning), rules (``tick``),
   and scripts (the Starlark hook, inside ``tick``), measured with perf_counter, and cProfile's
@@ -28,8 +28,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench import floor
+from game.sim.config import SimConfig
+from game.sim.context import WorkerContext
+from game.sim.engines import pool_executor
 from game.sim.runner import battle_seed, run_battle
-from game.sim.simulate import SimConfig, pool_executor, simulate
+from game.sim.simulate import simulate
 
 #: Mirror-image sides (red on the west, blue on the east) so the first-mover figure is fair.
 SCENARIO = """
@@ -140,20 +143,18 @@ def profile_split(path: str, battles: int
                   ) -> tuple[dict[str, float], dict[str, float], float, list[tuple[float, str]]]:
     """Per-battle seconds by phase (perf_counter), cProfile own-time by module group, and the
     project functions with the most cumulative time (where an optimisation would pay)."""
-    import game.sim.runner
-
     # This process stands in for one pool worker, which is the scripts' sandbox there (see worker_init).
-    game.sim_battle._SANDBOXED = True
+    context = WorkerContext(sandboxed=True)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     for i in range(battles):
-        row = run_battle(path, (), battle_seed(1, i), timings=timings)
+        row = run_battle(path, (), battle_seed(1, i), timings=timings, context=context)
         assert not row["error"], row["error"]
     wall = time.perf_counter() - started
     profiler = cProfile.Profile()
     profiler.enable()
     for i in range(battles):
-        run_battle(path, (), battle_seed(2, i))
+        run_battle(path, (), battle_seed(2, i), context=context)
     profiler.disable()
     stats = pstats.Stats(profiler)
     groups: dict[str, float] = defaultdict(float)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from game.sim.simulate import SimConfig, simulate
+from game.sim.config import SimConfig
+from game.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,10 +16,12 @@ from typing import Any
 
 import pytest
 
-from game.content.powers import SCRIPTS_DIR, PowerError, default_powers
+from game.content.powers import SCRIPTS_DIR, PowerError, apply_power_overrides, default_powers
 from game.content.scenario import ScenarioError
-from game.sim.runner import apply_power_overrides, battle_seed, run_battle
-from game.sim.simulate import SimConfig, parse_set, simulate
+from game.sim.cli import parse_set
+from game.sim.config import SimConfig
+from game.sim.runner import battle_seed, run_battle
+from game.sim.simulate import simulate
 
 SCENARIO = textwrap.dedent("""
     name = "Test yard"
@@ -242,7 +244,7 @@ def test_bad_scenario_override_fails_before_any_battle(scenario: str) -> None:
 
 def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from game.sim.simulate import main
+    from game.sim.cli import main
 
     status = main([scenario, "--battles", "6", "--workers", "1", "--seed", "4", "--out", str(tmp_path),
                    "--set", "creatures.b1.health=5,9", "--no-progress"])

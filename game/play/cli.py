@@ -94,14 +94,14 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _simulate_args(p: argparse.ArgumentParser) -> None:
-    from game.sim.simulate import build_parser
+    from game.sim.cli import build_parser
 
     build_parser(p)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    """Battles at scale (see game.sim.simulate); imported only when asked for, it pulls in dask and plots."""
-    from game.sim.simulate import run_cli
+    """Battles at scale (see game.sim.cli); imported only when asked for, it pulls in dask and plots."""
+    from game.sim.cli import run_cli
 
     return run_cli(args)
 

@@ -235,42 +235,61 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     import matplotlib.pyplot as plt
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
     fig, axes = plt.subplots(1, len(teams), figsize=(5.5 * len(teams), 4.2), squeeze=False, sharey=True)
     if swept:
-        key, values = swept[0]
-        labels = [str(v) for v in values]
-        groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
-        for variant, s in zip(variants, summaries):
-            rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
-            position = labels.index(str(variant.overrides[0][1]))
-            groups.setdefault(rest, []).append((position, s))
-        for panel, team in zip(axes[0], teams):
-            for rest, points in groups.items():
-                xs = [p for p, _ in points]
-                ys = [100 * s["teams"][team]["rate"] for _, s in points]
-                low = [100 * (s["teams"][team]["rate"] - s["teams"][team]["low"]) for _, s in points]
-                high = [100 * (s["teams"][team]["high"] - s["teams"][team]["rate"]) for _, s in points]
-                panel.errorbar(xs, ys, yerr=[low, high], marker="o", capsize=4, label=rest or None)
-            panel.set_xticks(range(len(labels)), labels)
-            panel.set_xlabel(key)
-            panel.set_title(f"{team} wins")
-            if any(groups):
-                panel.legend(fontsize=7)
+        _plot_sweep(axes[0], summaries, variants, teams, swept[0])
     else:
-        for panel, team in zip(axes[0], teams):
-            s = summaries[0]["teams"][team]
-            errors = [[100 * (s["rate"] - s["low"])], [100 * (s["high"] - s["rate"])]]
-            panel.errorbar([0], [100 * s["rate"]], yerr=errors, marker="o", capsize=6)
-            panel.set_xticks([0], ["(as written)"])
-            panel.set_title(f"{team} wins")
+        _plot_single(axes[0], summaries[0], teams)
     axes[0][0].set_ylabel("win rate, % (95% Wilson CI)")
     for panel in axes[0]:
         panel.set_ylim(0, 100)
         panel.grid(alpha=0.3)
-    written.append(_save(plt, fig, out_dir / "winrate.png"))
-
+    written = [_save(plt, fig, out_dir / "winrate.png")]
     fig, axis = plt.subplots(figsize=(7, 4.2))
+    _plot_rounds(axis, variants)
+    written.append(_save(plt, fig, out_dir / "rounds.png"))
+    return written
+
+
+def _error_bar(summary: Mapping[str, Any], team: str) -> tuple[float, float, float]:
+    """A team's win rate and the distances down and up to its CI bounds, in percent."""
+    s = summary["teams"][team]
+    return 100 * s["rate"], 100 * (s["rate"] - s["low"]), 100 * (s["high"] - s["rate"])
+
+
+def _plot_sweep(panels: Sequence[Any], summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats],
+                teams: Sequence[str], first: tuple[str, Sequence[Any]]) -> None:
+    """Win rate against the first swept key's values, one line per combination of the other keys."""
+    key, values = first
+    labels = [str(v) for v in values]
+    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+    for variant, s in zip(variants, summaries):
+        rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
+        position = labels.index(str(variant.overrides[0][1]))
+        groups.setdefault(rest, []).append((position, s))
+    for panel, team in zip(panels, teams):
+        for rest, points in groups.items():
+            bars = [_error_bar(s, team) for _, s in points]
+            panel.errorbar([p for p, _ in points], [b[0] for b in bars], yerr=[[b[1] for b in bars],
+                           [b[2] for b in bars]], marker="o", capsize=4, label=rest or None)
+        panel.set_xticks(range(len(labels)), labels)
+        panel.set_xlabel(key)
+        panel.set_title(f"{team} wins")
+        if any(groups):
+            panel.legend(fontsize=7)
+
+
+def _plot_single(panels: Sequence[Any], summary: Mapping[str, Any], teams: Sequence[str]) -> None:
+    """One point per team: the scenario as written."""
+    for panel, team in zip(panels, teams):
+        rate, low, high = _error_bar(summary, team)
+        panel.errorbar([0], [rate], yerr=[[low], [high]], marker="o", capsize=6)
+        panel.set_xticks([0], ["(as written)"])
+        panel.set_title(f"{team} wins")
+
+
+def _plot_rounds(axis: Any, variants: Sequence[VariantStats]) -> None:
+    """A step histogram of battle length per variant."""
     top = max((max(v.rounds_hist) for v in variants if v.rounds_hist), default=1)
     bins = range(0, top + 2)
     for variant in variants:
@@ -285,8 +304,6 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     if len(variants) > 1:
         axis.legend(fontsize=7)
     axis.grid(alpha=0.3)
-    written.append(_save(plt, fig, out_dir / "rounds.png"))
-    return written
 
 
 def _save(plt: Any, fig: Any, path: Path) -> Path:
