@@ -13,6 +13,7 @@ import multiprocessing
 import os
 from typing import Any
 
+from game.sim.flags import CONNECT_SECONDS, one_line
 from game.sim.worker import Chunk, pool_task, worker_init
 
 
@@ -111,7 +112,11 @@ class DaskEngine(Engine):
         dask.config.set({"distributed.scheduler.allowed-failures": 0})
         self.cluster = None
         if scheduler:
-            self.client = Client(scheduler)
+            try:
+                self.client = Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
+            except Exception as err:  # unreachable, refused, not a scheduler: one line, before any battle
+                raise ValueError(f"--scheduler {scheduler!r}: cannot use it as a Dask scheduler "
+                                 f"({type(err).__name__}: {one_line(err)})") from None
         else:
             self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
