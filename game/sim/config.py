@@ -35,9 +35,9 @@ class SimConfig:
             replay file is written for each when out_dir is set.
         strict_scripts: count a battle in which a power's or reaction's script failed as failed.
         battle_seconds: a battle still running after this many seconds stops its pool worker and
-            is reported as failed with its seed (scripts run in-process there; see sim_battle).
-        recycle: replace a pool worker after about this many battles (0: never), which bounds the
-            native memory the rules leak (see :func:`pool_executor`).
+            is reported as failed with its seed (scripts run in-process there; see game.sim.worker).
+        recycle: replace the pool's workers after about this many battles each (0: never), which
+            bounds the native memory the rules leak (see :class:`game.sim.engines.PoolEngine`).
     """
 
     scenario: str

@@ -25,16 +25,16 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def pool_executor(workers: int, max_tasks_per_child: int | None = None) -> cf.ProcessPoolExecutor:
+def pool_executor(workers: int) -> cf.ProcessPoolExecutor:
     """A process pool with the spawn context: workers import the game fresh (no forked esper state,
     no inherited threads of a Dask client or tqdm), ignore Ctrl+C, and warm the power table.
 
-    ``max_tasks_per_child`` replaces a worker after that many chunks. The rules leak native memory
-    that no Python code can free (tcod's ``dijkstra2d`` never frees its frontier: about 4 KiB a
-    call, a few hundred KiB a battle), so a long run recycles its workers to keep RSS bounded.
+    No ``max_tasks_per_child``: on CPython 3.11 a pool that replaces a worker that way can deadlock
+    (gh-115634; ``simulate --workers 1 --battles 1050`` hung). :class:`PoolEngine` recycles whole
+    pools between chunks instead.
     """
     return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                  initializer=worker_init, max_tasks_per_child=max_tasks_per_child)
+                                  initializer=worker_init)
 
 
 class Engine:
@@ -42,7 +42,7 @@ class Engine:
 
     Attributes:
         window: chunks to keep in flight.
-        generation: how many times the workers were replaced (a restart after a death).
+        generation: how many times the workers were replaced (a restart after a death, a recycle).
     """
 
     window: int = 1
@@ -66,18 +66,43 @@ class Engine:
 
 
 class PoolEngine(Engine):
-    """A local spawn process pool (its own, or a warm one handed over, which it never shuts down)."""
+    """A local spawn process pool (its own, or a warm one handed over, which it never shuts down).
+
+    Recycling: the rules leak native memory that no Python code can free (tcod's ``dijkstra2d``
+    never frees its frontier: about 4 KiB a call, a few hundred KiB a battle), so after
+    ``recycle_chunks`` chunks an own pool is replaced by a fresh one. That happens between chunks,
+    never mid-flight: the next submit first lets every chunk of the old pool finish (their futures
+    keep their rows), then shuts it down and starts the new one.
+
+    Args:
+        workers: worker processes.
+        executor: a warm pool to use instead of an own one (never recycled nor shut down).
+        recycle_chunks: chunks per pool before it is replaced; None never replaces it.
+    """
 
     def __init__(self, workers: int, executor: cf.ProcessPoolExecutor | None = None,
-                 max_tasks_per_child: int | None = None) -> None:
+                 recycle_chunks: int | None = None) -> None:
         self.workers = workers
-        self.max_tasks_per_child = max_tasks_per_child
+        self.recycle_chunks = recycle_chunks
         self.own = executor is None
-        self.executor = executor or pool_executor(workers, max_tasks_per_child)
+        self.executor = executor or pool_executor(workers)
         self.window = workers * 3
+        self.submitted = 0
+        self.recycled = 0
 
     def submit(self, chunk: Chunk) -> cf.Future[list[dict[str, Any]]]:
+        if self.own and self.recycle_chunks and self.submitted >= self.recycle_chunks:
+            self.recycle()
+        self.submitted += 1
         return self.executor.submit(pool_task, chunk)
+
+    def recycle(self) -> None:
+        """Replace the pool with a fresh one once every chunk it was given has finished."""
+        self.executor.shutdown(wait=True)
+        self.executor = pool_executor(self.workers)
+        self.submitted = 0
+        self.recycled += 1
+        self.generation += 1  # a failure of the old pool must not restart the new one
 
     def wait(self, futures: set[Any]) -> tuple[set[Any], set[Any]]:
         done, pending = cf.wait(futures, timeout=0.5, return_when=cf.FIRST_COMPLETED)
@@ -85,8 +110,9 @@ class PoolEngine(Engine):
 
     def restart(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = pool_executor(self.workers, self.max_tasks_per_child)
+        self.executor = pool_executor(self.workers)
         self.own = True
+        self.submitted = 0
         super().restart()
 
     def close(self, cancel: bool) -> None:

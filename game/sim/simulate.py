@@ -156,7 +156,8 @@ class _Collector:
 def _engine(config: SimConfig, workers: int, size: int, executor: cf.ProcessPoolExecutor | None) -> Engine:
     if config.engine == "dask":
         return DaskEngine(config.scheduler, config.workers)
-    recycle = -(-config.recycle // size) if config.recycle else None
+    # About config.recycle battles per worker: the pool's workers share its chunks.
+    recycle = workers * -(-config.recycle // size) if config.recycle else None
     return PoolEngine(workers, executor, recycle)
 
 
