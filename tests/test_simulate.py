@@ -7,6 +7,7 @@ start-ups (spawn pools, a Dask LocalCluster), so each test starts as few as it c
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import textwrap
@@ -20,6 +21,7 @@ from game.content.powers import SCRIPTS_DIR, PowerError, apply_power_overrides, 
 from game.content.scenario import ScenarioError
 from game.sim.cli import parse_set
 from game.sim.config import SimConfig
+from game.sim.provenance import provenance
 from game.sim.runner import battle_seed, run_battle
 from game.sim.simulate import simulate
 
@@ -252,4 +254,7 @@ def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_pat
     assert status == 0
     assert "creatures.b1.health=5" in out and "creatures.b1.health=9" in out and "peak RSS" in out
     assert len(_rows(tmp_path / "battles.csv")) == 12
+    recorded = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["provenance"]
+    assert recorded == provenance()                       # package versions and the commit of this checkout
+    assert set(recorded["packages"]) == {"esper", "numpy", "tcod", "starlark-pyo3", "dask", "pygame-ce"}
     assert main([scenario, "--battles", "2", "--set", "creatures.zz.health=1", "--out", str(tmp_path)]) == 2

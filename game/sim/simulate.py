@@ -36,6 +36,7 @@ from game.content.scenario import Scenario
 from game.sim.config import ENGINES, POLICIES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
+from game.sim.provenance import provenance
 from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot
 from game.sim.schedule import schedule
 from game.sim.worker import Chunk
@@ -241,6 +242,6 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
     summary = {"scenario": str(config.scenario), "seed": config.seed, "policy": config.policy,
                "battles_per_variant": seeds_per_variant, "done": result.done, "failed": result.failed,
                "interrupted": result.interrupted, "variants": result.summaries(),
-               "failures": [f.__dict__ for f in result.failures]}
+               "failures": [f.__dict__ for f in result.failures], "provenance": provenance()}
     (out_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
     result.files.append(out_dir / "summary.json")
