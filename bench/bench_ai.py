@@ -17,123 +17,103 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import random
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from components.events import Fell, PowerUsed, Pushed
-from game import ai
-from game.battle.errors import IllegalCommand
+from components.events import Fell, PowerUsed, Pushed, TurnStarted
+from game.sim.context import WorkerContext, split_overrides
 from game.sim.report import wilson
-from game.sim.runner import battle_seed, build, powers_for, scenario_for, split_overrides
+from game.sim.runner import DRAW, ai_rng, battle_seed, build, play
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))
+#: Brawlers with Strike and Shove on a cliff over a ravine (do shoves and falls happen?)
+CLIFF = ROOT / "bench" / "data" / "cliff.toml"
 MAX_ROUNDS = 40
 OPPONENTS = ("greedy", "random")
 
 
-def play_teams(path: str, seed: int, policies: dict[str, str], overrides: tuple[tuple[str, Any], ...] = ()
-               ) -> dict[str, Any]:
-    """One battle, each team under its own policy; the winner, events counted, planning time by policy."""
+def play_teams(path: str, seeds: tuple[int, ...], policies: str, overrides: tuple[tuple[str, Any], ...] = ()
+               ) -> list[dict[str, Any]]:
+    """Battles on these seeds, each team under its policy (``game.sim.runner.play``, the runner's own
+    loop, with ``--policy``'s per-team spec); per battle the winner, events counted, planning time."""
+    context = WorkerContext()  # one per task: the scenario is loaded once for its seeds
     powers, rules = split_overrides(overrides)
-    scenario = scenario_for(path, rules)
-    battle, _ = build(scenario, seed, powers_for(powers, scenario))
-    rng = random.Random(f"ai:{seed}")
-    spent: Counter[str] = Counter()
-    turns: Counter[str] = Counter()
-    refused = 0
-
-    def take_turn(b: Any, entity: int) -> None:
-        nonlocal refused
-        if not b.can_act(entity):
-            return
-        policy = policies.get(b.team(entity), "tactical")
-        started = time.perf_counter()
-        plan = ai.plan_turn(b, entity, policy, rng)
-        spent[policy] += time.perf_counter() - started
-        turns[policy] += 1
-        for name, args, kwargs in plan:
-            try:
-                getattr(b, name)(*args, **kwargs)
-            except IllegalCommand:
-                refused += 1
-                break
-
-    try:
-        battle.start_combat()
-        for _ in range(MAX_ROUNDS):
-            if len(battle.standing_teams()) <= 1:
-                break
-            battle.tick(controller=take_turn)
-        standing = battle.standing_teams()
-        uses = Counter(e.power for e in battle.events if isinstance(e, PowerUsed))
-        return {"winner": standing.pop() if len(standing) == 1 else "", "spent": dict(spent), "turns": dict(turns),
-                "falls": sum(isinstance(e, Fell) for e in battle.events),
-                "shoves": sum(isinstance(e, Pushed) for e in battle.events), "uses": dict(uses),
-                "refused": refused, "teams": sorted({battle.team(c) for c in battle.creatures()})}
-    finally:
-        battle.close()
+    scenario = context.scenario_for(path, rules)
+    table = context.powers_for(powers, scenario)
+    found = []
+    for seed in seeds:
+        battle, _ = build(scenario, seed, table, powers)
+        try:
+            timings: dict[str, float] = {}
+            winner, _, refused, _, _ = play(battle, policies, ai_rng(seed), MAX_ROUNDS, timings)
+            found.append({"winner": "" if winner == DRAW else winner, "ai": timings.get("ai", 0.0),
+                          "turns": sum(isinstance(e, TurnStarted) for e in battle.events),
+                          "falls": sum(isinstance(e, Fell) for e in battle.events),
+                          "shoves": sum(isinstance(e, Pushed) for e in battle.events),
+                          "uses": Counter(e.power for e in battle.events if isinstance(e, PowerUsed)),
+                          "refused": refused})
+        finally:
+            battle.close()
+    return found
 
 
-def _task(task: tuple[str, int, dict[str, str], tuple[tuple[str, Any], ...]]) -> dict[str, Any]:
+def _task(task: tuple[str, tuple[int, ...], str, tuple[tuple[str, Any], ...]]) -> list[dict[str, Any]]:
     return play_teams(*task)
 
 
+def _run(pool: Any, path: str, seeds: list[int], policies: str, overrides: tuple[tuple[str, Any], ...] = ()
+         ) -> list[dict[str, Any]]:
+    """The battles of ``seeds`` over the pool, in chunks of eight."""
+    chunks = [(path, tuple(seeds[i:i + 8]), policies, overrides) for i in range(0, len(seeds), 8)]
+    return [row for rows in pool.map(_task, chunks) for row in rows]
+
+
 def teams_of(path: Path) -> list[str]:
-    return sorted({c.team for c in scenario_for(str(path), ()).creatures})
+    return sorted({c.team for c in WorkerContext().scenario_for(str(path), ()).creatures})
 
 
 def matchups(pool: Any, battles: int) -> list[tuple[str, str, float, tuple[float, float]]]:
-    """Tactical's averaged score against each opponent on each scenario."""
-    tasks, keys = [], []
+    """Tactical's averaged score against each opponent on each scenario (a draw counts half)."""
+    found = []
+    seeds = [battle_seed(11, i) for i in range(battles)]
     for path in SCENARIOS:
         teams = teams_of(path)
         for opponent in OPPONENTS:
+            score, n = 0.0, 0
             for team in teams:
-                policies = {t: ("tactical" if t == team else opponent) for t in teams}
-                for i in range(battles):
-                    tasks.append((str(path), battle_seed(11, i), policies, ()))
-                    keys.append((path.stem, opponent, team))
-    results = pool.map(_task, tasks, chunksize=4)
-    score: Counter[tuple[str, str]] = Counter()
-    count: Counter[tuple[str, str]] = Counter()
-    for (scenario, opponent, team), row in zip(keys, results):
-        score[scenario, opponent] += 1.0 if row["winner"] == team else 0.5 if not row["winner"] else 0.0
-        count[scenario, opponent] += 1
-    found = []
-    for (scenario, opponent), n in count.items():
-        share = score[scenario, opponent] / n
-        found.append((scenario, opponent, share, wilson(round(score[scenario, opponent]), n)))
+                spec = ",".join(f"{t}={'tactical' if t == team else opponent}" for t in teams)
+                for row in _run(pool, str(path), seeds, spec):
+                    score += 1.0 if row["winner"] == team else 0.5 if not row["winner"] else 0.0
+                    n += 1
+            found.append((path.stem, opponent, score / n, wilson(round(score), n)))
     return found
 
 
 def sensitivity(pool: Any, battles: int) -> None:
     keep = str(ROOT / "assets" / "scenarios" / "keep.toml")
+    seeds = [battle_seed(13, i) for i in range(battles)]
     for bonus in (0, 10):
-        rows = pool.map(_task, [(keep, battle_seed(13, i), {}, (("rules.cover_bonus", bonus),))
-                                for i in range(battles)])
+        rows = _run(pool, keep, seeds, "tactical", (("rules.cover_bonus", bonus),))
         wins = sum(r["winner"] == "keep" for r in rows)
         low, high = wilson(wins, len(rows))
         print(f"  keep.toml, cover bonus {bonus:2d}: keep wins {wins / len(rows):6.1%}  [{low:.1%}, {high:.1%}]")
-    for path in SCENARIOS:
-        rows = pool.map(_task, [(str(path), battle_seed(17, i), {}, ()) for i in range(battles)])
+    for path in [*SCENARIOS, CLIFF]:
+        rows = _run(pool, str(path), [battle_seed(17, i) for i in range(battles)], "tactical")
         uses: Counter[str] = Counter()
         for r in rows:
             uses.update(r["uses"])
         falls = sum(r["falls"] for r in rows) / len(rows)
         shoves = sum(r["shoves"] for r in rows) / len(rows)
-        powers = sorted(set(powers_of_scenario(path)))
-        listed = ", ".join(f"{p} {uses.get(p, 0) / len(rows):.1f}" for p in powers)
+        listed = ", ".join(f"{p} {uses.get(p, 0) / len(rows):.1f}" for p in sorted(set(powers_of_scenario(path))))
         refused = sum(r["refused"] for r in rows)
         print(f"  {path.stem:8s} falls {falls:4.2f}/battle, shoves {shoves:4.2f}/battle, refused {refused}; "
               f"uses/battle: {listed}")
 
 
 def powers_of_scenario(path: Path) -> list[str]:
-    scenario = scenario_for(str(path), ())
+    scenario = WorkerContext().scenario_for(str(path), ())
     return [p for c in scenario.creatures for p in c.powers]
 
 
@@ -151,16 +131,16 @@ def main() -> None:
             print(f"  {scenario:8s} vs {opponent:6s}: {share:6.1%}  [{low:.1%}, {high:.1%}]  {mark}")
         print("\nsensitivity (tactical on every side):")
         sensitivity(pool, args.battles)
-    timing = [play_teams(str(p), battle_seed(19, i), {t: pol for t, pol in zip(teams_of(p), ("tactical", "greedy"))})
-              for p in SCENARIOS for i in range(3)]
     spent: Counter[str] = Counter()
     turns: Counter[str] = Counter()
-    for row in timing:
-        spent.update(row["spent"])
-        turns.update(row["turns"])
+    for path in SCENARIOS:
+        for policy in ("tactical", "greedy"):
+            for row in play_teams(str(path), tuple(battle_seed(19, i) for i in range(3)), policy):
+                spent[policy] += row["ai"]
+                turns[policy] += row["turns"]
     per = {p: spent[p] / max(turns[p], 1) * 1e6 for p in ("tactical", "greedy")}
     print(f"\nplanning a turn: tactical / greedy = {per['tactical'] / per['greedy']:.1f}x  "
-          f"(tactical {per['tactical']:.0f} us, greedy {per['greedy']:.0f} us, {sum(turns.values())} turns)")
+          f"(tactical {per['tactical']:.0f} us, greedy {per['greedy']:.0f} us, same battles' seeds)")
 
 
 if __name__ == "__main__":

@@ -32,8 +32,11 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench import floor, floor_esper
-from game.sim.runner import battle_seed, run_battle, worker_init
-from game.sim.simulate import SimConfig, pool_executor, simulate
+from game.sim.config import SimConfig
+from game.sim.context import WorkerContext
+from game.sim.engines import pool_executor
+from game.sim.runner import battle_seed, run_battle
+from game.sim.simulate import simulate
 
 #: Mirror-image sides (red on the west, blue on the east) so the first-mover figure is fair.
 SCENARIO = """
@@ -140,25 +143,25 @@ def _group(filename: str) -> str:
     return "other (builtins, stdlib)"
 
 
-def in_process(path: str, battles: int) -> tuple[float, dict[str, float]]:
+def in_process(path: str, battles: int, context: WorkerContext) -> tuple[float, dict[str, float]]:
     """Battles per CPU second in this process, and the per-battle wall seconds of set-up, AI and rules."""
     timings: dict[str, float] = {}
     for i in range(5):  # warm: the scenario, its caches and its script host
-        run_battle(path, (), battle_seed(9, i))
+        run_battle(path, (), battle_seed(9, i), context=context)
     started = time.process_time()
     for i in range(battles):
-        row = run_battle(path, (), battle_seed(1, i), timings=timings)
+        row = run_battle(path, (), battle_seed(1, i), timings=timings, context=context)
         assert not row["error"], row["error"]
     rate = battles / (time.process_time() - started)
     return rate, {k: v / battles for k, v in timings.items()}
 
 
-def profile_split(path: str, battles: int) -> tuple[dict[str, float], str]:
+def profile_split(path: str, battles: int, context: WorkerContext) -> tuple[dict[str, float], str]:
     """cProfile's own time by module group (shares), and its top 15 functions by own time."""
     profiler = cProfile.Profile()
     profiler.enable()
     for i in range(battles):
-        run_battle(path, (), battle_seed(2, i))
+        run_battle(path, (), battle_seed(2, i), context=context)
     profiler.disable()
     stats = pstats.Stats(profiler)
     groups: dict[str, float] = defaultdict(float)
@@ -173,21 +176,21 @@ def profile_split(path: str, battles: int) -> tuple[dict[str, float], str]:
     return shares, top[top.index("   ncalls"):].rstrip() if "   ncalls" in top else top
 
 
-def memory_run(path: str, battles: int) -> tuple[float, float]:
+def memory_run(path: str, battles: int, context: WorkerContext) -> tuple[float, float]:
     """RSS after 10 % of a long in-process run and at its end: flat when every battle is freed."""
     mark = max(1, battles // 10)
     early = 0.0
     for i in range(battles):
-        run_battle(path, (), battle_seed(3, i))
+        run_battle(path, (), battle_seed(3, i), context=context)
         if i + 1 == mark:
             early = rss_mib()
     return early, rss_mib()
 
 
-def sandboxed_like_a_worker() -> None:
+def sandboxed_like_a_worker() -> WorkerContext:
     """Run scripts in-process, as a pool worker does (it is the sandbox), keeping Ctrl+C working."""
-    worker_init()
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    return WorkerContext(sandboxed=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,13 +204,13 @@ def main(argv: list[str] | None = None) -> int:
         if not 1 <= value <= 1_000_000:
             parser.error(f"{flag} must be 1..1000000, not {value}")
     memory_battles = 100_000 if args.long else 2_000
-    sandboxed_like_a_worker()
+    context = sandboxed_like_a_worker()
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "bench_4v4.toml")
         Path(path).write_text(scenario_text(), encoding="utf-8")
         print(f"4 against 4 on 16x16, powers strike/shoot/fireball/chain-lightning (Starlark)/dazzle, tactical AI; "
               f"{args.battles} battles per figure, rates per CPU second of one process", flush=True)
-        full, phases = in_process(path, args.battles)
+        full, phases = in_process(path, args.battles, context)
         plain = floor.run(20_000)
         ecs = floor_esper.run(5_000)
         print(f"  full rules / plain floor: 1/{plain['rate'] / full:.0f}    full rules / esper floor: "
@@ -221,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nper battle (wall, {1000 * per_battle:.1f} ms):", "   ".join(
             f"{name} {1000 * phases.get(name, 0.0):.2f} ms ({100 * phases.get(name, 0.0) / per_battle:.0f}%)"
             for name in ("setup", "ai", "rules")))
-        shares, top = profile_split(path, args.profile_battles)
+        shares, top = profile_split(path, args.profile_battles, context)
         print(f"cProfile own time by module group ({args.profile_battles} battles):")
         for name, share in shares.items():
             print(f"  {100 * share:5.1f}%  {name}")
@@ -241,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
               f"mean {summary['mean_rounds']:.1f} rounds)", flush=True)
 
         before = rss_mib()
-        early, late = memory_run(path, memory_battles)
+        early, late = memory_run(path, memory_battles, context)
         grown = late - early
         per = 1024 * grown / max(1, memory_battles - memory_battles // 10)
         print(f"\nmemory over a long run of {memory_battles:,} battles in one process"

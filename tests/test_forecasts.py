@@ -99,6 +99,7 @@ def test_a_forecast_changes_nothing() -> None:
 
 @settings(max_examples=12, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@pytest.mark.slow
 @given(attack_bonus=st.integers(-3, 8), defense=st.integers(8, 20), cover=st.booleans(),
        ambient=st.sampled_from(["normal", "terrible"]), fatigue=st.sampled_from([0, 4]),
        power=st.sampled_from(["strike", "shoot"]))

@@ -174,6 +174,7 @@ def _names_file(err: Exception, path: Path) -> None:
 # ---------------------------------------------------------------------------------------------- targets
 
 
+@pytest.mark.slow
 @fuzz(400)
 @given(st.sampled_from(SCENARIOS), st.data())
 def test_fuzzed_scenario_files_load_or_are_refused_naming_the_file(tmp_path_factory: pytest.TempPathFactory,

@@ -128,6 +128,7 @@ def hashes() -> dict[str, dict[str, list[str]]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("driver", [driver for driver, _, _ in PLAN])
 def test_event_logs_match_the_golden_hashes(hashes: dict[str, dict[str, list[str]]], driver: str) -> None:
     pinned = json.loads(GOLDEN.read_text())[driver]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -118,6 +119,7 @@ def test_invariants_hold_after_every_command(seed, setup, program):
     b.close()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**16), setup=setups, program=st.lists(commands, max_size=25))
 def test_same_seed_and_commands_give_the_same_events(seed, setup, program):

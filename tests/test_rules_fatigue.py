@@ -107,6 +107,7 @@ def test_recovering_below_five_wakes_the_creature(battle):
     assert battle.conditions(e).isdisjoint({"unconscious", "slowed"})
 
 
+@pytest.mark.slow
 def test_four_fatigue_rolls_initiative_with_disadvantage():
     """Averaged over 300 fixed seeds: with disadvantage the d20 averages ~7.2, a straight d20 10.5."""
     rolls = []

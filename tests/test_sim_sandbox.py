@@ -5,13 +5,17 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from game.sim.simulate import SimConfig, simulate
+import pytest
+
+from game.sim.config import SimConfig
+from game.sim.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 
 BOMB = 'def on_downed(ctx, event):\n    s = "x"\n    for i in range(40):\n        s = s + s\n    return len(s)\n'
 
 
+@pytest.mark.slow
 def test_a_memory_bomb_in_a_strangers_scenario_is_contained_by_the_worker(tmp_path: Path) -> None:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "bomb.star").write_text(BOMB)
@@ -34,6 +38,7 @@ HOG = ('def on_downed(ctx, event):\n    a = [1]\n    b = [1]\n    for i in range
        '        a = [a, a]\n        b = [b, b]\n    return a == b\n')
 
 
+@pytest.mark.slow
 def test_a_script_that_spins_inside_a_builtin_costs_its_battle_not_the_run(tmp_path: Path) -> None:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "hog.star").write_text(HOG)

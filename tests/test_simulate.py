@@ -7,6 +7,7 @@ start-ups (spawn pools, a Dask LocalCluster), so each test starts as few as it c
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import textwrap
@@ -16,10 +17,13 @@ from typing import Any
 
 import pytest
 
-from game.content.powers import SCRIPTS_DIR, PowerError, default_powers
+from game.content.powers import SCRIPTS_DIR, PowerError, apply_power_overrides, default_powers
 from game.content.scenario import ScenarioError
-from game.sim.runner import apply_power_overrides, battle_seed, run_battle
-from game.sim.simulate import SimConfig, parse_set, simulate
+from game.sim.cli import parse_set
+from game.sim.config import SimConfig
+from game.sim.provenance import provenance
+from game.sim.runner import battle_seed, run_battle
+from game.sim.simulate import simulate
 
 SCENARIO = textwrap.dedent("""
     name = "Test yard"
@@ -101,6 +105,7 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
+@pytest.mark.slow
 def test_same_master_seed_same_table_and_variants_share_seeds(scenario: str, tmp_path: Path) -> None:
     sets = [("creatures.r1.health", [4, 12])]
     first = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=2, out_dir=str(tmp_path / "a")),
@@ -131,6 +136,7 @@ def test_single_battle_replays_by_seed(scenario: str) -> None:
     assert run_battle(scenario, (), seed) == run_battle(scenario, (), seed)
 
 
+@pytest.mark.slow
 def test_failing_battles_are_counted_with_seed_and_the_run_goes_on(scenario: str, tmp_path: Path,
                                                                    hooks: str) -> None:
     result = simulate(SimConfig(scenario, battles=15, seed=1, workers=2, hook=f"{hooks}:explode",
@@ -148,6 +154,7 @@ def test_failing_battles_are_counted_with_seed_and_the_run_goes_on(scenario: str
     assert {int(r["seed"]) for r in rows if r["error"]} == bad
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_fails_only_its_battle(scenario: str, hooks: str, monkeypatch: pytest.MonkeyPatch
                                                   ) -> None:
     killer = battle_seed(2, 3)
@@ -159,6 +166,7 @@ def test_a_worker_that_dies_fails_only_its_battle(scenario: str, hooks: str, mon
     assert "worker died" in result.failures[0].error
 
 
+@pytest.mark.slow
 def test_a_battle_that_kills_a_dask_worker_fails_only_itself(scenario: str, hooks: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     killer = battle_seed(2, 3)
@@ -193,6 +201,7 @@ def test_a_missing_script_is_refused_before_any_battle(scenario: str) -> None:
                            out_dir=None), progress=False)
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_finished_battles(scenario: str, tmp_path: Path) -> None:
     seen = []
 
@@ -210,6 +219,7 @@ def test_ctrl_c_keeps_the_finished_battles(scenario: str, tmp_path: Path) -> Non
     assert "red win" in result.table()
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_table_equals_process_pool(scenario: str) -> None:
     sets = [("powers.strike.damage", ["1d4", "2d6"])]
     pool = simulate(SimConfig(scenario, battles=10, seed=11, sets=sets, workers=2, out_dir=None), progress=False)
@@ -240,9 +250,10 @@ def test_bad_scenario_override_fails_before_any_battle(scenario: str) -> None:
                  progress=False)
 
 
+@pytest.mark.slow
 def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    from game.sim.simulate import main
+    from game.sim.cli import main
 
     status = main([scenario, "--battles", "6", "--workers", "1", "--seed", "4", "--out", str(tmp_path),
                    "--set", "creatures.b1.health=5,9", "--no-progress"])
@@ -250,4 +261,7 @@ def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_pat
     assert status == 0
     assert "creatures.b1.health=5" in out and "creatures.b1.health=9" in out and "peak RSS" in out
     assert len(_rows(tmp_path / "battles.csv")) == 12
+    recorded = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))["provenance"]
+    assert recorded == provenance()                       # package versions and the commit of this checkout
+    assert set(recorded["packages"]) == {"esper", "numpy", "tcod", "starlark-pyo3", "dask", "pygame-ce"}
     assert main([scenario, "--battles", "2", "--set", "creatures.zz.health=1", "--out", str(tmp_path)]) == 2

@@ -1,8 +1,19 @@
 """Computer players: plan a creature's turn as Battle commands (see :mod:`game.ai.policy`)."""
 
 from game.ai.info import power_info
-from game.ai.policy import POLICIES, POLICY_HELP, act, act_for, controller, decide, issue, plan_turn
+from game.ai.policy import (
+    POLICIES,
+    POLICY_HELP,
+    act,
+    act_for,
+    controller,
+    decide,
+    issue,
+    parse_policies,
+    plan_turn,
+    policy_of,
+)
 from game.ai.tactical import Decision
 
-__all__ = ["POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide", "issue", "plan_turn",
-           "power_info"]
+__all__ = ["POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide", "issue", "parse_policies",
+           "plan_turn", "policy_of", "power_info"]

@@ -33,6 +33,35 @@ POLICY_HELP: dict[str, str] = {
 POLICIES = tuple(POLICY_HELP)
 
 
+def parse_policies(spec: str) -> dict[str, str]:
+    """A policy for every team (``"tactical"``) or per team (``"keep=tactical,raiders=greedy"``), as
+    ``team -> policy`` with ``""`` for the teams not named (tactical unless the spec says otherwise).
+
+    Raises:
+        ValueError: an unknown policy, a team named twice or without a policy, in one line.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"policy {spec!r}: expected one of {', '.join(POLICIES)}, or TEAM=POLICY,TEAM=POLICY")
+    if "=" not in spec:
+        if spec.strip() not in POLICIES:
+            raise ValueError(f"unknown AI policy {spec!r}: expected one of {', '.join(POLICIES)}")
+        return {"": spec.strip()}
+    found = {"": "tactical"}
+    for part in spec.split(","):
+        team, _, policy = (p.strip() for p in part.partition("="))
+        if not team or policy not in POLICIES:
+            raise ValueError(f"policy {part.strip()!r}: expected TEAM=POLICY with POLICY one of {', '.join(POLICIES)}")
+        if team in found:
+            raise ValueError(f"policy: team {team!r} is given twice")
+        found[team] = policy
+    return found
+
+
+def policy_of(policies: Mapping[str, str], team: str) -> str:
+    """The policy a team plays under (see :func:`parse_policies`)."""
+    return policies.get(team, policies[""])
+
+
 def plan_turn(battle: Any, entity: int, policy: str = "tactical", rng: random.Random | None = None,
               reserved: set[tuple[int, int]] | None = None,
               powers: Mapping[int, Sequence[str]] | None = None) -> list[Command]:

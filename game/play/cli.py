@@ -11,22 +11,34 @@ import os
 import sys
 from collections.abc import Callable
 
+from game.sim.flags import SEED, FlagError, OneLineParser, check_out_dir, one_line, whole
+
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
+
+#: The demo's round limit (its battle is small: it is long over before this).
+MAX_DEMO_ROUNDS = 1_000
 
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="never open a window (default when there is no display)")
     p.add_argument("--out", default="out", help="where screenshots and the log go when headless (default: out)")
-    p.add_argument("--rounds", type=int, default=20, help="at most this many rounds (default: 20)")
+    p.add_argument("--rounds", type=whole(1, MAX_DEMO_ROUNDS), default=20,
+                   help=f"at most this many rounds, 1 to {MAX_DEMO_ROUNDS} (default: 20)")
     p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"))
-    p.add_argument("--seed", type=int, default=7, help="seeds the computer players (the battle has its own)")
+    p.add_argument("--seed", type=SEED, default=7,
+                   help="seeds the computer players, 0 to 2**63-1 (the battle has its own)")
 
 
 def run_demo(args: argparse.Namespace) -> int:
     """Window with a display; otherwise headless: PNGs per round and the log, printed."""
     from game.play import demo
 
+    try:
+        check_out_dir("--out", args.out)
+    except FlagError as err:
+        print(f"demo: {err}", file=sys.stderr)
+        return 2
     if args.headless or not demo.has_display():
         lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)
         print("\n".join(lines))
@@ -89,7 +101,7 @@ def run_play(args: argparse.Namespace) -> int:
         seed = None if args.seed is None else headless.check_seed(args.seed)
         loaded = demo.load(args.scenario, human=True, seed=seed)
     except (headless.PlayError, ScenarioError) as err:
-        print(f"play: {err}", file=sys.stderr)
+        print(f"play: {one_line(err)}", file=sys.stderr)
         return 2
     if not loaded.human_teams:
         print(f"{args.scenario}: no team has control = \"human\"; you will only watch", file=sys.stderr)
@@ -111,7 +123,7 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         battle, matched, first_mismatch = play_replay(args.file)
     except SaveError as err:
-        print(f"replay: {err}", file=sys.stderr)
+        print(f"replay: {one_line(err)}", file=sys.stderr)
         return 2
     if matched:
         print(f"{args.file}: replayed {battle.round} rounds, {len(battle.state.events)} events: all matched")
@@ -129,14 +141,14 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _simulate_args(p: argparse.ArgumentParser) -> None:
-    from game.sim.simulate import build_parser
+    from game.sim.cli import build_parser
 
     build_parser(p)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
-    """Battles at scale (see game.sim.simulate); imported only when asked for, it pulls in dask and plots."""
-    from game.sim.simulate import run_cli
+    """Battles at scale (see game.sim.cli); imported only when asked for, it pulls in dask and plots."""
+    from game.sim.cli import run_cli
 
     return run_cli(args)
 
@@ -152,11 +164,15 @@ COMMANDS: dict[str, tuple[str, Configure, Run]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m game", description="Tactical grid battles.")
+    """Parse and run; the exit status (2 with one line on stderr for a flag that cannot be used)."""
+    parser = OneLineParser(prog="python -m game", description="Tactical grid battles.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (help_text, configure, _) in COMMANDS.items():
         configure(sub.add_parser(name, help=help_text, description=help_text))
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help (0) or a refused flag (2, its line already printed)
+        return stop.code if isinstance(stop.code, int) else 2
     if args.command is None:
         parser.print_help()
         return 2

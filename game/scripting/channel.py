@@ -6,16 +6,23 @@ wrong on the pipe (the worker died, overran, sent junk) is a :class:`ScriptError
 killed, so the next operation starts a fresh one.
 
 The worker is started with the ``spawn`` context (never ``fork``: the game process may hold SDL
-state and threads). The child does NOT import the parent's ``__main__`` (see
+state and threads), or, where multiprocessing may not start children (inside a daemonic process such
+as a Dask worker), as ``python -m game.scripting.child_main`` over a socket pair, with the same
+limits applied by the same child code. The child does NOT import the parent's ``__main__`` (see
 :func:`_main_module_hidden`), but it does import the ``game`` package (to reach
 :mod:`game.scripting.child`), so ``game/__init__.py`` must stay import-safe and reasonably cheap.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import multiprocessing
+import os
 import select
 import signal
+import socket
+import subprocess
 import sys
 import time
 import types
@@ -23,6 +30,7 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any, Final
 
 from .child import SLACK, dumps, worker_main
@@ -56,6 +64,43 @@ def _main_module_hidden() -> Iterator[None]:
             sys.modules["__main__"] = real
 
 
+class _Subprocess:
+    """A ``subprocess.Popen`` worker behind the ``multiprocessing.Process`` methods the channel uses."""
+
+    def __init__(self, popen: subprocess.Popen[bytes]) -> None:
+        self.popen = popen
+        self.pid = popen.pid
+
+    def is_alive(self) -> bool:
+        return self.popen.poll() is None
+
+    def kill(self) -> None:
+        self.popen.kill()
+
+    def join(self, timeout: float | None = None) -> None:
+        try:
+            self.popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pass
+
+    @property
+    def exitcode(self) -> int | None:
+        return self.popen.poll()
+
+    def close(self) -> None:
+        """Nothing to free beyond the reaped process."""
+
+
+def _package_root() -> str:
+    """The directory holding the ``game`` package, so that the subprocess imports this very copy."""
+    return str(Path(__file__).resolve().parent.parent.parent)
+
+
+def in_daemon() -> bool:
+    """Whether this process is daemonic (multiprocessing may not start children here)."""
+    return bool(multiprocessing.current_process().daemon)
+
+
 def _kill(proc: Any) -> None:
     """Finalizer / helper: make sure a worker process is gone."""
     try:
@@ -70,7 +115,8 @@ class Channel:
     """One worker process and the pipe to it (at most one at a time; started on demand).
 
     Args:
-        ctx: a multiprocessing context (spawn or forkserver).
+        ctx: a multiprocessing context (spawn or forkserver), or None to start the worker as a
+            subprocess (always done inside a daemonic process, whatever ``ctx`` says).
         methods: the ctx methods and their arities, handed to the child.
         commands: the methods that are commands.
         limits: the limits the child applies; ``wall_seconds`` and ``max_message_bytes`` here.
@@ -98,12 +144,7 @@ class Channel:
             ScriptError: the worker did not start (kind ``died`` or ``timeout``).
         """
         self.kill()
-        parent_conn, child_conn = self._ctx.Pipe(duplex=True)
-        proc = self._ctx.Process(target=worker_main, args=(child_conn, *self._args), name="starlark-worker",
-                                 daemon=True)
-        with _main_module_hidden():
-            proc.start()
-        child_conn.close()
+        proc, parent_conn = self._spawn() if self._ctx is not None and not in_daemon() else self._subprocess()
         self.proc, self._conn = proc, parent_conn
         if hasattr(select, "poll"):
             self._poller = select.poll()
@@ -114,6 +155,30 @@ class Channel:
         if msg[0] != "ready":
             self.kill()
             raise ScriptError("<worker>", "worker failed to start", kind="died")
+
+    def _spawn(self) -> tuple[Any, Connection]:
+        parent_conn, child_conn = self._ctx.Pipe(duplex=True)
+        proc = self._ctx.Process(target=worker_main, args=(child_conn, *self._args), name="starlark-worker",
+                                 daemon=True)
+        with _main_module_hidden():
+            proc.start()
+        child_conn.close()
+        return proc, parent_conn
+
+    def _subprocess(self) -> tuple[Any, Connection]:
+        """``python -m game.scripting.child_main FD`` on one end of a socket pair; the set-up goes first."""
+        ours, theirs = socket.socketpair()
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (_package_root(), env.get("PYTHONPATH", "")) if p)
+        try:
+            popen = subprocess.Popen([sys.executable, "-m", "game.scripting.child_main", str(theirs.fileno())],
+                                     pass_fds=(theirs.fileno(),), env=env, stdin=subprocess.DEVNULL)
+        finally:
+            theirs.close()
+        conn = Connection(ours.detach())
+        methods, commands, limits = self._args
+        conn.send_bytes(dumps([methods, commands, dataclasses.asdict(limits)]))
+        return _Subprocess(popen), conn
 
     def send(self, obj: Any, name: str, function: str | None) -> None:
         """Sends one message; ScriptError (kind ``died``) when the worker is gone."""
@@ -149,7 +214,9 @@ class Channel:
         try:
             return conn.recv_bytes(self.limits.max_message_bytes + SLACK)
         except (EOFError, OSError) as exc:
-            oversized = isinstance(exc, OSError) and self.proc is not None and self.proc.is_alive()
+            # recv_bytes refuses a long message with a plain OSError; a reset pipe is a death, even
+            # before the dead worker has been reaped (is_alive still True for a moment after SIGKILL).
+            oversized = type(exc) is OSError and self.proc is not None and self.proc.is_alive()
             reason = "worker sent an oversized message" if oversized else self.death_reason()
             self.kill()
             raise ScriptError(name, reason, function=function, kind="protocol" if oversized else "died") from None

@@ -46,7 +46,9 @@ class WorkerHost:
         commands: Subset of ``methods`` counted against ``Limits.max_commands``.
         limits: Resource limits; ``wall_seconds`` is the time the worker may spend on
             one call or load (bridge time excluded), ``memory_bytes`` its RLIMIT_AS.
-        start_method: ``"spawn"`` (default) or ``"forkserver"``; never ``"fork"``.
+        start_method: ``"spawn"`` (default), ``"forkserver"`` or ``"subprocess"`` (``python -m
+            game.scripting.child_main``); never ``"fork"``. Inside a daemonic process (a Dask or
+            pool worker, which multiprocessing forbids to have children) it is always a subprocess.
 
     Attributes:
         last_steps: Steps used by the last call (reported by the worker).
@@ -63,8 +65,8 @@ class WorkerHost:
         *,
         start_method: str = "spawn",
     ) -> None:
-        if start_method not in ("spawn", "forkserver"):
-            raise ValueError("start_method must be 'spawn' or 'forkserver'")
+        if start_method not in ("spawn", "forkserver", "subprocess"):
+            raise ValueError("start_method must be 'spawn', 'forkserver' or 'subprocess'")
         self.methods = parse_methods(methods)
         self.command_names = frozenset(commands)
         unknown = self.command_names - self.methods.keys()
@@ -72,7 +74,8 @@ class WorkerHost:
             raise ValueError(f"commands not among methods: {sorted(unknown)}")
         self._method_names = frozenset(self.methods)
         self.limits = limits
-        self.channel = Channel(get_context(start_method), self.methods, sorted(self.command_names), limits)
+        context = None if start_method == "subprocess" else get_context(start_method)
+        self.channel = Channel(context, self.methods, sorted(self.command_names), limits)
         self._sources: dict[str, str] = {}
         self._functions: dict[str, frozenset[str]] = {}
         self._lost: dict[str, ScriptError] = {}

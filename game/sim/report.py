@@ -57,6 +57,10 @@ class VariantStats:
     script_battles: int = 0
     first_wins: int = 0
     first_script_failure: str = ""
+    #: every power some creature has: listed in the table with 0 uses where no battle used it
+    known_powers: tuple[str, ...] = ()
+    #: per battle seed, the winning team (paired differences between variants compare these)
+    winners: dict[int, str] = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -78,6 +82,7 @@ class VariantStats:
             self.failed += 1
             return
         self.wins[row["winner"]] += 1
+        self.winners[int(row["seed"])] = str(row["winner"])
         self.first_wins += bool(row.get("first")) and row.get("first") == row["winner"]
         self.rounds_total += int(row["rounds"])
         self.rounds_hist[int(row["rounds"])] += 1
@@ -104,7 +109,7 @@ class VariantStats:
             teams[team] = {"wins": self.wins[team], "rate": self.wins[team] / n if n else 0.0, "low": low,
                            "high": high,
                            "taken": self.mean(sum(v for (t, _), v in self.taken.items() if t == team))}
-        powers = sorted(set(self.uses) | set(self.dealt))
+        powers = sorted(set(self.uses) | set(self.dealt) | set(self.known_powers))
         return {
             "variant": self.label, "overrides": [list(o) for o in self.overrides], "battles": self.battles,
             "finished": n, "failed": self.failed, "draws": self.wins[DRAW],
@@ -122,6 +127,27 @@ class VariantStats:
                            "taken": {t: self.mean(self.taken[t, p]) for t in self.teams}} for p in powers},
             "refused": self.refused, "script_battles": self.script_battles,
         }
+
+
+def paired_difference(base: VariantStats, other: VariantStats, team: str, z: float = _Z95) -> dict[str, float]:
+    """``other``'s win rate minus ``base``'s for ``team``, over the seeds both finished, with a 95%
+    interval from the per-seed differences: the variants share their seeds, so the same battle's luck
+    falls on both sides of the difference and the interval is much tighter than two separate ones."""
+    seeds = sorted(set(base.winners) & set(other.winners))
+    diffs = [int(other.winners[s] == team) - int(base.winners[s] == team) for s in seeds]
+    n = len(diffs)
+    if n == 0:
+        return {"diff": 0.0, "low": -1.0, "high": 1.0, "n": 0}
+    mean = sum(diffs) / n
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 1.0
+    return {"diff": mean, "low": max(-1.0, mean - z * spread), "high": min(1.0, mean + z * spread), "n": n}
+
+
+def with_paired(summaries: list[dict[str, Any]], variants: Sequence[VariantStats]) -> list[dict[str, Any]]:
+    """Each variant after the first gets ``paired``: per team, its paired difference from the first."""
+    for summary, variant in zip(summaries[1:], variants[1:]):
+        summary["paired"] = {t: paired_difference(variants[0], variant, t) for t in variant.teams}
+    return summaries
 
 
 @dataclass
@@ -212,7 +238,15 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
                                 *(f"{p['taken'][t]:.2f}" for t in teams)])
     if power_lines:
         out.append(_grid(power_head, power_lines))
+    paired = [s for s in summaries if "paired" in s]
+    if paired:
+        out.append(_grid(["variant", *(f"{t} win - {summaries[0]['variant']} [95% CI, paired]" for t in teams)],
+                         [[s["variant"], *(_signed(s["paired"][t]) for t in teams)] for s in paired]))
     return "\n\n".join(out)
+
+
+def _signed(d: Mapping[str, float]) -> str:
+    return f"{100 * d['diff']:+.1f} pts [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]"
 
 
 def _grid(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -235,42 +269,81 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     import matplotlib.pyplot as plt
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
     fig, axes = plt.subplots(1, len(teams), figsize=(5.5 * len(teams), 4.2), squeeze=False, sharey=True)
     if swept:
-        key, values = swept[0]
-        labels = [str(v) for v in values]
-        groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
-        for variant, s in zip(variants, summaries):
-            rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
-            position = labels.index(str(variant.overrides[0][1]))
-            groups.setdefault(rest, []).append((position, s))
-        for panel, team in zip(axes[0], teams):
-            for rest, points in groups.items():
-                xs = [p for p, _ in points]
-                ys = [100 * s["teams"][team]["rate"] for _, s in points]
-                low = [100 * (s["teams"][team]["rate"] - s["teams"][team]["low"]) for _, s in points]
-                high = [100 * (s["teams"][team]["high"] - s["teams"][team]["rate"]) for _, s in points]
-                panel.errorbar(xs, ys, yerr=[low, high], marker="o", capsize=4, label=rest or None)
-            panel.set_xticks(range(len(labels)), labels)
-            panel.set_xlabel(key)
-            panel.set_title(f"{team} wins")
-            if any(groups):
-                panel.legend(fontsize=7)
+        _plot_sweep(axes[0], summaries, variants, teams, swept[0])
     else:
-        for panel, team in zip(axes[0], teams):
-            s = summaries[0]["teams"][team]
-            errors = [[100 * (s["rate"] - s["low"])], [100 * (s["high"] - s["rate"])]]
-            panel.errorbar([0], [100 * s["rate"]], yerr=errors, marker="o", capsize=6)
-            panel.set_xticks([0], ["(as written)"])
-            panel.set_title(f"{team} wins")
+        _plot_single(axes[0], summaries[0], teams)
     axes[0][0].set_ylabel("win rate, % (95% Wilson CI)")
     for panel in axes[0]:
         panel.set_ylim(0, 100)
         panel.grid(alpha=0.3)
-    written.append(_save(plt, fig, out_dir / "winrate.png"))
-
+    written = [_save(plt, fig, out_dir / "winrate.png")]
     fig, axis = plt.subplots(figsize=(7, 4.2))
+    _plot_rounds(axis, variants)
+    written.append(_save(plt, fig, out_dir / "rounds.png"))
+    paired = [s for s in summaries if "paired" in s]
+    if paired:
+        fig, axis = plt.subplots(figsize=(7, 4.2))
+        _plot_paired(axis, summaries[0], paired, teams)
+        written.append(_save(plt, fig, out_dir / "paired.png"))
+    return written
+
+
+def _plot_paired(axis: Any, base: Mapping[str, Any], paired: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> None:
+    """Each variant's win rate minus the first's, per team, with the paired 95% interval."""
+    for offset, team in enumerate(teams):
+        xs = [i + 0.1 * offset for i in range(len(paired))]
+        d = [s["paired"][team] for s in paired]
+        axis.errorbar(xs, [100 * p["diff"] for p in d], capsize=4, marker="o", label=team,
+                      yerr=[[100 * (p["diff"] - p["low"]) for p in d], [100 * (p["high"] - p["diff"]) for p in d]])
+    axis.axhline(0, color="grey", linewidth=1)
+    axis.set_xticks(range(len(paired)), [s["variant"] for s in paired], fontsize=7)
+    axis.set_ylabel(f"win rate - {base['variant']}, points (paired 95% CI)")
+    axis.set_title("Paired difference from the first variant (same seeds)")
+    axis.legend(fontsize=7)
+    axis.grid(alpha=0.3)
+
+
+def _error_bar(summary: Mapping[str, Any], team: str) -> tuple[float, float, float]:
+    """A team's win rate and the distances down and up to its CI bounds, in percent."""
+    s = summary["teams"][team]
+    return 100 * s["rate"], 100 * (s["rate"] - s["low"]), 100 * (s["high"] - s["rate"])
+
+
+def _plot_sweep(panels: Sequence[Any], summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats],
+                teams: Sequence[str], first: tuple[str, Sequence[Any]]) -> None:
+    """Win rate against the first swept key's values, one line per combination of the other keys."""
+    key, values = first
+    labels = [str(v) for v in values]
+    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+    for variant, s in zip(variants, summaries):
+        rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
+        position = labels.index(str(variant.overrides[0][1]))
+        groups.setdefault(rest, []).append((position, s))
+    for panel, team in zip(panels, teams):
+        for rest, points in groups.items():
+            bars = [_error_bar(s, team) for _, s in points]
+            panel.errorbar([p for p, _ in points], [b[0] for b in bars], yerr=[[b[1] for b in bars],
+                           [b[2] for b in bars]], marker="o", capsize=4, label=rest or None)
+        panel.set_xticks(range(len(labels)), labels)
+        panel.set_xlabel(key)
+        panel.set_title(f"{team} wins")
+        if any(groups):
+            panel.legend(fontsize=7)
+
+
+def _plot_single(panels: Sequence[Any], summary: Mapping[str, Any], teams: Sequence[str]) -> None:
+    """One point per team: the scenario as written."""
+    for panel, team in zip(panels, teams):
+        rate, low, high = _error_bar(summary, team)
+        panel.errorbar([0], [rate], yerr=[[low], [high]], marker="o", capsize=6)
+        panel.set_xticks([0], ["(as written)"])
+        panel.set_title(f"{team} wins")
+
+
+def _plot_rounds(axis: Any, variants: Sequence[VariantStats]) -> None:
+    """A step histogram of battle length per variant."""
     top = max((max(v.rounds_hist) for v in variants if v.rounds_hist), default=1)
     bins = range(0, top + 2)
     for variant in variants:
@@ -285,8 +358,6 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     if len(variants) > 1:
         axis.legend(fontsize=7)
     axis.grid(alpha=0.3)
-    written.append(_save(plt, fig, out_dir / "rounds.png"))
-    return written
 
 
 def _save(plt: Any, fig: Any, path: Path) -> Path:

@@ -1,0 +1,212 @@
+"""The ``simulate`` command line: flags to a :class:`~game.sim.config.SimConfig`, the run, the report.
+
+``python -m game simulate assets/scenarios/ledge.toml --battles 10000 --set creatures.ogre.health=20,30,40``
+(also ``python -m game.sim.cli ...``). See :mod:`game.sim.simulate` for how a run is built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import resource
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from game.sim.config import ENGINES, POLICIES, SimConfig
+from game.sim.flags import (
+    SEED,
+    FlagError,
+    OneLineParser,
+    check_out_dir,
+    check_scheduler,
+    one_line,
+    policy_spec,
+    seconds,
+    whole,
+)
+from game.sim.simulate import SimResult, simulate
+
+DESCRIPTION = "Balance at scale: thousands of headless computer-vs-computer battles, a table, a CSV and plots."
+
+
+#: Documented ranges of the numeric flags (``--help`` shows them).
+MAX_BATTLES = 100_000_000
+MAX_WORKERS = 64
+MAX_ROUNDS = 1_000
+MAX_CHUNK = 10_000
+MAX_RECYCLE = 10_000_000
+MAX_VARIANTS = 1_000
+BATTLE_SECONDS = (0.01, 3600.0)
+
+
+def parse_value(text: str) -> Any:
+    """A --set value as TOML would read it (30 -> int, 0.5 -> float, true -> bool, 4d6 -> string)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text.strip()
+
+
+def parse_set(text: str) -> tuple[str, list[Any]]:
+    """``KEY=V1,V2,...`` -> ``(KEY, [V1, V2, ...])``; every value non-empty and given once.
+
+    Raises:
+        argparse.ArgumentTypeError: no ``=``, no key, an empty value, or a value given twice (what the
+            key and values mean is checked against the scenario, before any battle).
+    """
+    key, sep, values = text.partition("=")
+    parts = [v.strip() for v in values.split(",")]
+    if not sep or not key.strip() or not all(parts):
+        raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=V1,V2,... with no empty value, "
+                                         f"like creatures.ogre.health=20,30")
+    if len(set(parts)) < len(parts):
+        raise argparse.ArgumentTypeError(f"{text!r}: a value is given twice (each variant once)")
+    return key.strip(), [parse_value(v) for v in parts]
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """The ``simulate`` arguments (on a given parser, for the ``game`` command's subcommand table)."""
+    parser = parser or OneLineParser(prog="python -m game simulate", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    low, high = BATTLE_SECONDS
+    parser.add_argument("scenario", help="scenario TOML file, e.g. assets/scenarios/ledge.toml")
+    parser.add_argument("--battles", type=whole(1, MAX_BATTLES), default=1000,
+                        help=f"battles per variant, 1 to {MAX_BATTLES:,} (default 1000)")
+    parser.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None,
+                        help=f"worker processes, 1 to {MAX_WORKERS} (default: all cores)")
+    parser.add_argument("--seed", type=SEED, default=0,
+                        help="master seed, 0 to 2**63-1; battle seeds derive from it (default 0)")
+    parser.add_argument("--out", default="out", help="directory for battles.csv, plots and replays (default out)")
+    parser.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
+                        help=f"the computer player for every team ({', '.join(POLICIES)}), or per team, e.g. "
+                             "keep=tactical,raiders=greedy (teams not named play tactical); see README")
+    parser.add_argument("--set", dest="sets", action="append", type=parse_set, default=[], metavar="KEY=V1,V2,...",
+                        help="sweep a scenario key (creatures.ogre.health) or power key (powers.fireball.damage); "
+                             f"several --set make a grid (at most {MAX_VARIANTS} variants); every variant runs "
+                             "on the same seeds")
+    parser.add_argument("--engine", choices=ENGINES, default="pool", help="local process pool or Dask distributed")
+    parser.add_argument("--scheduler", default=None,
+                        help="Dask scheduler address, with --engine dask (default: a local 2-worker cluster)")
+    parser.add_argument("--max-rounds", type=whole(1, MAX_ROUNDS), default=50,
+                        help=f"rounds before a battle is a draw, 1 to {MAX_ROUNDS} (default 50)")
+    parser.add_argument("--chunk", type=whole(1, MAX_CHUNK), default=None,
+                        help=f"battles per worker task, 1 to {MAX_CHUNK:,} (default: automatic)")
+    parser.add_argument("--hook", default=None, help="module:function called with (battle, ids, seed) after each build")
+    parser.add_argument("--only-seed", dest="only_seeds", type=SEED, action="append", default=None, metavar="SEED",
+                        help="run just this battle seed (repeatable) and write its replay under OUT/replays")
+    parser.add_argument("--battle-seconds", type=seconds(low, high), default=60.0, metavar="S",
+                        help=f"a battle still running after S seconds ({low:g} to {high:g}) stops its worker and "
+                             "counts as failed (default 60)")
+    parser.add_argument("--strict-scripts", action="store_true",
+                        help="a battle in which a script failed counts as a failed battle (default: counted apart)")
+    parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=500, metavar="N",
+                        help="replace pool workers after about N battles each, bounding leaked native memory "
+                             f"(default 500; 0 never; at most {MAX_RECYCLE:,})")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return parser
+
+
+def check_args(args: argparse.Namespace) -> None:
+    """What the flags mean together, the hook, the scheduler and the output directory, before any battle.
+
+    Raises:
+        FlagError: a combination or value that cannot be used (the message names the flag).
+    """
+    from game.sim.runner import load_hook
+
+    keys = [key for key, _ in args.sets]
+    repeated = sorted({key for key in keys if keys.count(key) > 1})
+    if repeated:
+        raise FlagError(f"--set {repeated[0]}: given twice (put every value in one --set KEY=V1,V2)")
+    variants = math.prod(len(values) for _, values in args.sets)
+    if variants > MAX_VARIANTS:
+        raise FlagError(f"--set: {variants:,} variants, expected at most {MAX_VARIANTS:,}")
+    battles = len(args.only_seeds) if args.only_seeds else args.battles
+    if battles * variants > MAX_BATTLES:
+        raise FlagError(f"--battles {args.battles:,} x {variants:,} variants: expected at most {MAX_BATTLES:,} "
+                        f"battles in all (run several, with another --seed)")
+    if args.scheduler is not None and args.engine != "dask":
+        raise FlagError(f"--scheduler {args.scheduler!r}: needs --engine dask")
+    load_hook(args.hook)  # raises a one-line ValueError naming --hook
+    if args.scheduler is not None:
+        check_scheduler(args.scheduler)
+    check_out_dir("--out", args.out)
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    """Run from parsed arguments; print the table, failures, files and peak memory.
+
+    Returns:
+        0 when every battle finished, 1 when some failed, 130 when interrupted, and 2 (with one line
+        on stderr naming the flag or file) when the command was refused before any battle.
+    """
+    from game.content.scenario import ScenarioError
+
+    try:
+        check_args(args)
+    except ValueError as err:
+        print(f"simulate: {one_line(err)}", file=sys.stderr)
+        return 2
+    config = SimConfig(scenario=args.scenario, battles=args.battles, seed=args.seed, sets=list(args.sets),
+                       workers=args.workers, policy=args.policy, max_rounds=args.max_rounds, engine=args.engine,
+                       scheduler=args.scheduler, out_dir=args.out, chunk_size=args.chunk, hook=args.hook,
+                       only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
+                       battle_seconds=args.battle_seconds,
+                       recycle=args.recycle)
+    try:
+        result = simulate(config, progress=not args.no_progress and sys.stderr.isatty())
+    except (ScenarioError, ValueError, OSError) as err:
+        print(f"simulate: {one_line(err)}", file=sys.stderr)
+        return 2
+    print(report(result))
+    return 130 if result.interrupted else (1 if result.failed else 0)
+
+
+def report(result: SimResult) -> str:
+    """The table with a header and footer: what ran, failures with seeds, files, speed and memory."""
+    c = result.config
+    cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
+    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policy {c.policy}, "
+             f"engine {c.engine}{cut}",
+             "", result.table(), ""]
+    for variant in result.variants:
+        if variant.refused:
+            lines.append(f"note: {variant.label}: {variant.refused} AI commands refused by the rules "
+                         f"(first: {variant.first_refusal})")
+        if variant.script_battles:
+            lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "
+                         f"without them (--strict-scripts fails them); first: {variant.first_script_failure}")
+    if result.failed:
+        lines.append(f"{result.failed} battles FAILED (counted in 'failed', excluded from rates):")
+        for f in result.failures[:20]:
+            replay = f"  replay: {f.replay}" if f.replay else ""
+            lines.append(f"  variant {f.variant} battle {f.battle} seed {f.seed}: {f.error}{replay}")
+        if result.failed > 20:
+            lines.append(f"  ... and {result.failed - 20} more (see battles.csv)")
+        if result.failures:
+            first = result.failures[0]
+            sets = " ".join(f"--set {k}={v}" for k, v in result.variants[first.variant].overrides)
+            lines.append(f"  re-run the first alone: python -m game simulate {c.scenario} --only-seed {first.seed} "
+                         f"--policy {c.policy} --max-rounds {c.max_rounds} {sets}".rstrip()
+                         + (f" --hook {c.hook}" if c.hook else ""))
+    for variant_index, seed, replay in result.replays:
+        lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
+    for path in result.files:
+        lines.append(f"wrote {path}")
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    lines.append(f"{result.done} battles in {result.elapsed:.1f} s ({result.rate:.0f} battles/s, start-up included); "
+                 f"peak RSS: main {own:.0f} MiB, largest worker {children:.0f} MiB")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m game.sim.cli ...`` (the same as ``python -m game simulate ...``)."""
+    return run_cli(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

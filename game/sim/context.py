@@ -1,0 +1,106 @@
+"""What one simulation worker keeps between battles: parsed scenarios, power tables, its trust level.
+
+A sweep builds the same variant thousands of times, and parsing a scenario costs 15-120 ms, so a
+worker parses each variant once. Those caches belong to a :class:`WorkerContext`, never to a
+module: a pool worker makes one in its initializer, a Dask worker's plugin holds one, the parent
+makes its own to check variants before any battle, and a test that plays battles directly makes
+(or is given) another. Two contexts share nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from components.powers import Power
+from game.content.powers import apply_power_overrides
+from game.content.scenario import Scenario, load_scenario
+
+#: Override keys starting with this change a power (``powers.fireball.damage``), not the scenario.
+POWER_PREFIX = "powers."
+
+#: Entries a cache holds before it is emptied (a sweep has a handful of variants, not thousands).
+CACHE_ENTRIES = 64
+
+Overrides = tuple[tuple[str, Any], ...]
+
+
+def split_overrides(overrides: Iterable[tuple[str, Any]]) -> tuple[Overrides, Overrides]:
+    """Separate power overrides (``powers.ID.FIELD``) from scenario overrides (everything else)."""
+    powers: list[tuple[str, Any]] = []
+    scenario: list[tuple[str, Any]] = []
+    for key, value in overrides:
+        (powers if key.startswith(POWER_PREFIX) else scenario).append((key, value))
+    return tuple(powers), tuple(scenario)
+
+
+def _key(*parts: Any) -> str:
+    """A cache key for override values, lists included (they are not hashable)."""
+    return json.dumps(parts, default=repr)
+
+
+class WorkerContext:
+    """The caches and trust level of one worker (or of the parent, or of one test).
+
+    Args:
+        sandboxed: the process itself is the scripts' sandbox (a pool worker with an address-space
+            limit, see :func:`game.sim.worker.worker_init`): scripts then run in-process
+            (``trusted=True``) and each battle has a watchdog. Otherwise untrusted scripts run in a
+            script-host worker process, as anywhere else.
+    """
+
+    def __init__(self, sandboxed: bool = False) -> None:
+        self.sandboxed = sandboxed
+        self.scenarios: dict[str, Scenario] = {}
+        self.powers: dict[str, dict[str, Power] | None] = {}
+
+    @property
+    def trusted(self) -> bool | None:
+        """What to pass as ``trusted`` to loaders and builders: True in a sandbox, else None (ask the file)."""
+        return True if self.sandboxed else None
+
+    def scenario_for(self, path: str, overrides: Overrides) -> Scenario:
+        """A loaded scenario with scenario overrides applied, parsed once per context.
+
+        Raises:
+            ScenarioError: the file or an override cannot be used.
+        """
+        key = _key(path, overrides)
+        scenario = self.scenarios.get(key)
+        if scenario is None:
+            if len(self.scenarios) > CACHE_ENTRIES:
+                self.scenarios.clear()
+            scenario = load_scenario(path, trusted=self.trusted)
+            scenario = scenario.with_overrides(dict(overrides)) if overrides else scenario
+            self.scenarios[key] = scenario
+        return scenario
+
+    def powers_for(self, overrides: Overrides, scenario: Scenario | None = None) -> dict[str, Power] | None:
+        """The power table for these power overrides of the scenario's powers (None: the scenario's
+        own table; no scenario: the shipped powers), built once per context.
+
+        Raises:
+            ValueError: an override the power loader refuses.
+        """
+        if not overrides:
+            return None
+        key = _key(scenario.path if scenario is not None else None, overrides)
+        if key not in self.powers:
+            if len(self.powers) > CACHE_ENTRIES:
+                self.powers.clear()
+            self.powers[key] = apply_power_overrides(overrides, scenario.library, scenario.script_dir) \
+                if scenario is not None else apply_power_overrides(overrides)
+        return self.powers[key]
+
+    def check_variant(self, path: str, overrides: Overrides) -> Scenario:
+        """Validate a variant (in the parent, before any worker starts): a bad key fails the command now.
+
+        Raises:
+            ScenarioError: a scenario override that the scenario refuses.
+            ValueError: a power override the power loader refuses.
+        """
+        power_overrides, scenario_overrides = split_overrides(overrides)
+        scenario = self.scenario_for(path, scenario_overrides)
+        self.powers_for(power_overrides, scenario)
+        return scenario

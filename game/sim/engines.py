@@ -1,0 +1,171 @@
+"""Where chunks of battles run: a local process pool (spawn context) or a Dask cluster.
+
+Both engines take small picklable :class:`~game.sim.worker.Chunk` tasks and give back lists of row
+dicts; :mod:`game.sim.schedule` keeps a few in flight on either. ``generation`` counts the times an
+engine replaced its workers, so the scheduler can tell a failure of the old workers from one of the
+new.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+from typing import Any
+
+from game.sim.flags import CONNECT_SECONDS, one_line
+from game.sim.worker import Chunk, pool_task, worker_init
+
+
+def default_workers() -> int:
+    """Every core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def pool_executor(workers: int) -> cf.ProcessPoolExecutor:
+    """A process pool with the spawn context: workers import the game fresh (no forked esper state,
+    no inherited threads of a Dask client or tqdm), ignore Ctrl+C, and warm the power table.
+
+    No ``max_tasks_per_child``: on CPython 3.11 a pool that replaces a worker that way can deadlock
+    (gh-115634; ``simulate --workers 1 --battles 1050`` hung). :class:`PoolEngine` recycles whole
+    pools between chunks instead.
+    """
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                  initializer=worker_init)
+
+
+class Engine:
+    """Submit chunks, get rows back; the pool and Dask engines share the scheduling loop.
+
+    Attributes:
+        window: chunks to keep in flight.
+        generation: how many times the workers were replaced (a restart after a death, a recycle).
+    """
+
+    window: int = 1
+    generation: int = 0
+
+    def submit(self, chunk: Chunk) -> Any:
+        raise NotImplementedError
+
+    def wait(self, futures: set[Any]) -> tuple[set[Any], set[Any]]:
+        raise NotImplementedError
+
+    def result(self, future: Any) -> list[dict[str, Any]]:
+        return future.result()
+
+    def restart(self) -> None:
+        """After a worker died: a usable engine again."""
+        self.generation += 1
+
+    def close(self, cancel: bool) -> None:
+        raise NotImplementedError
+
+
+class PoolEngine(Engine):
+    """A local spawn process pool (its own, or a warm one handed over, which it never shuts down).
+
+    Recycling: the rules leak native memory that no Python code can free (tcod's ``dijkstra2d``
+    never frees its frontier: about 4 KiB a call, a few hundred KiB a battle), so after
+    ``recycle_chunks`` chunks an own pool is replaced by a fresh one. That happens between chunks,
+    never mid-flight: the next submit first lets every chunk of the old pool finish (their futures
+    keep their rows), then shuts it down and starts the new one.
+
+    Args:
+        workers: worker processes.
+        executor: a warm pool to use instead of an own one (never recycled nor shut down).
+        recycle_chunks: chunks per pool before it is replaced; None never replaces it.
+    """
+
+    def __init__(self, workers: int, executor: cf.ProcessPoolExecutor | None = None,
+                 recycle_chunks: int | None = None) -> None:
+        self.workers = workers
+        self.recycle_chunks = recycle_chunks
+        self.own = executor is None
+        self.executor = executor or pool_executor(workers)
+        self.window = workers * 3
+        self.submitted = 0
+        self.recycled = 0
+
+    def submit(self, chunk: Chunk) -> cf.Future[list[dict[str, Any]]]:
+        if self.own and self.recycle_chunks and self.submitted >= self.recycle_chunks:
+            self.recycle()
+        self.submitted += 1
+        return self.executor.submit(pool_task, chunk)
+
+    def recycle(self) -> None:
+        """Replace the pool with a fresh one once every chunk it was given has finished."""
+        self.executor.shutdown(wait=True)
+        self.executor = pool_executor(self.workers)
+        self.submitted = 0
+        self.recycled += 1
+        self.generation += 1  # a failure of the old pool must not restart the new one
+
+    def wait(self, futures: set[Any]) -> tuple[set[Any], set[Any]]:
+        done, pending = cf.wait(futures, timeout=0.5, return_when=cf.FIRST_COMPLETED)
+        return set(done), set(pending)
+
+    def restart(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = pool_executor(self.workers)
+        self.own = True
+        self.submitted = 0
+        super().restart()
+
+    def close(self, cancel: bool) -> None:
+        if self.own:
+            self.executor.shutdown(wait=True, cancel_futures=cancel)
+
+
+class DaskEngine(Engine):
+    """Dask distributed: a scheduler at an address, or a local cluster of ``workers`` (default 2)."""
+
+    def __init__(self, scheduler: str | None, workers: int | None) -> None:
+        try:
+            import dask
+            from distributed import Client, LocalCluster
+
+            from game.sim.dask_worker import SimWorkerPlugin
+        except ImportError as err:  # a loud, actionable failure: never a silent fallback to the pool
+            raise RuntimeError("--engine dask needs dask[distributed]: pip install 'dask[distributed]'") from err
+
+        # A task whose worker dies fails at once (KilledWorker) rather than being retried on other
+        # workers, so a battle that kills its worker takes down one worker, is isolated by the
+        # scheduler like on the pool, and is reported with its seed.
+        dask.config.set({"distributed.scheduler.allowed-failures": 0})
+        self.cluster = None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout=f"{CONNECT_SECONDS}s")
+            except Exception as err:  # unreachable, refused, not a scheduler: one line, before any battle
+                raise ValueError(f"--scheduler {scheduler!r}: cannot use it as a Dask scheduler "
+                                 f"({type(err).__name__}: {one_line(err)})") from None
+        else:
+            self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+        self.client.register_plugin(SimWorkerPlugin())
+        n = max(1, len(self.client.scheduler_info().get("workers", {})))
+        self.window = n * 3
+
+    def submit(self, chunk: Chunk) -> Any:
+        from game.sim.dask_worker import dask_task
+
+        return self.client.submit(dask_task, chunk, pure=False, retries=0)
+
+    def wait(self, futures: set[Any]) -> tuple[set[Any], set[Any]]:
+        from distributed import wait
+
+        try:
+            done, pending = wait(list(futures), timeout=0.5, return_when="FIRST_COMPLETED")
+        except (TimeoutError, cf.TimeoutError):
+            return set(), set(futures)
+        return set(done), set(pending)
+
+    def close(self, cancel: bool) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

@@ -1,0 +1,154 @@
+"""Checks for command-line flag values: a hostile value is one line naming the flag, exit status 2.
+
+``python -m game`` takes scenarios from strangers and flags from scripts, so every number a flag
+gives is range-checked where it is parsed, and every path before anything is written. Each checker
+is an argparse ``type=`` (argparse adds ``argument --flag:`` to the message) or raises
+:class:`FlagError`, whose message already names the flag. :class:`OneLineParser` makes argparse's own
+errors (an unknown flag, a bad choice) one line too, instead of a usage block.
+
+Nothing here imports the battle, Dask or pygame: the checks run before any of them is needed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import socket
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import NoReturn
+from urllib.parse import urlsplit
+
+#: Seeds are 63-bit non-negative integers (what ``battle_seed`` makes and every consumer accepts).
+MAX_SEED = 2**63 - 1
+
+#: How long ``--scheduler`` may take to answer a TCP connect before the command gives up.
+CONNECT_SECONDS = 5.0
+
+
+class FlagError(ValueError):
+    """A flag value that cannot be used; the message names the flag and what was expected."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line (``prog: error: ...``) and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {one_line(message)}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def one_line(text: object) -> str:
+    """Any message as a single line (a multi-problem scenario error lists its problems with ``;``)."""
+    problems = getattr(text, "problems", None)
+    source = getattr(text, "source", None)
+    if isinstance(problems, list) and len(problems) > 1 and source:
+        return f"{source}: {len(problems)} problems: " + "; ".join(" ".join(str(p).split()) for p in problems)
+    return " ".join(str(text).split())
+
+
+def whole(low: int, high: int, what: str = "a whole number") -> Callable[[str], int]:
+    """An argparse type: an integer from ``low`` to ``high`` inclusive."""
+
+    def check(text: str) -> int:
+        try:
+            value = int(text.strip(), 10)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {what} from {low:,} to {high:,}, got {text!r}")
+        return value
+
+    check.__name__ = what
+    return check
+
+
+def seconds(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from ``low`` to ``high`` (no nan, no inf)."""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value) or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected seconds from {low:g} to {high:g}, got {text!r}")
+        return value
+
+    check.__name__ = "seconds"
+    return check
+
+
+SEED = whole(0, MAX_SEED, "a seed")
+
+
+def check_out_dir(flag: str, text: str) -> Path:
+    """The output directory a flag names, checked without creating anything.
+
+    It must be a directory already, or be creatable: its nearest existing ancestor is a directory in
+    which a directory can really be made (tried with a temporary one, removed at once; ``access``
+    says yes to root even on /proc).
+
+    Raises:
+        FlagError: an empty value, an existing file or device (``/dev/null``), or a place where
+            nothing can be created.
+    """
+    if not text.strip():
+        raise FlagError(f"{flag} {text!r}: expected a directory to write into, got an empty name")
+    path = Path(text).expanduser()
+    if path.exists() and not path.is_dir():
+        kind = "file" if path.is_file() else "device or special file"
+        raise FlagError(f"{flag} {text!r}: expected a directory, but it is an existing {kind}")
+    ancestor = path
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise FlagError(f"{flag} {text!r}: cannot be created, {str(ancestor)!r} is not a directory")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".write-check-", dir=ancestor))
+    except OSError as err:
+        raise FlagError(f"{flag} {text!r}: cannot write in {str(ancestor)!r} ({err.strerror or err})") from None
+    return path
+
+
+def check_scheduler(text: str, timeout: float = CONNECT_SECONDS) -> str:
+    """A Dask scheduler address that answers within ``timeout`` seconds.
+
+    Dask's own client waits without limit on a port that accepts but never speaks, so this checks
+    first: the TCP connect must succeed and (for ``tcp://``) the scheduler must send its handshake,
+    which it does unasked as soon as a connection opens, both within ``timeout``.
+
+    Raises:
+        FlagError: no host and port in the address, nothing listening there, or a silent listener.
+    """
+    parsed = urlsplit(text if "://" in text else f"tcp://{text}")
+    try:
+        host, port = parsed.hostname, parsed.port
+    except ValueError:
+        host, port = None, None
+    if parsed.scheme not in ("tcp", "tls") or not host or port is None:
+        raise FlagError(f"--scheduler {text!r}: expected a Dask scheduler address like tcp://HOST:8786")
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as conn:
+            if parsed.scheme == "tcp" and not conn.recv(1):
+                raise ConnectionResetError("closed without a word")
+    except OSError as err:
+        reason = "timed out" if isinstance(err, TimeoutError) else (err.strerror or str(err))
+        raise FlagError(f"--scheduler {text!r}: no Dask scheduler answered within {timeout:g} s "
+                        f"({one_line(reason)})") from None
+    return text
+
+
+def policy_spec(text: str) -> str:
+    """An argparse type: a policy for every team (``tactical``) or per team (``keep=tactical,raiders=greedy``)."""
+    from game.ai.policy import parse_policies  # the AI's own check; imported late, as the CLI loads lazily
+
+    try:
+        parse_policies(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text.strip()
+

@@ -1,0 +1,82 @@
+"""The scheduling loop shared by both engines: a few chunks in flight, worker deaths isolated.
+
+A chunk whose future fails (its worker died: a battle's own exceptions are rows, never failed
+futures) is split into single battles, and those "suspects" run one at a time, alone: the battle
+that kills its worker again is then known exactly and recorded as failed with its seed, while its
+innocent neighbours are played normally. The loop ends when every battle has a row.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from game.sim.engines import Engine
+from game.sim.worker import Chunk, failed_rows
+
+Deliver = Callable[[list[dict[str, Any]]], None]
+
+
+class _Schedule:
+    """One run of the loop: what is in flight, what is suspected, whether the chunks ran out."""
+
+    def __init__(self, engine: Engine, chunks: Iterator[Chunk], deliver: Deliver) -> None:
+        self.engine = engine
+        self.chunks = chunks
+        self.deliver = deliver
+        self.inflight: dict[Any, tuple[Chunk, bool, int]] = {}  # future -> (chunk, suspect, engine generation)
+        self.suspects: collections.deque[Chunk] = collections.deque()
+        self.exhausted = False
+
+    def _send(self, chunk: Chunk, suspect: bool) -> None:
+        self.inflight[self.engine.submit(chunk)] = (chunk, suspect, self.engine.generation)
+
+    def fill(self) -> None:
+        """Suspects one at a time and alone; otherwise fresh chunks up to the engine's window."""
+        if self.suspects:
+            if not self.inflight:
+                self._send(self.suspects.popleft(), True)
+            return
+        while not self.exhausted and len(self.inflight) < self.engine.window:
+            fresh = next(self.chunks, None)
+            if fresh is None:
+                self.exhausted = True
+                return
+            self._send(fresh, False)
+
+    def collect(self) -> None:
+        """Hand over the rows of finished chunks; a dead worker's chunk becomes suspects (or failed rows)."""
+        done, _ = self.engine.wait(set(self.inflight))
+        restart = False
+        for future in done:
+            chunk, suspect, born = self.inflight.pop(future)
+            try:
+                rows = self.engine.result(future)
+            except Exception as err:  # a dead worker: retry apart, then report
+                restart = restart or born == self.engine.generation
+                if suspect:
+                    self.deliver(failed_rows(chunk, f"worker died (out of memory, over --battle-seconds, or a "
+                                                    f"crash): {type(err).__name__}: {err}".strip()))
+                else:
+                    self.suspects.extend(chunk.split())
+                continue
+            self.deliver(rows)
+        if restart:
+            # Other chunks of the broken workers fail on their own and become suspects; restart once.
+            self.engine.restart()
+
+    @property
+    def finished(self) -> bool:
+        return not self.inflight and self.exhausted and not self.suspects
+
+
+def schedule(engine: Engine, chunks: Iterator[Chunk], deliver: Deliver) -> None:
+    """Run every chunk on the engine, handing each finished chunk's rows to ``deliver``."""
+    run = _Schedule(engine, chunks, deliver)
+    while True:
+        run.fill()
+        if run.finished:
+            return
+        if run.inflight:
+            run.collect()

@@ -1,0 +1,81 @@
+"""A finished battle's numbers, counted from its events: uses, damage by power, taken by team, downs.
+
+Only whole-number counters come out, so totals folded from these rows do not depend on the order in
+which battles finish (see :mod:`game.sim.report`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
+
+#: Events that only add one to a counter of the row.
+_COUNTED: Mapping[type, str] = {Downed: "downs", Died: "deaths", Unconscious: "unconscious"}
+
+
+def _source_key(source: str, effects: Mapping[str, str]) -> str:
+    """A Damaged event's source as a power id ("fall" for falls, "other" for the GM and unknowns)."""
+    kind, _, rest = source.partition(":")
+    if kind in ("power", "script") and rest:
+        return rest
+    if kind == "effect":
+        return effects.get(source, "other")
+    if source == "fall":
+        return "fall"
+    return "other"
+
+
+class _Tally:
+    """The running counts of one battle's events."""
+
+    def __init__(self, teams: Mapping[int, str], effects: Mapping[str, str]) -> None:
+        self.teams = teams
+        self.effects = effects
+        self.uses: Counter[str] = Counter()
+        self.dealt: Counter[str] = Counter()
+        self.taken: dict[str, Counter[str]] = defaultdict(Counter)
+        self.counts = Counter(downs=0, deaths=0, unconscious=0, falls=0, fall_damage=0, script_failures=0)
+        self.script_error = ""
+
+    def add(self, event: Any) -> None:
+        counted = _COUNTED.get(type(event))
+        if counted is not None:
+            self.counts[counted] += 1
+        elif isinstance(event, Damaged):
+            key = _source_key(event.source, self.effects)
+            self.dealt[key] += event.amount
+            self.taken[self.teams.get(event.entity, "?")][key] += event.amount
+        elif isinstance(event, PowerUsed):
+            self.uses[event.power] += 1
+        elif isinstance(event, Landed):
+            self.counts["falls"] += 1
+            self.counts["fall_damage"] += event.damage
+        elif isinstance(event, ScriptFailed):
+            self.counts["script_failures"] += 1
+            self.script_error = self.script_error or \
+                f"round {event.round}: {event.script} {event.function}: {event.reason}"
+
+    def row(self) -> dict[str, Any]:
+        return {**self.counts, "script_error": self.script_error, "uses": dict(self.uses), "dealt": dict(self.dealt),
+                "taken": {team: dict(by) for team, by in self.taken.items()}}
+
+
+def tally(battle: Any) -> dict[str, Any]:
+    """Count what happened, from the battle's events: uses, damage by power, taken by team, downs...
+
+    Damage dealt by a power is every Damaged event whose source is ``power:ID`` or ``script:ID`` (a
+    power's script), or ``effect:N`` of an effect that power made; taken is the same amounts
+    grouped by the team of the creature hit.
+    """
+    events = battle.events
+    effects = {f"effect:{e['id']}": e["power"] for e in battle.effects()}
+    for event in events:
+        if isinstance(event, EffectEnded):
+            effects[f"effect:{event.effect}"] = event.power
+    counts = _Tally({entity: battle.team(entity) for entity in battle.creatures()}, effects)
+    for event in events:
+        counts.add(event)
+    return counts.row()

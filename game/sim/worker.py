@@ -1,0 +1,138 @@
+"""Worker tasks of ``python -m game simulate``: chunks of battles, the pool worker's sandbox, its watchdog.
+
+A pool worker is a spawned process that :func:`worker_init` turns into the scripts' sandbox (an
+address-space limit on the whole process), and it keeps one :class:`~game.sim.context.WorkerContext`
+for its life: the initializer makes it, every :func:`pool_task` of that process uses it. Dask
+workers keep theirs in their plugin instead (:mod:`game.sim.dask_worker`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+from contextvars import ContextVar
+from typing import Any
+
+from game.content.powers import default_powers
+from game.sim.context import Overrides, WorkerContext
+from game.sim.runner import run_battle
+
+#: Address space a pool worker may use; a battle needs about 200 MiB, a runaway script far more.
+WORKER_MEMORY_BYTES = 2 * 2**30
+
+#: The context of this pool worker process, set by its initializer. A ContextVar holds no state of
+#: its own: the value lives in the worker's (only) thread context, and the parent never sets it.
+_POOL_CONTEXT: ContextVar[WorkerContext] = ContextVar("gridbattle_pool_worker_context")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Chunk:
+    """A worker task: some battles of one variant. Small and picklable on purpose.
+
+    Attributes:
+        variant: index of the variant in the sweep.
+        path: the scenario file (workers load it themselves; a path is cheaper to ship than a world).
+        overrides: the variant's ``(key, value)`` overrides, scenario and power keys together.
+        battles: ``(battle index, seed)`` pairs.
+        policy: the AI policy for every team.
+        max_rounds: the round limit (a draw when reached).
+        hook: optional ``module:function`` called after each build.
+        replay_dir: where failed battles' replays go (None: nowhere).
+        always_replay: write a replay for every battle (``--only-seed``), not only failed ones.
+        strict_scripts: a battle in which a script failed is a failed battle.
+        battle_seconds: in a sandboxed pool worker, a battle that takes longer stops the worker, so
+            the pool reports it as failed with its seed (a hostile script can spin inside one
+            builtin call where no step budget sees it).
+    """
+
+    variant: int
+    path: str
+    overrides: Overrides
+    battles: tuple[tuple[int, int], ...]
+    policy: str = "tactical"
+    max_rounds: int = 50
+    hook: str | None = None
+    replay_dir: str | None = None
+    always_replay: bool = False
+    strict_scripts: bool = False
+    battle_seconds: float = 60.0
+
+    def split(self) -> list[Chunk]:
+        """One chunk per battle: to find which battle killed a worker."""
+        return [dataclasses.replace(self, battles=(b,)) for b in self.battles]
+
+
+def run_chunk(chunk: Chunk, context: WorkerContext | None = None) -> list[dict[str, Any]]:
+    """Play every battle of a chunk with this worker's context; rows carry their variant and battle index.
+
+    In a sandboxed context each battle has a watchdog (``chunk.battle_seconds``).
+    """
+    context = context or WorkerContext()
+    rows = []
+    for index, seed in chunk.battles:
+        watchdog = _Watchdog(chunk.battle_seconds) if context.sandboxed else None
+        try:
+            row = run_battle(chunk.path, chunk.overrides, seed, chunk.policy, chunk.max_rounds, chunk.hook,
+                             chunk.replay_dir, chunk.always_replay, chunk.strict_scripts, context=context)
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+        row["variant"] = chunk.variant
+        row["battle"] = index
+        rows.append(row)
+    return rows
+
+
+def pool_task(chunk: Chunk) -> list[dict[str, Any]]:
+    """What a pool worker runs: the chunk, with the context its initializer made (a plain, unsandboxed
+    one of its own when the pool had no :func:`worker_init`)."""
+    context = _POOL_CONTEXT.get(None)
+    if context is None:
+        context = WorkerContext()
+        _POOL_CONTEXT.set(context)
+    return run_chunk(chunk, context)
+
+
+class _Watchdog:
+    """Stop this worker if a battle is not over in ``seconds``.
+
+    In a sandboxed pool worker scripts run in-process, where nothing else bounds the time one
+    builtin call may take, and such a call holds the GIL, so no Python timer could run. The kernel's
+    real-time alarm needs no Python at all: SIGALRM, with no handler installed, ends the process.
+    The pool then plays the chunk's battles one by one and reports this one as failed, with its seed.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    def cancel(self) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def worker_init() -> None:
+    """Pool worker start-up: ignore Ctrl+C (the parent decides what stops), warm the imports, make the
+    worker itself the sandbox, and give it its context.
+
+    With an address-space limit on the worker, a script that exhausts memory aborts this worker
+    only; the pool reports the battle with its seed and carries on. So scripts of any scenario run
+    in-process here (``trusted=True``), without a script-host worker per battle worker: this is the
+    "whole battle in a sandboxed worker" arrangement, and it is about ten times faster per call.
+    """
+    import resource
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = WORKER_MEMORY_BYTES if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY_BYTES, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    _POOL_CONTEXT.set(WorkerContext(sandboxed=True))
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    default_powers()
+
+
+def failed_rows(chunk: Chunk, error: str) -> list[dict[str, Any]]:
+    """Rows for battles that produced nothing (their worker died): counted, with seed and reason."""
+    return [{"seed": seed, "winner": "", "rounds": 0, "error": error, "refused": 0, "refusal": "", "replay": "",
+             "variant": chunk.variant, "battle": index} for index, seed in chunk.battles]

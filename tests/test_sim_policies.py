@@ -1,0 +1,68 @@
+"""Per-team policies, paired differences between variants, and a power table that shows unused powers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from game import ai
+from game.play import cli
+from game.sim.config import SimConfig
+from game.sim.report import VariantStats, paired_difference, with_paired
+from game.sim.simulate import check_config
+
+ROOT = Path(__file__).resolve().parent.parent
+KEEP = ROOT / "assets" / "scenarios" / "keep.toml"
+
+
+def test_a_policy_for_every_team_or_per_team():
+    assert ai.parse_policies("greedy") == {"": "greedy"}
+    policies = ai.parse_policies("keep=tactical, raiders=greedy")
+    assert ai.policy_of(policies, "raiders") == "greedy" and ai.policy_of(policies, "anyone") == "tactical"
+
+
+@pytest.mark.parametrize("spec, words", [("smart", "unknown AI policy"), ("keep=smart", "TEAM=POLICY"),
+                                         ("keep=greedy,keep=random", "given twice"), ("=greedy", "TEAM=POLICY"),
+                                         ("", "expected one of")])
+def test_bad_policies_are_refused_in_one_line(spec, words):
+    with pytest.raises(ValueError, match=words):
+        ai.parse_policies(spec)
+
+
+def test_simulate_refuses_a_team_the_scenario_does_not_have(tmp_path):
+    with pytest.raises(ValueError, match="does not have; its teams: keep, raiders"):
+        check_config(SimConfig(scenario=str(KEEP), battles=1, policy="keep=tactical,orcs=greedy"))
+
+
+def test_the_cli_refuses_a_bad_policy_before_any_battle(tmp_path, capsys):
+    code = cli.main(["simulate", str(KEEP), "--battles", "1", "--policy", "keep=clever", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "--policy" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def _stats(index: int, winners: dict[int, str]) -> VariantStats:
+    v = VariantStats(index, (("rules.cover_bonus", index),), ("keep", "raiders"), known_powers=("fly", "shoot"))
+    for seed, winner in winners.items():
+        v.add({"seed": seed, "winner": winner, "rounds": 3})
+    return v
+
+
+def test_paired_difference_counts_the_seeds_both_variants_played():
+    base = _stats(0, {1: "keep", 2: "raiders", 3: "raiders", 4: "keep"})
+    other = _stats(1, {1: "keep", 2: "keep", 3: "keep", 4: "keep", 5: "raiders"})
+    d = paired_difference(base, other, "keep")
+    assert d["n"] == 4 and d["diff"] == pytest.approx(0.5)
+    assert d["low"] < 0.5 < d["high"]
+    same = paired_difference(base, base, "keep")
+    assert same["diff"] == same["low"] == same["high"] == 0.0  # identical battles: no noise at all
+    summaries = with_paired([base.summary(), other.summary()], [base, other])
+    assert "paired" not in summaries[0] and summaries[1]["paired"]["keep"]["diff"] == pytest.approx(0.5)
+
+
+def test_the_power_table_lists_powers_never_used():
+    v = _stats(0, {1: "keep"})
+    v.uses.update({"shoot": 3})
+    powers = v.summary()["powers"]
+    assert powers["fly"]["uses"] == 0 and powers["shoot"]["uses"] == 3
