@@ -89,16 +89,21 @@ def run_play(args: argparse.Namespace) -> int:
 
     if args.headless:
         return _play_headless(args)
+    from game.content.scenario import ScenarioError
+    from game.play import headless
+
+    try:  # the flags first: a bad one is refused whether or not there is a display
+        seed = None if args.seed is None else headless.check_seed(args.seed)
+    except headless.PlayError as err:
+        print(f"play: {one_line(err)}", file=sys.stderr)
+        return 2
     if not demo.has_display():
         print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy); "
               "--headless plays without one", file=sys.stderr)
         return 2
-    from game.content.scenario import ScenarioError
-    from game.play import headless
     from game.play.app import App
 
     try:
-        seed = None if args.seed is None else headless.check_seed(args.seed)
         loaded = demo.load(args.scenario, human=True, seed=seed)
     except (headless.PlayError, ScenarioError) as err:
         print(f"play: {one_line(err)}", file=sys.stderr)
