@@ -248,9 +248,15 @@ def shortlist(turn: _Turn, reserved: set[tuple[int, int]], field: np.ndarray) ->
     here_z = turn.z[turn.me]
     soft = battle.state.terrain.soft
     rank: dict[tuple[int, int], tuple[int, float]] = {}
-    for square in squares:
+    # every distance is at least the squares between on the grid (the larger axis) times the square's
+    # feet: only squares that close to some enemy are asked about in three dimensions
+    xs, ys = (np.array(axis) for axis in zip(*squares))
+    near = np.zeros(len(squares), dtype=bool)
+    for (ex, ey), _ in targets:
+        near |= np.maximum(abs(xs - ex), abs(ys - ey)) * turn.rules.square_ft <= reach
+    for square, maybe in zip(squares, near.tolist()):
         z = float(ground[square])
-        in_reach = any(distance_3d_ft(square, z, at, ez, turn.rules) <= reach for at, ez in targets)
+        in_reach = maybe and any(distance_3d_ft(square, z, at, ez, turn.rules) <= reach for at, ez in targets)
         way = float(field[square])
         if way >= UNREACHABLE:  # no way round to them (a wall, a ravine): how far as the arrow flies
             way = UNREACHABLE + min(distance_3d_ft(square, z, at, ez, turn.rules) for at, ez in targets)
