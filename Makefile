@@ -4,13 +4,24 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast bench lint clean
+.PHONY: demo test test-fast bench lint lock clean
 
-$(STAMP): pyproject.toml
+# The exact versions of requirements.lock, then the project itself (no further resolution): a table
+# made on one machine traces to the same packages on another (summary.json records them too).
+$(STAMP): pyproject.toml requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
+
+# Re-pin: resolve pyproject.toml's ranges afresh in a throw-away venv and write requirements.lock.
+lock:
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/pip install --quiet --upgrade pip && .lock-venv/bin/pip install --quiet -e '.[test]'
+	{ echo "# Exact versions make installs (make lock regenerates it from pyproject.toml in a fresh venv)."; \
+	  .lock-venv/bin/pip freeze --exclude-editable | grep -iv '^gridbattle'; } > requirements.lock.tmp
+	mv requirements.lock.tmp requirements.lock && rm -rf .lock-venv
 
 demo: $(STAMP)
 	$(PY) -m game demo
