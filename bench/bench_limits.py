@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from game.content.scenario import load_scenario_text
-from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SQUARES
+from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SQUARES, max_creatures
 from game.sim.runner import ai_rng, play
 
 TARGET_S = 5.0
@@ -74,10 +74,10 @@ def cases() -> list[Case]:
              areas=MAX_AREAS, area_ft=30.0),
         Case("creatures: most", crowd, crowd, creatures=MAX_CREATURES),
         Case("all: largest map, most lights it takes, most creatures", side, side, lights=most - most // 2,
-             light_ft=MAX_RADIUS_FT, areas=most // 2, area_ft=MAX_RADIUS_FT, creatures=MAX_CREATURES),
+             light_ft=MAX_RADIUS_FT, areas=most // 2, area_ft=MAX_RADIUS_FT, creatures=max_creatures(side, side)),
         Case("all: most lights and areas, most creatures", largest_side(both), largest_side(both),
              lights=MAX_LIGHTS, light_ft=MAX_RADIUS_FT, areas=MAX_AREAS, area_ft=MAX_RADIUS_FT,
-             creatures=MAX_CREATURES),
+             creatures=max_creatures(largest_side(both), largest_side(both))),
     ]
 
 
@@ -147,7 +147,7 @@ def measure(case: Case) -> dict[str, float]:
     Past the creature limit (the issue's sizes) the loader refuses the file, so the creatures are
     spawned through the Python API after the build instead, counted in the build.
     """
-    spawned = case.creatures > MAX_CREATURES
+    spawned = case.creatures > max_creatures(case.width, case.height)
     text = scenario_text(Case(**dict(asdict(case), creatures=0)) if spawned else case)
     started = time.perf_counter()
     scenario = load_scenario_text(text, case.name, trusted=True)

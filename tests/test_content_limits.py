@@ -80,3 +80,11 @@ def test_torches_by_the_hundred_fit_the_largest_map() -> None:
     loaded = load_scenario_text(scenario(MAX_MAP_SQUARES, lights=MAX_LIGHTS, areas=MAX_LIGHTS, radius_ft=30.0),
                                 "big.toml")
     assert len(loaded.lights) == len(loaded.areas) == MAX_LIGHTS
+
+
+def test_a_large_map_takes_fewer_creatures() -> None:
+    from game.content.scenario_parse import MAX_CREATURES_LARGE
+
+    assert len(load_scenario_text(scenario(600, creatures=MAX_CREATURES_LARGE), "big.toml").creatures) == 25
+    message = refusal(scenario(600, creatures=MAX_CREATURES_LARGE + 1))
+    assert f"expected 0..{MAX_CREATURES_LARGE} creatures on a 600x600 map" in message

@@ -24,8 +24,8 @@ from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrar
 from game.content.references import check_power_scripts, check_reactions, scenario_power_files
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 
-__all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_MAP_SQUARES",
-           "RULE_FIELDS",
+__all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
+           "MAX_MAP_SQUARES", "RULE_FIELDS",
            "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
 
 CONTROLS = ("human", "computer")
@@ -33,6 +33,15 @@ MAX_MAP_SQUARES = 1024  # along each side, the battle grid's own limit
 #: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
 #: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
 MAX_CREATURES = 50
+#: ...and on a map of more than ``LARGE_MAP_SQUARES`` squares, at most this many (each plan there
+#: searches bigger windows: 50 creatures on 1024x1024 with full-map lights took 7 s a round).
+MAX_CREATURES_LARGE = 25
+LARGE_MAP_SQUARES = 512 * 512
+
+
+def max_creatures(width: int, height: int) -> int:
+    """How many creatures a scenario may have on a map this size (``docs/limits.md``)."""
+    return MAX_CREATURES_LARGE if width * height > LARGE_MAP_SQUARES else MAX_CREATURES
 _PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 
 SEED = Bound(-2**63, 2**63 - 1)
@@ -326,8 +335,10 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     check_reactions(head.get("reactions", ()), "reactions", context.script_dir, context.parse_trusted, problems)
     check_lit_squares(grid, rules, lights, areas, problems)
     creatures = _Creatures(context, grid, rules, data.get("teams"), teams, library, {}, {})
-    if isinstance(data.get("creatures"), list) and len(data["creatures"]) > MAX_CREATURES:
-        problems.add("creatures", f"{len(data['creatures'])} entries; expected 0..{MAX_CREATURES} creatures")
+    allowed = MAX_CREATURES if grid is None else max_creatures(len(grid[0][0]), len(grid[0]))
+    if isinstance(data.get("creatures"), list) and len(data["creatures"]) > allowed:
+        size = "" if grid is None else f" on a {len(grid[0][0])}x{len(grid[0])} map"
+        problems.add("creatures", f"{len(data['creatures'])} entries; expected 0..{allowed} creatures{size}")
         data = {k: v for k, v in data.items() if k != "creatures"}
     specs = [creatures.check(i, table, problems)
              for i, table in enumerate(c.tables_of(data.get("creatures", []), "creatures", problems))]
