@@ -1,4 +1,4 @@
-"""The golden event logs: the shipped scenarios, 20 to 50 seeds each, and a gauntlet of every power.
+"""The golden event logs: the shipped scenarios, 12 to 30 seeds each, and a gauntlet of every power.
 
 Each battle's events are turned into plain values, every path on this machine replaced by a
 placeholder, and hashed; the hashes are pinned in ``tests/golden/event_hashes.json``. A move of
@@ -37,10 +37,10 @@ SHIPPED = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))
 GAUNTLET = GOLDEN_DIR / "gauntlet.toml"
 #: (driver, scenario files, seeds)
 PLAN: tuple[tuple[str, tuple[Path, ...], int], ...] = (
-    ("tactical", (*SHIPPED, GAUNTLET), 20),  # the tactical player weighs forecasts: slower per battle
-    ("greedy", (*SHIPPED, GAUNTLET), 50),
-    ("random", (GAUNTLET,), 50),
-    ("api", (*SHIPPED, GAUNTLET), 50),
+    ("tactical", (*SHIPPED, GAUNTLET), 12),  # the tactical player weighs forecasts: slower per battle
+    ("greedy", (*SHIPPED, GAUNTLET), 30),
+    ("random", (GAUNTLET,), 30),
+    ("api", (*SHIPPED, GAUNTLET), 30),
 )
 
 
