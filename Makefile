@@ -26,12 +26,13 @@ lock:
 demo: $(STAMP)
 	$(PY) -m game demo
 
+# Both cores (pytest-xdist): the suite is many short tests, and a single process takes over 3 minutes.
 test: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -n 2
 
 # Everything but the tests marked slow (process pools, Dask clusters, anything over about 5 s).
 test-fast: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -m "not slow"
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -n 2 -m "not slow"
 
 bench: $(STAMP)
 	$(PY) -m bench
