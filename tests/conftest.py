@@ -48,6 +48,18 @@ def _headless_sdl():
 
 
 @pytest.fixture
+def pygame_display():
+    """pygame's display and fonts, up for one test and down after it (the window and renderer tests,
+    on the dummy driver the session forces)."""
+    import pygame
+
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.quit()
+
+
+@pytest.fixture
 def battle():
     """A 16x16 battle with seed 1, closed after the test."""
     from game import Battle

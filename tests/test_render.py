@@ -8,11 +8,6 @@ a few tests post real pygame events, to pin how the window translates them.
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
 import pygame
 import pytest
 
@@ -29,12 +24,7 @@ RED = (200, 30, 30)
 BLUE = (30, 60, 200)
 
 
-@pytest.fixture(autouse=True)
-def _pygame():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def _frame(renderer: Renderer, ui: UiState | None = None) -> pygame.Surface:

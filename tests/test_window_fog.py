@@ -4,14 +4,10 @@ clicked, and the log and the turn strip do not name them; G toggles a GM view sh
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
 import numpy as np
 import pygame
 import pytest
+from window_steps import play_to_turn
 
 from components import Position
 from game.battle.facade import Battle
@@ -22,12 +18,7 @@ SIZE = (1100, 700)
 RED = (200, 30, 30)
 
 
-@pytest.fixture(autouse=True)
-def _pygame():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def _walled() -> tuple[Battle, int, int]:
@@ -44,14 +35,6 @@ def _disc(window, square: tuple[int, int]) -> tuple[int, int]:
     """A point on a token's disc beside its label."""
     rect = window.renderer.square_rect(*square)
     return (rect.centerx - rect.w // 4, rect.centery + rect.h // 8)
-
-
-def _to(app: App, entity: int) -> None:
-    for _ in range(20):
-        if app.battle.current_actor == entity:
-            return
-        app.handle(Key("return" if not app.flow.human_turn() else "space"))
-    raise AssertionError("its turn never came")
 
 
 def test_an_enemy_out_of_sight_is_not_drawn_until_the_gm_view() -> None:
@@ -75,7 +58,7 @@ def test_a_hidden_enemy_cannot_be_hovered_clicked_or_read_about() -> None:
     b, hero, orc = _walled()
     app = App(b, {"blue"})
     window = app.open_window(screen=pygame.Surface(SIZE))
-    _to(app, hero)
+    play_to_turn(app, hero)
     square = b.get(orc, Position).square
     app.handle(Key("1"))
     app.handle(Hover(square))
@@ -105,12 +88,12 @@ def test_an_enemy_out_of_sight_is_remembered_dimmed_where_it_was_last_seen() -> 
     orc = b.spawn("Orc", 8, 0, team="red", powers=["strike"], prepared=False)
     app = App(b, {"blue"})
     assert orc not in app.ui.hidden and app.ui.seen_at[orc] == (8, 0)
-    _to(app, hero)
+    play_to_turn(app, hero)
     app.handle(Click((1, 4)))  # the hero steps behind the wall: (8, 0) goes out of its sight
     assert b.get(hero, Position).square == (1, 4) and not app.ui.visible[8, 0]
     assert orc in app.ui.hidden and app.ui.seen_at[orc] == (8, 0)
     app.handle(Key("space"))
-    _to(app, orc)
+    play_to_turn(app, orc)
     b.move(orc, 9, 5)  # the computer's turn, given by hand: it moves on, unseen
     b.end_turn()
     app.refresh()

@@ -5,13 +5,9 @@ its cost and a fall warning. Driven under SDL's dummy driver through the app's i
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
 import pygame
 import pytest
+from window_steps import play_to_turn
 
 from components import Position
 from game.battle.facade import Battle
@@ -22,21 +18,7 @@ from game.render.inputs import Hover, Key
 SIZE = (1100, 700)
 
 
-@pytest.fixture(autouse=True)
-def _pygame():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.quit()
-
-
-def _my_turn(app: App, entity: int) -> None:
-    """Play on (Enter for the computer, Space for the person's others) until ``entity``'s turn."""
-    for _ in range(20):
-        if app.battle.current_actor == entity:
-            return
-        app.handle(Key("return" if not app.flow.human_turn() else "space"))
-    raise AssertionError("its turn never came")
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def _text(lines: list[tuple[str, str]]) -> str:
@@ -52,7 +34,7 @@ def test_hovering_a_target_shows_the_battles_odds_with_cover_and_their_reasons()
     b.add_condition(archer, "dazzled")
     app = App(b, {"blue"})
     window = app.open_window(screen=pygame.Surface(SIZE))
-    _my_turn(app, archer)
+    play_to_turn(app, archer)
     app.handle(Key("1"))
     app.handle(Hover((2, 4)))
     forecast = app.ui.forecast
@@ -77,7 +59,7 @@ def test_an_area_names_who_it_would_catch_and_marks_allies() -> None:
     orc = b.spawn("Orc", 9, 4, team="red", powers=["strike"], prepared=False)
     app = App(b, {"blue"})
     app.open_window(screen=pygame.Surface(SIZE))
-    _my_turn(app, mage)
+    play_to_turn(app, mage)
     app.handle(Key("1"))
     app.handle(Hover((8, 5)))
     forecast = app.ui.forecast
@@ -97,7 +79,7 @@ def test_an_illegal_use_says_why() -> None:
     hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"])
     b.spawn("Orc", 8, 4, team="red")
     app = App(b, {"blue"})
-    _my_turn(app, hero)
+    play_to_turn(app, hero)
     app.handle(Key("1"))
     app.handle(Hover((8, 4)))
     assert app.ui.forecast is not None and not app.ui.forecast.legal
@@ -112,7 +94,7 @@ def test_a_move_preview_draws_the_cores_path_around_a_wall_with_its_cost() -> No
     b.spawn("Orc", 10, 7, team="red")
     app = App(b, {"blue"})
     window = app.open_window(screen=pygame.Surface(SIZE))
-    _my_turn(app, hero)
+    play_to_turn(app, hero)
     app.handle(Hover((5, 1)))
     preview = app.ui.move_preview
     assert preview == b.forecast_move(hero, (5, 1)) and preview.legal
@@ -131,7 +113,7 @@ def test_a_move_off_a_ledge_warns_of_the_fall_before_it_is_made() -> None:
     hero = b.spawn("Hero", 1, 1, team="blue")
     b.spawn("Orc", 9, 5, team="red")
     app = App(b, {"blue"})
-    _my_turn(app, hero)
+    play_to_turn(app, hero)
     app.handle(Hover((4, 1)))
     preview = app.ui.move_preview
     assert preview.fall is not None and preview.fall.distance_ft == 20 and preview.stops_at == (3, 1)

@@ -5,11 +5,6 @@ and the banner and the status bar agree when the battle ends. Driven under SDL's
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
 import pygame
 import pytest
 
@@ -24,12 +19,7 @@ from game.render.panels import button_rects
 SIZE = (1100, 700)
 
 
-@pytest.fixture(autouse=True)
-def _pygame():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def _squad(seed: int) -> tuple[Battle, list[int], list[int]]:

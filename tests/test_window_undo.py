@@ -4,11 +4,6 @@ still replays to the same events."""
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-
 import pygame
 import pytest
 
@@ -20,12 +15,7 @@ from game.render.inputs import Button, Click, Hover, Key
 SIZE = (1100, 700)
 
 
-@pytest.fixture(autouse=True)
-def _pygame():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.quit()
+pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
 def _duel() -> tuple[Battle, App, int, int]:
