@@ -89,8 +89,13 @@ def api_driver(seed: int) -> Callable[[Any, int], None]:
 
 
 def event_log_hash(path: Path, seed: int, driver: str) -> str:
-    """Play one battle and hash its whole event log."""
-    battle, _ = load_scenario(path).build_with_ids(seed, trusted=True)
+    """Play one battle of a freshly loaded scenario and hash its whole event log."""
+    return scenario_log_hash(load_scenario(path), seed, driver)
+
+
+def scenario_log_hash(scenario: Any, seed: int, driver: str) -> str:
+    """Play one battle of a loaded scenario (its caches shared with its other battles) and hash its log."""
+    battle, _ = scenario.build_with_ids(seed, trusted=True)
     try:
         if driver == "api":
             battle.start_combat()

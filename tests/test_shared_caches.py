@@ -8,33 +8,15 @@ log must hash to the pinned golden value.
 
 from __future__ import annotations
 
-import hashlib
 import json
 
 import pytest
-from test_golden import GAUNTLET, GOLDEN, SHIPPED, api_driver, normalised
+from test_golden import GAUNTLET, GOLDEN, SHIPPED, scenario_log_hash
 
 from game.content.scenario import load_scenario
-from game.sim.runner import ai_rng, battle_seed, play
+from game.sim.runner import battle_seed
 
 SEEDS = 4
-
-
-def _hash(scenario, seed: int, driver: str) -> str:  # type: ignore[no-untyped-def]
-    battle, _ = scenario.build_with_ids(seed, trusted=True)
-    try:
-        if driver == "api":
-            battle.start_combat()
-            for _ in range(30):
-                if len(battle.standing_teams()) <= 1:
-                    break
-                battle.tick(controller=api_driver(seed))
-        else:
-            play(battle, driver, ai_rng(seed), max_rounds=50)
-        lines = [json.dumps(normalised(event.as_dict()), sort_keys=True) for event in battle.events]
-    finally:
-        battle.close()
-    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
 @pytest.mark.parametrize("driver", ["tactical", "api"])
@@ -43,6 +25,6 @@ def test_battles_on_shared_caches_match_the_golden_hashes(path, driver: str) -> 
     pinned = json.loads(GOLDEN.read_text())[driver][path.stem][:SEEDS]
     scenario = load_scenario(path)
     for order in (range(SEEDS), reversed(range(SEEDS))):
-        found = {i: _hash(scenario, battle_seed(2024, i), driver) for i in order}
+        found = {i: scenario_log_hash(scenario, battle_seed(2024, i), driver) for i in order}
         assert [found[i] for i in range(SEEDS)] == pinned, f"{path.stem} ({driver}) on shared caches"
     assert scenario.caches.distances, "the battles shared no answers: the test tests nothing"
