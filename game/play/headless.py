@@ -31,19 +31,28 @@ class Played:
     winner: str | None
 
 
+def _whole(flag: str, text: str, low: int, high: int, shown: str) -> int:
+    """``flag``'s value as a whole number in ``low..high`` (``shown`` is how the message writes the range).
+
+    Raises:
+        PlayError: it is not one.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise PlayError(f"{flag} must be a whole number in {shown}, not {text!r}") from None
+    if not low <= value <= high:
+        raise PlayError(f"{flag} must be a whole number in {shown}, not {value}")
+    return value
+
+
 def check_rounds(text: str) -> int:
     """``--rounds`` as a whole number in 1..MAX_ROUNDS.
 
     Raises:
         PlayError: it is not one.
     """
-    try:
-        rounds = int(text)
-    except ValueError:
-        raise PlayError(f"--rounds must be a whole number in 1..{MAX_ROUNDS}, not {text!r}") from None
-    if not 1 <= rounds <= MAX_ROUNDS:
-        raise PlayError(f"--rounds must be a whole number in 1..{MAX_ROUNDS}, not {rounds}")
-    return rounds
+    return _whole("--rounds", text, 1, MAX_ROUNDS, f"1..{MAX_ROUNDS}")
 
 
 def check_seed(text: str) -> int:
@@ -52,13 +61,7 @@ def check_seed(text: str) -> int:
     Raises:
         PlayError: it is not one.
     """
-    try:
-        seed = int(text)
-    except ValueError:
-        raise PlayError(f"--seed must be a whole number in 0..2**63-1, not {text!r}") from None
-    if not 0 <= seed < 2**63:
-        raise PlayError(f"--seed must be a whole number in 0..2**63-1, not {seed}")
-    return seed
+    return _whole("--seed", text, 0, 2**63 - 1, "0..2**63-1")
 
 
 def check_out(text: str) -> Path:
