@@ -15,6 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from components import Falling
 from game.ai import tactical
 from game.ai.baseline import PLANNERS
 from game.ai.board import Command, View, can_act
@@ -94,12 +95,14 @@ def decide(battle: Any, entity: int, policy: str = "tactical", rng: random.Rando
     rng = rng if rng is not None else random.Random(0)
     if not battle.is_alive(entity):  # a facade entry: checks the id and makes this battle's world current
         return Decision((), "not alive")
-    view = View(battle, entity, None if powers is None else powers.get(entity))
+    allowed = None if powers is None else powers.get(entity)
+    if policy == "tactical":  # it reads the board through the forecasts: no baseline view to build
+        if not battle.can_act(entity) or battle.get(entity, Falling).start_z is not None:
+            return Decision((), "cannot act")
+        return tactical.plan(battle, entity, reserved, allowed)
+    view = View(battle, entity, allowed)
     if not can_act(view) or not view.enemies:
         return Decision((), "cannot act" if view.enemies else "no enemy left")
-    allowed = None if powers is None else powers.get(entity)
-    if policy == "tactical":
-        return tactical.plan(battle, entity, reserved, allowed)
     commands = PLANNERS[policy](view, rng, reserved if reserved is not None else set())
     return Decision(tuple(commands), policy)
 

@@ -14,7 +14,7 @@ Deterministic: the same board gives the same plan; ties go to the earlier square
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ import numpy as np
 
 from components import Health, Movement, Position
 from components.forecasts import MoveForecast, PowerForecast, TargetForecast, Threat
+from components.powers import Power
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import reach_ft
@@ -116,9 +117,8 @@ class _Turn:
 
     def menace_reach(self, creature: int) -> float:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
-        reach = [p.range_ft or (p.area.length_ft or p.area.radius_ft if p.area else 0.0)
-                 for p in (self.battle.power(i) for i in self.battle.powers_of(creature)) if p.damage is not None]
-        return float(max(reach, default=self.rules.square_ft))
+        powers = (self.battle.power(i) for i in self.battle.powers_of(creature))
+        return longest_reach((p for p in powers if p.damage is not None), self.rules.square_ft)
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the
@@ -224,11 +224,18 @@ def uses_from(turn: _Turn, square: tuple[int, int]) -> list[Choice]:
 
 # ---------------------------------------------------------------------- where to end the turn
 
+def longest_reach(powers: Iterable[Power], square_ft: float) -> float:
+    """The longest reach among ``powers``, in feet: a range, else an area's length or radius (its
+    data); one square when there is none."""
+    reach = [p.range_ft if p.range_ft is not None else (p.area.length_ft or p.area.radius_ft if p.area else 0.0)
+             for p in powers]
+    return float(max(reach, default=square_ft))
+
+
 def _reach_ft(turn: _Turn) -> float:
-    """The longest reach of the creature's harmful powers (a power's range is data)."""
-    reach = [p.range_ft if p.range_ft is not None else (p.area.length_ft or p.area.radius_ft if p.area else 0)
-             for p in turn.powers if p.damage is not None or p.conditions or p.push_ft]
-    return float(max(reach, default=turn.rules.square_ft))
+    """The longest reach of the creature's harmful powers."""
+    return longest_reach((p for p in turn.powers if p.damage is not None or p.conditions or p.push_ft),
+                         turn.rules.square_ft)
 
 
 def shortlist(turn: _Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> list[tuple[int, int]]:
