@@ -19,6 +19,8 @@ from systems.lighting import LevelCache
 
 Layout = tuple[tuple[int, int], bytes]
 T = TypeVar("T")
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class MapCaches:
@@ -58,23 +60,22 @@ class MapCaches:
 
     def cover_answers(self, layout: Layout) -> dict[tuple[int, int, int, int], int]:
         """The known corner-line counts of one layout of walls, (ax, ay, dx, dy) -> lines blocked."""
-        answers = self.cover.get(layout)
-        if answers is None or len(answers) > self.pairs_per_layout:
-            if len(self.cover) >= self.layouts_kept:
-                del self.cover[next(iter(self.cover))]
-            answers = self.cover[layout] = {}
-        return answers
+        return self._answers(self.cover, layout)
 
     def sight_answers(self, layout: Layout, levels: np.ndarray
                       ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
         """The known answers of "can a viewer of this level on this square see that one" for one
         layout of walls and one level grid, ``(level, here, square) -> bool``."""
-        key = (layout, levels.tobytes())
-        answers = self.sight.get(key)
+        return self._answers(self.sight, (layout, levels.tobytes()))
+
+    def _answers(self, store: dict[K, dict[Any, V]], key: K) -> dict[Any, V]:
+        """``store``'s answers for ``key``, begun afresh when there are none or more than
+        ``pairs_per_layout``; the oldest key goes when ``layouts_kept`` are kept."""
+        answers = store.get(key)
         if answers is None or len(answers) > self.pairs_per_layout:
-            if len(self.sight) >= self.layouts_kept:
-                del self.sight[next(iter(self.sight))]
-            answers = self.sight[key] = {}
+            if len(store) >= self.layouts_kept:
+                del store[next(iter(store))]
+            answers = store[key] = {}
         return answers
 
     def owned(self, name: str, make: Callable[[], T]) -> T:
