@@ -17,6 +17,7 @@ import math
 import random
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: (name, health, defense, creature attack bonus, power attack bonus, damage dice count, sides, plus,
@@ -77,11 +78,17 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def run(battles: int = 20000, seed: int = 0) -> dict[str, float]:
     """Battles per CPU second and the first mover's win rate (with its 95 % interval) over ``battles``."""
+    return measure(lambda rng, _: battle(rng), battles, seed)
+
+
+def measure(play: Callable[[random.Random, int], tuple[int, int]], battles: int, seed: int) -> dict[str, float]:
+    """Time ``play(rng, i)`` (one battle: its winner, -1 for none, and the side that moved first) over
+    ``battles``: battles per CPU second and the first mover's win rate with its 95 % interval."""
     rng = random.Random(seed)
     first_wins = decided = 0
     started = time.process_time()
-    for _ in range(battles):
-        winner, first = battle(rng)
+    for i in range(battles):
+        winner, first = play(rng, i)
         if winner >= 0:
             decided += 1
             first_wins += winner == first

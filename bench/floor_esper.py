@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import random
 import sys
-import time
 from dataclasses import dataclass
 
 import esper
 
-from bench.floor import SIDE, wilson
+from bench.floor import SIDE, measure
 
 
 @dataclass(slots=True)
@@ -116,18 +115,7 @@ def battle(rng: random.Random, world: str) -> tuple[int, int]:
 
 def run(battles: int = 5000, seed: int = 0) -> dict[str, float]:
     """Battles per CPU second and the first mover's win rate (with its 95 % interval) over ``battles``."""
-    rng = random.Random(seed)
-    first_wins = decided = 0
-    started = time.process_time()
-    for i in range(battles):
-        winner, first = battle(rng, f"floor-esper-{i}")
-        if winner >= 0:
-            decided += 1
-            first_wins += winner == first
-    elapsed = time.process_time() - started
-    low, high = wilson(first_wins, decided)
-    return {"battles": battles, "seconds": elapsed, "rate": battles / elapsed,
-            "first_mover": first_wins / max(decided, 1), "low": low, "high": high, "draws": battles - decided}
+    return measure(lambda rng, i: battle(rng, f"floor-esper-{i}"), battles, seed)
 
 
 def main(argv: list[str] | None = None) -> int:
