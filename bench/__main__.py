@@ -10,7 +10,7 @@ import importlib.util
 import subprocess
 import sys
 
-BENCHMARKS = ("bench_core", "bench_api_tick", "bench_powers", "bench_scripting", "bench_script_rounds", "bench_render",
+BENCHMARKS = ("bench_core", "bench_api_tick", "bench_powers", "bench_scripting", "bench_script_battles", "bench_script_rounds", "bench_render",
               "bench_battles", "bench_ai", "bench_limits")
 
 

@@ -97,6 +97,7 @@ from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrar
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 from game.content.scenario_overrides import apply_override
 from game.content.scenario_parse import Context, parse
+from game.scripting import ScriptHosts
 from systems.caches import MapCaches
 
 __all__ = [
@@ -216,12 +217,14 @@ class Scenario:
         """
         return self.build_with_ids(seed, trusted)[0]
 
-    def build_with_ids(self, seed: int | None = None, trusted: bool | None = None
-                       ) -> tuple[Battle, dict[str, int]]:
+    def build_with_ids(self, seed: int | None = None, trusted: bool | None = None,
+                       script_hosts: ScriptHosts | None = None) -> tuple[Battle, dict[str, int]]:
         """Like :meth:`build`, also returning each creature key's entity id.
 
         ``trusted`` overrides :attr:`trusted` (a simulation worker that is itself a sandbox may run
-        a stranger's scripts in-process).
+        a stranger's scripts in-process). ``script_hosts``: hosts shared with other battles (a
+        simulation worker's, so that a script-host process serves all its battles); by default an
+        untrusted battle starts a host process of its own and stops it when it closes.
 
         Everything goes through the battle's own commands (so the command log holds the build, and
         replays and saves can rebuild it and check it); walls go in before lights so that the level
@@ -233,7 +236,7 @@ class Scenario:
         battle = Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
                         rules=self.rules, powers=dict(self.powers),
                         trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir,
-                        caches=self.caches)
+                        caches=self.caches, script_hosts=script_hosts)
         try:
             ids = self._populate(battle)
         except ValueError as err:

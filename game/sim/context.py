@@ -10,12 +10,16 @@ makes its own to check variants before any battle, and a test that plays battles
 from __future__ import annotations
 
 import json
+import threading
+import weakref
 from collections.abc import Iterable
 from typing import Any
 
 from components.powers import Power
+from game.battle.reactions import new_hosts
 from game.content.powers import apply_power_overrides
 from game.content.scenario import Scenario, load_scenario
+from game.scripting import ScriptHosts
 
 #: Override keys starting with this change a power (``powers.fireball.damage``), not the scenario.
 POWER_PREFIX = "powers."
@@ -33,6 +37,13 @@ def split_overrides(overrides: Iterable[tuple[str, Any]]) -> tuple[Overrides, Ov
     for key, value in overrides:
         (powers if key.startswith(POWER_PREFIX) else scenario).append((key, value))
     return tuple(powers), tuple(scenario)
+
+
+def _close_all(hosts: list[ScriptHosts]) -> None:
+    """Close every thread's hosts (a finalizer: it must not hold the context itself)."""
+    for one in hosts:
+        one.close()
+    hosts.clear()
 
 
 def _key(*parts: Any) -> str:
@@ -54,6 +65,26 @@ class WorkerContext:
         self.sandboxed = sandboxed
         self.scenarios: dict[str, Scenario] = {}
         self.powers: dict[str, dict[str, Power] | None] = {}
+        self._threads = threading.local()
+        self._hosts: list[ScriptHosts] = []
+        self._closer = weakref.finalize(self, _close_all, self._hosts)
+
+    def script_hosts(self) -> ScriptHosts:
+        """The script hosts this thread's battles share, started on first use and kept until :meth:`close`.
+
+        A worker host is a process: started per battle it cost about 70 ms, more than the battle.
+        One per thread, since a host serves one call at a time (a Dask worker may run tasks in threads).
+        """
+        hosts: ScriptHosts | None = getattr(self._threads, "hosts", None)
+        if hosts is None:
+            hosts = self._threads.hosts = new_hosts()
+        if not any(one is hosts for one in self._hosts):  # new, or closed and cleared by close()
+            self._hosts.append(hosts)
+        return hosts
+
+    def close(self) -> None:
+        """Stop the script-host processes this context started (also done when it is collected)."""
+        self._closer()
 
     @property
     def trusted(self) -> bool | None:

@@ -34,6 +34,11 @@ class SimWorkerPlugin(WorkerPlugin):
         default_powers()
         self.context = WorkerContext()
 
+    def teardown(self, worker: Any) -> None:
+        """Stops the script-host processes the worker's battles shared."""
+        if self.context is not None:
+            self.context.close()
+
 
 def dask_task(chunk: Chunk) -> list[dict[str, Any]]:
     """What a Dask worker runs: the chunk, with the context its plugin holds."""

@@ -24,6 +24,7 @@ from components.powers import Power
 from game import ai
 from game.battle.errors import IllegalCommand
 from game.content.scenario import Scenario
+from game.scripting import ScriptHosts
 from game.sim.context import Overrides, WorkerContext, split_overrides
 from game.sim.tally import tally
 
@@ -83,14 +84,16 @@ def load_hook(spec: str | None) -> Callable[..., Any] | None:
 
 
 def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None,
-          power_overrides: Overrides = (), trusted: bool | None = None) -> tuple[Any, dict[str, int]]:
+          power_overrides: Overrides = (), trusted: bool | None = None,
+          script_hosts: ScriptHosts | None = None) -> tuple[Any, dict[str, int]]:
     """Build the scenario's battle with this seed, using a changed power table when given.
 
     ``Scenario.build_with_ids`` takes no power table; the battle looks powers up by id only when
     they are used, so swapping its table right after the build (same ids, before combat) is
-    exactly a battle built with it. ``trusted`` as for ``build_with_ids`` (True in a sandboxed worker).
+    exactly a battle built with it. ``trusted`` and ``script_hosts`` as for ``build_with_ids`` (True in
+    a sandboxed worker; the worker's shared hosts).
     """
-    battle, ids = scenario.build_with_ids(seed, trusted=trusted)
+    battle, ids = scenario.build_with_ids(seed, trusted=trusted, script_hosts=script_hosts)
     if powers is not None:
         battle.powers = dict(powers)
         battle.power_overrides = tuple(power_overrides)  # saves and replays record them
@@ -173,7 +176,9 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         power_overrides, scenario_overrides = split_overrides(overrides)
         scenario = context.scenario_for(path, scenario_overrides)
         powers = context.powers_for(power_overrides, scenario)
-        battle, ids = build(scenario, seed, powers, power_overrides, context.trusted)
+        untrusted = not (scenario.trusted if context.trusted is None else context.trusted)
+        battle, ids = build(scenario, seed, powers, power_overrides, context.trusted,
+                            context.script_hosts() if untrusted else None)
         setup = load_hook(hook)
         if setup is not None:
             setup(battle, ids, seed)
