@@ -7,6 +7,8 @@ Printed in one run, first side by side, then absolute:
   damage only) and ``bench.floor_esper`` (the same, as esper processors), as ratios, then each in
   battles per CPU second; and where one battle's time goes (set-up, AI, rules) with cProfile's own
   time by module group and its top 15 functions;
+* ``simulate`` of ``assets/scenarios/keep.toml`` on a warm pool of one worker (1,000 battles by
+  default, start-up excluded): what users run, measured as they run it;
 * the 2-worker speed-up: the same battles on a warm process pool of 2 against a pool of 1 (wall
   clock: the machine's load average is printed beside it, since other work on the cores skews it);
 * memory: RSS through a long in-process run and the peak (``resource.getrusage`` maxrss) of this
@@ -37,6 +39,9 @@ from game.sim.context import WorkerContext
 from game.sim.engines import pool_executor
 from game.sim.runner import battle_seed, run_battle
 from game.sim.simulate import simulate
+
+#: The shipped scenario of the issue's second target (what ``simulate`` users run).
+KEEP = str(Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "keep.toml")
 
 #: Mirror-image sides (red on the west, blue on the east) so the first-mover figure is fair.
 SCENARIO = """
@@ -197,10 +202,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.bench_battles", description=__doc__.split("\n\n")[0])
     parser.add_argument("--battles", type=int, default=300, help="battles per measurement (default 300)")
     parser.add_argument("--profile-battles", type=int, default=60, help="battles under cProfile (default 60)")
+    parser.add_argument("--keep-battles", type=int, default=1000,
+                        help="battles of the keep.toml simulate run on one worker (default 1000, as the issue)")
     parser.add_argument("--long", action="store_true",
                         help="make the memory run 100,000 battles (default 2,000; about ten minutes of CPU)")
     args = parser.parse_args(argv)
-    for flag, value in (("--battles", args.battles), ("--profile-battles", args.profile_battles)):
+    for flag, value in (("--battles", args.battles), ("--profile-battles", args.profile_battles),
+                        ("--keep-battles", args.keep_battles)):
         if not 1 <= value <= 1_000_000:
             parser.error(f"{flag} must be 1..1000000, not {value}")
     memory_battles = 100_000 if args.long else 2_000
@@ -242,6 +250,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  first mover wins {100 * fm['rate']:.1f}% [{100 * fm['low']:.1f}-{100 * fm['high']:.1f}] "
               f"of {summary['finished']} mirror battles (draws {100 * summary['draw_rate']:.1f}%, "
               f"mean {summary['mean_rounds']:.1f} rounds)", flush=True)
+
+        keep, keep_s, keep_summary = pool_rate(KEEP, args.keep_battles, 1)
+        print(f"\nwhat users run: simulate assets/scenarios/keep.toml on 1 worker (warm, start-up excluded), "
+              f"tactical AI:\n  {keep:7.1f} battles/s ({args.keep_battles} in {keep_s:.1f} s, mean "
+              f"{keep_summary['mean_rounds']:.1f} rounds)   (target >= 500)", flush=True)
 
         before = rss_mib()
         early, late = memory_run(path, memory_battles, context)
