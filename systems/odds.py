@@ -6,7 +6,8 @@ The forecasts enumerate with these the very rolls the systems make with ``roll_d
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 import numpy as np
 
@@ -30,10 +31,23 @@ def face_chances(sides: int, mode: str) -> np.ndarray:
     return np.full(sides, 1.0 / sides)
 
 
+#: The d20's face chances under each mode, worked out once: a forecast asks for them for every target
+#: it weighs (an immutable table, the same floats ``face_chances`` gives, in face order).
+_D20: Mapping[str, tuple[float, ...]] = MappingProxyType({
+    mode: tuple(float(p) for p in face_chances(20, mode))
+    for mode in ("normal", "advantage", "disadvantage", "critical failure")
+})
+
+
 def chance(sides: int, mode: str, succeeds: Callable[[int], bool]) -> float:
     """P(a roll of one die under ``mode`` succeeds), ``succeeds(face)`` being the rule's own test."""
-    chances = face_chances(sides, mode)
-    return float(sum(p for face, p in enumerate(chances, start=1) if succeeds(face)))
+    table = _D20.get(mode) if sides == 20 else None
+    chances = table if table is not None else tuple(float(p) for p in face_chances(sides, mode))
+    total = 0.0
+    for face, p in enumerate(chances, start=1):
+        if succeeds(face):
+            total += p
+    return total
 
 
 def sum_of_dice(count: int, sides: int) -> np.ndarray:

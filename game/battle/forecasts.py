@@ -16,6 +16,7 @@ import numpy as np
 
 from components import Conditions, Creature, Falling, Fatigue, Health, Movement, Position
 from components.commands import Hit, UsePower
+from components.dice import Dice
 from components.events import ScriptFailed
 from components.forecasts import (
     AttackOdds,
@@ -47,6 +48,9 @@ from systems.vitals import can_act, is_dead, is_flying
 
 #: Most script trials one forecast may ask for (each is a whole use on a copy).
 MAX_TRIALS = 200
+
+#: Damage answers kept per map's caches before they are forgotten (a battle needs a few dozen).
+_DAMAGE_ODDS_KEPT = 4096
 
 
 def _mix(branches: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
@@ -117,12 +121,7 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         damage = healing = None
         hurt: dict[int, float] = {0: 1.0}
         if power.damage is not None:
-            rolled = dice_outcomes(power.damage)
-            halves: dict[int, float] = defaultdict(float)
-            for value, p in rolled.items():
-                halves[halved(value)] += p
-            hurt = _mix([(full, rolled), (half, dict(halves)), (miss, {0: 1.0})])
-            damage = Distribution.of(hurt)
+            hurt, damage = self._damage_odds(power.damage, full, half, miss)
         if power.healing is not None:
             healing = Distribution.of(_mix([(full + half, dice_outcomes(power.healing)), (miss, {0: 1.0})]))
         pushed_to, fall = self._push_odds(power, target, origin)
@@ -135,6 +134,26 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         ally = esper.component_for_entity(target, Creature).team == team
         grants = (*power.conditions, *(("flying",) if power.flight else ()))
         return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs)
+
+    def _damage_odds(self, dice: Dice, full: float, half: float, miss: float
+                     ) -> tuple[dict[int, float], Distribution]:
+        """The damage a use deals one target, given how it lands: worked out once per (dice, odds)
+        for every battle on this map, since a planner weighs the same few thousand times a battle.
+        The answer is shared: callers only read it."""
+        known: dict[tuple[Dice, float, float, float], tuple[dict[int, float], Distribution]]
+        known = self.state.caches.owned("forecast_damage_odds", dict)
+        key = (dice, full, half, miss)
+        found = known.get(key)
+        if found is None:
+            if len(known) >= _DAMAGE_ODDS_KEPT:
+                known.clear()
+            rolled = dice_outcomes(dice)
+            halves: dict[int, float] = defaultdict(float)
+            for value, p in rolled.items():
+                halves[halved(value)] += p
+            hurt = _mix([(full, rolled), (half, dict(halves)), (miss, {0: 1.0})])
+            found = known[key] = (hurt, Distribution.of(hurt))
+        return found
 
     def _landing(self, power: Power, user: int, target: int, origin: tuple[int, int],
                  target_square: tuple[int, int] | None = None
