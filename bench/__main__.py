@@ -10,8 +10,8 @@ import importlib.util
 import subprocess
 import sys
 
-BENCHMARKS = ("bench_core", "bench_api_tick", "bench_powers", "bench_scripting", "bench_script_battles", "bench_script_rounds", "bench_render",
-              "bench_battles", "bench_ai", "bench_limits")
+BENCHMARKS = ("bench_core", "bench_api_tick", "bench_powers", "bench_scripting", "bench_script_battles",
+              "bench_script_rounds", "bench_render", "bench_battles", "bench_ai", "bench_limits")
 
 
 def main() -> int:
