@@ -16,6 +16,7 @@ from components import Fatigue, Health, Position
 from game.render import theme
 from game.render.draw import Texts, panel, wrap
 from game.render.feed import EventFeed
+from game.render.legend import draw_legend
 from game.render.ui import UiState, shown_powers
 
 SIDEBAR_W = 360
@@ -83,6 +84,7 @@ class SidePanel:
         pygame.draw.line(side, theme.PANEL_EDGE, (0, 0), (0, size[1]), 2)
         y = self._title(side, size[0], battle.round, ui.title)
         y = self._turn_order(side, size[0], y, battle, feed, selected, ui)
+        y = draw_legend(side, 14, y - 6, size[0] - 28, self.texts)
         if selected is not None:
             y = self._selected(side, y, battle, feed, selected, ui, powers)
         pygame.draw.line(side, theme.PANEL_EDGE, (10, y), (size[0] - 10, y), 1)

@@ -128,6 +128,7 @@ def draw_token(tile: int, colour: theme.Colour, label: str, health: tuple[int, i
         pygame.draw.line(surface, (200, 60, 50), (centre[0] - r, centre[1] + r), (centre[0] + r, centre[1] - r), 3)
         return surface
     bar = _health_bar(surface, tile, health)
+    _health_number(surface, tile, health, bar, text)
     _fatigue_pips(surface, tile, fatigue)
     _badges(surface, tile, conditions, bar.bottom + 1, text)
     return surface
@@ -166,6 +167,19 @@ def _health_bar(surface: pygame.Surface, tile: int, health: tuple[int, int]) -> 
     return bar
 
 
+def _health_number(surface: pygame.Surface, tile: int, health: tuple[int, int], bar: pygame.Rect,
+                   text: TextFn) -> None:
+    """Health as a number under the bar's left end ("11/16" on big tokens, "11" on small), on a dark
+    backing so it reads on any ground and any team colour; none on tokens too small for text."""
+    if tile < 24:
+        return
+    current, maximum = health
+    rendered = text(f"{current}/{maximum}" if tile >= 40 else str(current), "tiny", (255, 255, 255))
+    backing = rendered.get_rect(topleft=(bar.x, bar.bottom + 1)).inflate(2, 0)
+    pygame.draw.rect(surface, (10, 10, 14, 170), backing, border_radius=2)
+    surface.blit(rendered, (bar.x, bar.bottom + 1))
+
+
 def _fatigue_pips(surface: pygame.Surface, tile: int, fatigue: tuple[int, int]) -> None:
     """Fatigue pips along the bottom (only when tired, or when the token is big enough to spare them)."""
     level, most = fatigue
@@ -186,6 +200,9 @@ def _badges(surface: pygame.Surface, tile: int, conditions: frozenset[str], top:
         letters, badge_colour = theme.badge(condition)
         box = pygame.Rect(tile - size, top + index * (size + 1), size, size)
         pygame.draw.rect(surface, badge_colour, box, border_radius=3)
+        # a ring of the opposite brightness: a red "downed" badge still stands out on a red token
+        ring = (10, 10, 14) if sum(badge_colour) > 360 else (245, 245, 245)
+        pygame.draw.rect(surface, ring, box, 1, border_radius=3)
         if tile >= 20:
             rendered = text(letters, "tiny", (0, 0, 0) if sum(badge_colour) > 360 else (255, 255, 255))
             surface.blit(rendered, rendered.get_rect(center=box.center))

@@ -1,0 +1,58 @@
+"""The map legend: what the shades of darkness, fog and the special grounds mean.
+
+The map darkens each square by its visibility level and greys it where fog or smoke is the cause,
+so a person needs the key to read "this square is Terrible" off the picture. The swatches are
+drawn with the very colours and alphas ``theme`` lays over the map, on the plain ground colour,
+so the key matches what the map shows.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from game.render import theme
+from game.render.draw import Texts
+
+#: Visibility level -> the rules' word for it (levels as ``theme.DARKNESS`` keys them).
+LEVEL_NAMES = {3: "Normal", 2: "Poor", 1: "Terrible", 0: "No vision"}
+
+SWATCH = 12
+ROW = 17
+
+
+
+
+def _swatch(side: pygame.Surface, x: int, y: int, base: theme.Colour, over: tuple[theme.Colour, int] | None) -> None:
+    """One square of ground with an overlay, as the map draws it, and a thin frame."""
+    box = pygame.Rect(x, y, SWATCH, SWATCH)
+    side.fill(base, box)
+    if over is not None and over[1] > 0:
+        shade = pygame.Surface(box.size, pygame.SRCALPHA)
+        shade.fill((*over[0], over[1]))
+        side.blit(shade, box.topleft)
+    pygame.draw.rect(side, theme.PANEL_EDGE, box, 1)
+
+
+def entries() -> list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]]:
+    """The legend's entries: label, ground colour, overlay (colour, alpha) or None."""
+    ground = theme.GROUND_HIGH
+    rows: list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]] = [
+        (f"{LEVEL_NAMES[level]} light", ground, theme.DARKNESS[level]) for level in (3, 2, 1)]
+    rows += [("No vision (dark)", ground, theme.DARKNESS[0]), ("Poor (fog)", ground, theme.FOG[2]),
+             ("No vision (smoke)", ground, theme.FOG[0])]
+    rows += [("Hay (soft)", theme.HAY, None), ("Water (soft)", theme.WATER, None), ("Wall", theme.WALL, None)]
+    return rows
+
+
+def draw_legend(side: pygame.Surface, x: int, y: int, width: int, texts: Texts) -> int:
+    """Draw the legend in columns from (``x``, ``y``) within ``width``; returns the y below it."""
+    rows = entries()
+    label_width = max(texts(label, "small", theme.TEXT_DIM).get_width() for label, _, _ in rows)
+    column = SWATCH + 6 + label_width + 12
+    columns = max(1, width // column)
+    for index, (label, base, over) in enumerate(rows):
+        cx = x + (index % columns) * column
+        cy = y + (index // columns) * ROW
+        _swatch(side, cx, cy + 2, base, over)
+        side.blit(texts(label, "small", theme.TEXT_DIM), (cx + SWATCH + 6, cy))
+    return y + -(-len(rows) // columns) * ROW + 4
