@@ -16,6 +16,8 @@ from game.render.draw import Texts
 #: Visibility level -> the rules' word for it (levels as ``theme.DARKNESS`` keys them).
 LEVEL_NAMES = {3: "Normal", 2: "Poor", 1: "Terrible", 0: "No vision"}
 
+#: The entry drawn hatched, as the map hatches pits.
+PIT = "Pit (hard)"
 SWATCH = 12
 ROW = 17
 
@@ -41,6 +43,7 @@ def entries() -> list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]]
     rows += [("No vision (dark)", ground, theme.DARKNESS[0]), ("Poor (fog)", ground, theme.FOG[2]),
              ("No vision (smoke)", ground, theme.FOG[0])]
     rows += [("Hay (soft)", theme.HAY, None), ("Water (soft)", theme.WATER, None), ("Wall", theme.WALL, None)]
+    rows.insert(len(rows) - 1, (PIT, theme.GROUND_LOW, None))
     return rows
 
 
@@ -54,5 +57,8 @@ def draw_legend(side: pygame.Surface, x: int, y: int, width: int, texts: Texts) 
         cx = x + (index % columns) * column
         cy = y + (index // columns) * ROW
         _swatch(side, cx, cy + 2, base, over)
+        if label == PIT:
+            for off in (3, 7, 11):
+                pygame.draw.line(side, theme.PIT_HATCH, (cx + off, cy + 2 + SWATCH - 1), (cx + SWATCH - 1, cy + 2 + off))
         side.blit(texts(label, "small", theme.TEXT_DIM), (cx + SWATCH + 6, cy))
     return y + -(-len(rows) // columns) * ROW + 4

@@ -40,7 +40,7 @@ class TerrainLayer:
 
 
 def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
-    """The static map layer: elevation-shaded ground, cliffs, hay and water, walls, heights, then
+    """The static map layer: elevation-shaded ground, cliffs, hay, water and pits, walls, heights, then
     darkness per visibility level, fog and smoke areas, and the warm glow of lights."""
     terrain = battle.terrain
     ground, walls, soft = terrain.ground, terrain.walls, terrain.soft
@@ -50,6 +50,7 @@ def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
     _ground(world, ground, walls, hay, water)
     _grid(world, terrain.width, terrain.height, tile)
     _hay_and_water(world, hay, water, tile)
+    _pits(world, (ground < 0) & ~soft & ~walls, tile)
     _cliffs(world, ground, tile)
     _walls(world, walls, tile)
     if tile >= 20:
@@ -99,6 +100,17 @@ def _hay_and_water(world: pygame.Surface, hay: np.ndarray, water: np.ndarray, ti
             yy = r.y + i * tile // 4
             pygame.draw.arc(world, theme.WATER_WAVE, (r.x + 3, yy - 3, tile // 2 - 3, 6), 0, math.pi, 1)
             pygame.draw.arc(world, theme.WATER_WAVE, (r.centerx, yy - 3, tile // 2 - 3, 6), math.pi, 2 * math.pi, 1)
+
+
+def _pits(world: pygame.Surface, pits: np.ndarray, tile: int) -> None:
+    """Dark diagonal hatching on hard ground below the zero level (a pit, a trench): a fall lands
+    there at full dice, unlike hay or water, so it must not look like them or like plain ground."""
+    for x, y in zip(*np.nonzero(pits)):
+        r = pygame.Rect(x * tile, y * tile, tile, tile)
+        for i in range(1, 4):
+            off = i * tile // 4
+            pygame.draw.line(world, theme.PIT_HATCH, (r.x + off, r.bottom - 2), (r.right - 2, r.y + off), 1)
+            pygame.draw.line(world, theme.PIT_HATCH, (r.x + 2, r.y + off), (r.x + off, r.y + 2), 1)
 
 
 def _cliffs(world: pygame.Surface, ground: np.ndarray, tile: int) -> None:

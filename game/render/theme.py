@@ -27,6 +27,7 @@ HAY_STRAW: Colour = (238, 206, 118)
 WATER: Colour = (58, 110, 170)
 WATER_WAVE: Colour = (120, 170, 220)
 CLIFF: Colour = (24, 22, 20)
+PIT_HATCH: Colour = (30, 34, 30)
 
 #: Visibility level (0 no vision .. 3 normal) -> (colour, alpha) of the darkness laid over a square.
 DARKNESS: dict[int, tuple[Colour, int]] = {
