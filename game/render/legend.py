@@ -59,6 +59,7 @@ def draw_legend(side: pygame.Surface, x: int, y: int, width: int, texts: Texts) 
         _swatch(side, cx, cy + 2, base, over)
         if label == PIT:
             for off in (3, 7, 11):
-                pygame.draw.line(side, theme.PIT_HATCH, (cx + off, cy + 2 + SWATCH - 1), (cx + SWATCH - 1, cy + 2 + off))
+                bottom, right = cy + 2 + SWATCH - 1, cx + SWATCH - 1
+                pygame.draw.line(side, theme.PIT_HATCH, (cx + off, bottom), (right, cy + 2 + off))
         side.blit(texts(label, "small", theme.TEXT_DIM), (cx + SWATCH + 6, cy))
     return y + -(-len(rows) // columns) * ROW + 4
