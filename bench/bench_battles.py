@@ -181,14 +181,18 @@ def profile_split(path: str, battles: int, context: WorkerContext) -> tuple[dict
     return shares, top[top.index("   ncalls"):].rstrip() if "   ncalls" in top else top
 
 
-def memory_run(path: str, battles: int, context: WorkerContext) -> tuple[float, float]:
-    """RSS after 10 % of a long in-process run and at its end: flat when every battle is freed."""
+def memory_run(path: str, battles: int, context: WorkerContext, policy: str = "tactical",
+               progress: bool = False) -> tuple[float, float]:
+    """RSS after 10 % of a long in-process run and at its end: flat when every battle is freed
+    (with ``progress``, RSS at every tenth, for a run long enough to watch)."""
     mark = max(1, battles // 10)
     early = 0.0
     for i in range(battles):
-        run_battle(path, (), battle_seed(3, i), context=context)
+        run_battle(path, (), battle_seed(3, i), policy=policy, context=context)
         if i + 1 == mark:
             early = rss_mib()
+        if progress and (i + 1) % mark == 0:
+            print(f"  {i + 1:>9,} battles: RSS {rss_mib():.1f} MiB", flush=True)
     return early, rss_mib()
 
 
@@ -204,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-battles", type=int, default=60, help="battles under cProfile (default 60)")
     parser.add_argument("--keep-battles", type=int, default=1000,
                         help="battles of the keep.toml simulate run on one worker (default 1000, as the issue)")
+    parser.add_argument("--memory-only", action="store_true", help="only the memory run (with --long: the issue's)")
+    parser.add_argument("--memory-policy", default="tactical", choices=("tactical", "greedy", "random"),
+                        help="the computer player of the memory run (default tactical)")
     parser.add_argument("--long", action="store_true",
                         help="make the memory run 100,000 battles (default 2,000; about ten minutes of CPU)")
     args = parser.parse_args(argv)
@@ -213,6 +220,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{flag} must be 1..1000000, not {value}")
     memory_battles = 100_000 if args.long else 2_000
     context = sandboxed_like_a_worker()
+    if args.memory_only:
+        return memory_only(memory_battles, context, args.memory_policy)
     with tempfile.TemporaryDirectory() as tmp:
         path = str(Path(tmp) / "bench_4v4.toml")
         Path(path).write_text(scenario_text(), encoding="utf-8")
@@ -256,18 +265,33 @@ def main(argv: list[str] | None = None) -> int:
               f"tactical AI:\n  {keep:7.1f} battles/s ({args.keep_battles} in {keep_s:.1f} s, mean "
               f"{keep_summary['mean_rounds']:.1f} rounds)   (target >= 500)", flush=True)
 
-        before = rss_mib()
-        early, late = memory_run(path, memory_battles, context)
-        grown = late - early
-        per = 1024 * grown / max(1, memory_battles - memory_battles // 10)
-        print(f"\nmemory over a long run of {memory_battles:,} battles in one process"
-              f"{'' if args.long else ' (shorter than the issue: --long runs 100,000)'}:")
-        print(f"  RSS {before:.0f} MiB before, {early:.0f} MiB after {memory_battles // 10:,} battles, {late:.0f} MiB "
-              f"at the end ({grown:+.1f} MiB, {per:.1f} KiB/battle)")
+        print_memory(path, memory_battles, context, args.memory_policy)
+    return 0
+
+
+def memory_only(battles: int, context: WorkerContext, policy: str) -> int:
+    """The memory run alone, with its progress (``--memory-only``)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = str(Path(tmp) / "bench_4v4.toml")
+        Path(path).write_text(scenario_text(), encoding="utf-8")
+        print_memory(path, battles, context, policy, progress=True)
+    return 0
+
+
+def print_memory(path: str, battles: int, context: WorkerContext, policy: str, progress: bool = False) -> None:
+    """RSS before, after a tenth and at the end of a long in-process run, and the peaks."""
+    print(f"\nmemory over a long run of {battles:,} battles in one process, {policy} AI"
+          f"{'' if battles >= 100_000 else ' (shorter than the issue: --long runs 100,000)'}:", flush=True)
+    before = rss_mib()
+    started = time.process_time()
+    early, late = memory_run(path, battles, context, policy, progress)
+    grown = late - early
+    per = 1024 * grown / max(1, battles - battles // 10)
+    print(f"  RSS {before:.0f} MiB before, {early:.0f} MiB after {battles // 10:,} battles, {late:.0f} MiB "
+          f"at the end ({grown:+.1f} MiB, {per:.2f} KiB/battle; {time.process_time() - started:.0f} s of CPU)")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(f"  peak RSS (getrusage maxrss): this process {own:.0f} MiB, largest pool worker {workers:.0f} MiB")
-    return 0
 
 
 if __name__ == "__main__":
