@@ -85,6 +85,7 @@ class App(Orders):
         stem = Path(scenario.path).stem if scenario is not None and getattr(scenario, "path", None) else ""
         self.save_path = Path(save_path) if save_path != SAVE_PATH or not stem else \
             SAVE_PATH.with_name(f"{stem}.save.json")
+        self.ui.save_path = str(self.save_path)
         self.powers = powers
         self.play_round = play_round
         self.flow = TurnFlow(battle, self.controls, policy, seed, powers, max_rounds, computer_delay)

@@ -192,7 +192,7 @@ class Renderer:
         if ui.error:
             draw_error(surface, self.map_rect, ui.error, self.texts)
         if ui.show_help:
-            draw_help(surface, self.size, self.map_rect.center, self.texts)
+            draw_help(surface, self.size, self.map_rect.center, self.texts, ui.save_path or "out/save.json")
 
     def _draw_map(self, surface: pygame.Surface, ui: UiState, selected: int | None, now: float) -> None:
         """Everything inside the map viewport, bottom layer first."""
