@@ -63,6 +63,17 @@ def policy_of(policies: Mapping[str, str], team: str) -> str:
     return policies.get(team, policies[""])
 
 
+def turn_rng(seed: int, round_no: int, entity: int) -> random.Random:
+    """The generator a computer player draws from for one creature's turn, derived from the seed,
+    the round and the creature alone.
+
+    Why: a window that rewinds to a round (or a replay stepped back and played on) must see the
+    computer choose again exactly as it did; one generator shared across turns would be wherever
+    the turns before it left it. String seeds hash with SHA-512, the same in every process.
+    """
+    return random.Random(f"turn:{seed}:{round_no}:{entity}")
+
+
 def plan_turn(battle: Any, entity: int, policy: str = "tactical", rng: random.Random | None = None,
               reserved: set[tuple[int, int]] | None = None,
               powers: Mapping[int, Sequence[str]] | None = None) -> list[Command]:
@@ -125,7 +136,7 @@ def act(battle: Any, entity: int, policy: str = "tactical", rng: random.Random |
 
 def controller(policy: str = "tactical", rng: random.Random | None = None,
                powers: Mapping[int, Sequence[str]] | None = None,
-               controls: Callable[[int], bool] | None = None) -> Callable[[Any, int], None]:
+               controls: Callable[[int], bool] | None = None, seed: int | None = None) -> Callable[[Any, int], None]:
     """A turn controller for ``Battle.tick(controller=...)``: plans each creature's turn when it comes.
 
     Deciding at the creature's own turn means it sees the board as it is then (who moved, who fell),
@@ -133,12 +144,16 @@ def controller(policy: str = "tactical", rng: random.Random | None = None,
 
     Args:
         controls: which creatures this player runs (default: all of them).
+        seed: each turn draws from :func:`turn_rng` of this seed, the round and the creature instead
+            of from ``rng`` (what a window that rewinds needs; ``rng`` is kept for the simulations,
+            whose pinned event logs it made).
     """
     rng = rng if rng is not None else random.Random(0)
 
     def take_turn(battle: Any, entity: int) -> None:
         if controls is None or controls(entity):
-            act(battle, entity, policy, rng, None, powers)
+            turn = rng if seed is None else turn_rng(seed, battle.round, entity)
+            act(battle, entity, policy, turn, None, powers)
 
     return take_turn
 

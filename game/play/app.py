@@ -13,16 +13,16 @@ every rule question is asked of the battle.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from components import Position
-from game.play import controls, preview, saving
+from game.play import controls, preview, reload, saving
 from game.play.flow import COMPUTER_DELAY, TurnFlow, winner
 from game.play.fog import Fog
 from game.play.orders import Orders
+from game.play.rewind import RoundPicker
 from game.render.inputs import Input
 from game.render.ui import UiState
 
@@ -85,11 +85,13 @@ class App(Orders):
         stem = Path(scenario.path).stem if scenario is not None and getattr(scenario, "path", None) else ""
         self.save_path = Path(save_path) if save_path != SAVE_PATH or not stem else \
             SAVE_PATH.with_name(f"{stem}.save.json")
+        self.ui.save_path = str(self.save_path)
         self.powers = powers
         self.play_round = play_round
-        self.flow = TurnFlow(battle, self.controls, policy, random.Random(seed), powers, max_rounds, computer_delay)
+        self.flow = TurnFlow(battle, self.controls, policy, seed, powers, max_rounds, computer_delay)
         self.ui.notes = self.flow.reasons if explain else None  # the computer's reasons in the GM's log
         self.fog = Fog()
+        self.picker = RoundPicker()  # R: the GM's rewind to a round's start (game.play.rewind)
         self.window: View | None = None
         self.running = True
         self.on_turn_end: list[Callable[[App], None]] = []
@@ -231,10 +233,24 @@ class App(Orders):
             hook(self)
         self.refresh()
 
+    def reload(self) -> None:
+        """F5 or Ctrl+R: the scenario, its powers and scripts read again from disk and the battle
+        restarted on the same seed (:mod:`game.play.reload`); a bad edit is shown, the battle kept."""
+        fresh = reload.load_fresh(self)
+        if fresh is None:
+            return
+        reload.install(self, fresh)
+        if self.ui.human_teams and self.play_round is None:
+            self._start_combat()
+        self.ui.message = f"Reloaded {self.scenario.path}: restarted on seed {self.battle.seed}"
+        self.refresh()
+
     def cancel(self) -> None:
-        """Esc or a right click: close the help, else drop the chosen power, else the selection."""
+        """Esc or a right click: close the help or an error, else drop the chosen power, else the selection."""
         if self.ui.show_help:
             self.ui.show_help = False
+        elif self.ui.error:
+            self.ui.error = ""
         elif self.ui.power is not None:
             self.ui.power = None
             self.ui.message = "Power cancelled"

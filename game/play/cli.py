@@ -117,7 +117,8 @@ def run_play(args: argparse.Namespace) -> int:
 
 def _replay_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a replay or save written by game.content.saves")
-    p.add_argument("--headless", action="store_true", help="only check it (no window)")
+    p.add_argument("--headless", action="store_true",
+                   help="only check it (no window); in a window: step it by event, turn and round (? for keys)")
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -138,10 +139,14 @@ def run_replay(args: argparse.Namespace) -> int:
         from game.play import demo
 
         if demo.has_display():
-            from game.play.app import App
+            from game.play.replay_window import open_replay
 
-            # shown, not played on: no round is begun after the last one replayed
-            App(battle, frozenset(), title=f"Replay of {os.path.basename(args.file)}", max_rounds=battle.round).run()
+            battle.close()
+            try:  # stepped in a window: a timeline, forward and back by event, turn and round
+                open_replay(args.file, f"Replay of {os.path.basename(args.file)}").run()
+            except (SaveError, ValueError) as err:
+                print(f"replay: {one_line(err)}", file=sys.stderr)
+                return 2
     return 0 if matched else 1
 
 

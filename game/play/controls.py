@@ -3,7 +3,8 @@
 :func:`handle` turns one plain input (:mod:`game.render.inputs`) into a call on the
 :class:`game.play.app.App`: a click selects, moves or aims, Space (or the button) ends the turn,
 Enter plays the computer's turns at once, U undoes, G toggles the GM view, 1-9 choose a power, the
-wheel and the arrows scroll, Ctrl+S/L/Q save, load and quit. No pygame here either.
+wheel and the arrows scroll, R (or PageUp/PageDown) rewinds to a round's start, F5 or Ctrl+R
+reloads the scenario from disk, Ctrl+S/L/Q save, load and quit. No pygame here either.
 """
 
 from __future__ import annotations
@@ -28,6 +29,9 @@ POWER_KEYS = tuple("123456789")
 #: Plain keys that do what a button does.
 PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "u": "undo",
                                                      "g": "gm_view"})
+
+#: Keys that open the GM's rewind picker, and the round they open it on (from the current one).
+REWIND_KEYS: Mapping[str, int] = MappingProxyType({"r": 0, "page up": -1, "page down": 1})
 
 
 def handle(app: App, event: Input) -> None:
@@ -87,10 +91,12 @@ def _key(app: App, key: Key) -> None:
     elif app.ui.show_help and not key.ctrl:
         if key.name == "escape":
             app.ui.show_help = False
+    elif app.picker.active:
+        app.picker.key(app, key.name)
     elif key.name == "escape":
         app.cancel()
-    elif key.ctrl and key.name in ("s", "l", "q"):
-        {"s": app.save, "l": app.load, "q": app.quit}[key.name]()
+    elif key.ctrl and key.name in ("s", "l", "q", "r"):
+        {"s": app.save, "l": app.load, "q": app.quit, "r": app.reload}[key.name]()
     else:
         _plain_key(app, key.name)
 
@@ -104,6 +110,10 @@ def _plain_key(app: App, name: str) -> None:
         app.choose_power(int(name))
     elif name == "tab":
         app.next_creature()
+    elif name in REWIND_KEYS:
+        app.picker.open(app, REWIND_KEYS[name])
+    elif name == "f5":
+        app.reload()
     elif name in ARROWS and app.window is not None:
         dx, dy = ARROWS[name]
         app.window.pan(dx * SCROLL_SQUARES, dy * SCROLL_SQUARES)

@@ -10,7 +10,6 @@ loaded save (which replays its steps) carries on where it was.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -43,19 +42,20 @@ class TurnFlow:
         battle: the battle (replace it with :meth:`set_battle` after a load).
         human: whether the person orders this creature.
         policy: the computer's ``game.ai`` policy.
-        rng: the computer's generator (the battle has its own).
+        seed: the computer's seed: each of its turns draws from ``ai.turn_rng(seed, round, actor)``,
+            never from a generator carried across turns, so a rewound round is chosen again the same.
         powers: a scenario's entity -> power ids the computer may use.
         max_rounds: no round is begun after this one (None: no limit).
         delay: seconds between two computer turns shown in the window.
     """
 
     def __init__(self, battle: Any, human: Callable[[int], bool], policy: str = "tactical",
-                 rng: random.Random | None = None, powers: Mapping[int, Sequence[str]] | None = None,
+                 seed: int = 0, powers: Mapping[int, Sequence[str]] | None = None,
                  max_rounds: int | None = None, delay: float = COMPUTER_DELAY) -> None:
         self.battle = battle
         self.human = human
         self.policy = policy
-        self.rng = rng if rng is not None else random.Random(0)
+        self.seed = seed
         self.powers = powers
         self.max_rounds = max_rounds
         self.delay = delay
@@ -129,7 +129,8 @@ class TurnFlow:
         self.last = actor
         said = f"{name} waits"
         if b.can_act(actor):
-            decision = ai.decide(b, actor, self.policy, self.rng, None, self.powers)
+            decision = ai.decide(b, actor, self.policy, ai.turn_rng(self.seed, b.round, actor), None,
+                                 self.powers)
             self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
             try:
                 issued = ai.issue(b, decision.commands)

@@ -24,7 +24,7 @@ STATUS_H = 26
 BUTTONS_H = 34
 LOG_ROW = 17
 HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
-        "?: help")
+        "R: rewind   F5: reload   ?: help")
 #: button name -> its label
 BUTTON_LABELS = {"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"}
 HELP: tuple[tuple[str, str], ...] = (
@@ -35,12 +35,14 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Hover an enemy: line of sight, cover and your roll mode", "body"),
     ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
     ("U: undo this turn's orders (until dice are rolled)   G: GM view (no fog)", "body"),
+    ("R: GM rewind to a round's start (type it, or PageUp/PageDown; Enter rewinds, Esc cancels)", "body"),
+    ("F5 / Ctrl+R: reload the scenario, its powers and scripts from disk, restart on the same seed", "body"),
     ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
     ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
     ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
     ("Yellow dashes and boxes: powers you queued; yellow lines: queued moves", "body"),
-    ("Ctrl+S: save to out/SCENARIO.save.json     Ctrl+L: load it", "body"),
+    ("Ctrl+S: save to {save}     Ctrl+L: load it", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
     ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
     ("Pips under a token: fatigue (5 = unconscious)", "body"),
@@ -230,9 +232,11 @@ def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, te
     surface.blit(texts(message or HINT, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6))
 
 
-def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts) -> None:
-    """The controls, in a panel over the shaded window."""
-    surfaces = [texts(t, f, theme.ACCENT if f == "head" else theme.TEXT) for t, f in HELP]
+def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts,
+              save_path: str = "out/SCENARIO.save.json") -> None:
+    """The controls, in a panel over the shaded window (with the file Ctrl+S really writes)."""
+    surfaces = [texts(t.replace("{save}", save_path), f, theme.ACCENT if f == "head" else theme.TEXT)
+                for t, f in HELP]
     w = max(s.get_width() for s in surfaces) + 40
     h = sum(s.get_height() + 6 for s in surfaces) + 30
     box = pygame.Rect(0, 0, w, h)

@@ -34,6 +34,12 @@ class UiState:
     #: shown across the map when set (the battle is over)
     banner: str = ""
     show_help: bool = False
+    #: the file Ctrl+S writes (the help names it)
+    save_path: str = ""
+    #: an error to show in a box over the map until dismissed (a hot reload that failed)
+    error: str = ""
+    #: a replay's position (``game.play.replay_window.Position``), drawn as a timeline; None: no replay
+    timeline: Any = None
     human_teams: frozenset[str] = frozenset()
     title: str = ""
     #: whose turn it is and who acts after it this round (the turn strip's "now" and "next")

@@ -27,6 +27,7 @@ from game.render.draw import Texts
 from game.render.feed import EventFeed
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
+from game.render.notice import draw_error, draw_timeline
 from game.render.overlays import Overlays, draw_fall_marks, draw_plans
 from game.render.panels import (
     BUTTONS_H,
@@ -186,8 +187,12 @@ class Renderer:
         self.side.draw(surface, side, b, self.feed, ui, selected, self.powers)
         draw_buttons(surface, self.size, ui, self.texts)
         draw_status(surface, self.size, ui.message, self.texts)
+        if ui.timeline is not None:
+            draw_timeline(surface, self.map_rect, ui.timeline, self.texts)
+        if ui.error:
+            draw_error(surface, self.map_rect, ui.error, self.texts)
         if ui.show_help:
-            draw_help(surface, self.size, self.map_rect.center, self.texts)
+            draw_help(surface, self.size, self.map_rect.center, self.texts, ui.save_path or "out/save.json")
 
     def _draw_map(self, surface: pygame.Surface, ui: UiState, selected: int | None, now: float) -> None:
         """Everything inside the map viewport, bottom layer first."""

@@ -1,0 +1,184 @@
+"""A replay as a timeline: where each round, turn and event falls, and the battle at any point of it.
+
+A replay file is a scenario, a seed and the commands given after the build. One pass plays them
+forward and notes, after each command, how many events there are and which round and turn it
+is (a :class:`Stop`); the round and turn marks are the events that begin them. A cursor is an
+event count: the battle shown for it is the one after the first command whose events reach it.
+Going forward applies the next commands to the battle shown; going back rebuilds it from the seed
+and the first commands, so every point is exact (no state is kept per point, and nothing here
+knows a rule: the battle replays itself).
+
+What a point can show is bounded by the log's grain: a window's save steps turn by turn, so every
+turn is a point; a replay played with whole ``tick`` rounds (simulations, the demo) has one point
+per round, and its turn marks then show the round's end board.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from components.events import RoundStarted, TurnStarted
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """The battle after some of a replay's commands.
+
+    Attributes:
+        commands: how many of the post-build commands were applied.
+        events: how many events the battle had then.
+    """
+
+    commands: int
+    events: int
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where the cursor is, as the window's timeline shows it (drawn by ``game.render.notice``)."""
+
+    event: int
+    events: int
+    round: int
+    turn: int
+    playing: bool
+    round_marks: tuple[int, ...]
+
+
+def _marks(events: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Event counts at which each round and each turn begin (the count just after its event).
+
+    A round begins, as the window shows one, with its first turn begun (its start's events
+    resolved); a round in which nobody took a turn begins at its ``RoundStarted``.
+    """
+    turns = [i + 1 for i, e in enumerate(events) if isinstance(e, TurnStarted)]
+    rounds, pending = [], None
+    for i, e in enumerate(events):
+        if isinstance(e, RoundStarted):
+            if pending is not None:
+                rounds.append(pending)
+            pending = i + 1
+        elif isinstance(e, TurnStarted) and pending is not None:
+            rounds.append(i + 1)
+            pending = None
+    if pending is not None:
+        rounds.append(pending)
+    return rounds, turns
+
+
+class Timeline:
+    """A replay's commands, the points between them, and the battle at the cursor.
+
+    Args:
+        scenario: the scenario the replay was made on (``game.content.saves.read_replay``).
+        seed: the battle's seed.
+        commands: the commands given after the build, as ``(name, args, kwargs)``.
+
+    Raises:
+        ValueError: the scenario does not build, or a command is refused on replay.
+    """
+
+    def __init__(self, scenario: Any, seed: int, commands: Sequence[Any]) -> None:
+        self.scenario, self.seed, self.commands = scenario, seed, list(commands)
+        battle = self._build()
+        try:
+            self.stops = [Stop(0, len(battle.state.events))]
+            for index, (name, args, kwargs) in enumerate(self.commands, start=1):
+                self._apply(battle, name, args, kwargs)
+                self.stops.append(Stop(index, len(battle.state.events)))
+            self.final_events = list(battle.state.events)
+        finally:
+            battle.close()
+        self.round_marks, self.turn_marks = _marks(self.final_events)
+        self.battle = self._build()
+        self.shown = 0  # how many commands the shown battle has had
+        self.event = self.stops[0].events
+        self.playing = False
+
+    # ------------------------------------------------------------------ building
+
+    def _build(self) -> Any:
+        return self.scenario.build(seed=self.seed)
+
+    @staticmethod
+    def _apply(battle: Any, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
+        if not battle.is_command(name):
+            raise ValueError(f"the replay names {name!r}, which is not a battle command")
+        getattr(battle, name)(*args, **kwargs)
+
+    def battle_after(self, commands: int) -> Any:
+        """A new battle: the scenario built on the seed and fed the first ``commands`` commands
+        (what the window shows for that point; the caller closes it)."""
+        battle = self._build()
+        for name, args, kwargs in self.commands[:commands]:
+            self._apply(battle, name, args, kwargs)
+        return battle
+
+    # ------------------------------------------------------------------ where the cursor is
+
+    @property
+    def first(self) -> int:
+        """The first event a cursor can show: the build's events."""
+        return self.stops[0].events
+
+    @property
+    def total(self) -> int:
+        """Every event of the replay."""
+        return len(self.final_events)
+
+    def stop_for(self, event: int) -> int:
+        """How many commands the battle needs to have had event ``event`` (the first such point)."""
+        counts = [s.events for s in self.stops]
+        return self.stops[min(len(self.stops) - 1, bisect_left(counts, event))].commands
+
+    def position(self) -> Position:
+        """The cursor as the timeline shows it: the round and the turn it is in."""
+        rounds = bisect_right(self.round_marks, self.event)
+        start = self.round_marks[rounds - 1] if rounds else 0
+        turn = sum(1 for m in self.turn_marks if start <= m <= self.event) if rounds else 0
+        return Position(self.event, self.total, rounds, turn, self.playing, tuple(self.round_marks))
+
+    def event_line(self) -> Any:
+        """The event just before the cursor (what the status bar describes), None before any."""
+        return self.final_events[self.event - 1] if self.event > 0 else None
+
+    # ------------------------------------------------------------------ moving
+
+    def go(self, event: int) -> None:
+        """Put the cursor on ``event`` (clamped) and the battle at its point: forward by applying
+        the next commands, back by a rebuild from the seed."""
+        self.event = max(self.first, min(self.total, event))
+        wanted = self.stop_for(self.event)
+        if wanted < self.shown:
+            old, self.battle = self.battle, self.battle_after(wanted)
+            old.close()
+        else:
+            for name, args, kwargs in self.commands[self.shown:wanted]:
+                self._apply(self.battle, name, args, kwargs)
+        self.shown = wanted
+
+    def step_event(self, step: int) -> None:
+        """One event on (1) or back (-1)."""
+        self.go(self.event + step)
+
+    def _step_marks(self, marks: Sequence[int], step: int) -> None:
+        if step > 0:
+            later = [m for m in marks if m > self.event]
+            self.go(later[0] if later else self.total)
+        else:
+            earlier = [m for m in marks if m < self.event]
+            self.go(earlier[-1] if earlier else self.first)
+
+    def step_turn(self, step: int) -> None:
+        """To the next turn's start (1), or back to the previous one (-1)."""
+        self._step_marks(self.turn_marks, step)
+
+    def step_round(self, step: int) -> None:
+        """To the next round's start (1), or back to the previous one (-1)."""
+        self._step_marks(self.round_marks, step)
+
+    def close(self) -> None:
+        self.battle.close()

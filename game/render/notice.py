@@ -1,0 +1,62 @@
+"""Boxes over the map that the play layer fills: an error to read (a hot reload that failed) and a
+replay's timeline. Drawing only: what the text says and where the replay stands come from
+``game.play``; this module decides nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from game.render import theme
+from game.render.draw import Texts, panel, wrap
+
+#: The error box's colour for its first line.
+ERROR_COLOUR = (255, 140, 120)
+#: Height of the timeline band, above the status bar.
+TIMELINE_H = 40
+
+
+def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts: Texts) -> None:
+    """The error across the lower part of the map, every line wrapped to fit (a loader's message
+    names the file, the key and what was expected: all of it is shown)."""
+    width = max(200, map_rect.width - 60)
+    body = texts.fonts["small"]
+    lines: list[tuple[str, theme.Colour]] = []
+    for index, raw in enumerate(text.splitlines() or [""]):
+        colour = ERROR_COLOUR if index == 0 else theme.TEXT
+        lines += [(line, colour) for line in wrap(raw, body, width - 30)]
+    lines.append(("Esc: hide this   F5 / Ctrl+R: reload again", theme.TEXT_DIM))
+    rendered = [texts(line, "small", colour) for line, colour in lines[:24]]
+    box = pygame.Rect(0, 0, width, sum(r.get_height() + 3 for r in rendered) + 20)
+    box.midbottom = (map_rect.centerx, map_rect.bottom - 12)
+    panel(surface, box)
+    y = box.y + 10
+    for line in rendered:
+        surface.blit(line, (box.x + 15, y))
+        y += line.get_height() + 3
+
+
+def draw_timeline(surface: pygame.Surface, map_rect: pygame.Rect, position: Any, texts: Texts) -> None:
+    """A replay's timeline along the bottom of the map: a bar with a tick per round, the cursor at
+    the shown event, and where that is (round, turn, event n of N, playing or paused).
+
+    ``position`` has ``event``, ``events``, ``round``, ``turn``, ``playing`` and ``round_marks``
+    (the event index where each round begins), all worked out by the replay, not here.
+    """
+    band = pygame.Rect(map_rect.x, map_rect.bottom - TIMELINE_H, map_rect.width, TIMELINE_H)
+    pygame.draw.rect(surface, (16, 17, 22), band)
+    bar = pygame.Rect(band.x + 12, band.y + 8, band.width - 24, 6)
+    pygame.draw.rect(surface, (52, 58, 74), bar, border_radius=3)
+    total = max(1, position.events)
+    for mark in position.round_marks:
+        x = bar.x + bar.width * mark // total
+        pygame.draw.line(surface, theme.TEXT_DIM, (x, bar.y - 3), (x, bar.bottom + 2))
+    done = pygame.Rect(bar.x, bar.y, bar.width * position.event // total, bar.height)
+    pygame.draw.rect(surface, theme.ACCENT, done, border_radius=3)
+    pygame.draw.circle(surface, theme.TEXT, (done.right, bar.centery), 6)
+    state = "playing" if position.playing else "paused"
+    label = (f"Round {position.round}  turn {position.turn}  event {position.event} of {position.events}  "
+             f"({state})   Left/Right: event  Up/Down: turn  PageUp/PageDown: round  Space: play/pause")
+    surface.blit(texts(label, "small", theme.TEXT), (bar.x, bar.bottom + 6))

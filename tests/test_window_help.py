@@ -1,0 +1,50 @@
+"""The help overlay and the README name the keys of rewind, hot reload and the stepped replay, and the
+file Ctrl+S really writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.content.scenario import load_scenario
+from game.play import replay_window
+from game.play.app import App
+from game.render import panels
+from game.render.inputs import Key
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_help_names_rewind_reload_and_the_real_save_path(pygame_display: None,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    scenario = load_scenario(ROOT / "assets/scenarios/keep.toml")
+    battle, _ = scenario.build_with_ids()
+    app = App(battle, frozenset(), scenario=scenario)
+    assert app.ui.save_path == str(app.save_path) == str(Path("out/keep.save.json"))
+    drawn: list[str] = []
+    real = panels.draw_help
+
+    def spy(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: object,
+            save_path: str = "") -> None:
+        drawn.append(save_path)
+        real(surface, size, centre, texts, save_path)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("game.render.view.draw_help", spy)
+    app.open_window(screen=pygame.Surface((1100, 700)))
+    app.handle(Key("f1"))
+    app.draw()
+    assert drawn == [str(app.save_path)]
+    text = " ".join(line for line, _ in panels.HELP)
+    assert "R: GM rewind" in text and "F5 / Ctrl+R: reload" in text and "{save}" in text
+    assert "R: rewind" in panels.HINT and "F5: reload" in panels.HINT
+
+
+def test_the_readme_names_the_keys_and_the_save_path() -> None:
+    assert "| R, then a round" in README and "| F5, Ctrl+R | hot reload" in README
+    assert "`out/SCENARIO.save.json`" in README and "out/keep.save.json" in README
+    for key in ("Left/Right", "Up/Down", "PageUp/PageDown", "Home/End", "Space plays and pauses"):
+        assert key in README
+    assert set(replay_window.STEPS) == {"left", "right", "up", "down", "page up", "page down"}

@@ -1,0 +1,126 @@
+"""Hot reload (F5 or Ctrl+R): the scenario, its powers and its scripts are read again from disk and the
+battle restarts on the same seed; a bad edit shows the loader's error in the window (file, key,
+what was expected) and leaves the running battle exactly as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from components import Health
+from game.content.scenario import load_scenario
+from game.play.app import App
+from game.render.inputs import Key
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (1100, 700)
+
+POWERS = '''[drain]
+name = "Drain"
+description = "A draining touch: the damage it deals heals the user."
+action = "action"
+range_ft = 5
+targets = "enemy"
+attack = { bonus = 2 }
+script = "drain.star"
+'''
+SCRIPT = '''def on_hit(ctx, target):
+    amount = ctx.roll("1d6")
+    ctx.damage(target, amount)
+    ctx.heal(ctx.user, amount)
+'''
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _folder(tmp_path: Path) -> Path:
+    """The ledge, copied into a folder of its own with a power file and a script beside it."""
+    text = (ROOT / "assets/scenarios/ledge.toml").read_text()
+    text = text.replace('ambient = "normal"', 'ambient = "normal"\npower_files = ["powers.toml"]', 1)
+    text = text.replace('speed = 40\npowers = ["strike"]', 'speed = 40\npowers = ["strike", "drain"]', 1)
+    folder = tmp_path / "arena"
+    (folder / "scripts").mkdir(parents=True)
+    (folder / "arena.toml").write_text(text)
+    (folder / "powers.toml").write_text(POWERS)
+    (folder / "scripts" / "drain.star").write_text(SCRIPT)
+    return folder / "arena.toml"
+
+
+def _app(path: Path) -> App:
+    scenario = load_scenario(path)
+    battle, ids = scenario.build_with_ids()
+    humans = frozenset(n for n, t in scenario.teams.items() if t.control == "human")
+    app = App(battle, humans, scenario=scenario, build_commands=len(battle.command_log),
+              powers={e: p for e, p in scenario.powers_by_entity(ids).items() if p}, computer_delay=0.0)
+    return app
+
+
+def _ogre(app: App) -> int:
+    return next(e for e in app.battle.creatures() if app.battle.name(e) == "Ogre")
+
+
+def _state(app: App) -> tuple[object, ...]:
+    b = app.battle
+    return (b, b.round, b.current_actor, list(b.command_log), [e.as_dict() for e in b.events])
+
+
+def test_an_edited_health_shows_after_reload_on_the_same_seed(tmp_path: Path) -> None:
+    path = _folder(tmp_path)
+    app = _app(path)
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    old, seed = app.battle, app.battle.seed
+    assert app.battle.get(_ogre(app), Health).maximum == 30
+    app.handle(Key("space"))  # the battle is under way: a reload starts it again
+    path.write_text(path.read_text().replace("health = 30", "health = 44", 1))
+    app.handle(Key("f5"))
+    assert app.ui.message.startswith("Reloaded"), app.ui.message
+    assert app.battle is not old and old.closed and app.battle.seed == seed
+    assert app.battle.get(_ogre(app), Health).maximum == 44 and app.battle.round == 1
+    assert app.flow.human_turn() or app.flow.computer_turn()
+    assert app.ui.error == ""
+    app.draw()
+    (path.parent / "powers.toml").write_text(POWERS.replace('bonus = 2', 'bonus = 3'))
+    app.handle(Key("r", ctrl=True))
+    assert app.ui.message.startswith("Reloaded") and app.battle.power("drain").attack_bonus == 3
+    window.close()
+
+
+@pytest.mark.parametrize(("file", "edit", "names"), [
+    ("arena.toml", lambda t: t.replace("health = 30", 'health = "lots"', 1), ("arena.toml", "health")),
+    ("arena.toml", lambda t: t.replace("health = 30", "health = -4", 1), ("arena.toml", "health")),
+    ("arena.toml", lambda t: t.replace("[map]", "[map", 1), ("arena.toml",)),
+    ("powers.toml", lambda t: t.replace('range_ft = 5', 'range_ft = "far"', 1), ("powers.toml", "range_ft")),
+    ("scripts/drain.star", lambda t: t.replace("def on_hit(ctx, target):", "def on_hit(ctx, target)", 1),
+     ("drain.star",)),
+])
+def test_a_bad_edit_shows_its_error_and_keeps_the_battle(tmp_path: Path, file: str, edit: object,
+                                                         names: tuple[str, ...]) -> None:
+    path = _folder(tmp_path)
+    app = _app(path)
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.handle(Key("space"))
+    before = _state(app)
+    target = path.parent / file
+    target.write_text(edit(target.read_text()))  # type: ignore[operator]
+    app.handle(Key("f5"))
+    assert _state(app) == before and not app.battle.closed
+    assert app.ui.message.startswith("Reload failed"), app.ui.message
+    for name in names:
+        assert name in app.ui.error, (name, app.ui.error)
+    app.draw()  # the error is drawn over the map
+    app.handle(Key("escape"))
+    assert app.ui.error == "" and _state(app) == before
+    window.close()
+
+
+def test_a_battle_without_a_scenario_file_says_so() -> None:
+    from game.battle.facade import Battle
+
+    b = Battle(seed=1, width=6, height=6)
+    b.spawn("Hero", 1, 1, team="blue")
+    b.spawn("Orc", 4, 4, team="red")
+    app = App(b, {"blue"})
+    app.handle(Key("f5"))
+    assert "not loaded from a scenario file" in app.ui.message and app.battle is b

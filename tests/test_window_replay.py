@@ -1,0 +1,143 @@
+"""A replay stepped in the window (``python -m game replay FILE``): forward and back by event, turn and
+round, play and pause; what is shown at each point is the battle as it was recorded there."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from components import Health, Position
+from game.content.saves import write_replay
+from game.content.scenario import load_scenario
+from game.play import cli
+from game.play.app import App
+from game.play.replay_window import ReplayApp, open_replay
+from game.render.inputs import Key, Quit
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (1100, 700)
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _state(battle: Any) -> tuple[Any, ...]:
+    """What the board shows: every creature's health and square, and the events so far."""
+    creatures = tuple((e, battle.get(e, Health).current, battle.get(e, Position).square) for e in battle.creatures())
+    return creatures, tuple(str(e.as_dict()) for e in battle.events)
+
+
+def _record(tmp_path: Path) -> tuple[Path, dict[int, tuple[Any, ...]]]:
+    """Play the ledge for three rounds turn by turn (the person passes, the computer plays one turn
+    per clock step) and write a replay; the board at every turn boundary, by event count."""
+    scenario = load_scenario(ROOT / "assets/scenarios/ledge.toml")
+    battle, _ = scenario.build_with_ids()
+    app = App(battle, {"hill"}, scenario=scenario, build_commands=len(battle.command_log), policy="greedy",
+              computer_delay=0.0)
+    seen = {len(battle.events): _state(battle)}
+    for _ in range(200):
+        if app.flow.over() or battle.round > 3:
+            break
+        if app.flow.human_turn():
+            app.handle(Key("space"))
+        else:
+            app.tick_clock(1.0)
+        seen[len(battle.events)] = _state(battle)
+    assert battle.round >= 3
+    path = tmp_path / "ledge.replay.json"
+    write_replay(path, scenario, battle, app.build_commands)
+    battle.close()
+    return path, seen
+
+
+def _check(replay: ReplayApp, seen: dict[int, tuple[Any, ...]]) -> None:
+    """The shown battle's events are the recorded ones up to its point, and at a recorded boundary
+    the whole board is as it was; the drawn frame does not fail."""
+    timeline = replay.timeline
+    shown = replay.battle
+    assert [str(e.as_dict()) for e in shown.events] == [str(e.as_dict()) for e in timeline.final_events[
+        :len(shown.events)]]
+    assert len(shown.events) >= timeline.event
+    if timeline.event in seen and len(shown.events) == timeline.event:
+        assert _state(shown) == seen[timeline.event]
+    position = replay.ui.timeline
+    assert (position.event, position.events) == (timeline.event, timeline.total)
+    assert replay.ui.message.startswith(f"Event {timeline.event}/{timeline.total}")
+    replay.draw()
+    assert replay.window.renderer.battle is shown
+
+
+def test_a_replay_steps_forward_and_back_and_shows_what_was_recorded(tmp_path: Path) -> None:
+    path, seen = _record(tmp_path)
+    replay = open_replay(path)
+    replay.open_window(screen=pygame.Surface(SIZE))
+    timeline = replay.timeline
+    start = timeline.event
+    assert start == timeline.first and replay.ui.timeline.round == 0
+    _check(replay, seen)
+    for _ in range(5):
+        replay.handle(Key("right"))
+        _check(replay, seen)
+    assert timeline.event == start + 5
+    replay.handle(Key("left"))
+    assert timeline.event == start + 4
+    _check(replay, seen)
+    turns = []
+    for _ in range(6):  # turn by turn: each lands on a turn's start, recorded as it was
+        replay.handle(Key("down"))
+        turns.append(timeline.event)
+        assert timeline.event in timeline.turn_marks and timeline.event in seen
+        _check(replay, seen)
+    assert turns == sorted(set(turns))
+    replay.handle(Key("up"))
+    assert timeline.event == turns[-2]
+    _check(replay, seen)
+    replay.handle(Key("page down"))
+    assert timeline.event in timeline.round_marks
+    round_now = replay.ui.timeline.round
+    replay.handle(Key("page down"))
+    assert replay.ui.timeline.round == round_now + 1 and replay.ui.timeline.turn == 1
+    _check(replay, seen)
+    replay.handle(Key("page up"))
+    assert replay.ui.timeline.round == round_now
+    _check(replay, seen)
+    replay.handle(Key("end"))
+    assert timeline.event == timeline.total
+    _check(replay, seen)
+    for _ in range(3):  # back from the end: rebuilt from the seed, exact
+        replay.handle(Key("up"))
+        _check(replay, seen)
+    replay.handle(Key("home"))
+    assert timeline.event == start and replay.battle.round == 0
+    _check(replay, seen)
+    replay.handle(Quit())
+    assert not replay.running
+    timeline.close()
+
+
+def test_play_and_pause_advance_one_event_per_step_of_the_clock(tmp_path: Path) -> None:
+    path, seen = _record(tmp_path)
+    replay = open_replay(path)
+    replay.open_window(screen=pygame.Surface(SIZE))
+    timeline = replay.timeline
+    start = timeline.event
+    replay.handle(Key("space"))
+    assert replay.ui.timeline.playing
+    replay.tick_clock(replay.event_seconds * 3.5)
+    assert timeline.event == start + 3
+    _check(replay, seen)
+    replay.handle(Key("space"))
+    replay.tick_clock(10.0)
+    assert timeline.event == start + 3 and not replay.ui.timeline.playing
+    replay.handle(Key("end"))
+    replay.handle(Key("space"))
+    assert not timeline.playing  # nothing left to play
+    replay.timeline.close()
+
+
+def test_the_replay_command_checks_headless(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, _ = _record(tmp_path)
+    assert cli.main(["replay", str(path), "--headless"]) == 0
+    assert "all matched" in capsys.readouterr().out
