@@ -126,18 +126,20 @@ def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
     return sum(s.expected * turn.share(s.enemy) * (1.0 - downs.get(s.enemy, 0.0)) for s in threat.sources)
 
 
-def _next_turn(turn: Turn, end: tuple[int, int], z: float, field: np.ndarray) -> float:
-    """What ending on ``end`` is worth for the turn after: its best blow, if from there some enemy
-    still standing would be within a walk plus reach (by the way round for a blow at hand, where a
-    walk down a hurtful drop stops at its foot; as the arrow flies for a shot)."""
-    reach = turn.reach()
-    if reach > 2 * turn.rules.square_ft:
+def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float:
+    """What ending on the threat's square is worth for the turn after: its best blow, if from there some
+    enemy still standing would be within a walk plus reach (by the way round for a blow at hand, where a
+    walk down a hurtful drop stops at its foot; as the arrow flies for a shot), or if an enemy whose own
+    blows are at hand could reach it there this round (it comes to strike, and stands in reach after)."""
+    end, reach, at_hand = threat.square, turn.reach(), 2 * turn.rules.square_ft
+    if reach > at_hand:
         able = any(distance_3d_ft(end, z, turn.square[e], turn.z[e], turn.rules) <= turn.speed + reach
                    for e in turn.standing)
     else:
         able = float(field[end]) <= turn.speed + reach and any(
             z - turn.z[e] < HURTFUL_DROP_FT and distance_3d_ft(end, z, turn.square[e], turn.z[e], turn.rules)
             <= turn.speed + reach for e in turn.standing)
+    able = able or any(turn.menace_reach(s.enemy) <= at_hand for s in threat.sources)
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0
 
 
@@ -152,7 +154,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     w, end = turn.weights, threat.square
     fall, fall_downs = _fall_cost(turn, move)
     z = turn.z[turn.me] if move is None else float(turn.battle.state.terrain.ground[end])
-    base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, end, z, field)
+    base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, threat, z, field)
     closer = w.approach * (float(field[turn.here]) - float(field[end])) / turn.rules.square_ft
     caution = turn.caution()
     words = f"{threat.expected:.1f} expected damage there"
@@ -169,7 +171,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         best = there[0]
         score = base + best.score - caution * _taken(turn, threat, dict(best.downs))
         found.append(_Option(score, (*moving, best.command), f"{where}: {words}; {best.why}"))
-    if here_best is not None and move is not None:
+    if here_best is not None and move is not None and False:
         score = base + here_best.score - caution * _taken(turn, threat, dict(here_best.downs))
         found.append(_Option(score, (here_best.command, *moving), f"{here_best.why}; then {where}: {words}"))
     return found
