@@ -171,7 +171,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         best = there[0]
         score = base + best.score - caution * _taken(turn, threat, dict(best.downs))
         found.append(_Option(score, (*moving, best.command), f"{where}: {words}; {best.why}"))
-    if here_best is not None and move is not None and False:
+    if here_best is not None and move is not None:
         score = base + here_best.score - caution * _taken(turn, threat, dict(here_best.downs))
         found.append(_Option(score, (here_best.command, *moving), f"{here_best.why}; then {where}: {words}"))
     return found
