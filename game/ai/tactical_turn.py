@@ -102,10 +102,13 @@ class Turn:
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
 
-    def caution(self) -> float:
+    def low(self) -> bool:
+        """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
         health = self.health[self.me]
-        low = health.current <= self.weights.low_health * health.maximum
-        return self.weights.caution_when_low if low else self.weights.caution
+        return health.current <= self.weights.low_health * health.maximum
+
+    def caution(self) -> float:
+        return self.weights.caution_when_low if self.low() else self.weights.caution
 
     def menace(self, creature: int) -> float:
         """What a creature could deal in a round: its best power's average damage (data, not a rule)."""
