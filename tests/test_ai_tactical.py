@@ -240,3 +240,21 @@ def test_it_waits_up_top_for_a_brute_that_will_climb_to_it():
     decision = ai.decide(b, me, "tactical")
     for square in _moves_and_uses(decision)[0]:
         assert b.forecast_move(me, square).fall is None, decision.why
+
+
+def test_a_prone_creature_stands_then_walks_up_and_strikes():
+    """Standing up costs half its movement (the battle's answer, asked with the stand queued on a
+    snapshot); the other half still takes it to the enemy, and the battle is left as it was."""
+    b = Battle(seed=13, width=10, height=6)
+    me = b.spawn("knight", 2, 2, z=20, team="a", powers=["strike"], health=30)
+    foe = b.spawn("orc", 5, 2, team="b", powers=["strike"], health=20)
+    b.start_combat()
+    b.tick(controller=lambda battle, entity: None)  # it falls and lands prone
+    assert "prone" in b.conditions(me)
+    before = len(b.command_log)
+    decision = ai.decide(b, me, "tactical")
+    assert decision.commands[0] == ("stand", (me,), {}), decision.why
+    moves, uses = _moves_and_uses(decision)
+    assert moves and uses == [("strike", {"target": foe})], decision.why
+    assert "prone" in b.conditions(me) and len(b.command_log) == before
+    ai.issue(b, decision.commands)  # legal as planned

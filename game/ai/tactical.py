@@ -180,33 +180,46 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
 def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
          allowed: Sequence[str] | None = None, weights: Weights = DEFAULT) -> Decision:
     """The tactical player's turn for ``me``: the best of staying or moving to a shortlisted square,
-    with the best use of a power before or after (see the module's docstring)."""
+    with the best use of a power before or after (see the module's docstring).
+
+    A prone creature stands first; what its movement is after standing is the battle's own answer:
+    the stand is queued on a snapshot of the battle, the forecasts asked, and the battle restored.
+    """
     turn = Turn(battle, me, allowed, weights)
     if not turn.enemies:
         return Decision((), "no enemy left")
     conditions = battle.conditions(me)
-    prefix: tuple[Command, ...] = ()
-    if "prone" in conditions and "restrained" not in conditions:
-        prefix = (("stand", (me,), {}),)
+    if "prone" not in conditions or "restrained" in conditions:
+        return _plan(turn, reserved or set(), prone=False)
+    before = battle.snapshot()
+    try:
+        battle.stand(me)
+        best = _plan(turn, reserved or set(), prone=True)
+    finally:
+        battle.restore(before)
+    return Decision((("stand", (me,), {}), *best.commands), "stands up; " + best.why)
+
+
+def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> Decision:
+    """:func:`plan` once the creature's stand, if any, is queued."""
+    battle, me = turn.battle, turn.me
+    foes = turn.standing or turn.enemies
     # ways are searched only as far as the farthest enemy weighed, and a turn's walk beyond (in 50 ft steps,
     # so that turn after turn the same searches are found again)
-    far = max((distance_3d_ft(turn.here, turn.z[me], turn.square[e], turn.z[e], turn.rules) for e in turn.enemies),
+    far = max((distance_3d_ft(turn.here, turn.z[me], turn.square[e], turn.z[e], turn.rules) for e in foes),
               default=0.0)
-    limit = 50.0 * (1 + int((2 * far + battle.get(me, Movement).speed_ft) // 50))
-    field = battle.approach_map(me, turn.enemies, limit_ft=limit)
-    if not prefix and _far_apart(turn):
-        return _close_in(turn, reserved or set(), field)
+    limit = 50.0 * (1 + int((2 * far + turn.speed) // 50))
+    field = battle.approach_map(me, foes, limit_ft=limit)
+    if not prone and _far_apart(turn):
+        return _close_in(turn, reserved, field)
     here_uses = uses_from(turn, turn.here)
     here_best = here_uses[0] if here_uses else None
     moves: list[MoveForecast | None] = [None]
-    if not prefix:
-        squares = shortlist(turn, reserved or set(), field)
-        moves += [m for m in (battle.forecast_move(me, s, cover=False) for s in squares) if m.legal]
+    squares = shortlist(turn, reserved, field)
+    moves += [m for m in (battle.forecast_move(me, s, cover=False) for s in squares) if m.legal]
     ends = [turn.here if m is None or m.stops_at is None else m.stops_at for m in moves]
     options: list[_Option] = []
     for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):
         options.extend(_options_at(turn, move, threat, here_best, field))
     best = max(options, key=lambda o: o.score)  # the first of equals: staying, then shortlist order
-    if prefix:
-        return Decision((*prefix, *best.commands), "stands up; " + best.why)
     return Decision(best.commands, best.why)
