@@ -258,3 +258,19 @@ def test_a_prone_creature_stands_then_walks_up_and_strikes():
     assert moves and uses == [("strike", {"target": foe})], decision.why
     assert "prone" in b.conditions(me) and len(b.command_log) == before
     ai.issue(b, decision.commands)  # legal as planned
+
+
+def test_it_shoots_the_enemy_that_can_hit_back_before_one_stuck_out_of_reach():
+    """A slinger below a ledge: the squire up top hits harder but could reach nobody of its side this
+    round (a 30 ft drop in between), the archer could: the archer is the one to shoot."""
+    b = Battle(seed=14, width=12, height=8)
+    for x in range(12):
+        for y in range(8):
+            b.set_ground(x, y, 30 if x <= 5 else 0)
+    me = b.spawn("goblin", 10, 4, team="vale", powers=["shoot"], health=8)
+    squire = b.spawn("squire", 5, 5, team="hill", powers=["strike"], health=12, defense=12)
+    archer = b.spawn("archer", 3, 1, team="hill", powers=["shoot"], health=12, defense=12)
+    b.start_combat()
+    assert all(b.forecast(me, "shoot", target=t).legal for t in (squire, archer))
+    decision = ai.decide(b, me, "tactical")
+    assert ("shoot", {"target": archer}) in _moves_and_uses(decision)[1], decision.why

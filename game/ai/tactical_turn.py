@@ -28,6 +28,7 @@ class Weights:
     kill: float = 3.0               # per expected kill, plus what the victim would still deal a round
     focus: float = 1.0              # damage is worth more on an enemy it brings nearer its end (menace / health)
     finish: float = 0.1             # per point dealt to an enemy already out of the fight (downed)
+    far_menace: float = 0.3         # the part of an enemy's blow counted when it could reach none of its side
     tempo: float = 0.6              # per point of its own blow it could strike next turn from where it ends
     friendly_fire: float = 2.0      # per point of damage to a friend (it never trades one for one)
     heal: float = 1.2               # per point healed that the friend was missing
@@ -93,7 +94,8 @@ class Turn:
         self.enemies = sorted((c for c in living if battle.team(c) != self.team), key=away)[: weights.crowd]
         self.friends = sorted((c for c in living if battle.team(c) == self.team), key=away)[: weights.crowd]
         # enemies still in the fight (not downed): the ones whose blows and turns count
-        self.standing = [c for c in self.enemies if battle.can_act(c)]
+        self.able = {c for c in (*self.enemies, *self.friends) if battle.can_act(c)}
+        self.standing = [c for c in self.enemies if c in self.able]
         self.health = {c: battle.get(c, Health) for c in living}
         own = battle.powers_of(me)
         self.powers = [battle.power(p) for p in own if allowed is None or p in allowed]
@@ -111,7 +113,9 @@ class Turn:
         return self.weights.caution_when_low if self.low() else self.weights.caution
 
     def menace(self, creature: int) -> float:
-        """What a creature could deal in a round: its best power's average damage (data, not a rule)."""
+        """What a creature could deal in a round: its best power's average damage (data, not a rule);
+        for an enemy that could reach none of this creature's side this round (by speed plus reach, as
+        the arrow flies) only ``Weights.far_menace`` of it, since its blows land later if at all."""
         found = self.menace_seen.get(creature)
         if found is None:
             found = 0.0
@@ -120,8 +124,17 @@ class Turn:
             for power in powers:
                 if power.damage is not None:
                     found = max(found, float(power.damage.average()))
+            if creature not in self.friends and not self.reaches_us(creature):
+                found *= self.weights.far_menace
             self.menace_seen[creature] = found
         return found
+
+    def reaches_us(self, enemy: int) -> bool:
+        """Whether ``enemy`` could bring a blow to bear on one of this creature's side still in the
+        fight this round."""
+        reach = self.battle.get(enemy, Movement).speed_ft + self.menace_reach(enemy)
+        return any(distance_3d_ft(self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach
+                   for f in self.friends if f == self.me or f in self.able)
 
     def menace_reach(self, creature: int) -> float:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
