@@ -179,3 +179,98 @@ def test_a_cone_without_range_is_aimed_from_where_it_would_stand():
     assert uses and uses[0][0] == "burning-hands", decision.why
     caught = {t.target for t in b.forecast(me, "burning-hands", **uses[0][1], from_square=moves[-1]).targets}
     assert caught == set(foes)
+
+
+def test_it_strikes_the_enemy_still_standing_rather_than_one_already_down():
+    """A downed enemy deals nothing: a blow at it is worth little while another enemy stands in reach."""
+    b = Battle(seed=10, width=10, height=8)
+    me = b.spawn("knight", 4, 4, team="a", powers=["strike"], health=20)
+    down = b.spawn("orc", 5, 4, team="b", powers=["strike"], health=10, defense=8)  # easier to hit
+    up = b.spawn("orc", 4, 5, team="b", powers=["strike"], health=10, defense=14)
+    b.start_combat()
+    b.damage(down, 10)
+    b.tick()
+    assert "downed" in b.conditions(down) and b.can_act(up)
+    decision = ai.decide(b, me, "tactical")
+    assert ("strike", {"target": up}) in _moves_and_uses(decision)[1], decision.why
+
+
+def test_it_focuses_fire_on_the_enemy_already_hurt():
+    """Two like enemies in reach, neither to be downed by one blow: it strikes the one nearer its end."""
+    b = Battle(seed=11, width=10, height=8)
+    me = b.spawn("knight", 4, 4, team="a", powers=["strike"], health=30)
+    b.spawn("orc", 5, 4, team="b", powers=["strike"], health=24)
+    hurt = b.spawn("orc", 4, 5, team="b", powers=["strike"], health=24)
+    b.start_combat()
+    b.damage(hurt, 10)  # 14 left: more than a strike's 10 at most, so no kill decides it
+    b.tick()
+    assert b.forecast(me, "strike", target=hurt).targets[0].downs == 0
+    decision = ai.decide(b, me, "tactical")
+    assert ("strike", {"target": hurt}) in _moves_and_uses(decision)[1], decision.why
+
+
+def ledge_with_hay(seed: int = 12) -> tuple[Battle, int, int]:
+    """A knight 30 ft up on a ledge, hay at its foot, and a slinger below shooting up at it."""
+    b = Battle(seed=seed, width=12, height=8)
+    for x in range(12):
+        for y in range(8):
+            b.set_ground(x, y, 30 if x <= 5 else 0, soft=x == 6)
+    me = b.spawn("knight", 5, 4, team="hill", powers=["strike"], health=20, defense=15)
+    slinger = b.spawn("goblin", 10, 4, team="vale", powers=["shoot"], health=8)
+    b.start_combat()
+    return b, me, slinger
+
+
+def test_it_jumps_onto_the_hay_to_reach_a_slinger_it_cannot_otherwise_fight():
+    """Staying up top it would be shot turn after turn with no blow back: a soft drop that brings the
+    slinger within next turn's walk is worth its 1d6."""
+    b, me, _ = ledge_with_hay()
+    decision = ai.decide(b, me, "tactical")
+    moves, _ = _moves_and_uses(decision)
+    assert moves, decision.why
+    forecast = b.forecast_move(me, moves[-1])
+    assert forecast.fall is not None and forecast.fall.soft and forecast.stops_at[0] == 6, decision.why
+
+
+def test_it_waits_up_top_for_a_brute_that_will_climb_to_it():
+    """A brute whose blows are at hand will come up to it: that next-turn blow needs no jump."""
+    b, me, _ = ledge_with_hay()
+    brute = b.spawn("ogre", 8, 4, team="vale", powers=["strike"], health=30, speed=40)
+    assert any(s.enemy == brute for s in b.threat(me).sources)
+    decision = ai.decide(b, me, "tactical")
+    for square in _moves_and_uses(decision)[0]:
+        assert b.forecast_move(me, square).fall is None, decision.why
+
+
+def test_a_prone_creature_stands_then_walks_up_and_strikes():
+    """Standing up costs half its movement (the battle's answer, asked with the stand queued on a
+    snapshot); the other half still takes it to the enemy, and the battle is left as it was."""
+    b = Battle(seed=13, width=10, height=6)
+    me = b.spawn("knight", 2, 2, z=20, team="a", powers=["strike"], health=30)
+    foe = b.spawn("orc", 5, 2, team="b", powers=["strike"], health=20)
+    b.start_combat()
+    b.tick(controller=lambda battle, entity: None)  # it falls and lands prone
+    assert "prone" in b.conditions(me)
+    before = len(b.command_log)
+    decision = ai.decide(b, me, "tactical")
+    assert decision.commands[0] == ("stand", (me,), {}), decision.why
+    moves, uses = _moves_and_uses(decision)
+    assert moves and uses == [("strike", {"target": foe})], decision.why
+    assert "prone" in b.conditions(me) and len(b.command_log) == before
+    ai.issue(b, decision.commands)  # legal as planned
+
+
+def test_it_shoots_the_enemy_that_can_hit_back_before_one_stuck_out_of_reach():
+    """A slinger below a ledge: the squire up top hits harder but could reach nobody of its side this
+    round (a 30 ft drop in between), the archer could: the archer is the one to shoot."""
+    b = Battle(seed=14, width=12, height=8)
+    for x in range(12):
+        for y in range(8):
+            b.set_ground(x, y, 30 if x <= 5 else 0)
+    me = b.spawn("goblin", 10, 4, team="vale", powers=["shoot"], health=8)
+    squire = b.spawn("squire", 5, 5, team="hill", powers=["strike"], health=12, defense=12)
+    archer = b.spawn("archer", 3, 1, team="hill", powers=["shoot"], health=12, defense=12)
+    b.start_combat()
+    assert all(b.forecast(me, "shoot", target=t).legal for t in (squire, archer))
+    decision = ai.decide(b, me, "tactical")
+    assert ("shoot", {"target": archer}) in _moves_and_uses(decision)[1], decision.why

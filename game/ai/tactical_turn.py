@@ -1,0 +1,161 @@
+"""What the tactical player reads of the battle for one creature's plan, and how it values outcomes.
+
+Split from :mod:`game.ai.tactical` so that the plan (where to end the turn) and the value of a use
+(:mod:`game.ai.tactical_uses`) share one reading of the board: every number here is data the battle
+reports (powers, health, conditions, squares), never a rule worked out again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from components import Health, Movement, Position
+from components.powers import Power
+from systems.geometry import distance_3d_ft
+
+Command = tuple[str, tuple[Any, ...], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How the tactical player values what the forecasts say, in expected points of Health."""
+
+    caution: float = 0.8            # per point of damage it expects to take where it ends its turn
+    caution_when_low: float = 2.0   # the same at or below ``low_health`` of its maximum
+    low_health: float = 0.35
+    kill: float = 3.0               # per expected kill, plus what the victim would still deal a round
+    focus: float = 1.0              # damage is worth more on an enemy it brings nearer its end (menace / health)
+    finish: float = 0.1             # per point dealt to an enemy already out of the fight (downed)
+    far_menace: float = 0.3         # the part of an enemy's blow counted when it could reach none of its side
+    tempo: float = 0.6              # per point of its own blow it could strike next turn from where it ends
+    friendly_fire: float = 2.0      # per point of damage to a friend (it never trades one for one)
+    heal: float = 1.2               # per point healed that the friend was missing
+    revive: float = 6.0             # per expected friend brought back from downed
+    approach: float = 0.4           # per square of path closer to the nearest enemy
+    fall: float = 1.0               # per point of fall damage it would take itself (a jump down may pay)...
+    fall_down: float = 12.0         # ...and per chance that the fall downs it (never walk off by accident)
+    script_guess: float = 2.5       # what a scripted power's unknown effect is taken to be worth per target
+    crowd: int = 8                  # nearest enemies (and friends) weighed in a crowd
+    shortlist: int = 3              # squares weighed in full besides its own (and the farthest)
+    targets: int = 3                # nearest targets weighed per power and square
+    conditions: dict[str, float] = field(default_factory=lambda: {
+        "restrained": 0.7, "blinded": 0.6, "dazzled": 0.35, "prone": 0.3, "slowed": 0.25, "frightened": 0.4,
+    })
+
+
+DEFAULT = Weights()
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One scored use of a power from a square, with the words that explain it, and the chance it
+    downs each enemy it touches (a downed enemy deals nothing before the user's next turn)."""
+
+    score: float
+    command: Command
+    why: str
+    downs: tuple[tuple[int, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A creature's plan for its turn: the commands to issue, in order, and why."""
+
+    commands: tuple[Command, ...] = ()
+    why: str = ""
+
+
+def longest_reach(powers: Iterable[Power], square_ft: float) -> float:
+    """The longest reach among ``powers``, in feet: a range, else an area's length or radius (its
+    data); one square when there is none."""
+    reach = [p.range_ft if p.range_ft is not None else (p.area.length_ft or p.area.radius_ft if p.area else 0.0)
+             for p in powers]
+    return float(max(reach, default=square_ft))
+
+
+class Turn:
+    """What one creature's plan reads from the battle, read once."""
+
+    def __init__(self, battle: Any, me: int, allowed: Sequence[str] | None, weights: Weights) -> None:
+        self.battle, self.me, self.weights = battle, me, weights
+        self.team = battle.team(me)
+        self.here = battle.square_of(me)
+        self.rules = battle.rules
+        living = [c for c in battle.creatures() if "dead" not in battle.conditions(c)]
+        self.square = {c: battle.square_of(c) for c in living}
+        self.z = {c: float(battle.get(c, Position).z) for c in living}
+
+        def away(c: int) -> float:
+            return distance_3d_ft(self.here, self.z[me], self.square[c], self.z[c], self.rules)
+
+        # in a crowd only the nearest matter this turn: a plan weighs at most ``weights.crowd`` of each side
+        self.enemies = sorted((c for c in living if battle.team(c) != self.team), key=away)[: weights.crowd]
+        self.friends = sorted((c for c in living if battle.team(c) == self.team), key=away)[: weights.crowd]
+        # enemies still in the fight (not downed): the ones whose blows and turns count
+        self.able = {c for c in (*self.enemies, *self.friends) if battle.can_act(c)}
+        self.standing = [c for c in self.enemies if c in self.able]
+        self.health = {c: battle.get(c, Health) for c in living}
+        own = battle.powers_of(me)
+        self.powers = [battle.power(p) for p in own if allowed is None or p in allowed]
+        self.speed = float(battle.get(me, Movement).speed_ft)
+        self.menace_seen: dict[int, float] = {}
+        self.shares: dict[int, float] = {}
+        self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
+
+    def low(self) -> bool:
+        """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
+        health = self.health[self.me]
+        return health.current <= self.weights.low_health * health.maximum
+
+    def caution(self) -> float:
+        return self.weights.caution_when_low if self.low() else self.weights.caution
+
+    def menace(self, creature: int) -> float:
+        """What a creature could deal in a round: its best power's average damage (data, not a rule);
+        for an enemy that could reach none of this creature's side this round (by speed plus reach, as
+        the arrow flies) only ``Weights.far_menace`` of it, since its blows land later if at all."""
+        found = self.menace_seen.get(creature)
+        if found is None:
+            found = 0.0
+            powers = self.powers if creature == self.me else (self.battle.power(p)
+                                                              for p in self.battle.powers_of(creature))
+            for power in powers:
+                if power.damage is not None:
+                    found = max(found, float(power.damage.average()))
+            if creature not in self.friends and not self.reaches_us(creature):
+                found *= self.weights.far_menace
+            self.menace_seen[creature] = found
+        return found
+
+    def reaches_us(self, enemy: int) -> bool:
+        """Whether ``enemy`` could bring a blow to bear on one of this creature's side still in the
+        fight this round."""
+        reach = self.battle.get(enemy, Movement).speed_ft + self.menace_reach(enemy)
+        return any(distance_3d_ft(self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach
+                   for f in self.friends if f == self.me or f in self.able)
+
+    def menace_reach(self, creature: int) -> float:
+        """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
+        powers = (self.battle.power(i) for i in self.battle.powers_of(creature))
+        return longest_reach((p for p in powers if p.damage is not None), self.rules.square_ft)
+
+    def reach(self) -> float:
+        """The longest reach of the creature's own harmful powers."""
+        return longest_reach((p for p in self.powers if p.damage is not None or p.conditions or p.push_ft),
+                             self.rules.square_ft)
+
+    def share(self, enemy: int) -> float:
+        """The part of an enemy's blow this creature should expect: 1 over the number of its team the
+        enemy could reach this round (by speed plus reach, as the arrow flies), itself included."""
+        found = self.shares.get(enemy)
+        if found is None:
+            reach = self.battle.get(enemy, Movement).speed_ft + self.menace_reach(enemy)
+            near = sum(1 for f in self.friends if f != self.me and distance_3d_ft(
+                self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach)
+            found = self.shares[enemy] = 1.0 / (1 + near)
+        return found
+
+    def label(self, creature: int) -> str:
+        return f"{self.battle.name(creature)} at {self.square[creature]}"

@@ -1,0 +1,114 @@
+"""What a use of a power is worth to the tactical player, from the battle's forecast of it.
+
+Every number comes from ``Battle.forecast`` (hit chance, damage, kills, pushes and their falls,
+areas with friends in them, heals, conditions); this module only weighs them (see
+:class:`game.ai.tactical_turn.Weights`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from components.forecasts import PowerForecast, TargetForecast
+from game.ai.tactical_turn import Choice, Command, Turn
+from systems.geometry import distance_3d_ft
+from systems.power_checks import reach_ft
+
+
+def worth(turn: Turn, odds: TargetForecast) -> tuple[float, str]:
+    """The value of one target's outcome, and a few words on it.
+
+    Damage to an enemy is worth more the nearer it brings that enemy to going down (its blow a round
+    over the health it has left: the enemy the team has already hurt is the one to finish); an enemy
+    already downed deals nothing, so a blow at it is worth little (it only keeps it from coming back).
+    """
+    w = turn.weights
+    health = turn.health[odds.target]
+    damage = odds.damage.mean if odds.damage is not None else 0.0
+    falling = odds.affected * odds.fall.damage.mean if odds.fall is not None else 0.0
+    hurt = damage + falling
+    chance = f"{odds.affected:.0%}"
+    if not odds.ally:
+        if odds.target not in turn.standing:
+            return w.finish * hurt, f"{chance}, {hurt:.1f} expected (already down)"
+        menace = turn.menace(odds.target)
+        value = hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace)
+        value += sum(odds.affected * w.conditions.get(c, 0.2) * (1 + menace)
+                     for c in odds.conditions if c not in turn.battle.conditions(odds.target))
+        words = f"{chance}, {hurt:.1f} expected" + (f", fall {falling:.1f}" if falling else "")
+        return value, words + (f", {odds.downs:.0%} to down" if odds.downs >= 0.05 else "")
+    # a friend's wound costs what the same wound on an enemy would be worth, and more (``friendly_fire``)
+    menace = turn.menace(odds.target)
+    value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace))
+    if odds.healing is not None:
+        missing = health.maximum - health.current
+        value += w.heal * min(odds.healing.mean, missing)
+        if "downed" in turn.battle.conditions(odds.target):
+            value += w.revive * odds.affected
+    return value, f"friend {chance}, heals {odds.healing.mean:.1f}" if odds.healing is not None else \
+        f"friend hit {hurt:.1f}"
+
+
+def value_of(turn: Turn, forecast: PowerForecast) -> tuple[float, str]:
+    """A use's value: the sum over every creature it would touch, friends counted against it."""
+    total, parts = 0.0, []
+    for odds in forecast.targets:
+        value, words = worth(turn, odds)
+        total += value
+        parts.append(f"{turn.battle.name(odds.target)} {words}")
+    if forecast.scripted:  # a script decides what it does: worth a modest guess per creature it reaches
+        power = turn.battle.power(forecast.power)
+        guess = [turn.weights.script_guess * (-1 if odds.ally else 1) * odds.affected for odds in forecast.targets
+                 if power.damage is None and power.healing is None]
+        total += sum(guess) if forecast.targets else 0.5
+    name = turn.battle.power(forecast.power).name
+    return total, f"{name}: " + "; ".join(parts) if parts else name
+
+
+def aims(turn: Turn, power: Any, square: tuple[int, int]) -> list[dict[str, Any]]:
+    """The aims worth forecasting for one power from ``square``: the nearest creatures it could help
+    or harm (enemies still standing before downed ones), their squares for an area aimed at a point,
+    or nothing for an area around the user."""
+    helps = power.healing is not None or power.targets in ("ally", "allies")
+    pool = turn.friends if helps else turn.enemies
+    if power.targets == "self":
+        return [{}] if power.healing is not None else []
+    z = turn.z[turn.me] if square == turn.here else float(turn.battle.state.terrain.ground[square])
+    reach = reach_ft(power, turn.rules)
+    if power.area is not None:  # an area reaches past its aim point (a burst) or out along itself (a cone)
+        reach += power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
+    away = {c: distance_3d_ft(square, z, turn.square[c], turn.z[c], turn.rules) for c in pool}
+    up = set(turn.standing)
+    near = sorted((c for c in pool if away[c] <= reach),
+                  key=lambda c: (not helps and c not in up, away[c]))[: turn.weights.targets]
+    if power.single_target:
+        return [{"target": c} for c in near]
+    if power.aims_at_point or power.needs_direction:
+        points = sorted({turn.square[c] for c in near} - {square})
+        return [{"point": p} for p in points]
+    return [{}]
+
+
+def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
+    """Every worthwhile legal use of the creature's powers from ``square``, best first."""
+    key = square
+    found = turn.uses_seen.get(key)
+    if found is not None:
+        return found
+    choices = []
+    for power in turn.powers:
+        if power.damage is None and power.healing is None and not power.conditions and not power.push_ft \
+                and not power.pull_ft and not power.script:
+            continue  # light, darkness, flight, blinks: the tactical player does not weigh them yet
+        for aim in aims(turn, power, square):
+            forecast = turn.battle.forecast(turn.me, power.id, from_square=square, **aim)
+            if not forecast.legal:
+                continue
+            value, why = value_of(turn, forecast)
+            if value > 0:
+                command: Command = ("use_power", (turn.me, power.id), dict(aim))
+                downs = tuple((o.target, o.downs) for o in forecast.targets if not o.ally and o.downs > 0)
+                choices.append(Choice(value, command, why, downs))
+    choices.sort(key=lambda c: -c.score)
+    turn.uses_seen[key] = choices
+    return choices
