@@ -7,7 +7,7 @@ tokens cost a couple of hundred blits a frame.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import pygame
@@ -15,6 +15,7 @@ import pygame
 from components import Fatigue, Health, Position
 from game.render import theme
 from game.render.feed import EventFeed, token_label
+from game.render.frames import Point
 from game.render.viewport import Viewport
 
 TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
@@ -74,8 +75,10 @@ class Tokens:
         return found
 
     def draw(self, surface: pygame.Surface, view: Viewport, looks: list[Look], feed: EventFeed,
-             selected: int | None, now: float, square_ft: float) -> dict[tuple[int, int], int]:
-        """Blit every token in view (a falling one above its square, over its shadow).
+             selected: int | None, now: float, square_ft: float,
+             moving: Mapping[int, Point | None] | None = None) -> dict[tuple[int, int], int]:
+        """Blit every token in view (a falling one above its square, over its shadow; a moving one
+        where ``moving`` puts it on its way, or nowhere while that is out of sight).
 
         Returns:
             Square -> the living creature drawn on it (what a hover shows).
@@ -88,6 +91,11 @@ class Tokens:
         # the hot loop of a frame (200 tokens): looks unpacked and lookups bound to locals
         for e, pos, health, fatigue, conditions, team, name in looks:
             rect = square_rect(pos.x, pos.y)
+            if moving and e in moving:
+                at = moving[e]
+                if at is None:
+                    continue
+                rect = square_rect(at[0], at[1])  # type: ignore[arg-type]  # fractions: pygame rounds them
             if not shown.colliderect(rect):
                 continue
             if "dead" not in conditions:

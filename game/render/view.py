@@ -25,6 +25,7 @@ from components import Position
 from game.render import theme
 from game.render.draw import Texts
 from game.render.feed import EventFeed
+from game.render.floaters import Floaters, draw_speed
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
 from game.render.overlays import Overlays, draw_fall_marks, draw_plans
@@ -92,6 +93,7 @@ class Renderer:
         self.tokens = Tokens(self.colour_of, self.texts)
         self.overlays = Overlays()
         self.side = SidePanel(self.texts, self.colour_of)
+        self.floaters = Floaters(self.texts)
 
     @property
     def tile(self) -> int:
@@ -186,6 +188,8 @@ class Renderer:
         self.side.draw(surface, side, b, self.feed, ui, selected, self.powers)
         draw_buttons(surface, self.size, ui, self.texts)
         draw_status(surface, self.size, ui.message, self.texts)
+        if ui.motion is not None:
+            draw_speed(surface, self.size, ui.motion, self.texts, STATUS_H)
         if ui.show_help:
             draw_help(surface, self.size, self.map_rect.center, self.texts)
 
@@ -202,7 +206,9 @@ class Renderer:
         looks = visible_looks(self.tokens.looks(b, self.feed), ui)
         draw_fall_marks(surface, view, {e: f for e, f in self.feed.falls.items() if ui.shows(e)}, b.round,
                         self.texts)
-        squares = self.tokens.draw(surface, view, looks, self.feed, selected, now, b.rules.square_ft)
+        motion = ui.motion
+        squares = self.tokens.draw(surface, view, looks, self.feed, selected, now, b.rules.square_ft,
+                                   motion.positions if motion is not None else None)
         draw_ghosts(surface, view, ui, lambda e: self.colour_of(b.team(e)), self.texts)
         if selected is not None:
             pos = b.get(selected, Position)
@@ -215,5 +221,7 @@ class Renderer:
             draw_hover(surface, view, b, selected, ui.hover, squares, ui, self.texts)
         elif ui.hover is not None:
             pygame.draw.rect(surface, theme.TEXT, view.square_rect(*ui.hover), 1)
+        if motion is not None and motion.marks:
+            self.floaters.draw(surface, view, motion)
         if ui.banner:
             draw_banner(surface, self.map_rect, ui.banner, self.texts)
