@@ -1,0 +1,156 @@
+"""Motion and numbers in the window: a move walks its path square by square as the clock is stepped,
+a hit floats a number that expires, Backspace ends the animation at once, and the speed setting
+changes how long things take. Driven through the app's inputs under SDL's dummy driver; the clock
+is the app's (``tick_clock``), never the wall's."""
+
+from __future__ import annotations
+
+import pytest
+
+from components import Position
+from game.battle.facade import Battle
+from game.play.app import App
+from game.play.motion import FLOAT_S, STEP_S, Motion
+from game.render.inputs import Click, Hover, Key
+from tests.window_steps import play_to_turn
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _walker(walls: bool = True) -> tuple[App, int]:
+    """A hero whose way to (5, 1) bends around a wall (so the path is not a straight line)."""
+    b = Battle(seed=1, width=12, height=8)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"])
+    b.spawn("Foe", 10, 6, team="red", powers=["strike"], prepared=False, health=40)
+    for y in (0, 1, 2) if walls else ():
+        b.add_wall(3, y)
+    app = App(b, {"blue"})
+    app.open_window((1000, 640), offscreen=True)
+    play_to_turn(app, hero)
+    return app, hero
+
+
+def _striker(seed: int = 2) -> tuple[App, int, int]:
+    b = Battle(seed=seed, width=12, height=8)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], attack_bonus=30)
+    foe = b.spawn("Foe", 2, 2, team="red", powers=["strike"], prepared=False, health=40)
+    app = App(b, {"blue"})
+    app.open_window((1000, 640), offscreen=True)
+    play_to_turn(app, hero)
+    return app, hero, foe
+
+
+def _walk(app: App, square: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """Hover (the preview's path), click, and the path the core forecast."""
+    app.handle(Hover(square))
+    path = tuple(app.ui.move_preview.path)
+    app.handle(Click(square))
+    app.tick_clock(0.0)
+    return path
+
+
+def test_a_move_walks_through_its_paths_squares_in_order() -> None:
+    app, hero = _walker()
+    path = _walk(app, (5, 1))
+    assert len(path) >= 4 and app.battle.get(hero, Position).square == (5, 1)  # the state is final
+    seen: list[tuple[int, int]] = []
+    for _ in range(200):
+        at = app.ui.motion.positions.get(hero)
+        if at is None:
+            break
+        square = (round(at[0]), round(at[1]))
+        if not seen or seen[-1] != square:
+            seen.append(square)
+        # between two squares of the path, never off it
+        assert any(abs(at[0] - x) + abs(at[1] - y) < 2.01 for x, y in path)
+        app.tick_clock(STEP_S / 4)
+    assert seen == list(path[:len(seen)]) and len(seen) >= len(path) - 1
+    assert hero not in app.ui.motion.positions  # done: drawn on its square
+    app.draw()  # and a frame draws
+
+
+def test_a_hit_floats_a_number_that_rises_and_expires() -> None:
+    app, _, foe = _striker()
+    app.handle(Key("1"))
+    app.handle(Hover((2, 2)))
+    app.handle(Click((2, 2)))
+    app.tick_clock(0.0)
+    damage = next(e for e in reversed(app.battle.events) if type(e).__name__ == "Damaged")
+    marks = app.ui.motion.marks
+    assert [m.text for m in marks] == [f"-{damage.amount}"] and marks[0].kind == "hit"
+    assert marks[0].at == (2.0, 2.0)
+    app.tick_clock(FLOAT_S / 2)
+    assert 0.4 < app.ui.motion.marks[0].progress < 0.6
+    app.draw()
+    app.tick_clock(FLOAT_S / 2 + 0.01)
+    assert app.ui.motion.marks == () and not app.motion.busy
+
+
+def test_a_miss_and_a_heal_show_as_words_and_numbers() -> None:
+    b = Battle(seed=3, width=8, height=8)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], attack_bonus=-40)
+    foe = b.spawn("Foe", 2, 2, team="red", health=20)
+    motion = Motion()
+    motion.reset(b)
+    b.start_combat()
+    b.use_power(hero, "strike", target=foe)
+    b.tick()
+    b.heal(hero, 3)
+    b.damage(hero, 5)
+    b.tick()
+    motion.take(b)
+    texts = [f.text for f in motion.floaters]
+    assert "miss" in texts and "-5" in texts
+    assert texts.index("miss") < texts.index("-5")
+
+
+def test_backspace_ends_the_animation_at_once() -> None:
+    app, hero = _walker()
+    _walk(app, (5, 1))
+    app.tick_clock(STEP_S)
+    assert app.ui.motion.positions.get(hero) is not None
+    app.handle(Key("backspace"))
+    assert app.ui.motion.positions == {} and app.ui.motion.marks == () and not app.motion.busy
+
+
+def test_the_speed_setting_changes_how_long_a_move_and_a_mark_take() -> None:
+    lengths = {}
+    for key, speed in (("[", "slow"), (None, "normal"), ("]", "fast")):
+        app, hero = _walker()
+        if key is not None:
+            app.handle(Key(key))
+            assert app.ui.message == f"Animation speed: {speed}" and app.ui.motion.speed == speed
+        _walk(app, (5, 1))
+        (track,) = app.motion.tracks
+        lengths[speed] = track.end - track.start
+        app.motion.add_floater(hero, (5, 1), "-1", "hit", app.motion.clock)
+        assert app.motion.floaters[-1].duration == pytest.approx(FLOAT_S * app.motion.factor)
+    assert lengths["slow"] > lengths["normal"] > lengths["fast"] > 0
+    assert lengths["slow"] == pytest.approx(2 * lengths["normal"])
+
+
+def test_undo_drops_the_animation_of_what_it_took_back() -> None:
+    app, hero = _walker(walls=False)
+    _walk(app, (5, 1))
+    assert app.motion.busy
+    app.handle(Key("u"))
+    assert app.ui.message.startswith("Undone"), app.ui.message
+    app.tick_clock(0.0)
+    assert app.battle.get(hero, Position).square == (1, 1) and not app.motion.busy
+
+
+def test_an_enemy_moving_out_of_sight_is_not_drawn_there_and_its_marks_stay_hidden() -> None:
+    b = Battle(seed=1, width=12, height=8)
+    b.spawn("Hero", 1, 1, team="blue", powers=["strike"])
+    foe = b.spawn("Foe", 5, 6, team="red", powers=["strike"])
+    for x in range(7, 12):
+        b.add_wall(x, 5)
+    app = App(b, {"blue"})
+    app.motion.add_track(foe, ((5, 6), (6, 6), (7, 6), (8, 6)), app.motion.clock, STEP_S)
+    app.motion.add_floater(foe, (8, 6), "-3", "hit", app.motion.clock)
+    hidden = frozenset({foe})
+    frame = app.motion.frame(lambda e: e not in hidden)
+    assert foe not in frame.positions and frame.marks == ()
+    mask = b.visible_squares("blue")
+    frame = app.motion.frame(visible=mask)
+    assert (frame.positions[foe] is None) == (not mask[5, 6])
