@@ -136,7 +136,7 @@ def animated(b: Battle, ui: UiState, draw: Callable[[int], None], frames: int = 
 
     for e in movers:
         walk(e)
-    for i in range(FLOATING):  # staggered, so they are at every point of their lives
+    for _ in range(FLOATING):  # staggered, so they are at every point of their lives
         mark()
         motion.advance(FLOAT_S / FLOATING)
     shown: list[int] = []

@@ -36,6 +36,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
     ("U: undo this turn's orders (until dice are rolled)   G: GM view (no fog)", "body"),
     ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
+    ("[ / ]: animations slower / faster     Backspace: end the animation playing", "body"),
     ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
     ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
