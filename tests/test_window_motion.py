@@ -154,3 +154,56 @@ def test_an_enemy_moving_out_of_sight_is_not_drawn_there_and_its_marks_stay_hidd
     mask = b.visible_squares("blue")
     frame = app.motion.frame(visible=mask)
     assert (frame.positions[foe] is None) == (not mask[5, 6])
+
+
+def test_a_computers_move_animates_along_adjacent_squares_from_its_start_to_its_end() -> None:
+    from components.events import Moved
+    from game.play.motion import path_of
+
+    for seed in range(1, 6):
+        b = Battle(seed=seed, width=12, height=8)
+        b.spawn("Blue", 1, 4, team="blue", powers=["strike"])
+        b.spawn("Red", 10, 3, team="red", powers=["strike"])
+        for y in (3, 4):
+            b.add_wall(5, y)
+        app = App(b, frozenset(), policy="greedy", computer_delay=0.0)
+        for _ in range(6):
+            app.tick_clock(0.0)
+        moves = [e for e in b.events if isinstance(e, Moved)]
+        assert moves
+        for moved in moves:
+            path = path_of(b, moved)
+            assert path[0] == moved.from_square and path[-1] == moved.to_square
+            assert all(max(abs(x1 - x0), abs(y1 - y0)) == 1 for (x0, y0), (x1, y1) in zip(path, path[1:]))
+            assert not any(b.terrain.walls[square] for square in path)
+
+
+def test_the_renderer_draws_a_moving_token_where_the_frame_puts_it_and_its_mark_above() -> None:
+    import pygame
+
+    from game.render.frames import Mark, MotionFrame
+    from game.render.ui import UiState
+    from game.render.view import Renderer
+
+    b = Battle(seed=1, width=10, height=6)
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    r = Renderer(b, (900, 500), tile=40, team_colours={"blue": (40, 90, 250)})
+    surface = pygame.Surface(r.size)
+    ui = UiState()
+
+    def blue_at(square: tuple[int, int]) -> bool:
+        colour = surface.get_at(r.square_centre(*square))
+        return colour.b > 150 and colour.r < 120
+
+    r.draw(surface, ui, now=1e9)
+    assert blue_at((1, 1)) and not blue_at((4, 1))
+    ui.motion = MotionFrame({hero: (4.0, 1.0)}, (Mark((6.0, 3.0), "-7", "hit", 0.0),))
+    before = surface.copy()
+    r.draw(surface, ui, now=1e9)
+    assert blue_at((4, 1)) and not blue_at((1, 1))
+    above = r.square_rect(6, 3).move(0, -r.tile // 2)
+    assert any(surface.get_at(p) != before.get_at(p) for p in
+               ((x, y) for x in range(above.left, above.right) for y in range(above.top, above.bottom)))
+    ui.motion = MotionFrame({hero: None})
+    r.draw(surface, ui, now=1e9)
+    assert not blue_at((1, 1)) and not blue_at((4, 1))  # in the fog on its way: not drawn at all
