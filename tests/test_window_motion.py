@@ -95,13 +95,36 @@ def test_a_miss_and_a_heal_show_as_words_and_numbers() -> None:
     b.start_combat()
     b.use_power(hero, "strike", target=foe)
     b.tick()
-    b.heal(hero, 3)
+    b.heal(hero, 2)  # unhurt: heals nothing, so it shows nothing
     b.damage(hero, 5)
+    b.heal(hero, 3)
     b.tick()
     motion.take(b)
     texts = [f.text for f in motion.floaters]
-    assert "miss" in texts and "-5" in texts
-    assert texts.index("miss") < texts.index("-5")
+    assert "miss" in texts and "-5" in texts and "+3" in texts and "+2" not in texts and "+0" not in texts
+    assert texts.index("miss") < texts.index("-5") < texts.index("+3")
+    assert {f.kind for f in motion.floaters} >= {"miss", "hit", "heal"}
+
+
+def test_a_fall_shows_its_damage_as_a_fall_after_the_walk() -> None:
+    from components.events import Damaged
+
+    b = Battle(seed=4, width=8, height=4)
+    for x in range(3):
+        b.set_ground(x, 1, 30)
+    jumper = b.spawn("Jumper", 1, 1, team="blue", health=40)
+    b.spawn("Foe", 7, 3, team="red")
+    motion = Motion()
+    motion.reset(b)
+    b.start_combat()
+    b.move(jumper, 4, 1)
+    b.tick()
+    motion.take(b)
+    hurt = sum(e.amount for e in b.events if isinstance(e, Damaged) and e.source == "fall")
+    (walk,) = [t for t in motion.tracks if t.entity == jumper]
+    (fall,) = [f for f in motion.floaters if f.kind == "fall"]
+    assert fall.text == f"fall -{hurt}" and hurt > 0
+    assert fall.square == walk.squares[-1] and fall.start >= walk.end  # where and after it stepped off
 
 
 def test_backspace_ends_the_animation_at_once() -> None:

@@ -97,7 +97,7 @@ def _mark(event: Any) -> tuple[str, str] | None:
     if isinstance(event, Damaged):
         return (f"fall -{event.amount}", "fall") if event.source == "fall" else (f"-{event.amount}", "hit")
     if isinstance(event, Healed):
-        return f"+{event.amount}", "heal"
+        return (f"+{event.amount}", "heal") if event.amount else None  # a heal at full health did nothing
     if isinstance(event, AttackRolled) and not event.hit:
         return "miss", "miss"
     if isinstance(event, Landed) and event.damage == 0:
