@@ -153,11 +153,20 @@ def animated(b: Battle, ui: UiState, draw: Callable[[int], None], frames: int = 
         shown.append(len(ui.motion.positions) + 1000 * len(ui.motion.marks))
         draw(i)
 
-    times = measure(frame, frames)
+    cpu: list[float] = []
+
+    def timed(i: int) -> None:
+        c0 = time.process_time()
+        frame(i)
+        cpu.append((time.process_time() - c0) * 1000)
+
+    times = measure(timed, frames)
     ui.motion = None
     moving = statistics.median(s % 1000 for s in shown)
     floating = statistics.median(s // 1000 for s in shown)
-    print(f"animated frames: {moving:g} tokens moving, {floating:g} numbers floating (medians over the frames)")
+    print(f"animated frames: {moving:g} tokens moving, {floating:g} numbers floating (medians over the frames); "
+          f"CPU time a frame (what other work on the machine does not stretch): median "
+          f"{statistics.median(cpu):.2f} ms, worst {max(cpu):.2f} ms")
     return times
 
 

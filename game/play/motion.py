@@ -92,6 +92,15 @@ def path_of(battle: Any, moved: Moved) -> tuple[Square, ...]:
     return start, stop
 
 
+def _square(battle: Any, entity: int) -> Square | None:
+    """Where a creature stands (None: the battle no longer has it)."""
+    try:
+        square: Square = battle.get(entity, Position).square
+    except (KeyError, LookupError, ValueError):
+        return None
+    return square
+
+
 def _mark(event: Any) -> tuple[str, str] | None:
     """The floating mark an event shows (text, kind), or None for an event that shows none."""
     if isinstance(event, Damaged):
@@ -212,9 +221,10 @@ class Motion:
             shown = _mark(event)
             if shown is not None:
                 entity = event.target if isinstance(event, AttackRolled) else event.entity
-                square = where.get(entity) or battle.get(entity, Position).square
-                self.add_floater(entity, square, shown[0], shown[1], t)
-                landed = True
+                square = where.get(entity) or _square(battle, entity)
+                if square is not None:
+                    self.add_floater(entity, square, shown[0], shown[1], t)
+                    landed = True
         self.cursor = t + (BEAT_S * f if landed else 0.0)
 
     # ------------------------------------------------------------------ one instant
