@@ -16,3 +16,7 @@ def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:
     assert (tmp_path / "combat-log.txt").read_text(encoding="utf-8").strip() == text.strip()
     shots = sorted(tmp_path.glob("round-*.png"))
     assert len(shots) >= 3 and all(shot.stat().st_size > 10_000 for shot in shots)
+    # the window played as a person would: each picture is written only once its moment came
+    for name in ("move-preview", "walk", "tooltip", "damage", "fog", "fog-gm", "end"):
+        shot = tmp_path / f"demo-{name}.png"
+        assert shot.exists() and shot.stat().st_size > 10_000, name

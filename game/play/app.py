@@ -21,6 +21,7 @@ from components import Position
 from game.play import controls, preview, reload, saving
 from game.play.flow import COMPUTER_DELAY, TurnFlow, winner
 from game.play.fog import Fog
+from game.play.motion import Motion
 from game.play.orders import Orders
 from game.play.rewind import RoundPicker
 from game.render.inputs import Input
@@ -92,12 +93,14 @@ class App(Orders):
         self.ui.notes = self.flow.reasons if explain else None  # the computer's reasons in the GM's log
         self.fog = Fog()
         self.picker = RoundPicker()  # R: the GM's rewind to a round's start (game.play.rewind)
+        self.motion = Motion()  # tokens walking, floating numbers: presentation only (game.play.motion)
         self.window: View | None = None
         self.running = True
         self.on_turn_end: list[Callable[[App], None]] = []
         self.ui.buttons = () if play_round is not None else ("end_turn", "skip", "undo", "gm_view")
         if self.ui.human_teams and play_round is None:
             self._start_combat()
+        self.motion.reset(battle)
         self.refresh()
 
     def open_window(self, size: tuple[int, int] = (1280, 800), screen: Any = None, offscreen: bool = False
@@ -172,6 +175,7 @@ class App(Orders):
         self.ui.forget_plans()
         self.ui.seen_at.clear()
         self.ui.log_scroll = 0
+        self.motion.reset(battle)
         self.refresh()
 
     def end_turn(self) -> None:
@@ -211,6 +215,7 @@ class App(Orders):
             return
         self.ui.message = self.flow.undo()
         self.fog.forget()
+        self.motion.reset(self.battle)
         if self.window is not None:
             self.window.forget()
         self.refresh()
@@ -297,16 +302,25 @@ class App(Orders):
     def draw(self) -> None:
         """Draw a frame into the window's surface."""
         if self.window is not None:
+            self.animate()
             self.window.draw(self.ui)
+
+    def animate(self) -> None:
+        """The animations of what happened since the last frame, at the motion clock's instant."""
+        self.motion.take(self.battle)
+        self.ui.motion = self.motion.frame(self.ui.shows, self.ui.visible,
+                                           lambda e: self.battle.team(e) == self.fog.team)
 
     def tick_clock(self, elapsed: float) -> None:
         """The loop's clock: the computer's next turn when its delay has passed (not under the help)."""
+        self.motion.advance(elapsed)  # and the animations move on
         if self.play_round is None and not self.ui.show_help and self.flow.update(elapsed):
             self.refresh()
             last = self.flow.last
             seen = last is None or self.ui.shows(last)
             self.ui.message = self.flow.said if seen else "Someone unseen took a turn"
             self._check_over()
+        self.animate()
 
     def run(self, autoplay_seconds: float | None = None, max_rounds: int | None = None) -> None:
         """The window's loop (a window is opened if none is). Computer turns are played one per

@@ -26,6 +26,8 @@ LOG_LINES_PER_NOTCH = 3
 ARROWS: Mapping[str, tuple[int, int]] = MappingProxyType({"left": (-1, 0), "right": (1, 0), "up": (0, -1),
                                                           "down": (0, 1)})
 POWER_KEYS = tuple("123456789")
+#: Keys for the animations: slower, faster, skip what is playing.
+ANIMATION_KEYS = ("[", "]", "backspace")
 #: Plain keys that do what a button does.
 PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "u": "undo",
                                                      "g": "gm_view"})
@@ -114,6 +116,18 @@ def _plain_key(app: App, name: str) -> None:
         app.picker.open(app, REWIND_KEYS[name])
     elif name == "f5":
         app.reload()
+    elif name in ANIMATION_KEYS:
+        _animation_key(app, name)
     elif name in ARROWS and app.window is not None:
         dx, dy = ARROWS[name]
         app.window.pan(dx * SCROLL_SQUARES, dy * SCROLL_SQUARES)
+
+
+def _animation_key(app: App, name: str) -> None:
+    """[ and ] make the animations slower and faster; Backspace ends the one playing at once."""
+    motion = app.motion
+    if name == "backspace":
+        motion.skip()
+    else:
+        app.ui.message = f"Animation speed: {motion.slower() if name == '[' else motion.faster()}"
+    app.animate()

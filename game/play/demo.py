@@ -238,7 +238,8 @@ def finished(battle: Any) -> bool:
 
 def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 7, policy: str = "tactical",
                  shots: int = 6) -> list[str]:
-    """Play the demo without a window: a PNG of the first rounds and the last, and the log file.
+    """Play the demo without a window: a PNG of the first rounds and the last, and the log file;
+    then the showcase's pictures of the window as a person plays it (``game.play.showcase``).
 
     Returns:
         The combat log lines (also written to ``out_dir/combat-log.txt``).
@@ -273,6 +274,9 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
             break
     (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     shots_taken.close()
+    from game.play import showcase  # the window played as a person would: out/demo-*.png
+
+    showcase.run(out, seed)
     return lines
 
 

@@ -28,7 +28,8 @@ def draw_fog(surface: pygame.Surface, view: Viewport, overlays: Overlays, ui: Ui
         return
     unseen = ~ui.visible
     key = (unseen.tobytes(), view.tile)
-    view.blit_world(surface, overlays.mask_surface("fog", unseen, (0, 0, 0), FOG_ALPHA, key, view))
+    layer = overlays.mask_surface("fog", unseen, (0, 0, 0), FOG_ALPHA, key, view)
+    view.blit_world(surface, layer, overlays.bounds.get("fog"))
 
 
 def draw_ghosts(surface: pygame.Surface, view: Viewport, ui: UiState, colour_of: Callable[[int], theme.Colour],

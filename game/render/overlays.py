@@ -29,6 +29,8 @@ class Overlays:
 
     def __init__(self) -> None:
         self._masks: dict[str, tuple[Any, pygame.Surface]] = {}
+        #: each mask layer's part that is not transparent (what a frame needs to blit of it)
+        self.bounds: dict[str, pygame.Rect] = {}
         self._reach_key: tuple[Any, ...] | None = None
         self._reach: np.ndarray | None = None
 
@@ -50,6 +52,7 @@ class Overlays:
         cached = self._masks.get(name)
         if cached is not None and cached[0] == key:
             return cached[1]
+        self.bounds.pop(name, None)
         small = pygame.Surface(mask.shape, pygame.SRCALPHA)
         small.fill((*colour, 0))
         pygame.surfarray.pixels_alpha(small)[:] = np.where(mask, alpha, 0).astype(np.uint8)
@@ -58,13 +61,14 @@ class Overlays:
         if edge is not None:
             big.blit(edge, (0, 0))
         self._masks[name] = (key, big)
+        self.bounds[name] = big.get_bounding_rect()
         return big
 
     def draw_reach(self, surface: pygame.Surface, view: Viewport, battle: Any, entity: int) -> None:
         """Blue: the squares the selected creature can move to."""
         mask = self.reach_mask(battle, entity)
-        view.blit_world(surface, self.mask_surface("reach", mask, theme.REACH, theme.REACH_ALPHA, self._reach_key,
-                                                   view))
+        layer = self.mask_surface("reach", mask, theme.REACH, theme.REACH_ALPHA, self._reach_key, view)
+        view.blit_world(surface, layer, self.bounds.get("reach"))
 
     def draw_power(self, surface: pygame.Surface, view: Viewport, battle: Any, user: int, power_id: str,
                    hover: tuple[int, int] | None, square: tuple[int, int] | None = None) -> None:
@@ -80,7 +84,8 @@ class Overlays:
             getattr(power.area, "length_ft", 0) or (0 if power.area is not None else rules.square_ft))
         key = (user, power_id, square, battle.terrain.version)
         mask = within_radius((battle.width, battle.height), square, range_ft, rules) & ~battle.terrain.walls
-        view.blit_world(surface, self.mask_surface("range", mask, theme.RANGE, theme.RANGE_ALPHA, key, view))
+        layer = self.mask_surface("range", mask, theme.RANGE, theme.RANGE_ALPHA, key, view)
+        view.blit_world(surface, layer, self.bounds.get("range"))
         if power.area is not None and (hover is not None or power.range_ft is None):
             try:
                 covered = battle.squares_in_area(power_id, user, hover)

@@ -38,6 +38,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("R: GM rewind to a round's start (type it, or PageUp/PageDown; Enter rewinds, Esc cancels)", "body"),
     ("F5 / Ctrl+R: reload the scenario, its powers and scripts from disk, restart on the same seed", "body"),
     ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
+    ("[ / ]: animations slower / faster     Backspace: end the animation playing", "body"),
     ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
     ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
@@ -67,6 +68,9 @@ class SidePanel:
         self.log_scroll_max: int | None = None
         #: the turn strip's chips in the last render, by creature (in the panel's own coordinates)
         self.chips: dict[int, pygame.Rect] = {}
+        self._strip_key: tuple[Any, ...] | None = None
+        self._strip_surface: pygame.Surface | None = None
+        self._strip_chips: dict[int, pygame.Rect] = {}
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, battle: Any, feed: EventFeed, ui: UiState,
              selected: int | None, powers: Mapping[int, tuple[str, ...]] | None) -> None:
@@ -83,9 +87,8 @@ class SidePanel:
                 powers: Mapping[int, tuple[str, ...]] | None) -> pygame.Surface:
         side = pygame.Surface(size)
         side.fill(theme.PANEL)
-        pygame.draw.line(side, theme.PANEL_EDGE, (0, 0), (0, size[1]), 2)
         y = self._title(side, size[0], battle.round, ui.title)
-        y = self._turn_order(side, size[0], y, battle, feed, selected, ui)
+        y = self._strip(side, size[0], y, battle, feed, selected, ui)
         y = draw_legend(side, 14, y - 6, size[0] - 28, self.texts)
         if selected is not None:
             y = self._selected(side, y, battle, feed, selected, ui, powers)
@@ -97,7 +100,25 @@ class SidePanel:
         y += 18
         lines = feed.lines if ui.visible is None else feed.seen_lines
         self._log(side, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8), lines, ui.log_scroll)
+        pygame.draw.line(side, theme.PANEL_EDGE, (0, 0), (0, size[1]), 2)
         return side
+
+    def _strip(self, side: pygame.Surface, width: int, y: int, battle: Any, feed: EventFeed,
+               selected: int | None, ui: UiState) -> int:
+        """The turn order strip at ``y``, rendered again only when what it shows changed: with 200
+        creatures its chips are most of a panel's render, and choosing a power redraws the panel."""
+        state = battle.state
+        key = (battle.round, len(state.events), len(battle.command_log), selected, ui.actor, ui.up_next,
+               ui.hidden, width, side.get_height())
+        if key != self._strip_key or self._strip_surface is None:
+            strip = pygame.Surface((width, side.get_height()))
+            strip.fill(theme.PANEL)
+            height = self._turn_order(strip, width, 0, battle, feed, selected, ui)
+            self._strip_key, self._strip_chips = key, self.chips
+            self._strip_surface = strip.subsurface((0, 0, width, min(height, strip.get_height()))).copy()
+        side.blit(self._strip_surface, (0, y))
+        self.chips = {e: rect.move(0, y) for e, rect in self._strip_chips.items()}
+        return y + self._strip_surface.get_height()
 
     def _title(self, side: pygame.Surface, width: int, round_: int, title: str) -> int:
         """The scenario's name (shortened so it never runs into the round number) and the round."""

@@ -7,7 +7,7 @@ tokens cost a couple of hundred blits a frame.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 import pygame
@@ -15,6 +15,7 @@ import pygame
 from components import Fatigue, Health, Position
 from game.render import theme
 from game.render.feed import EventFeed, token_label
+from game.render.frames import Point
 from game.render.viewport import Viewport
 
 TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
@@ -33,6 +34,11 @@ class Look(NamedTuple):
     name: str
 
 
+#: what a frame needs of a creature's token: its image, its square's corner in world pixels, its
+#: square, whether it lives
+Entry = tuple[pygame.Surface, int, int, tuple[int, int], bool]
+
+
 class Tokens:
     """A renderer's token surfaces and its snapshot of the creatures' looks."""
 
@@ -42,6 +48,8 @@ class Tokens:
         self._cache: dict[tuple[Any, ...], pygame.Surface] = {}
         self._looks_key: tuple[int, ...] | None = None
         self._looks: list[Look] = []
+        self._entries_key: tuple[Any, ...] | None = None
+        self._entries_cache: dict[int, Entry] = {}
 
     def token(self, tile: int, team: str, label: str, health: tuple[int, int], fatigue: tuple[int, int],
               conditions: frozenset[str]) -> pygame.Surface:
@@ -54,6 +62,21 @@ class Tokens:
             surface = draw_token(tile, self.colour_of(team), label, health, fatigue, conditions, self.text)
             self._cache[key] = surface
         return surface
+
+    def _entry(self, look: Look, tile: int, labels: Mapping[int, str]) -> Entry:
+        """A look's token image, its square's corner in world pixels, its square, whether it lives."""
+        health, fatigue, pos = look.health, look.fatigue, look.position
+        image = self.token(tile, look.team, labels.get(look.entity) or token_label(look.name),
+                           (health.current, health.maximum), (fatigue.level, fatigue.maximum), look.conditions)
+        return image, pos.x * tile, pos.y * tile, pos.square, "dead" not in look.conditions
+
+    def _entries(self, tile: int, labels: Mapping[int, str]) -> dict[int, Entry]:
+        """Every look's entry, worked out again only when the looks, the tile or the labels change."""
+        key = (self._looks_key, tile, id(labels), len(labels))
+        if key != self._entries_key:
+            self._entries_key = key
+            self._entries_cache = {look.entity: self._entry(look, tile, labels) for look in self._looks}
+        return self._entries_cache
 
     def looks(self, battle: Any, feed: EventFeed) -> list[Look]:
         """Every creature's look, read through the facade only when the battle changed.
@@ -74,8 +97,10 @@ class Tokens:
         return found
 
     def draw(self, surface: pygame.Surface, view: Viewport, looks: list[Look], feed: EventFeed,
-             selected: int | None, now: float, square_ft: float) -> dict[tuple[int, int], int]:
-        """Blit every token in view (a falling one above its square, over its shadow).
+             selected: int | None, now: float, square_ft: float,
+             moving: Mapping[int, Point | None] | None = None) -> dict[tuple[int, int], int]:
+        """Blit every token in view (a falling one above its square, over its shadow; a moving one
+        where ``moving`` puts it on its way, or nowhere while that is out of sight).
 
         Returns:
             Square -> the living creature drawn on it (what a hover shows).
@@ -84,23 +109,34 @@ class Tokens:
         squares: dict[tuple[int, int], int] = {}
         blits = []
         shown = view.map_rect.inflate(tile * 2, tile * 2)
-        labels, falls, square_rect, token = feed.labels, feed.falls, view.square_rect, self.token
-        # the hot loop of a frame (200 tokens): looks unpacked and lookups bound to locals
-        for e, pos, health, fatigue, conditions, team, name in looks:
-            rect = square_rect(pos.x, pos.y)
-            if not shown.colliderect(rect):
+        left, top, right, bottom = shown.left - tile, shown.top - tile, shown.right, shown.bottom
+        ox, oy = view.map_rect.x - view.camera[0], view.map_rect.y - view.camera[1]
+        falls, labels = feed.falls, feed.labels
+        entries = self._entries(tile, labels)
+        # the hot loop of a frame (200 tokens): each token's image and corner are worked out once per
+        # change of the battle (``_entries``), so a frame only offsets them and culls
+        for look in looks:
+            e = look.entity
+            entry = entries.get(e) or self._entry(look, tile, labels)
+            image, x, y, square, alive = entry
+            if moving and e in moving:
+                at = moving[e]
+                if at is None:
+                    continue
+                x, y = int(at[0] * tile), int(at[1] * tile)
+            x += ox
+            y += oy
+            if not (left < x < right and top < y < bottom):
                 continue
-            if "dead" not in conditions:
-                squares[pos.square] = e
-            look = token(tile, team, labels.get(e) or token_label(name), (health.current, health.maximum),
-                         (fatigue.level, fatigue.maximum), conditions)
-            fall = falls.get(e)
+            if alive:
+                squares[square] = e
+            fall = falls.get(e) if falls else None
             dy = fall.offset(now, tile, square_ft) if fall is not None else 0
             if dy:
-                _shadow(surface, rect, dy, tile)
-            blits.append((look, (rect.x, rect.y - dy)))
+                _shadow(surface, pygame.Rect(x, y, tile, tile), dy, tile)
+            blits.append((image, (x, y - dy)))
             if e == selected:
-                pygame.draw.circle(surface, theme.SELECTED, (rect.centerx, rect.centery - dy), tile // 2 - 1, 2)
+                pygame.draw.circle(surface, theme.SELECTED, (x + tile // 2, y + tile // 2 - dy), tile // 2 - 1, 2)
         surface.fblits(blits)
         return squares
 

@@ -60,6 +60,8 @@ class UiState:
     gm_view: bool = False
     #: the buttons shown under the side panel, by name (what a click on one sends)
     buttons: tuple[str, ...] = ()
+    #: the animations at this instant (a ``game.render.frames.MotionFrame``; None: none shown)
+    motion: Any = None
 
     def shows(self, entity: int) -> bool:
         """Whether the person may see this creature now (fog of war)."""

@@ -25,6 +25,7 @@ from components import Position
 from game.render import theme
 from game.render.draw import Texts
 from game.render.feed import EventFeed
+from game.render.floaters import Floaters, draw_speed
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
 from game.render.notice import draw_error, draw_timeline
@@ -93,6 +94,7 @@ class Renderer:
         self.tokens = Tokens(self.colour_of, self.texts)
         self.overlays = Overlays()
         self.side = SidePanel(self.texts, self.colour_of)
+        self.floaters = Floaters(self.texts)
 
     @property
     def tile(self) -> int:
@@ -176,7 +178,7 @@ class Renderer:
         now = time.monotonic() if now is None else now
         b = self.battle
         self.feed.update(b, ui.hidden, ui.notes)
-        surface.fill(theme.BACKGROUND)
+        self._clear(surface)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
         selected = ui.selected if ui.selected is not None and ui.selected in b.creatures() else None
@@ -191,8 +193,24 @@ class Renderer:
             draw_timeline(surface, self.map_rect, ui.timeline, self.texts)
         if ui.error:
             draw_error(surface, self.map_rect, ui.error, self.texts)
+        if ui.motion is not None:
+            draw_speed(surface, self.size, ui.motion, self.texts, STATUS_H)
         if ui.show_help:
             draw_help(surface, self.size, self.map_rect.center, self.texts, ui.save_path or "out/save.json")
+
+    def _clear(self, surface: pygame.Surface) -> None:
+        """The background where no layer paints: the map viewport around the world. The terrain, the
+        side panel, the buttons and the status bar are opaque and cover the rest (filling under them
+        too cost a tenth of a frame)."""
+        m, view = self.map_rect, self.view
+        world = pygame.Rect(m.x - view.camera[0], m.y - view.camera[1], *view.world_size).clip(m)
+        if not world.w or not world.h:
+            surface.fill(theme.BACKGROUND, m)
+            return
+        for strip in ((m.x, m.y, m.w, world.y - m.y), (m.x, world.bottom, m.w, m.bottom - world.bottom),
+                      (m.x, world.y, world.x - m.x, world.h), (world.right, world.y, m.right - world.right, world.h)):
+            if strip[2] > 0 and strip[3] > 0:
+                surface.fill(theme.BACKGROUND, strip)
 
     def _draw_map(self, surface: pygame.Surface, ui: UiState, selected: int | None, now: float) -> None:
         """Everything inside the map viewport, bottom layer first."""
@@ -207,7 +225,9 @@ class Renderer:
         looks = visible_looks(self.tokens.looks(b, self.feed), ui)
         draw_fall_marks(surface, view, {e: f for e, f in self.feed.falls.items() if ui.shows(e)}, b.round,
                         self.texts)
-        squares = self.tokens.draw(surface, view, looks, self.feed, selected, now, b.rules.square_ft)
+        motion = ui.motion
+        squares = self.tokens.draw(surface, view, looks, self.feed, selected, now, b.rules.square_ft,
+                                   motion.positions if motion is not None else None)
         draw_ghosts(surface, view, ui, lambda e: self.colour_of(b.team(e)), self.texts)
         if selected is not None:
             pos = b.get(selected, Position)
@@ -220,5 +240,7 @@ class Renderer:
             draw_hover(surface, view, b, selected, ui.hover, squares, ui, self.texts)
         elif ui.hover is not None:
             pygame.draw.rect(surface, theme.TEXT, view.square_rect(*ui.hover), 1)
+        if motion is not None and motion.marks:
+            self.floaters.draw(surface, view, motion)
         if ui.banner:
             draw_banner(surface, self.map_rect, ui.banner, self.texts)

@@ -68,8 +68,14 @@ class Viewport:
     def square_centre(self, x: int, y: int) -> tuple[int, int]:
         return self.square_rect(x, y).center
 
-    def blit_world(self, target: pygame.Surface, layer: pygame.Surface) -> None:
-        """Blit the visible part of a world-sized layer into the map viewport."""
+    def blit_world(self, target: pygame.Surface, layer: pygame.Surface, part: pygame.Rect | None = None) -> None:
+        """Blit the visible part of a world-sized layer into the map viewport (only its ``part``, a
+        rectangle in world pixels, when given: a translucent overlay costs what it covers)."""
         area = pygame.Rect(max(self.camera[0], 0), max(self.camera[1], 0), self.map_rect.w, self.map_rect.h)
         dest = (self.map_rect.x + max(-self.camera[0], 0), self.map_rect.y + max(-self.camera[1], 0))
+        if part is not None:
+            clipped = area.clip(part)
+            if not clipped.w or not clipped.h:
+                return
+            dest, area = (dest[0] + clipped.x - area.x, dest[1] + clipped.y - area.y), clipped
         target.blit(layer, dest, area)
