@@ -10,7 +10,6 @@ off the ledge), so the demo always shows a fall, a surprise, a torch in the dark
 from __future__ import annotations
 
 import os
-import random
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -219,15 +218,18 @@ def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None) -> list[s
     return lines
 
 
-def play_round(demo: Demo, rng: random.Random, policy: str = "tactical") -> None:
-    """One round: combat starts if needed, the director's beat, every creature's AI turn, the tick."""
+def play_round(demo: Demo, seed: int, policy: str = "tactical") -> None:
+    """One round: combat starts if needed, the director's beat, every creature's AI turn, the tick.
+
+    Each turn's computer draws from ``ai.turn_rng(seed, round, creature)``, as the window's do, so a
+    rewound round plays again the same way."""
     from game import ai
 
     b = demo.battle
     if not b.in_combat:
         b.start_combat()
     directed = director(demo)
-    b.tick(controller=ai.controller(policy, rng, demo.powers, controls=lambda e: e not in directed))
+    b.tick(controller=ai.controller(policy, None, demo.powers, controls=lambda e: e not in directed, seed=seed))
 
 
 def finished(battle: Any) -> bool:
@@ -257,12 +259,11 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
                               demo.human_teams)
     shots_taken.save(out / "round-00.png", now=0.0)
-    rng = random.Random(seed)
     lines = scene_lines(demo.battle)
     seen = 0
     told: set[tuple[int, int]] = set()
     for _ in range(max_rounds):
-        play_round(demo, rng, policy)
+        play_round(demo, seed, policy)
         events = demo.battle.state.events
         lines += format_events(demo.battle, events[seen:]) + cover_lines(demo.battle, told)
         seen = len(events)
@@ -285,11 +286,10 @@ def run_window(policy: str = "tactical", seed: int = 7, seconds_per_round: float
     from game.play.app import App
 
     demo = build()
-    rng = random.Random(seed)
 
     def directed_round(battle: Any) -> None:
         demo.battle = battle  # after Ctrl+L the window plays the loaded battle
-        play_round(demo, rng, policy)
+        play_round(demo, seed, policy)
 
     def tell(app: App) -> None:
         app.ui.message = f"Round {app.battle.round} played (Space: next round now, ?: help)"
