@@ -39,6 +39,28 @@ def distance_3d_ft(a: tuple[int, int], a_z: float, b: tuple[int, int], b_z: floa
     return math.hypot(across, up)
 
 
+def distances_3d_ft(xs: np.ndarray, ys: np.ndarray, zs: np.ndarray, b: tuple[int, int], b_z: float,
+                    rules: Rules) -> np.ndarray:
+    """:func:`distance_3d_ft` from each of the points (``xs[i]``, ``ys[i]``, ``zs[i]``) to ``b`` at
+    ``b_z``, as one array: a planner ranks every square it could reach by it.
+
+    The same arithmetic as the one-pair form, element by element (integer grid feet, the absolute
+    height difference, then the larger of the two or the straight line), so the two agree exactly.
+    """
+    ax, ay = np.abs(xs - b[0]), np.abs(ys - b[1])
+    squares = np.maximum(ax, ay) if rules.diagonal == "one" else np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    across = (squares * rules.square_ft).astype(np.float64)
+    up = np.abs(zs.astype(np.float64) - float(b_z))
+    if rules.height_distance == "larger":
+        larger: np.ndarray = np.maximum(across, up)
+        return larger
+    found: np.ndarray = across.copy()
+    raised = np.nonzero(up != 0)[0]
+    if len(raised):  # math.hypot, not numpy's: the two may differ in the last bit
+        found[raised] = [math.hypot(a, u) for a, u in zip(across[raised].tolist(), up[raised].tolist())]
+    return found
+
+
 def within_radius(shape: tuple[int, int], centre: tuple[int, int], radius_ft: float, rules: Rules) -> np.ndarray:
     """Boolean ``[x, y]`` mask of the squares within ``radius_ft`` of ``centre``."""
     most = _most_squares(radius_ft, rules.square_ft)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import copy
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from components import Fatigue, Health, Position, Vision
+from components import Fatigue, Health, Position, Rules, Vision
 from game import Battle
+from systems.geometry import distance_3d_ft, distances_3d_ft
 
 SIZE = 8
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,3 +160,17 @@ def test_health_follows_the_pool_arithmetic(amounts, health):
     b.tick()
     assert (b.get(e, Health).current, b.get(e, Fatigue).level) == (model_h, model_f)
     b.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(points=st.lists(st.tuples(st.integers(0, 600), st.integers(0, 600),
+                                 st.one_of(st.sampled_from([0.0, 5.0, 10.0, -20.0]), st.floats(-500, 500))),
+                       min_size=1, max_size=20),
+       b=st.tuples(st.integers(0, 600), st.integers(0, 600)), b_z=st.floats(-500, 500),
+       diagonal=st.sampled_from(["one", "alternating"]), height=st.sampled_from(["straight", "larger"]))
+def test_the_array_distance_a_planner_ranks_by_equals_the_rules_distance_exactly(
+        points: list[tuple[int, int, float]], b: tuple[int, int], b_z: float, diagonal: str, height: str) -> None:
+    rules = Rules.from_mapping({"diagonal": diagonal, "height_distance": height})
+    xs, ys, zs = (np.array(axis) for axis in zip(*points))
+    found = distances_3d_ft(xs, ys, zs.astype(np.float64), b, b_z, rules).tolist()
+    assert found == [distance_3d_ft((x, y), z, b, b_z, rules) for x, y, z in points]

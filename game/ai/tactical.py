@@ -25,7 +25,7 @@ from components.forecasts import MoveForecast, Threat
 from game.ai.board import HURTFUL_DROP_FT
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, longest_reach
 from game.ai.tactical_uses import uses_from
-from systems.geometry import distance_3d_ft
+from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
 
 __all__ = ["DEFAULT", "Choice", "Decision", "Weights", "longest_reach", "plan", "shortlist", "uses_from"]
@@ -49,21 +49,19 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     targets = [(turn.square[e], turn.z[e]) for e in turn.enemies]
     here_z = turn.z[turn.me]
     soft = battle.state.terrain.soft
-    rank: dict[tuple[int, int], tuple[int, float]] = {}
-    # every distance is at least the squares between on the grid (the larger axis) times the square's
-    # feet: only squares that close to some enemy are asked about in three dimensions
+    # every square at once: whether an enemy is in reach from it, and how far the way round is
     xs, ys = (np.array(axis) for axis in zip(*squares))
-    near = np.zeros(len(squares), dtype=bool)
-    for (ex, ey), _ in targets:
-        near |= np.maximum(abs(xs - ex), abs(ys - ey)) * turn.rules.square_ft <= reach
-    for square, maybe in zip(squares, near.tolist()):
-        z = float(ground[square])
-        in_reach = maybe and any(distance_3d_ft(square, z, at, ez, turn.rules) <= reach for at, ez in targets)
-        way = float(field[square])
-        if way >= UNREACHABLE:  # no way round to them (a wall, a ravine): how far as the arrow flies
-            way = UNREACHABLE + min(distance_3d_ft(square, z, at, ez, turn.rules) for at, ez in targets)
-        drop = here_z - z if here_z - z >= 10 else 0.0  # a drop that hurts ranks as that much farther away
-        rank[square] = (0 if in_reach else 1, drop * (0.5 if soft[square] else 1.0) + way)
+    zs = ground[xs, ys].astype(np.float64)
+    apart = np.stack([distances_3d_ft(xs, ys, zs, at, ez, turn.rules) for at, ez in targets])
+    in_reach = (apart <= reach).any(axis=0).tolist()
+    ways = field[xs, ys].astype(np.float64)
+    cut_off = ways >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
+    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), ways)
+    drops = here_z - zs
+    drops = np.where(drops >= 10, drops, 0.0)  # a drop that hurts ranks as that much farther away
+    rank_far = (drops * np.where(soft[xs, ys], 0.5, 1.0) + ways).tolist()
+    rank: dict[tuple[int, int], tuple[int, float]] = {
+        square: (0 if close else 1, far) for square, close, far in zip(squares, in_reach, rank_far)}
     ranked = sorted(squares, key=rank.__getitem__)[: 2 * w.shortlist]
     nearest = sorted(turn.enemies, key=lambda e: float(field[turn.square[e]]))[:3]
     cover = battle.cover_map(nearest, ranked)
