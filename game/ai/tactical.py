@@ -53,13 +53,14 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     xs, ys = (np.array(axis) for axis in zip(*squares))
     zs = ground[xs, ys].astype(np.float64)
     apart = np.stack([distances_3d_ft(xs, ys, zs, at, ez, turn.rules) for at, ez in targets])
-    in_reach = (apart <= reach).any(axis=0).tolist()
+    close_enough: np.ndarray = (apart <= reach).any(axis=0)
+    in_reach: list[bool] = close_enough.tolist()
     ways = field[xs, ys].astype(np.float64)
     cut_off = ways >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
     ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), ways)
     drops = here_z - zs
     drops = np.where(drops >= 10, drops, 0.0)  # a drop that hurts ranks as that much farther away
-    rank_far = (drops * np.where(soft[xs, ys], 0.5, 1.0) + ways).tolist()
+    rank_far: list[float] = (drops * np.where(soft[xs, ys], 0.5, 1.0) + ways).tolist()
     rank: dict[tuple[int, int], tuple[int, float]] = {
         square: (0 if close else 1, far) for square, close, far in zip(squares, in_reach, rank_far)}
     ranked = sorted(squares, key=rank.__getitem__)[: 2 * w.shortlist]
