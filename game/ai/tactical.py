@@ -53,8 +53,7 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     xs, ys = (np.array(axis) for axis in zip(*squares))
     zs = ground[xs, ys].astype(np.float64)
     apart = np.stack([distances_3d_ft(xs, ys, zs, at, ez, turn.rules) for at, ez in targets])
-    close_enough: np.ndarray = (apart <= reach).any(axis=0)
-    in_reach: list[bool] = close_enough.tolist()
+    in_reach: list[bool] = np.any(apart <= reach, axis=0).tolist()
     ways = field[xs, ys].astype(np.float64)
     cut_off = ways >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
     ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), ways)
