@@ -69,10 +69,16 @@ def _check(replay: ReplayApp, seen: dict[int, tuple[Any, ...]]) -> None:
     assert replay.window.renderer.battle is shown
 
 
-def test_a_replay_steps_forward_and_back_and_shows_what_was_recorded(tmp_path: Path) -> None:
+def _opened(tmp_path: Path) -> tuple[Any, dict[int, tuple[Any, ...]]]:
+    """A recorded game, opened in a replay window on an off-screen surface; and what was seen when."""
     path, seen = _record(tmp_path)
     replay = open_replay(path)
     replay.open_window(screen=pygame.Surface(SIZE))
+    return replay, seen
+
+
+def test_a_replay_steps_forward_and_back_and_shows_what_was_recorded(tmp_path: Path) -> None:
+    replay, seen = _opened(tmp_path)
     timeline = replay.timeline
     start = timeline.event
     assert start == timeline.first and replay.ui.timeline.round == 0
@@ -118,9 +124,7 @@ def test_a_replay_steps_forward_and_back_and_shows_what_was_recorded(tmp_path: P
 
 
 def test_play_and_pause_advance_one_event_per_step_of_the_clock(tmp_path: Path) -> None:
-    path, seen = _record(tmp_path)
-    replay = open_replay(path)
-    replay.open_window(screen=pygame.Surface(SIZE))
+    replay, seen = _opened(tmp_path)
     timeline = replay.timeline
     start = timeline.event
     replay.handle(Key("space"))

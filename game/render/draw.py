@@ -58,6 +58,16 @@ def panel(surface: pygame.Surface, box: pygame.Rect) -> None:
     pygame.draw.rect(surface, theme.PANEL_EDGE, box, 1, border_radius=6)
 
 
+def panel_lines(surface: pygame.Surface, box: pygame.Rect, lines: list[pygame.Surface], margin: tuple[int, int],
+                gap: int) -> None:
+    """A :func:`panel` with rendered lines down it, ``margin`` (x, y) inside its edge, ``gap`` apart."""
+    panel(surface, box)
+    y = box.y + margin[1]
+    for line in lines:
+        surface.blit(line, (box.x + margin[0], y))
+        y += line.get_height() + gap
+
+
 def dashed(surface: pygame.Surface, colour: theme.Colour, start: tuple[int, int], end: tuple[int, int],
            width: int) -> None:
     """A dashed line (10 px dashes): a line of sight, or a queued power's aim."""

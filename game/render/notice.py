@@ -10,7 +10,7 @@ from typing import Any
 import pygame
 
 from game.render import theme
-from game.render.draw import Texts, panel, wrap
+from game.render.draw import Texts, panel_lines, wrap
 
 #: The error box's colour for its first line.
 ERROR_COLOUR = (255, 140, 120)
@@ -31,11 +31,7 @@ def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts:
     rendered = [texts(line, "small", colour) for line, colour in lines[:24]]
     box = pygame.Rect(0, 0, width, sum(r.get_height() + 3 for r in rendered) + 20)
     box.midbottom = (map_rect.centerx, map_rect.bottom - 12)
-    panel(surface, box)
-    y = box.y + 10
-    for line in rendered:
-        surface.blit(line, (box.x + 15, y))
-        y += line.get_height() + 3
+    panel_lines(surface, box, rendered, (15, 10), 3)
 
 
 def draw_timeline(surface: pygame.Surface, map_rect: pygame.Rect, position: Any, texts: Texts) -> None:

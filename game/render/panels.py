@@ -14,7 +14,7 @@ import pygame
 
 from components import Fatigue, Health, Position
 from game.render import theme
-from game.render.draw import Texts, panel, wrap
+from game.render.draw import Texts, panel, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend
 from game.render.ui import UiState, shown_powers
@@ -265,11 +265,7 @@ def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int,
     shade = pygame.Surface(size, pygame.SRCALPHA)
     shade.fill((0, 0, 0, 140))
     surface.blit(shade, (0, 0))
-    panel(surface, box)
-    y = box.y + 15
-    for s in surfaces:
-        surface.blit(s, (box.x + 20, y))
-        y += s.get_height() + 6
+    panel_lines(surface, box, surfaces, (20, 15), 6)
 
 
 def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts) -> None:
