@@ -230,3 +230,29 @@ def test_the_renderer_draws_a_moving_token_where_the_frame_puts_it_and_its_mark_
     ui.motion = MotionFrame({hero: None})
     r.draw(surface, ui, now=1e9)
     assert not blue_at((1, 1)) and not blue_at((4, 1))  # in the fog on its way: not drawn at all
+
+
+def test_the_next_computer_creature_waits_until_the_last_ones_walk_is_over() -> None:
+    from components.events import Moved
+
+    b = Battle(seed=3, width=14, height=6)
+    b.spawn("Blue", 1, 2, team="blue", powers=["strike"])
+    b.spawn("Red", 12, 2, team="red", powers=["strike"])
+    app = App(b, frozenset(), policy="greedy", computer_delay=0.2)
+
+    def commands() -> int:
+        return len(b.command_log)
+
+    for _ in range(50):  # until a computer creature has walked
+        app.tick_clock(0.25)
+        if any(isinstance(e, Moved) for e in b.events):
+            break
+    assert app.motion.walking
+    walk_ends = max(t.end for t in app.motion.tracks)
+    issued = commands()
+    while app.motion.clock + 0.05 < walk_ends:  # the walk plays: nobody else acts meanwhile
+        app.tick_clock(0.05)
+        assert commands() == issued
+    for _ in range(20):  # then the delay, and the next creature's turn
+        app.tick_clock(0.05)
+    assert commands() > issued

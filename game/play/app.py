@@ -312,9 +312,12 @@ class App(Orders):
                                            lambda e: self.battle.team(e) == self.fog.team)
 
     def tick_clock(self, elapsed: float) -> None:
-        """The loop's clock: the computer's next turn when its delay has passed (not under the help)."""
+        """The loop's clock: the computer's next turn when its delay has passed since the last walk
+        ended (not under the help)."""
         self.motion.advance(elapsed)  # and the animations move on
-        if self.play_round is None and not self.ui.show_help and self.flow.update(elapsed):
+        # the next computer creature waits until the last one's walk is over: one at a time, visibly
+        waiting = self.ui.show_help or self.motion.walking
+        if self.play_round is None and not waiting and self.flow.update(elapsed):
             self.refresh()
             last = self.flow.last
             seen = last is None or self.ui.shows(last)

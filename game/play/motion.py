@@ -170,6 +170,11 @@ class Motion:
         self.cursor = self.clock
 
     @property
+    def walking(self) -> bool:
+        """Whether a token is still on its way (the window's next computer turn waits for it)."""
+        return bool(self.tracks)
+
+    @property
     def busy(self) -> bool:
         return bool(self.tracks or self.floaters)
 
