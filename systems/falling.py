@@ -6,6 +6,8 @@ in the ``Falling`` component; the landing becomes an ordinary hit for the damage
 
 from __future__ import annotations
 
+import math
+
 import esper
 
 from components import Conditions, Falling, Fatigue, Health, Movement, Position, Rules
@@ -26,6 +28,12 @@ def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
     if soft:
         dice //= rules.soft_landing_divisor
     return dice
+
+
+def least_hurtful_drop_ft(rules: Rules) -> float:
+    """The shortest fall that deals any damage on hard ground (infinite when no fall does): what a
+    planner holds a drop against before it asks for the fall's odds."""
+    return float(rules.fall_ft_per_die) if rules.fall_max_dice > 0 else math.inf
 
 
 def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:

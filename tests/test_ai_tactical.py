@@ -274,3 +274,20 @@ def test_it_shoots_the_enemy_that_can_hit_back_before_one_stuck_out_of_reach():
     assert all(b.forecast(me, "shoot", target=t).legal for t in (squire, archer))
     decision = ai.decide(b, me, "tactical")
     assert ("shoot", {"target": archer}) in _moves_and_uses(decision)[1], decision.why
+
+
+@pytest.mark.parametrize("feet_per_die, jumps", [(10, False), (30, True)])
+def test_a_drop_counts_as_hurtful_by_the_rules_fall_dice_not_by_a_fixed_height(feet_per_die: int, jumps: bool):
+    """A 20 ft drop costs 2d6 by default, so it closes in only along the top; where a scenario deals a
+    die per 30 ft, the same drop is harmless and it jumps down the short way."""
+    b = Battle(seed=3, width=30, height=5, rules={"fall_ft_per_die": feet_per_die})
+    for x in range(30):
+        for y in range(5):
+            b.set_ground(x, y, 20 if x <= 3 else 0)
+    me = b.spawn("scout", 3, 2, team="a", powers=["strike"])
+    b.spawn("foe", 28, 2, team="b", powers=["strike"])
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    moves, _ = _moves_and_uses(decision)
+    dropped = any(b.forecast_move(me, square).fall is not None for square in moves)
+    assert dropped == jumps, decision.why

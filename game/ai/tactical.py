@@ -22,9 +22,9 @@ import numpy as np
 
 from components import Movement
 from components.forecasts import MoveForecast, Threat
-from game.ai.board import HURTFUL_DROP_FT
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, longest_reach
 from game.ai.tactical_uses import uses_from
+from systems.falling import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
 
@@ -58,7 +58,7 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     cut_off = ways >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
     ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), ways)
     drops = here_z - zs
-    drops = np.where(drops >= 10, drops, 0.0)  # a drop that hurts ranks as that much farther away
+    drops = np.where(drops >= least_hurtful_drop_ft(turn.rules), drops, 0.0)  # ranks as that much farther
     rank_far: list[float] = (drops * np.where(soft[xs, ys], 0.5, 1.0) + ways).tolist()
     rank: dict[tuple[int, int], tuple[int, float]] = {
         square: (0 if close else 1, far) for square, close, far in zip(squares, in_reach, rank_far)}
@@ -92,7 +92,7 @@ def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     mask = turn.battle.reachable(turn.me).copy()
     for square in reserved:
         mask[square] = False
-    drops = turn.z[turn.me] - turn.battle.state.terrain.ground >= 10
+    drops = turn.z[turn.me] - turn.battle.state.terrain.ground >= least_hurtful_drop_ft(turn.rules)
     squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask & ~drops))]
     if not squares:
         return Decision((), f"stays at {turn.here}: nowhere nearer")
@@ -134,8 +134,9 @@ def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float
         able = any(distance_3d_ft(end, z, turn.square[e], turn.z[e], turn.rules) <= turn.speed + reach
                    for e in turn.standing)
     else:
+        hurts = least_hurtful_drop_ft(turn.rules)
         able = float(field[end]) <= turn.speed + reach and any(
-            z - turn.z[e] < HURTFUL_DROP_FT and distance_3d_ft(end, z, turn.square[e], turn.z[e], turn.rules)
+            z - turn.z[e] < hurts and distance_3d_ft(end, z, turn.square[e], turn.z[e], turn.rules)
             <= turn.speed + reach for e in turn.standing)
     able = able or any(turn.menace_reach(s.enemy) <= at_hand for s in threat.sources)
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0
