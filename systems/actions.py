@@ -43,6 +43,13 @@ def _stuck(conditions: Conditions, falling: Falling) -> str | None:
     return None
 
 
+def walk_speed(movement: Movement, conditions: Conditions, falling: Falling, rules: Rules) -> int:
+    """How far the creature could walk in a round as it is now: nothing while it cannot move at all
+    (downed, falling, restrained), else its speed this round (slowed included). What a planner
+    reaches with, for itself and for an enemy."""
+    return 0 if _stuck(conditions, falling) is not None else speed_for_round(movement, conditions, rules)
+
+
 def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movement,
                  conditions: Conditions, falling: Falling, goal: tuple[int, int],
                  taken: Callable[[tuple[int, int]], bool]) -> str | None:

@@ -291,3 +291,17 @@ def test_a_drop_counts_as_hurtful_by_the_rules_fall_dice_not_by_a_fixed_height(f
     moves, _ = _moves_and_uses(decision)
     dropped = any(b.forecast_move(me, square).fall is not None for square in moves)
     assert dropped == jumps, decision.why
+
+
+@pytest.mark.parametrize("condition, feet", [(None, 30.0), ("slowed", 15.0), ("restrained", 0.0)])
+def test_it_plans_its_next_walk_with_the_speed_the_rules_give_it_now(condition: str | None, feet: float):
+    """Slowed (fatigue, a power) halves the walk it counts on for next turn's blow; restrained, none."""
+    from game.ai.tactical_turn import DEFAULT, Turn
+
+    b = Battle(seed=1, width=10, height=5)
+    me = b.spawn("scout", 1, 2, team="a", powers=["strike"], speed=30)
+    b.spawn("foe", 8, 2, team="b", powers=["strike"])
+    if condition is not None:
+        b.add_condition(me, condition)
+    b.start_combat()
+    assert Turn(b, me, None, DEFAULT).speed == feet

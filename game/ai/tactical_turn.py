@@ -11,8 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from components import Health, Movement, Position
+from components import Conditions, Falling, Health, Movement, Position
 from components.powers import Power
+from systems.actions import walk_speed
 from systems.geometry import distance_3d_ft
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -99,7 +100,9 @@ class Turn:
         self.health = {c: battle.get(c, Health) for c in living}
         own = battle.powers_of(me)
         self.powers = [battle.power(p) for p in own if allowed is None or p in allowed]
-        self.speed = float(battle.get(me, Movement).speed_ft)
+        # how far it walks by the rules as it is now (slowed, restrained), as next turn's walk will likely be
+        self.speed = float(walk_speed(battle.get(me, Movement), battle.get(me, Conditions), battle.get(me, Falling),
+                                      battle.rules))
         self.menace_seen: dict[int, float] = {}
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}

@@ -20,7 +20,7 @@ from components.powers import Power
 from game.battle import orders, validate
 from game.battle.forecasts import Forecasts
 from game.battle.world import entry
-from systems.actions import speed_for_round
+from systems.actions import walk_speed
 from systems.cover import cover_counts, has_cover
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
@@ -127,7 +127,7 @@ class Tactics(Forecasts):
         conditions = esper.component_for_entity(enemy, Conditions)
         movement = esper.component_for_entity(enemy, Movement)
         position = esper.component_for_entity(enemy, Position)
-        speed = 0 if "restrained" in conditions.active else speed_for_round(movement, conditions, state.rules)
+        speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)
         reach = reach_ft(power, state.rules)
         if reach > 2 * state.rules.square_ft:  # a ranged power: the straight distance
             return distance_3d_ft(position.square, float(position.z), at, z, state.rules) <= speed + reach
