@@ -39,6 +39,29 @@ _D20: Mapping[str, tuple[float, ...]] = MappingProxyType({
 })
 
 
+def _tails(chances: tuple[float, ...]) -> tuple[float, ...]:
+    """P(face >= k) for k = 0..sides+1, each summed over the faces in rising order, as :func:`chance`
+    sums them (so the two give the very same float)."""
+    found = []
+    for k in range(len(chances) + 2):
+        total = 0.0
+        for face, p in enumerate(chances, start=1):
+            if face >= k:
+                total += p
+        found.append(total)
+    return tuple(found)
+
+
+#: The d20's P(face >= k) under each mode, k = 0..21: an attack hits on one threshold.
+_D20_TAILS: Mapping[str, tuple[float, ...]] = MappingProxyType({mode: _tails(t) for mode, t in _D20.items()})
+
+
+def chance_at_least(mode: str, needed: int) -> float:
+    """P(a d20 under ``mode`` shows ``needed`` or more): exactly ``chance(20, mode, lambda f: f >= needed)``."""
+    tails = _D20_TAILS[mode]
+    return tails[min(max(needed, 0), len(tails) - 1)]
+
+
 def chance(sides: int, mode: str, succeeds: Callable[[int], bool]) -> float:
     """P(a roll of one die under ``mode`` succeeds), ``succeeds(face)`` being the rule's own test."""
     table = _D20.get(mode) if sides == 20 else None

@@ -21,6 +21,7 @@ from components.powers import Power
 from components.rules import Rules
 from systems.areas import facing
 from systems.geometry import distance_3d_ft
+from systems.odds import chance_at_least
 from systems.paths import blocked_for
 from systems.rolls import defense_against, roll_mode
 from systems.state import BattleState
@@ -185,6 +186,13 @@ class AttackTerms:
     def hits(self, roll: int) -> bool:
         """Whether a d20 showing ``roll`` hits (a critical failure never does)."""
         return self.mode.mode != "critical failure" and roll + self.bonus >= self.defense.value
+
+    def hit_chance(self) -> float:
+        """P(the roll hits): the faces :meth:`hits` accepts, read off a table of the d20's odds (a
+        forecast asks it for every target it weighs; equal to ``chance(20, mode, self.hits)``)."""
+        if self.mode.mode == "critical failure":
+            return 0.0
+        return chance_at_least(self.mode.mode, self.defense.value - self.bonus)
 
 
 def attack_terms(state: BattleState, power: Power, user: int, target: int,

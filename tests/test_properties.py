@@ -12,8 +12,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from components import Fatigue, Health, Position, Rules, Vision
+from components.forecasts import DefenseBreakdown, RollMode
 from game import Battle
 from systems.geometry import distance_3d_ft, distances_3d_ft
+from systems.odds import chance, chance_at_least
+from systems.power_checks import AttackTerms
 
 SIZE = 8
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -174,3 +177,13 @@ def test_the_array_distance_a_planner_ranks_by_equals_the_rules_distance_exactly
     xs, ys, zs = (np.array(axis) for axis in zip(*points))
     found = distances_3d_ft(xs, ys, zs.astype(np.float64), b, b_z, rules).tolist()
     assert found == [distance_3d_ft((x, y), z, b, b_z, rules) for x, y, z in points]
+
+
+@settings(max_examples=300, deadline=None)
+@given(mode=st.sampled_from(["normal", "advantage", "disadvantage", "critical failure"]),
+       bonus=st.integers(-30, 30), defense=st.integers(-10, 50))
+def test_the_hit_chance_table_equals_summing_the_faces_the_attack_roll_accepts(mode: str, bonus: int,
+                                                                                defense: int) -> None:
+    terms = AttackTerms(RollMode(mode), bonus, DefenseBreakdown(defense, defense))
+    assert terms.hit_chance() == chance(20, mode, terms.hits)
+    assert chance_at_least(mode, defense) == chance(20, mode, lambda roll: roll >= defense)

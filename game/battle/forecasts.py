@@ -41,7 +41,7 @@ from systems.cover import has_cover
 from systems.falling import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
-from systems.odds import chance, dice_outcomes
+from systems.odds import chance_at_least, dice_outcomes
 from systems.power_checks import attack_terms, halved, height_at, reach_ft, save_terms, use_problem
 from systems.visibility import can_see, vision_level
 from systems.vitals import can_act, is_dead, is_flying
@@ -162,11 +162,11 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         save made against a half-damage power), and the attack or save odds behind them."""
         if power.attack_bonus is not None:
             terms = attack_terms(self.state, power, user, target, user_square=origin, target_square=target_square)
-            full = chance(20, terms.mode.mode, terms.hits)
+            full = terms.hit_chance()
             return full, 0.0, AttackOdds(terms.mode, terms.bonus, terms.defense, full), None
         if power.save_dc is not None:
             mode, dc = save_terms(self.state, power, target, target_square=target_square)
-            saved = chance(20, mode.mode, lambda roll: roll >= dc)
+            saved = chance_at_least(mode.mode, dc)
             return 1.0 - saved, (saved if power.save_half else 0.0), None, SaveOdds(mode, dc, saved, power.save_half)
         return 1.0, 0.0, None, None
 
