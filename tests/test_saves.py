@@ -176,8 +176,10 @@ def test_build_commands_is_worked_out_and_checked(tmp_path: Path, small: Scenari
 def test_loaded_game_can_be_saved_again(tmp_path: Path, small: Scenario) -> None:
     battle, _count, _ids = _played(small)
     save_game(tmp_path / "one.json", small, battle)
-    scenario, seed, commands = read_replay(tmp_path / "one.json")
+    found = read_replay(tmp_path / "one.json")
+    scenario, seed, commands = found.scenario, found.seed, found.commands
     assert seed == battle.seed and commands == battle.command_log[len(commands) * -1:]
+    assert found.powers is None and found.power_overrides == ()  # no sweep changed its powers
     restored = load_game(tmp_path / "one.json")
     restored.tick()
     save_game(tmp_path / "two.json", scenario, restored)

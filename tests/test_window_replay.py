@@ -145,3 +145,25 @@ def test_the_replay_command_checks_headless(tmp_path: Path, capsys: pytest.Captu
     path, _ = _record(tmp_path)
     assert cli.main(["replay", str(path), "--headless"]) == 0
     assert "all matched" in capsys.readouterr().out
+
+
+def test_a_replay_of_a_sweeps_variant_is_stepped_with_the_powers_it_was_played_with(tmp_path: Path) -> None:
+    from game.content.saves import play_replay
+    from game.sim.runner import run_battle
+
+    keep = str(ROOT / "assets/scenarios/keep.toml")
+    row = run_battle(keep, (("powers.shoot.damage", "3d6"),), 5, policy="greedy", max_rounds=4,
+                     replay_dir=str(tmp_path), always_replay=True)
+    assert row["error"] == "" and row["replay"]
+    recorded, matched, _ = play_replay(row["replay"])
+    assert matched
+    replay = open_replay(row["replay"])
+    timeline = replay.timeline
+    timeline.go(timeline.total)
+    assert str(timeline.battle.power("shoot").damage) == "3d6"
+    assert timeline.battle.state.events == recorded.state.events   # the variant's battle, not the base one
+    timeline.go(timeline.first)
+    timeline.go(timeline.total)                                     # back and forth: a rebuild, same powers
+    assert timeline.battle.state.events == recorded.state.events
+    recorded.close()
+    timeline.close()

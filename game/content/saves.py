@@ -32,12 +32,14 @@ from __future__ import annotations
 
 import enum
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from components import Health, Position
+from components.powers import Power
 from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
@@ -49,6 +51,7 @@ from game.content.scenario import Scenario, ScenarioError, load_scenario, load_s
 __all__ = [
     "FORMAT_VERSION",
     "REPLAY_FORMAT",
+    "ReplayFile",
     "SAVE_FORMAT",
     "SaveError",
     "decode_value",
@@ -238,23 +241,31 @@ def _first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]
     return None
 
 
+def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
+                 ) -> tuple[dict[str, Power] | None, tuple[tuple[str, Any], ...]]:
+    """The file's power overrides (a sweep's ``powers.ID.KEY``) applied to the scenario's powers:
+    the table its battle was played with (None: the scenario's own), and the overrides."""
+    try:
+        changed = tuple((k, decode_value(v, f"power override {k}")) for k, v in document.get("powers", []))
+        powers = apply_power_overrides(changed, scenario.library, scenario.script_dir) if changed else None
+    except (PowerError, SaveError) as err:
+        raise _fail(path, f"its power overrides do not apply: {err}") from None
+    return powers, changed
+
+
 def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> tuple[Battle, Scenario, str | None]:
     """Rebuild and replay; returns the battle and the first disagreement with the file (None if none).
 
     Raises SaveError (after closing the new battle) only when the battle cannot be rebuilt at all.
     """
     scenario = _scenario(path, document)
-    try:
-        changed = [(k, decode_value(v, f"power override {k}")) for k, v in document.get("powers", [])]
-        powers = apply_power_overrides(changed, scenario.library, scenario.script_dir) if changed else None
-    except (PowerError, SaveError) as err:
-        raise _fail(path, f"its power overrides do not apply: {err}") from None
+    powers, changed = _power_table(path, document, scenario)
     try:
         battle = scenario.build(seed=document["seed"])
     except (ScenarioError, ValueError) as err:
         raise _fail(path, f"its scenario does not build: {err}") from None
     if powers is not None:
-        battle.powers, battle.power_overrides = powers, tuple(changed)
+        battle.powers, battle.power_overrides = powers, changed
     try:
         if len(battle.command_log) != document["build_commands"]:
             raise _fail(path, f"build_commands is {document['build_commands']} but the scenario builds with "
@@ -302,11 +313,30 @@ def restore_game(path: str | Path) -> tuple[Battle, Scenario, int]:
     return battle, scenario, document["build_commands"]
 
 
-def read_replay(path: str | Path) -> tuple[Scenario, int, list[Command]]:
-    """The scenario, seed and post-build commands of a replay or save, without playing it."""
+@dataclass(frozen=True)
+class ReplayFile:
+    """What a replay or save holds, read and checked but not played: the scenario, the seed, the
+    commands after the build, and the power table its battle used (None: the scenario's own)."""
+
+    scenario: Scenario
+    seed: int
+    commands: list[Command]
+    powers: dict[str, Power] | None = None
+    power_overrides: tuple[tuple[str, Any], ...] = ()
+
+
+def read_replay(path: str | Path) -> ReplayFile:
+    """A replay or save's scenario, seed, post-build commands and power overrides, without playing it.
+
+    Raises:
+        SaveError: the file is unreadable or malformed, its scenario does not load, or its power
+            overrides do not apply.
+    """
     target = Path(path)
     document, commands = _read(target, (REPLAY_FORMAT, SAVE_FORMAT))
-    return _scenario(target, document), document["seed"], commands
+    scenario = _scenario(target, document)
+    powers, changed = _power_table(target, document, scenario)
+    return ReplayFile(scenario, document["seed"], commands, powers, changed)
 
 
 def play_replay(path: str | Path) -> tuple[Battle, bool, str | None]:

@@ -161,5 +161,6 @@ def open_replay(path: str | Path, title: str | None = None) -> ReplayApp:
     """
     from game.content.saves import read_replay
 
-    scenario, seed, commands = read_replay(path)
-    return ReplayApp(Timeline(scenario, seed, commands), title or f"Replay of {Path(path).name}")
+    found = read_replay(path)
+    timeline = Timeline(found.scenario, found.seed, found.commands, found.powers, found.power_overrides)
+    return ReplayApp(timeline, title or f"Replay of {Path(path).name}")

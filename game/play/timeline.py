@@ -16,7 +16,7 @@ per round, and its turn marks then show the round's end board.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,13 +76,17 @@ class Timeline:
         scenario: the scenario the replay was made on (``game.content.saves.read_replay``).
         seed: the battle's seed.
         commands: the commands given after the build, as ``(name, args, kwargs)``.
+        powers: the power table the battle was played with, when a sweep changed it (its
+            ``powers.ID.KEY`` overrides are ``power_overrides``); None for the scenario's own.
 
     Raises:
         ValueError: the scenario does not build, or a command is refused on replay.
     """
 
-    def __init__(self, scenario: Any, seed: int, commands: Sequence[Any]) -> None:
+    def __init__(self, scenario: Any, seed: int, commands: Sequence[Any], powers: Mapping[str, Any] | None = None,
+                 power_overrides: tuple[tuple[str, Any], ...] = ()) -> None:
         self.scenario, self.seed, self.commands = scenario, seed, list(commands)
+        self.powers, self.power_overrides = (None if powers is None else dict(powers)), power_overrides
         battle = self._build()
         try:
             self.stops = [Stop(0, len(battle.state.events))]
@@ -101,7 +105,11 @@ class Timeline:
     # ------------------------------------------------------------------ building
 
     def _build(self) -> Any:
-        return self.scenario.build(seed=self.seed)
+        """The scenario built on the seed, with the power table the recorded battle was played with."""
+        battle = self.scenario.build(seed=self.seed)
+        if self.powers is not None:
+            battle.powers, battle.power_overrides = dict(self.powers), self.power_overrides
+        return battle
 
     @staticmethod
     def _apply(battle: Any, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
