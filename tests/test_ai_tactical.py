@@ -305,3 +305,36 @@ def test_it_plans_its_next_walk_with_the_speed_the_rules_give_it_now(condition: 
         b.add_condition(me, condition)
     b.start_combat()
     assert Turn(b, me, None, DEFAULT).speed == feet
+
+
+def _veil_duel() -> tuple[Battle, int]:
+    """A mage with only darkness and fog, and a friend archer, facing two archers across open ground."""
+    b = Battle(seed=1, width=14, height=7)
+    me = b.spawn("mage", 1, 3, team="a", powers=["darkness", "fog-cloud"], initiative_bonus=20, health=8)
+    b.spawn("archer", 1, 5, team="a", powers=["shoot"])
+    b.spawn("archer", 12, 2, team="b", powers=["shoot"])
+    b.spawn("archer", 12, 4, team="b", powers=["shoot"])
+    b.start_combat()
+    b.begin_round()
+    return b, me
+
+
+def test_it_veils_the_enemy_archers_when_that_spares_its_side_more_than_it_costs():
+    b, me = _veil_duel()
+    before = b.threat(me).expected
+    decision = ai.decide(b, me, "tactical")
+    _, uses = _moves_and_uses(decision)
+    assert [power for power, _ in uses] in (["darkness"], ["fog-cloud"]), decision.why
+    for name, args, kwargs in decision.commands:
+        getattr(b, name)(*args, **kwargs)
+    b.resolve_orders()
+    assert b.threat(me).expected < before, decision.why    # the veil really cut their odds on it
+
+
+def test_trying_a_veil_leaves_the_battle_as_it_was():
+    b, me = _veil_duel()
+    log, events, effects = list(b.command_log), list(b.events), dict(b.state.effects)
+    threat = b.threat(me)
+    ai.decide(b, me, "tactical")
+    assert b.command_log == log and b.events == events and b.state.effects == effects
+    assert b.threat(me) == threat

@@ -24,6 +24,7 @@ from components import Movement
 from components.forecasts import MoveForecast, Threat
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, longest_reach
 from game.ai.tactical_uses import uses_from
+from game.ai.tactical_veils import veil_option
 from systems.falling import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
@@ -220,5 +221,9 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> Decision:
     options: list[_Option] = []
     for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):
         options.extend(_options_at(turn, move, threat, here_best, field))
+    veil = veil_option(turn)  # a light, darkness or fog tried on the battle itself
+    if veil is not None:
+        stay = options[0]  # staying, with no action
+        options.append(_Option(stay.score + veil[0], (*stay.commands, veil[1]), f"{veil[2]}; {stay.why}"))
     best = max(options, key=lambda o: o.score)  # the first of equals: staying, then shortlist order
     return Decision(best.commands, best.why)

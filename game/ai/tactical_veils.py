@@ -1,0 +1,66 @@
+"""Powers that change what can be seen (light, darkness, fog): valued by trying them on the battle.
+
+A darkness on the enemy archers' line, a fog between two fronts, a light on enemies standing in the
+dark: what they are worth is how they change the blows both sides can strike before the tactical
+player's next turn. No forecast of a single use says that, and the rules of sight, light levels
+and roll modes are the battle's, so the player asks the battle itself: on a snapshot it uses the
+power and lets it resolve, asks the threats on its side and on the enemy (``Battle.threats``, the
+same odds the rolls resolve with), and restores the battle as it was. Nothing here knows a rule.
+"""
+
+from __future__ import annotations
+
+from components.powers import Power
+from game.ai.tactical_turn import Command, Turn
+
+#: Enemies whose squares are tried as the point of a veil (nearest first), beside its own square.
+AIM_AT_ENEMIES = 3
+
+
+def veils(turn: Turn) -> list[Power]:
+    """Its powers whose whole effect is an area or a light (no damage, heal or condition of their own)."""
+    return [p for p in turn.powers if (p.creates_area is not None or p.creates_light is not None)
+            and p.damage is None and p.healing is None and not p.conditions and not p.script]
+
+
+def _exchange(turn: Turn) -> tuple[float, float]:
+    """Before its next turn: the damage its side expects to take (where each friend stands), and the
+    damage its side could deal to the enemies still standing (where each of them stands)."""
+    battle = turn.battle
+    friends = [f for f in turn.friends if f == turn.me or f in turn.able]
+    taken = sum(battle.threats(f, [battle.square_of(f)], turn.enemies)[0].expected for f in friends)
+    dealt = sum(battle.threats(e, [battle.square_of(e)], friends)[0].expected for e in turn.standing)
+    return taken, dealt
+
+
+def veil_option(turn: Turn) -> tuple[float, Command, str] | None:
+    """The best veil to raise from where it stands, if one helps: (its worth, the command, why).
+
+    Its worth is the damage its side is spared (weighed by its caution) plus the damage its side
+    gains on the enemy, for one round; a veil that blinds its own archers more than the enemy's
+    is worth less than nothing and is never chosen.
+    """
+    battle, me = turn.battle, turn.me
+    powers = veils(turn)
+    if not powers or not turn.standing:
+        return None
+    taken, dealt = _exchange(turn)
+    points = [battle.square_of(e) for e in turn.standing[:AIM_AT_ENEMIES]] + [turn.here]
+    best: tuple[float, Command, str] | None = None
+    for power in powers:
+        for point in dict.fromkeys(points):
+            if not battle.forecast(me, power.id, point=point).legal:
+                continue
+            before = battle.snapshot()
+            try:
+                battle.use_power(me, power.id, point=point)
+                battle.resolve_orders()
+                taken_after, dealt_after = _exchange(turn)
+            finally:
+                battle.restore(before)
+            spared, gained = taken - taken_after, dealt_after - dealt
+            worth = turn.caution() * spared + gained
+            if worth > 0 and (best is None or worth > best[0]):
+                why = f"{power.name} at {point}: {spared:+.1f} damage spared, {gained:+.1f} dealt"
+                best = (worth, ("use_power", (me, power.id), {"point": point}), why)
+    return best
