@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))
 #: Brawlers with Strike and Shove on a cliff over a ravine (do shoves and falls happen?)
 CLIFF = ROOT / "bench" / "data" / "cliff.toml"
+#: Every shipped power on one board (the golden test's gauntlet): which of them the player uses at all.
+GAUNTLET = ROOT / "tests" / "golden" / "gauntlet.toml"
 MAX_ROUNDS = 40
 OPPONENTS = ("greedy", "random")
 
@@ -101,17 +103,22 @@ def sensitivity(pool: Any, battles: int) -> None:
         wins = sum(r["winner"] == "keep" for r in rows)
         low, high = wilson(wins, len(rows))
         print(f"  keep.toml, cover bonus {bonus:2d}: keep wins {wins / len(rows):6.1%}  [{low:.1%}, {high:.1%}]")
-    for path in [*SCENARIOS, CLIFF]:
+    for path in [*SCENARIOS, CLIFF, GAUNTLET]:
         rows = _run(pool, str(path), [battle_seed(17, i) for i in range(battles)], "tactical")
         uses: Counter[str] = Counter()
+        used_in: Counter[str] = Counter()
         for r in rows:
             uses.update(r["uses"])
+            used_in.update(p for p, n in r["uses"].items() if n)
         falls = sum(r["falls"] for r in rows) / len(rows)
         shoves = sum(r["shoves"] for r in rows) / len(rows)
         listed = ", ".join(f"{p} {uses.get(p, 0) / len(rows):.1f}" for p in sorted(set(powers_of_scenario(path))))
         refused = sum(r["refused"] for r in rows)
         print(f"  {path.stem:8s} falls {falls:4.2f}/battle, shoves {shoves:4.2f}/battle, refused {refused}; "
               f"uses/battle: {listed}")
+        rare = sorted(p for p in set(powers_of_scenario(path)) if used_in[p] * 10 < len(rows))
+        if rare:
+            print(f"           used in fewer than 1 battle in 10: {', '.join(rare)}")
 
 
 def powers_of_scenario(path: Path) -> list[str]:
