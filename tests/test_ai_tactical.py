@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from components.events import Fell, Pushed
+from components.events import AttackRolled, Fell, Pushed
 from game import ai
 from game.battle.facade import Battle
 
@@ -338,3 +338,21 @@ def test_trying_a_veil_leaves_the_battle_as_it_was():
     ai.decide(b, me, "tactical")
     assert b.command_log == log and b.events == events and b.state.effects == effects
     assert b.threat(me) == threat
+
+
+def test_it_blinks_across_a_river_it_cannot_walk_over_and_strikes_from_the_far_bank():
+    b = Battle(seed=2, width=12, height=7)
+    for x in (5, 6):
+        for y in range(7):
+            b.set_terrain(x, y, blocks=["movement", "pushes", "fliers"])  # seen across, never crossed
+    me = b.spawn("blinker", 3, 3, team="a", powers=["blink", "strike"], initiative_bonus=20)
+    foe = b.spawn("archer", 9, 3, team="b", powers=["shoot"], health=8)
+    b.start_combat()
+    b.begin_round()
+    decision = ai.decide(b, me, "tactical")
+    _, uses = _moves_and_uses(decision)
+    assert [power for power, _ in uses] == ["blink", "strike"], decision.why
+    for name, args, kwargs in decision.commands:  # every command is legal in the order given
+        getattr(b, name)(*args, **kwargs)
+    b.end_turn()
+    assert b.square_of(me)[0] > 6 and any(e.target == foe for e in b.events if isinstance(e, AttackRolled))

@@ -177,6 +177,50 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     return found
 
 
+def _leaps(turn: Turn, field: np.ndarray) -> list[_Option]:
+    """Teleporting (a blink) to a square it cannot walk to this turn, then acting there if it still may.
+
+    The squares tried are the few within the power's range nearest the enemies still standing (as
+    the arrow flies: across a ravine the walking way does not exist); each is weighed as a move is,
+    by the battle's threats there, the uses from there and the next turn's blow.
+    """
+    battle, me, w = turn.battle, turn.me, turn.weights
+    foes = turn.standing or turn.enemies
+    leaps = [p for p in turn.powers if p.teleport and p.range_ft is not None and p.damage is None]
+    if not leaps or not foes:
+        return []
+    ground = battle.state.terrain.ground
+
+    def nearest(square: tuple[int, int], z: float) -> float:
+        return min(distance_3d_ft(square, z, turn.square[e], turn.z[e], turn.rules) for e in foes)
+
+    walkable = battle.reachable(me)
+    found = []
+    for power in leaps:
+        xs, ys = np.nonzero(~walkable & ~battle.state.terrain.walls)
+        near = [(int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist())
+                if distance_3d_ft(turn.here, turn.z[me], (int(x), int(y)), float(ground[x, y]), turn.rules)
+                <= power.range_ft]
+        near.sort(key=lambda s: (nearest(s, float(ground[s])), s))
+        points = [s for s in near if battle.forecast(me, power.id, point=s).legal][: w.shortlist]
+        if not points:
+            continue
+        for point, threat in zip(points, battle.threats(me, points, turn.enemies)):
+            leap: Command = ("use_power", (me, power.id), {"point": point})
+            z = float(ground[point])
+            closer = w.approach * (nearest(turn.here, turn.z[me]) - nearest(point, z)) / turn.rules.square_ft
+            base = closer + _next_turn(turn, threat, z, field)
+            words = f"{power.name} to {point}: {threat.expected:.1f} expected damage there"
+            found.append(_Option(base - turn.caution() * _taken(turn, threat, {}), (leap,), words))
+            there = [c for c in uses_from(turn, point) if battle.power(c.command[1][1]).action != power.action]
+            if there:
+                best = there[0]
+                score = base + best.score - turn.caution() * _taken(turn, threat, dict(best.downs))
+                # the blink resolves before the use is given, which is checked from where it then stands
+                found.append(_Option(score, (leap, ("resolve_orders", (), {}), best.command), f"{words}; {best.why}"))
+    return found
+
+
 def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
          allowed: Sequence[str] | None = None, weights: Weights = DEFAULT) -> Decision:
     """The tactical player's turn for ``me``: the best of staying or moving to a shortlisted square,
@@ -221,6 +265,7 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> Decision:
     options: list[_Option] = []
     for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):
         options.extend(_options_at(turn, move, threat, here_best, field))
+    options.extend(_leaps(turn, field))
     veil = veil_option(turn)  # a light, darkness or fog tried on the battle itself
     if veil is not None:
         stay = options[0]  # staying, with no action
