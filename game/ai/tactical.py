@@ -197,10 +197,15 @@ def _leaps(turn: Turn, field: np.ndarray) -> list[_Option]:
     walkable = battle.reachable(me)
     found = []
     for power in leaps:
-        xs, ys = np.nonzero(~walkable & ~battle.state.terrain.walls)
-        near = [(int(x), int(y)) for x, y in zip(xs.tolist(), ys.tolist())
-                if distance_3d_ft(turn.here, turn.z[me], (int(x), int(y)), float(ground[x, y]), turn.rules)
-                <= power.range_ft]
+        # only the window the range spans (a big map costs its window, not its size)
+        span = int(power.range_ft // turn.rules.square_ft) + 1
+        x0, y0 = max(turn.here[0] - span, 0), max(turn.here[1] - span, 0)
+        window = (slice(x0, turn.here[0] + span + 1), slice(y0, turn.here[1] + span + 1))
+        xs, ys = np.nonzero(~walkable[window] & ~battle.state.terrain.walls[window])
+        xs, ys = xs + x0, ys + y0
+        zs = ground[xs, ys].astype(np.float64)
+        inside = distances_3d_ft(xs, ys, zs, turn.here, turn.z[me], turn.rules) <= power.range_ft
+        near = [(int(x), int(y)) for x, y in zip(xs[inside].tolist(), ys[inside].tolist())]
         near.sort(key=lambda s: (nearest(s, float(ground[s])), s))
         points = [s for s in near if battle.forecast(me, power.id, point=s).legal][: w.shortlist]
         if not points:
