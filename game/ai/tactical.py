@@ -271,7 +271,10 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> Decision:
     for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):
         options.extend(_options_at(turn, move, threat, here_best, field))
     options.extend(_leaps(turn, field))
-    veil = veil_option(turn)  # a light, darkness or fog tried on the battle itself
+    # a light, darkness or fog is tried on the battle itself, which costs a snapshot a try: only on a
+    # turn that has no use of a power worth making (in a crowd of 50 it cost seconds a round)
+    acts = any(name == "use_power" for name, _, _ in max(options, key=lambda o: o.score).commands)
+    veil = None if acts else veil_option(turn)
     if veil is not None:
         stay = options[0]  # staying, with no action
         options.append(_Option(stay.score + veil[0], (*stay.commands, veil[1]), f"{veil[2]}; {stay.why}"))

@@ -15,6 +15,8 @@ from game.ai.tactical_turn import Command, Turn
 
 #: Enemies whose squares are tried as the point of a veil (nearest first), beside its own square.
 AIM_AT_ENEMIES = 3
+#: Most veils tried in one turn (each is a snapshot of the battle, a use, and the threats asked again).
+MOST_TRIES = 4
 
 
 def veils(turn: Turn) -> list[Power]:
@@ -47,20 +49,19 @@ def veil_option(turn: Turn) -> tuple[float, Command, str] | None:
     taken, dealt = _exchange(turn)
     points = [battle.square_of(e) for e in turn.standing[:AIM_AT_ENEMIES]] + [turn.here]
     best: tuple[float, Command, str] | None = None
-    for power in powers:
-        for point in dict.fromkeys(points):
-            if not battle.forecast(me, power.id, point=point).legal:
-                continue
-            before = battle.snapshot()
-            try:
-                battle.use_power(me, power.id, point=point)
-                battle.resolve_orders()
-                taken_after, dealt_after = _exchange(turn)
-            finally:
-                battle.restore(before)
-            spared, gained = taken - taken_after, dealt_after - dealt
-            worth = turn.caution() * spared + gained
-            if worth > 0 and (best is None or worth > best[0]):
-                why = f"{power.name} at {point}: {spared:+.1f} damage spared, {gained:+.1f} dealt"
-                best = (worth, ("use_power", (me, power.id), {"point": point}), why)
+    tries = [(power, point) for power in powers for point in dict.fromkeys(points)
+             if battle.forecast(me, power.id, point=point).legal][:MOST_TRIES]
+    for power, point in tries:
+        before = battle.snapshot()
+        try:
+            battle.use_power(me, power.id, point=point)
+            battle.resolve_orders()
+            taken_after, dealt_after = _exchange(turn)
+        finally:
+            battle.restore(before)
+        spared, gained = taken - taken_after, dealt_after - dealt
+        worth = turn.caution() * spared + gained
+        if worth > 0 and (best is None or worth > best[0]):
+            why = f"{power.name} at {point}: {spared:+.1f} damage spared, {gained:+.1f} dealt"
+            best = (worth, ("use_power", (me, power.id), {"point": point}), why)
     return best
