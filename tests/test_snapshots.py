@@ -53,3 +53,27 @@ def test_another_battles_snapshot_is_refused() -> None:
     a, b = Battle(seed=1), Battle(seed=2)
     with pytest.raises(ValueError, match="another battle"):
         b.restore(a.snapshot())
+
+
+def test_what_ifs_cost_the_battles_scripts_nothing() -> None:
+    """A forecast of a scripted power runs the script on a copy; the steps it used are not the
+    battle's: after forty trials the real use in the same round still runs, and a replay of the
+    command log (which forecasts nothing) gives the same events."""
+    from components.events import Damaged, ScriptFailed
+    from game.scripting import Limits
+
+    limits = Limits(round_steps=60_000)  # a handful of calls a round
+    b = Battle(seed=6, width=10, height=10, script_limits=limits)
+    witch = b.spawn("Witch", 2, 2, team="blue", powers=["vampiric-touch"], attack_bonus=30)
+    foe = b.spawn("Foe", 3, 2, team="red", health=50)
+    b.start_combat()
+    spent = (b.scripts.budget.round_used, b.scripts.budget.battle_used, b.scripts.calls)
+    b.forecast(witch, "vampiric-touch", target=foe, trials=40)
+    assert (b.scripts.budget.round_used, b.scripts.budget.battle_used, b.scripts.calls) == spent
+    assert b.begin_round() == witch
+    b.use_power(witch, "vampiric-touch", target=foe)
+    b.end_turn()
+    assert any(e.source == "script:vampiric-touch" for e in b.events if isinstance(e, Damaged))
+    assert not [e for e in b.events if isinstance(e, ScriptFailed)]
+    again = Battle.replay(6, 10, 10, None, b.command_log, script_limits=limits)
+    assert again.events == b.events

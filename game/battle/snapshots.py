@@ -41,6 +41,7 @@ class Snapshot:
     reactions: int
     log_length: int
     round: int
+    scripts_spent: tuple[int | None, int, int, int] = (None, 0, 0, 0)  # the budget's round and counts, the calls
 
 
 def _copy_into(live: Any, saved: Any) -> None:
@@ -71,8 +72,10 @@ class Snapshots(BattleCore):
         saved = copy.deepcopy(saved)
         saved["events"] = list(state.events)
         saved["terrain"] = copy.deepcopy(state.terrain)
+        budget = self.scripts.budget
+        spent = (budget.round, budget.round_used, budget.battle_used, self.scripts.calls)
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
-                        len(self.scripts.reactions), len(self.recording.log), state.round)
+                        len(self.scripts.reactions), len(self.recording.log), state.round, spent)
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
@@ -98,5 +101,9 @@ class Snapshots(BattleCore):
         state.sight = None  # a level-grid version that may now mean another grid: look the answers up again
         state.rng.setstate(snapshot.rng)
         self.scripts.seen, self.scripts.out = snapshot.heard, dict(snapshot.out)
+        # the steps scripts used after the snapshot never happened: a what-if (a scripted power's
+        # forecast) is not charged to the battle, and a replay, which forecasts nothing, agrees
+        budget = self.scripts.budget
+        budget.round, budget.round_used, budget.battle_used, self.scripts.calls = snapshot.scripts_spent
         del self.scripts.reactions[snapshot.reactions:]
         del self.recording.log[snapshot.log_length:]
