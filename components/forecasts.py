@@ -207,3 +207,36 @@ class Threat:
     def covered_from(self) -> int:
         """How many of the threatening enemies the square gives cover from."""
         return sum(1 for s in self.sources if s.covered)
+
+
+@dataclass(frozen=True, slots=True)
+class ReactionForecast:
+    """What the battle's reaction scripts would ask for on hearing one event now (a creature downed,
+    say): each command checked but not applied, as ``(method, args)`` in the order asked.
+
+    ``heard`` says some reaction script listens for the event at all (when none does, a planner
+    need not ask again); ``known`` is False when a script failed or is out, so what it would do is
+    not known. Python handlers (trusted code) are not foreseen. ``healed`` and ``hurt`` sum the heal
+    and damage commands per creature (entity -> points).
+    """
+
+    event: str
+    entity: int
+    commands: tuple[tuple[str, tuple[object, ...]], ...] = ()
+    known: bool = True
+    heard: bool = False
+
+    @property
+    def healed(self) -> dict[int, int]:
+        return self._summed("heal")
+
+    @property
+    def hurt(self) -> dict[int, int]:
+        return self._summed("damage")
+
+    def _summed(self, method: str) -> dict[int, int]:
+        found: dict[int, int] = {}
+        for name, args in self.commands:
+            if name == method and len(args) == 2 and isinstance(args[0], int) and isinstance(args[1], int):
+                found[args[0]] = found.get(args[0], 0) + args[1]
+        return found

@@ -143,6 +143,21 @@ def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0
 
 
+def _rallied(turn: Turn, end: tuple[int, int], threat: Threat) -> float:
+    """What the scenario's reactions to a creature going down are worth to it standing on ``end``:
+    for itself and each friend, the chance it goes down before its next turn (the threats) times
+    what the reactions would then do (a rally heals the friends near the one who fell)."""
+    if not turn.downs_heard:
+        return 0.0
+    health, least = turn.health[turn.me], turn.weights.down_worth_asking
+    mine = min(1.0, _taken(turn, threat, {}) / max(health.current, 1))
+    found = mine * turn.if_downed(turn.me, end) if mine >= least else 0.0
+    for friend in turn.friends:  # each question is a script call: only about the friends in danger
+        if friend != turn.me and friend in turn.able and (chance := turn.down_chance(friend)) >= least:
+            found += chance * turn.if_downed(friend, end)
+    return found
+
+
 def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best: Choice | None,
                 field: np.ndarray) -> list[_Option]:
     """Moving to ``move``'s square (or staying): then acting there, acting first, or only moving.
@@ -155,6 +170,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     fall, fall_downs = _fall_cost(turn, move)
     z = turn.z[turn.me] if move is None else float(turn.battle.state.terrain.ground[end])
     base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, threat, z, field)
+    base += _rallied(turn, end, threat)
     closer = w.approach * (float(field[turn.here]) - float(field[end])) / turn.rules.square_ft
     caution = turn.caution()
     words = f"{threat.expected:.1f} expected damage there"

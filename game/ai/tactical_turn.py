@@ -38,6 +38,7 @@ class Weights:
     fall: float = 1.0               # per point of fall damage it would take itself (a jump down may pay)...
     fall_down: float = 12.0         # ...and per chance that the fall downs it (never walk off by accident)
     script_guess: float = 2.5       # what a scripted power's unknown effect is taken to be worth per target
+    down_worth_asking: float = 0.2  # the chance of going down below which reactions to it are not foreseen
     crowd: int = 8                  # nearest enemies (and friends) weighed in a crowd
     shortlist: int = 3              # squares weighed in full besides its own (and the farthest)
     targets: int = 3                # nearest targets weighed per power and square
@@ -106,6 +107,10 @@ class Turn:
         self.menace_seen: dict[int, float] = {}
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
+        self.rallies_seen: dict[tuple[int, tuple[int, int] | None], float] = {}
+        self.down_odds: dict[int, float] = {}
+        # whether the scenario's reaction scripts do anything when a creature goes down (a rally's heals)
+        self.downs_heard = battle.reacts_to_downs()
 
     def low(self) -> bool:
         """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
@@ -158,6 +163,44 @@ class Turn:
             near = sum(1 for f in self.friends if f != self.me and distance_3d_ft(
                 self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach)
             found = self.shares[enemy] = 1.0 / (1 + near)
+        return found
+
+    def if_downed(self, creature: int, me_at: tuple[int, int] | None = None) -> float:
+        """What the reaction scripts would do if ``creature`` went down (with this creature standing
+        on ``me_at``), valued for this creature's side: heals to friends (and bringing a downed
+        friend back) count for it, heals to enemies against it, damage the other way round."""
+        if not self.downs_heard:
+            return 0.0
+        key = (creature, me_at)
+        found = self.rallies_seen.get(key)
+        if found is None:
+            moved = None if me_at is None or me_at == self.here else {self.me: me_at}
+            forecast = self.battle.forecast_reactions(creature, moved=moved)
+            w, found = self.weights, 0.0
+            for other, amount in forecast.healed.items():
+                health = self.health.get(other)
+                if health is None:
+                    continue
+                worth = w.heal * min(amount, health.maximum - health.current)
+                worth += w.revive if health.current <= 0 and other != creature else 0.0
+                found += worth if other in self.friends else -worth
+            for other, amount in forecast.hurt.items():
+                found += -amount if other in self.friends else amount
+            self.rallies_seen[key] = found
+        return found
+
+    def down_chance(self, creature: int) -> float:
+        """How likely a friend is to go down before this creature's next turn: what the enemies
+        could deal it where it stands (the battle's threat) over the health it has left."""
+        found = self.down_odds.get(creature)
+        if found is None:
+            health = self.health[creature]
+            if health.current <= 0:
+                found = 0.0
+            else:
+                threat = self.battle.threats(creature, [self.square[creature]], self.enemies)[0]
+                found = min(1.0, threat.expected / health.current)
+            self.down_odds[creature] = found
         return found
 
     def label(self, creature: int) -> str:

@@ -33,6 +33,7 @@ def worth(turn: Turn, odds: TargetForecast) -> tuple[float, str]:
             return w.finish * hurt, f"{chance}, {hurt:.1f} expected (already down)"
         menace = turn.menace(odds.target)
         value = hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace)
+        value += odds.downs * turn.if_downed(odds.target) if odds.downs else 0.0  # its friends' rally, say
         value += sum(odds.affected * w.conditions.get(c, 0.2) * (1 + menace)
                      for c in odds.conditions if c not in turn.battle.conditions(odds.target))
         words = f"{chance}, {hurt:.1f} expected" + (f", fall {falling:.1f}" if falling else "")

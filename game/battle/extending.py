@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import esper
 
-from components.events import Event
+from components.events import Downed, Event
+from components.forecasts import ReactionForecast
+from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.reactions import REACTIONS
 from game.battle.world import BattleCore, command, entry
@@ -38,6 +40,37 @@ class Extending(BattleCore):
             raise IllegalCommand(f"{script} defines no reaction; expected one of {', '.join(REACTIONS.values())}")
         self.scripts.skip_to_now()
         self.scripts.reactions.append((script, entity))
+
+    @entry
+    def forecast_reactions(self, entity: int, moved: Mapping[int, tuple[int, int]] | None = None
+                           ) -> ReactionForecast:
+        """What the battle's reaction scripts would do if ``entity`` were downed now: the commands
+        they would ask for (a rally's heals, say), checked and not applied, with ``moved`` creatures
+        read as standing on other squares (where a planner thinks of ending its turn).
+
+        Why: a computer player that cannot see a scenario's reactions fights as if they were not
+        there; this is their forecast, by the scripts themselves, and it costs the battle nothing
+        (no budget, no event, no roll that stays rolled).
+
+        Raises:
+            IllegalCommand: an unknown creature, or a square off the grid.
+        """
+        entity = self.check(entity)
+        if not self.scripts.reactions:
+            return ReactionForecast("downed", entity)
+        ground = self.state.terrain.ground
+        places = {}
+        for creature, square in (moved or {}).items():
+            at = validate.square(self.state, *square, what="square")
+            places[self.check(creature)] = (at[0], at[1], float(ground[at]))
+        commands, known, heard = self.scripts.foresee(Downed(self.state.round, entity), places)
+        return ReactionForecast("downed", entity, commands, known, heard)
+
+    @entry
+    def reacts_to_downs(self) -> bool:
+        """Whether a reaction script of this battle listens for a creature going down (so a
+        planner knows whether :meth:`forecast_reactions` can tell it anything)."""
+        return self.scripts.listens(Downed)
 
     def on(self, event_type: type[Event], handler: Callable[[Any, Event], None]) -> None:
         """Trusted Python: call ``handler(battle, event)`` for each event of this type, during ticks.

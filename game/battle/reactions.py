@@ -311,6 +311,69 @@ class ScriptHook:
                 ctx = {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
                 self.run(script, function, ctx, _small(event))
 
+    def foresee(self, event: Event, moved: dict[int, tuple[int, int, float]] | None = None
+                ) -> tuple[tuple[tuple[str, tuple[Any, ...]], ...], bool, bool]:
+        """What the reaction scripts would ask for on hearing ``event`` now: their commands, each
+        checked as a real one is but none applied, in order; whether that is known (False when a
+        script fails, does not load or is out); and whether any script listens for the event.
+
+        A what-if for the forecasts: nothing is charged to the battle's budgets, no call is counted
+        (a replay, which foresees nothing, numbers its calls the same), no event is recorded and
+        the generator is put back. ``moved`` has creatures read as standing elsewhere (entity ->
+        x, y, z). Python handlers are trusted code and are not foreseen.
+        """
+        function = REACTIONS.get(type(event))
+        subject = getattr(event, "entity", None)
+        asked: list[tuple[str, tuple[Any, ...]]] = []
+        heard = False
+        rng_state = self.state.rng.getstate()
+        self.bridge.moved = dict(moved or {})
+        try:
+            for script, owner in self.reactions if function is not None else ():
+                if owner is not None and subject is not None and owner != subject:
+                    continue
+                if script in self.out or script in self._broken:
+                    return tuple(asked), False, True
+                try:
+                    if function not in self.load(script):
+                        continue
+                    heard = True
+                    ctx = {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
+                    self.bridge.ctx = ctx
+                    self.host.call(self._names[script], function, args=(ctx, _small(event)),
+                                   bridge=lambda method, args: self._foreseen(method, args, asked),
+                                   max_steps=self.host.limits.max_steps)
+                except ScriptError:
+                    return tuple(asked), False, True
+        finally:
+            self.bridge.moved = {}
+            self.state.rng.setstate(rng_state)
+        return tuple(asked), True, heard
+
+    def listens(self, event: type[Event]) -> bool:
+        """Whether a reaction script that loads defines the function for this kind of event."""
+        function = REACTIONS.get(event)
+        for script, _ in self.reactions if function is not None else ():
+            try:
+                if function in self.load(script):
+                    return True
+            except ScriptError:
+                continue
+        return False
+
+    def _foreseen(self, method: str, args: tuple[Any, ...], asked: list[tuple[str, tuple[Any, ...]]]) -> Any:
+        """:meth:`_answer` for a what-if: a command is checked and noted, never buffered."""
+        if method in READS:
+            value = self.bridge.read(method, args)
+        else:
+            if len(asked) >= self.host.limits.max_commands:
+                raise ValueError("too many commands in one call")
+            self.bridge.command(method, args, len(asked))  # refused as the real one would be
+            asked.append((method, tuple(args)))
+            value = None
+        weight = self.bridge.weight(method, args)
+        return Weighed(value, weight) if weight else value
+
     def skip_to_now(self) -> None:
         """Events before this point are not reactions' business (setting the battle up)."""
         self.seen = len(self.state.events)

@@ -61,6 +61,8 @@ class ScriptBridge:
         self.state = state
         self.creatures = creatures
         self.ctx: dict[str, Any] = {}
+        #: creatures read as standing elsewhere (a what-if): entity -> (x, y, z)
+        self.moved: dict[int, tuple[int, int, float]] = {}
 
     def read(self, method: str, args: tuple[Any, ...]) -> Any:
         """Answer a read."""
@@ -97,9 +99,17 @@ class ScriptBridge:
     def read_fatigue(self, e: object) -> int:
         return esper.component_for_entity(self.creature(e), Fatigue).level
 
+    def place(self, entity: int) -> tuple[tuple[int, int], float]:
+        """Where a creature stands for the reads: its square and height (or where a what-if put it)."""
+        moved = self.moved.get(entity)
+        if moved is not None:
+            return (moved[0], moved[1]), moved[2]
+        p = esper.component_for_entity(entity, Position)
+        return p.square, p.z
+
     def read_position(self, e: object) -> list[Any]:
-        p = esper.component_for_entity(self.creature(e), Position)
-        return [p.x, p.y, p.z]
+        (x, y), z = self.place(self.creature(e))
+        return [x, y, z]
 
     def read_conditions(self, e: object) -> list[str]:
         return sorted(esper.component_for_entity(self.creature(e), Conditions).active)
@@ -116,9 +126,8 @@ class ScriptBridge:
 
     def read_distance(self, a: object, b: object) -> int | float:
         """Feet between two creatures, heights counted (the rules' range distance)."""
-        pa = esper.component_for_entity(self.creature(a), Position)
-        pb = esper.component_for_entity(self.creature(b), Position)
-        gap = distance_3d_ft(pa.square, pa.z, pb.square, pb.z, self.state.rules)
+        (sa, za), (sb, zb) = self.place(self.creature(a)), self.place(self.creature(b))
+        gap = distance_3d_ft(sa, za, sb, zb, self.state.rules)
         return int(gap) if gap == int(gap) else round(gap, 2)
 
     def read_can_see(self, a: object, b: object) -> bool:
@@ -129,7 +138,9 @@ class ScriptBridge:
         centre = validate.square(self.state, x, y, "area centre")
         radius = feet(radius_ft, "radius")
         rules = self.state.rules  # one distance per creature, not a mask of the whole map
-        return [e for e, p in sorted(esper.get_component(Position)) if distance_ft(p.square, centre, rules) <= radius]
+        moved = self.moved
+        return [e for e, p in sorted(esper.get_component(Position))
+                if distance_ft(p.square if e not in moved else moved[e][:2], centre, rules) <= radius]
 
     def read_roll(self, notation: object) -> int:
         try:

@@ -1,0 +1,72 @@
+"""The forecast of a scenario's reaction scripts: what they would do if a creature went down now."""
+
+from __future__ import annotations
+
+import pytest
+
+from components import Health
+from game import Battle, IllegalCommand, load_scenario
+from game.battle.errors import UnknownEntity
+
+
+def rallied() -> Battle:
+    """Three friends and a foe with the rally reaction (allies within 15 ft of a downed one heal 2)."""
+    b = Battle(seed=2, width=12, height=8)
+    b.attach_reaction("rally.star")
+    b.spawn("A", 2, 2, team="blue", health=10)
+    b.spawn("B", 3, 2, team="blue", health=10)   # 5 ft from A
+    b.spawn("C", 9, 2, team="blue", health=10)   # 35 ft from A
+    b.spawn("Foe", 2, 3, team="red", health=10)
+    b.start_combat()
+    return b
+
+
+def test_a_rally_heals_the_downed_ones_friends_nearby_and_nobody_else() -> None:
+    b = rallied()
+    a, near, far, foe = b.creatures()
+    f = b.forecast_reactions(a)
+    assert f.known and f.heard and f.healed == {near: 2} and b.reacts_to_downs()
+    assert far not in f.healed and foe not in f.healed and a not in f.healed
+
+
+def test_a_creature_read_as_standing_elsewhere_is_healed_there() -> None:
+    b = rallied()
+    a, near, far, _ = b.creatures()
+    f = b.forecast_reactions(a, moved={far: (4, 3), near: (11, 7)})
+    assert f.healed == {far: 2}
+
+
+def test_foreseeing_changes_nothing_and_agrees_with_what_happens() -> None:
+    b = rallied()
+    a, near, _, _ = b.creatures()
+    b.begin_round()  # commands resolve within a turn
+    b.damage(near, 5)
+    b.resolve_orders()
+    before = (list(b.events), b.state.rng.getstate(), b.scripts.calls, b.scripts.budget.battle_used,
+              [b.get(c, Health).current for c in b.creatures()])
+    f = b.forecast_reactions(a)
+    assert before == (list(b.events), b.state.rng.getstate(), b.scripts.calls, b.scripts.budget.battle_used,
+                      [b.get(c, Health).current for c in b.creatures()])
+    b.damage(a, 10)  # downed for real: the rally heals what was forecast
+    b.resolve_orders()
+    b.resolve_orders()  # the heals the reaction asked for
+    assert b.get(near, Health).current == 5 + f.healed[near]
+
+
+def test_no_reactions_no_commands_and_bad_input_is_refused() -> None:
+    b = Battle(seed=1, width=6, height=6)
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    assert b.forecast_reactions(hero).commands == () and not b.forecast_reactions(hero).heard
+    assert not b.reacts_to_downs()
+    with pytest.raises(UnknownEntity, match="no creature with id 999"):
+        b.forecast_reactions(999)
+    r = rallied()
+    with pytest.raises(IllegalCommand, match="square"):
+        r.forecast_reactions(r.creatures()[0], moved={r.creatures()[1]: (40, 40)})
+
+
+def test_the_ambush_rally_is_foreseen_for_its_merchants() -> None:
+    battle, ids = load_scenario("assets/scenarios/ambush.toml").build_with_ids(1, trusted=True)
+    merchant, guard = ids["merchant"], ids["guard"]
+    f = battle.forecast_reactions(merchant, moved={guard: battle.square_of(merchant)})
+    assert f.known and guard in f.healed
