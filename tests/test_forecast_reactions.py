@@ -70,3 +70,20 @@ def test_the_ambush_rally_is_foreseen_for_its_merchants() -> None:
     merchant, guard = ids["merchant"], ids["guard"]
     f = battle.forecast_reactions(merchant, moved={guard: battle.square_of(merchant)})
     assert f.known and guard in f.healed
+
+
+def test_a_remembered_answer_is_given_only_while_its_reads_answer_the_same() -> None:
+    b = rallied()
+    a, near, far, _ = b.creatures()
+    here = b.forecast_reactions(a).healed
+    away = {near: (11, 7)}
+    for _ in range(3):  # asked again and again, as a planner does: each answer as if asked fresh
+        assert b.forecast_reactions(a).healed == here == {near: 2}
+        assert b.forecast_reactions(a, moved=away).healed == {}
+        assert b.forecast_reactions(a, moved={far: (2, 3)}).healed == {near: 2, far: 2}
+    b.begin_round()
+    b.damage(near, 10)
+    b.add_fatigue(near, 5)  # the friend beside it dies: a read the answer rested on now differs
+    b.resolve_orders()
+    assert not b.is_alive(near)
+    assert b.forecast_reactions(a).healed == {}

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, ScriptFailed, TurnStarted
+from game.battle.foresight import Foreseer, small_fields
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
@@ -61,16 +62,6 @@ Recorder = Callable[[str, tuple[Any, ...]], None]
 def new_hosts() -> ScriptHosts:
     """Script hosts offering the battle's ctx methods (for an owner that plays many battles)."""
     return ScriptHosts({**READS, **COMMANDS}, COMMANDS)
-
-
-def _small(event: Event) -> dict[str, Any]:
-    """The few fields a reaction needs: passing a big dict into starlark costs microseconds per key."""
-    data: dict[str, Any] = {"kind": event.kind, "round": event.round}
-    for key in ("entity", "amount", "health", "distance_ft", "damage"):
-        value = getattr(event, key, None)
-        if value is not None:
-            data[key] = value
-    return data
 
 
 def _named(err: ScriptError, host_name: str, script: str) -> ScriptError:
@@ -142,6 +133,7 @@ class ScriptHook:
         self._names: dict[str, str] = {}  # file name -> the name the host knows it by
         self._broken: dict[str, ScriptError] = {}  # scripts that do not load
         self._buffer: list[Callable[[], None]] = []
+        self.foreseer = Foreseer(self.host, self.bridge)
 
     # ------------------------------------------------------------------ loading
 
@@ -309,7 +301,7 @@ class ScriptHook:
                 if owner is not None and subject is not None and owner != subject:
                     continue  # a creature's reaction hears its own events and the round's
                 ctx = {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
-                self.run(script, function, ctx, _small(event))
+                self.run(script, function, ctx, small_fields(event))
 
     def foresee(self, event: Event, moved: dict[int, tuple[int, int, float]] | None = None
                 ) -> tuple[tuple[tuple[str, tuple[Any, ...]], ...], bool, bool]:
@@ -338,11 +330,7 @@ class ScriptHook:
                     if function not in self.load(script):
                         continue
                     heard = True
-                    ctx = {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
-                    self.bridge.ctx = ctx
-                    self.host.call(self._names[script], function, args=(ctx, _small(event)),
-                                   bridge=lambda method, args: self._foreseen(method, args, asked),
-                                   max_steps=self.host.limits.max_steps)
+                    asked += self.foreseer.call(self._names[script], function, owner, event)
                 except ScriptError:
                     return tuple(asked), False, True
         finally:
@@ -360,19 +348,6 @@ class ScriptHook:
             except ScriptError:
                 continue
         return False
-
-    def _foreseen(self, method: str, args: tuple[Any, ...], asked: list[tuple[str, tuple[Any, ...]]]) -> Any:
-        """:meth:`_answer` for a what-if: a command is checked and noted, never buffered."""
-        if method in READS:
-            value = self.bridge.read(method, args)
-        else:
-            if len(asked) >= self.host.limits.max_commands:
-                raise ValueError("too many commands in one call")
-            self.bridge.command(method, args, len(asked))  # refused as the real one would be
-            asked.append((method, tuple(args)))
-            value = None
-        weight = self.bridge.weight(method, args)
-        return Weighed(value, weight) if weight else value
 
     def skip_to_now(self) -> None:
         """Events before this point are not reactions' business (setting the battle up)."""
