@@ -5,8 +5,12 @@ Printed in one run:
 * match-ups on every shipped scenario: tactical against the fixed greedy baseline and against random,
   sides swapped (tactical plays each team in turn on the same seeds), the two results averaged, with
   a 95% Wilson interval; a draw counts half. The aim is at least 70% on every scenario.
+* for each side, tactical's win rate against greedy beside greedy's own (the greedy mirror) on the
+  same seeds, with the paired difference and its 95% interval: what tactical adds where a lopsided
+  scenario caps what any player of the weaker side can reach;
 * sensitivity, tactical on every side: the keep's win rate at cover bonus 0 and 10 (the keep is built
-  around arrow slits, so more cover should help it), falls and shoves a battle on ``ledge.toml``, and
+  around arrow slits, so more cover should help it) and the wall's on ``bench/data/slits.toml`` (shots
+  only) with the tactical player on either side or both, falls and shoves a battle on ``ledge.toml``, and
   how often each power of each scenario was used;
 * the cost of planning one turn, tactical beside greedy (a ratio, then microseconds).
 
@@ -31,6 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))
 #: Brawlers with Strike and Shove on a cliff over a ravine (do shoves and falls happen?)
 CLIFF = ROOT / "bench" / "data" / "cliff.toml"
+#: Archers behind arrow slits against archers in the open: shots only (does cover matter, and to whom?)
+SLITS = ROOT / "bench" / "data" / "slits.toml"
 #: Every shipped power on one board (the golden test's gauntlet): which of them the player uses at all.
 GAUNTLET = ROOT / "tests" / "golden" / "gauntlet.toml"
 MAX_ROUNDS = 40
@@ -95,6 +101,28 @@ def matchups(pool: Any, battles: int, master: int = 11) -> list[tuple[str, str, 
     return found
 
 
+def gains(pool: Any, battles: int, master: int = 11) -> list[str]:
+    """For each side of each scenario: tactical's win rate beside greedy's in its place (the greedy
+    mirror) on the same seeds, and the paired difference with its 95% interval. A lopsided scenario
+    caps what any player of its weaker side can reach; the difference says what tactical adds."""
+    lines = []
+    seeds = [battle_seed(master, i) for i in range(battles)]
+    for path in SCENARIOS:
+        teams = teams_of(path)
+        mirror = [row["winner"] for row in _run(pool, str(path), seeds, "greedy")]
+        for team in teams:
+            spec = ",".join(f"{t}={'tactical' if t == team else 'greedy'}" for t in teams)
+            ours = [row["winner"] for row in _run(pool, str(path), seeds, spec)]
+            diffs = [(a == team) - (b == team) for a, b in zip(ours, mirror)]
+            mean = sum(diffs) / len(diffs)
+            spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1) / len(diffs)) ** 0.5
+            won = sum(w == team for w in ours) / len(ours)
+            base = sum(w == team for w in mirror) / len(mirror)
+            lines.append(f"  {path.stem:8s} as {team:9s}: tactical {won:6.1%}, greedy in its place {base:6.1%}: "
+                         f"{mean:+.1%} [{mean - 1.96 * spread:+.1%}, {mean + 1.96 * spread:+.1%}]")
+    return lines
+
+
 def sensitivity(pool: Any, battles: int) -> None:
     keep = str(ROOT / "assets" / "scenarios" / "keep.toml")
     seeds = [battle_seed(13, i) for i in range(battles)]
@@ -103,6 +131,13 @@ def sensitivity(pool: Any, battles: int) -> None:
         wins = sum(r["winner"] == "keep" for r in rows)
         low, high = wilson(wins, len(rows))
         print(f"  keep.toml, cover bonus {bonus:2d}: keep wins {wins / len(rows):6.1%}  [{low:.1%}, {high:.1%}]")
+    # a map built around cover: does a bigger bonus help the side behind the slits, by who plays which side?
+    for spec in ("wall=tactical,field=greedy", "wall=greedy,field=tactical", "tactical", "greedy"):
+        rates = []
+        for bonus in (0, 10):
+            rows = _run(pool, str(SLITS), seeds, spec, (("rules.cover_bonus", bonus),))
+            rates.append(sum(r["winner"] == "wall" for r in rows) / len(rows))
+        print(f"  slits.toml ({spec}): the wall wins {rates[0]:.1%} at cover bonus 0, {rates[1]:.1%} at 10")
     for path in [*SCENARIOS, CLIFF, GAUNTLET]:
         rows = _run(pool, str(path), [battle_seed(17, i) for i in range(battles)], "tactical")
         uses: Counter[str] = Counter()
@@ -140,6 +175,8 @@ def main() -> None:
         for scenario, opponent, share, (low, high) in sorted(rows):
             mark = "ok" if share >= 0.7 else "BELOW 70%"
             print(f"  {scenario:8s} vs {opponent:6s}: {share:6.1%}  [{low:.1%}, {high:.1%}]  {mark}")
+        print("\neach side: tactical against greedy beside greedy's own mirror, same seeds (paired difference):")
+        print("\n".join(gains(pool, args.battles, args.seeds)))
         print("\nsensitivity (tactical on every side):")
         sensitivity(pool, args.battles)
     spent: Counter[str] = Counter()
