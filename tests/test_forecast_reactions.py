@@ -87,3 +87,18 @@ def test_a_remembered_answer_is_given_only_while_its_reads_answer_the_same() -> 
     b.resolve_orders()
     assert not b.is_alive(near)
     assert b.forecast_reactions(a).healed == {}
+
+
+def test_a_reaction_that_never_ends_is_unknown_costs_nothing_and_is_not_asked_again(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    spin = "def on_downed(ctx, event):\n    for i in range(10000):\n        for j in range(10000):\n            pass\n"
+    (tmp_path / "spin.star").write_text(spin)
+    b = Battle(seed=2, width=8, height=8, script_dir=tmp_path)
+    b.attach_reaction("spin.star")
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    b.start_combat()
+    before = (list(b.events), b.scripts.calls, b.scripts.budget.battle_used, dict(b.scripts.out))
+    first = b.forecast_reactions(hero)
+    assert not first.known and first.heard is True
+    again = b.forecast_reactions(hero)  # not run again: the first failure is remembered
+    assert not again.known
+    assert before == (list(b.events), b.scripts.calls, b.scripts.budget.battle_used, dict(b.scripts.out))

@@ -39,6 +39,8 @@ class Foreseer:
         self.host = host
         self.bridge = bridge
         self.memo: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], tuple[Any, ...]]]] = {}
+        #: scripts whose what-if failed once: not foreseen again in this battle
+        self.failed: set[str] = set()
 
     def call(self, name: str, function: str, owner: int | None, event: Event
              ) -> list[tuple[str, tuple[Any, ...]]]:

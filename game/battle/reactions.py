@@ -324,7 +324,7 @@ class ScriptHook:
             for script, owner in self.reactions if function is not None else ():
                 if owner is not None and subject is not None and owner != subject:
                     continue
-                if script in self.out or script in self._broken:
+                if script in self.out or script in self._broken or script in self.foreseer.failed:
                     return tuple(asked), False, True
                 try:
                     if function not in self.load(script):
@@ -332,6 +332,9 @@ class ScriptHook:
                     heard = True
                     asked += self.foreseer.call(self._names[script], function, owner, event)
                 except ScriptError:
+                    # a what-if that fails (a loop past its steps, a worker's clock) is not asked
+                    # again this battle: a planner asks every turn, and each could cost seconds
+                    self.foreseer.failed.add(script)
                     return tuple(asked), False, True
         finally:
             self.bridge.moved = {}
