@@ -80,7 +80,8 @@ class Tactics(Forecasts):
         for square in squares:
             at = validate.square(state, *square, what="square")
             z = height_at(state, entity, at)
-            sources = [blow for menace in menaces if (blow := self._best_blow(menace, entity, at, z, walks)) is not None]
+            sources = [blow for menace in menaces
+                       if (blow := self._best_blow(menace, entity, at, z, walks)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
