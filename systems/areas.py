@@ -13,6 +13,7 @@ the computer player aiming and by the window drawing the preview, so all four se
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import esper
 import numpy as np
@@ -129,11 +130,13 @@ def _of_kind(power: Power, user: int, entity: int, team: str, creature: Creature
 
 def creatures_reached(state: BattleState, power: Power, user: int, target: int | None,
                       point: tuple[int, int] | None, origin: tuple[int, int] | None = None,
-                      direction: tuple[int, int] | None = None, origin_z: float | None = None) -> list[int]:
+                      direction: tuple[int, int] | None = None, origin_z: float | None = None,
+                      squares: Iterable[tuple[int, int]] | None = None) -> list[int]:
     """The creatures a use reaches (before attack rolls and saves), in entity order.
 
     ``origin`` and ``origin_z`` are where the user stands (where it would stand, for a forecast);
-    its own square and height by default.
+    its own square and height by default. ``squares`` are the area's squares when the caller has
+    already asked :func:`area_squares` the same question (a forecast shows them too).
     """
     if power.area is None:
         if power.targets == "self":
@@ -142,7 +145,7 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
     here = esper.component_for_entity(user, Position)
     origin = origin or here.square
     z = here.z if origin_z is None else origin_z
-    squares = set(area_squares(state, power, origin, point, direction))
+    covered = set(area_squares(state, power, origin, point, direction) if squares is None else squares)
     centre = area_centre(power, origin, point)
     centre_z = z if centre == origin else float(state.terrain.ground[centre])
     size = power.area.radius_ft if power.area.shape == "burst" else power.area.length_ft
@@ -150,7 +153,7 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
     found = []
     for entity, (position, creature, health, fatigue) in sorted(
             esper.get_components(Position, Creature, Health, Fatigue)):
-        if position.square not in squares or is_dead(health, fatigue):
+        if position.square not in covered or is_dead(health, fatigue):
             continue
         if not _of_kind(power, user, entity, team, creature):
             continue

@@ -140,6 +140,55 @@ def solids_for(terrain: Terrain, attacker: tuple[int, int]) -> np.ndarray:
     return mine
 
 
+_ROW_SPAN = 15  # a row is every defender whose pair fits the 16-square window (the map's usual reach)
+_ROW_BUDGET = 12_000  # defender x solid square pairs one row may clip; past it, pairs are asked one by one
+
+
+def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[int], list[int]] | None:
+    """``blocked_lines`` from ``attacker`` to every square within ``_ROW_SPAN`` of it, at once.
+
+    An attacker asked about once is asked about again from other squares (a planner weighs several
+    squares against each enemy, turn after turn), so its whole row is clipped in one pass against
+    the solid squares of its window (few on a real map) instead of one numpy pass per pair. The
+    arithmetic is :func:`_batch`'s, term for term, so every count is the one a pair alone gets.
+    None when the window holds too many solid squares to be worth it.
+    """
+    ax, ay = attacker
+    x0, x1 = max(ax - _ROW_SPAN, 0), min(ax + _ROW_SPAN + 1, solid.shape[0])
+    y0, y1 = max(ay - _ROW_SPAN, 0), min(ay + _ROW_SPAN + 1, solid.shape[1])
+    bx, by = (a.reshape(-1, 1) for a in np.meshgrid(np.arange(x0, x1), np.arange(y0, y1), indexing="ij"))
+    counts = np.zeros(len(bx), dtype=np.int64)
+    wx, wy = np.nonzero(solid[x0:x1, y0:y1])
+    if len(wx) * len(bx) > _ROW_BUDGET:
+        return None
+    wx, wy = wx + x0, wy + y0
+    inside = (wx >= np.minimum(bx, ax)) & (wx <= np.maximum(bx, ax)) & (wy >= np.minimum(by, ay)) \
+        & (wy <= np.maximum(by, ay)) & ~((wx == ax) & (wy == ay)) & ~((wx == bx) & (wy == by))
+    busy = np.flatnonzero(inside.any(axis=1))
+    if len(busy):
+        inside, dbx, dby = inside[busy], bx[busy], by[busy]
+        sx, sy = wx.astype(np.float64), wy.astype(np.float64)
+        px, py = ax + 0.5, ay + 0.5
+        total = np.zeros(len(busy), dtype=np.int64)
+        for ox, oy in ((0, 0), (1, 0), (0, 1), (1, 1)):
+            dx, dy = dbx + ox - px, dby + oy - py
+            tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
+            ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
+            t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
+            t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
+            total += np.any(inside & (t_out - t_in > _EPS), axis=1)
+        counts[busy] = total
+    return bx.ravel().tolist(), by.ravel().tolist(), counts.tolist()
+
+
+def _learn_row(answers: dict[tuple[int, int, int, int], int], solid: np.ndarray, attacker: tuple[int, int]) -> None:
+    """Keep ``attacker``'s whole row (see :func:`_row`) among ``answers``, if it is worth clipping."""
+    row = _row(solid, attacker)
+    if row is not None:
+        ax, ay = attacker
+        answers.update(((ax, ay, x, y), c) for x, y, c in zip(*row))
+
+
 def _leans(terrain: Terrain, attacker: tuple[int, int]) -> bool:
     return terrain.has_blockers() and solids_for(terrain, attacker) is not terrain.blocking(Blocks.COVER)
 
@@ -154,7 +203,11 @@ def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], 
     key = (attacker[0], attacker[1], defender[0], defender[1])
     found = answers.get(key)
     if found is None:
-        found = answers[key] = blocked_lines(solids_for(terrain, attacker), attacker, defender)
+        solid = solids_for(terrain, attacker)
+        _learn_row(answers, solid, attacker)
+        found = answers.get(key)
+        if found is None:  # too far, or too many solid squares around it for a row
+            found = answers[key] = blocked_lines(solid, attacker, defender)
     return found
 
 
@@ -169,6 +222,13 @@ def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, def
         leaning = [i for i in missing.tolist() if leans[keys[i][:2]]]
         for i in leaning:
             counts[i] = cover_count(caches, terrain, keys[i][:2], keys[i][2:])
+        missing = np.flatnonzero(counts < 0)
+    if len(missing):  # learn each attacker's row, then clip only what no row covers
+        solid = terrain.blocking(Blocks.COVER)
+        for attacker in {keys[i][:2] for i in missing.tolist()}:
+            _learn_row(answers, solid, attacker)
+        for i in missing.tolist():
+            counts[i] = answers.get(keys[i], -1)
         missing = np.flatnonzero(counts < 0)
     if len(missing):
         fresh = blocked_lines_many(terrain.blocking(Blocks.COVER), attackers[missing], defenders[missing])

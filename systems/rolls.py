@@ -16,7 +16,7 @@ from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS
 from systems.cover import has_cover
 from systems.state import BattleState
-from systems.visibility import sight_level
+from systems.visibility import level_of, sight_level
 
 _LEVEL_NAMES = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
 
@@ -37,7 +37,7 @@ def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | No
     level = sight_level(state, entity, from_square)
     if target_square is not None:
         assert state.levels is not None
-        at_target = Visibility(int(state.levels[target_square]))
+        at_target = level_of(int(state.levels[target_square]))
         if at_target < level:
             return at_target, "at the target"
     return level, "where it stands"

@@ -103,13 +103,22 @@ def level_grid(terrain: Terrain, rules: Rules, cache: LevelCache | None = None) 
     return (cache if cache is not None else LevelCache()).level_grid(terrain, rules)
 
 
+#: The levels by value: a lookup, since a forecast asks for a level several times a target.
+LEVELS: tuple[Visibility, ...] = tuple(sorted(Visibility))
+
+
+def level_of(value: int) -> Visibility:
+    """``Visibility(value)``, looked up (an enum call costs a function call or two)."""
+    return LEVELS[value] if 0 <= value < len(LEVELS) and LEVELS[value] == value else Visibility(value)
+
+
 def vision_level(square_level: int, conditions: Conditions) -> Visibility:
     """A creature's own sight: its square's level worsened by dazzled and blinded."""
     if "blinded" in conditions.granted:
         return Visibility.NO_VISION
     if "dazzled" in conditions.granted:
-        return Visibility(min(square_level, Visibility.TERRIBLE))
-    return Visibility(square_level)
+        return level_of(min(square_level, Visibility.TERRIBLE))
+    return level_of(square_level)
 
 
 class VisibilitySystem(esper.Processor):

@@ -12,9 +12,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from components import Cover
+from components import Cover, Terrain
+from components.terrain import Blocks
 from game import Battle
-from systems.cover import blocked_lines
+from systems.caches import MapCaches
+from systems.cover import blocked_lines, cover_count, cover_counts, solids_for
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
 
@@ -218,3 +220,26 @@ def test_every_single_wall_near_the_origin_matches_the_oracle():
             grid = np.zeros((6, 6), dtype=bool)
             grid[wall] = True
             assert blocked_lines(grid, (0, 0), defender) == oracle_blocked({wall}, (0, 0), defender), (defender, wall)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    attacker=st.tuples(st.integers(0, 19), st.integers(0, 19)),
+    walls=st.sets(st.tuples(st.integers(0, 19), st.integers(0, 19)), max_size=40),
+    slits=st.sets(st.tuples(st.integers(0, 19), st.integers(0, 19)), max_size=6),
+)
+def test_a_learnt_row_of_cover_answers_is_what_each_pair_alone_gets(attacker, walls, slits):
+    """An attacker's whole row is learnt at its first question: every count in it (and the batch
+    form's) must be the one the pair gets alone, arrow slits beside the attacker included."""
+    terrain = Terrain(20, 20)
+    for w in walls - {attacker}:
+        terrain.walls[w] = True
+    for s in slits - walls - {attacker}:
+        terrain.blockers[s] = np.uint8(Blocks.COVER)
+    terrain.touch()
+    squares = [(x, y) for x in range(20) for y in range(20)]
+    caches = MapCaches()
+    one_by_one = [blocked_lines(solids_for(terrain, attacker), attacker, d) for d in squares]
+    assert [cover_count(caches, terrain, attacker, d) for d in squares] == one_by_one
+    batch = cover_counts(MapCaches(), terrain, np.array([attacker] * len(squares)), np.array(squares))
+    assert batch.tolist() == one_by_one

@@ -42,25 +42,26 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     for square in reserved:
         mask[square] = False
     mask[turn.here] = False
-    squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
-    if not squares:
+    xs, ys = np.nonzero(mask)  # x-major: the order ties go by
+    if not len(xs):
         return []
+    squares: list[tuple[int, int]] = list(zip(xs.tolist(), ys.tolist()))
     ground = battle.state.terrain.ground
     reach = turn.reach()
     targets = [(turn.square[e], turn.z[e]) for e in turn.enemies]
     here_z = turn.z[turn.me]
     soft = battle.state.terrain.soft
     # every square at once: whether an enemy is in reach from it, and how far the way round is
-    xs, ys = (np.array(axis) for axis in zip(*squares))
     zs = ground[xs, ys].astype(np.float64)
     apart = np.stack([distances_3d_ft(xs, ys, zs, at, ez, turn.rules) for at, ez in targets])
     in_reach: list[bool] = np.any(apart <= reach, axis=0).tolist()
-    ways = field[xs, ys].astype(np.float64)
-    cut_off = ways >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
-    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), ways)
+    paths = field[xs, ys].astype(np.float64)
+    cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
+    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths)
     drops = here_z - zs
     drops = np.where(drops >= least_hurtful_drop_ft(turn.rules), drops, 0.0)  # ranks as that much farther
-    rank_far: list[float] = (drops * np.where(soft[xs, ys], 0.5, 1.0) + ways).tolist()
+    far_by = drops * np.where(soft[xs, ys], 0.5, 1.0) + ways
+    rank_far: list[float] = far_by.tolist()
     rank: dict[tuple[int, int], tuple[int, float]] = {
         square: (0 if close else 1, far) for square, close, far in zip(squares, in_reach, rank_far)}
     ranked = sorted(squares, key=rank.__getitem__)[: 2 * w.shortlist]
@@ -70,7 +71,8 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     shots = battle.open_shots(turn.me, ranked, turn.enemies) if ranged else dict.fromkeys(ranked, 0)
     ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
     chosen = ranked[: w.shortlist]
-    farthest = max(squares, key=lambda s: (float(field[s]) - 2 * (rank[s][1] - float(field[s])), -s[0], -s[1]))
+    # the way round, less twice what a drop or a detour adds: the first of equals (lowest x, then y)
+    farthest = squares[int(np.argmax(paths - 2 * (far_by - paths)))]
     if farthest not in chosen:
         chosen.append(farthest)
     return chosen

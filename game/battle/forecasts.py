@@ -98,13 +98,16 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         facing = validate.direction(direction)
         if isinstance(trials, bool) or not isinstance(trials, int) or not 0 <= trials <= MAX_TRIALS:
             raise IllegalCommand(f"trials must be a whole number in 0..{MAX_TRIALS}, not {trials!r}")
-        here = orders.projection(state, user)[0].square
+        # where its queued orders leave it, asked only when it matters (a planner names the square)
+        here = orders.projection(state, user)[0].square if from_square is None or (power.script and trials) else None
         origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
+        assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
         problem = use_problem(state, power, user, target, point, origin, queued, facing)
         squares = tuple(area_squares(state, power, origin, point, facing)) if power.area is not None else ()
         reached = [] if problem is not None else creatures_reached(
-            state, power, user, target, point, origin=origin, direction=facing, origin_z=height_at(state, user, origin))
+            state, power, user, target, point, origin=origin, direction=facing, origin_z=height_at(state, user, origin),
+            squares=squares)
         team = esper.component_for_entity(user, Creature).team
         odds = tuple(self._target_odds(power, user, t, origin, team) for t in reached)
         scripted = bool(power.script and trials and problem is None and origin == here)

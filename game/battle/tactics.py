@@ -10,6 +10,7 @@ a copy of a rule.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import esper
 import numpy as np
@@ -27,6 +28,19 @@ from systems.paths import UNREACHABLE
 from systems.power_checks import height_at, known_powers, reach_ft
 from systems.visibility import can_see
 from systems.vitals import can_act, is_dead, is_flying
+
+
+@dataclass(frozen=True, slots=True)
+class _Menace:
+    """One enemy as a batch of threats reads it: read once, whichever square is asked about."""
+
+    enemy: int
+    square: tuple[int, int]
+    z: float
+    team: str
+    speed: float
+    flying: bool
+    powers: tuple[tuple[Power, float], ...]  # its damaging powers that roll, with their reach
 
 
 class Tactics(Forecasts):
@@ -59,13 +73,15 @@ class Tactics(Forecasts):
         team = esper.component_for_entity(entity, Creature).team
         asked = None if among is None else {self.check(e) for e in among}
         enemies = [e for e in self._able_enemies(team) if asked is None or e in asked]
+        # what each enemy brings to bear is read once for all the squares; only the reach is per square
+        menaces = [m for m in (self._menace(enemy) for enemy in enemies) if m is not None]
         walks: dict[int, np.ndarray] = {}
         found = []
         for square in squares:
             at = validate.square(state, *square, what="square")
             z = height_at(state, entity, at)
-            sources = [blow for enemy in enemies
-                       if (blow := self._best_blow(enemy, entity, at, z, walks)) is not None]
+            sources = [blow for menace in menaces
+                       if (blow := self._best_blow(menace, entity, at, z, walks)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
@@ -82,22 +98,33 @@ class Tactics(Forecasts):
                 continue
             yield other
 
-    def _best_blow(self, enemy: int, entity: int, at: tuple[int, int], z: float, walks: dict[int, np.ndarray]
-                   ) -> ThreatSource | None:
-        """The enemy's most damaging power at a creature standing on ``at``, if it could reach it."""
+    def _menace(self, enemy: int) -> _Menace | None:
+        """What ``enemy`` could strike with this round, wherever the target stands: its damaging powers
+        that roll (with their reach), its walk, where it stands; None while it is surprised (no powers)."""
         state = self.state
-        if "surprised" in esper.component_for_entity(enemy, Conditions).active:
-            return None  # no powers while surprised
-        square = esper.component_for_entity(enemy, Position).square
-        team = esper.component_for_entity(enemy, Creature).team
-        best: ThreatSource | None = None
+        conditions = esper.component_for_entity(enemy, Conditions)
+        if "surprised" in conditions.active:
+            return None
+        movement = esper.component_for_entity(enemy, Movement)
+        position = esper.component_for_entity(enemy, Position)
+        powers = []
         for power_id in known_powers(state, enemy):
             power = state.powers.get(power_id)
             if power is None or power.damage is None or (power.attack_bonus is None and power.save_dc is None):
                 continue
-            if not self._could_reach(enemy, power, at, z, walks):
+            powers.append((power, reach_ft(power, state.rules)))
+        speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)
+        return _Menace(enemy, position.square, float(position.z), esper.component_for_entity(enemy, Creature).team,
+                       speed, is_flying(movement, conditions), tuple(powers))
+
+    def _best_blow(self, menace: _Menace, entity: int, at: tuple[int, int], z: float, walks: dict[int, np.ndarray]
+                   ) -> ThreatSource | None:
+        """The enemy's most damaging power at a creature standing on ``at``, if it could reach it."""
+        best: ThreatSource | None = None
+        for power, reach in menace.powers:
+            if not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, enemy, entity, square, team, at)
+            found = self._blow(power, menace.enemy, entity, menace.square, menace.team, at)
             if best is None or found.expected > best.expected:
                 best = found
         return best
@@ -118,24 +145,19 @@ class Tactics(Forecasts):
         return ThreatSource(enemy, power.id, full, full * power.damage.average(),
                             attack is not None and attack.defense.cover)
 
-    def _could_reach(self, enemy: int, power: Power, at: tuple[int, int], z: float, walks: dict[int, np.ndarray]
-                     ) -> bool:
-        """Whether ``enemy`` could bring ``power`` to bear on ``at`` this round: a reach of two squares or
-        less by the way round walls (``walks`` keeps each enemy's path costs), a longer range by the
-        straight distance, within speed plus reach."""
-        state = self.state
-        conditions = esper.component_for_entity(enemy, Conditions)
-        movement = esper.component_for_entity(enemy, Movement)
-        position = esper.component_for_entity(enemy, Position)
-        speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)
-        reach = reach_ft(power, state.rules)
-        if reach > 2 * state.rules.square_ft:  # a ranged power: the straight distance
-            return distance_3d_ft(position.square, float(position.z), at, z, state.rules) <= speed + reach
-        costs = walks.get(enemy)
+    def _could_reach(self, menace: _Menace, reach: float, at: tuple[int, int], z: float,
+                     walks: dict[int, np.ndarray]) -> bool:
+        """Whether the enemy could bring a power of ``reach`` to bear on ``at`` this round: a reach of two
+        squares or less by the way round walls (``walks`` keeps each enemy's path costs), a longer range
+        by the straight distance, within speed plus reach."""
+        rules = self.state.rules
+        if reach > 2 * rules.square_ft:  # a ranged power: the straight distance
+            return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach
+        costs = walks.get(menace.enemy)
         if costs is None:
-            costs = walks[enemy] = state.paths.costs_from(position.square, limit_ft=speed + 2 * state.rules.square_ft,
-                                                          flying=is_flying(movement, conditions))
-        return bool(costs[at] <= speed + reach)
+            costs = walks[menace.enemy] = self.state.paths.costs_from(
+                menace.square, limit_ft=menace.speed + 2 * rules.square_ft, flying=menace.flying)
+        return bool(costs[at] <= menace.speed + reach)
 
     @entry
     def cover_map(self, attackers: Iterable[int], squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
