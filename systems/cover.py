@@ -111,17 +111,25 @@ def _batch(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray, offs
     sx, sy = cells[busy, :, 0].astype(np.float64), cells[busy, :, 1].astype(np.float64)
     px = attackers[busy, 0:1] + 0.5
     py = attackers[busy, 1:2] + 0.5
-    total = np.zeros(len(busy), dtype=np.int64)
+    counts[busy] = _corners_blocked(solid, sx, sy, px, py, defenders[busy, 0:1], defenders[busy, 1:2])
+    return counts
+
+
+def _corners_blocked(solid: np.ndarray, sx: np.ndarray, sy: np.ndarray, px: np.ndarray | float,
+                     py: np.ndarray | float, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """Per pair (a row of ``solid``), how many of the defender's four corner lines from the
+    attacker's centre ``(px, py)`` pass through one of its solid squares ``(sx, sy)`` (slab clipping;
+    ``bx, by``: the defender's square). One piece of arithmetic for the batch and the row, so a pair
+    gets the same count whichever way it is asked."""
+    total = np.zeros(len(solid), dtype=np.int64)
     for ox, oy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-        dx = defenders[busy, 0:1] + ox - px
-        dy = defenders[busy, 1:2] + oy - py
+        dx, dy = bx + ox - px, by + oy - py
         tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
         ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
         t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
         t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
         total += np.any(solid & (t_out - t_in > _EPS), axis=1)
-    counts[busy] = total
-    return counts
+    return total
 
 
 def solids_for(terrain: Terrain, attacker: tuple[int, int]) -> np.ndarray:
@@ -150,7 +158,7 @@ def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[
     An attacker asked about once is asked about again from other squares (a planner weighs several
     squares against each enemy, turn after turn), so its whole row is clipped in one pass against
     the solid squares of its window (few on a real map) instead of one numpy pass per pair. The
-    arithmetic is :func:`_batch`'s, term for term, so every count is the one a pair alone gets.
+    arithmetic is :func:`_batch`'s (:func:`_corners_blocked`), so every count is the one a pair alone gets.
     None when the window holds too many solid squares to be worth it.
     """
     ax, ay = attacker
@@ -168,16 +176,7 @@ def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[
     if len(busy):
         inside, dbx, dby = inside[busy], bx[busy], by[busy]
         sx, sy = wx.astype(np.float64), wy.astype(np.float64)
-        px, py = ax + 0.5, ay + 0.5
-        total = np.zeros(len(busy), dtype=np.int64)
-        for ox, oy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-            dx, dy = dbx + ox - px, dby + oy - py
-            tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
-            ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
-            t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
-            t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
-            total += np.any(inside & (t_out - t_in > _EPS), axis=1)
-        counts[busy] = total
+        counts[busy] = _corners_blocked(inside, sx, sy, ax + 0.5, ay + 0.5, dbx, dby)
     return bx.ravel().tolist(), by.ravel().tolist(), counts.tolist()
 
 
