@@ -32,6 +32,12 @@ def small_fields(event: Event) -> dict[str, Any]:
     return data
 
 
+def reaction_ctx(owner: int | None, event: Event) -> dict[str, Any]:
+    """The ``ctx`` fields a reaction is called with: the same for a real call and a what-if, so a
+    what-if answers as the real call would."""
+    return {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
+
+
 class Foreseer:
     """Runs reaction functions as what-ifs on one battle's host and bridge, and owns their memo."""
 
@@ -56,7 +62,7 @@ class Foreseer:
                 return list(commands)
         asked: list[tuple[str, tuple[Any, ...]]] = []
         reads_seen: list[tuple[str, tuple[Any, ...], Any]] = []
-        ctx = {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
+        ctx = reaction_ctx(owner, event)
         self.bridge.ctx = ctx
         self.host.call(name, function, args=(ctx, fields),
                        bridge=lambda method, args: self.answer(method, args, asked, reads_seen),

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, ScriptFailed, TurnStarted
-from game.battle.foresight import Foreseer, small_fields
+from game.battle.foresight import Foreseer, reaction_ctx, small_fields
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
@@ -300,8 +300,7 @@ class ScriptHook:
             for script, owner in list(self.reactions):
                 if owner is not None and subject is not None and owner != subject:
                     continue  # a creature's reaction hears its own events and the round's
-                ctx = {"me": -1 if owner is None else owner, "round": event.round, "power": "", "user": -1}
-                self.run(script, function, ctx, small_fields(event))
+                self.run(script, function, reaction_ctx(owner, event), small_fields(event))
 
     def foresee(self, event: Event, moved: dict[int, tuple[int, int, float]] | None = None
                 ) -> tuple[tuple[tuple[str, tuple[Any, ...]], ...], bool, bool]:
