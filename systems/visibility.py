@@ -9,6 +9,8 @@ worsened by dazzled (at best terrible) and blinded (no vision).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import esper
 import numpy as np
 import tcod.los
@@ -81,16 +83,26 @@ def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tupl
     resolves and by the forecasts: answers are kept in the caches for this layout and grid, so every
     battle on the map (a simulation's, a scenario's) shares them.
     """
+    return visible(state, viewer, (square,), here)[0]
+
+
+def visible(state: BattleState, viewer: int, squares: Iterable[tuple[int, int]],
+            here: tuple[int, int] | None = None) -> list[bool]:
+    """:func:`can_see` for each of ``squares`` from one place, the viewer's sight there read once
+    (a planner asks which enemies it would see from a square)."""
     assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
     level = int(sight_level(state, viewer, here))
     if state.sight is None or state.sight[0] != state.levels_version:
         state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), state.levels))
     answers = state.sight[1]
-    key = (level, here, square)
-    found = answers.get(key)
-    if found is None:
-        found = answers[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
+    found = []
+    for square in squares:
+        key = (level, here, square)
+        seen = answers.get(key)
+        if seen is None:
+            seen = answers[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
+        found.append(seen)
     return found
 
 

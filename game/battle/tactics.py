@@ -26,7 +26,7 @@ from systems.cover import cover_counts, has_cover
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import height_at, known_powers, reach_ft
-from systems.visibility import can_see
+from systems.visibility import visible
 from systems.vitals import can_act, is_dead, is_flying
 
 
@@ -167,12 +167,14 @@ class Tactics(Forecasts):
         cells = np.array([validate.square(state, *s, what="square") for s in squares], dtype=np.int64).reshape(-1, 2)
         counts = np.zeros(len(cells), dtype=np.int64)
         from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
-        if state.rules.cover_enabled and len(cells):
-            for square in from_squares:
-                attacker = np.repeat(np.array([square], dtype=np.int64), len(cells), axis=0)
-                blocked = cover_counts(state.caches, state.terrain, attacker, cells) >= state.rules.cover_lines_needed
-                blocked &= (cells[:, 0] != square[0]) | (cells[:, 1] != square[1])
-                counts += blocked
+        if state.rules.cover_enabled and len(cells) and from_squares:
+            # every (attacker, square) pair in one batch: a row of answers per attacker
+            attacker = np.repeat(np.array(from_squares, dtype=np.int64), len(cells), axis=0)
+            blocked = cover_counts(state.caches, state.terrain, attacker, np.tile(cells, (len(from_squares), 1)))
+            blocked = blocked >= state.rules.cover_lines_needed
+            blocked &= (attacker[:, 0] != np.tile(cells[:, 0], len(from_squares))) | \
+                (attacker[:, 1] != np.tile(cells[:, 1], len(from_squares)))
+            counts += blocked.reshape(len(from_squares), len(cells)).sum(axis=0)
         return {(int(x), int(y)): int(c) for (x, y), c in zip(cells.tolist(), counts.tolist())}
 
     @entry
@@ -214,6 +216,6 @@ class Tactics(Forecasts):
         found = {}
         for square in squares:
             here = validate.square(state, *square, what="square")
-            found[here] = sum(1 for t in targets
-                              if can_see(state, entity, t, here=here) and not has_cover(state, here, t))
+            found[here] = sum(1 for t, seen in zip(targets, visible(state, entity, targets, here))
+                              if seen and not has_cover(state, here, t))
         return found
