@@ -25,7 +25,8 @@ from components.forecasts import MoveForecast, Threat
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, longest_reach
 from game.ai.tactical_uses import uses_from
 from game.ai.tactical_veils import veil_option
-from systems.falling import least_hurtful_drop_ft
+from systems.actions import walk
+from systems.falling import fall_odds, least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
 
@@ -90,22 +91,6 @@ def _far_apart(turn: Turn) -> bool:
     return True
 
 
-def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> Decision:
-    """Move to the reachable square nearest the enemies by path, never off a drop that hurts."""
-    mask = turn.battle.reachable(turn.me).copy()
-    for square in reserved:
-        mask[square] = False
-    drops = turn.z[turn.me] - turn.battle.state.terrain.ground >= least_hurtful_drop_ft(turn.rules)
-    squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask & ~drops))]
-    if not squares:
-        return Decision((), f"stays at {turn.here}: nowhere nearer")
-    best = min(squares, key=lambda s: (float(field[s]), s))
-    if float(field[best]) >= float(field[turn.here]):
-        return Decision((), f"stays at {turn.here}: nowhere nearer")
-    steps = (float(field[turn.here]) - float(field[best])) / turn.rules.square_ft
-    return Decision((("move", (turn.me, *best), {}),), f"moves to {best}: {steps:.0f} squares nearer the enemy")
-
-
 @dataclass(frozen=True, slots=True)
 class _Option:
     score: float
@@ -113,11 +98,38 @@ class _Option:
     why: str
 
 
+def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> _Option:
+    """Move to the reachable square nearest the enemies by path, never off a drop that hurts (scored
+    by the squares it gains, so that closing in aloft can be weighed against closing in afoot)."""
+    mask = turn.battle.reachable(turn.me).copy()
+    for square in reserved:
+        mask[square] = False
+    drops = turn.z[turn.me] - turn.battle.state.terrain.ground >= least_hurtful_drop_ft(turn.rules)
+    squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask & ~drops))]
+    if not squares:
+        return _Option(0.0, (), f"stays at {turn.here}: nowhere nearer")
+    best = min(squares, key=lambda s: (float(field[s]), s))
+    if float(field[best]) >= float(field[turn.here]):
+        return _Option(0.0, (), f"stays at {turn.here}: nowhere nearer")
+    steps = min(float(field[turn.here]) - float(field[best]), UNREACHABLE) / turn.rules.square_ft
+    return _Option(turn.weights.approach * steps, (("move", (turn.me, *best), {}),),
+                   f"moves to {best}: {steps:.0f} squares nearer the enemy")
+
+
 def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
-    """The fall that ending the move costs: its average damage and the chance that it downs."""
-    if move is None or move.fall is None:
+    """The fall that ending the move costs: its average damage and the chance that it downs. A flier
+    whose flight runs out before its next turn falls from where the flight leaves it (the rules' own
+    walk and fall odds: it keeps its height over lower ground)."""
+    fall = None if move is None else move.fall
+    if fall is None and turn.flight_ends:
+        terrain = turn.battle.state.terrain
+        path = [turn.here] if move is None else list(move.path) or [turn.here]
+        stop, z = walk(terrain.ground, path, turn.z[turn.me], True)
+        if z > float(terrain.ground[stop]):
+            fall = fall_odds(z - float(terrain.ground[stop]), bool(terrain.soft[stop]), turn.rules)
+    if fall is None:
         return 0.0, 0.0
-    return move.fall.damage.mean, move.fall.damage.at_least(max(turn.health[turn.me].current, 1))
+    return fall.damage.mean, fall.damage.at_least(max(turn.health[turn.me].current, 1))
 
 
 def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
@@ -257,7 +269,8 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
         return Decision((), "no enemy left")
     conditions = battle.conditions(me)
     if "prone" not in conditions or "restrained" in conditions:
-        return _plan(turn, reserved or set(), prone=False)
+        best = _plan(turn, reserved or set(), prone=False)
+        return Decision(best.commands, best.why)
     before = battle.snapshot()
     try:
         battle.stand(me)
@@ -267,8 +280,36 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     return Decision((("stand", (me,), {}), *best.commands), "stands up; " + best.why)
 
 
-def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> Decision:
-    """:func:`plan` once the creature's stand, if any, is queued."""
+def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option | None:
+    """Taking to the air (a power that grants flight), then the best plan it would have aloft.
+
+    Tried on the battle itself: on a snapshot it flies, the flight resolves, the whole plan is made
+    again from there (the squares a flier reaches, the threats on them, the uses from them, and the
+    fall where the flight would run out, by the battle's effects), and the battle is restored.
+    """
+    battle, me = turn.battle, turn.me
+    if "flying" in battle.conditions(me):
+        return None
+    wings = [p for p in turn.powers if p.flight and p.damage is None and p.healing is None and not p.conditions]
+    best: _Option | None = None
+    for power in wings:
+        if not battle.forecast(me, power.id).legal:
+            continue
+        before = battle.snapshot()
+        try:
+            battle.use_power(me, power.id)
+            battle.resolve_orders()
+            aloft = _plan(Turn(battle, me, [p.id for p in turn.powers], turn.weights), reserved, prone, flown=True)
+        finally:
+            battle.restore(before)
+        fly: tuple[Command, ...] = (("use_power", (me, power.id), {}), ("resolve_orders", (), {}))
+        if best is None or aloft.score > best.score:
+            best = _Option(aloft.score, (*fly, *aloft.commands), f"{power.name}, then {aloft.why}")
+    return best
+
+
+def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool = False) -> _Option:
+    """:func:`plan` once the creature's stand, if any, is queued (``flown``: its flight is already tried)."""
     battle, me = turn.battle, turn.me
     foes = turn.standing or turn.enemies
     # ways are searched only as far as the farthest enemy weighed, and a turn's walk beyond (in 50 ft steps,
@@ -278,7 +319,10 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> Decision:
     limit = 50.0 * (1 + int((2 * far + turn.speed) // 50))
     field = battle.approach_map(me, foes, limit_ft=limit)
     if not prone and _far_apart(turn):
-        return _close_in(turn, reserved, field)
+        walking = _close_in(turn, reserved, field)
+        # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain
+        flight = None if flown or walking.commands else _flight(turn, reserved, prone)
+        return flight if flight is not None and flight.score > walking.score else walking
     here_uses = uses_from(turn, turn.here)
     here_best = here_uses[0] if here_uses else None
     moves: list[MoveForecast | None] = [None]
@@ -290,11 +334,12 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> Decision:
         options.extend(_options_at(turn, move, threat, here_best, field))
     options.extend(_leaps(turn, field))
     # a light, darkness or fog is tried on the battle itself, which costs a snapshot a try: only on a
-    # turn that has no use of a power worth making (in a crowd of 50 it cost seconds a round)
+    # turn that has no use of a power worth making (in a crowd of 50 it cost seconds a round); so is a flight
     acts = any(name == "use_power" for name, _, _ in max(options, key=lambda o: o.score).commands)
-    veil = None if acts else veil_option(turn)
+    calm = max(options, key=lambda o: o.score)  # its best turn, with no use of a power in it
+    veil = None if acts else veil_option(turn, calm.commands)
     if veil is not None:
-        stay = options[0]  # staying, with no action
-        options.append(_Option(stay.score + veil[0], (*stay.commands, veil[1]), f"{veil[2]}; {stay.why}"))
+        options.append(_Option(calm.score + veil[0], (*calm.commands, veil[1]), f"{calm.why}; {veil[2]}"))
     best = max(options, key=lambda o: o.score)  # the first of equals: staying, then shortlist order
-    return Decision(best.commands, best.why)
+    flight = None if acts or flown else _flight(turn, reserved, prone)
+    return flight if flight is not None and flight.score > best.score else best

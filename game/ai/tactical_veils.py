@@ -35,9 +35,12 @@ def _exchange(turn: Turn) -> tuple[float, float]:
     return taken, dealt
 
 
-def veil_option(turn: Turn) -> tuple[float, Command, str] | None:
-    """The best veil to raise from where it stands, if one helps: (its worth, the command, why).
+def veil_option(turn: Turn, moving: tuple[Command, ...] = ()) -> tuple[float, Command, str] | None:
+    """The best veil to raise after ``moving`` (the commands of its best turn without a use), if one
+    helps: (its worth, the command, why).
 
+    Both sides of the comparison are asked of the battle with the move made (on a snapshot), so the
+    threats on it are those on the square it ends on, and the veil's range and sight are from there.
     Its worth is the damage its side is spared (weighed by its caution) plus the damage its side
     gains on the enemy, for one round; a veil that blinds its own archers more than the enemy's
     is worth less than nothing and is never chosen.
@@ -46,22 +49,29 @@ def veil_option(turn: Turn) -> tuple[float, Command, str] | None:
     powers = veils(turn)
     if not powers or not turn.standing:
         return None
-    taken, dealt = _exchange(turn)
-    points = [battle.square_of(e) for e in turn.standing[:AIM_AT_ENEMIES]] + [turn.here]
     best: tuple[float, Command, str] | None = None
-    tries = [(power, point) for power in powers for point in dict.fromkeys(points)
-             if battle.forecast(me, power.id, point=point).legal][:MOST_TRIES]
-    for power, point in tries:
-        before = battle.snapshot()
-        try:
-            battle.use_power(me, power.id, point=point)
-            battle.resolve_orders()
-            taken_after, dealt_after = _exchange(turn)
-        finally:
-            battle.restore(before)
-        spared, gained = taken - taken_after, dealt_after - dealt
-        worth = turn.caution() * spared + gained
-        if worth > 0 and (best is None or worth > best[0]):
-            why = f"{power.name} at {point}: {spared:+.1f} damage spared, {gained:+.1f} dealt"
-            best = (worth, ("use_power", (me, power.id), {"point": point}), why)
+    moved = battle.snapshot()
+    try:
+        for name, args, kwargs in moving:
+            getattr(battle, name)(*args, **kwargs)
+        battle.resolve_orders()
+        taken, dealt = _exchange(turn)
+        points = [battle.square_of(e) for e in turn.standing[:AIM_AT_ENEMIES]] + [battle.square_of(me)]
+        tries = [(power, point) for power in powers for point in dict.fromkeys(points)
+                 if battle.forecast(me, power.id, point=point).legal][:MOST_TRIES]
+        for power, point in tries:
+            before = battle.snapshot()
+            try:
+                battle.use_power(me, power.id, point=point)
+                battle.resolve_orders()
+                taken_after, dealt_after = _exchange(turn)
+            finally:
+                battle.restore(before)
+            spared, gained = taken - taken_after, dealt_after - dealt
+            worth = turn.caution() * spared + gained
+            if worth > 0 and (best is None or worth > best[0]):
+                why = f"{power.name} at {point}: {spared:+.1f} damage spared, {gained:+.1f} dealt"
+                best = (worth, ("use_power", (me, power.id), {"point": point}), why)
+    finally:
+        battle.restore(moved)
     return best
