@@ -25,6 +25,22 @@ def veils(turn: Turn) -> list[Power]:
             and p.damage is None and p.healing is None and not p.conditions and not p.script]
 
 
+def _between(turn: Turn, here: tuple[int, int], power: Power) -> list[tuple[int, int]]:
+    """Points on the way to the nearest enemy still standing: halfway, and as far as the power's range
+    goes (a light on enemies beyond its range still lights the ground before them). Whether a point
+    is a legal aim is the battle's forecast's to say."""
+    there = turn.square[turn.standing[0]]
+    dx, dy = there[0] - here[0], there[1] - here[1]
+    apart = max(abs(dx), abs(dy)) * turn.rules.square_ft
+    if apart <= 0:
+        return []
+    found = [(here[0] + round(dx / 2), here[1] + round(dy / 2))]
+    if power.range_ft is not None and power.range_ft < apart:
+        part = power.range_ft / apart
+        found.append((here[0] + round(dx * part), here[1] + round(dy * part)))
+    return found
+
+
 def _exchange(turn: Turn) -> tuple[float, float]:
     """Before its next turn: the damage its side expects to take (where each friend stands), and the
     damage its side could deal to the enemies still standing (where each of them stands)."""
@@ -56,8 +72,9 @@ def veil_option(turn: Turn, moving: tuple[Command, ...] = ()) -> tuple[float, Co
             getattr(battle, name)(*args, **kwargs)
         battle.resolve_orders()
         taken, dealt = _exchange(turn)
-        points = [battle.square_of(e) for e in turn.standing[:AIM_AT_ENEMIES]] + [battle.square_of(me)]
-        tries = [(power, point) for power in powers for point in dict.fromkeys(points)
+        here = battle.square_of(me)
+        points = [battle.square_of(e) for e in turn.standing[:AIM_AT_ENEMIES]] + [here]
+        tries = [(power, point) for power in powers for point in dict.fromkeys(points + _between(turn, here, power))
                  if battle.forecast(me, power.id, point=point).legal][:MOST_TRIES]
         for power, point in tries:
             before = battle.snapshot()
