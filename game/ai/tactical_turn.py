@@ -115,6 +115,7 @@ class Turn:
         self.down_odds: dict[int, float] = {}
         # whether the scenario's reaction scripts do anything when a creature goes down (a rally's heals)
         self.downs_heard = battle.reacts_to_downs()
+        self.conditions_seen: dict[tuple[int, str], float | None] = {}  # see game.ai.tactical_conditions
 
     def low(self) -> bool:
         """Whether it is at or below ``low_health`` of its maximum (about to go down)."""

@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from components.forecasts import PowerForecast, TargetForecast
+from game.ai.tactical_conditions import condition_worth
 from game.ai.tactical_turn import Choice, Command, Turn
 from systems.geometry import distance_3d_ft
 from systems.power_checks import reach_ft
 
 
-def worth(turn: Turn, odds: TargetForecast) -> tuple[float, str]:
-    """The value of one target's outcome, and a few words on it.
+def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, str]:
+    """The value of one target's outcome (a condition held for ``rounds``), and a few words on it.
 
     Damage to an enemy is worth more the nearer it brings that enemy to going down (its blow a round
     over the health it has left: the enemy the team has already hurt is the one to finish); an enemy
@@ -34,8 +35,11 @@ def worth(turn: Turn, odds: TargetForecast) -> tuple[float, str]:
         menace = turn.menace(odds.target)
         value = hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace)
         value += odds.downs * turn.if_downed(odds.target) if odds.downs else 0.0  # its friends' rally, say
-        value += sum(odds.affected * w.conditions.get(c, 0.2) * (1 + menace)
-                     for c in odds.conditions if c not in turn.battle.conditions(odds.target))
+        for c in odds.conditions:
+            if c not in turn.battle.conditions(odds.target):
+                # the blows it changes each round it holds, asked of the battle (the heaviest hitters only)
+                tried = condition_worth(turn, odds.target, c)
+                value += odds.affected * (w.conditions.get(c, 0.2) * (1 + menace) if tried is None else rounds * tried)
         words = f"{chance}, {hurt:.1f} expected" + (f", fall {falling:.1f}" if falling else "")
         return value, words + (f", {odds.downs:.0%} to down" if odds.downs >= 0.05 else "")
     # a friend's wound costs what the same wound on an enemy would be worth, and more (``friendly_fire``)
@@ -53,8 +57,9 @@ def worth(turn: Turn, odds: TargetForecast) -> tuple[float, str]:
 def value_of(turn: Turn, forecast: PowerForecast) -> tuple[float, str]:
     """A use's value: the sum over every creature it would touch, friends counted against it."""
     total, parts = 0.0, []
+    rounds = max(turn.battle.power(forecast.power).duration or 1, 1)
     for odds in forecast.targets:
-        value, words = worth(turn, odds)
+        value, words = worth(turn, odds, rounds)
         total += value
         parts.append(f"{turn.battle.name(odds.target)} {words}")
     if forecast.scripted:  # a script decides what it does: worth a modest guess per creature it reaches

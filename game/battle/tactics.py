@@ -26,7 +26,7 @@ from systems.cover import cover_counts, has_cover
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import height_at, known_powers, reach_ft
-from systems.visibility import visible
+from systems.visibility import Visibility, vision_level, visible
 from systems.vitals import can_act, is_dead, is_flying
 
 
@@ -107,10 +107,14 @@ class Tactics(Forecasts):
             return None
         movement = esper.component_for_entity(enemy, Movement)
         position = esper.component_for_entity(enemy, Position)
+        # blinded, it sees nothing wherever it stands: no power aimed at a creature or a point it must see
+        sightless = vision_level(Visibility.NORMAL, conditions) == Visibility.NO_VISION
         powers = []
         for power_id in known_powers(state, enemy):
             power = state.powers.get(power_id)
             if power is None or power.damage is None or (power.attack_bonus is None and power.save_dc is None):
+                continue
+            if sightless and (power.single_target or power.aims_at_point):
                 continue
             powers.append((power, reach_ft(power, state.rules)))
         speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)

@@ -1,0 +1,48 @@
+"""The tactical player's choice of a power that lays a condition (blind, dazzle) or changes sight
+(light, fog), on small fixed boards: it aims at the enemy whose blows the power actually spoils, by
+the battle's forecasts, and raises a veil where it changes the odds. Fixed boards and seeds, no timing."""
+
+from __future__ import annotations
+
+import pytest
+
+from game import ai
+from game.battle.facade import Battle
+
+
+def _uses(decision: ai.Decision) -> list[tuple[str, dict[str, object]]]:
+    return [(args[1], kwargs) for name, args, kwargs in decision.commands if name == "use_power"]
+
+
+def across_a_chasm(power: str) -> tuple[Battle, int, int, int]:
+    """A seer cut off by a chasm (nothing to gain by walking) with a friend over it, who stands next
+    to a brute whose cone of fire needs no sight, and an archer whose shots need it."""
+    b = Battle(seed=3, width=14, height=7)
+    for x in (5, 6, 7):
+        for y in range(7):
+            b.set_terrain(x, y, blocks=["movement", "pushes"])
+    seer = b.spawn("seer", 3, 3, team="a", powers=[power], initiative_bonus=20, health=12)
+    b.spawn("knight", 8, 3, team="a", powers=["strike"], health=14)
+    brute = b.spawn("brute", 9, 3, team="b", powers=["burning-hands"], health=16)
+    archer = b.spawn("archer", 9, 5, team="b", powers=["shoot"], health=10)
+    b.start_combat()
+    b.begin_round()
+    return b, seer, brute, archer
+
+
+@pytest.mark.parametrize("power", ["blind", "dazzle"])
+def test_a_sight_stealer_aims_at_the_enemy_whose_blows_it_spoils(power: str):
+    # the brute's blow is the heavier (a fixed weight per condition would pick it), but a cone of fire
+    # needs no sight: the forecasts say the archer's shots are what blindness or a flash takes away
+    b, seer, _, archer = across_a_chasm(power)
+    decision = ai.decide(b, seer, "tactical")
+    assert _uses(decision) == [(power, {"target": archer})], decision.why
+
+
+def test_a_blinded_archer_threatens_no_one():
+    # the battle's threat forecast knows a blinded creature cannot aim at what it cannot see
+    b, seer, _, archer = across_a_chasm("blind")
+    friend = next(c for c in b.creatures() if b.name(c) == "knight")
+    assert any(s.enemy == archer for s in b.threat(friend).sources)
+    b.add_condition(archer, "blinded")
+    assert not any(s.enemy == archer for s in b.threat(friend).sources)
