@@ -14,7 +14,7 @@ def _uses(decision: ai.Decision) -> list[tuple[str, dict[str, object]]]:
     return [(args[1], kwargs) for name, args, kwargs in decision.commands if name == "use_power"]
 
 
-def across_a_chasm(power: str) -> tuple[Battle, int, int, int]:
+def across_a_chasm(power: str, begin: bool = True) -> tuple[Battle, int, int, int]:
     """A seer cut off by a chasm (nothing to gain by walking) with a friend over it, who stands next
     to a brute whose cone of fire needs no sight, and an archer whose shots need it."""
     b = Battle(seed=3, width=14, height=7)
@@ -26,7 +26,8 @@ def across_a_chasm(power: str) -> tuple[Battle, int, int, int]:
     brute = b.spawn("brute", 9, 3, team="b", powers=["burning-hands"], health=16)
     archer = b.spawn("archer", 9, 5, team="b", powers=["shoot"], health=10)
     b.start_combat()
-    b.begin_round()
+    if begin:
+        b.begin_round()
     return b, seer, brute, archer
 
 
@@ -46,3 +47,18 @@ def test_a_blinded_archer_threatens_no_one():
     assert any(s.enemy == archer for s in b.threat(friend).sources)
     b.add_condition(archer, "blinded")
     assert not any(s.enemy == archer for s in b.threat(friend).sources)
+
+
+def test_trials_inside_a_tick_are_not_recorded_for_the_replay():
+    # the trial grant is made on a snapshot during the controller's turn: only the real orders are logged
+    b, _, _, _ = across_a_chasm("blind", begin=False)
+
+    def controller(battle: Battle, actor: int) -> None:
+        for name, args, kwargs in ai.decide(battle, actor, "tactical").commands:
+            getattr(battle, name)(*args, **kwargs)
+
+    b.tick(controller)
+    orders = [order for name, _, kwargs in b.command_log if name == "tick" for _, issued in kwargs.get("orders", [])
+              for order in issued]
+    assert orders and all(name != "add_condition" for name, _, _ in orders), orders
+    assert any(name == "use_power" and args[1] == "blind" for name, args, _ in orders), orders

@@ -42,6 +42,9 @@ class Snapshot:
     log_length: int
     round: int
     scripts_spent: tuple[int | None, int, int, int] = (None, 0, 0, 0)  # the budget's round and counts, the calls
+    #: orders a turn controller had issued in the tick under way (a planner's trials on a snapshot
+    #: inside a tick must not be recorded for the replay): -1 outside a controller's turn
+    orders_length: int = -1
 
 
 def _copy_into(live: Any, saved: Any) -> None:
@@ -75,7 +78,8 @@ class Snapshots(BattleCore):
         budget = self.scripts.budget
         spent = (budget.round, budget.round_used, budget.battle_used, self.scripts.calls)
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
-                        len(self.scripts.reactions), len(self.recording.log), state.round, spent)
+                        len(self.scripts.reactions), len(self.recording.log), state.round, spent,
+                        -1 if self.recording.orders is None else len(self.recording.orders))
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
@@ -107,3 +111,5 @@ class Snapshots(BattleCore):
         budget.round, budget.round_used, budget.battle_used, self.scripts.calls = snapshot.scripts_spent
         del self.scripts.reactions[snapshot.reactions:]
         del self.recording.log[snapshot.log_length:]
+        if snapshot.orders_length >= 0 and self.recording.orders is not None:
+            del self.recording.orders[snapshot.orders_length:]
