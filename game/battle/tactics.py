@@ -26,7 +26,7 @@ from systems.cover import cover_counts, has_cover
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import height_at, known_powers, reach_ft
-from systems.visibility import Visibility, vision_level, visible
+from systems.visibility import Visibility, visible, vision_level
 from systems.vitals import can_act, is_dead, is_flying
 
 
