@@ -39,6 +39,8 @@ CLIFF = ROOT / "bench" / "data" / "cliff.toml"
 SLITS = ROOT / "bench" / "data" / "slits.toml"
 #: Every shipped power on one board (the golden test's gauntlet): which of them the player uses at all.
 GAUNTLET = ROOT / "tests" / "golden" / "gauntlet.toml"
+#: Light, darkness, fog, blind, dazzle, flight and blinks each useful to someone (which are used where useful?)
+ARSENAL = ROOT / "bench" / "data" / "arsenal.toml"
 MAX_ROUNDS = 40
 OPPONENTS = ("greedy", "random")
 
@@ -138,7 +140,7 @@ def sensitivity(pool: Any, battles: int) -> None:
             rows = _run(pool, str(SLITS), seeds, spec, (("rules.cover_bonus", bonus),))
             rates.append(sum(r["winner"] == "wall" for r in rows) / len(rows))
         print(f"  slits.toml ({spec}): the wall wins {rates[0]:.1%} at cover bonus 0, {rates[1]:.1%} at 10")
-    for path in [*SCENARIOS, CLIFF, GAUNTLET]:
+    for path in [*SCENARIOS, CLIFF, GAUNTLET, ARSENAL]:
         rows = _run(pool, str(path), [battle_seed(17, i) for i in range(battles)], "tactical")
         uses: Counter[str] = Counter()
         used_in: Counter[str] = Counter()
