@@ -170,6 +170,17 @@ class Turn:
             found = self.shares[enemy] = 1.0 / (1 + near)
         return found
 
+    def heal_worth(self, creature: int, amount: float, affected: float = 1.0) -> float:
+        """What healing ``creature`` by ``amount`` on average is worth (to whichever side it is on):
+        the health it gets back, up to its maximum, and bringing it back on its feet if it is downed
+        (``affected``: the chance the healing takes hold). One valuation for a heal the player casts
+        and for one a reaction script would cast."""
+        health = self.health[creature]
+        worth = self.weights.heal * min(amount, health.maximum - health.current)
+        if "downed" in self.battle.conditions(creature):
+            worth += self.weights.revive * affected
+        return worth
+
     def if_downed(self, creature: int, me_at: tuple[int, int] | None = None) -> float:
         """What the reaction scripts would do if ``creature`` went down (with this creature standing
         on ``me_at``), valued for this creature's side: heals to friends (and bringing a downed
@@ -181,14 +192,11 @@ class Turn:
         if found is None:
             moved = None if me_at is None or me_at == self.here else {self.me: me_at}
             forecast = self.battle.forecast_reactions(creature, moved=moved)
-            w, found = self.weights, 0.0
+            found = 0.0
             for other, amount in forecast.healed.items():
-                health = self.health.get(other)
-                if health is None:
-                    continue
-                worth = w.heal * min(amount, health.maximum - health.current)
-                worth += w.revive if health.current <= 0 and other != creature else 0.0
-                found += worth if other in self.friends else -worth
+                if other in self.health and other != creature:
+                    worth = self.heal_worth(other, amount)
+                    found += worth if other in self.friends else -worth
             for other, amount in forecast.hurt.items():
                 found += -amount if other in self.friends else amount
             self.rallies_seen[key] = found

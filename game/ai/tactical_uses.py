@@ -46,10 +46,7 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, str
     menace = turn.menace(odds.target)
     value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace))
     if odds.healing is not None:
-        missing = health.maximum - health.current
-        value += w.heal * min(odds.healing.mean, missing)
-        if "downed" in turn.battle.conditions(odds.target):
-            value += w.revive * odds.affected
+        value += turn.heal_worth(odds.target, odds.healing.mean, odds.affected)
     return value, f"friend {chance}, heals {odds.healing.mean:.1f}" if odds.healing is not None else \
         f"friend hit {hurt:.1f}"
 
