@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, fields
+from enum import Enum
 from typing import Any
 
 import esper
@@ -26,6 +27,10 @@ from systems.state import SNAPSHOT_FIELDS
 
 #: The components that change during a battle (the others are frozen values).
 _CHANGING = (Health, Fatigue, Position, Defense, Movement, Falling, Conditions, Vision, Cover)
+#: Each changing component's field names, in ``_CHANGING``'s order: a snapshot keeps their values.
+_FIELDS = tuple(tuple(f.name for f in fields(kind)) for kind in _CHANGING)
+#: Values that are never changed in place: kept as they are, not copied.
+_ATOMIC = frozenset({int, float, bool, str, type(None)})
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +38,8 @@ class Snapshot:
     """A battle at one moment (opaque: hand it back to the battle's ``restore``)."""
 
     owner: int
-    components: dict[int, tuple[Any, ...]]
+    #: per creature, per changing component (``_CHANGING``'s order), its field values
+    components: dict[int, tuple[tuple[Any, ...], ...]]
     state: dict[str, Any]
     rng: tuple[Any, ...]
     heard: int
@@ -47,10 +53,32 @@ class Snapshot:
     orders_length: int = -1
 
 
-def _copy_into(live: Any, saved: Any) -> None:
-    """Put a saved component's values into the live one (slots dataclasses: field by field)."""
-    for f in fields(live):
-        setattr(live, f.name, copy.deepcopy(getattr(saved, f.name)))
+def _clone(value: Any) -> Any:
+    """A deep copy of a component's field value, as ``copy.deepcopy`` makes it, but without its
+    generic machinery for the plain values components hold (numbers, names, enums, frozensets of
+    names, dicts of them): snapshots are taken on every planner's trial, and deepcopy was most of
+    their cost. Anything else still goes through ``copy.deepcopy``."""
+    kind = type(value)
+    if kind in _ATOMIC or isinstance(value, Enum):
+        return value
+    if kind is dict:
+        return {_clone(k): _clone(v) for k, v in value.items()}
+    if kind is frozenset and all(type(v) in _ATOMIC for v in value):
+        return value  # immutable, of immutable values: a copy would be equal and never differ
+    if kind is list:
+        return [_clone(v) for v in value]
+    return copy.deepcopy(value)
+
+
+def _values(component: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
+    """A component's field values, copied (what a snapshot keeps of it)."""
+    return tuple(_clone(getattr(component, name)) for name in names)
+
+
+def _copy_into(live: Any, names: tuple[str, ...], saved: tuple[Any, ...]) -> None:
+    """Put a component's saved values into the live one (slots dataclasses: field by field)."""
+    for name, value in zip(names, saved):
+        setattr(live, name, _clone(value))
 
 
 def _restore_terrain(live: Terrain, saved: Terrain) -> None:
@@ -69,8 +97,8 @@ class Snapshots(BattleCore):
     def snapshot(self) -> Snapshot:
         """The battle as it is now."""
         state = self.state
-        parts = {e: tuple(copy.deepcopy(esper.component_for_entity(e, kind)) for kind in _CHANGING)
-                 for e in state.creatures}
+        parts = {e: tuple(_values(esper.component_for_entity(e, kind), names)
+                          for kind, names in zip(_CHANGING, _FIELDS)) for e in state.creatures}
         saved = {name: getattr(state, name) for name in SNAPSHOT_FIELDS if name not in ("events", "terrain")}
         saved = copy.deepcopy(saved)
         saved["events"] = list(state.events)
@@ -95,8 +123,8 @@ class Snapshots(BattleCore):
             esper.delete_entity(entity, immediate=True)
             self.ids.discard(entity)
         for entity, saved in snapshot.components.items():
-            for kind, part in zip(_CHANGING, saved):
-                _copy_into(esper.component_for_entity(entity, kind), part)
+            for kind, names, part in zip(_CHANGING, _FIELDS, saved):
+                _copy_into(esper.component_for_entity(entity, kind), names, part)
         values = copy.deepcopy({k: v for k, v in snapshot.state.items() if k not in ("events", "terrain")})
         for name, value in values.items():
             setattr(state, name, value)
