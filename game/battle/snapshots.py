@@ -53,32 +53,45 @@ class Snapshot:
     orders_length: int = -1
 
 
-def _clone(value: Any) -> Any:
-    """A deep copy of a component's field value, as ``copy.deepcopy`` makes it, but without its
-    generic machinery for the plain values components hold (numbers, names, enums, frozensets of
-    names, dicts of them): snapshots are taken on every planner's trial, and deepcopy was most of
-    their cost. Anything else still goes through ``copy.deepcopy``."""
+def _clone(value: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of a value, as ``copy.deepcopy(value, memo)`` makes it, but without its generic
+    machinery for the plain values a battle holds (numbers, names, enums, frozensets and tuples of
+    them, dicts, lists and sets): snapshots are taken on every planner's trial, and deepcopy was
+    most of their cost. Anything else still goes through ``copy.deepcopy``. ``memo`` is deepcopy's
+    own: a container met twice is copied once, so values that shared it still share its copy."""
     kind = type(value)
     if kind in _ATOMIC or isinstance(value, Enum):
         return value
-    if kind is dict:
-        return {_clone(k): _clone(v) for k, v in value.items()}
-    if kind is frozenset and all(type(v) in _ATOMIC for v in value):
+    if (kind is frozenset or kind is tuple) and all(type(v) in _ATOMIC for v in value):
         return value  # immutable, of immutable values: a copy would be equal and never differ
+    found = memo.get(id(value))
+    if found is not None:
+        return found
+    if kind is dict:
+        copied: Any = {}
+        memo[id(value)] = copied
+        for k, v in value.items():
+            copied[_clone(k, memo)] = _clone(v, memo)
+        return copied
     if kind is list:
-        return [_clone(v) for v in value]
-    return copy.deepcopy(value)
+        copied = memo[id(value)] = []
+        copied.extend(_clone(v, memo) for v in value)
+        return copied
+    if kind is set and all(type(v) in _ATOMIC for v in value):
+        copied = memo[id(value)] = set(value)
+        return copied
+    return copy.deepcopy(value, memo)
 
 
 def _values(component: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
     """A component's field values, copied (what a snapshot keeps of it)."""
-    return tuple(_clone(getattr(component, name)) for name in names)
+    return tuple(_clone(getattr(component, name), {}) for name in names)
 
 
 def _copy_into(live: Any, names: tuple[str, ...], saved: tuple[Any, ...]) -> None:
     """Put a component's saved values into the live one (slots dataclasses: field by field)."""
     for name, value in zip(names, saved):
-        setattr(live, name, _clone(value))
+        setattr(live, name, _clone(value, {}))
 
 
 def _restore_terrain(live: Terrain, saved: Terrain) -> None:
@@ -100,7 +113,7 @@ class Snapshots(BattleCore):
         parts = {e: tuple(_values(esper.component_for_entity(e, kind), names)
                           for kind, names in zip(_CHANGING, _FIELDS)) for e in state.creatures}
         saved = {name: getattr(state, name) for name in SNAPSHOT_FIELDS if name not in ("events", "terrain")}
-        saved = copy.deepcopy(saved)
+        saved = _clone(saved, {})
         saved["events"] = list(state.events)
         saved["terrain"] = copy.deepcopy(state.terrain)
         budget = self.scripts.budget
@@ -125,7 +138,7 @@ class Snapshots(BattleCore):
         for entity, saved in snapshot.components.items():
             for kind, names, part in zip(_CHANGING, _FIELDS, saved):
                 _copy_into(esper.component_for_entity(entity, kind), names, part)
-        values = copy.deepcopy({k: v for k, v in snapshot.state.items() if k not in ("events", "terrain")})
+        values = _clone({k: v for k, v in snapshot.state.items() if k not in ("events", "terrain")}, {})
         for name, value in values.items():
             setattr(state, name, value)
         state.events[:] = snapshot.state["events"]
