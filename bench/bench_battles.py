@@ -148,14 +148,16 @@ def _group(filename: str) -> str:
     return "other (builtins, stdlib)"
 
 
-def in_process(path: str, battles: int, context: WorkerContext) -> tuple[float, dict[str, float]]:
-    """Battles per CPU second in this process, and the per-battle wall seconds of set-up, AI and rules."""
+def in_process(path: str, battles: int, context: WorkerContext, policy: str = "tactical"
+               ) -> tuple[float, dict[str, float]]:
+    """Battles per CPU second in this process, and the per-battle wall seconds of set-up, AI and rules
+    (and the turns planned a battle)."""
     timings: dict[str, float] = {}
     for i in range(5):  # warm: the scenario, its caches and its script host
-        run_battle(path, (), battle_seed(9, i), context=context)
+        run_battle(path, (), battle_seed(9, i), policy=policy, context=context)
     started = time.process_time()
     for i in range(battles):
-        row = run_battle(path, (), battle_seed(1, i), timings=timings, context=context)
+        row = run_battle(path, (), battle_seed(1, i), policy=policy, timings=timings, context=context)
         assert not row["error"], row["error"]
     rate = battles / (time.process_time() - started)
     return rate, {k: v / battles for k, v in timings.items()}
@@ -241,6 +243,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\nper battle (wall, {1000 * per_battle:.1f} ms):", "   ".join(
             f"{name} {1000 * phases.get(name, 0.0):.2f} ms ({100 * phases.get(name, 0.0) / per_battle:.0f}%)"
             for name in ("setup", "ai", "rules")))
+        _, greedy = in_process(path, args.battles, context, policy="greedy")
+        per_turn = {name: 1e6 * split["ai"] / max(split.get("turns", 0.0), 1e-9)
+                    for name, split in (("tactical", phases), ("greedy", greedy))}
+        ratio = per_turn["tactical"] / per_turn["greedy"]
+        print(f"planning one creature's turn: tactical {per_turn['tactical']:.0f} us, greedy "
+              f"{per_turn['greedy']:.0f} us on the same seeds (tactical / greedy {ratio:.1f}x; the aim is 25 us; "
+              f"{phases.get('turns', 0.0):.1f} turns a battle)")
         shares, top = profile_split(path, args.profile_battles, context)
         print(f"cProfile own time by module group ({args.profile_battles} battles):")
         for name, share in shares.items():

@@ -136,6 +136,16 @@ def test_single_battle_replays_by_seed(scenario: str) -> None:
     assert run_battle(scenario, (), seed) == run_battle(scenario, (), seed)
 
 
+def test_timings_split_a_battle_and_count_the_turns_planned(scenario: str) -> None:
+    """bench_battles divides planning time by these turns: a turn is one creature's plan."""
+    timings: dict[str, float] = {}
+    row = run_battle(scenario, (), battle_seed(3, 5), timings=timings)
+    assert set(timings) == {"setup", "ai", "rules", "turns"}
+    assert all(timings[k] > 0 for k in ("setup", "ai", "rules"))
+    creatures = 4  # the fixture's two a side, each planning at least one turn a round until it is down
+    assert creatures <= timings["turns"] <= creatures * int(row["rounds"])
+
+
 @pytest.mark.slow
 def test_failing_battles_are_counted_with_seed_and_the_run_goes_on(scenario: str, tmp_path: Path,
                                                                    hooks: str) -> None:

@@ -107,7 +107,8 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     Returns ``(winner, rounds, refused, first refusal, first mover's team)``. A command the battle refuses (the AI is
     meant never to plan one) skips the rest of that creature's plan and is counted, not raised:
     one planning slip should show up in the numbers, not void a 10 000-battle run.
-    ``timings``, when given, accumulates seconds spent planning ("ai") and ticking ("rules").
+    ``timings``, when given, accumulates seconds spent planning ("ai") and ticking ("rules"), and
+    counts the turns planned ("turns").
     """
     policies = ai.parse_policies(policy)  # "tactical", or per team: "keep=tactical,raiders=greedy"
     order = battle.start_combat()
@@ -124,6 +125,8 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
         started = clock()
         plan = ai.plan_turn(b, entity, ai.policy_of(policies, b.team(entity)), rng)
         planning += clock() - started
+        if timings is not None:
+            timings["turns"] = timings.get("turns", 0.0) + 1
         for name, args, kwargs in plan:
             try:
                 getattr(b, name)(*args, **kwargs)
