@@ -84,14 +84,18 @@ def _clone(value: Any, memo: dict[int, Any]) -> Any:
 
 
 def _values(component: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
-    """A component's field values, copied (what a snapshot keeps of it)."""
-    return tuple(_clone(getattr(component, name), {}) for name in names)
+    """A component's field values, copied (what a snapshot keeps of it) with one memo for the
+    component, as a deepcopy of it made them: fields that shared a container still share one."""
+    memo: dict[int, Any] = {}
+    return tuple(_clone(getattr(component, name), memo) for name in names)
 
 
 def _copy_into(live: Any, names: tuple[str, ...], saved: tuple[Any, ...]) -> None:
-    """Put a component's saved values into the live one (slots dataclasses: field by field)."""
+    """Put a component's saved values into the live one (slots dataclasses: field by field; one
+    memo for the component, as in :func:`_values`)."""
+    memo: dict[int, Any] = {}
     for name, value in zip(names, saved):
-        setattr(live, name, _clone(value, {}))
+        setattr(live, name, _clone(value, memo))
 
 
 def _restore_terrain(live: Terrain, saved: Terrain) -> None:
