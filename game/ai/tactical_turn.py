@@ -105,7 +105,7 @@ class Turn:
         self.speed = float(walk_speed(battle.get(me, Movement), battle.get(me, Conditions), battle.get(me, Falling),
                                       battle.rules))
         # a flight of its own that runs out before its next turn: wherever it then hangs over lower ground, it
-        # falls (the battle's effects say when each ends; see :func:`game.ai.tactical._flight`)
+        # falls (the battle's effects say when each ends; the tactical player counts that fall in a move's cost)
         self.flight_ends = any(e["user"] == me and battle.power(e["power"]).flight
                                and e["ends_after_round"] <= battle.round for e in battle.effects())
         self.menace_seen: dict[int, float] = {}
