@@ -8,10 +8,11 @@ Printed in one run:
 * for each side, tactical's win rate against greedy beside greedy's own (the greedy mirror) on the
   same seeds, with the paired difference and its 95% interval: what tactical adds where a lopsided
   scenario caps what any player of the weaker side can reach;
-* sensitivity, tactical on every side: the keep's win rate at cover bonus 0 and 10 (the keep is built
-  around arrow slits, so more cover should help it) and the wall's on ``bench/data/slits.toml`` (shots
-  only) with the tactical player on either side or both, falls and shoves a battle on ``ledge.toml``, and
-  how often each power of each scenario was used;
+* sensitivity: the win rate of the side behind arrow slits at cover bonus 0 and 10 on ``keep.toml``
+  and ``bench/data/slits.toml`` (shots only), with the tactical player on either side, on both and on
+  neither, and the paired difference (the slits hide both sides of them, so more cover helps whichever
+  side uses them); then, tactical on every side, falls and shoves a battle on each scenario, and how
+  often each power of each scenario was used;
 * the cost of planning one turn, tactical beside greedy (a ratio, then microseconds).
 
 Run: ``python -m bench.bench_ai [--battles N] [--seeds M]`` (N battles per side and match-up on the
@@ -28,7 +29,7 @@ from typing import Any
 
 from components.events import Fell, PowerUsed, Pushed, TurnStarted
 from game.sim.context import WorkerContext, split_overrides
-from game.sim.report import wilson
+from game.sim.report import wilson, winners_difference
 from game.sim.runner import DRAW, ai_rng, battle_seed, build, play
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,31 +116,38 @@ def gains(pool: Any, battles: int, master: int = 11) -> list[str]:
         for team in teams:
             spec = ",".join(f"{t}={'tactical' if t == team else 'greedy'}" for t in teams)
             ours = [row["winner"] for row in _run(pool, str(path), seeds, spec)]
-            diffs = [(a == team) - (b == team) for a, b in zip(ours, mirror)]
-            mean = sum(diffs) / len(diffs)
-            spread = (sum((d - mean) ** 2 for d in diffs) / max(len(diffs) - 1, 1) / len(diffs)) ** 0.5
             won = sum(w == team for w in ours) / len(ours)
             base = sum(w == team for w in mirror) / len(mirror)
             lines.append(f"  {path.stem:8s} as {team:9s}: tactical {won:6.1%}, greedy in its place {base:6.1%}: "
-                         f"{mean:+.1%} [{mean - 1.96 * spread:+.1%}, {mean + 1.96 * spread:+.1%}]")
+                         + _signed(winners_difference(mirror, ours, team)))
+    return lines
+
+
+def _signed(d: dict[str, float]) -> str:
+    return f"{d['diff']:+.1%} [{d['low']:+.1%}, {d['high']:+.1%}]"
+
+
+def cover_sensitivity(pool: Any, battles: int) -> list[str]:
+    """On the two maps built around arrow slits (keep.toml, and slits.toml with shots only), the win
+    rate of the side behind them at cover bonus 0 and 10, on the same seeds, by who plays which side,
+    with the paired difference: more cover helps whichever side uses the slits, so with the tactical
+    player on both sides it may help both alike, and against greedy it should help the tactical side."""
+    seeds = [battle_seed(13, i) for i in range(battles)]
+    lines = []
+    for path, inside, outside in ((ROOT / "assets" / "scenarios" / "keep.toml", "keep", "raiders"),
+                                  (SLITS, "wall", "field")):
+        for spec in (f"{inside}=tactical,{outside}=greedy", f"{inside}=greedy,{outside}=tactical", "tactical",
+                     "greedy"):
+            winners = [[r["winner"] for r in _run(pool, str(path), seeds, spec, (("rules.cover_bonus", bonus),))]
+                       for bonus in (0, 10)]
+            rates = [sum(w == inside for w in found) / len(found) for found in winners]
+            lines.append(f"  {path.name:10s} {spec:28s}: {inside} wins {rates[0]:6.1%} at cover bonus 0, "
+                         f"{rates[1]:6.1%} at 10: {_signed(winners_difference(winners[0], winners[1], inside))}")
     return lines
 
 
 def sensitivity(pool: Any, battles: int) -> None:
-    keep = str(ROOT / "assets" / "scenarios" / "keep.toml")
-    seeds = [battle_seed(13, i) for i in range(battles)]
-    for bonus in (0, 10):
-        rows = _run(pool, keep, seeds, "tactical", (("rules.cover_bonus", bonus),))
-        wins = sum(r["winner"] == "keep" for r in rows)
-        low, high = wilson(wins, len(rows))
-        print(f"  keep.toml, cover bonus {bonus:2d}: keep wins {wins / len(rows):6.1%}  [{low:.1%}, {high:.1%}]")
-    # a map built around cover: does a bigger bonus help the side behind the slits, by who plays which side?
-    for spec in ("wall=tactical,field=greedy", "wall=greedy,field=tactical", "tactical", "greedy"):
-        rates = []
-        for bonus in (0, 10):
-            rows = _run(pool, str(SLITS), seeds, spec, (("rules.cover_bonus", bonus),))
-            rates.append(sum(r["winner"] == "wall" for r in rows) / len(rows))
-        print(f"  slits.toml ({spec}): the wall wins {rates[0]:.1%} at cover bonus 0, {rates[1]:.1%} at 10")
+    print("\n".join(cover_sensitivity(pool, battles)))
     for path in [*SCENARIOS, CLIFF, GAUNTLET, ARSENAL]:
         rows = _run(pool, str(path), [battle_seed(17, i) for i in range(battles)], "tactical")
         uses: Counter[str] = Counter()
@@ -179,7 +187,7 @@ def main() -> None:
             print(f"  {scenario:8s} vs {opponent:6s}: {share:6.1%}  [{low:.1%}, {high:.1%}]  {mark}")
         print("\neach side: tactical against greedy beside greedy's own mirror, same seeds (paired difference):")
         print("\n".join(gains(pool, args.battles, args.seeds)))
-        print("\nsensitivity (tactical on every side):")
+        print("\nsensitivity:")
         sensitivity(pool, args.battles)
     spent: Counter[str] = Counter()
     turns: Counter[str] = Counter()

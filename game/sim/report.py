@@ -134,7 +134,13 @@ def paired_difference(base: VariantStats, other: VariantStats, team: str, z: flo
     interval from the per-seed differences: the variants share their seeds, so the same battle's luck
     falls on both sides of the difference and the interval is much tighter than two separate ones."""
     seeds = sorted(set(base.winners) & set(other.winners))
-    diffs = [int(other.winners[s] == team) - int(base.winners[s] == team) for s in seeds]
+    return winners_difference([base.winners[s] for s in seeds], [other.winners[s] for s in seeds], team, z)
+
+
+def winners_difference(base: Sequence[str], other: Sequence[str], team: str, z: float = _Z95) -> dict[str, float]:
+    """:func:`paired_difference` from two lists of winners, battle by battle on the same seeds
+    (``diff``, its interval ``low``..``high`` and ``n``)."""
+    diffs = [int(b == team) - int(a == team) for a, b in zip(base, other, strict=True)]
     n = len(diffs)
     if n == 0:
         return {"diff": 0.0, "low": -1.0, "high": 1.0, "n": 0}
