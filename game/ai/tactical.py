@@ -46,7 +46,6 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     xs, ys = np.nonzero(mask)  # x-major: the order ties go by
     if not len(xs):
         return []
-    squares: list[tuple[int, int]] = list(zip(xs.tolist(), ys.tolist()))
     ground = battle.state.terrain.ground
     reach = turn.reach()
     targets = [(turn.square[e], turn.z[e]) for e in turn.enemies]
@@ -55,17 +54,18 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     # every square at once: whether an enemy is in reach from it, and how far the way round is
     zs = ground[xs, ys].astype(np.float64)
     apart = np.stack([distances_3d_ft(xs, ys, zs, at, ez, turn.rules) for at, ez in targets])
-    in_reach: list[bool] = np.any(apart <= reach, axis=0).tolist()
+    out_of_reach = ~np.any(apart <= reach, axis=0)
     paths = field[xs, ys].astype(np.float64)
     cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
     ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths)
     drops = here_z - zs
     drops = np.where(drops >= least_hurtful_drop_ft(turn.rules), drops, 0.0)  # ranks as that much farther
     far_by = drops * np.where(soft[xs, ys], 0.5, 1.0) + ways
-    rank_far: list[float] = far_by.tolist()
+    # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
+    first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
     rank: dict[tuple[int, int], tuple[int, float]] = {
-        square: (0 if close else 1, far) for square, close, far in zip(squares, in_reach, rank_far)}
-    ranked = sorted(squares, key=rank.__getitem__)[: 2 * w.shortlist]
+        (int(xs[i]), int(ys[i])): (int(out_of_reach[i]), float(far_by[i])) for i in first}
+    ranked = list(rank)
     nearest = sorted(turn.enemies, key=lambda e: float(field[turn.square[e]]))[:3]
     cover = battle.cover_map(nearest, ranked)
     ranged = reach > 2 * turn.rules.square_ft
@@ -73,7 +73,8 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
     chosen = ranked[: w.shortlist]
     # the way round, less twice what a drop or a detour adds: the first of equals (lowest x, then y)
-    farthest = squares[int(np.argmax(paths - 2 * (far_by - paths)))]
+    away = int(np.argmax(paths - 2 * (far_by - paths)))
+    farthest = (int(xs[away]), int(ys[away]))
     if farthest not in chosen:
         chosen.append(farthest)
     return chosen
