@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from components import Conditions, Health, Position
+from components.terrain import Blocks
 from game import Battle, load_scenario
 from game.ai import controller
 
@@ -77,3 +78,31 @@ def test_what_ifs_cost_the_battles_scripts_nothing() -> None:
     assert not [e for e in b.events if isinstance(e, ScriptFailed)]
     again = Battle.replay(6, 10, 10, None, b.command_log, script_limits=limits)
     assert again.events == b.events
+
+
+def test_a_restore_puts_back_a_map_changed_to_another_at_the_same_version() -> None:
+    # a restore gives the map an older version number, which a later change takes again for another
+    # map: the snapshot taken at that number must still put its own walls back, paths included
+    b = played()
+    before = b.snapshot()
+    b.add_wall(1, 9)
+    with_wall = b.snapshot()
+    version = b.terrain.version
+    b.restore(before)
+    b.add_wall(15, 9)
+    assert b.terrain.version == version  # the same number, another map
+    b.restore(with_wall)
+    assert b.terrain.walls[1, 9] and not b.terrain.walls[15, 9]
+    assert b.state.paths.cost((15, 8), (15, 9)) is not None and b.state.paths.cost((1, 8), (1, 9)) is None
+    b.close()
+
+
+def test_a_what_if_that_leaves_the_map_alone_keeps_the_masks_worked_out_from_it() -> None:
+    b = played()
+    mask = b.terrain.blocking(Blocks.SIGHT)
+    mark = b.snapshot()
+    b.add_condition(b.creatures()[0], "prone", source="what-if")
+    b.restore(mark)
+    assert b.terrain.blocking(Blocks.SIGHT) is mask
+    assert "prone" not in b.conditions(b.creatures()[0])
+    b.close()

@@ -98,10 +98,42 @@ def _copy_into(live: Any, names: tuple[str, ...], saved: tuple[Any, ...]) -> Non
         setattr(live, name, _clone(value, memo))
 
 
-def _restore_terrain(live: Terrain, saved: Terrain) -> None:
-    """The map put back in place: the systems' helpers hold the live object."""
-    for name in ("ground", "walls", "blockers", "soft"):
-        np.copyto(getattr(live, name), getattr(saved, name))
+#: The map's arrays a snapshot keeps (lights and areas are frozen values: their dicts are copied).
+_MAP_ARRAYS = ("ground", "walls", "blockers", "soft")
+
+
+@dataclass(frozen=True, slots=True)
+class _SavedMap:
+    """What a snapshot keeps of the map: its arrays, copied, and its sources, versions and light."""
+
+    arrays: tuple[np.ndarray, ...]
+    ambient: Any
+    version: int
+    last_id: int
+    lights: dict[int, Any]
+    areas: dict[int, Any]
+
+
+def _save_terrain(live: Terrain) -> _SavedMap:
+    """The map's data, copied (not its derived masks and layout key, which restore works out again)."""
+    return _SavedMap(tuple(getattr(live, name).copy() for name in _MAP_ARRAYS), live.ambient, live.version,
+                     live.last_id, dict(live.lights), dict(live.areas))
+
+
+def _restore_terrain(live: Terrain, saved: _SavedMap) -> None:
+    """The map put back in place: the systems' helpers hold the live object.
+
+    A what-if that left the map alone (a trial move, a condition granted) leaves it as it was, at
+    the same version: then nothing is copied and the masks derived from it stay valid (a version
+    alone would not say so, since a restore can give an older number to another map).
+    """
+    unchanged = (live.version == saved.version and live.last_id == saved.last_id and live.ambient == saved.ambient
+                 and live.lights == saved.lights and live.areas == saved.areas
+                 and all(np.array_equal(getattr(live, name), array) for name, array in zip(_MAP_ARRAYS, saved.arrays)))
+    if unchanged:
+        return
+    for name, array in zip(_MAP_ARRAYS, saved.arrays):
+        np.copyto(getattr(live, name), array)
     live.forget_derived()
     live.ambient, live.version, live.last_id = saved.ambient, saved.version, saved.last_id
     live.lights, live.areas = dict(saved.lights), dict(saved.areas)
@@ -119,7 +151,7 @@ class Snapshots(BattleCore):
         saved = {name: getattr(state, name) for name in SNAPSHOT_FIELDS if name not in ("events", "terrain")}
         saved = _clone(saved, {})
         saved["events"] = list(state.events)
-        saved["terrain"] = copy.deepcopy(state.terrain)
+        saved["terrain"] = _save_terrain(state.terrain)
         budget = self.scripts.budget
         spent = (budget.round, budget.round_used, budget.battle_used, self.scripts.calls)
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
