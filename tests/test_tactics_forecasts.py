@@ -52,6 +52,23 @@ def test_no_enemy_in_reach_no_threat_and_cover_counts_match_the_rule():
     assert counts[(9, 2)] == 1 and counts[(18, 2)] == 0  # behind the wall from the foe; beside it
 
 
+def test_a_walker_on_a_ledge_threatens_no_one_below_it_but_a_shot_does():
+    # a walk stops where it steps off (the move's own forecast says so): the swordsman on the ledge
+    # cannot strike the creature below this round, however short its path; the archer beside it can
+    b = Battle(seed=3, width=8, height=4)
+    for x in range(3):
+        for y in range(4):
+            b.set_ground(x, y, 30)
+    me = b.spawn("me", 4, 1, team="a")
+    sword = b.spawn("sword", 2, 1, z=30, team="b", powers=["strike"])
+    bow = b.spawn("bow", 2, 2, z=30, team="b", powers=["shoot"])
+    b.start_combat()
+    assert b.forecast_move(sword, (3, 1)).fall is not None  # stepping down is a fall, not a walk
+    assert [s.enemy for s in b.threat(me).sources] == [bow]
+    climber = b.spawn("climber", 2, 3, z=30, team="a")  # on its height, the swordsman reaches it
+    assert sword in {s.enemy for s in b.threat(climber).sources}
+
+
 def test_open_shots_count_the_enemies_seen_without_cover():
     b = Battle(seed=3, width=12, height=6)
     me = b.spawn("archer", 1, 2, team="a", powers=["shoot"])

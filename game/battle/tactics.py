@@ -155,6 +155,10 @@ class Tactics(Forecasts):
         squares or less by the way round walls (``walks`` keeps each enemy's path costs), a longer range
         by the straight distance, within speed plus reach."""
         rules = self.state.rules
+        if not menace.flying and menace.z - z > reach:
+            # a walk never takes a walker down: it stops where it steps off, and falls with the rest of its
+            # turn refused (``systems.actions.walk``), so it strikes from its own height or higher this round
+            return False
         if reach > 2 * rules.square_ft:  # a ranged power: the straight distance
             return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach
         costs = walks.get(menace.enemy)
