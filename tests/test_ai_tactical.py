@@ -122,6 +122,46 @@ def test_an_area_never_catches_a_friend_for_nothing():
         assert caught & set(foes)
 
 
+def _caught(b: Battle, me: int, decision: ai.Decision, power: str) -> set[int]:
+    """Whom ``power``'s use in the decision would reach, from where the creature ends."""
+    uses = [aim for p, aim in _moves_and_uses(decision)[1] if p == power]
+    assert uses, decision.why
+    return {t.target for t in b.forecast(me, power, **uses[0], from_square=_end_square(b, me, decision)).targets}
+
+
+def test_a_burst_is_aimed_between_enemies_to_catch_them_all():
+    """No orc's own square holds all three in the fireball's 10 ft, the square between them does."""
+    b = Battle(seed=2, width=16, height=9)
+    me = b.spawn("mage", 1, 4, team="a", powers=["fireball"], health=12)
+    foes = [b.spawn("orc", 8, 4, team="b"), b.spawn("orc", 12, 4, team="b"), b.spawn("orc", 10, 7, team="b")]
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    assert _caught(b, me, decision, "fireball") == set(foes)
+
+
+def test_a_burst_is_aimed_past_an_enemy_away_from_a_friend_beside_it():
+    """Aimed at the orc it would burn the squire beside it too; aimed beyond the orc it does not."""
+    b = Battle(seed=2, width=16, height=9)
+    me = b.spawn("mage", 1, 4, team="a", powers=["fireball"], health=12)
+    b.spawn("squire", 9, 4, team="a", powers=["strike"])
+    foe = b.spawn("orc", 10, 4, team="b")
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    assert _caught(b, me, decision, "fireball") == {foe}
+
+
+def test_a_cone_is_aimed_between_two_enemies_it_could_not_catch_aimed_at_either():
+    """Rooted to its square, the mage catches both orcs only by facing the gap between them."""
+    b = Battle(seed=9, width=12, height=7)
+    me = b.spawn("mage", 2, 3, team="a", powers=["burning-hands"], health=15, speed=0)
+    foes = [b.spawn("orc", 5, 2, team="b"), b.spawn("orc", 5, 4, team="b")]
+    b.start_combat()
+    for foe in foes:
+        assert len(b.forecast(me, "burning-hands", point=b.square_of(foe)).targets) == 1
+    decision = ai.decide(b, me, "tactical")
+    assert _caught(b, me, decision, "burning-hands") == set(foes)
+
+
 def test_it_heals_a_downed_friend():
     b = Battle(seed=4, width=12, height=6)
     healer = b.spawn("priest", 2, 2, team="a", powers=["heal", "shoot"])

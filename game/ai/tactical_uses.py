@@ -87,9 +87,71 @@ def aims(turn: Turn, power: Any, square: tuple[int, int]) -> list[dict[str, Any]
     if power.single_target:
         return [{"target": c} for c in near]
     if power.aims_at_point or power.needs_direction:
-        points = sorted({turn.square[c] for c in near} - {square})
-        return [{"point": p} for p in points]
+        return [{"point": p} for p in area_points(turn, power, square, near, helps)]
     return [{}]
+
+
+def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int], helps: bool
+                ) -> list[tuple[int, int]]:
+    """Where to try aiming an area from ``square``: at each creature it is meant for, and where two or
+    three of them stand close enough for one area to hold them all, between them; a harmful burst
+    also past an enemy, away from a friend it would catch there.
+
+    A guess at which points are worth a forecast, nothing more: the battle's forecast of each says
+    what it would reach. A burst keeps the few that look to hold the most of its targets and the
+    fewest friends (by distance to the point), creatures' own squares first among equals.
+    """
+    span = power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
+    aimed = {turn.square[c] for c in near}
+    points = aimed | set(_between(turn, near, 2 * span if power.range_ft is not None else None))
+    if power.range_ft is None or power.area.shape != "burst":
+        return sorted(points - {square})  # a cone or line from here: at each, and at each gap between them
+    harms = not helps and power.targets not in ("enemies", "enemy")
+    others = [f for f in turn.friends if f in turn.able or f == turn.me] if harms else []
+    points |= set(_past(turn, near, others, span))
+    points.discard(square)
+    ground, rules = turn.battle.state.terrain.ground, turn.rules
+
+    def held(point: tuple[int, int]) -> float:
+        z = float(ground[point])
+        mine = sum(1 for c in near if distance_3d_ft(point, z, turn.square[c], turn.z[c], rules) <= span)
+        theirs = sum(1 for f in others if distance_3d_ft(point, z, turn.square[f], turn.z[f], rules) <= span)
+        return mine - turn.weights.friendly_fire * theirs
+
+    return sorted(points, key=lambda p: (-held(p), p not in aimed, p))[: turn.weights.targets]
+
+
+def _between(turn: Turn, near: list[int], within: float | None) -> list[tuple[int, int]]:
+    """The squares midway between each two of ``near`` at most ``within`` feet apart (None: any two),
+    and amid all three when each two are."""
+    def close(a: int, b: int) -> bool:
+        return within is None or distance_3d_ft(turn.square[a], turn.z[a], turn.square[b], turn.z[b],
+                                                turn.rules) <= within
+
+    groups: list[tuple[int, ...]] = [(a, b) for i, a in enumerate(near) for b in near[i + 1:] if close(a, b)]
+    if len(near) == 3 and len(groups) == 3:
+        groups.append(tuple(near))
+    return [(round(sum(turn.square[c][0] for c in g) / len(g)), round(sum(turn.square[c][1] for c in g) / len(g)))
+            for g in groups]
+
+
+def _past(turn: Turn, near: list[int], friends: list[int], span: float) -> list[tuple[int, int]]:
+    """For each enemy of ``near`` with one of ``friends`` within ``span`` of it, the squares one step and
+    more (up to the span) beyond the enemy, straight away from the nearest such friend."""
+    rules, (width, height) = turn.rules, turn.battle.state.terrain.walls.shape
+    found = []
+    for enemy in near:
+        (ex, ey), ez = turn.square[enemy], turn.z[enemy]
+        apart = {f: distance_3d_ft(turn.square[f], turn.z[f], (ex, ey), ez, rules) for f in friends}
+        close = [f for f in friends if apart[f] <= span]
+        if not close:
+            continue
+        fx, fy = turn.square[min(close, key=lambda f: (apart[f], f))]
+        dx, dy = (ex > fx) - (ex < fx), (ey > fy) - (ey < fy)
+        for k in range(1, max(int(span // rules.square_ft), 1) + 1):
+            if 0 <= ex + k * dx < width and 0 <= ey + k * dy < height:
+                found.append((ex + k * dx, ey + k * dy))
+    return found
 
 
 def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
