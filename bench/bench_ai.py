@@ -12,7 +12,8 @@ Printed in one run:
   and ``bench/data/slits.toml`` (shots only), with the tactical player on either side, on both and on
   neither, and the paired difference (the slits hide both sides of them, so more cover helps whichever
   side uses them); then, tactical on every side, falls and shoves a battle on each scenario, and how
-  often each power of each scenario was used;
+  often each power of each scenario was used, and how many enemies and friends each use of a
+  damaging area caught (beside greedy's on the same seeds);
 * the cost of planning one turn, tactical beside greedy (a ratio, then microseconds).
 
 Run: ``python -m bench.bench_ai [--battles N] [--seeds M]`` (N battles per side and match-up on the
@@ -27,7 +28,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from components.events import Fell, PowerUsed, Pushed, TurnStarted
+from components.events import AttackRolled, Fell, PowerUsed, Pushed, SaveRolled, TurnStarted
 from game.sim.context import WorkerContext, split_overrides
 from game.sim.report import wilson, winners_difference
 from game.sim.runner import DRAW, ai_rng, battle_seed, build, play
@@ -65,10 +66,30 @@ def play_teams(path: str, seeds: tuple[int, ...], policies: str, overrides: tupl
                           "falls": sum(isinstance(e, Fell) for e in battle.events),
                           "shoves": sum(isinstance(e, Pushed) for e in battle.events),
                           "uses": Counter(e.power for e in battle.events if isinstance(e, PowerUsed)),
+                          "areas": area_catches(battle),
                           "refused": refused})
         finally:
             battle.close()
     return found
+
+
+def area_catches(battle: Any) -> tuple[int, int, int]:
+    """The battle's uses of damaging areas, and the enemies and friends of the user they caught
+    (each creature that rolled a save or was rolled against for the use)."""
+    uses = enemies = friends = 0
+    current = None
+    for event in battle.events:
+        if isinstance(event, PowerUsed):
+            power = battle.power(event.power)
+            current = event if power.area is not None and power.damage is not None else None
+            uses += current is not None
+        elif current is not None and isinstance(event, SaveRolled | AttackRolled) and event.power == current.power:
+            caught = event.entity if isinstance(event, SaveRolled) else event.target
+            if battle.team(caught) == battle.team(current.entity):
+                friends += 1
+            else:
+                enemies += 1
+    return uses, enemies, friends
 
 
 def _task(task: tuple[str, tuple[int, ...], str, tuple[tuple[str, Any], ...]]) -> list[dict[str, Any]]:
@@ -161,6 +182,13 @@ def sensitivity(pool: Any, battles: int) -> None:
         refused = sum(r["refused"] for r in rows)
         print(f"  {path.stem:8s} falls {falls:4.2f}/battle, shoves {shoves:4.2f}/battle, refused {refused}; "
               f"uses/battle: {listed}")
+        areas = [sum(r["areas"][i] for r in rows) for i in range(3)]
+        if areas[0]:
+            greedy = _run(pool, str(path), [battle_seed(17, i) for i in range(battles)], "greedy")
+            theirs = [sum(r["areas"][i] for r in greedy) for i in range(3)]
+            print(f"           damaging areas caught a use, enemies / friends: tactical {areas[1] / areas[0]:.2f} / "
+                  f"{areas[2] / areas[0]:.2f} ({areas[0]} uses), greedy {theirs[1] / max(theirs[0], 1):.2f} / "
+                  f"{theirs[2] / max(theirs[0], 1):.2f} ({theirs[0]} uses)")
         rare = sorted(p for p in set(powers_of_scenario(path)) if used_in[p] * 10 < len(rows))
         if rare:
             print(f"           used in fewer than 1 battle in 10: {', '.join(rare)}")
