@@ -24,7 +24,7 @@ def _duel(turn: Turn, enemy: int) -> tuple[float, float]:
     """Before the player's next turn: the most damage ``enemy`` could deal one of its side (an enemy
     strikes one creature a turn), and the damage its side could deal that enemy."""
     battle = turn.battle
-    friends = [f for f in turn.friends if f == turn.me or f in turn.able]
+    friends = turn.side
     taken = max((battle.threats(f, [battle.square_of(f)], [enemy])[0].expected for f in friends), default=0.0)
     dealt = battle.threats(enemy, [battle.square_of(enemy)], friends)[0].expected if friends else 0.0
     return taken, dealt

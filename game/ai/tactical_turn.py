@@ -98,6 +98,8 @@ class Turn:
         # enemies still in the fight (not downed): the ones whose blows and turns count
         self.able = {c for c in (*self.enemies, *self.friends) if battle.can_act(c)}
         self.standing = [c for c in self.enemies if c in self.able]
+        # its side still in the fight, itself included (downed or not): whom the enemies' blows would land on
+        self.side = [c for c in self.friends if c == me or c in self.able]
         self.health = {c: battle.get(c, Health) for c in living}
         own = battle.powers_of(me)
         self.powers = [battle.power(p) for p in own if allowed is None or p in allowed]

@@ -107,7 +107,7 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
     if power.range_ft is None or power.area.shape != "burst":
         return sorted(points - {square})  # a cone or line from here: at each, and at each gap between them
     harms = not helps and power.targets not in ("enemies", "enemy")
-    others = [f for f in turn.friends if f in turn.able or f == turn.me] if harms else []
+    others = turn.side if harms else []
     points |= set(_past(turn, near, others, span))
     points.discard(square)
     ground, rules = turn.battle.state.terrain.ground, turn.rules

@@ -45,7 +45,7 @@ def _exchange(turn: Turn) -> tuple[float, float]:
     """Before its next turn: the damage its side expects to take (where each friend stands), and the
     damage its side could deal to the enemies still standing (where each of them stands)."""
     battle = turn.battle
-    friends = [f for f in turn.friends if f == turn.me or f in turn.able]
+    friends = turn.side
     taken = sum(battle.threats(f, [battle.square_of(f)], turn.enemies)[0].expected for f in friends)
     dealt = sum(battle.threats(e, [battle.square_of(e)], friends)[0].expected for e in turn.standing)
     return taken, dealt
