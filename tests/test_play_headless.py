@@ -88,3 +88,14 @@ def test_explain_puts_the_computer_players_reasons_before_its_turns(tmp_path):
     name = first.split("(why) ", 1)[1].split(" ")[0]
     assert name in played.lines[why[0] + 1]
     assert "(why)" in (tmp_path / "combat-log.txt").read_text()
+
+
+def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
+    # what a designer watches before a sweep: tactical merchants against the greedy baseline
+    played = headless.play(ROOT / "assets/scenarios/ambush.toml", tmp_path, rounds=2, seed=2, explain=True,
+                           policy="merchants=tactical,bandits=greedy")
+    reasons = [line.split("(why) ", 1)[1] for line in played.lines if "(why)" in line]
+    bandits = [r for r in reasons if r.startswith(("Bandit", "Cutthroat"))]
+    merchants = [r for r in reasons if not r.startswith(("Bandit", "Cutthroat"))]
+    assert bandits and all(r.endswith(" greedy") for r in bandits), bandits
+    assert merchants and all("expected damage there" in r for r in merchants), merchants

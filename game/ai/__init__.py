@@ -11,10 +11,11 @@ from game.ai.policy import (
     issue,
     parse_policies,
     plan_turn,
+    policies_for,
     policy_of,
     turn_rng,
 )
 from game.ai.tactical import Decision
 
 __all__ = ["POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide", "issue", "parse_policies",
-           "plan_turn", "policy_of", "power_info", "turn_rng"]
+           "plan_turn", "policies_for", "policy_of", "power_info", "turn_rng"]

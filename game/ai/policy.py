@@ -58,6 +58,22 @@ def parse_policies(spec: str) -> dict[str, str]:
     return found
 
 
+def policies_for(spec: str, teams: Iterable[str], where: str) -> dict[str, str]:
+    """:func:`parse_policies` for a battle with these ``teams`` (``where``: its file, for the message).
+
+    Raises:
+        ValueError: a spec :func:`parse_policies` refuses, or one that names a team the battle does
+            not have (a typo would otherwise leave that side to the default policy unnoticed).
+    """
+    policies = parse_policies(spec)
+    known = set(teams)
+    unknown = sorted(set(policies) - {""} - known)
+    if unknown:
+        raise ValueError(f"--policy names team {unknown[0]!r}, which {where} does not have; "
+                         f"its teams: {', '.join(sorted(known))}")
+    return policies
+
+
 def policy_of(policies: Mapping[str, str], team: str) -> str:
     """The policy a team plays under (see :func:`parse_policies`)."""
     return policies.get(team, policies[""])
@@ -143,17 +159,19 @@ def controller(policy: str = "tactical", rng: random.Random | None = None,
     so its attacks aim at where their targets really are.
 
     Args:
+        policy: one policy for every team, or one per team (see :func:`parse_policies`).
         controls: which creatures this player runs (default: all of them).
         seed: each turn draws from :func:`turn_rng` of this seed, the round and the creature instead
             of from ``rng`` (what a window that rewinds needs; ``rng`` is kept for the simulations,
             whose pinned event logs it made).
     """
     rng = rng if rng is not None else random.Random(0)
+    policies = parse_policies(policy)
 
     def take_turn(battle: Any, entity: int) -> None:
         if controls is None or controls(entity):
             turn = rng if seed is None else turn_rng(seed, battle.round, entity)
-            act(battle, entity, policy, turn, None, powers)
+            act(battle, entity, policy_of(policies, battle.team(entity)), turn, None, powers)
 
     return take_turn
 

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from game.sim.flags import SEED, FlagError, OneLineParser, check_out_dir, one_line, whole
+from game.sim.flags import SEED, FlagError, OneLineParser, check_out_dir, one_line, policy_spec, whole
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
@@ -25,18 +25,20 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="out", help="where screenshots and the log go when headless (default: out)")
     p.add_argument("--rounds", type=whole(1, MAX_DEMO_ROUNDS), default=20,
                    help=f"at most this many rounds, 1 to {MAX_DEMO_ROUNDS} (default: 20)")
-    p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"))
+    p.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
+                   help="the computer player for every team, or per team (default: tactical)")
     p.add_argument("--seed", type=SEED, default=7,
                    help="seeds the computer players, 0 to 2**63-1 (the battle has its own)")
 
 
 def run_demo(args: argparse.Namespace) -> int:
     """Window with a display; otherwise headless: PNGs per round and the log, printed."""
-    from game.play import demo
+    from game.play import demo, headless
 
     try:
         check_out_dir("--out", args.out)
-    except FlagError as err:
+        headless.check_policy(args.policy, demo.build().battle, "the demo")
+    except (FlagError, headless.PlayError) as err:
         print(f"demo: {err}", file=sys.stderr)
         return 2
     if args.headless or not demo.has_display():
@@ -54,8 +56,9 @@ def _play_args(p: argparse.ArgumentParser) -> None:
                    help="no window: the computer plays every side; screenshots of its turns and the log go to --out")
     p.add_argument("--out", default="out", help="where the headless screenshots and combat-log.txt go (default: out)")
     p.add_argument("--rounds", default="20", help="headless: at most this many rounds, 1..500 (default: 20)")
-    p.add_argument("--policy", default="tactical", choices=("tactical", "greedy", "random"),
-                   help="the computer player (tactical: weighs forecasts; greedy: the fixed baseline; random)")
+    p.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
+                   help="the computer player for every team, or per team as merchants=tactical,bandits=greedy "
+                        "(tactical: weighs forecasts; greedy: the fixed baseline; random)")
     p.add_argument("--explain", action="store_true",
                    help="the computer player's reason for each turn in the combat log (the GM's log in a window)")
     p.add_argument("--seed", default=None,
@@ -105,6 +108,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     try:
         loaded = demo.load(args.scenario, human=True, seed=seed)
+        headless.check_policy(args.policy, loaded.battle, args.scenario)
     except (headless.PlayError, ScenarioError) as err:
         print(f"play: {one_line(err)}", file=sys.stderr)
         return 2

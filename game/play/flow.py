@@ -41,7 +41,7 @@ class TurnFlow:
     Args:
         battle: the battle (replace it with :meth:`set_battle` after a load).
         human: whether the person orders this creature.
-        policy: the computer's ``game.ai`` policy.
+        policy: the computer's ``game.ai`` policy, for every team or per team (``keep=tactical,raiders=greedy``).
         seed: the computer's seed: each of its turns draws from ``ai.turn_rng(seed, round, actor)``,
             never from a generator carried across turns, so a rewound round is chosen again the same.
         powers: a scenario's entity -> power ids the computer may use.
@@ -55,6 +55,7 @@ class TurnFlow:
         self.battle = battle
         self.human = human
         self.policy = policy
+        self.policies = ai.parse_policies(policy)
         self.seed = seed
         self.powers = powers
         self.max_rounds = max_rounds
@@ -129,8 +130,8 @@ class TurnFlow:
         self.last = actor
         said = f"{name} waits"
         if b.can_act(actor):
-            decision = ai.decide(b, actor, self.policy, ai.turn_rng(self.seed, b.round, actor), None,
-                                 self.powers)
+            policy = ai.policy_of(self.policies, b.team(actor))
+            decision = ai.decide(b, actor, policy, ai.turn_rng(self.seed, b.round, actor), None, self.powers)
             self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
             try:
                 issued = ai.issue(b, decision.commands)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 #: Turns photographed (one PNG each) before only the last picture is kept.
 TURN_SHOTS = 24
@@ -65,7 +66,9 @@ def check_seed(text: str) -> int:
 
 
 def check_out(text: str) -> Path:
-    """``--out`` as a folder that exists or can be made, and can be written to.
+    """``--out`` as a folder that exists or can be made, and can be written to. Nothing is made yet:
+    :func:`play` makes it once the scenario and the other flags are known to be good, so a refused
+    run leaves no empty folder behind.
 
     Raises:
         PlayError: it is a file, or cannot be made or written.
@@ -73,13 +76,29 @@ def check_out(text: str) -> Path:
     out = Path(text)
     if out.exists() and not out.is_dir():
         raise PlayError(f"--out {text}: is a file, expected a folder for the screenshots and the log")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise PlayError(f"--out {text}: cannot make the folder ({err.strerror or err})") from None
-    if not os.access(out, os.W_OK):
-        raise PlayError(f"--out {text}: the folder cannot be written to")
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise PlayError(f"--out {text}: cannot make the folder ({existing} is not a folder)")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise PlayError(f"--out {text}: the folder cannot be written to" if existing == out else
+                        f"--out {text}: cannot make the folder ({existing} cannot be written to)")
     return out
+
+
+def check_policy(spec: str, battle: Any, where: str) -> None:
+    """Refuse a ``--policy`` that names a team ``battle`` does not have (``where``: its scenario).
+
+    Raises:
+        PlayError: the spec is not a policy, or names an unknown team (the message lists the teams).
+    """
+    from game import ai
+
+    try:
+        ai.policies_for(spec, {battle.team(c) for c in battle.creatures()}, where)
+    except ValueError as err:
+        raise PlayError(str(err)) from None
 
 
 def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | None = None,
@@ -91,6 +110,7 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
 
     Raises:
         game.content.scenario.ScenarioError: the scenario cannot be loaded.
+        PlayError: ``policy`` names a team the scenario does not have, or ``out`` cannot be made.
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -99,11 +119,15 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     from game.play.app import App
 
     loaded = demo.load(scenario_path, human=False, seed=seed)
+    check_policy(policy, loaded.battle, str(scenario_path))
     app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
               policy=policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, computer_delay=0.0,
               max_rounds=rounds, explain=explain)
     window = app.open_window(size, offscreen=True)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
     for old in (*out.glob("turn-*.png"), out / "final.png"):
         old.unlink(missing_ok=True)
     shots: list[Path] = []

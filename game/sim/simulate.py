@@ -109,16 +109,13 @@ def check_config(config: SimConfig) -> list[Scenario]:
     Raises:
         ScenarioError / ValueError: an unknown policy or engine, a scenario or override that cannot be used.
     """
-    policies = ai.parse_policies(config.policy)  # raises ValueError for an unknown policy, in one line
+    ai.parse_policies(config.policy)  # raises ValueError for an unknown policy, in one line
     if config.engine not in ENGINES:
         raise ValueError(f"unknown engine {config.engine!r}: expected one of {', '.join(ENGINES)}")
     context = WorkerContext()  # this run's own: nothing is shared with another run or a worker
     scenarios = [context.check_variant(str(config.scenario), overrides) for overrides in config.variants()]
     teams = {c.team for c in scenarios[0].creatures} if scenarios else set()
-    unknown = sorted(set(policies) - {""} - teams)
-    if unknown:
-        raise ValueError(f"--policy names team {unknown[0]!r}, which {config.scenario} does not have; "
-                         f"its teams: {', '.join(sorted(teams))}")
+    ai.policies_for(config.policy, teams, str(config.scenario))
     return scenarios
 
 
