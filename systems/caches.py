@@ -44,6 +44,9 @@ class MapCaches:
         self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
         self.levels = LevelCache()
+        # the last layout asked about and its answers: a battle asks about one layout thousands of
+        # times in a row, and its key (a tuple of bytes) is the same object while the walls stand
+        self._last_cover: tuple[Layout, dict[tuple[int, int, int, int], int]] | None = None
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
         """A kept distance map (read-only), or None."""
@@ -60,7 +63,12 @@ class MapCaches:
 
     def cover_answers(self, layout: Layout) -> dict[tuple[int, int, int, int], int]:
         """The known corner-line counts of one layout of walls, (ax, ay, dx, dy) -> lines blocked."""
-        return self._answers(self.cover, layout)
+        last = self._last_cover
+        if last is not None and last[0] is layout and len(last[1]) <= self.pairs_per_layout:
+            return last[1]  # (answers are facts about the layout: still true if the store has let them go)
+        answers = self._answers(self.cover, layout)
+        self._last_cover = (layout, answers)
+        return answers
 
     def sight_answers(self, layout: Layout, levels: np.ndarray
                       ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
@@ -95,6 +103,7 @@ class MapCaches:
         stays: script hosts are not answers)."""
         self.distances.clear()
         self.cover.clear()
+        self._last_cover = None
         self.sight.clear()
         if owned:
             self.shared.clear()

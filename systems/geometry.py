@@ -30,7 +30,11 @@ def distance_3d_ft(a: tuple[int, int], a_z: float, b: tuple[int, int], b_z: floa
     is 60 ft away); with ``rules.height_distance = "larger"`` the larger of the two counts. Cover
     and sight stay on the grid's plane.
     """
-    across = distance_ft(a, b, rules)
+    # distance_ft's arithmetic written out: a planner asks this some two thousand times a battle
+    ax, ay = abs(a[0] - b[0]), abs(a[1] - b[1])
+    if ax < ay:
+        ax, ay = ay, ax
+    across = (ax if rules.diagonal == "one" else ax + ay // 2) * rules.square_ft
     up = abs(float(a_z) - float(b_z))
     if up == 0:
         return float(across)
