@@ -175,6 +175,22 @@ def test_it_heals_a_downed_friend():
     assert ("heal", {"target": friend}) in _moves_and_uses(decision)[1], decision.why
 
 
+def test_of_two_downed_friends_it_brings_back_the_one_that_hits_harder():
+    """Bringing a friend back undoes a down: worth what downing it was worth, its blow a round and more."""
+    b = Battle(seed=4, width=12, height=6)
+    healer = b.spawn("priest", 2, 2, team="a", powers=["heal", "shoot"], speed=0)
+    page = b.spawn("page", 3, 2, team="a", powers=["shoot"], health=10)         # nearer, 4.5 a blow
+    wizard = b.spawn("wizard", 2, 4, team="a", powers=["lightning"], health=10)  # 9 a blow
+    b.spawn("orc", 11, 5, team="b", powers=["strike"])
+    b.start_combat()
+    b.damage(page, 10)
+    b.damage(wizard, 10)
+    b.tick()  # the GM's damage lands at the start of the round
+    assert "downed" in b.conditions(page) and "downed" in b.conditions(wizard)
+    decision = ai.decide(b, healer, "tactical")
+    assert ("heal", {"target": wizard}) in _moves_and_uses(decision)[1], decision.why
+
+
 def test_it_pulls_back_when_about_to_go_down():
     b = Battle(seed=6, width=12, height=8)
     me = b.spawn("archer", 5, 4, team="a", powers=["shoot"], health=10)

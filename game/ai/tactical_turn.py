@@ -33,7 +33,7 @@ class Weights:
     tempo: float = 0.6              # per point of its own blow it could strike next turn from where it ends
     friendly_fire: float = 2.0      # per point of damage to a friend (it never trades one for one)
     heal: float = 1.2               # per point healed that the friend was missing
-    revive: float = 6.0             # per expected friend brought back from downed
+    revive: float = 6.0             # per expected friend brought back from downed (besides kill and its blow)
     approach: float = 0.4           # per square of path closer to the nearest enemy
     fall: float = 1.0               # per point of fall damage it would take itself (a jump down may pay)...
     fall_down: float = 12.0         # ...and per chance that the fall downs it (never walk off by accident)
@@ -175,12 +175,14 @@ class Turn:
     def heal_worth(self, creature: int, amount: float, affected: float = 1.0) -> float:
         """What healing ``creature`` by ``amount`` on average is worth (to whichever side it is on):
         the health it gets back, up to its maximum, and bringing it back on its feet if it is downed
-        (``affected``: the chance the healing takes hold). One valuation for a heal the player casts
-        and for one a reaction script would cast."""
+        (``affected``: the chance the healing takes hold). Bringing it back undoes a down, so it is
+        worth what downing it is worth (``Weights.kill`` and its blow a round), and ``Weights.revive``
+        besides. One valuation for a heal the player casts and for one a reaction script would cast
+        (a rally that stands a downed friend up, or an enemy)."""
         health = self.health[creature]
         worth = self.weights.heal * min(amount, health.maximum - health.current)
         if "downed" in self.battle.conditions(creature):
-            worth += self.weights.revive * affected
+            worth += (self.weights.revive + self.weights.kill + self.menace(creature)) * affected
         return worth
 
     def if_downed(self, creature: int, me_at: tuple[int, int] | None = None) -> float:
