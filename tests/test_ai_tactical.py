@@ -191,6 +191,21 @@ def test_of_two_downed_friends_it_brings_back_the_one_that_hits_harder():
     assert ("heal", {"target": wizard}) in _moves_and_uses(decision)[1], decision.why
 
 
+def test_far_from_every_enemy_it_still_heals_a_downed_friend_then_closes_in():
+    b = Battle(seed=4, width=30, height=6)
+    healer = b.spawn("priest", 2, 2, team="a", powers=["heal"])
+    friend = b.spawn("knight", 3, 2, team="a", powers=["strike"], health=10)
+    b.spawn("orc", 29, 5, team="b", powers=["strike"])  # too far to reach anyone this round, or be reached
+    b.start_combat()
+    b.damage(friend, 10)
+    b.tick()
+    assert "downed" in b.conditions(friend)
+    decision = ai.decide(b, healer, "tactical")
+    moves, uses = _moves_and_uses(decision)
+    assert uses == [("heal", {"target": friend})], decision.why
+    assert moves and b.approach_map(healer)[moves[0]] < b.approach_map(healer)[b.square_of(healer)], decision.why
+
+
 def test_it_pulls_back_when_about_to_go_down():
     b = Battle(seed=6, width=12, height=8)
     me = b.spawn("archer", 5, 4, team="a", powers=["shoot"], health=10)

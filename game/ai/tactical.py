@@ -321,6 +321,10 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     field = battle.approach_map(me, foes, limit_ft=limit)
     if not prone and _far_apart(turn):
         walking = _close_in(turn, reserved, field)
+        # out of the fight, it may still help a friend in it: heal (or stand up) whoever it reaches first
+        if any(p.healing is not None for p in turn.powers) and (helps := uses_from(turn, turn.here)):
+            walking = _Option(walking.score + helps[0].score, (helps[0].command, *walking.commands),
+                              f"{helps[0].why}; then {walking.why}")
         # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain
         flight = None if flown or walking.commands else _flight(turn, reserved, prone)
         return flight if flight is not None and flight.score > walking.score else walking
