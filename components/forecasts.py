@@ -101,7 +101,8 @@ class TargetForecast:
 
     ``affected`` is the chance that its effects apply in full (the attack hits, or the save fails);
     ``damage`` and ``healing`` count every outcome (misses as 0, saves halved); ``downs`` is the
-    chance the damage (with a fall it causes) drops it to 0 Health.
+    chance the damage (with a fall it causes) drops it to 0 Health; ``kills`` the chance it leaves
+    it dead (at 0 Health with a full Fatigue track: each hit at 0 costs fatigue).
     """
 
     target: int
@@ -115,6 +116,7 @@ class TargetForecast:
     pushed_to: tuple[int, int] | None = None
     fall: FallOdds | None = None
     downs: float = 0.0
+    kills: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

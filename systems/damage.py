@@ -9,11 +9,23 @@ from __future__ import annotations
 
 import esper
 
-from components import Fatigue, Health
+from components import Fatigue, Health, Rules
 from components.commands import Heal, Hit
 from components.events import Damaged, FatigueChanged, Healed
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead
+
+
+def after_hit(current: int, fatigue: int, most: int, amount: int, rules: Rules) -> tuple[int, int]:
+    """Health and fatigue after one hit of ``amount`` on a creature with ``current`` Health and
+    ``fatigue`` of ``most``: the rule a hit resolves by, and a forecast of one asks (a hit on the
+    dead, or of nothing, changes nothing)."""
+    if (current == 0 and fatigue >= most) or amount <= 0:
+        return current, fatigue
+    after = max(0, current - amount)
+    if after == 0 and fatigue < most:
+        fatigue += min(rules.fatigue_per_hit_at_zero, most - fatigue)
+    return after, fatigue
 
 
 class DamageSystem(esper.Processor):
@@ -43,15 +55,13 @@ class DamageSystem(esper.Processor):
         fatigue = esper.component_for_entity(hit.target, Fatigue)
         if is_dead(health, fatigue) or hit.amount <= 0:
             return
-        was = health.current
-        health.current = max(0, was - hit.amount)
+        was, tired = health.current, fatigue.level
+        health.current, fatigue.level = after_hit(was, tired, fatigue.maximum, hit.amount, state.rules)
         state.dirty.add(hit.target)
         state.emit(Damaged(state.round, hit.target, hit.amount, health.current, hit.source))
-        if health.current == 0 and fatigue.level < fatigue.maximum:
-            gained = min(state.rules.fatigue_per_hit_at_zero, fatigue.maximum - fatigue.level)
-            fatigue.level += gained
+        if health.current == 0 and tired < fatigue.maximum:
             reason = "dropped to 0 health" if was > 0 else "hit while at 0 health"
-            state.emit(FatigueChanged(state.round, hit.target, gained, fatigue.level, reason))
+            state.emit(FatigueChanged(state.round, hit.target, fatigue.level - tired, fatigue.level, reason))
 
     def _heal(self, heal: Heal) -> None:
         state = self.state

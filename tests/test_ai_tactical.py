@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from components import Fatigue
 from components.events import AttackRolled, Fell, Pushed
 from game import ai
 from game.battle.facade import Battle
@@ -264,6 +265,33 @@ def test_it_strikes_the_enemy_still_standing_rather_than_one_already_down():
     assert "downed" in b.conditions(down) and b.can_act(up)
     decision = ai.decide(b, me, "tactical")
     assert ("strike", {"target": up}) in _moves_and_uses(decision)[1], decision.why
+
+
+def downed_pair(healer: bool) -> tuple[Battle, int, int, int]:
+    """Two downed orcs beside a knight, one a hit from death (fatigue 4 of 5); with ``healer``, a
+    shaman of theirs far off who could stand either up again."""
+    b = Battle(seed=10, width=16, height=8)
+    me = b.spawn("knight", 4, 4, team="a", powers=["strike"], health=20, speed=0)
+    fresh = b.spawn("orc", 5, 4, team="b", powers=["strike"], health=10)
+    spent = b.spawn("orc", 4, 5, team="b", powers=["strike"], health=10)
+    b.spawn("shaman", 15, 7, team="b", powers=["heal" if healer else "shoot"], speed=0)
+    b.start_combat()
+    b.add_fatigue(spent, 3)
+    for orc in (fresh, spent):
+        b.damage(orc, 10)
+    b.tick()
+    assert all("downed" in b.conditions(o) for o in (fresh, spent)) and b.get(spent, Fatigue).level == 4
+    return b, me, fresh, spent
+
+
+def test_it_finishes_the_downed_enemy_one_hit_from_death_when_its_side_could_stand_it_up():
+    b, me, fresh, spent = downed_pair(healer=True)
+    decision = ai.decide(b, me, "tactical")
+    assert ("strike", {"target": spent}) in _moves_and_uses(decision)[1], decision.why
+    assert "to kill" in decision.why
+    b, me, fresh, spent = downed_pair(healer=False)  # nobody to stand them up: neither blow is a kill worth more
+    decision = ai.decide(b, me, "tactical")
+    assert "to kill" not in decision.why
 
 
 def test_it_focuses_fire_on_the_enemy_already_hurt():

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from components import Health, Position
+from components import Fatigue, Health, Position
 from components.events import AttackRolled, Damaged, Landed, Moved, Pushed, SaveRolled
 from game import Battle, IllegalCommand
 from systems.odds import face_chances
@@ -206,3 +206,29 @@ def test_a_scripted_power_is_marked_and_estimated_from_trials_on_a_copy() -> Non
     damage = dict(f.estimate.damage)
     assert 2 <= damage[foe] <= 12  # 2d6 drained, averaged over the trials
     assert before == (list(b.events), b.state.rng.getstate())
+
+
+@pytest.mark.parametrize(("health", "fatigue"), [(0, 4), (3, 4), (0, 3), (3, 3)])
+def test_the_chance_to_kill_is_the_chance_the_blow_fills_the_fatigue_track(health: int, fatigue: int) -> None:
+    """Each hit at 0 Health costs a fatigue point and 5 points at 0 Health is death: a downed foe at 4
+    dies to any hit, a standing one at 4 to a blow that downs it, one at 3 to nothing a blow does."""
+    b, hero, foe = duel(attack_bonus=2, defense=12)
+    b.add_fatigue(foe, fatigue - (health == 0))  # dropping to 0 costs one more
+    b.damage(foe, 60 - health)
+    b.tick()
+    assert b.get(foe, Health).current == health and b.get(foe, Fatigue).level == fatigue
+    t = b.forecast(hero, "strike", target=foe).targets[0]
+    if fatigue == 3:
+        assert t.kills == 0.0
+    else:
+        assert t.kills == pytest.approx(t.affected if health == 0 else t.downs) and t.kills > 0
+    start = b.snapshot()
+    deaths = 0
+    for trial in range(TRIALS):
+        b.restore(start)
+        b.state.rng.seed(trial)
+        b.use_power(hero, "strike", target=foe)
+        b.tick()
+        deaths += "dead" in b.conditions(foe)
+    b.restore(start)
+    assert within(deaths / TRIALS, t.kills, math.sqrt(max(t.kills * (1 - t.kills), 1e-9)), TRIALS)

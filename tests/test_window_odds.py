@@ -120,3 +120,15 @@ def test_a_move_off_a_ledge_warns_of_the_fall_before_it_is_made() -> None:
     text = _text(odds.move_lines(preview))
     assert "stops at (3, 1)" in text and "FALLS 20 ft: 2d6" in text
     assert b.get(hero, Position).square == (1, 1)  # asking moved nothing
+
+
+def test_hovering_a_downed_foe_one_hit_from_death_says_the_blow_kills_it() -> None:
+    b = Battle(seed=1, width=10, height=8)
+    knight = b.spawn("Knight", 2, 2, team="blue", powers=["strike"])
+    orc = b.spawn("Orc", 3, 2, team="red", health=10)
+    b.add_fatigue(orc, 3)
+    b.damage(orc, 10)  # down, and the fall to 0 costs its fourth fatigue point of five
+    b.tick()
+    t = b.forecast(knight, "strike", target=orc).targets[0]
+    assert t.kills == pytest.approx(t.affected) and t.downs == 0
+    assert f"kills it: {t.kills:.0%}" in _text(odds.target_lines(t, b.name))

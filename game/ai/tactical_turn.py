@@ -185,6 +185,15 @@ class Turn:
             worth += (self.weights.revive + self.weights.kill + self.menace(creature)) * affected
         return worth
 
+    def could_come_back(self, creature: int) -> bool:
+        """Whether a downed ``creature`` could be stood up again: the scenario reacts to a creature
+        going down (a rally's heals), or someone of its side still in the fight has a healing power."""
+        if self.downs_heard:
+            return True
+        team = self.battle.team(creature)
+        return any(self.battle.power(p).healing is not None for c in self.able if c != creature
+                   and self.battle.team(c) == team for p in self.battle.powers_of(c))
+
     def if_downed(self, creature: int, me_at: tuple[int, int] | None = None) -> float:
         """What the reaction scripts would do if ``creature`` went down (with this creature standing
         on ``me_at``), valued for this creature's side: heals to friends (and bringing a downed

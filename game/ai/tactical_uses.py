@@ -31,7 +31,12 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, str
     chance = f"{odds.affected:.0%}"
     if not odds.ally:
         if odds.target not in turn.standing:
-            return w.finish * hurt, f"{chance}, {hurt:.1f} expected (already down)"
+            # out of the fight, unless its side can stand it up again: then a blow that kills it is a kill
+            value = w.finish * hurt
+            if odds.kills and turn.could_come_back(odds.target):
+                value += odds.kills * (w.kill + turn.menace(odds.target))
+                return value, f"{chance}, {hurt:.1f} expected (already down), {odds.kills:.0%} to kill"
+            return value, f"{chance}, {hurt:.1f} expected (already down)"
         menace = turn.menace(odds.target)
         value = hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace)
         value += odds.downs * turn.if_downed(odds.target) if odds.downs else 0.0  # its friends' rally, say

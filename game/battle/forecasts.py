@@ -38,6 +38,7 @@ from game.battle.world import entry
 from systems.actions import move_problem, speed_for_round, walk
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
+from systems.damage import after_hit
 from systems.falling import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
@@ -136,7 +137,32 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         downs = 0.0 if health == 0 else float(sum(p for v, p in total.items() if v >= health))
         ally = esper.component_for_entity(target, Creature).team == team
         grants = (*power.conditions, *(("flying",) if power.flight else ()))
-        return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs)
+        kills = self._kill_odds(target, hurt, fall, full)
+        return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs,
+                              kills)
+
+    def _kill_odds(self, target: int, hurt: dict[int, float], fall: FallOdds | None, full: float) -> float:
+        """The chance that the use's blow, then the fall it causes (when it lands in full), leaves the
+        target dead: each a hit resolved by the damage rule (``systems.damage.after_hit``)."""
+        health = esper.component_for_entity(target, Health)
+        fatigue = esper.component_for_entity(target, Fatigue)
+        rules = self.state.rules
+        hits = 1 if fall is None else 2
+        if is_dead(health, fatigue) or fatigue.level + hits * rules.fatigue_per_hit_at_zero < fatigue.maximum:
+            return 0.0  # not dead yet, and too few hits to fill its track: no outcome kills
+
+        def dead(*amounts: int) -> bool:
+            current, tired = health.current, fatigue.level
+            for amount in amounts:
+                current, tired = after_hit(current, tired, fatigue.maximum, amount, rules)
+            return current == 0 and tired >= fatigue.maximum
+
+        alone = sum(p for v, p in hurt.items() if dead(v))
+        if fall is None:
+            return float(alone)
+        landing = fall.damage.outcomes
+        pushed = sum(p * q for v, p in hurt.items() for d, q in landing if dead(v, d))
+        return float(full * pushed + (1.0 - full) * alone)
 
     def _damage_odds(self, dice: Dice, full: float, half: float, miss: float
                      ) -> tuple[dict[int, float], Distribution]:

@@ -65,6 +65,8 @@ def target_lines(t: Any, name: NameFn) -> list[Line]:
         lines.append((f"  then falls {t.fall.distance_ft:g} ft: {_dice(t.fall.damage)}", "bad"))
     if t.downs > 0:
         lines.append((f"  drops it: {t.downs:.0%}", "good" if not t.ally else "bad"))
+    if t.kills > 0:
+        lines.append((f"  kills it: {t.kills:.0%}", "good" if not t.ally else "bad"))
     return lines
 
 
