@@ -102,6 +102,7 @@ OTHERS: list[tuple[str, list[str], str]] = [
     ("play-policy-team", ["play", KEEP, "--headless", "--policy", "keep=greedy,raider=random", "--out", "{out}"],
      "'raider'"),
     ("play-policy-team-policy", ["play", KEEP, "--policy", "keep=psychic"], "--policy"),
+    ("play-out-uncreatable", ["play", KEEP, "--headless", "--out", "/proc/gridbattle-play"], "--out"),
     ("replay-missing", ["replay", "{tmp}/nothing.json", "--headless"], "nothing.json"),
     ("replay-directory", ["replay", "{tmp}", "--headless"], "not a regular file"),
     ("replay-device", ["replay", "/dev/zero", "--headless"], "/dev/zero"),

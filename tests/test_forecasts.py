@@ -232,3 +232,36 @@ def test_the_chance_to_kill_is_the_chance_the_blow_fills_the_fatigue_track(healt
         deaths += "dead" in b.conditions(foe)
     b.restore(start)
     assert within(deaths / TRIALS, t.kills, math.sqrt(max(t.kills * (1 - t.kills), 1e-9)), TRIALS)
+
+
+@pytest.mark.parametrize(("health", "fatigue"), [(0, 3), (0, 4), (2, 3)])
+def test_a_damaging_shove_off_a_ledge_forecasts_downs_and_kills_that_happen(health: int, fatigue: int) -> None:
+    """The fall comes only with a hit, whose damage is the dice in full: the two are not independent."""
+    import dataclasses
+
+    from components.dice import Dice
+
+    b = Battle(seed=4, width=10, height=5)
+    for x in range(0, 5):
+        b.set_ground(x, 2, 30)
+    b.powers["shove"] = dataclasses.replace(b.power("shove"), damage=Dice.parse("1d4"))
+    brute = b.spawn("Brute", 2, 2, team="blue", powers=["shove"], attack_bonus=1)
+    victim = b.spawn("Victim", 3, 2, team="red", health=10, defense=12)
+    b.start_combat()
+    b.add_fatigue(victim, fatigue - (health == 0))
+    b.damage(victim, 10 - health)
+    b.tick()
+    t = b.forecast(brute, "shove", target=victim).targets[0]
+    assert t.fall is not None and 0 < t.affected < 1
+    start = b.snapshot()
+    downed = killed = 0
+    for trial in range(TRIALS):
+        b.restore(start)
+        b.state.rng.seed(trial)
+        b.use_power(brute, "shove", target=victim)
+        b.tick()
+        downed += b.get(victim, Health).current == 0
+        killed += "dead" in b.conditions(victim)
+    b.restore(start)
+    for seen, p in ((killed, t.kills), *(((downed, t.downs),) if health else ())):
+        assert within(seen / TRIALS, p, math.sqrt(max(p * (1 - p), 1e-9)), TRIALS), (seen, p)

@@ -82,7 +82,8 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
 
 def _far_apart(turn: Turn) -> bool:
     """Whether no enemy could touch the creature this round, nor it any enemy, wherever it moves: then
-    nothing but closing in is worth weighing (the forecasts would all say 0)."""
+    only closing in (and a heal for a friend within its reach) is worth weighing (the forecasts of
+    blows would all say 0)."""
     mine = turn.battle.get(turn.me, Movement).speed_ft + turn.reach()
     for enemy in turn.enemies:
         theirs = turn.battle.get(enemy, Movement).speed_ft + turn.menace_reach(enemy)
@@ -321,12 +322,14 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     field = battle.approach_map(me, foes, limit_ft=limit)
     if not prone and _far_apart(turn):
         walking = _close_in(turn, reserved, field)
-        # out of the fight, it may still help a friend in it: heal (or stand up) whoever it reaches first
-        if any(p.healing is not None for p in turn.powers) and (helps := uses_from(turn, turn.here)):
-            walking = _Option(walking.score + helps[0].score, (helps[0].command, *walking.commands),
-                              f"{helps[0].why}; then {walking.why}")
         # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain
         flight = None if flown or walking.commands else _flight(turn, reserved, prone)
+        # out of the fight, it may still help a friend in it: heal (or stand up) whoever it reaches first
+        heals = [c for c in uses_from(turn, turn.here) if battle.power(c.command[1][1]).healing is not None] \
+            if any(p.healing is not None for p in turn.powers) else []
+        if heals:
+            walking = _Option(walking.score + heals[0].score, (heals[0].command, *walking.commands),
+                              f"{heals[0].why}; then {walking.why}")
         return flight if flight is not None and flight.score > walking.score else walking
     here_uses = uses_from(turn, turn.here)
     here_best = here_uses[0] if here_uses else None

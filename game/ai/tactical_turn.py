@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from components import Conditions, Falling, Health, Movement, Position
+from components import Conditions, Falling, Fatigue, Health, Movement, Position
 from components.powers import Power
 from systems.actions import walk_speed
 from systems.geometry import distance_3d_ft
@@ -186,13 +186,19 @@ class Turn:
         return worth
 
     def could_come_back(self, creature: int) -> bool:
-        """Whether a downed ``creature`` could be stood up again: the scenario reacts to a creature
-        going down (a rally's heals), or someone of its side still in the fight has a healing power."""
+        """Whether a downed ``creature`` could be stood up again: never with a full Fatigue track
+        (unconscious: a heal does not wake it); else if the scenario reacts to a creature going down
+        (a rally's heals: taken to help either side), or someone of its side able to act has a
+        healing power. A guess at whether finishing it matters, not a forecast."""
+        battle = self.battle
+        fatigue = battle.get(creature, Fatigue)
+        if fatigue.level >= fatigue.maximum:
+            return False
         if self.downs_heard:
             return True
-        team = self.battle.team(creature)
-        return any(self.battle.power(p).healing is not None for c in self.able if c != creature
-                   and self.battle.team(c) == team for p in self.battle.powers_of(c))
+        team = battle.team(creature)
+        return any(battle.power(p).healing is not None for c in battle.creatures() if c != creature
+                   and battle.team(c) == team and battle.can_act(c) for p in battle.powers_of(c))
 
     def if_downed(self, creature: int, me_at: tuple[int, int] | None = None) -> float:
         """What the reaction scripts would do if ``creature`` went down (with this creature standing

@@ -21,7 +21,8 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, str
 
     Damage to an enemy is worth more the nearer it brings that enemy to going down (its blow a round
     over the health it has left: the enemy the team has already hurt is the one to finish); an enemy
-    already downed deals nothing, so a blow at it is worth little (it only keeps it from coming back).
+    already downed deals nothing, so a blow at it is worth little, unless the blow would kill it and
+    its side could stand it up again (then it is worth a kill).
     """
     w = turn.weights
     health = turn.health[odds.target]

@@ -64,6 +64,15 @@ def _mix(branches: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
     return dict(total)
 
 
+def _branches(dice: Dice | None, full: float, half: float, miss: float) -> list[tuple[float, dict[int, float]]]:
+    """A use's own damage, branch by branch: the dice in full, halved by a save, or none on a miss."""
+    rolled = dice_outcomes(dice) if dice is not None else {0: 1.0}
+    halves: dict[int, float] = defaultdict(float)
+    for value, p in rolled.items():
+        halves[halved(value)] += p
+    return [(full, rolled), (half, dict(halves)), (miss, {0: 1.0})]
+
+
 def _plus(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
     """The distribution of the sum of two independent outcomes."""
     total: dict[int, float] = defaultdict(float)
@@ -129,25 +138,30 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         if power.healing is not None:
             healing = Distribution.of(_mix([(full + half, dice_outcomes(power.healing)), (miss, {0: 1.0})]))
         pushed_to, fall = self._push_odds(power, target, origin)
-        total = hurt
+        # a push lands only with the full effect, whose damage is the dice in full: the fall goes with that branch
+        branches: list[tuple[float, dict[int, float], dict[int, float] | None]] = [(1.0, hurt, None)]
         if fall is not None:
-            landing = dict(fall.damage.outcomes)
-            total = _mix([(full, _plus(hurt, landing)), (1.0 - full, hurt)]) if full < 1.0 else _plus(hurt, landing)
+            branches = [(w, dealt, landing) for (w, dealt), landing in zip(
+                _branches(power.damage, full, half, miss), (dict(fall.damage.outcomes), None, None))]
+        total = hurt if fall is None else _mix([(w, dealt if landing is None else _plus(dealt, landing))
+                                                for w, dealt, landing in branches])
         health = esper.component_for_entity(target, Health).current
         downs = 0.0 if health == 0 else float(sum(p for v, p in total.items() if v >= health))
         ally = esper.component_for_entity(target, Creature).team == team
         grants = (*power.conditions, *(("flying",) if power.flight else ()))
-        kills = self._kill_odds(target, hurt, fall, full)
+        kills = self._kill_odds(target, branches)
         return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs,
                               kills)
 
-    def _kill_odds(self, target: int, hurt: dict[int, float], fall: FallOdds | None, full: float) -> float:
-        """The chance that the use's blow, then the fall it causes (when it lands in full), leaves the
-        target dead: each a hit resolved by the damage rule (``systems.damage.after_hit``)."""
+    def _kill_odds(self, target: int, branches: list[tuple[float, dict[int, float], dict[int, float] | None]]
+                   ) -> float:
+        """The chance that the use's blow, then the fall it causes, leaves the target dead: each a hit
+        resolved by the damage rule (``systems.damage.after_hit``). ``branches`` are ``(weight, the
+        blow's damage, the fall's or None)``: one with no fall, else the full, halved and missed blow."""
         health = esper.component_for_entity(target, Health)
         fatigue = esper.component_for_entity(target, Fatigue)
         rules = self.state.rules
-        hits = 1 if fall is None else 2
+        hits = 2 if any(landing is not None for _, _, landing in branches) else 1
         if is_dead(health, fatigue) or fatigue.level + hits * rules.fatigue_per_hit_at_zero < fatigue.maximum:
             return 0.0  # not dead yet, and too few hits to fill its track: no outcome kills
 
@@ -157,12 +171,13 @@ class Forecasts(Creatures, PowerUses, Snapshots):
                 current, tired = after_hit(current, tired, fatigue.maximum, amount, rules)
             return current == 0 and tired >= fatigue.maximum
 
-        alone = sum(p for v, p in hurt.items() if dead(v))
-        if fall is None:
-            return float(alone)
-        landing = fall.damage.outcomes
-        pushed = sum(p * q for v, p in hurt.items() for d, q in landing if dead(v, d))
-        return float(full * pushed + (1.0 - full) * alone)
+        found = 0.0
+        for weight, dealt, landing in branches:
+            if landing is None:
+                found += weight * sum(p for v, p in dealt.items() if dead(v))
+            else:
+                found += weight * sum(p * q for v, p in dealt.items() for d, q in landing.items() if dead(v, d))
+        return float(found)
 
     def _damage_odds(self, dice: Dice, full: float, half: float, miss: float
                      ) -> tuple[dict[int, float], Distribution]:

@@ -58,7 +58,7 @@ class App(Orders):
         team_colours: team -> RGB for the tokens (for the window).
         scenario: the scenario the battle came from (needed to save).
         build_commands: how many of ``battle.command_log`` built the scenario (for saves).
-        policy: the computer's AI policy.
+        policy: the computer's AI policy, for every team or per team (``keep=tactical,raiders=greedy``).
         seed: seeds the computer's generator (the battle has its own).
         title: shown at the top of the side panel.
         save_path: where Ctrl+S saves (default: one file per scenario under out/).

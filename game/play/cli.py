@@ -37,7 +37,11 @@ def run_demo(args: argparse.Namespace) -> int:
 
     try:
         check_out_dir("--out", args.out)
-        headless.check_policy(args.policy, demo.build().battle, "the demo")
+        built = demo.build().battle  # the demo's teams, to check --policy against
+        try:
+            headless.check_policy(args.policy, built, "the demo")
+        finally:
+            built.close()
     except (FlagError, headless.PlayError) as err:
         print(f"demo: {err}", file=sys.stderr)
         return 2
@@ -108,8 +112,13 @@ def run_play(args: argparse.Namespace) -> int:
 
     try:
         loaded = demo.load(args.scenario, human=True, seed=seed)
-        headless.check_policy(args.policy, loaded.battle, args.scenario)
     except (headless.PlayError, ScenarioError) as err:
+        print(f"play: {one_line(err)}", file=sys.stderr)
+        return 2
+    try:
+        headless.check_policy(args.policy, loaded.battle, args.scenario)
+    except headless.PlayError as err:
+        loaded.battle.close()
         print(f"play: {one_line(err)}", file=sys.stderr)
         return 2
     if not loaded.human_teams:

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from game.sim.flags import FlagError, check_out_dir
+
 #: Turns photographed (one PNG each) before only the last picture is kept.
 TURN_SHOTS = 24
 #: The most rounds a headless battle may be asked to play.
@@ -76,15 +78,10 @@ def check_out(text: str) -> Path:
     out = Path(text)
     if out.exists() and not out.is_dir():
         raise PlayError(f"--out {text}: is a file, expected a folder for the screenshots and the log")
-    existing = out
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if not existing.is_dir():
-        raise PlayError(f"--out {text}: cannot make the folder ({existing} is not a folder)")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise PlayError(f"--out {text}: the folder cannot be written to" if existing == out else
-                        f"--out {text}: cannot make the folder ({existing} cannot be written to)")
-    return out
+    try:
+        return check_out_dir("--out", text)  # a folder really made and removed: access() says yes to root
+    except FlagError as err:
+        raise PlayError(str(err)) from None
 
 
 def check_policy(spec: str, battle: Any, where: str) -> None:
@@ -119,15 +116,19 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     from game.play.app import App
 
     loaded = demo.load(scenario_path, human=False, seed=seed)
-    check_policy(policy, loaded.battle, str(scenario_path))
+    try:
+        check_policy(policy, loaded.battle, str(scenario_path))
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        loaded.battle.close()
+        raise PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
+    except PlayError:
+        loaded.battle.close()
+        raise
     app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
               policy=policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, computer_delay=0.0,
               max_rounds=rounds, explain=explain)
     window = app.open_window(size, offscreen=True)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
     for old in (*out.glob("turn-*.png"), out / "final.png"):
         old.unlink(missing_ok=True)
     shots: list[Path] = []
