@@ -124,3 +124,18 @@ def test_a_battle_without_a_scenario_file_says_so() -> None:
     app = App(b, {"blue"})
     app.handle(Key("f5"))
     assert "not loaded from a scenario file" in app.ui.message and app.battle is b
+
+
+def test_a_reload_that_renames_a_team_named_in_the_policy_says_so() -> None:
+    from game.battle.facade import Battle
+
+    first = Battle(seed=1, width=8, height=6)
+    first.spawn("Knight", 1, 1, team="keep")
+    first.spawn("Raider", 6, 4, team="raiders")
+    app = App(first, frozenset(), policy="keep=tactical,raiders=greedy")
+    app.open_window(screen=pygame.Surface(SIZE))
+    renamed = Battle(seed=1, width=8, height=6)
+    renamed.spawn("Knight", 1, 1, team="keep")
+    renamed.spawn("Raider", 6, 4, team="bandits")
+    app.replace_battle(renamed)
+    assert "'raiders'" in app.ui.message and "tactical" in app.ui.message
