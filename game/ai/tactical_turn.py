@@ -27,7 +27,7 @@ class Weights:
     caution_when_low: float = 2.0   # the same at or below ``low_health`` of its maximum
     low_health: float = 0.35
     kill: float = 3.0               # per expected kill, plus what the victim would still deal a round
-    focus: float = 1.0              # damage is worth more on an enemy it brings nearer its end (menace / health)
+    focus: float = 0.5              # damage is worth more on an enemy it brings nearer its end (menace / health)
     finish: float = 0.1             # per point dealt to an enemy already out of the fight (downed)
     far_menace: float = 0.3         # the part of an enemy's blow counted when it could reach none of its side
     tempo: float = 0.6              # per point of its own blow it could strike next turn from where it ends
