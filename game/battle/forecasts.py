@@ -191,11 +191,7 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         if found is None:
             if len(known) >= _DAMAGE_ODDS_KEPT:
                 known.clear()
-            rolled = dice_outcomes(dice)
-            halves: dict[int, float] = defaultdict(float)
-            for value, p in rolled.items():
-                halves[halved(value)] += p
-            hurt = _mix([(full, rolled), (half, dict(halves)), (miss, {0: 1.0})])
+            hurt = _mix(_branches(dice, full, half, miss))
             found = known[key] = (hurt, Distribution.of(hurt))
         return found
 
