@@ -265,3 +265,17 @@ def test_a_damaging_shove_off_a_ledge_forecasts_downs_and_kills_that_happen(heal
     b.restore(start)
     for seen, p in ((killed, t.kills), *(((downed, t.downs),) if health else ())):
         assert within(seen / TRIALS, p, math.sqrt(max(p * (1 - p), 1e-9)), TRIALS), (seen, p)
+
+
+def test_forecast_many_is_each_forecast_from_one_square_and_refuses_what_forecast_would() -> None:
+    b, hero, foe = duel(distance=3, powers=("strike", "shoot", "fireball"))
+    uses = [("strike", {"target": foe}), ("shoot", {"target": foe}), ("fireball", {"point": b.square_of(foe)}),
+            ("shoot", {"target": hero})]
+    square = (3, 3)
+    assert b.forecast_many(hero, square, uses) == [b.forecast(hero, p, from_square=square, **aim) for p, aim in uses]
+    with pytest.raises(IllegalCommand, match="target, point and direction"):
+        b.forecast_many(hero, square, [("shoot", {"trials": 5})])
+    with pytest.raises(IllegalCommand, match="from_square"):
+        b.forecast_many(hero, (99, 0), uses)
+    with pytest.raises(IllegalCommand, match="psychic"):
+        b.forecast_many(hero, square, [("psychic", {})])

@@ -166,20 +166,20 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
     found = turn.uses_seen.get(key)
     if found is not None:
         return found
+    asked = [(power.id, aim) for power in turn.powers
+             # light, darkness, flight, blinks: the tactical player does not weigh them here
+             if power.damage is not None or power.healing is not None or power.conditions or power.push_ft
+             or power.pull_ft or power.script
+             for aim in aims(turn, power, square)]
     choices = []
-    for power in turn.powers:
-        if power.damage is None and power.healing is None and not power.conditions and not power.push_ft \
-                and not power.pull_ft and not power.script:
-            continue  # light, darkness, flight, blinks: the tactical player does not weigh them yet
-        for aim in aims(turn, power, square):
-            forecast = turn.battle.forecast(turn.me, power.id, from_square=square, **aim)
-            if not forecast.legal:
-                continue
-            value, why = value_of(turn, forecast)
-            if value > 0:
-                command: Command = ("use_power", (turn.me, power.id), dict(aim))
-                downs = tuple((o.target, o.downs) for o in forecast.targets if not o.ally and o.downs > 0)
-                choices.append(Choice(value, command, why, downs))
+    for (power_id, aim), forecast in zip(asked, turn.battle.forecast_many(turn.me, square, asked)):
+        if not forecast.legal:
+            continue
+        value, why = value_of(turn, forecast)
+        if value > 0:
+            command: Command = ("use_power", (turn.me, power_id), dict(aim))
+            downs = tuple((o.target, o.downs) for o in forecast.targets if not o.ally and o.downs > 0)
+            choices.append(Choice(value, command, why, downs))
     choices.sort(key=lambda c: -c.score)
     turn.uses_seen[key] = choices
     return choices

@@ -10,11 +10,14 @@ adds an estimate from N uses on a copy of the battle (a snapshot, restored after
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
 
 import esper
 import numpy as np
 
-from components import Conditions, Creature, Falling, Fatigue, Health, Movement, Position
+from components import Conditions, Creature, Fatigue, Health, Movement, Position
 from components.commands import Hit, UsePower
 from components.dice import Dice
 from components.events import ScriptFailed
@@ -22,7 +25,6 @@ from components.forecasts import (
     AttackOdds,
     Distribution,
     FallOdds,
-    MoveForecast,
     PowerForecast,
     SaveOdds,
     ScriptEstimate,
@@ -30,22 +32,20 @@ from components.forecasts import (
 )
 from components.powers import Power
 from game.battle import orders, validate
-from game.battle.creatures import Creatures
 from game.battle.errors import IllegalCommand
+from game.battle.move_forecasts import MoveForecasts
 from game.battle.snapshots import Snapshots
 from game.battle.uses import PowerUses
 from game.battle.world import entry
-from systems.actions import move_problem, speed_for_round, walk
 from systems.areas import area_squares, creatures_reached
-from systems.cover import has_cover
 from systems.damage import after_hit
 from systems.falling import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
 from systems.odds import chance_at_least, dice_outcomes
 from systems.power_checks import attack_terms, halved, height_at, reach_ft, save_terms, use_problem
-from systems.visibility import can_see, vision_level
-from systems.vitals import can_act, is_dead, is_flying
+from systems.visibility import can_see
+from systems.vitals import is_dead, is_flying
 
 #: Most script trials one forecast may ask for (each is a whole use on a copy).
 MAX_TRIALS = 200
@@ -82,8 +82,8 @@ def _plus(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
     return dict(total)
 
 
-class Forecasts(Creatures, PowerUses, Snapshots):
-    """``forecast``, ``forecast_move`` and their batch forms."""
+class Forecasts(MoveForecasts, PowerUses, Snapshots):
+    """``forecast`` and its batch forms (the moves' in :class:`~game.battle.move_forecasts.MoveForecasts`)."""
 
     # ------------------------------------------------------------------ one use
 
@@ -113,17 +113,52 @@ class Forecasts(Creatures, PowerUses, Snapshots):
         origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
+        team = esper.component_for_entity(user, Creature).team
+        found = self._forecast_from(power, user, target, point, origin, facing, queued, team)
+        if power.script and trials and found.legal and origin == here:
+            return replace(found, estimate=self._estimate(power, user, target, point, trials, facing))
+        return found
+
+    @entry
+    def forecast_many(self, user: int, from_square: tuple[int, int],
+                      uses: Iterable[tuple[str, Mapping[str, Any]]]) -> list[PowerForecast]:
+        """``forecast`` of each ``(power_id, aim)`` of ``uses`` from one square, the user and the square
+        checked once: a planner asks about every use of every power from each square it weighs.
+        ``aim`` holds ``forecast``'s ``target``, ``point`` and ``direction`` (no script trials).
+
+        Raises:
+            IllegalCommand: an unknown creature, power, square or aim.
+        """
+        state = self.state
+        user = self.check(user)
+        origin = validate.square(state, *from_square, what="from_square")
+        queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
+        team = esper.component_for_entity(user, Creature).team
+        found = []
+        for power_id, aim in uses:
+            unknown = set(aim) - {"target", "point", "direction"}
+            if unknown:
+                raise IllegalCommand(f"forecast_many: an aim takes target, point and direction, not {sorted(unknown)}")
+            target, point = aim.get("target"), aim.get("point")
+            found.append(self._forecast_from(
+                self.power(power_id), user, None if target is None else self.check(target),
+                None if point is None else self.aim_point(point), origin, validate.direction(aim.get("direction")),
+                queued, team))
+        return found
+
+    def _forecast_from(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                       origin: tuple[int, int], facing: tuple[int, int] | None, queued: list[UsePower],
+                       team: str) -> PowerForecast:
+        """A checked use's forecast from ``origin`` (its aim validated, ``queued`` the user's queued uses)."""
+        state = self.state
         problem = use_problem(state, power, user, target, point, origin, queued, facing)
         squares = tuple(area_squares(state, power, origin, point, facing)) if power.area is not None else ()
         reached = [] if problem is not None else creatures_reached(
             state, power, user, target, point, origin=origin, direction=facing, origin_z=height_at(state, user, origin),
             squares=squares)
-        team = esper.component_for_entity(user, Creature).team
         odds = tuple(self._target_odds(power, user, t, origin, team) for t in reached)
-        scripted = bool(power.script and trials and problem is None and origin == here)
-        estimate = self._estimate(power, user, target, point, trials, facing) if scripted else None
         return PowerForecast(user, power.id, problem is None, problem, origin, target, point, squares, odds,
-                             bool(power.script), estimate)
+                             bool(power.script))
 
     def _target_odds(self, power: Power, user: int, target: int, origin: tuple[int, int], team: str,
                      target_square: tuple[int, int] | None = None) -> TargetForecast:
@@ -249,77 +284,7 @@ class Forecasts(Creatures, PowerUses, Snapshots):
             self.restore(before)
         return ScriptEstimate(trials, tuple(sorted(damage.items())), tuple(sorted(healing.items())), failed)
 
-    # ------------------------------------------------------------------ one move
-
-    @entry
-    def forecast_move(self, entity: int, square: tuple[int, int], cover: bool = True) -> MoveForecast:
-        """What moving ``entity`` to ``square`` now (after what it has queued) would do; without
-        ``cover``, the cover from each enemy is left out (a planner in a crowd asks ``threats``).
-
-        Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
-        """
-        state = self.state
-        entity = self.check(entity)
-        goal = validate.square(state, *square, what="square")
-        position, movement = orders.projection(state, entity)
-        conditions = esper.component_for_entity(entity, Conditions)
-        problem = move_problem(state.paths, state.rules, position, movement, conditions,
-                               esper.component_for_entity(entity, Falling), goal,
-                               lambda there: state.taken(there, entity))
-        if problem is not None:
-            return MoveForecast(entity, goal, False, problem)
-        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
-        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
-        assert found is not None  # move_problem found it
-        path, cost = found
-        stop, z = walk(state.terrain.ground, path, position.z, flying)
-        if stop != goal:
-            cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
-            path = path[:path.index(stop) + 1]
-        return self._arrival(entity, goal, cost, tuple(path), stop, z, flying, cover)
-
-    def _arrival(self, entity: int, goal: tuple[int, int], cost: int, path: tuple[tuple[int, int], ...],
-                 stop: tuple[int, int], z: float, flying: bool, cover: bool = True) -> MoveForecast:
-        """The forecast of a legal move: the fall at its end, cover and light where it ends."""
-        state = self.state
-        ground = float(state.terrain.ground[stop])
-        fall = None
-        if not flying and z > ground:
-            fall = fall_odds(z - ground, bool(state.terrain.soft[stop]), state.rules)
-        assert state.levels is not None
-        level = int(state.levels[stop])
-        vision = int(vision_level(level, esper.component_for_entity(entity, Conditions)))
-        return MoveForecast(entity, goal, True, None, cost, path, stop, fall,
-                            tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity))
-                            if cover else (),
-                            level, vision)
-
-    def _enemies(self, entity: int) -> list[tuple[int, tuple[int, int]]]:
-        """Living creatures of other teams, with their squares."""
-        team = esper.component_for_entity(entity, Creature).team
-        found = []
-        for other in self.state.creatures:
-            if other == entity or esper.component_for_entity(other, Creature).team == team:
-                continue
-            if "dead" in esper.component_for_entity(other, Conditions).active:
-                continue
-            found.append((other, esper.component_for_entity(other, Position).square))
-        return found
-
     # ------------------------------------------------------------------ a whole turn at once
-
-    @entry
-    def forecast_moves(self, entity: int) -> dict[tuple[int, int], MoveForecast]:
-        """``forecast_move`` for every square the creature could move to now (its own included)."""
-        entity = self.check(entity)
-        mask = self.reachable(entity)
-        here = orders.projection(self.state, entity)[0].square
-        squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
-        if here not in squares and can_act(esper.component_for_entity(entity, Conditions)):
-            squares.append(here)
-        return {square: self.forecast_move(entity, square) for square in squares}
 
     @entry
     def forecast_uses(self, user: int, from_square: tuple[int, int] | None = None) -> list[PowerForecast]:

@@ -1,0 +1,94 @@
+"""Move forecasts: what a move would do (its path, a fall at its end, cover and light where it ends),
+answered by the functions a move resolves with (``systems.actions``' walk and checks, falls, cover).
+
+Split from :mod:`game.battle.forecasts`, whose :class:`~game.battle.forecasts.Forecasts` builds on
+this one; a forecast never changes the battle.
+"""
+
+from __future__ import annotations
+
+import esper
+import numpy as np
+
+from components import Conditions, Creature, Falling, Movement, Position
+from components.forecasts import MoveForecast
+from game.battle import orders, validate
+from game.battle.creatures import Creatures
+from game.battle.world import entry
+from systems.actions import move_problem, speed_for_round, walk
+from systems.cover import has_cover
+from systems.falling import fall_odds
+from systems.visibility import vision_level
+from systems.vitals import can_act, is_flying
+
+
+class MoveForecasts(Creatures):
+    """``forecast_move`` and ``forecast_moves``."""
+
+    @entry
+    def forecast_move(self, entity: int, square: tuple[int, int], cover: bool = True) -> MoveForecast:
+        """What moving ``entity`` to ``square`` now (after what it has queued) would do; without
+        ``cover``, the cover from each enemy is left out (a planner in a crowd asks ``threats``).
+
+        Raises:
+            IllegalCommand: an unknown creature or a square off the grid.
+        """
+        state = self.state
+        entity = self.check(entity)
+        goal = validate.square(state, *square, what="square")
+        position, movement = orders.projection(state, entity)
+        conditions = esper.component_for_entity(entity, Conditions)
+        problem = move_problem(state.paths, state.rules, position, movement, conditions,
+                               esper.component_for_entity(entity, Falling), goal,
+                               lambda there: state.taken(there, entity))
+        if problem is not None:
+            return MoveForecast(entity, goal, False, problem)
+        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
+        flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
+        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
+        assert found is not None  # move_problem found it
+        path, cost = found
+        stop, z = walk(state.terrain.ground, path, position.z, flying)
+        if stop != goal:
+            cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
+            path = path[:path.index(stop) + 1]
+        return self._arrival(entity, goal, cost, tuple(path), stop, z, flying, cover)
+
+    def _arrival(self, entity: int, goal: tuple[int, int], cost: int, path: tuple[tuple[int, int], ...],
+                 stop: tuple[int, int], z: float, flying: bool, cover: bool = True) -> MoveForecast:
+        """The forecast of a legal move: the fall at its end, cover and light where it ends."""
+        state = self.state
+        ground = float(state.terrain.ground[stop])
+        fall = None
+        if not flying and z > ground:
+            fall = fall_odds(z - ground, bool(state.terrain.soft[stop]), state.rules)
+        assert state.levels is not None
+        level = int(state.levels[stop])
+        vision = int(vision_level(level, esper.component_for_entity(entity, Conditions)))
+        return MoveForecast(entity, goal, True, None, cost, path, stop, fall,
+                            tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity))
+                            if cover else (),
+                            level, vision)
+
+    def _enemies(self, entity: int) -> list[tuple[int, tuple[int, int]]]:
+        """Living creatures of other teams, with their squares."""
+        team = esper.component_for_entity(entity, Creature).team
+        found = []
+        for other in self.state.creatures:
+            if other == entity or esper.component_for_entity(other, Creature).team == team:
+                continue
+            if "dead" in esper.component_for_entity(other, Conditions).active:
+                continue
+            found.append((other, esper.component_for_entity(other, Position).square))
+        return found
+
+    @entry
+    def forecast_moves(self, entity: int) -> dict[tuple[int, int], MoveForecast]:
+        """``forecast_move`` for every square the creature could move to now (its own included)."""
+        entity = self.check(entity)
+        mask = self.reachable(entity)
+        here = orders.projection(self.state, entity)[0].square
+        squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask))]
+        if here not in squares and can_act(esper.component_for_entity(entity, Conditions)):
+            squares.append(here)
+        return {square: self.forecast_move(entity, square) for square in squares}
