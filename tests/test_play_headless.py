@@ -99,3 +99,22 @@ def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
     merchants = [r for r in reasons if not r.startswith(("Bandit", "Cutthroat"))]
     assert bandits and all(r.endswith(" greedy") for r in bandits), bandits
     assert merchants and all("expected damage there" in r for r in merchants), merchants
+
+
+def test_a_policy_for_a_team_the_person_plays_is_named_as_ignored() -> None:
+    note = headless.human_policy_note("merchants=greedy,bandits=random", frozenset({"merchants"}))
+    assert note is not None and "'merchants'" in note and "ignored" in note and "bandits" not in note
+    assert headless.human_policy_note("greedy", frozenset({"merchants"})) is None
+    assert headless.human_policy_note("bandits=random", frozenset({"merchants"})) is None
+
+
+def test_the_window_is_told_of_a_policy_for_a_team_the_person_plays(monkeypatch: pytest.MonkeyPatch,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from game.play import demo
+    from game.play.app import App
+
+    monkeypatch.setattr(demo, "has_display", lambda: True)
+    monkeypatch.setattr(App, "run", lambda self, *a, **k: None)  # no window loop: only what play says first
+    code = cli.main(["play", str(ROOT / "assets/scenarios/ambush.toml"), "--policy", "merchants=greedy"])
+    assert code == 0
+    assert "--policy names 'merchants', which you play" in capsys.readouterr().err

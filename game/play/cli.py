@@ -123,6 +123,8 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
     if not loaded.human_teams:
         print(f"{args.scenario}: no team has control = \"human\"; you will only watch", file=sys.stderr)
+    if (note := headless.human_policy_note(args.policy, loaded.human_teams)) is not None:
+        print(f"play: {note}", file=sys.stderr)
     App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
         policy=args.policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, explain=args.explain).run()
     return 0

@@ -98,6 +98,17 @@ def check_policy(spec: str, battle: Any, where: str) -> None:
         raise PlayError(str(err)) from None
 
 
+def human_policy_note(spec: str, human_teams: frozenset[str] | set[str]) -> str | None:
+    """A line for a ``--policy`` that names a team the person plays (its creatures take the
+    person's orders, so the policy does nothing), or None."""
+    from game import ai
+
+    named = sorted(set(ai.parse_policies(spec)) & set(human_teams))
+    if not named:
+        return None
+    return f"--policy names {', '.join(repr(t) for t in named)}, which you play (control = \"human\"): ignored"
+
+
 def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | None = None,
          policy: str = "tactical", size: tuple[int, int] = (1280, 800), explain: bool = False) -> Played:
     """Play a scenario computer against computer, writing PNGs of its turns and ``combat-log.txt``.
