@@ -13,14 +13,14 @@ from components import Fatigue, Health, Rules
 from components.commands import Heal, Hit
 from components.events import Damaged, FatigueChanged, Healed
 from systems.state import BattleState, Phase
-from systems.vitals import is_dead
+from systems.vitals import dead_at, is_dead
 
 
 def after_hit(current: int, fatigue: int, most: int, amount: int, rules: Rules) -> tuple[int, int]:
     """Health and fatigue after one hit of ``amount`` on a creature with ``current`` Health and
     ``fatigue`` of ``most``: the rule a hit resolves by, and a forecast of one asks (a hit on the
     dead, or of nothing, changes nothing)."""
-    if (current == 0 and fatigue >= most) or amount <= 0:
+    if dead_at(current, fatigue, most) or amount <= 0:
         return current, fatigue
     after = max(0, current - amount)
     if after == 0 and fatigue < most:

@@ -5,9 +5,15 @@ from __future__ import annotations
 from components import Conditions, Fatigue, Health, Movement
 
 
+def dead_at(health: int, fatigue: int, most: int) -> bool:
+    """Dead means 0 Health and a full Fatigue track (``most`` points), and nothing changes the
+    creature after that: the rule on plain numbers, for a forecast of what a hit would leave."""
+    return health == 0 and fatigue >= most
+
+
 def is_dead(health: Health, fatigue: Fatigue) -> bool:
-    """Dead means 0 Health and a full Fatigue track, and nothing changes the creature after that."""
-    return health.current == 0 and fatigue.level >= fatigue.maximum
+    """:func:`dead_at` of a creature's components."""
+    return dead_at(health.current, fatigue.level, fatigue.maximum)
 
 
 def can_act(conditions: Conditions) -> bool:

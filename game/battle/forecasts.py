@@ -45,7 +45,7 @@ from systems.geometry import distance_ft
 from systems.odds import chance_at_least, dice_outcomes
 from systems.power_checks import attack_terms, halved, height_at, reach_ft, save_terms, use_problem
 from systems.visibility import can_see
-from systems.vitals import is_dead, is_flying
+from systems.vitals import dead_at, is_dead, is_flying
 
 #: Most script trials one forecast may ask for (each is a whole use on a copy).
 MAX_TRIALS = 200
@@ -204,7 +204,7 @@ class Forecasts(MoveForecasts, PowerUses, Snapshots):
             current, tired = health.current, fatigue.level
             for amount in amounts:
                 current, tired = after_hit(current, tired, fatigue.maximum, amount, rules)
-            return current == 0 and tired >= fatigue.maximum
+            return dead_at(current, tired, fatigue.maximum)
 
         found = 0.0
         for weight, dealt, landing in branches:

@@ -21,6 +21,7 @@ from components import Position
 from game.play import controls, preview, reload, saving
 from game.play.flow import COMPUTER_DELAY, TurnFlow, winner
 from game.play.fog import Fog
+from game.play.headless import PlayError, check_policy
 from game.play.motion import Motion
 from game.play.orders import Orders
 from game.play.rewind import RoundPicker
@@ -177,10 +178,10 @@ class App(Orders):
         self.ui.log_scroll = 0
         self.motion.reset(battle)
         self.refresh()
-        lost = sorted(set(self.flow.policies) - {""} - {battle.team(c) for c in battle.creatures()})
-        if lost:  # a reload that renamed a team: it now plays under the default policy, and is told so
-            self.ui.message = f"--policy names team {lost[0]!r}, which this battle does not have: " \
-                              f"its teams not named play {self.flow.policies['']}"
+        try:
+            check_policy(self.flow.policy, battle, "this battle")
+        except PlayError as err:  # a reload that renamed a team: it now plays under the default policy
+            self.ui.message = f"{err}; its teams not named play {self.flow.policies['']}"
 
     def end_turn(self) -> None:
         """Space or the button: the person's creature ends its turn; on a computer turn, the computer
