@@ -10,6 +10,7 @@ off the ledge), so the demo always shows a fall, a surprise, a torch in the dark
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,11 +198,13 @@ def scene_lines(battle: Any) -> list[str]:
     return lines
 
 
-def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None) -> list[str]:
+def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None, who: Iterable[int] | None = None
+                ) -> list[str]:
     """Who ended the round behind cover from an enemy that can see it (``defense_against`` adds the
-    bonus against that enemy only); with ``told``, each pair is told once, when it first happens."""
+    bonus against that enemy only); with ``told``, each pair is told once, when it first happens;
+    with ``who``, only those creatures are looked at."""
     lines = []
-    for e in battle.creatures():
+    for e in battle.creatures() if who is None else who:
         if not battle.is_alive(e) or battle.conditions(e) & {"downed", "unconscious"}:
             continue
         for enemy in battle.creatures():
@@ -218,18 +221,36 @@ def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None) -> list[s
     return lines
 
 
-def play_round(demo: Demo, seed: int, policy: str = "tactical") -> None:
+def play_round(demo: Demo, seed: int, policy: str = "tactical", told: set[tuple[int, int]] | None = None
+               ) -> list[str]:
     """One round: combat starts if needed, the director's beat, every creature's AI turn, the tick.
 
     Each turn's computer draws from ``ai.turn_rng(seed, round, creature)``, as the window's do, so a
-    rewound round plays again the same way."""
+    rewound round plays again the same way.
+
+    Returns:
+        The cover the director's beat gave, said as soon as the creature stands there (``cover_lines``
+        with ``told``, at the next creature's turn): by the round's end the enemies have moved, and
+        one that no longer sees it gives the log nothing to say.
+    """
     from game import ai
 
     b = demo.battle
     if not b.in_combat:
         b.start_combat()
     directed = director(demo)
-    b.tick(controller=ai.controller(policy, None, demo.powers, controls=lambda e: e not in directed, seed=seed))
+    computer = ai.controller(policy, None, demo.powers, controls=lambda e: e not in directed, seed=seed)
+    waiting = {e: b.square_of(e) for e in directed} if told is not None else {}
+    ducked: list[str] = []
+
+    def controller(battle: Any, entity: int) -> None:
+        for moved in [e for e, start in waiting.items() if battle.square_of(e) != start]:
+            del waiting[moved]
+            ducked.extend(cover_lines(battle, told, [moved]))
+        computer(battle, entity)
+
+    b.tick(controller=controller)
+    return ducked
 
 
 def finished(battle: Any) -> bool:
@@ -263,9 +284,9 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     seen = 0
     told: set[tuple[int, int]] = set()
     for _ in range(max_rounds):
-        play_round(demo, seed, policy)
+        ducked = play_round(demo, seed, policy, told)
         events = demo.battle.state.events
-        lines += format_events(demo.battle, events[seen:]) + cover_lines(demo.battle, told)
+        lines += format_events(demo.battle, events[seen:]) + ducked + cover_lines(demo.battle, told)
         seen = len(events)
         done = finished(demo.battle)
         if demo.battle.round <= shots or done:
