@@ -455,3 +455,20 @@ def test_it_blinks_across_a_river_it_cannot_walk_over_and_strikes_from_the_far_b
         getattr(b, name)(*args, **kwargs)
     b.end_turn()
     assert b.square_of(me)[0] > 6 and any(e.target == foe for e in b.events if isinstance(e, AttackRolled))
+
+
+def test_it_walks_round_a_brute_to_strike_the_archer_behind_it():
+    """The squares nearest by path are all beside the brute: the archer behind it is still weighed
+    (a square in reach of every enemy still standing is on the list), and a blow that likely downs
+    the archer beats one the brute shrugs off."""
+    b = Battle(seed=5, width=12, height=9)
+    me = b.spawn("knight", 2, 4, team="a", powers=["strike"], health=30, attack_bonus=6)
+    b.spawn("brute", 4, 4, team="b", powers=["strike"], health=30)
+    archer = b.spawn("archer", 7, 4, team="b", powers=["shoot"], health=10)
+    b.start_combat()
+    b.damage(archer, 7)  # 3 left: a strike that lands downs it
+    b.tick()
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = _moves_and_uses(decision)
+    assert uses == [("strike", {"target": archer})], decision.why
+    assert max(abs(moves[-1][0] - 7), abs(moves[-1][1] - 4)) == 1, decision.why

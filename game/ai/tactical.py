@@ -37,7 +37,9 @@ __all__ = ["DEFAULT", "Choice", "Decision", "Weights", "longest_reach", "plan", 
 
 def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> list[tuple[int, int]]:
     """The squares worth weighing in full: those from which an enemy is in reach, nearest first and
-    with cover from the most enemies; and the one farthest from them (to fall back to)."""
+    with cover from the most enemies; for each enemy still standing that none of those reaches, the
+    best of the nearest squares that do (a target behind its friends is weighed too); and the one
+    farthest from them (to fall back to)."""
     battle, w = turn.battle, turn.weights
     mask = battle.reachable(turn.me).copy()
     for square in reserved:
@@ -63,6 +65,15 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     far_by = drops * np.where(soft[xs, ys], 0.5, 1.0) + ways
     # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
     first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
+    # and for each enemy still standing, the two nearest ways into reach of it
+    by_enemy: list[list[int]] = []
+    for j, enemy in enumerate(turn.enemies):
+        if enemy not in turn.able:
+            continue
+        in_reach = np.flatnonzero(apart[j] <= reach)
+        near_it: list[int] = in_reach[np.argsort(far_by[in_reach], kind="stable")][:2].tolist()
+        by_enemy.append(near_it)
+        first.extend(i for i in near_it if i not in first)
     rank: dict[tuple[int, int], tuple[int, float]] = {
         (int(xs[i]), int(ys[i])): (int(out_of_reach[i]), float(far_by[i])) for i in first}
     ranked = list(rank)
@@ -72,6 +83,10 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     shots = battle.open_shots(turn.me, ranked, turn.enemies) if ranged else dict.fromkeys(ranked, 0)
     ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
     chosen = ranked[: w.shortlist]
+    for near_it in by_enemy:
+        mine = [(int(xs[i]), int(ys[i])) for i in near_it]
+        if mine and not any(s in chosen for s in mine):
+            chosen.append(min(mine, key=ranked.index))
     # the way round, less twice what a drop or a detour adds: the first of equals (lowest x, then y)
     away = int(np.argmax(paths - 2 * (far_by - paths)))
     farthest = (int(xs[away]), int(ys[away]))
