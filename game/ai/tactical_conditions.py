@@ -47,7 +47,9 @@ def condition_worth(turn: Turn, enemy: int, condition: str) -> float | None:
     worth: float | None = None
     if enemy in weighed(turn):
         battle = turn.battle
-        taken, dealt = _duel(turn, enemy)
+        if enemy not in turn.duels_seen:  # the same for each condition tried on it
+            turn.duels_seen[enemy] = _duel(turn, enemy)
+        taken, dealt = turn.duels_seen[enemy]
         before = battle.snapshot()
         try:
             battle.add_condition(enemy, condition, source=TRIAL)

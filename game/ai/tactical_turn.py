@@ -118,6 +118,7 @@ class Turn:
         # whether the scenario's reaction scripts do anything when a creature goes down (a rally's heals)
         self.downs_heard = battle.reacts_to_downs()
         self.conditions_seen: dict[tuple[int, str], float | None] = {}  # see game.ai.tactical_conditions
+        self.duels_seen: dict[int, tuple[float, float]] = {}  # each enemy's duel with its side as it stands
 
     def low(self) -> bool:
         """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
