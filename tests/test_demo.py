@@ -14,6 +14,7 @@ def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:
                  "slowed"):
         assert beat in text, beat
     assert (tmp_path / "combat-log.txt").read_text(encoding="utf-8").strip() == text.strip()
+    assert lines[-1].startswith("End: ") and " won after " in lines[-1], lines[-1]  # who won, last
     shots = sorted(tmp_path.glob("round-*.png"))
     assert len(shots) >= 3 and all(shot.stat().st_size > 10_000 for shot in shots)
     # the window played as a person would: each picture is written only once its moment came

@@ -5,6 +5,7 @@ input is refused in one line with exit status 2."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -97,8 +98,24 @@ def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
     reasons = [line.split("(why) ", 1)[1] for line in played.lines if "(why)" in line]
     bandits = [r for r in reasons if r.startswith(("Bandit", "Cutthroat"))]
     merchants = [r for r in reasons if not r.startswith(("Bandit", "Cutthroat"))]
-    assert bandits and all(r.endswith(" greedy") for r in bandits), bandits
+    assert bandits and all(" greedy: " in r for r in bandits), bandits
+    # greedy says what it does: its moves and its blows, with the damage it expected of them
+    assert any(re.search(r"Strike at \w[\w ]* \(\d+\.\d expected\)", r) for r in bandits), bandits
     assert merchants and all("expected damage there" in r for r in merchants), merchants
+    # the merchants start surprised: their first reasons say why they use no power
+    surprised = ["(surprised: no powers this round)" in r for r in merchants]
+    assert surprised[0] and surprised == sorted(surprised, reverse=True), merchants
+
+
+def test_the_reasons_name_creatures_as_the_log_does(tmp_path: Path) -> None:
+    """Two creatures named "Raider": the log numbers them, and so do the reasons and the window."""
+    played = headless.play(ROOT / "assets/scenarios/keep.toml", tmp_path, rounds=2, seed=1, explain=True,
+                           policy="keep=tactical,raiders=greedy")
+    reasons = [line for line in played.lines if "(why)" in line]
+    told = [line for line in played.lines if "(why)" not in line]
+    assert any(re.search(r"\bRaider [12]\b", line) for line in told)
+    assert any(re.search(r"\bRaider [12]\b", line) for line in reasons), reasons
+    assert not any(re.search(r"\bRaider\b(?! [12]\b| archer| slinger)", line) for line in reasons), reasons
 
 
 def test_a_policy_for_a_team_the_person_plays_is_named_as_ignored() -> None:

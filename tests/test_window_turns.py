@@ -135,7 +135,7 @@ def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
     app.handle(Key("1"))
     app.handle(Click((2, 1)))
     assert not b.can_act(foe)
-    assert app.ui.banner == "Blue wins in round 1 - you win"
+    assert app.ui.banner == "Blue won in round 1 - you win"
     assert app.ui.message == app.ui.banner
     app.handle(Key("space"))  # nothing more to play: the flow stops, and both still say so
     assert app.flow.over() and app.ui.message == app.ui.banner

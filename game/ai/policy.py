@@ -17,7 +17,7 @@ from typing import Any
 
 from components import Falling
 from game.ai import tactical
-from game.ai.baseline import PLANNERS
+from game.ai.baseline import PLANNERS, expected_of
 from game.ai.board import Command, View, can_act
 from game.ai.tactical import Decision
 
@@ -131,7 +131,25 @@ def decide(battle: Any, entity: int, policy: str = "tactical", rng: random.Rando
     if not can_act(view) or not view.enemies:
         return Decision((), "cannot act" if view.enemies else "no enemy left")
     commands = PLANNERS[policy](view, rng, reserved if reserved is not None else set())
-    return Decision(tuple(commands), policy)
+    return Decision(tuple(commands), described(view, policy, commands))
+
+
+def described(view: View, policy: str, commands: Sequence[Command]) -> str:
+    """What a baseline's plan does, in a few words for ``--explain``: its moves, and each power with
+    its target and the damage the baseline itself expected of it (the baselines weigh nothing else)."""
+    battle, parts = view.battle, []
+    for name, args, kwargs in commands:
+        if name == "move":
+            parts.append(f"moves to ({args[1]}, {args[2]})")
+        elif name == "use_power":
+            aim = kwargs.get("target")
+            at = f" at {battle.display_name(aim)}" if aim is not None else \
+                f" at {tuple(kwargs['point'])}" if "point" in kwargs else ""
+            expected = expected_of(view, (name, args, kwargs))
+            parts.append(f"{battle.power(args[1]).name}{at}" + (f" ({expected:.1f} expected)" if expected else ""))
+        else:
+            parts.append("stands up" if name == "stand" else name.replace("_", " "))
+    return f"{policy}: " + ("; ".join(parts) if parts else "does nothing")
 
 
 def issue(battle: Any, commands: Iterable[Command]) -> list[Command]:

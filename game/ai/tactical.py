@@ -285,16 +285,18 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     if not turn.enemies:
         return Decision((), "no enemy left")
     conditions = battle.conditions(me)
+    # surprised, the forecasts refuse its powers this round: the reason says why none is used
+    aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
     if "prone" not in conditions or "restrained" in conditions:
         best = _plan(turn, reserved or set(), prone=False)
-        return Decision(best.commands, best.why)
+        return Decision(best.commands, best.why + aside)
     before = battle.snapshot()
     try:
         battle.stand(me)
         best = _plan(turn, reserved or set(), prone=True)
     finally:
         battle.restore(before)
-    return Decision((("stand", (me,), {}), *best.commands), "stands up; " + best.why)
+    return Decision((("stand", (me,), {}), *best.commands), "stands up; " + best.why + aside)
 
 
 def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option | None:

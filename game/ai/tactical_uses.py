@@ -64,7 +64,7 @@ def value_of(turn: Turn, forecast: PowerForecast) -> tuple[float, str]:
     for odds in forecast.targets:
         value, words = worth(turn, odds, rounds)
         total += value
-        parts.append(f"{turn.battle.name(odds.target)} {words}")
+        parts.append(f"{turn.battle.display_name(odds.target)} {words}")
     if forecast.scripted:  # a script decides what it does: worth a modest guess per creature it reaches
         power = turn.battle.power(forecast.power)
         guess = [turn.weights.script_guess * (-1 if odds.ally else 1) * odds.affected for odds in forecast.targets

@@ -110,7 +110,29 @@ class Creatures(BattleCore):
 
     @entry
     def name(self, entity: int) -> str:
+        """The creature's own name, as its scenario gives it."""
         return esper.component_for_entity(self.check(entity), Creature).name
+
+    @entry
+    def display_name(self, entity: int) -> str:
+        """The name a person reads in the log, the window and the computer player's reasons: the
+        creature's own, numbered in spawn order when others share it ("Raider 1", "Raider 2"), as
+        :func:`game.battle.log.display_names` numbers them from the events."""
+        entity = self.check(entity)
+        counted, names = self.display_names
+        if counted != len(self.state.creatures):  # a creature entered since: number them again
+            own = [(e, esper.component_for_entity(e, Creature).name) for e in self.state.creatures]
+            shared = {n for i, (_, n) in enumerate(own) if any(n == m for _, m in own[:i])}
+            seen: dict[str, int] = {}
+            names = {}
+            for e, n in own:
+                if n in shared:
+                    seen[n] = seen.get(n, 0) + 1
+                    names[e] = f"{n} {seen[n]}"
+                else:
+                    names[e] = n
+            self.display_names = (len(self.state.creatures), names)
+        return names[entity]
 
     @entry
     def team(self, entity: int) -> str:

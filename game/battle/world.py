@@ -152,6 +152,8 @@ class BattleCore:
                                  powers=dict(default_powers() if powers is None else powers))
         self.recording = Recording()
         self.ids: set[int] = set()
+        #: the names a person reads, numbered where creatures share one; (creatures counted, names)
+        self.display_names: tuple[int, dict[int, str]] = (0, {})
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
         if script_hosts is None and trusted_scripts:

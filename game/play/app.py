@@ -125,7 +125,7 @@ class App(Orders):
             self.flow.begin()
         except (ValueError, KeyError):
             return
-        surprised = [b.name(e) for e in b.turn_order() if self.controls(e) and "surprised" in b.conditions(e)]
+        surprised = [b.display_name(e) for e in b.turn_order() if self.controls(e) and "surprised" in b.conditions(e)]
         self.ui.message = (f"Surprised: {', '.join(surprised)} cannot use powers in round 1"
                            if surprised else "Combat starts: your creatures act on their turns")
 
@@ -144,7 +144,7 @@ class App(Orders):
             self.ui.banner = f"Nobody is left standing (round {self.battle.round})"
         else:
             mine = " - you win" if won in self.ui.human_teams else (" - you lose" if self.ui.human_teams else "")
-            self.ui.banner = f"{won.capitalize()} wins in round {self.battle.round}{mine}"
+            self.ui.banner = f"{won.capitalize()} won in round {self.battle.round}{mine}"
         self.ui.message = self.ui.banner
 
     def refresh(self) -> None:
@@ -155,7 +155,7 @@ class App(Orders):
         new_turn = actor != ui.actor
         if new_turn and actor is not None and self.controls(actor):
             self.select(actor)
-            ui.message = f"{b.name(actor)}'s turn: move and use a power, then End turn (Space)"
+            ui.message = f"{b.display_name(actor)}'s turn: move and use a power, then End turn (Space)"
             if self.window is not None:
                 self.window.centre_on(b.get(actor, Position).square)
         ui.actor, ui.up_next = actor, tuple(self.flow.up_next())
@@ -191,7 +191,7 @@ class App(Orders):
             return
         flow = self.flow
         if flow.human_turn():
-            name = self.battle.name(flow.actor)
+            name = self.battle.display_name(flow.actor)
             flow.pass_turn()
             self.ui.message = f"{name} ends its turn"
         else:

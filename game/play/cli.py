@@ -83,7 +83,7 @@ def _play_headless(args: argparse.Namespace) -> int:
         print(f"play: {err}", file=sys.stderr)
         return 2
     print("\n".join(played.lines))
-    result = f"{played.winner} wins" if played.winner else ("nobody is left" if played.winner == "" else "undecided")
+    result = f"{played.winner} won" if played.winner else ("nobody is left" if played.winner == "" else "undecided")
     print(f"\n{result} after {played.rounds} rounds; {len(played.shots)} screenshots and combat-log.txt "
           f"written to {out}/", file=sys.stderr)
     return 0

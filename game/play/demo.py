@@ -215,7 +215,7 @@ def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None, who: Iter
                 continue
             if told is not None:
                 told.add((e, enemy))
-            lines.append(f"Round {battle.round}: {battle.name(e)} has cover from {battle.name(enemy)} "
+            lines.append(f"Round {battle.round}: {battle.display_name(e)} has cover from {battle.display_name(enemy)} "
                          f"behind a wall (+{battle.rules.cover_bonus} Defense against it: "
                          f"{battle.defense_against(e, enemy)})")
     return lines
@@ -294,6 +294,10 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
                              f"Round {demo.battle.round}: computer vs computer ({policy})")
         if done:
             break
+    standing = demo.battle.standing_teams()
+    won = next(iter(standing)) if len(standing) == 1 else None
+    lines.append(f"End: {won} won after {demo.battle.round} rounds" if won is not None else
+                 f"End: no side had won after {demo.battle.round} rounds")
     (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     shots_taken.close()
     from game.play import showcase  # the window played as a person would: out/demo-*.png

@@ -126,7 +126,7 @@ class TurnFlow:
         b, actor = self.battle, self.actor
         if actor is None or self.human(actor):
             return ""
-        name = b.name(actor)
+        name = b.display_name(actor)
         self.last = actor
         said = f"{name} waits"
         if b.can_act(actor):
@@ -204,7 +204,7 @@ class TurnFlow:
         unconscious), and mark the undo point of a person's turn."""
         b = self.battle
         while not self.over() and self.human_turn() and not b.can_act(self.actor):
-            self.said = f"{b.name(self.actor)} cannot act: its turn passes"
+            self.said = f"{b.display_name(self.actor)} cannot act: its turn passes"
             b.end_turn()
         self.turn_start = b.snapshot() if self.human_turn() else None
 
@@ -235,4 +235,4 @@ class TurnFlow:
         if problem is not None:
             return problem
         self.battle.restore(self.turn_start)
-        return f"Undone: {self.battle.name(self.actor)}'s orders this turn"
+        return f"Undone: {self.battle.display_name(self.actor)}'s orders this turn"

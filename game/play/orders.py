@@ -64,11 +64,11 @@ class Orders:
         """Why the player cannot order this creature now (None: they can)."""
         b = self.battle
         if not self.controls(entity):
-            return f"{b.name(entity)} is computer-controlled (Esc to deselect)"
+            return f"{b.display_name(entity)} is computer-controlled (Esc to deselect)"
         if not self.may_order(entity):
             now = self.flow.actor
-            who = "" if now is None else f": {b.name(now) if self.ui.shows(now) else 'someone unseen'} acts now"
-            return f"Not {b.name(entity)}'s turn{who}"
+            who = "" if now is None else f": {b.display_name(now) if self.ui.shows(now) else 'someone unseen'} acts now"
+            return f"Not {b.display_name(entity)}'s turn{who}"
         return None
 
     def click(self, square: tuple[int, int]) -> None:
@@ -106,14 +106,14 @@ class Orders:
             soft = " onto soft ground" if fall.soft else ""
             at = "" if where == square else f" at {where}"
             warning = f" - and FELL {fall.distance_ft:g} ft{at}{soft}"
-        self.ui.message = f"{b.name(entity)} moved to {b.get(entity, Position).square} " \
+        self.ui.message = f"{b.display_name(entity)} moved to {b.get(entity, Position).square} " \
                           f"({forecast.cost_ft} ft){warning}"
 
     def select(self, entity: int | None) -> None:
         self.ui.selected = entity
         self.ui.power = None
         if entity is not None:
-            who = self.battle.name(entity)
+            who = self.battle.display_name(entity)
             self.ui.message = f"{who} selected" + ("" if self.controls(entity) else " (computer-controlled)")
         else:
             self.ui.message = ""
@@ -131,7 +131,7 @@ class Orders:
             return
         powers = shown_powers(b, ui.selected, self.powers)
         if not 1 <= index <= len(powers):
-            ui.message = f"{b.name(ui.selected)} has no power {index}"
+            ui.message = f"{b.display_name(ui.selected)} has no power {index}"
             return
         power_id = powers[index - 1]
         power = b.power(power_id)
@@ -169,7 +169,7 @@ class Orders:
 
         if self._try(order)[0]:
             self.ui.power = None
-            self.ui.message = f"{b.name(user)} used {b.power(power_id).name} (see the log); End turn when done"
+            self.ui.message = f"{b.display_name(user)} used {b.power(power_id).name} (see the log); End turn when done"
 
 
 def _needs_aim(power: Any) -> bool:

@@ -120,4 +120,4 @@ class EventFeed:
 
     def name(self, battle: Any, entity: int) -> str:
         """The creature's display name ("Raider 2"), or the battle's name for it before it is known."""
-        return self.names.get(entity) or battle.name(entity)
+        return self.names.get(entity) or battle.display_name(entity)
