@@ -275,3 +275,16 @@ def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_pat
     assert recorded == provenance()                       # package versions and the commit of this checkout
     assert set(recorded["packages"]) == {"esper", "numpy", "tcod", "starlark-pyo3", "dask", "pygame-ce"}
     assert main([scenario, "--battles", "2", "--set", "creatures.zz.health=1", "--out", str(tmp_path)]) == 2
+
+
+def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A designer who sweeps a power the scenario's creatures lack would read the equal rows as "it
+    does not matter": the report says the sweep changes nothing instead."""
+    from game.sim.cli import main
+
+    args = [scenario, "--battles", "2", "--workers", "1", "--out", str(tmp_path), "--no-progress"]
+    assert main([*args, "--set", "powers.fireball.damage=1d6,10d6"]) == 0
+    assert "warning: no creature of" in capsys.readouterr().out
+    assert main([*args, "--set", "powers.strike.damage=1d6,1d8"]) == 0  # one they have: no warning
+    assert "warning" not in capsys.readouterr().out

@@ -165,13 +165,15 @@ def run_cli(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else (1 if result.failed else 0)
 
 
-def report(result: SimResult) -> str:
-    """The table with a header and footer: what ran, failures with seeds, files, speed and memory."""
-    c = result.config
-    cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
-    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policy {c.policy}, "
-             f"engine {c.engine}{cut}",
-             "", result.table(), ""]
+def notes(result: SimResult) -> list[str]:
+    """What a designer should know before trusting the table: a swept power no creature has (the
+    sweep changes nothing), AI commands the rules refused, scripts that failed."""
+    lines = []
+    unheld = sorted({key.split(".")[1] for variant in result.variants for key, _ in variant.overrides
+                     if key.startswith("powers.") and key.split(".")[1] not in variant.known_powers})
+    for power in unheld:
+        lines.append(f"warning: no creature of {result.config.scenario} has the power {power!r}: changing it "
+                     f"changes nothing in these battles")
     for variant in result.variants:
         if variant.refused:
             lines.append(f"note: {variant.label}: {variant.refused} AI commands refused by the rules "
@@ -179,6 +181,17 @@ def report(result: SimResult) -> str:
         if variant.script_battles:
             lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "
                          f"without them (--strict-scripts fails them); first: {variant.first_script_failure}")
+    return lines
+
+
+def report(result: SimResult) -> str:
+    """The table with a header and footer: what ran, failures with seeds, files, speed and memory."""
+    c = result.config
+    cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
+    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policy {c.policy}, "
+             f"engine {c.engine}{cut}",
+             "", result.table(), ""]
+    lines += notes(result)
     if result.failed:
         lines.append(f"{result.failed} battles FAILED (counted in 'failed', excluded from rates):")
         for f in result.failures[:20]:
@@ -198,7 +211,8 @@ def report(result: SimResult) -> str:
         lines.append(f"wrote {path}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    lines.append(f"{result.done} battles in {result.elapsed:.1f} s ({result.rate:.0f} battles/s, start-up included); "
+    battles = "1 battle" if result.done == 1 else f"{result.done} battles"
+    lines.append(f"{battles} in {result.elapsed:.1f} s ({result.rate:.0f} battles/s, start-up included); "
                  f"peak RSS: main {own:.0f} MiB, largest worker {children:.0f} MiB")
     return "\n".join(lines)
 

@@ -240,7 +240,8 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
     power_lines = []
     for s in summaries:
         for power, p in s["powers"].items():
-            power_lines.append([s["variant"], power, f"{p['uses']:.2f}", f"{p['dealt']:.2f}",
+            label = f"({power}s)" if power in ("fall", "other") else power  # damage that no power dealt
+            power_lines.append([s["variant"], label, f"{p['uses']:.2f}", f"{p['dealt']:.2f}",
                                 *(f"{p['taken'][t]:.2f}" for t in teams)])
     if power_lines:
         out.append(_grid(power_head, power_lines))
