@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from components import Position
+from game.battle.log import format_events
 from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,6 +75,9 @@ def test_a_scenario_from_elsewhere_is_untrusted_and_reads_scripts_beside_it(tmp_
     heals = [e for e in battle.events if e.kind == "healed" and e.entity == ids["two"]]
     assert len(heals) == 2
     assert "downed" not in battle.conditions(ids["two"])
+    # the log says who was healed and by what: not "Two heals 1", which reads as Two healing someone
+    told = [line for line in format_events(battle, heals)]
+    assert all(re.search(r"is healed 1 by a reaction script \(health \d+\)", line) for line in told), told
 
 
 def test_reactions_must_be_script_names() -> None:

@@ -199,6 +199,11 @@ def _damaged(c: _Context, e: Damaged) -> str:
     return f"{c.name(e.entity)} takes {e.amount} damage{source} (health {e.health})"
 
 
+def _healed(c: _Context, e: Healed) -> str:
+    source = "" if e.source in ("gm", "") else f" by {c.source(e.source)}"
+    return f"{c.name(e.entity)} is healed {e.amount}{source} (health {e.health})"
+
+
 def _fatigue(c: _Context, e: FatigueChanged) -> str:
     verb = "gains" if e.amount > 0 else "recovers"
     return f"{c.name(e.entity)} {verb} {abs(e.amount)} fatigue ({e.reason}): now {e.level}"
@@ -267,7 +272,7 @@ FORMATTERS: Mapping[type[Event], Formatter] = MappingProxyType({
     Fell: _fell,
     Landed: _landed,
     Damaged: _damaged,
-    Healed: lambda c, e: f"{c.name(e.entity)} heals {e.amount} (health {e.health})",
+    Healed: _healed,
     Downed: lambda c, e: f"{c.name(e.entity)} is DOWNED",
     Revived: lambda c, e: f"{c.name(e.entity)} is back on their feet",
     FatigueChanged: _fatigue,
