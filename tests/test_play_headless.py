@@ -103,6 +103,9 @@ def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
     assert any(re.search(r"Strike at \w[\w ]* \(\d+\.\d expected\)", r) for r in bandits), bandits
     assert merchants and all("expected damage there" in r for r in merchants), merchants
     # the merchants start surprised: their first reasons say why they use no power
+    # an attack line shows its arithmetic: the d20 (and its mode), the bonus, the total
+    assert any(re.search(r"with Strike: \d+(, disadvantage)? \+ \d+ = \d+ vs Defense \d+", line)
+               for line in played.lines)
     surprised = ["(surprised: no powers this round)" in r for r in merchants]
     assert surprised[0] and surprised == sorted(surprised, reverse=True), merchants
 

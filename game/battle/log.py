@@ -228,13 +228,19 @@ def _attack(c: _Context, e: AttackRolled) -> str:
     result = "HIT" if e.hit else "miss"
     cover = f" (cover behind a wall: +{c.battle.rules.cover_bonus})" if e.cover else ""
     return (f"{c.name(e.entity)} attacks {c.name(e.target)} with {c.power(e.power)}: "
-            f"{e.roll}{mode} -> {e.total} vs Defense {e.defense}{cover}: {result}")
+            f"{e.roll}{mode}{_bonus(e.total - e.roll)} = {e.total} vs Defense {e.defense}{cover}: {result}")
+
+
+def _bonus(amount: int) -> str:
+    """The modifier added to a d20 roll, as the total's arithmetic shows it (nothing for +0)."""
+    return f" + {amount}" if amount > 0 else (f" - {-amount}" if amount < 0 else "")
 
 
 def _save(c: _Context, e: SaveRolled) -> str:
     mode = "" if e.mode == "normal" else f", {e.mode}"
     result = "saves" if e.success else "fails"
-    return f"{c.name(e.entity)} {result} against {c.power(e.power)}: {e.roll}{mode} -> {e.total} vs {e.dc}"
+    return f"{c.name(e.entity)} {result} against {c.power(e.power)}: {e.roll}{mode}{_bonus(e.total - e.roll)} = " \
+           f"{e.total} vs {e.dc}"
 
 
 def _pushed(c: _Context, e: Pushed) -> str:
