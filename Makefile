@@ -1,4 +1,5 @@
-# Everything a fresh machine needs: `make demo` and `make test` create .venv and install from pyproject.toml.
+# Everything a fresh machine needs: `make demo` and `make test` create .venv and install the pinned
+# versions of requirements.lock, then the project (see $(STAMP) below).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python

@@ -16,8 +16,8 @@ from game.sim.flags import SEED, FlagError, OneLineParser, check_out_dir, one_li
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
 
-#: The demo's round limit (its battle is small: it is long over before this).
-MAX_DEMO_ROUNDS = 1_000
+#: The demo's round limit, the same as play's (its battle is small: it is long over before this).
+MAX_DEMO_ROUNDS = 500
 
 
 def _demo_args(p: argparse.ArgumentParser) -> None:

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from game import ai
 from game.sim.config import ENGINES, POLICIES, SimConfig
 from game.sim.flags import (
     SEED,
@@ -188,7 +189,9 @@ def report(result: SimResult) -> str:
     """The table with a header and footer: what ran, failures with seeds, files, speed and memory."""
     c = result.config
     cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
-    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policy {c.policy}, "
+    parsed = ai.parse_policies(c.policy)
+    policies = ", ".join(f"{team}={ai.policy_of(parsed, team)}" for team in result.teams)
+    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policies {policies}, "
              f"engine {c.engine}{cut}",
              "", result.table(), ""]
     lines += notes(result)
