@@ -127,6 +127,10 @@ class Creature:
         _require(isinstance(self.name, str) and self.name.strip() != "",
                  f"a creature needs a non-empty name, not {self.name!r}")
         _require(isinstance(self.team, str) and self.team != "", f"team must be a non-empty string, not {self.team!r}")
+        # names are drawn and logged: a NUL stops a font, other control characters garble a log
+        for what, text in (("name", self.name), ("team", self.team)):
+            _require(not any(ord(ch) < 32 or ord(ch) == 127 for ch in text),
+                     f"a creature's {what} may not hold control characters, not {text!r}")
 
 
 @dataclass(slots=True)

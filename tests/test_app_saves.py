@@ -36,3 +36,11 @@ def test_saving_and_loading_round_trips_and_another_scenarios_save_is_refused(tm
     before = ledge.battle
     ledge.handle(Key("l", ctrl=True))
     assert "refused" in ledge.ui.message and ledge.battle is before
+
+
+def test_a_save_whose_folder_cannot_be_made_says_so_and_the_game_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "out").write_text("a file where the save folder would go")
+    keep = _app("keep", tmp_path / "out" / "keep.save.json")
+    keep.handle(Key("s", ctrl=True))
+    assert keep.ui.message.startswith("Save failed"), keep.ui.message
+    assert (tmp_path / "out").read_text() == "a file where the save folder would go"

@@ -111,11 +111,25 @@ OTHERS: list[tuple[str, list[str], str]] = [
     ("simulate-device-scenario", ["simulate", "/dev/zero", "--out", "{out}"], "/dev/zero"),
     ("simulate-directory-scenario", ["simulate", "{tmp}", "--out", "{out}"], "not a regular file"),
     ("unknown-command", ["conquer"], "conquer"),
+    ("demo-out-too-long", ["demo", "--headless", "--out", "{tmp}/" + "x" * 300], "--out"),
+    ("play-out-too-long", ["play", KEEP, "--headless", "--out", "{tmp}/" + "x" * 300], "--out"),
+    ("simulate-out-too-long", ["simulate", KEEP, "--out", "{tmp}/" + "x" * 300], "--out"),
+    ("demo-out-dangling-link", ["demo", "--headless", "--out", "{link}"], "link to nothing"),
+    ("play-many-problems", ["play", "{broken}", "--headless", "--out", "{out}"], "problems"),
 ]
 
 
 def _fill(argv: list[str], tmp: Path) -> list[str]:
-    names = {"tmp": str(tmp), "file": str(tmp / "a-file.txt"), "out": str(tmp / "out")}
+    names = {"tmp": str(tmp), "file": str(tmp / "a-file.txt"), "out": str(tmp / "out"),
+             "link": str(tmp / "dangling"), "broken": str(tmp / "broken.toml")}
+    if not (tmp / "dangling").is_symlink():
+        (tmp / "dangling").symlink_to(tmp / "nowhere")
+    # a map with two short rows: two problems, which the refusal still says on one line
+    keep = Path(KEEP).read_text(encoding="utf-8").splitlines()
+    rows = [i for i, line in enumerate(keep) if line.startswith('  "')][:2]
+    for i in rows:
+        keep[i] = keep[i].replace('",', '.",', 1)
+    (tmp / "broken.toml").write_text("\n".join(keep) + "\n", encoding="utf-8")
     return [a.format(**names) for a in argv]
 
 

@@ -199,3 +199,42 @@ def test_a_save_never_writes_a_number_its_loader_would_refuse(tmp_path: Path) ->
             save_game(path, scenario, battle)
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["slot.json"]
     json.loads(before)
+
+
+# ------------------------------------------------------------------------------------- names and text
+
+
+@pytest.mark.parametrize(("change", "key", "says"), [
+    (('name = "Hill archer"', 'name = "Hill\\u0000archer"'), "name", "control character"),
+    (('name = "Hill archer"', 'name = "' + "x" * 81 + '"'), "name", "at most 80 characters"),
+    (('name = "The ledge"', 'name = "' + "x" * 2_000_000 + '"'), "name", "at most 80 characters"),
+    (('name = "The ledge"', 'name = "Led\\u001bge"'), "name", "control character"),
+    (('team = "hill"', 'team = "hi=ll"'), "team", "without '='"),
+    (("[teams.hill]", '[teams."hill,vale"]'), "teams.hill,vale", "without '='"),
+])
+def test_names_are_short_printable_and_spellable_by_policy(change: tuple[str, str], key: str, says: str) -> None:
+    """A name is drawn in the window and written in every log line: a NUL stopped the font with a
+    traceback, and a megabyte name stalled the window's title for minutes. A team's name must be one
+    ``--policy TEAM=POLICY`` can write."""
+    text = LEDGE.replace(*change, 1)
+    assert text != LEDGE
+    with pytest.raises(ScenarioError, match=says) as caught:
+        load_scenario_text(text, "n.toml")
+    assert "n.toml" in str(caught.value) and key in str(caught.value)
+
+
+def test_a_description_may_run_to_paragraphs_but_holds_no_control_characters() -> None:
+    long = LEDGE.replace('description = """', 'description = """' + "A paragraph.\n\t" * 200, 1)
+    assert load_scenario_text(long, "d.toml").description.startswith("A paragraph.\n\t")
+    with pytest.raises(ScenarioError, match="description.*control character"):
+        load_scenario_text(LEDGE.replace('description = """', 'description = """\\u0000', 1), "d.toml")
+    with pytest.raises(ScenarioError, match="description.*at most 4,000"):
+        load_scenario_text(LEDGE.replace('description = """', 'description = """' + "y" * 4_001, 1), "d.toml")
+
+
+def test_a_power_name_is_a_short_printable_name() -> None:
+    table = {"name": "Zap\u0000", "description": "A zap.", "range_ft": 5, "damage": "1d4"}
+    with pytest.raises(PowerError, match="'name'.*control character"):
+        parse_power("zap", table, "p.toml")
+    with pytest.raises(PowerError, match="'name'.*at most 80"):
+        parse_power("zap", {**table, "name": "z" * 81}, "p.toml")

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -52,7 +54,8 @@ def test_the_cli_writes_the_log_it_prints(tmp_path: Path, capsys: pytest.Capture
     (["assets/scenarios/ledge.toml", "--rounds", "ten"], "--rounds must be a whole number in 1..500, not 'ten'"),
     (["assets/scenarios/ledge.toml", "--rounds", "100000"], "--rounds"),
     (["assets/scenarios/ledge.toml", "--seed", "-1"], "--seed must be a whole number"),
-    (["assets/scenarios/ledge.toml", "--out", "README.md"], "--out README.md: is a file"),
+    (["assets/scenarios/ledge.toml", "--out", "README.md"],
+     "--out 'README.md': expected a directory, but it is an existing file"),
 ])
 def test_bad_input_is_refused_in_one_line_with_status_2(args: list[str], says: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,3 +141,42 @@ def test_the_window_is_told_of_a_policy_for_a_team_the_person_plays(monkeypatch:
     code = cli.main(["play", str(ROOT / "assets/scenarios/ambush.toml"), "--policy", "merchants=greedy"])
     assert code == 0
     assert "--policy names 'merchants', which you play" in capsys.readouterr().err
+
+
+def test_a_headless_run_stops_on_sigterm_and_ctrl_c() -> None:
+    """SDL's own handlers turned SIGTERM and Ctrl+C into quit events that nothing reads without a
+    window: a long headless run could not be stopped. ``quiet_signals`` leaves them to Python."""
+    snippet = textwrap.dedent("""
+        import os, signal, sys, time
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+        from game.play import headless
+        headless.quiet_signals()
+        import pygame
+        pygame.init()
+        pygame.display.set_mode((16, 16))
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(2)
+            sys.exit(3)  # the interrupt never came
+        except KeyboardInterrupt:
+            pass
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(2)
+        sys.exit(4)  # SIGTERM did not end the process
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "SDL_NO_SIGNAL_HANDLERS"}
+    done = subprocess.run([sys.executable, "-c", snippet], cwd=ROOT, env=env, capture_output=True, timeout=60)
+    assert done.returncode == -signal.SIGTERM, (done.returncode, done.stderr[-500:])
+
+
+def test_a_display_named_but_not_there_counts_as_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DISPLAY=:N with no X server there: SDL would draw off screen, and demo would play unseen forever."""
+    from game.play import demo
+
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    monkeypatch.setenv("DISPLAY", ":4917")
+    assert not Path("/tmp/.X11-unix/X4917").exists() and not demo.has_display()
+    monkeypatch.setenv("DISPLAY", "far-away:10.0")  # forwarded over ssh: SDL finds out
+    assert demo.has_display()

@@ -139,3 +139,17 @@ def test_a_reload_that_renames_a_team_named_in_the_policy_says_so() -> None:
     renamed.spawn("Raider", 6, 4, team="bandits")
     app.replace_battle(renamed)
     assert "'raiders'" in app.ui.message and "tactical" in app.ui.message
+
+
+def test_f5_on_a_file_whose_team_the_policy_named_is_gone_still_says_so(tmp_path: Path) -> None:
+    """The reload's own "Reloaded ..." line keeps the --policy warning instead of writing over it."""
+    path = _folder(tmp_path)
+    scenario = load_scenario(path)
+    battle, _ = scenario.build_with_ids()
+    app = App(battle, frozenset(), scenario=scenario, build_commands=len(battle.command_log),
+              policy="vale=greedy", computer_delay=0.0)
+    app.open_window(screen=pygame.Surface(SIZE))
+    path.write_text(path.read_text().replace("[teams.vale]", "[teams.dale]").replace('team = "vale"', 'team = "dale"'))
+    app.handle(Key("f5"))
+    assert app.ui.message.startswith("Reloaded"), app.ui.message
+    assert "'vale'" in app.ui.message and "dale" in app.ui.message, app.ui.message

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -148,10 +149,61 @@ def string(value: Any) -> str:
     return value
 
 
+#: The longest name a creature, team, scenario or square may have: names are drawn in the window's
+#: panels and written in every log line, so a megabyte of name would stall both.
+MAX_NAME = 80
+#: The longest description (several paragraphs; the window shows it in its help).
+MAX_TEXT = 4_000
+
+
+def _unprintable(value: str, allowed: str = "") -> str | None:
+    """The first control character of ``value`` (NUL, escape, ...) not in ``allowed``, shown, or None:
+    fonts refuse NUL, and the others garble logs and terminals."""
+    for ch in value:
+        if unicodedata.category(ch) in ("Cc", "Cs") and ch not in allowed:
+            return repr(ch)
+    return None
+
+
 def name(value: Any) -> str:
-    """A name people read: a string that is not blank (the battle refuses a creature without one)."""
+    """A name people read: a string that is not blank (the battle refuses a creature without one), at
+    most ``MAX_NAME`` characters, with no control characters."""
     if not isinstance(value, str) or not value.strip():
         raise Bad(f"expected a name (a string that is not blank), got {describe(value)}")
+    return text_line(value)
+
+
+def text_line(value: Any) -> str:
+    """A one-line text people read (a name, which may be blank): at most ``MAX_NAME`` characters, no
+    control characters."""
+    if not isinstance(value, str):
+        raise Bad(f"expected a string, got {describe(value)}")
+    if len(value) > MAX_NAME:
+        raise Bad(f"expected at most {MAX_NAME} characters, got {len(value):,}")
+    if (bad := _unprintable(value)) is not None:
+        raise Bad(f"expected printable text, got the control character {bad}")
+    return value
+
+
+def text(value: Any) -> str:
+    """A description: at most ``MAX_TEXT`` characters; line breaks and tabs, but no other control
+    characters."""
+    if not isinstance(value, str):
+        raise Bad(f"expected a string, got {describe(value)}")
+    if len(value) > MAX_TEXT:
+        raise Bad(f"expected at most {MAX_TEXT:,} characters, got {len(value):,}")
+    if (bad := _unprintable(value, "\n\t\r")) is not None:
+        raise Bad(f"expected printable text, got the control character {bad}")
+    return value
+
+
+def team_name(value: Any) -> str:
+    """A team's name: a name that ``--policy TEAM=POLICY,...`` can spell (no '=' or ',', no space at
+    either end)."""
+    value = name(value)
+    if "=" in value or "," in value or value != value.strip():
+        raise Bad(f"expected a team name without '=', ',' or spaces at its ends (--policy names teams "
+                  f"with them), got {shown(value)}")
     return value
 
 

@@ -65,6 +65,7 @@ from components.powers import ACTIONS, SHAPES, TARGETS, AreaShape, Made, Power
 from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import Bound, shown
+from game.content import checks
 
 __all__ = ["KEYS", "PowerError", "contradiction", "parse_power"]
 
@@ -122,6 +123,14 @@ class _Reader:
         if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             raise self.fail(key, expected, value)
         return value
+
+    def words(self, key: str, check: Any, expected: str) -> str:
+        """A required text read by ``check`` (a name's or a description's length and characters)."""
+        value = self.get(key, str, expected, required=True)
+        try:
+            return str(check(value))
+        except checks.Bad as bad:
+            raise self.error(f"key {key!r}: {bad}") from None
 
     def bounded(self, key: str, value: object, bound: Bound, expected: str) -> Any:
         """``value`` (found at ``key``) when ``bound`` allows it; ``expected`` says so in words."""
@@ -276,8 +285,8 @@ def parse_power(power_id: str, table: object, where: str, script_dir: Path | Non
     attack_bonus, save_dc, save_half = _roll(r)
     power = Power(
         id=power_id,
-        name=r.get("name", str, "the power's display name", required=True),
-        description=r.get("description", str, "a sentence saying what it does", required=True),
+        name=r.words("name", checks.name, "the power's display name"),
+        description=r.words("description", checks.text, "a sentence saying what it does"),
         action=r.choice("action", ACTIONS, "action") or "action",
         range_ft=r.feet("range_ft"),
         area=_area(r),

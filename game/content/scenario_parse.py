@@ -56,7 +56,7 @@ FATIGUE = Bound(0, 100)
 
 LEGEND_FIELDS: FieldSpec = types.MappingProxyType({
     "ground": (c.number(HEIGHT), 0.0), "wall": (c.boolean, False), "soft": (c.boolean, False),
-    "name": (c.string, ""), "blocks": (c.block_names, ()), "cover": (c.boolean, None),
+    "name": (c.text_line, ""), "blocks": (c.block_names, ()), "cover": (c.boolean, None),
 })
 LIGHT_FIELDS: FieldSpec = types.MappingProxyType({
     "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "radius_ft": (c.number(RADIUS), MISSING),
@@ -67,7 +67,7 @@ TEAM_FIELDS: FieldSpec = types.MappingProxyType({
     "control": (c.one_of(CONTROLS), "computer"), "colour": (c.colour, None),
 })
 CREATURE_FIELDS: FieldSpec = types.MappingProxyType({
-    "key": (c.key, MISSING), "name": (c.name, None), "team": (c.name, MISSING),
+    "key": (c.key, MISSING), "name": (c.name, None), "team": (c.team_name, MISSING),
     "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "z": (c.number(HEIGHT), None),
     "health": (c.whole(HEALTH), 10), "defense": (c.whole(BONUS), 10), "attack_bonus": (c.whole(BONUS), 0),
     "speed": (c.whole(SPEED), None), "initiative_bonus": (c.whole(BONUS), 0), "powers": (c.power_ids, ()),
@@ -75,7 +75,7 @@ CREATURE_FIELDS: FieldSpec = types.MappingProxyType({
     "fatigue": (c.whole(FATIGUE), 0),
 })
 _HEAD_FIELDS: FieldSpec = types.MappingProxyType({
-    "name": (c.string, None), "description": (c.string, ""), "seed": (c.whole(SEED), 0),
+    "name": (c.text_line, None), "description": (c.text, ""), "seed": (c.whole(SEED), 0),
     "ambient": (c.level, Visibility.NORMAL), "reactions": (c.scripts, ()), "power_files": (c.relative_files, ()),
 })
 TOP_FIELDS = ("name", "description", "seed", "ambient", "map", "lights", "areas", "rules", "teams", "creatures",
@@ -241,8 +241,10 @@ def _teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSpec]:
     teams: dict[str, TeamSpec] = {}
     for i, (team, table) in enumerate((c.table_of(data["teams"], "teams", problems) or {}).items()):
         where = f"teams.{team}"
-        if not team.strip():
-            problems.add(where, "a team needs a name that is not blank")
+        try:
+            c.team_name(team)
+        except c.Bad as bad:
+            problems.add(where, "a team needs a name that is not blank" if not team.strip() else str(bad))
             continue
         if c.table_of(table, where, problems) is None:
             continue

@@ -166,8 +166,12 @@ class App(Orders):
         preview.update(self)
         self._check_over()
 
-    def replace_battle(self, battle: Any) -> None:
-        """Play another battle in this window (a load): the turn flow, the view and the UI follow."""
+    def replace_battle(self, battle: Any) -> str:
+        """Play another battle in this window (a load): the turn flow, the view and the UI follow.
+
+        Returns:
+            What the person should be told of it besides (a ``--policy`` team it lacks), or "".
+        """
         self.battle = battle
         self.flow.set_battle(battle)
         if self.window is not None:
@@ -182,6 +186,8 @@ class App(Orders):
             check_policy(self.flow.policy, battle, "this battle")
         except PlayError as err:  # a reload that renamed a team: it now plays under the default policy
             self.ui.message = f"{err}; its teams not named play {self.flow.policies['']}"
+            return self.ui.message
+        return ""
 
     def end_turn(self) -> None:
         """Space or the button: the person's creature ends its turn; on a computer turn, the computer
@@ -249,10 +255,11 @@ class App(Orders):
         fresh = reload.load_fresh(self)
         if fresh is None:
             return
-        reload.install(self, fresh)
+        warning = reload.install(self, fresh)
         if self.ui.human_teams and self.play_round is None:
             self._start_combat()
-        self.ui.message = f"Reloaded {self.scenario.path}: restarted on seed {self.battle.seed}"
+        self.ui.message = f"Reloaded {self.scenario.path}: restarted on seed {self.battle.seed}" + \
+            (f". {warning}" if warning else "")
         self.refresh()
 
     def cancel(self) -> None:

@@ -46,7 +46,11 @@ def run_demo(args: argparse.Namespace) -> int:
         print(f"demo: {err}", file=sys.stderr)
         return 2
     if args.headless or not demo.has_display():
-        lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)
+        try:
+            lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)
+        except headless.PlayError as err:
+            print(f"demo: {one_line(err)}", file=sys.stderr)
+            return 2
         print("\n".join(lines))
         print(f"\nScreenshots and combat-log.txt written to {args.out}/", file=sys.stderr)
         return 0
@@ -80,7 +84,7 @@ def _play_headless(args: argparse.Namespace) -> int:
         out = headless.check_out(args.out)
         played = headless.play(args.scenario, out, rounds=rounds, seed=seed, policy=args.policy, explain=args.explain)
     except (headless.PlayError, ScenarioError) as err:
-        print(f"play: {err}", file=sys.stderr)
+        print(f"play: {one_line(err)}", file=sys.stderr)
         return 2
     print("\n".join(played.lines))
     result = f"{played.winner} won" if played.winner else ("nobody is left" if played.winner == "" else "undecided")
@@ -201,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
-    return COMMANDS[args.command][2](args)
+    try:
+        return COMMANDS[args.command][2](args)
+    except KeyboardInterrupt:  # Ctrl+C: a line, not a traceback (simulate keeps its finished battles itself)
+        print(f"{args.command}: interrupted", file=sys.stderr)
+        return 130
 
 

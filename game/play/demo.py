@@ -38,10 +38,23 @@ class Demo:
 
 
 def has_display() -> bool:
-    """Whether a window can open: a display server is named and SDL is not told to draw nowhere."""
+    """Whether a window can open: a display server is named, it is there, and SDL is not told to draw
+    nowhere. A ``DISPLAY`` naming a local X server whose socket is missing counts as none: SDL would
+    fall back to drawing off screen, and a window nobody sees would play on forever."""
     if os.environ.get("SDL_VIDEODRIVER", "") in ("dummy", "offscreen"):
         return False
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    wayland = os.environ.get("WAYLAND_DISPLAY", "")
+    if wayland:
+        folder = os.environ.get("XDG_RUNTIME_DIR", "")
+        if os.path.exists(wayland if os.path.isabs(wayland) else os.path.join(folder, wayland)):
+            return True
+    display = os.environ.get("DISPLAY", "")
+    if not display:
+        return False
+    host, _, rest = display.rpartition(":")
+    if host not in ("", "unix") or not rest.split(".")[0].isdigit():
+        return True  # a remote or forwarded display (ssh -X): SDL finds out
+    return os.path.exists(f"/tmp/.X11-unix/X{rest.split('.')[0]}")
 
 
 def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
@@ -270,7 +283,10 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from game.battle.log import format_events
+    from game.play import headless
     from game.render.shots import Screenshots
+
+    headless.quiet_signals()
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -298,7 +314,7 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     won = next(iter(standing)) if len(standing) == 1 else None
     lines.append(f"End: {won} won after {demo.battle.round} rounds" if won is not None else
                  f"End: no side had won after {demo.battle.round} rounds")
-    (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    headless.write_log(out / "combat-log.txt", lines)
     shots_taken.close()
     from game.play import showcase  # the window played as a person would: out/demo-*.png
 

@@ -49,6 +49,26 @@ def _whole(flag: str, text: str, low: int, high: int, shown: str) -> int:
     return value
 
 
+def write_log(path: Path, lines: list[str]) -> None:
+    """The combat log, written whole or not at all (a full disk leaves the old one).
+
+    Raises:
+        PlayError: it cannot be written, with the file named.
+    """
+    from game.content.atomic import atomic_write
+
+    try:
+        atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    except OSError as err:
+        raise PlayError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def quiet_signals() -> None:
+    """Headless, SDL must leave Ctrl+C and SIGTERM to Python: its handlers turn them into quit events
+    that nothing reads without a window, so a long run could not be stopped."""
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+
+
 def check_rounds(text: str) -> int:
     """``--rounds`` as a whole number in 1..MAX_ROUNDS.
 
@@ -75,9 +95,6 @@ def check_out(text: str) -> Path:
     Raises:
         PlayError: it is a file, or cannot be made or written.
     """
-    out = Path(text)
-    if out.exists() and not out.is_dir():
-        raise PlayError(f"--out {text}: is a file, expected a folder for the screenshots and the log")
     try:
         return check_out_dir("--out", text)  # a folder really made and removed: access() says yes to root
     except FlagError as err:
@@ -122,6 +139,7 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    quiet_signals()
     from game.battle.log import format_events, format_with_notes
     from game.play import demo
     from game.play.app import App
@@ -164,6 +182,6 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     shoot(out / "final.png")
     events = app.battle.events
     lines = format_with_notes(app.battle, events, app.flow.reasons) if explain else format_events(app.battle, events)
-    (out / "combat-log.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_log(out / "combat-log.txt", lines)
     window.close()
     return Played(lines, shots, app.battle.round, app.winner())

@@ -61,9 +61,13 @@ def _failed(app: App, error: str) -> None:
     app.ui.message = f"Reload failed (Esc hides the error): {first}"
 
 
-def install(app: App, fresh: Reloaded) -> None:
+def install(app: App, fresh: Reloaded) -> str:
     """Make ``fresh`` the app's battle: its scenario, build and powers follow, the old battle is
-    closed, and the error of an earlier failed reload goes."""
+    closed, and the error of an earlier failed reload goes.
+
+    Returns:
+        ``App.replace_battle``'s word for the person (a ``--policy`` team the new battle lacks), or "".
+    """
     old = app.battle
     app.scenario, app.build_commands, app.powers = fresh.scenario, fresh.build_commands, fresh.powers
     app.flow.powers = fresh.powers
@@ -72,6 +76,7 @@ def install(app: App, fresh: Reloaded) -> None:
         renderer.powers = fresh.powers
     app.ui.error = ""
     app.fog.forget()
-    app.replace_battle(fresh.battle)
+    said = app.replace_battle(fresh.battle)
     if old is not fresh.battle:
         old.close()
+    return said

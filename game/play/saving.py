@@ -19,8 +19,8 @@ def save(app: App) -> None:
     if app.scenario is None:
         app.ui.message = "This battle was not loaded from a scenario: nothing to save it against"
         return
-    app.save_path.parent.mkdir(parents=True, exist_ok=True)
     try:
+        app.save_path.parent.mkdir(parents=True, exist_ok=True)  # a file in its way, a read-only disk
         saves.save_game(app.save_path, app.scenario, app.battle, build_commands=app.build_commands)
     except Exception as err:  # whatever went wrong, the player reads it and the game goes on
         app.ui.message = f"Save failed: {err}"

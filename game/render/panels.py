@@ -128,9 +128,12 @@ class SidePanel:
         room = width - round_text.get_width() - 14 - 14 - 12
         font = text.fonts["head"]
         if font.size(title)[0] > room:
-            while title and font.size(title + "...")[0] > room:
-                title = title[:-1]
-            title = title.rstrip() + "..."
+            # the longest prefix that fits with its "...", found by halving (a title may be long)
+            low, high = 0, len(title)
+            while low < high:
+                mid = (low + high + 1) // 2
+                low, high = (mid, high) if font.size(title[:mid] + "...")[0] <= room else (low, mid - 1)
+            title = title[:low].rstrip() + "..."
         side.blit(text(title, "head", theme.ACCENT), (14, 10))
         side.blit(round_text, (width - round_text.get_width() - 14, 10))
         return 44

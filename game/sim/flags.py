@@ -85,6 +85,11 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
 SEED = whole(0, MAX_SEED, "a seed")
 
 
+def shown_flag(text: str, most: int = 80) -> str:
+    """A flag's value for an error line, cut short when it is long."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+
+
 def check_out_dir(flag: str, text: str) -> Path:
     """The output directory a flag names, checked without creating anything.
 
@@ -99,12 +104,17 @@ def check_out_dir(flag: str, text: str) -> Path:
     if not text.strip():
         raise FlagError(f"{flag} {text!r}: expected a directory to write into, got an empty name")
     path = Path(text).expanduser()
-    if path.exists() and not path.is_dir():
-        kind = "file" if path.is_file() else "device or special file"
-        raise FlagError(f"{flag} {text!r}: expected a directory, but it is an existing {kind}")
-    ancestor = path
-    while not ancestor.exists():
-        ancestor = ancestor.parent
+    try:
+        if path.is_symlink() and not path.exists():
+            raise FlagError(f"{flag} {text!r}: expected a directory, but it is a link to nothing")
+        if path.exists() and not path.is_dir():
+            kind = "file" if path.is_file() else "device or special file"
+            raise FlagError(f"{flag} {text!r}: expected a directory, but it is an existing {kind}")
+        ancestor = path
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+    except OSError as err:  # a name too long for the file system, say
+        raise FlagError(f"{flag} {shown_flag(text)}: cannot be used ({err.strerror or err})") from None
     if not ancestor.is_dir():
         raise FlagError(f"{flag} {text!r}: cannot be created, {str(ancestor)!r} is not a directory")
     try:
