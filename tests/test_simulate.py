@@ -288,3 +288,36 @@ def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_p
     assert "warning: no creature of" in capsys.readouterr().out
     assert main([*args, "--set", "powers.strike.damage=1d6,1d8"]) == 0  # one they have: no warning
     assert "warning" not in capsys.readouterr().out
+
+
+def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: str, tmp_path: Path) -> None:
+    """battles.csv is replaced only once a run ends: one that fails on the way keeps the last run's
+    table whole, and a summary that cannot be written is an error naming the file."""
+    from game.sim.cli import main
+
+    args = [scenario, "--battles", "2", "--workers", "1", "--out", str(tmp_path), "--no-progress"]
+    assert main(args) == 0
+    before = (tmp_path / "battles.csv").read_text(encoding="utf-8")
+
+    def boom(row: Mapping[str, Any]) -> None:
+        raise RuntimeError("the machine fell over")
+
+    config = SimConfig(scenario=scenario, battles=4, seed=9, workers=1, out_dir=str(tmp_path))
+    with pytest.raises(RuntimeError, match="fell over"):
+        simulate(config, on_row=boom)
+    assert (tmp_path / "battles.csv").read_text(encoding="utf-8") == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    (tmp_path / "summary.json").unlink()
+    (tmp_path / "summary.json").mkdir()  # in the way of this run's summary
+    with pytest.raises(OSError, match="cannot write .*summary.json"):
+        simulate(config)
+
+
+def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from game.sim.cli import main
+
+    (tmp_path / "replays").write_text("a file where the replays folder would go")
+    status = main([scenario, "--only-seed", "3", "--workers", "1", "--out", str(tmp_path), "--no-progress"])
+    out = capsys.readouterr().out
+    assert status == 1 and "replay of variant 0 seed 3 FAILED: not written:" in out, out

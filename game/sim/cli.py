@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import resource
+import signal
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -26,6 +27,7 @@ from game.sim.flags import (
     seconds,
     whole,
 )
+from game.sim.runner import NOT_WRITTEN
 from game.sim.simulate import SimResult, simulate
 
 DESCRIPTION = "Balance at scale: thousands of headless computer-vs-computer battles, a table, a CSV and plots."
@@ -157,13 +159,20 @@ def run_cli(args: argparse.Namespace) -> int:
                        only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
                        battle_seconds=args.battle_seconds,
                        recycle=args.recycle)
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl+C does: the workers are shut, not orphaned
+
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
         result = simulate(config, progress=not args.no_progress and sys.stderr.isatty())
     except (ScenarioError, ValueError, OSError) as err:
         print(f"simulate: {one_line(err)}", file=sys.stderr)
         return 2
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(report(result))
-    return 130 if result.interrupted else (1 if result.failed else 0)
+    unwritten = any(replay.startswith(NOT_WRITTEN) for _, _, replay in result.replays)
+    return 130 if result.interrupted else (1 if result.failed or unwritten else 0)
 
 
 def notes(result: SimResult) -> list[str]:
@@ -209,7 +218,10 @@ def report(result: SimResult) -> str:
                          f"--policy {c.policy} --max-rounds {c.max_rounds} {sets}".rstrip()
                          + (f" --hook {c.hook}" if c.hook else ""))
     for variant_index, seed, replay in result.replays:
-        lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
+        if replay.startswith(NOT_WRITTEN):
+            lines.append(f"replay of variant {variant_index} seed {seed} FAILED: {replay.strip('()')}")
+        else:
+            lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:
         lines.append(f"wrote {path}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -30,6 +30,8 @@ from game.sim.tally import tally
 
 #: A battle's row says "draw" when it hits the round limit or both sides fall in the same round.
 DRAW = "draw"
+#: How a row's ``replay`` begins when the replay could not be written (the reason follows).
+NOT_WRITTEN = "(not written:"
 
 
 # ---------------------------------------------------------------------------------------------- seeds
@@ -222,5 +224,5 @@ def _write_replay(directory: str, scenario: Scenario, battle: Any, seed: int, bu
         target.parent.mkdir(parents=True, exist_ok=True)
         write_replay(target, scenario, battle, build_commands or None)
     except Exception as err:  # a battle broken enough may not save; say so in the row
-        return f"(not written: {type(err).__name__}: {err})"
+        return f"{NOT_WRITTEN} {type(err).__name__}: {err})"
     return str(target)

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import json
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +35,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from game import ai
+from game.content.atomic import atomic_write, temporary_prefix
 from game.content.scenario import Scenario
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
@@ -210,10 +213,13 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     workers = config.workers or default_workers()
     size = chunk_size(config, total, workers)
     csv_handle: IO[str] | None = None
+    csv_temp = ""
     bar = None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
-        csv_handle = open(out_dir / "battles.csv", "w", newline="", encoding="utf-8")
+        # rows go to a temporary beside battles.csv, which replaces the last run's once this one ends
+        fd, csv_temp = tempfile.mkstemp(prefix=temporary_prefix(out_dir / "battles.csv"), suffix=".tmp", dir=out_dir)
+        csv_handle = open(fd, "w", newline="", encoding="utf-8")
     if progress:
         from tqdm import tqdm
 
@@ -224,11 +230,16 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     try:
         interrupted = _run(lambda: _engine(config, workers, size, executor),
                            _chunks(config, seeds, variants, replay_dir, size), collect)
+        if csv_handle is not None:
+            csv_handle.close()
+            os.replace(csv_temp, out_dir / "battles.csv")  # type: ignore[operator]
     finally:
         if bar is not None:
             bar.close()
         if csv_handle is not None:
             csv_handle.close()
+        if csv_temp and os.path.exists(csv_temp):  # the run failed: the last run's table stays
+            os.unlink(csv_temp)
     elapsed = time.perf_counter() - started
     collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
     result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, elapsed,
@@ -248,5 +259,8 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
                "battles_per_variant": seeds_per_variant, "done": result.done, "failed": result.failed,
                "interrupted": result.interrupted, "variants": result.summaries(),
                "failures": [f.__dict__ for f in result.failures], "provenance": provenance()}
-    (out_dir / "summary.json").write_text(json.dumps(summary, indent=1, default=str), encoding="utf-8")
+    try:
+        atomic_write(out_dir / "summary.json", json.dumps(summary, indent=1, default=str).encode("utf-8"))
+    except OSError as err:
+        raise OSError(err.errno, f"cannot write {out_dir / 'summary.json'}: {err.strerror or err}") from None
     result.files.append(out_dir / "summary.json")
