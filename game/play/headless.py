@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.sim.flags import FlagError, check_out_dir
+from game.sim.flags import FlagError, check_out_dir, decimal, shown_flag
 
 #: Turns photographed (one PNG each) before only the last picture is kept.
 TURN_SHOTS = 24
@@ -40,10 +40,9 @@ def _whole(flag: str, text: str, low: int, high: int, shown: str) -> int:
     Raises:
         PlayError: it is not one.
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise PlayError(f"{flag} must be a whole number in {shown}, not {text!r}") from None
+    value = decimal(text)
+    if value is None:
+        raise PlayError(f"{flag} must be a whole number in {shown}, not {shown_flag(text)}")
     if not low <= value <= high:
         raise PlayError(f"{flag} must be a whole number in {shown}, not {value}")
     return value

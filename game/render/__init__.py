@@ -12,7 +12,11 @@ imported without loading pygame.
 from __future__ import annotations
 
 import importlib
+import os
 from typing import TYPE_CHECKING, Any
+
+# pygame greets on stdout when imported: that line would open every headless combat log printed there
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 if TYPE_CHECKING:
     from game.render.ui import UiState

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 import socket
 import sys
 import tempfile
@@ -50,16 +51,21 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
+def decimal(text: str) -> int | None:
+    """``text`` as a whole number written in the digits 0-9 (a leading '-' allowed), else None:
+    ``int`` also takes '1_0', ' 5' and other scripts' digits, which no one means on a command line."""
+    if len(text) > 30 or not re.fullmatch(r"-?[0-9]+", text):
+        return None
+    return int(text)
+
+
 def whole(low: int, high: int, what: str = "a whole number") -> Callable[[str], int]:
     """An argparse type: an integer from ``low`` to ``high`` inclusive."""
 
     def check(text: str) -> int:
-        try:
-            value = int(text.strip(), 10)
-        except ValueError:
-            value = None
+        value = decimal(text)
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected {what} from {low:,} to {high:,}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected {what} from {low:,} to {high:,}, got {shown_flag(text)}")
         return value
 
     check.__name__ = what
@@ -156,6 +162,9 @@ def policy_spec(text: str) -> str:
     """An argparse type: a policy for every team (``tactical``) or per team (``keep=tactical,raiders=greedy``)."""
     from game.ai.policy import parse_policies  # the AI's own check; imported late, as the CLI loads lazily
 
+    if len(text) > 1_000:  # some teams each: a longer one is a mistake, and is not echoed whole
+        raise argparse.ArgumentTypeError(f"expected TEAM=POLICY,... of at most 1,000 characters, got "
+                                         f"{shown_flag(text)}")
     try:
         parse_policies(text)
     except ValueError as err:
