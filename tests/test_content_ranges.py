@@ -211,6 +211,7 @@ def test_a_save_never_writes_a_number_its_loader_would_refuse(tmp_path: Path) ->
     (('name = "The ledge"', 'name = "Led\\u001bge"'), "name", "control character"),
     (('team = "hill"', 'team = "hi=ll"'), "team", "without '='"),
     (("[teams.hill]", '[teams."hill,vale"]'), "teams.hill,vale", "without '='"),
+    (('powers = ["shoot"]', 'powers = ["shoot", "shoot"]'), "powers", "each power once"),
 ])
 def test_names_are_short_printable_and_spellable_by_policy(change: tuple[str, str], key: str, says: str) -> None:
     """A name is drawn in the window and written in every log line: a NUL stopped the font with a

@@ -253,6 +253,9 @@ def scripts(value: Any) -> tuple[str, ...]:
 def power_ids(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise Bad(f"expected an array of power ids (strings), got {describe(value)}")
+    twice = sorted({p for i, p in enumerate(value) if p in value[:i]})
+    if twice:  # a creature has a power or not: a second listing is a slip (a typo for another power?)
+        raise Bad(f"expected each power once, got {', '.join(repr(p) for p in twice)} more than once")
     return tuple(value)
 
 
