@@ -83,6 +83,7 @@ SIMULATE: list[tuple[str, list[str], str]] = [
     ("scheduler-no-port", ["--engine", "dask", "--scheduler", "tcp://localhost"], "--scheduler"),
     ("scheduler-garbage", ["--engine", "dask", "--scheduler", "::::"], "--scheduler"),
     ("unknown-flag", ["--bogus"], "--bogus"),
+    ("only-seed-twice", ["--only-seed", "3", "--only-seed", "4", "--only-seed", "3"], "--only-seed 3: given twice"),
 ]
 
 #: Whole command lines of the other subcommands (and a bad scenario for simulate).
@@ -120,6 +121,7 @@ OTHERS: list[tuple[str, list[str], str]] = [
     ("play-out-too-long", ["play", KEEP, "--headless", "--out", "{tmp}/" + "x" * 300], "--out"),
     ("simulate-out-too-long", ["simulate", KEEP, "--out", "{tmp}/" + "x" * 300], "--out"),
     ("demo-out-dangling-link", ["demo", "--headless", "--out", "{link}"], "link to nothing"),
+    ("play-rounds-window", ["play", KEEP, "--rounds", "abc"], "--rounds"),
     ("play-many-problems", ["play", "{broken}", "--headless", "--out", "{out}"], "problems"),
 ]
 

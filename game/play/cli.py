@@ -105,6 +105,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     try:  # the flags first: a bad one is refused whether or not there is a display
         seed = None if args.seed is None else headless.check_seed(args.seed)
+        headless.check_rounds(args.rounds)  # a window plays on, but a bad value is still a mistake
     except headless.PlayError as err:
         print(f"play: {one_line(err)}", file=sys.stderr)
         return 2

@@ -127,6 +127,9 @@ def check_args(args: argparse.Namespace) -> None:
     variants = math.prod(len(values) for _, values in args.sets)
     if variants > MAX_VARIANTS:
         raise FlagError(f"--set: {variants:,} variants, expected at most {MAX_VARIANTS:,}")
+    twice = sorted({seed for i, seed in enumerate(args.only_seeds or ()) if seed in args.only_seeds[:i]})
+    if twice:  # the same battle again would count as another, narrowing the interval for nothing
+        raise FlagError(f"--only-seed {twice[0]}: given twice (each seed is one battle)")
     battles = len(args.only_seeds) if args.only_seeds else args.battles
     if battles * variants > MAX_BATTLES:
         raise FlagError(f"--battles {args.battles:,} x {variants:,} variants: expected at most {MAX_BATTLES:,} "
