@@ -153,3 +153,17 @@ def test_f5_on_a_file_whose_team_the_policy_named_is_gone_still_says_so(tmp_path
     app.handle(Key("f5"))
     assert app.ui.message.startswith("Reloaded"), app.ui.message
     assert "'vale'" in app.ui.message and "dale" in app.ui.message, app.ui.message
+
+
+def test_f5_after_renaming_the_persons_team_leaves_it_in_their_hands(tmp_path: Path) -> None:
+    """The person plays the teams the file marks human: renamed in the file, the team stays theirs."""
+    path = _folder(tmp_path)
+    app = _app(path)
+    app.open_window(screen=pygame.Surface(SIZE))
+    assert app.ui.human_teams == {"hill"}
+    renamed = path.read_text().replace("[teams.hill]", "[teams.ridge]")
+    path.write_text(renamed.replace('team = "hill"', 'team = "ridge"'))
+    app.handle(Key("f5"))
+    assert app.ui.message.startswith("Reloaded"), app.ui.message
+    assert app.ui.human_teams == {"ridge"}
+    assert any(app.controls(e) for e in app.battle.creatures())
