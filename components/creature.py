@@ -8,6 +8,7 @@ Values that are replaced whole or never change (identity, readiness) are frozen.
 from __future__ import annotations
 
 import enum
+import unicodedata
 from dataclasses import dataclass, field
 
 
@@ -129,7 +130,7 @@ class Creature:
         _require(isinstance(self.team, str) and self.team != "", f"team must be a non-empty string, not {self.team!r}")
         # names are drawn and logged: a NUL stops a font, other control characters garble a log
         for what, text in (("name", self.name), ("team", self.team)):
-            _require(not any(ord(ch) < 32 or ord(ch) == 127 for ch in text),
+            _require(not any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in text),
                      f"a creature's {what} may not hold control characters, not {text!r}")
 
 

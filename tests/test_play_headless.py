@@ -180,3 +180,19 @@ def test_a_display_named_but_not_there_counts_as_none(monkeypatch: pytest.Monkey
     assert not Path("/tmp/.X11-unix/X4917").exists() and not demo.has_display()
     monkeypatch.setenv("DISPLAY", "far-away:10.0")  # forwarded over ssh: SDL finds out
     assert demo.has_display()
+
+
+def test_display_names_follow_spawns_and_restores() -> None:
+    """The names a person reads number creatures that share a name, and stay right when a restore
+    takes a creature away and another spawn brings a new one."""
+    from game.battle.facade import Battle
+
+    b = Battle(seed=1, width=8, height=6)
+    a = b.spawn("Raider", 1, 1, team="r")
+    assert b.display_name(a) == "Raider"
+    before = b.snapshot()
+    other = b.spawn("Raider", 2, 1, team="r")
+    assert (b.display_name(a), b.display_name(other)) == ("Raider 1", "Raider 2")
+    b.restore(before)
+    knight = b.spawn("Knight", 3, 1, team="k")
+    assert (b.display_name(a), b.display_name(knight)) == ("Raider", "Knight")

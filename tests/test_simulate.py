@@ -321,3 +321,15 @@ def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: 
     status = main([scenario, "--only-seed", "3", "--workers", "1", "--out", str(tmp_path), "--no-progress"])
     out = capsys.readouterr().out
     assert status == 1 and "replay of variant 0 seed 3 FAILED: not written:" in out, out
+
+
+def test_the_table_is_readable_by_others_and_a_killed_runs_temporary_is_cleared(scenario: str,
+                                                                                tmp_path: Path) -> None:
+    import stat
+
+    left = tmp_path / ".battles.csv.999999999.deadbeef.tmp"  # a killed run's (no process has that pid)
+    left.write_text("a killed run's rows")
+    config = SimConfig(scenario=scenario, battles=2, workers=1, out_dir=str(tmp_path))
+    simulate(config, progress=False)
+    assert stat.S_IMODE((tmp_path / "battles.csv").stat().st_mode) == 0o644
+    assert not left.exists()

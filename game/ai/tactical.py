@@ -37,9 +37,9 @@ __all__ = ["DEFAULT", "Choice", "Decision", "Weights", "longest_reach", "plan", 
 
 def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> list[tuple[int, int]]:
     """The squares worth weighing in full: those from which an enemy is in reach, nearest first and
-    with cover from the most enemies; for each enemy still standing that none of those reaches, the
-    best of the nearest squares that do (a target behind its friends is weighed too); and the one
-    farthest from them (to fall back to)."""
+    with cover from the most enemies; for each enemy still standing whose two nearest squares in
+    reach are neither chosen, the better of those two (a target behind its friends is weighed too);
+    and the one farthest from them (to fall back to)."""
     battle, w = turn.battle, turn.weights
     mask = battle.reachable(turn.me).copy()
     for square in reserved:

@@ -120,7 +120,10 @@ class Creatures(BattleCore):
         :func:`game.battle.log.display_names` numbers them from the events."""
         entity = self.check(entity)
         counted, names = self.display_names
-        if counted != len(self.state.creatures):  # a creature entered since: number them again
+        creatures = self.state.creatures
+        # ids only grow, so the count and the last id say whether a spawn (or a restore) changed the list
+        key = (len(creatures), creatures[-1] if creatures else -1)
+        if counted != key:  # a creature entered since, or a restore took one away: number them again
             own = [(e, esper.component_for_entity(e, Creature).name) for e in self.state.creatures]
             shared = {n for i, (_, n) in enumerate(own) if any(n == m for _, m in own[:i])}
             seen: dict[str, int] = {}
@@ -131,7 +134,7 @@ class Creatures(BattleCore):
                     names[e] = f"{n} {seen[n]}"
                 else:
                     names[e] = n
-            self.display_names = (len(self.state.creatures), names)
+            self.display_names = (key, names)
         return names[entity]
 
     @entry

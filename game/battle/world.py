@@ -153,7 +153,7 @@ class BattleCore:
         self.recording = Recording()
         self.ids: set[int] = set()
         #: the names a person reads, numbered where creatures share one; (creatures counted, names)
-        self.display_names: tuple[int, dict[int, str]] = (0, {})
+        self.display_names: tuple[tuple[int, int], dict[int, str]] = ((0, -1), {})
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
         if script_hosts is None and trusted_scripts:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -160,7 +161,7 @@ def _unprintable(value: str, allowed: str = "") -> str | None:
     """The first control character of ``value`` (NUL, escape, ...) not in ``allowed``, shown, or None:
     fonts refuse NUL, and the others garble logs and terminals."""
     for ch in value:
-        if unicodedata.category(ch) in ("Cc", "Cs") and ch not in allowed:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch not in allowed:
             return repr(ch)
     return None
 
@@ -253,7 +254,7 @@ def scripts(value: Any) -> tuple[str, ...]:
 def power_ids(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise Bad(f"expected an array of power ids (strings), got {describe(value)}")
-    twice = sorted({p for i, p in enumerate(value) if p in value[:i]})
+    twice = sorted(p for p, n in Counter(value).items() if n > 1)
     if twice:  # a creature has a power or not: a second listing is a slip (a typo for another power?)
         raise Bad(f"expected each power once, got {', '.join(repr(p) for p in twice)} more than once")
     return tuple(value)

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +124,7 @@ class _Reader:
             raise self.fail(key, expected, value)
         return value
 
-    def words(self, key: str, check: Any, expected: str) -> str:
+    def words(self, key: str, check: Callable[[Any], str], expected: str) -> str:
         """A required text read by ``check`` (a name's or a description's length and characters)."""
         value = self.get(key, str, expected, required=True)
         try:

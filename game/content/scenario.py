@@ -9,8 +9,9 @@ typo costs one look, not a debugging session.
 File format (coordinates are squares, 0-based: row ``r`` of ``map.rows`` is ``y = r`` and the
 character in column ``c`` is ``x = c``; heights and radii are feet)::
 
-    name = "The ledge"                    # optional, defaults to the file name
-    description = "Step off onto the hay."
+    name = "The ledge"                    # optional, defaults to the file name; names everywhere:
+                                          # at most 80 characters, no control characters
+    description = "Step off onto the hay."  # at most 4,000 characters; line breaks allowed
     seed = 7                              # the battle's generator (-2**63..2**63-1); build(seed=...) overrides it
     ambient = "normal"                    # normal | poor | terrible | no vision
     reactions = []                        # reaction scripts for every event, e.g. ["rally.star"]
@@ -49,7 +50,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     [rules]                               # any field of components.Rules, each within its range
     cover_bonus = 4
 
-    [teams.knights]
+    [teams.knights]                       # a name --policy can write: no '=' or ',', no edge spaces
     control = "human"                     # human | computer (default computer)
     colour = "#3060d0"                    # optional "#rrggbb"
 
@@ -62,8 +63,8 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     # optional, with defaults and ranges: z (the ground of the square; -10000..10000),
     # health = 10 (1..100000), defense = 10, attack_bonus = 0 and initiative_bonus = 0
     # (each -1000..1000), speed (rules.speed_ft; 0..10000), fatigue = 0 (0..rules.max_fatigue),
-    # powers = [] (none: every power of the battle), reactions = [] (scripts for its own events),
-    # prepared = true (false: surprised when combat starts), flying = false
+    # powers = [] (none: every power of the battle; each listed once), reactions = [] (scripts
+    # for its own events), prepared = true (false: surprised when combat starts), flying = false
     powers = ["strike"]
 
 Unknown keys anywhere are errors (with a "did you mean" when one is close), because a misspelt

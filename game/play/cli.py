@@ -110,8 +110,10 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"play: {one_line(err)}", file=sys.stderr)
         return 2
     if not demo.has_display():
-        print("play needs a display (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy); "
-              "--headless plays without one", file=sys.stderr)
+        named = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        why = f"{named!r} names no running display server" if named else \
+            "DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER not dummy"
+        print(f"play needs a display ({why}); --headless plays without one", file=sys.stderr)
         return 2
     from game.play.app import App
 

@@ -11,6 +11,7 @@ import math
 import resource
 import signal
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -127,7 +128,7 @@ def check_args(args: argparse.Namespace) -> None:
     variants = math.prod(len(values) for _, values in args.sets)
     if variants > MAX_VARIANTS:
         raise FlagError(f"--set: {variants:,} variants, expected at most {MAX_VARIANTS:,}")
-    twice = sorted({seed for i, seed in enumerate(args.only_seeds or ()) if seed in args.only_seeds[:i]})
+    twice = sorted(seed for seed, n in Counter(args.only_seeds or ()).items() if n > 1)
     if twice:  # the same battle again would count as another, narrowing the interval for nothing
         raise FlagError(f"--only-seed {twice[0]}: given twice (each seed is one battle)")
     battles = len(args.only_seeds) if args.only_seeds else args.battles
@@ -162,17 +163,18 @@ def run_cli(args: argparse.Namespace) -> int:
                        only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
                        battle_seconds=args.battle_seconds,
                        recycle=args.recycle)
+
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl+C does: the workers are shut, not orphaned
 
-    previous = signal.signal(signal.SIGTERM, stop)
+    previous = signal.signal(signal.SIGTERM, stop)  # the CLI runs on the main thread
     try:
         result = simulate(config, progress=not args.no_progress and sys.stderr.isatty())
     except (ScenarioError, ValueError, OSError) as err:
         print(f"simulate: {one_line(err)}", file=sys.stderr)
         return 2
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     print(report(result))
     unwritten = any(replay.startswith(NOT_WRITTEN) for _, _, replay in result.replays)
     return 130 if result.interrupted else (1 if result.failed or unwritten else 0)
@@ -222,7 +224,7 @@ def report(result: SimResult) -> str:
                          + (f" --hook {c.hook}" if c.hook else ""))
     for variant_index, seed, replay in result.replays:
         if replay.startswith(NOT_WRITTEN):
-            lines.append(f"replay of variant {variant_index} seed {seed} FAILED: {replay.strip('()')}")
+            lines.append(f"replay of variant {variant_index} seed {seed} FAILED: {replay[1:-1]}")
         else:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:

@@ -52,9 +52,9 @@ def one_line(text: object) -> str:
 
 
 def decimal(text: str) -> int | None:
-    """``text`` as a whole number written in the digits 0-9 (a leading '-' allowed), else None:
+    """``text`` as a whole number written in the digits 0-9 (a leading sign allowed), else None:
     ``int`` also takes '1_0', ' 5' and other scripts' digits, which no one means on a command line."""
-    if len(text) > 30 or not re.fullmatch(r"-?[0-9]+", text):
+    if len(text) > 30 or not re.fullmatch(r"[-+]?[0-9]+", text):
         return None
     return int(text)
 

@@ -168,8 +168,9 @@ class Failure:
 
 
 class CsvSink:
-    """``battles.csv``: one row per battle written as it arrives (flushed), so memory stays flat and a
-    killed run still leaves every finished battle on disk.
+    """``battles.csv``: one row per battle written as it arrives (flushed), so memory stays flat; the
+    file it writes is a temporary that replaces ``battles.csv`` when the run ends (a killed run's
+    finished battles are in that temporary until the next run clears it).
 
     Columns are fixed before the first row from the scenario's teams and the powers any creature
     of any variant can use; damage from anything else lands in ``other``.

@@ -11,7 +11,8 @@ Why it is built this way:
   between variants is the change, not the dice.
 * **Every battle accounted for.** A battle that raises, or whose worker process dies, is a row with
   its seed and error (and a replay file when one can be written); the run goes on.
-* **Flat memory.** Rows stream to ``battles.csv`` as they arrive and are folded into counters; each
+* **Flat memory.** Rows stream to a temporary beside ``battles.csv`` as they arrive (it replaces
+  the last run's table when the run ends, Ctrl+C included) and are folded into counters; each
   battle's esper world is deleted when it ends; at most a few chunks are in flight.
 * **Ctrl+C keeps what finished.** The table is printed for the battles done so far.
 
@@ -35,7 +36,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from game import ai
-from game.content.atomic import atomic_write, temporary_prefix
+from game.content.atomic import atomic_write, remove_stale_temporaries, temporary_prefix
 from game.content.scenario import Scenario
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
@@ -215,24 +216,28 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     csv_handle: IO[str] | None = None
     csv_temp = ""
     bar = None
-    if out_dir:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        # rows go to a temporary beside battles.csv, which replaces the last run's once this one ends
-        fd, csv_temp = tempfile.mkstemp(prefix=temporary_prefix(out_dir / "battles.csv"), suffix=".tmp", dir=out_dir)
-        csv_handle = open(fd, "w", newline="", encoding="utf-8")
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
-    sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
-    collect = _Collector(config, stats, sink, bar, on_row)
-    started = time.perf_counter()
     try:
+        if out_dir:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            # rows go to a temporary beside battles.csv, which replaces the last run's when this one
+            # ends (a killed run's temporary is cleared by the next run)
+            remove_stale_temporaries(out_dir / "battles.csv")
+            fd, csv_temp = tempfile.mkstemp(prefix=temporary_prefix(out_dir / "battles.csv"), suffix=".tmp",
+                                            dir=out_dir)
+            csv_handle = open(fd, "w", newline="", encoding="utf-8")
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
+        sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
+        collect = _Collector(config, stats, sink, bar, on_row)
+        started = time.perf_counter()
         interrupted = _run(lambda: _engine(config, workers, size, executor),
                            _chunks(config, seeds, variants, replay_dir, size), collect)
-        if csv_handle is not None:
+        if csv_handle is not None and out_dir is not None:
             csv_handle.close()
-            os.replace(csv_temp, out_dir / "battles.csv")  # type: ignore[operator]
+            os.chmod(csv_temp, 0o644)  # mkstemp makes it private; the table is for whoever reads the folder
+            os.replace(csv_temp, out_dir / "battles.csv")
     finally:
         if bar is not None:
             bar.close()
