@@ -27,6 +27,7 @@ from components.commands import ChangeFatigue, GrantCondition, Heal, Hit, Move, 
 from components.events import Spawned
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
+from game.battle.log import numbered
 from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
 from systems.paths import blocked_for
@@ -116,24 +117,15 @@ class Creatures(BattleCore):
     @entry
     def display_name(self, entity: int) -> str:
         """The name a person reads in the log, the window and the computer player's reasons: the
-        creature's own, numbered in spawn order when others share it ("Raider 1", "Raider 2"), as
-        :func:`game.battle.log.display_names` numbers them from the events."""
+        creature's own, numbered in spawn order when others share it ("Raider 1", "Raider 2"), by
+        the log's own :func:`game.battle.log.numbered`."""
         entity = self.check(entity)
         counted, names = self.display_names
         creatures = self.state.creatures
         # ids only grow, so the count and the last id say whether a spawn (or a restore) changed the list
         key = (len(creatures), creatures[-1] if creatures else -1)
         if counted != key:  # a creature entered since, or a restore took one away: number them again
-            own = [(e, esper.component_for_entity(e, Creature).name) for e in self.state.creatures]
-            shared = {n for i, (_, n) in enumerate(own) if any(n == m for _, m in own[:i])}
-            seen: dict[str, int] = {}
-            names = {}
-            for e, n in own:
-                if n in shared:
-                    seen[n] = seen.get(n, 0) + 1
-                    names[e] = f"{n} {seen[n]}"
-                else:
-                    names[e] = n
+            names = numbered([(e, esper.component_for_entity(e, Creature).name) for e in creatures])
             self.display_names = (key, names)
         return names[entity]
 

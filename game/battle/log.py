@@ -59,12 +59,16 @@ def _names(battle: Any) -> dict[int, str]:
 
 
 def display_names(events: Iterable[Any]) -> dict[int, str]:
-    """Entity id -> the name a reader sees, from the Spawned events.
+    """Entity id -> the name a reader sees, from the Spawned events (see :func:`numbered`)."""
+    return numbered([(e.entity, str(e.name)) for e in events if isinstance(e, Spawned)])
 
-    Creatures that share a name ("Raider", "Raider") are numbered in the order they entered
-    ("Raider 1", "Raider 2"), so that a line such as "Raider is no longer flat-footed" says which.
+
+def numbered(spawned: Sequence[tuple[int, str]]) -> dict[int, str]:
+    """Entity id -> the name a reader sees, from ``(entity, name)`` in the order they entered.
+
+    Creatures that share a name ("Raider", "Raider") are numbered in that order ("Raider 1",
+    "Raider 2"), so that a line such as "Raider is no longer flat-footed" says which.
     """
-    spawned = [(e.entity, str(e.name)) for e in events if isinstance(e, Spawned)]
     counts: dict[str, int] = {}
     for _, name in spawned:
         counts[name] = counts.get(name, 0) + 1
