@@ -8,8 +8,9 @@ Values that are replaced whole or never change (identity, readiness) are frozen.
 from __future__ import annotations
 
 import enum
-import unicodedata
 from dataclasses import dataclass, field
+
+from components.values import unprintable
 
 
 class Visibility(enum.IntEnum):
@@ -128,10 +129,8 @@ class Creature:
         _require(isinstance(self.name, str) and self.name.strip() != "",
                  f"a creature needs a non-empty name, not {self.name!r}")
         _require(isinstance(self.team, str) and self.team != "", f"team must be a non-empty string, not {self.team!r}")
-        # names are drawn and logged: a NUL stops a font, other control characters garble a log
-        for what, text in (("name", self.name), ("team", self.team)):
-            _require(not any(unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") for ch in text),
-                     f"a creature's {what} may not hold control characters, not {text!r}")
+        for what, text in (("name", self.name), ("team", self.team)):  # both are drawn and logged
+            _require(unprintable(text) is None, f"a creature's {what} may not hold control characters, not {text!r}")
 
 
 @dataclass(slots=True)

@@ -8,6 +8,7 @@ whose ``repr`` fails. Every error message about a value shows it through :func:`
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass
 
 _HUGE = 10**18
@@ -29,6 +30,16 @@ def shown(value: object) -> str:
     except Exception:  # a huge int inside a list, a recursion, a broken __repr__
         return f"a {type(value).__name__} that cannot be shown"
     return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 3] + "..."
+
+
+def unprintable(text: str, allowed: str = "") -> str | None:
+    """The first character of ``text`` that has no place in a name or line a person reads, shown, or
+    None: control characters (a NUL stops a font; the others garble logs and terminals), lone
+    surrogates, and line or paragraph separators, unless in ``allowed`` (a description's line breaks)."""
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch not in allowed:
+            return repr(ch)
+    return None
 
 
 def is_int(value: object) -> bool:

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from components import Visibility
 from components.terrain import BLOCK_NAMES
-from components.values import Bound, shown
+from components.values import Bound, shown, unprintable
 
 Checker = Callable[[Any], Any]
 #: name -> (checker, default); MISSING as the default means required
@@ -157,15 +156,6 @@ MAX_NAME = 80
 MAX_TEXT = 4_000
 
 
-def _unprintable(value: str, allowed: str = "") -> str | None:
-    """The first control character of ``value`` (NUL, escape, ...) not in ``allowed``, shown, or None:
-    fonts refuse NUL, and the others garble logs and terminals."""
-    for ch in value:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch not in allowed:
-            return repr(ch)
-    return None
-
-
 def name(value: Any) -> str:
     """A name people read: a string that is not blank (the battle refuses a creature without one), at
     most ``MAX_NAME`` characters, with no control characters."""
@@ -177,23 +167,21 @@ def name(value: Any) -> str:
 def text_line(value: Any) -> str:
     """A one-line text people read (a name, which may be blank): at most ``MAX_NAME`` characters, no
     control characters."""
-    if not isinstance(value, str):
-        raise Bad(f"expected a string, got {describe(value)}")
-    if len(value) > MAX_NAME:
-        raise Bad(f"expected at most {MAX_NAME} characters, got {len(value):,}")
-    if (bad := _unprintable(value)) is not None:
-        raise Bad(f"expected printable text, got the control character {bad}")
-    return value
+    return _printable(value, MAX_NAME, "")
 
 
 def text(value: Any) -> str:
     """A description: at most ``MAX_TEXT`` characters; line breaks and tabs, but no other control
     characters."""
+    return _printable(value, MAX_TEXT, "\n\t\r")
+
+
+def _printable(value: Any, most: int, allowed: str) -> str:
     if not isinstance(value, str):
         raise Bad(f"expected a string, got {describe(value)}")
-    if len(value) > MAX_TEXT:
-        raise Bad(f"expected at most {MAX_TEXT:,} characters, got {len(value):,}")
-    if (bad := _unprintable(value, "\n\t\r")) is not None:
+    if len(value) > most:
+        raise Bad(f"expected at most {most:,} characters, got {len(value):,}")
+    if (bad := unprintable(value, allowed)) is not None:
         raise Bad(f"expected printable text, got the control character {bad}")
     return value
 
