@@ -67,6 +67,12 @@ def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
     return colours
 
 
+def human_teams(scenario: Any) -> frozenset[str]:
+    """The teams a scenario marks ``control = "human"``: the ones the person plays."""
+    teams = getattr(scenario, "teams", {}) or {}
+    return frozenset(name for name, team in teams.items() if getattr(team, "control", "") == "human")
+
+
 def load(path: str | Path, human: bool = True, seed: int | None = None) -> Demo:
     """A scenario file as a :class:`Demo`; ``human`` hands the teams marked human to the player;
     ``seed`` replaces the scenario's own battle seed."""
@@ -74,7 +80,7 @@ def load(path: str | Path, human: bool = True, seed: int | None = None) -> Demo:
 
     scenario = load_scenario(path)
     battle, ids = scenario.build_with_ids(seed)
-    humans = frozenset(n for n, t in scenario.teams.items() if human and getattr(t, "control", "") == "human")
+    humans = human_teams(scenario) if human else frozenset()
     powers = scenario.powers_by_entity(ids) if hasattr(scenario, "powers_by_entity") else None
     powers = {e: p for e, p in (powers or {}).items() if p} or None
     return Demo(battle, scenario.name, _colours(scenario), humans, scenario, len(battle.command_log), powers, ids)
@@ -284,6 +290,7 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from game.battle.log import format_events
     from game.play import headless
+    from game.play.flow import winner
     from game.render.shots import Screenshots
 
     headless.quiet_signals()
@@ -310,9 +317,8 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
                              f"Round {demo.battle.round}: computer vs computer ({policy})")
         if done:
             break
-    standing = demo.battle.standing_teams()
-    won = next(iter(standing)) if len(standing) == 1 else None
-    lines.append(f"End: {won} won after {demo.battle.round} rounds" if won is not None else
+    won = winner(demo.battle)
+    lines.append(f"End: {won} won after {demo.battle.round} rounds" if won else
                  f"End: no side had won after {demo.battle.round} rounds")
     headless.write_log(out / "combat-log.txt", lines)
     shots_taken.close()

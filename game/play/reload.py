@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.content.scenario import ScenarioError, load_scenario
+from game.play.demo import human_teams
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -61,11 +62,6 @@ def _failed(app: App, error: str) -> None:
     app.ui.message = f"Reload failed (Esc hides the error): {first}"
 
 
-def _human_teams(scenario: Any) -> frozenset[str]:
-    teams = getattr(scenario, "teams", {}) or {}
-    return frozenset(name for name, team in teams.items() if getattr(team, "control", "") == "human")
-
-
 def install(app: App, fresh: Reloaded) -> str:
     """Make ``fresh`` the app's battle: its scenario, build and powers follow, the old battle is
     closed, and the error of an earlier failed reload goes.
@@ -74,9 +70,9 @@ def install(app: App, fresh: Reloaded) -> str:
         ``App.replace_battle``'s word for the person (a ``--policy`` team the new battle lacks), or "".
     """
     old = app.battle
-    if app.ui.human_teams and app.ui.human_teams == _human_teams(app.scenario):
+    if app.ui.human_teams and app.ui.human_teams == human_teams(app.scenario):
         # the person plays the teams the file marks human: an edit of the file moves them too
-        app.ui.human_teams = _human_teams(fresh.scenario)
+        app.ui.human_teams = human_teams(fresh.scenario)
     app.scenario, app.build_commands, app.powers = fresh.scenario, fresh.build_commands, fresh.powers
     app.flow.powers = fresh.powers
     renderer = getattr(app.window, "renderer", None)
