@@ -14,9 +14,11 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
-__all__ = ["STALE_SECONDS", "atomic_write", "remove_stale_temporaries", "temporary_prefix"]
+__all__ = ["STALE_SECONDS", "atomic_write", "remove_stale_temporaries", "replacing", "temporary_prefix"]
 
 #: A temporary this old is stale whoever wrote it: a save takes milliseconds.
 STALE_SECONDS = 600.0
@@ -80,11 +82,24 @@ def remove_stale_temporaries(path: Path, now: float | None = None) -> list[Path]
 def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path``: readers see the old file or the new one, never a mix.
 
+    Raises:
+        OSError: the file cannot be written; the old file is then as it was, and no temporary is left.
+    """
+    with replacing(path, binary=True) as handle:
+        handle.write(data)
+
+
+@contextlib.contextmanager
+def replacing(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
+    """A handle on a temporary beside ``path`` that replaces it when the ``with`` block ends, for a
+    file written a little at a time (a simulation's table); an exception in the block leaves the old
+    file as it was and no temporary.
+
     Stale temporaries of ``path`` are removed first; the new file keeps the old one's permissions.
     The fsync before the rename makes sure the rename never points at unwritten blocks.
 
     Raises:
-        OSError: the file cannot be written; the old file is then as it was, and no temporary is left.
+        OSError: the file cannot be written (as :func:`atomic_write`).
     """
     directory = path.parent if str(path.parent) else Path(".")
     remove_stale_temporaries(path)
@@ -94,8 +109,8 @@ def atomic_write(path: Path, data: bytes) -> None:
         mode = 0o644
     fd, temp = tempfile.mkstemp(prefix=temporary_prefix(path), suffix=".tmp", dir=directory)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+        with (os.fdopen(fd, "wb") if binary else os.fdopen(fd, "w", newline="", encoding="utf-8")) as handle:
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp, mode)

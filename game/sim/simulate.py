@@ -25,18 +25,17 @@ is :mod:`game.sim.cli`.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import json
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from game import ai
-from game.content.atomic import atomic_write, remove_stale_temporaries, temporary_prefix
+from game.content.atomic import atomic_write, replacing
 from game.content.scenario import Scenario
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
@@ -213,38 +212,25 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     replay_dir = str((out_dir / "replays").resolve()) if out_dir else None
     workers = config.workers or default_workers()
     size = chunk_size(config, total, workers)
-    csv_handle: IO[str] | None = None
-    csv_temp = ""
     bar = None
-    try:
-        if out_dir:
-            out_dir.mkdir(parents=True, exist_ok=True)
-            # rows go to a temporary beside battles.csv, which replaces the last run's when this one
-            # ends (a killed run's temporary is cleared by the next run)
-            remove_stale_temporaries(out_dir / "battles.csv")
-            fd, csv_temp = tempfile.mkstemp(prefix=temporary_prefix(out_dir / "battles.csv"), suffix=".tmp",
-                                            dir=out_dir)
-            csv_handle = open(fd, "w", newline="", encoding="utf-8")
-        if progress:
-            from tqdm import tqdm
+    if out_dir:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    # rows go to a temporary beside battles.csv, which replaces the last run's table when the run ends
+    # (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing)
+    with replacing(out_dir / "battles.csv") if out_dir else contextlib.nullcontext() as csv_handle:
+        try:
+            if progress:
+                from tqdm import tqdm
 
-            bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
-        sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
-        collect = _Collector(config, stats, sink, bar, on_row)
-        started = time.perf_counter()
-        interrupted = _run(lambda: _engine(config, workers, size, executor),
-                           _chunks(config, seeds, variants, replay_dir, size), collect)
-        if csv_handle is not None and out_dir is not None:
-            csv_handle.close()
-            os.chmod(csv_temp, 0o644)  # mkstemp makes it private; the table is for whoever reads the folder
-            os.replace(csv_temp, out_dir / "battles.csv")
-    finally:
-        if bar is not None:
-            bar.close()
-        if csv_handle is not None:
-            csv_handle.close()
-        if csv_temp and os.path.exists(csv_temp):  # the run failed: the last run's table stays
-            os.unlink(csv_temp)
+                bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
+            sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
+            collect = _Collector(config, stats, sink, bar, on_row)
+            started = time.perf_counter()
+            interrupted = _run(lambda: _engine(config, workers, size, executor),
+                               _chunks(config, seeds, variants, replay_dir, size), collect)
+        finally:
+            if bar is not None:
+                bar.close()
     elapsed = time.perf_counter() - started
     collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
     result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, elapsed,
