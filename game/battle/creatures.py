@@ -27,7 +27,7 @@ from components.commands import ChangeFatigue, GrantCondition, Heal, Hit, Move, 
 from components.events import Spawned
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
-from game.battle.log import numbered
+from game.battle.naming import numbered
 from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
 from systems.paths import blocked_for
@@ -118,7 +118,7 @@ class Creatures(BattleCore):
     def display_name(self, entity: int) -> str:
         """The name a person reads in the log, the window and the computer player's reasons: the
         creature's own, numbered in spawn order when others share it ("Raider 1", "Raider 2"), by
-        the log's own :func:`game.battle.log.numbered`."""
+        the log's own :func:`game.battle.naming.numbered`."""
         entity = self.check(entity)
         counted, names = self.display_names
         creatures = self.state.creatures

@@ -45,6 +45,7 @@ from components.events import (
     TurnStarted,
     Unconscious,
 )
+from game.battle.naming import display_names
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
 QUIET: tuple[type[Event], ...] = (RoundStarted, RoundEnded, TurnStarted)
@@ -56,31 +57,6 @@ _ENTITY_FIELDS = ("entity", "target", "by", "user", "attacker")
 def _names(battle: Any) -> dict[int, str]:
     """Entity id -> display name, read from the Spawned events (cheap, and works for the dead)."""
     return display_names(_raw_events(battle))
-
-
-def display_names(events: Iterable[Any]) -> dict[int, str]:
-    """Entity id -> the name a reader sees, from the Spawned events (see :func:`numbered`)."""
-    return numbered([(e.entity, str(e.name)) for e in events if isinstance(e, Spawned)])
-
-
-def numbered(spawned: Sequence[tuple[int, str]]) -> dict[int, str]:
-    """Entity id -> the name a reader sees, from ``(entity, name)`` in the order they entered.
-
-    Creatures that share a name ("Raider", "Raider") are numbered in that order ("Raider 1",
-    "Raider 2"), so that a line such as "Raider is no longer flat-footed" says which.
-    """
-    counts: dict[str, int] = {}
-    for _, name in spawned:
-        counts[name] = counts.get(name, 0) + 1
-    seen: dict[str, int] = {}
-    names: dict[int, str] = {}
-    for entity, name in spawned:
-        if counts[name] > 1:
-            seen[name] = seen.get(name, 0) + 1
-            names[entity] = f"{name} {seen[name]}"
-        else:
-            names[entity] = name
-    return names
 
 
 def _raw_events(battle: Any) -> Sequence[Any]:
@@ -231,8 +207,10 @@ def _attack(c: _Context, e: AttackRolled) -> str:
     mode = "" if e.mode == "normal" else f", {e.mode}"
     result = "HIT" if e.hit else "miss"
     cover = f" (cover behind a wall: +{c.battle.rules.cover_bonus})" if e.cover else ""
-    return (f"{c.name(e.entity)} attacks {c.name(e.target)} with {c.power(e.power)}: "
-            f"{e.roll}{mode}{_bonus(e.total - e.roll)} = {e.total} vs Defense {e.defense}{cover}: {result}")
+    return (
+        f"{c.name(e.entity)} attacks {c.name(e.target)} with {c.power(e.power)}: "
+        f"{e.roll}{mode}{_bonus(e.total - e.roll)} = {e.total} vs Defense {e.defense}{cover}: {result}"
+    )
 
 
 def _bonus(amount: int) -> str:
@@ -243,8 +221,10 @@ def _bonus(amount: int) -> str:
 def _save(c: _Context, e: SaveRolled) -> str:
     mode = "" if e.mode == "normal" else f", {e.mode}"
     result = "saves" if e.success else "fails"
-    return f"{c.name(e.entity)} {result} against {c.power(e.power)}: {e.roll}{mode}{_bonus(e.total - e.roll)} = " \
-           f"{e.total} vs {e.dc}"
+    return (
+        f"{c.name(e.entity)} {result} against {c.power(e.power)}: {e.roll}{mode}{_bonus(e.total - e.roll)} = "
+        f"{e.total} vs {e.dc}"
+    )
 
 
 def _pushed(c: _Context, e: Pushed) -> str:
@@ -269,37 +249,39 @@ Formatter = Callable[[_Context, Any], str]
 
 #: Event class -> its sentence (without the round prefix). Read-only: the table is the module's
 #: vocabulary, not state.
-FORMATTERS: Mapping[type[Event], Formatter] = MappingProxyType({
-    Spawned: _spawned,
-    CombatStarted: _combat_started,
-    InitiativeRolled: _initiative,
-    RoundStarted: lambda c, e: "Round starts",
-    RoundEnded: lambda c, e: "Round ends",
-    TurnStarted: lambda c, e: f"{c.name(e.entity)}'s turn",
-    Moved: _moved,
-    StoodUp: lambda c, e: f"{c.name(e.entity)} stands up",
-    CommandRefused: _refused,
-    Fell: _fell,
-    Landed: _landed,
-    Damaged: _damaged,
-    Healed: _healed,
-    Downed: lambda c, e: f"{c.name(e.entity)} is DOWNED",
-    Revived: lambda c, e: f"{c.name(e.entity)} is back on their feet",
-    FatigueChanged: _fatigue,
-    Unconscious: lambda c, e: f"{c.name(e.entity)} falls unconscious",
-    Died: lambda c, e: f"{c.name(e.entity)} DIES",
-    ConditionGained: _condition_gained,
-    ConditionLost: lambda c, e: f"{c.name(e.entity)} is no longer {e.condition}",
-    MapChanged: lambda c, e: f"The map changes: {e.what} at ({e.x}, {e.y})",
-    PowerUsed: _power_used,
-    AttackRolled: _attack,
-    SaveRolled: _save,
-    Pushed: _pushed,
-    Teleported: _teleported,
-    AreaCreated: _area,
-    EffectEnded: _effect_ended,
-    ScriptFailed: lambda c, e: f"Script {e.script}.{e.function} failed: {e.reason}",
-})
+FORMATTERS: Mapping[type[Event], Formatter] = MappingProxyType(
+    {
+        Spawned: _spawned,
+        CombatStarted: _combat_started,
+        InitiativeRolled: _initiative,
+        RoundStarted: lambda c, e: "Round starts",
+        RoundEnded: lambda c, e: "Round ends",
+        TurnStarted: lambda c, e: f"{c.name(e.entity)}'s turn",
+        Moved: _moved,
+        StoodUp: lambda c, e: f"{c.name(e.entity)} stands up",
+        CommandRefused: _refused,
+        Fell: _fell,
+        Landed: _landed,
+        Damaged: _damaged,
+        Healed: _healed,
+        Downed: lambda c, e: f"{c.name(e.entity)} is DOWNED",
+        Revived: lambda c, e: f"{c.name(e.entity)} is back on their feet",
+        FatigueChanged: _fatigue,
+        Unconscious: lambda c, e: f"{c.name(e.entity)} falls unconscious",
+        Died: lambda c, e: f"{c.name(e.entity)} DIES",
+        ConditionGained: _condition_gained,
+        ConditionLost: lambda c, e: f"{c.name(e.entity)} is no longer {e.condition}",
+        MapChanged: lambda c, e: f"The map changes: {e.what} at ({e.x}, {e.y})",
+        PowerUsed: _power_used,
+        AttackRolled: _attack,
+        SaveRolled: _save,
+        Pushed: _pushed,
+        Teleported: _teleported,
+        AreaCreated: _area,
+        EffectEnded: _effect_ended,
+        ScriptFailed: lambda c, e: f"Script {e.script}.{e.function} failed: {e.reason}",
+    }
+)
 
 
 def _formatter(event: Any) -> Formatter | None:
@@ -374,7 +356,7 @@ def _is_fall_damage(items: Sequence[Any], index: int) -> bool:
 def _lands_later(items: Sequence[Any], index: int, entity: int) -> bool:
     """Whether a Fell at ``index`` is followed (this round) by that creature's Landed."""
     round_ = items[index].round
-    for later in items[index + 1:]:
+    for later in items[index + 1 :]:
         if later.round != round_:
             return False
         if getattr(later, "entity", None) == entity:
@@ -390,8 +372,13 @@ def format_log(battle: Any) -> list[str]:
     return format_events(battle, _raw_events(battle))
 
 
-def format_with_notes(battle: Any, events: Sequence[Any], notes: Mapping[int, Sequence[str]], start: int = 0,
-                      names: dict[int, str] | None = None) -> list[str]:
+def format_with_notes(
+    battle: Any,
+    events: Sequence[Any],
+    notes: Mapping[int, Sequence[str]],
+    start: int = 0,
+    names: dict[int, str] | None = None,
+) -> list[str]:
     """:func:`format_events` for ``events[start:]``, with each note's lines put before the event at
     its index (the computer player's reasons, written just before the turn they explain)."""
     cuts = sorted(k for k in notes if start <= k < len(events))

@@ -14,7 +14,8 @@ from typing import Any
 
 from components import Position
 from components.events import Landed, Spawned
-from game.battle.log import display_names, format_events, format_with_notes
+from game.battle.log import format_events, format_with_notes
+from game.battle.naming import display_names
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
 #: event fields that name a creature
@@ -25,8 +26,9 @@ UNSEEN = "someone unseen"
 
 def named(event: Any) -> list[int]:
     """The creatures an event names."""
-    return [v for v in (getattr(event, f, None) for f in ENTITY_FIELDS) if isinstance(v, int)
-            and not isinstance(v, bool)]
+    return [
+        v for v in (getattr(event, f, None) for f in ENTITY_FIELDS) if isinstance(v, int) and not isinstance(v, bool)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +85,9 @@ class EventFeed:
         self.labels: dict[int, str] = {}
         self.falls: dict[int, Fall] = {}
 
-    def update(self, battle: Any, hidden: frozenset[int] = frozenset(),
-               notes: Mapping[int, Sequence[str]] | None = None) -> None:
+    def update(
+        self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None
+    ) -> None:
         """Take in the events added since the last call; ``hidden`` are the creatures the person's
         team does not see now (an event only about them is left out of ``seen_lines``, and they
         are named as someone unseen in the rest). ``notes`` (event index -> lines: the computer
@@ -94,7 +97,7 @@ class EventFeed:
         if len(events) < self._seen:  # a different record (the battle was replaced): start over
             self._seen = 0
             self.lines, self.seen_lines = [], []
-        new = events[self._seen:]
+        new = events[self._seen :]
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
