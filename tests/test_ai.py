@@ -17,7 +17,6 @@ from game import ai
 from game.battle.facade import Battle
 
 ROOT = Path(__file__).resolve().parent.parent
-HAS_POWERS = hasattr(Battle, "use_power")
 POWER_SETS = (["strike"], ["shoot", "strike"], ["fireball", "strike"], ["burning-hands", "dazzle"],
               ["lightning", "shove"], ["heal", "shoot"])
 
@@ -40,7 +39,7 @@ def random_battle(seed: int, size: int = 12, per_team: int = 3) -> Battle:
     for team in ("red", "blue"):
         for i in range(per_team):
             x, y = free.pop()
-            kwargs = {"powers": rng.choice(POWER_SETS)} if HAS_POWERS else {}
+            kwargs = {"powers": rng.choice(POWER_SETS)}
             b.spawn(f"{team}{i}", x, y, team=team, health=rng.randint(4, 14), prepared=rng.random() < 0.8,
                     **kwargs)
     b.start_combat()
@@ -104,7 +103,7 @@ def test_moves_toward_the_enemy_and_avoids_hurtful_drops() -> None:
     for x in range(6):
         for y in range(5):
             b.set_ground(x, y, 30)
-    hero = b.spawn("Hero", 5, 2, team="blue", **({"powers": ["strike"]} if HAS_POWERS else {}))
+    hero = b.spawn("Hero", 5, 2, team="blue", powers=["strike"])
     b.spawn("Orc", 11, 2, team="red")
     plan = ai.plan_turn(b, hero, "tactical", random.Random(0))
     assert all(name != "move" or b.terrain.ground[args[1], args[2]] >= 20 for name, args, _ in plan)
@@ -118,7 +117,6 @@ def test_unknown_policy_is_refused() -> None:
         ai.plan_turn(b, e, "psychic")
 
 
-@pytest.mark.skipif(not HAS_POWERS, reason="needs Battle.use_power (the powers API) to attack at all")
 @pytest.mark.parametrize("policy", ["tactical", "greedy"])
 def test_two_ais_finish_a_small_battle(policy: str) -> None:
     """Someone is downed or dead within 15 rounds on a small open map."""

@@ -277,8 +277,6 @@ def test_the_wheel_over_the_log_scrolls_the_log_not_the_map() -> None:
 
 def test_power_keys_choose_a_power_and_show_its_area() -> None:
     b = Battle(width=16, height=10)
-    if not hasattr(b, "use_power"):
-        pytest.skip("the powers API is not in game/battle.py yet")
     mage = b.spawn("Mage", 2, 2, team="blue", powers=["fireball", "shoot"])
     orc = b.spawn("Orc", 9, 5, team="red")
     app = App(b, {"blue"})
