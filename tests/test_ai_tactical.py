@@ -8,20 +8,10 @@ import random
 import pytest
 
 from components import Fatigue
-from components.events import AttackRolled, Fell, Pushed
+from components.events import Fell, Pushed
 from game import ai
 from game.battle.facade import Battle
-
-
-def _moves_and_uses(decision: ai.Decision) -> tuple[list[tuple[int, int]], list[tuple[str, dict]]]:
-    moves = [(args[1], args[2]) for name, args, _ in decision.commands if name == "move"]
-    uses = [(args[1], kwargs) for name, args, kwargs in decision.commands if name == "use_power"]
-    return moves, uses
-
-
-def _end_square(battle: Battle, me: int, decision: ai.Decision) -> tuple[int, int]:
-    moves, _ = _moves_and_uses(decision)
-    return moves[-1] if moves else battle.square_of(me)
+from tests.ai_steps import end_square, moves_and_uses
 
 
 def slit_duel(cover_bonus: int = 5, seed: int = 1) -> tuple[Battle, int, list[int]]:
@@ -42,8 +32,8 @@ def slit_duel(cover_bonus: int = 5, seed: int = 1) -> tuple[Battle, int, list[in
 def test_it_shoots_from_behind_the_slit_where_the_raiders_have_no_cover():
     b, me, raiders = slit_duel()
     decision = ai.decide(b, me, "tactical")
-    end = _end_square(b, me, decision)
-    _, uses = _moves_and_uses(decision)
+    end = end_square(b, me, decision)
+    _, uses = moves_and_uses(decision)
     assert uses and uses[0][0] == "shoot", decision.why
     assert end == (3, 4), decision.why  # right behind the slit: it leans out to shoot
     threat = b.threat(me, end)
@@ -76,7 +66,7 @@ def cliff(seed: int = 3, enemy_at: tuple[int, int] = (6, 4)) -> tuple[Battle, in
 def test_it_shoves_an_enemy_off_the_cliff_when_the_fall_is_worth_more_than_a_blow():
     b, me, enemy = cliff()
     decision = ai.decide(b, me, "tactical")
-    _, uses = _moves_and_uses(decision)
+    _, uses = moves_and_uses(decision)
     assert uses == [("shove", {"target": enemy})], decision.why
     odds = b.forecast(me, "shove", target=enemy).targets[0]
     assert odds.fall is not None and odds.fall.damage.mean > 6  # the forecast's fall, not a guess
@@ -105,7 +95,7 @@ def test_it_never_walks_off_a_ledge_that_would_down_it():
     b.spawn("foe", 8, 2, team="b", powers=["strike"])
     b.start_combat()
     decision = ai.decide(b, me, "tactical")
-    for square in _moves_and_uses(decision)[0]:
+    for square in moves_and_uses(decision)[0]:
         fall = b.forecast_move(me, square).fall
         assert fall is None or fall.damage.mean < 8, decision.why
 
@@ -117,17 +107,17 @@ def test_an_area_never_catches_a_friend_for_nothing():
     foes = [b.spawn("orc", 10, 4, team="b"), b.spawn("orc", 10, 5, team="b"), b.spawn("orc", 13, 8, team="b")]
     b.start_combat()
     decision = ai.decide(b, me, "tactical")
-    for power, aim in _moves_and_uses(decision)[1]:
-        caught = {t.target for t in b.forecast(me, power, **aim, from_square=_end_square(b, me, decision)).targets}
+    for power, aim in moves_and_uses(decision)[1]:
+        caught = {t.target for t in b.forecast(me, power, **aim, from_square=end_square(b, me, decision)).targets}
         assert friend not in caught, decision.why
         assert caught & set(foes)
 
 
 def _caught(b: Battle, me: int, decision: ai.Decision, power: str) -> set[int]:
     """Whom ``power``'s use in the decision would reach, from where the creature ends."""
-    uses = [aim for p, aim in _moves_and_uses(decision)[1] if p == power]
+    uses = [aim for p, aim in moves_and_uses(decision)[1] if p == power]
     assert uses, decision.why
-    return {t.target for t in b.forecast(me, power, **uses[0], from_square=_end_square(b, me, decision)).targets}
+    return {t.target for t in b.forecast(me, power, **uses[0], from_square=end_square(b, me, decision)).targets}
 
 
 def test_a_burst_is_aimed_between_enemies_to_catch_them_all():
@@ -173,7 +163,7 @@ def test_it_heals_a_downed_friend():
     b.tick()  # the GM's damage lands at the start of the round
     assert "downed" in b.conditions(friend)
     decision = ai.decide(b, healer, "tactical")
-    assert ("heal", {"target": friend}) in _moves_and_uses(decision)[1], decision.why
+    assert ("heal", {"target": friend}) in moves_and_uses(decision)[1], decision.why
 
 
 def test_of_two_downed_friends_it_brings_back_the_one_that_hits_harder():
@@ -189,7 +179,7 @@ def test_of_two_downed_friends_it_brings_back_the_one_that_hits_harder():
     b.tick()  # the GM's damage lands at the start of the round
     assert "downed" in b.conditions(page) and "downed" in b.conditions(wizard)
     decision = ai.decide(b, healer, "tactical")
-    assert ("heal", {"target": wizard}) in _moves_and_uses(decision)[1], decision.why
+    assert ("heal", {"target": wizard}) in moves_and_uses(decision)[1], decision.why
 
 
 def test_far_from_every_enemy_it_still_heals_a_downed_friend_then_closes_in():
@@ -202,7 +192,7 @@ def test_far_from_every_enemy_it_still_heals_a_downed_friend_then_closes_in():
     b.tick()
     assert "downed" in b.conditions(friend)
     decision = ai.decide(b, healer, "tactical")
-    moves, uses = _moves_and_uses(decision)
+    moves, uses = moves_and_uses(decision)
     assert uses == [("heal", {"target": friend})], decision.why
     assert moves and b.approach_map(healer)[moves[0]] < b.approach_map(healer)[b.square_of(healer)], decision.why
 
@@ -216,7 +206,7 @@ def test_it_pulls_back_when_about_to_go_down():
     b.damage(me, 8)
     b.tick()
     decision = ai.decide(b, me, "tactical")
-    end = _end_square(b, me, decision)
+    end = end_square(b, me, decision)
     assert b.threat(me, end).expected < b.threat(me).expected, decision.why
 
 
@@ -238,7 +228,7 @@ def test_it_blinds_the_enemy_that_matters_when_it_has_nothing_better():
     brute = b.spawn("brute", 8, 2, team="b", powers=["strike"])
     b.start_combat()
     decision = ai.decide(b, me, "tactical")
-    assert ("blind", {"target": brute}) in _moves_and_uses(decision)[1], decision.why
+    assert ("blind", {"target": brute}) in moves_and_uses(decision)[1], decision.why
 
 
 def test_a_cone_without_range_is_aimed_from_where_it_would_stand():
@@ -247,7 +237,7 @@ def test_a_cone_without_range_is_aimed_from_where_it_would_stand():
     foes = [b.spawn("orc", 7, 2, team="b"), b.spawn("orc", 7, 3, team="b")]
     b.start_combat()
     decision = ai.decide(b, me, "tactical")
-    moves, uses = _moves_and_uses(decision)
+    moves, uses = moves_and_uses(decision)
     assert uses and uses[0][0] == "burning-hands", decision.why
     caught = {t.target for t in b.forecast(me, "burning-hands", **uses[0][1], from_square=moves[-1]).targets}
     assert caught == set(foes)
@@ -264,7 +254,7 @@ def test_it_strikes_the_enemy_still_standing_rather_than_one_already_down():
     b.tick()
     assert "downed" in b.conditions(down) and b.can_act(up)
     decision = ai.decide(b, me, "tactical")
-    assert ("strike", {"target": up}) in _moves_and_uses(decision)[1], decision.why
+    assert ("strike", {"target": up}) in moves_and_uses(decision)[1], decision.why
 
 
 def downed_pair(healer: bool) -> tuple[Battle, int, int, int]:
@@ -287,7 +277,7 @@ def downed_pair(healer: bool) -> tuple[Battle, int, int, int]:
 def test_it_finishes_the_downed_enemy_one_hit_from_death_when_its_side_could_stand_it_up():
     b, me, fresh, spent = downed_pair(healer=True)
     decision = ai.decide(b, me, "tactical")
-    assert ("strike", {"target": spent}) in _moves_and_uses(decision)[1], decision.why
+    assert ("strike", {"target": spent}) in moves_and_uses(decision)[1], decision.why
     assert "to kill" in decision.why
     b, me, fresh, spent = downed_pair(healer=False)  # nobody to stand them up: neither blow is a kill worth more
     decision = ai.decide(b, me, "tactical")
@@ -305,170 +295,4 @@ def test_it_focuses_fire_on_the_enemy_already_hurt():
     b.tick()
     assert b.forecast(me, "strike", target=hurt).targets[0].downs == 0
     decision = ai.decide(b, me, "tactical")
-    assert ("strike", {"target": hurt}) in _moves_and_uses(decision)[1], decision.why
-
-
-def ledge_with_hay(seed: int = 12) -> tuple[Battle, int, int]:
-    """A knight 30 ft up on a ledge, hay at its foot, and a slinger below shooting up at it."""
-    b = Battle(seed=seed, width=12, height=8)
-    for x in range(12):
-        for y in range(8):
-            b.set_ground(x, y, 30 if x <= 5 else 0, soft=x == 6)
-    me = b.spawn("knight", 5, 4, team="hill", powers=["strike"], health=20, defense=15)
-    slinger = b.spawn("goblin", 10, 4, team="vale", powers=["shoot"], health=8)
-    b.start_combat()
-    return b, me, slinger
-
-
-def test_it_jumps_onto_the_hay_to_reach_a_slinger_it_cannot_otherwise_fight():
-    """Staying up top it would be shot turn after turn with no blow back: a soft drop that brings the
-    slinger within next turn's walk is worth its 1d6."""
-    b, me, _ = ledge_with_hay()
-    decision = ai.decide(b, me, "tactical")
-    moves, _ = _moves_and_uses(decision)
-    assert moves, decision.why
-    forecast = b.forecast_move(me, moves[-1])
-    assert forecast.fall is not None and forecast.fall.soft and forecast.stops_at[0] == 6, decision.why
-
-
-def test_it_waits_up_top_for_a_brute_that_will_climb_to_it():
-    """A brute whose blows are at hand will come up to it: that next-turn blow needs no jump."""
-    b, me, _ = ledge_with_hay()
-    brute = b.spawn("ogre", 8, 4, team="vale", powers=["strike"], health=30, speed=40)
-    assert any(s.enemy == brute for s in b.threat(me).sources)
-    decision = ai.decide(b, me, "tactical")
-    for square in _moves_and_uses(decision)[0]:
-        assert b.forecast_move(me, square).fall is None, decision.why
-
-
-def test_a_prone_creature_stands_then_walks_up_and_strikes():
-    """Standing up costs half its movement (the battle's answer, asked with the stand queued on a
-    snapshot); the other half still takes it to the enemy, and the battle is left as it was."""
-    b = Battle(seed=13, width=10, height=6)
-    me = b.spawn("knight", 2, 2, z=20, team="a", powers=["strike"], health=30)
-    foe = b.spawn("orc", 5, 2, team="b", powers=["strike"], health=20)
-    b.start_combat()
-    b.tick(controller=lambda battle, entity: None)  # it falls and lands prone
-    assert "prone" in b.conditions(me)
-    before = len(b.command_log)
-    decision = ai.decide(b, me, "tactical")
-    assert decision.commands[0] == ("stand", (me,), {}), decision.why
-    moves, uses = _moves_and_uses(decision)
-    assert moves and uses == [("strike", {"target": foe})], decision.why
-    assert "prone" in b.conditions(me) and len(b.command_log) == before
-    ai.issue(b, decision.commands)  # legal as planned
-
-
-def test_it_shoots_the_enemy_that_can_hit_back_before_one_stuck_out_of_reach():
-    """A slinger below a ledge: the squire up top hits harder but could reach nobody of its side this
-    round (a 30 ft drop in between), the archer could: the archer is the one to shoot."""
-    b = Battle(seed=14, width=12, height=8)
-    for x in range(12):
-        for y in range(8):
-            b.set_ground(x, y, 30 if x <= 5 else 0)
-    me = b.spawn("goblin", 10, 4, team="vale", powers=["shoot"], health=8)
-    squire = b.spawn("squire", 5, 5, team="hill", powers=["strike"], health=12, defense=12)
-    archer = b.spawn("archer", 3, 1, team="hill", powers=["shoot"], health=12, defense=12)
-    b.start_combat()
-    assert all(b.forecast(me, "shoot", target=t).legal for t in (squire, archer))
-    decision = ai.decide(b, me, "tactical")
-    assert ("shoot", {"target": archer}) in _moves_and_uses(decision)[1], decision.why
-
-
-@pytest.mark.parametrize("feet_per_die, jumps", [(10, False), (30, True)])
-def test_a_drop_counts_as_hurtful_by_the_rules_fall_dice_not_by_a_fixed_height(feet_per_die: int, jumps: bool):
-    """A 20 ft drop costs 2d6 by default, so it closes in only along the top; where a scenario deals a
-    die per 30 ft, the same drop is harmless and it jumps down the short way."""
-    b = Battle(seed=3, width=30, height=5, rules={"fall_ft_per_die": feet_per_die})
-    for x in range(30):
-        for y in range(5):
-            b.set_ground(x, y, 20 if x <= 3 else 0)
-    me = b.spawn("scout", 3, 2, team="a", powers=["strike"])
-    b.spawn("foe", 28, 2, team="b", powers=["strike"])
-    b.start_combat()
-    decision = ai.decide(b, me, "tactical")
-    moves, _ = _moves_and_uses(decision)
-    dropped = any(b.forecast_move(me, square).fall is not None for square in moves)
-    assert dropped == jumps, decision.why
-
-
-@pytest.mark.parametrize("condition, feet", [(None, 30.0), ("slowed", 15.0), ("restrained", 0.0)])
-def test_it_plans_its_next_walk_with_the_speed_the_rules_give_it_now(condition: str | None, feet: float):
-    """Slowed (fatigue, a power) halves the walk it counts on for next turn's blow; restrained, none."""
-    from game.ai.tactical_turn import DEFAULT, Turn
-
-    b = Battle(seed=1, width=10, height=5)
-    me = b.spawn("scout", 1, 2, team="a", powers=["strike"], speed=30)
-    b.spawn("foe", 8, 2, team="b", powers=["strike"])
-    if condition is not None:
-        b.add_condition(me, condition)
-    b.start_combat()
-    assert Turn(b, me, None, DEFAULT).speed == feet
-
-
-def _veil_duel() -> tuple[Battle, int]:
-    """A mage with only darkness and fog, and a friend archer, facing two archers across open ground."""
-    b = Battle(seed=1, width=14, height=7)
-    me = b.spawn("mage", 1, 3, team="a", powers=["darkness", "fog-cloud"], initiative_bonus=20, health=8)
-    b.spawn("archer", 1, 5, team="a", powers=["shoot"])
-    b.spawn("archer", 12, 2, team="b", powers=["shoot"])
-    b.spawn("archer", 12, 4, team="b", powers=["shoot"])
-    b.start_combat()
-    b.begin_round()
-    return b, me
-
-
-def test_it_veils_the_enemy_archers_when_that_spares_its_side_more_than_it_costs():
-    b, me = _veil_duel()
-    before = b.threat(me).expected
-    decision = ai.decide(b, me, "tactical")
-    _, uses = _moves_and_uses(decision)
-    assert [power for power, _ in uses] in (["darkness"], ["fog-cloud"]), decision.why
-    for name, args, kwargs in decision.commands:
-        getattr(b, name)(*args, **kwargs)
-    b.resolve_orders()
-    assert b.threat(me).expected < before, decision.why    # the veil really cut their odds on it
-
-
-def test_trying_a_veil_leaves_the_battle_as_it_was():
-    b, me = _veil_duel()
-    log, events, effects = list(b.command_log), list(b.events), dict(b.state.effects)
-    threat = b.threat(me)
-    ai.decide(b, me, "tactical")
-    assert b.command_log == log and b.events == events and b.state.effects == effects
-    assert b.threat(me) == threat
-
-
-def test_it_blinks_across_a_river_it_cannot_walk_over_and_strikes_from_the_far_bank():
-    b = Battle(seed=2, width=12, height=7)
-    for x in (5, 6):
-        for y in range(7):
-            b.set_terrain(x, y, blocks=["movement", "pushes", "fliers"])  # seen across, never crossed
-    me = b.spawn("blinker", 3, 3, team="a", powers=["blink", "strike"], initiative_bonus=20)
-    foe = b.spawn("archer", 9, 3, team="b", powers=["shoot"], health=8)
-    b.start_combat()
-    b.begin_round()
-    decision = ai.decide(b, me, "tactical")
-    _, uses = _moves_and_uses(decision)
-    assert [power for power, _ in uses] == ["blink", "strike"], decision.why
-    for name, args, kwargs in decision.commands:  # every command is legal in the order given
-        getattr(b, name)(*args, **kwargs)
-    b.end_turn()
-    assert b.square_of(me)[0] > 6 and any(e.target == foe for e in b.events if isinstance(e, AttackRolled))
-
-
-def test_it_walks_round_a_brute_to_strike_the_archer_behind_it():
-    """The squares nearest by path are all beside the brute: the archer behind it is still weighed
-    (a square in reach of every enemy still standing is on the list), and a blow that likely downs
-    the archer beats one the brute shrugs off."""
-    b = Battle(seed=5, width=12, height=9)
-    me = b.spawn("knight", 2, 4, team="a", powers=["strike"], health=30, attack_bonus=6)
-    b.spawn("brute", 4, 4, team="b", powers=["strike"], health=30)
-    archer = b.spawn("archer", 7, 4, team="b", powers=["shoot"], health=10)
-    b.start_combat()
-    b.damage(archer, 7)  # 3 left: a strike that lands downs it
-    b.tick()
-    decision = ai.decide(b, me, "tactical")
-    moves, uses = _moves_and_uses(decision)
-    assert uses == [("strike", {"target": archer})], decision.why
-    assert max(abs(moves[-1][0] - 7), abs(moves[-1][1] - 4)) == 1, decision.why
+    assert ("strike", {"target": hurt}) in moves_and_uses(decision)[1], decision.why

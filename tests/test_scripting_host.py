@@ -12,81 +12,26 @@ from __future__ import annotations
 
 import os
 import pickle
-import signal
-import time
 import tomllib
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from game.scripting import STEPS_PER_TICK, InProcessHost, Limits, ScriptError, WorkerHost
-
-METHODS = ("health", "damage", "heal", "glitch")
-COMMANDS = frozenset({"damage", "heal"})
-LIMITS = Limits(wall_seconds=1.0, max_bridge_calls=150)  # 150 ctx calls stay within the step budget
-
-ORDINARY = "assets/scripts/ordinary.star"
-ORDINARY_SRC = '''
-def on_use(ctx, amount):
-    before = ctx.health(ctx.target)
-    ctx.damage(ctx.target, amount)
-    return {"before": before, "power": ctx.power, "round": ctx.round, "user": ctx.user}
-'''
-
-
-# --------------------------------------------------------------------------- fakes
-
-
-@dataclass
-class FakeGame:
-    """A tiny stand-in for the battle facade: entity -> hp, plus a command buffer."""
-
-    hp: dict[int, int] = field(default_factory=lambda: {1: 10, 2: 20, 3: 30})
-    commands: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
-    reads: int = 0
-
-    def bridge(self, method: str, args: tuple[Any, ...]) -> Any:
-        """Dispatches like a real bridge would: ``getattr`` + ``*args`` (so a wrong
-        arity is a TypeError), ValueError/LookupError for illegal requests."""
-        return getattr(self, "_" + method)(*args)
-
-    def _entity(self, e: Any) -> int:
-        if type(e) is not int:
-            raise ValueError(f"entity id must be an int, got {e!r}")
-        if e not in self.hp:
-            raise LookupError(f"unknown entity {e}")
-        return e
-
-    def _health(self, e: Any) -> int:
-        self.reads += 1
-        return self.hp[self._entity(e)]
-
-    def _damage(self, e: Any, n: Any) -> None:
-        self._entity(e)
-        if type(n) is not int or n < 0:
-            raise ValueError(f"illegal damage amount {n!r}")
-        self.commands.append(("damage", (e, n)))
-
-    def _heal(self, e: Any, n: Any) -> None:
-        self.commands.append(("heal", (self._entity(e), n)))
-
-    def _glitch(self) -> None:
-        raise RuntimeError("bridge bug: dict changed size during iteration")
-
-
-CTX = {"user": 1, "target": 2, "power": "fireball", "round": 2}
-
-
-def _ordinary_call(host: Any) -> None:
-    """The 'next ordinary call succeeds' half of every hostile test."""
-    game = FakeGame()
-    result = host.call(ORDINARY, "on_use", (dict(CTX), 3), game.bridge)
-    assert result == {"before": 20, "power": "fireball", "round": 2, "user": 1}
-    assert game.commands == [("damage", (2, 3))]
-
+from tests.script_steps import (
+    COMMANDS,
+    CTX,
+    HOSTILE_DIR,
+    LIMITS,
+    METHODS,
+    ORDINARY,
+    ORDINARY_SRC,
+    UNBOUNDED,
+    FakeGame,
+    ordinary_call,
+)
 
 # --------------------------------------------------------------------------- fixtures
 
@@ -216,7 +161,7 @@ def test_caller_bugs_are_python_errors_not_script_errors(inproc: InProcessHost, 
             h.call(ORDINARY, "on_use", ({"user": object()}, 1))
         with pytest.raises(ValueError):
             h.call(ORDINARY, "on_use", ({"health": 1}, 1))
-        _ordinary_call(h)
+        ordinary_call(h)
 
 
 def test_declared_arity_is_checked_before_the_bridge() -> None:
@@ -235,7 +180,7 @@ def test_bridge_keyboard_interrupt_is_not_swallowed(inproc: InProcessHost) -> No
     inproc.load("kbd.star", "def f(ctx):\n    return ctx.health(1)\n")
     with pytest.raises(KeyboardInterrupt):
         inproc.call("kbd.star", "f", ({},), bridge)
-    _ordinary_call(inproc)
+    ordinary_call(inproc)
 
 
 # --------------------------------------------------------------------------- hostile suite
@@ -257,7 +202,6 @@ class Hostile:
     line: int | None = None  # expected line, if the interpreter can know it
 
 
-HOSTILE_DIR = Path(__file__).resolve().parent / "data" / "hostile_host"
 
 
 def _load_hostile() -> list[Hostile]:
@@ -271,10 +215,6 @@ def _load_hostile() -> list[Hostile]:
 
 
 HOSTILE: list[Hostile] = _load_hostile()
-#: The slow scripts of the suite, for the worker tests below.
-HOG_SRC = (HOSTILE_DIR / "dag_equality.star").read_text(encoding="utf-8")
-UNBOUNDED = Limits(wall_seconds=5.0, max_bridge_calls=150, max_steps=10**9, round_steps=10**10,
-                   battle_steps=10**11)
 
 
 def _hostile_params() -> list[Any]:
@@ -315,76 +255,7 @@ def test_hostile_script(case: Hostile, host: Any) -> None:
     # The game side saw at most the commands allowed, and the caller can discard them.
     assert len(game.commands) <= LIMITS.max_commands
     # Still alive, and the same host serves an ordinary call right away.
-    _ordinary_call(host)
-
-
-# --------------------------------------------------------------------------- worker life cycle
-
-
-def test_worker_killed_is_restarted_with_scripts_loaded() -> None:
-    with WorkerHost(methods=METHODS, commands=COMMANDS, limits=LIMITS) as host:
-        host.load(ORDINARY, ORDINARY_SRC)
-        host.load("other.star", "def f(ctx):\n    return ctx.user + 1\n")
-        _ordinary_call(host)
-        first_pid = host.pid
-        assert first_pid is not None
-        os.kill(first_pid, signal.SIGKILL)
-        time.sleep(0.05)
-        try:  # a call racing with the death may report it; it must be a ScriptError
-            _ordinary_call(host)
-        except ScriptError as err:
-            assert err.kind == "died" and "script host died" in str(err)
-            _ordinary_call(host)
-        assert host.pid not in (None, first_pid)
-        assert host.call("other.star", "f", ({"user": 41},)) == 42
-        stats = host.stats()
-        assert stats["worker_starts"] == 2
-        assert stats["load_counts"] == {ORDINARY: 1, "other.star": 1}  # re-loaded once, not per call
-        assert host.functions("other.star") == frozenset({"f"})
-
-
-def test_worker_memory_bomb_mid_call_then_restart() -> None:
-    """A step budget no script reaches: the worker's memory limit has to act, and only the worker dies."""
-    with WorkerHost(methods=METHODS, commands=COMMANDS, limits=UNBOUNDED) as host:
-        host.load(ORDINARY, ORDINARY_SRC)
-        host.load("bomb.star", 'def f(ctx, n):\n    return len("x" * n)\n')
-        old = host.pid
-        with pytest.raises(ScriptError, match="script host died"):
-            host.call("bomb.star", "f", ({}, 2000000000))
-        _ordinary_call(host)
-        assert host.pid != old
-        assert host.call("bomb.star", "f", ({}, 10)) == 10  # the bomb script itself was re-loaded
-        assert host.stats()["load_counts"] == {ORDINARY: 1, "bomb.star": 1}
-
-
-def test_worker_timeout_kills_and_restarts() -> None:
-    limits = Limits(wall_seconds=0.5)
-    with WorkerHost(methods=METHODS, commands=COMMANDS, limits=limits) as host:
-        host.load(ORDINARY, ORDINARY_SRC)
-        host.load("slow.star", HOG_SRC)
-        with pytest.raises(ScriptError, match=r"slow.star in f: took longer than 0.5 s"):  # 2**40 leaves, 0 steps
-            host.call("slow.star", "f", ({},))
-        _ordinary_call(host)
-        assert host.stats()["worker_starts"] == 2
-
-
-def test_worker_wall_clock_excludes_bridge_time() -> None:
-    limits = Limits(wall_seconds=0.3)
-
-    def slow_bridge(method: str, args: tuple[Any, ...]) -> Any:
-        time.sleep(0.1)
-        return 1
-
-    with WorkerHost(methods=METHODS, commands=COMMANDS, limits=limits) as host:
-        host.load("b.star", "def f(ctx):\n    return len([ctx.health(1) for i in range(5)])\n")
-        assert host.call("b.star", "f", ({},), slow_bridge) == 5  # 0.5 s in the bridge, fine
-
-
-def test_closed_hosts_refuse_work() -> None:
-    for host in (InProcessHost(), WorkerHost()):
-        host.close()
-        with pytest.raises(RuntimeError):
-            host.load("x.star", "def f(ctx):\n    return 1\n")
+    ordinary_call(host)
 
 
 # --------------------------------------------------------------------------- determinism
@@ -452,7 +323,7 @@ def test_worker_bridge_may_not_reenter_the_same_host(worker: WorkerHost) -> None
     expected = r"reenter.star:2 in f: ctx.health: bridge failed: RuntimeError: .*re-entrant"
     with pytest.raises(ScriptError, match=expected):
         worker.call("reenter.star", "f", ({},), bridge)
-    _ordinary_call(worker)
+    ordinary_call(worker)
 
 
 def test_the_worker_process_holds_nothing_of_the_battle() -> None:

@@ -1,0 +1,179 @@
+"""The tactical computer player's ways of getting there: jumping onto hay, waiting up top, standing
+from prone, planning with the speed the rules give it now, veiling archers, blinking over a river and
+walking round a brute. Fixed boards and seeds, no timing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components.events import AttackRolled
+from game import ai
+from game.battle.facade import Battle
+from tests.ai_steps import moves_and_uses
+
+
+def ledge_with_hay(seed: int = 12) -> tuple[Battle, int, int]:
+    """A knight 30 ft up on a ledge, hay at its foot, and a slinger below shooting up at it."""
+    b = Battle(seed=seed, width=12, height=8)
+    for x in range(12):
+        for y in range(8):
+            b.set_ground(x, y, 30 if x <= 5 else 0, soft=x == 6)
+    me = b.spawn("knight", 5, 4, team="hill", powers=["strike"], health=20, defense=15)
+    slinger = b.spawn("goblin", 10, 4, team="vale", powers=["shoot"], health=8)
+    b.start_combat()
+    return b, me, slinger
+
+
+def test_it_jumps_onto_the_hay_to_reach_a_slinger_it_cannot_otherwise_fight():
+    """Staying up top it would be shot turn after turn with no blow back: a soft drop that brings the
+    slinger within next turn's walk is worth its 1d6."""
+    b, me, _ = ledge_with_hay()
+    decision = ai.decide(b, me, "tactical")
+    moves, _ = moves_and_uses(decision)
+    assert moves, decision.why
+    forecast = b.forecast_move(me, moves[-1])
+    assert forecast.fall is not None and forecast.fall.soft and forecast.stops_at[0] == 6, decision.why
+
+
+def test_it_waits_up_top_for_a_brute_that_will_climb_to_it():
+    """A brute whose blows are at hand will come up to it: that next-turn blow needs no jump."""
+    b, me, _ = ledge_with_hay()
+    brute = b.spawn("ogre", 8, 4, team="vale", powers=["strike"], health=30, speed=40)
+    assert any(s.enemy == brute for s in b.threat(me).sources)
+    decision = ai.decide(b, me, "tactical")
+    for square in moves_and_uses(decision)[0]:
+        assert b.forecast_move(me, square).fall is None, decision.why
+
+
+def test_a_prone_creature_stands_then_walks_up_and_strikes():
+    """Standing up costs half its movement (the battle's answer, asked with the stand queued on a
+    snapshot); the other half still takes it to the enemy, and the battle is left as it was."""
+    b = Battle(seed=13, width=10, height=6)
+    me = b.spawn("knight", 2, 2, z=20, team="a", powers=["strike"], health=30)
+    foe = b.spawn("orc", 5, 2, team="b", powers=["strike"], health=20)
+    b.start_combat()
+    b.tick(controller=lambda battle, entity: None)  # it falls and lands prone
+    assert "prone" in b.conditions(me)
+    before = len(b.command_log)
+    decision = ai.decide(b, me, "tactical")
+    assert decision.commands[0] == ("stand", (me,), {}), decision.why
+    moves, uses = moves_and_uses(decision)
+    assert moves and uses == [("strike", {"target": foe})], decision.why
+    assert "prone" in b.conditions(me) and len(b.command_log) == before
+    ai.issue(b, decision.commands)  # legal as planned
+
+
+def test_it_shoots_the_enemy_that_can_hit_back_before_one_stuck_out_of_reach():
+    """A slinger below a ledge: the squire up top hits harder but could reach nobody of its side this
+    round (a 30 ft drop in between), the archer could: the archer is the one to shoot."""
+    b = Battle(seed=14, width=12, height=8)
+    for x in range(12):
+        for y in range(8):
+            b.set_ground(x, y, 30 if x <= 5 else 0)
+    me = b.spawn("goblin", 10, 4, team="vale", powers=["shoot"], health=8)
+    squire = b.spawn("squire", 5, 5, team="hill", powers=["strike"], health=12, defense=12)
+    archer = b.spawn("archer", 3, 1, team="hill", powers=["shoot"], health=12, defense=12)
+    b.start_combat()
+    assert all(b.forecast(me, "shoot", target=t).legal for t in (squire, archer))
+    decision = ai.decide(b, me, "tactical")
+    assert ("shoot", {"target": archer}) in moves_and_uses(decision)[1], decision.why
+
+
+@pytest.mark.parametrize("feet_per_die, jumps", [(10, False), (30, True)])
+def test_a_drop_counts_as_hurtful_by_the_rules_fall_dice_not_by_a_fixed_height(feet_per_die: int, jumps: bool):
+    """A 20 ft drop costs 2d6 by default, so it closes in only along the top; where a scenario deals a
+    die per 30 ft, the same drop is harmless and it jumps down the short way."""
+    b = Battle(seed=3, width=30, height=5, rules={"fall_ft_per_die": feet_per_die})
+    for x in range(30):
+        for y in range(5):
+            b.set_ground(x, y, 20 if x <= 3 else 0)
+    me = b.spawn("scout", 3, 2, team="a", powers=["strike"])
+    b.spawn("foe", 28, 2, team="b", powers=["strike"])
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    moves, _ = moves_and_uses(decision)
+    dropped = any(b.forecast_move(me, square).fall is not None for square in moves)
+    assert dropped == jumps, decision.why
+
+
+@pytest.mark.parametrize("condition, feet", [(None, 30.0), ("slowed", 15.0), ("restrained", 0.0)])
+def test_it_plans_its_next_walk_with_the_speed_the_rules_give_it_now(condition: str | None, feet: float):
+    """Slowed (fatigue, a power) halves the walk it counts on for next turn's blow; restrained, none."""
+    from game.ai.tactical_turn import DEFAULT, Turn
+
+    b = Battle(seed=1, width=10, height=5)
+    me = b.spawn("scout", 1, 2, team="a", powers=["strike"], speed=30)
+    b.spawn("foe", 8, 2, team="b", powers=["strike"])
+    if condition is not None:
+        b.add_condition(me, condition)
+    b.start_combat()
+    assert Turn(b, me, None, DEFAULT).speed == feet
+
+
+def _veil_duel() -> tuple[Battle, int]:
+    """A mage with only darkness and fog, and a friend archer, facing two archers across open ground."""
+    b = Battle(seed=1, width=14, height=7)
+    me = b.spawn("mage", 1, 3, team="a", powers=["darkness", "fog-cloud"], initiative_bonus=20, health=8)
+    b.spawn("archer", 1, 5, team="a", powers=["shoot"])
+    b.spawn("archer", 12, 2, team="b", powers=["shoot"])
+    b.spawn("archer", 12, 4, team="b", powers=["shoot"])
+    b.start_combat()
+    b.begin_round()
+    return b, me
+
+
+def test_it_veils_the_enemy_archers_when_that_spares_its_side_more_than_it_costs():
+    b, me = _veil_duel()
+    before = b.threat(me).expected
+    decision = ai.decide(b, me, "tactical")
+    _, uses = moves_and_uses(decision)
+    assert [power for power, _ in uses] in (["darkness"], ["fog-cloud"]), decision.why
+    for name, args, kwargs in decision.commands:
+        getattr(b, name)(*args, **kwargs)
+    b.resolve_orders()
+    assert b.threat(me).expected < before, decision.why    # the veil really cut their odds on it
+
+
+def test_trying_a_veil_leaves_the_battle_as_it_was():
+    b, me = _veil_duel()
+    log, events, effects = list(b.command_log), list(b.events), dict(b.state.effects)
+    threat = b.threat(me)
+    ai.decide(b, me, "tactical")
+    assert b.command_log == log and b.events == events and b.state.effects == effects
+    assert b.threat(me) == threat
+
+
+def test_it_blinks_across_a_river_it_cannot_walk_over_and_strikes_from_the_far_bank():
+    b = Battle(seed=2, width=12, height=7)
+    for x in (5, 6):
+        for y in range(7):
+            b.set_terrain(x, y, blocks=["movement", "pushes", "fliers"])  # seen across, never crossed
+    me = b.spawn("blinker", 3, 3, team="a", powers=["blink", "strike"], initiative_bonus=20)
+    foe = b.spawn("archer", 9, 3, team="b", powers=["shoot"], health=8)
+    b.start_combat()
+    b.begin_round()
+    decision = ai.decide(b, me, "tactical")
+    _, uses = moves_and_uses(decision)
+    assert [power for power, _ in uses] == ["blink", "strike"], decision.why
+    for name, args, kwargs in decision.commands:  # every command is legal in the order given
+        getattr(b, name)(*args, **kwargs)
+    b.end_turn()
+    assert b.square_of(me)[0] > 6 and any(e.target == foe for e in b.events if isinstance(e, AttackRolled))
+
+
+def test_it_walks_round_a_brute_to_strike_the_archer_behind_it():
+    """The squares nearest by path are all beside the brute: the archer behind it is still weighed
+    (a square in reach of every enemy still standing is on the list), and a blow that likely downs
+    the archer beats one the brute shrugs off."""
+    b = Battle(seed=5, width=12, height=9)
+    me = b.spawn("knight", 2, 4, team="a", powers=["strike"], health=30, attack_bonus=6)
+    b.spawn("brute", 4, 4, team="b", powers=["strike"], health=30)
+    archer = b.spawn("archer", 7, 4, team="b", powers=["shoot"], health=10)
+    b.start_combat()
+    b.damage(archer, 7)  # 3 left: a strike that lands downs it
+    b.tick()
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert uses == [("strike", {"target": archer})], decision.why
+    assert max(abs(moves[-1][0] - 7), abs(moves[-1][1] - 4)) == 1, decision.why

@@ -1,0 +1,200 @@
+"""Power durations through ``Battle``: lights, darkness, fog, conditions and flight end completely when
+their power ends (damage and healing stay), and only powers that say so may be ended early.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from components import Position, Visibility
+from game import Battle
+from tests.power_steps import custom, hp, kinds, powers
+
+# ================================================================ durations
+
+
+def test_light_lasts_its_duration_then_visibility_is_back():
+    with Battle(seed=1) as b:
+        u = b.spawn("caster", 2, 2, team="a")
+        b.set_ambient("terrible")
+        b.use_power(u, "light", point=(6, 2))
+        b.tick()
+        [made] = kinds(b, "area_created")
+        assert (made.what, made.x, made.y, made.radius_ft, made.level) == ("light", 6, 2, 20.0, "normal")
+        assert b.visibility_at(6, 2) == Visibility.NORMAL and b.visibility_at(2, 2) == Visibility.NORMAL
+        [effect] = b.effects()
+        assert effect["power"] == "light" and effect["ends_after_round"] == 1 + 3
+        while b.round < 4:
+            b.tick()
+            if b.round < 4:
+                assert b.visibility_at(6, 2) == Visibility.NORMAL
+        [ended] = kinds(b, "effect_ended")
+        assert (ended.effect, ended.power, ended.reason) == (effect["id"], "light", "duration over")
+        assert b.visibility_at(6, 2) == Visibility.TERRIBLE and not b.terrain.lights and not b.effects()
+
+
+def test_darkness_blocks_sight_until_it_ends():
+    with Battle(seed=1) as b:
+        u = b.spawn("archer", 2, 2, team="a")
+        t = b.spawn("target", 8, 2, team="b", health=40, defense=1)
+        b.use_power(u, "darkness", point=(8, 2))
+        b.tick()
+        [made] = kinds(b, "area_created")
+        assert made.what == "area" and made.level == "no_vision"
+        assert b.visibility_at(8, 2) == Visibility.NO_VISION
+        with pytest.raises(ValueError, match="cannot see"):
+            b.use_power(u, "shoot", target=t)
+        b.run(2)
+        assert [e.power for e in kinds(b, "effect_ended")] == ["darkness"]
+        assert b.visibility_at(8, 2) == Visibility.NORMAL and not b.terrain.areas
+        b.use_power(u, "shoot", target=t)  # seen again
+
+
+def test_fog_cloud_gives_terrible_visibility_inside_and_ends():
+    with Battle(seed=1) as b:
+        u = b.spawn("caster", 2, 2, team="a")
+        b.use_power(u, "fog-cloud", point=(8, 8))
+        b.tick()
+        assert b.visibility_at(8, 8) == Visibility.TERRIBLE and b.visibility_at(0, 15) == Visibility.NORMAL
+        b.run(3)
+        assert b.visibility_at(8, 8) == Visibility.NORMAL
+
+
+def test_a_condition_ends_with_its_power_but_damage_stays():
+    sear = custom("sear", range_ft=30, damage=3, conditions=["dazzled"], duration=1)
+    with Battle(seed=1, powers=powers(sear)) as b:
+        u = b.spawn("caster", 2, 2, team="a")
+        t = b.spawn("t", 5, 2, team="b", health=20)
+        b.use_power(u, "sear", target=t)
+        b.tick()
+        assert "dazzled" in b.conditions(t) and hp(b, t) == 17
+        [gained] = kinds(b, "condition_gained", t)
+        assert gained.condition == "dazzled" and gained.source.startswith("effect:")
+        b.tick()
+        assert "dazzled" not in b.conditions(t)
+        [lost] = kinds(b, "condition_lost", t)
+        assert lost.condition == "dazzled"
+        assert hp(b, t) == 17  # permanent
+
+
+def test_healing_stays_after_the_light_it_came_with_ends():
+    with Battle(seed=2) as b:
+        u = b.spawn("cleric", 5, 5, team="a", health=20)
+        b.damage(u, 10)
+        b.tick()
+        b.use_power(u, "sanctuary-light")
+        b.tick()
+        healed = hp(b, u)
+        assert healed > 10 and b.terrain.lights
+        b.run(3)
+        assert kinds(b, "effect_ended") and not b.terrain.lights
+        assert hp(b, u) == healed
+
+
+def test_shipped_dazzle_and_blind_end_completely():
+    for power_id, condition in (("dazzle", "dazzled"), ("blind", "blinded")):
+        applied = 0
+        for seed in range(8):
+            with Battle(seed=seed) as b:
+                u = b.spawn("caster", 2, 2, team="a")
+                t = b.spawn("t", 5, 2, team="b")
+                b.use_power(u, power_id, target=t)
+                b.tick()
+                [save] = kinds(b, "save_rolled")
+                assert (condition in b.conditions(t)) is not save.success
+                applied += not save.success
+                b.run(b.power(power_id).duration)
+                assert condition not in b.conditions(t) and not b.effects()
+                if condition == "blinded":
+                    assert "flat-footed" not in b.conditions(t)
+        assert applied, f"{power_id} never landed in 8 seeds"
+
+
+def test_flight_ending_above_a_pit_drops_the_creature():
+    with Battle(seed=3) as b:
+        b.set_ground(5, 5, 30)
+        f = b.spawn("flier", 5, 5, health=100)
+        assert b.get(f, Position).z == 30
+        b.use_power(f, "fly")
+        b.tick()
+        assert "flying" in b.conditions(f)
+        b.move(f, 6, 5)  # out over the pit (ground 0), still at 30 ft while it flies
+        b.tick()
+        [ended] = kinds(b, "effect_ended")
+        assert ended.power == "fly" and "flying" not in b.conditions(f)
+        assert [e.condition for e in kinds(b, "condition_lost", f)] == ["flying"]
+        assert kinds(b, "moved", f)[0].z == 30
+        b.tick()
+        [fell] = kinds(b, "fell", f)
+        # nobody acts between the end of the flight and the fall
+        between = b.events[b.events.index(ended) + 1:b.events.index(fell)]
+        assert {e.kind for e in between} <= {"condition_lost", "round_ended", "round_started"}, between
+        assert (fell.from_z, fell.to_z) == (30.0, 0.0)
+        [landed] = kinds(b, "landed", f)
+        assert landed.distance_ft == 30 and landed.dice == 3
+        assert hp(b, f) == 100 - landed.damage and b.get(f, Position).z == 0
+        assert "prone" in b.conditions(f)
+
+
+def test_flight_that_ends_on_the_ground_is_no_fall():
+    with Battle(seed=3) as b:
+        f = b.spawn("flier", 5, 5, health=100)
+        b.use_power(f, "fly")
+        b.run(3)
+        assert not kinds(b, "fell") and hp(b, f) == 100 and "flying" not in b.conditions(f)
+
+
+def test_overlapping_dazzles_last_until_the_later_ends():
+    short = custom("glare-1", range_ft=30, conditions=["dazzled"], duration=1)
+    long = custom("glare-3", range_ft=30, conditions=["dazzled"], duration=3)
+    with Battle(seed=2, powers=powers(short, long)) as b:
+        u1 = b.spawn("long caster", 1, 1, team="a")
+        u2 = b.spawn("short caster", 1, 3, team="a")
+        t = b.spawn("t", 4, 2, team="b")
+        b.use_power(u1, "glare-3", target=t)
+        b.use_power(u2, "glare-1", target=t)
+        b.tick()
+        seen = []
+        for _ in range(4):
+            b.tick()
+            seen.append("dazzled" in b.conditions(t))
+        assert seen == [True, True, False, False]  # the short one ended after round 2, the long after 4
+        assert [e.power for e in kinds(b, "effect_ended")] == ["glare-1", "glare-3"]
+        assert len(kinds(b, "condition_lost", t)) == 1
+
+
+def test_a_gm_granted_condition_survives_the_powers_end():
+    glare = custom("glare", range_ft=30, conditions=["dazzled"], duration=1)
+    with Battle(seed=2, powers=powers(glare)) as b:
+        u = b.spawn("caster", 1, 1, team="a")
+        t = b.spawn("t", 4, 2, team="b")
+        b.add_condition(t, "dazzled")
+        b.use_power(u, "glare", target=t)
+        b.run(3)
+        assert kinds(b, "effect_ended") and "dazzled" in b.conditions(t)
+        b.remove_condition(t, "dazzled")
+        assert "dazzled" not in b.conditions(t)
+
+
+def test_light_may_be_ended_early_darkness_may_not():
+    with Battle(seed=1) as b:
+        u = b.spawn("caster", 2, 2, team="a")
+        other = b.spawn("other", 3, 3, team="a")
+        b.set_ambient("terrible")
+        b.use_power(u, "light", point=(6, 2))
+        b.tick()
+        [light] = b.effects()
+        with pytest.raises(ValueError, match="no ongoing effect"):
+            b.end_power(other, light["id"])
+        with pytest.raises(ValueError, match="no ongoing effect"):
+            b.end_power(u, 9999)
+        b.end_power(u, light["id"])
+        assert b.visibility_at(6, 2) == Visibility.TERRIBLE and not b.effects()
+        [ended] = kinds(b, "effect_ended")
+        assert ended.reason == "ended early"
+        b.use_power(u, "darkness", point=(8, 8))
+        b.tick()
+        [dark] = b.effects()
+        with pytest.raises(ValueError, match="cannot be ended early"):
+            b.end_power(u, dark["id"])
+        assert b.visibility_at(8, 8) == Visibility.NO_VISION and b.effects() == [dark]
