@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -302,7 +303,7 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     demo = build()
     shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
                               demo.human_teams)
-    shots_taken.save(out / "round-00.png", now=0.0)
+    headless.write_picture(partial(shots_taken.save, now=0.0), out / "round-00.png")
     lines = scene_lines(demo.battle)
     seen = 0
     told: set[tuple[int, int]] = set()
@@ -313,8 +314,8 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
         seen = len(events)
         done = finished(demo.battle)
         if demo.battle.round <= shots or done:
-            shots_taken.save(out / f"round-{demo.battle.round:02d}.png",
-                             f"Round {demo.battle.round}: computer vs computer ({policy})")
+            said = f"Round {demo.battle.round}: computer vs computer ({policy})"
+            headless.write_picture(partial(shots_taken.save, message=said), out / f"round-{demo.battle.round:02d}.png")
         if done:
             break
     won = winner(demo.battle)

@@ -8,6 +8,7 @@ after each of the first turns and one of the end, and the combat log written bes
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,19 @@ def _whole(flag: str, text: str, low: int, high: int, shown: str) -> int:
     if not low <= value <= high:
         raise PlayError(f"{flag} must be a whole number in {shown}, not {value}")
     return value
+
+
+def write_picture(draw: Callable[[Path], None], path: Path) -> None:
+    """A screenshot, drawn and written by ``draw(path)``, whole or not at all (a full disk, a folder
+    made read-only during the run).
+
+    Raises:
+        PlayError: it cannot be written, with the file named.
+    """
+    try:
+        draw(path)
+    except OSError as err:
+        raise PlayError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 def write_log(path: Path, lines: list[str]) -> None:
@@ -162,7 +176,7 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     shots: list[Path] = []
 
     def shoot(path: Path) -> None:
-        window.screenshot(str(path), app.ui)
+        write_picture(lambda to: window.screenshot(str(to), app.ui), path)
         shots.append(path)
 
     shoot(out / "turn-000.png")

@@ -24,6 +24,7 @@ from typing import Any
 from components import Position
 from game.play import demo
 from game.play.app import App
+from game.play.headless import write_picture
 from game.render.inputs import Click, Hover, Key
 
 SIZE = (1280, 800)
@@ -42,7 +43,8 @@ def _app(path: Path, seed: int) -> App:
 def _shoot(app: App, path: Path, shots: list[Path]) -> None:
     app.animate()
     assert app.window is not None
-    app.window.screenshot(str(path), app.ui)  # type: ignore[attr-defined]  # the off-screen Window
+    window = app.window
+    write_picture(lambda to: window.screenshot(str(to), app.ui), path)  # type: ignore[attr-defined]  # off-screen
     shots.append(path)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pygame
 
+from game.render.png import save_png
 from game.render.ui import UiState
 from game.render.view import Renderer
 
@@ -32,11 +33,15 @@ class Screenshots:
         self.ui = UiState(title=title, human_teams=human_teams)
 
     def save(self, path: str | Path, message: str | None = None, now: float = 1e9) -> None:
-        """Draw the battle as it is now (animations finished) and write it to ``path``."""
+        """Draw the battle as it is now (animations finished) and write it to ``path``.
+
+        Raises:
+            OSError: the picture cannot be written (see :func:`game.render.png.save_png`).
+        """
         if message is not None:
             self.ui.message = message
         self.renderer.draw(self.surface, self.ui, now=now)
-        pygame.image.save(self.surface, str(path))
+        save_png(self.surface, path)
 
     def close(self) -> None:
         pygame.quit()

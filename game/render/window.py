@@ -15,6 +15,7 @@ import pygame
 
 from game.render import theme
 from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
+from game.render.png import save_png
 from game.render.ui import UiState
 from game.render.view import Renderer
 
@@ -137,10 +138,14 @@ class Window:
         self.renderer.draw(self.screen, ui)
 
     def screenshot(self, path: str, ui: UiState, now: float = 1e9) -> None:
-        """Draw a frame with its animations finished and write it to ``path`` as PNG."""
+        """Draw a frame with its animations finished and write it to ``path`` as PNG.
+
+        Raises:
+            OSError: the picture cannot be written (see :func:`game.render.png.save_png`).
+        """
         self._buttons = ui.buttons
         self.renderer.draw(self.screen, ui, now=now)
-        pygame.image.save(self.screen, path)
+        save_png(self.screen, path)
 
     def present(self, ui: UiState) -> float:
         """Draw a frame, show it and wait for the next one.
