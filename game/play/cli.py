@@ -37,24 +37,15 @@ def run_demo(args: argparse.Namespace) -> int:
 
     try:
         check_out_dir("--out", args.out)
-        built = demo.build().battle  # the demo's teams, to check --policy against
-        try:
-            headless.check_policy(args.policy, built, "the demo")
-        finally:
-            built.close()
+        if not (args.headless or not demo.has_display()):
+            demo.run_window(policy=args.policy, seed=args.seed)  # --policy is checked against the demo's teams
+            return 0
+        lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)
     except (FlagError, headless.PlayError) as err:
-        print(f"demo: {err}", file=sys.stderr)
+        print(f"demo: {one_line(err)}", file=sys.stderr)
         return 2
-    if args.headless or not demo.has_display():
-        try:
-            lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)
-        except headless.PlayError as err:
-            print(f"demo: {one_line(err)}", file=sys.stderr)
-            return 2
-        print("\n".join(lines))
-        print(f"\nScreenshots and combat-log.txt written to {args.out}/", file=sys.stderr)
-        return 0
-    demo.run_window(policy=args.policy, seed=args.seed)
+    print("\n".join(lines))
+    print(f"\nScreenshots and combat-log.txt written to {args.out}/", file=sys.stderr)
     return 0
 
 

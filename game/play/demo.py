@@ -286,6 +286,9 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
 
     Returns:
         The combat log lines (also written to ``out_dir/combat-log.txt``).
+
+    Raises:
+        PlayError: ``policy`` is refused (nothing in ``out_dir`` is touched), or a file cannot be written.
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -296,11 +299,19 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
 
     headless.quiet_signals()
 
+    demo = build()
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    try:  # the policy is checked, and the folder made, before last run's pictures are cleared
+        headless.check_policy(policy, demo.battle, "the demo")
+        out.mkdir(parents=True, exist_ok=True)
+    except headless.PlayError:
+        demo.battle.close()
+        raise
+    except OSError as err:
+        demo.battle.close()
+        raise headless.PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
     for old in out.glob("round-*.png"):
         old.unlink()
-    demo = build()
     shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
                               demo.human_teams)
     headless.write_picture(partial(shots_taken.save, now=0.0), out / "round-00.png")
@@ -330,10 +341,20 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
 
 
 def run_window(policy: str = "tactical", seed: int = 7, seconds_per_round: float = 1.5) -> None:
-    """Open the window on the demo and let the computer play both sides, a round every few seconds."""
+    """Open the window on the demo and let the computer play both sides, a round every few seconds.
+
+    Raises:
+        PlayError: ``policy`` is not a policy or names a team the demo does not have.
+    """
+    from game.play import headless
     from game.play.app import App
 
     demo = build()
+    try:
+        headless.check_policy(policy, demo.battle, "the demo")
+    except headless.PlayError:
+        demo.battle.close()
+        raise
 
     def directed_round(battle: Any) -> None:
         demo.battle = battle  # after Ctrl+L the window plays the loaded battle
