@@ -7,6 +7,7 @@ on anything the rules refuse, over many seeds, policies and random maps.
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -140,3 +141,16 @@ def test_two_ais_finish_a_small_battle(policy: str) -> None:
 def test_ai_does_not_import_pygame() -> None:
     code = "import sys, game.ai; assert 'pygame' not in sys.modules, 'game.ai imported pygame'"
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True)
+
+
+@pytest.mark.parametrize("powers, says", [(["fireball"], r"Fireball at \(7, 3\) \((\d+\.\d) expected\)"),
+                                          (["shoot"], r"Shoot at Orc 1 \((\d+\.\d) expected\)")])
+def test_greedy_says_the_damage_it_expected_of_an_area_as_of_a_single_target(powers: list[str], says: str) -> None:
+    b = Battle(seed=3, width=12, height=8)
+    me = b.spawn("Mage", 2, 3, team="a", powers=powers)
+    b.spawn("Orc", 7, 3, team="b", powers=["strike"])
+    b.spawn("Orc", 8, 4, team="b", powers=["strike"])
+    b.start_combat()
+    why = ai.decide(b, me, "greedy").why
+    found = re.search(says, why)
+    assert found and float(found[1]) > 0, why

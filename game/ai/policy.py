@@ -18,7 +18,7 @@ from typing import Any
 from components import Falling
 from game.ai import tactical
 from game.ai.baseline import PLANNERS, expected_of
-from game.ai.board import Command, View, can_act
+from game.ai.board import Command, View, can_act, harmful_options
 from game.ai.tactical import Decision
 
 #: Every policy, with what it does in two lines (the README and ``--help`` show these).
@@ -145,11 +145,18 @@ def described(view: View, policy: str, commands: Sequence[Command]) -> str:
             aim = kwargs.get("target")
             at = f" at {battle.display_name(aim)}" if aim is not None else \
                 f" at {tuple(kwargs['point'])}" if "point" in kwargs else ""
-            expected = expected_of(view, (name, args, kwargs))
+            expected = expected_of(view, (name, args, kwargs)) if aim is not None else \
+                _area_expected(view, args[1], kwargs)
             parts.append(f"{battle.power(args[1]).name}{at}" + (f" ({expected:.1f} expected)" if expected else ""))
         else:
             parts.append("stands up" if name == "stand" else name.replace("_", " "))
     return f"{policy}: " + ("; ".join(parts) if parts else "does nothing")
+
+
+def _area_expected(view: View, power_id: str, kwargs: Mapping[str, Any]) -> float:
+    """The damage the baseline expected of an area use it chose (areas are weighed only from where
+    the creature stands): its own option's figure, every enemy caught summed."""
+    return next((o.expected for o in harmful_options(view) if o.power.id == power_id and o.kwargs == kwargs), 0.0)
 
 
 def issue(battle: Any, commands: Iterable[Command]) -> list[Command]:
