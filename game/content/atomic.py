@@ -3,8 +3,7 @@
 The new bytes go to a temporary file beside the target (``os.replace`` is atomic only within one
 file system), flushed and fsynced, then renamed over it. A writer killed mid-write cannot remove
 its temporary, so every write first removes the stale temporaries of the same target: those
-whose writing process is gone (or, for names without a process, that are older than
-:data:`STALE_SECONDS`).
+whose writing process is gone, or that are older than :data:`STALE_SECONDS`.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ from typing import IO, Any
 
 __all__ = ["STALE_SECONDS", "atomic_write", "remove_stale_temporaries", "replacing", "temporary_prefix"]
 
-#: A temporary this old, whose writer cannot be asked about, is stale: a save takes milliseconds.
+#: A temporary this old is stale whoever wrote it: a save takes milliseconds.
 STALE_SECONDS = 600.0
 _OURS = re.compile(r"^(?P<pid>\d{1,10})\.[A-Za-z0-9_]+\.tmp$")  # ".save.json.<pid>.<random>.tmp"
 _OLDER = re.compile(r"^[A-Za-z0-9_]{8}\.tmp$")  # ".save.json.<random>.tmp", before pids were named
@@ -45,22 +44,12 @@ def _writer_gone(pid: int) -> bool:
     return False
 
 
-def _stale(ours: re.Match[str] | None, age: float) -> bool:
-    """Whether a temporary is stale: one that names its writer is while that writer is gone (a long
-    simulation's table is written for as long as it runs); where that cannot be asked (not POSIX), or
-    for the older names without a writer, once it is older than :data:`STALE_SECONDS`."""
-    if ours is not None and os.name == "posix":
-        return _writer_gone(int(ours["pid"]))
-    return age > STALE_SECONDS
-
-
 def remove_stale_temporaries(path: Path, now: float | None = None) -> list[Path]:
     """Remove the temporaries an interrupted write of ``path`` left behind; the paths removed.
 
     Only names this module makes for this very target are considered (``.NAME.<pid>.<random>.tmp``
     and the older ``.NAME.<random>.tmp``), never another file's: a temporary whose writer is gone,
-    or an older one without a writer's pid that is older than :data:`STALE_SECONDS`. A live writer's
-    temporary is left alone however long it has been writing.
+    or one older than :data:`STALE_SECONDS`. A live writer's fresh temporary is left alone.
     """
     directory = path.parent if str(path.parent) else Path(".")
     prefix = f".{path.name}."
@@ -83,7 +72,7 @@ def remove_stale_temporaries(path: Path, now: float | None = None) -> list[Path]
             continue
         if not stat.S_ISREG(info.st_mode):
             continue
-        if _stale(ours, now - info.st_mtime):
+        if now - info.st_mtime > STALE_SECONDS or (ours is not None and _writer_gone(int(ours["pid"]))):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))
