@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from game.content.atomic import STALE_SECONDS, atomic_write, remove_stale_temporaries
 from game.content.saves import load_game, save_game
 from game.content.scenario import load_scenario
@@ -102,3 +104,11 @@ def test_a_temporary_that_is_not_a_regular_file_is_left_alone(tmp_path: Path) ->
     os.utime(odd, (long_ago, long_ago))
     atomic_write(tmp_path / "slot.json", b"{}")
     assert odd.is_dir()
+
+
+@pytest.mark.parametrize("pid", ["0", "9999999999"])
+def test_a_temporary_naming_no_possible_writer_is_stale_and_writes_go_on(tmp_path: Path, pid: str) -> None:
+    odd = tmp_path / f".slot.json.{pid}.abcd1234.tmp"
+    odd.write_bytes(b"x")
+    atomic_write(tmp_path / "slot.json", b"{}")
+    assert not odd.exists() and (tmp_path / "slot.json").read_bytes() == b"{}"

@@ -3,7 +3,8 @@
 The new bytes go to a temporary file beside the target (``os.replace`` is atomic only within one
 file system), flushed and fsynced, then renamed over it. A writer killed mid-write cannot remove
 its temporary, so every write first removes the stale temporaries of the same target: those
-whose writing process is gone, or that are older than :data:`STALE_SECONDS`.
+whose writing process is gone, or that are older than :data:`STALE_SECONDS` (a writer that writes
+for long, a simulation's table, flushes as it goes, so its temporary stays fresh).
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ def temporary_prefix(path: Path) -> str:
 
 def _writer_gone(pid: int) -> bool:
     """Whether no process ``pid`` exists (only asked on POSIX, where signal 0 merely checks)."""
-    if os.name != "posix" or pid == os.getpid() or pid <= 0:
+    if os.name != "posix" or pid == os.getpid():
         return False
+    if pid <= 0:
+        return True  # no process has such an id (and signal 0 to 0 or less would ask about groups)
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # no such process; or a pid past any the system gives
         return True
     except OSError:  # it exists, owned by someone else
         return False
