@@ -39,16 +39,28 @@ def test_a_full_disk_leaves_the_old_picture_and_no_temporary(tmp_path: Path, mon
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shot.png"]
 
 
-@pytest.mark.parametrize("command", [
-    ["play", str(ROOT / "assets/scenarios/ledge.toml"), "--headless", "--rounds", "1"],
-    ["demo", "--headless", "--rounds", "1"],
-])
-def test_a_headless_run_that_cannot_write_its_pictures_says_so(command: list[str], tmp_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+PLAY = ["play", str(ROOT / "assets/scenarios/ledge.toml"), "--headless"]
+
+
+@pytest.mark.parametrize("command, old", [([*PLAY, "--rounds", "1"], "turn-001.png"),
+                                          (["demo", "--headless", "--rounds", "1"], "round-01.png")])
+def test_a_headless_run_that_cannot_write_its_pictures_says_so_and_keeps_the_last_runs(
+        command: list[str], old: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / old).write_bytes(b"last run's picture")
     monkeypatch.setattr(atomic.os, "fsync", _disk_full)
     code = cli.main([*command, "--out", str(tmp_path)])
     err = capsys.readouterr().err
-    assert code != 0
+    assert code == 2
     assert f"cannot write {tmp_path}" in err and ".png: No space left on device" in err, err
     assert "Traceback" not in err and not list(tmp_path.glob("*.tmp")) and not list(tmp_path.glob(".*.tmp"))
+    assert (tmp_path / old).read_bytes() == b"last run's picture"
+
+
+def test_a_shorter_run_clears_the_pictures_of_a_longer_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([*PLAY, "--rounds", "3", "--out", str(tmp_path), "--seed", "4"]) == 0
+    longer = {p.name for p in tmp_path.glob("turn-*.png")}
+    assert cli.main([*PLAY, "--rounds", "1", "--out", str(tmp_path), "--seed", "4"]) == 0
+    shorter = {p.name for p in tmp_path.glob("turn-*.png")}
+    capsys.readouterr()
+    assert shorter < longer and "turn-000.png" in shorter

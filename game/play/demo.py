@@ -279,6 +279,44 @@ def finished(battle: Any) -> bool:
     return died and battle.standing_teams() != {battle.team(e) for e in battle.creatures()}
 
 
+def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: int, seed: int, policy: str,
+                          shots: int) -> list[str]:
+    """The demo's rounds, a picture of the first few and the last, and the log; then the pictures of
+    a longer last run that this one did not write are cleared (a run that fails keeps the old ones).
+
+    Raises:
+        PlayError: a picture or the log cannot be written.
+    """
+    from game.battle.log import format_events
+    from game.play import headless
+    from game.play.flow import winner
+
+    written = [out / "round-00.png"]
+    headless.write_picture(partial(shots_taken.save, now=0.0), written[0])
+    lines = scene_lines(demo.battle)
+    seen = 0
+    told: set[tuple[int, int]] = set()
+    for _ in range(max_rounds):
+        ducked = play_round(demo, seed, policy, told)
+        events = demo.battle.state.events
+        lines += format_events(demo.battle, events[seen:]) + ducked + cover_lines(demo.battle, told)
+        seen = len(events)
+        done = finished(demo.battle)
+        if demo.battle.round <= shots or done:
+            said = f"Round {demo.battle.round}: computer vs computer ({policy})"
+            written.append(out / f"round-{demo.battle.round:02d}.png")
+            headless.write_picture(partial(shots_taken.save, message=said), written[-1])
+        if done:
+            break
+    won = winner(demo.battle)
+    lines.append(f"End: {won} won after {demo.battle.round} rounds" if won else
+                 f"End: no side had won after {demo.battle.round} rounds")
+    headless.write_log(out / "combat-log.txt", lines)
+    for old in set(out.glob("round-*.png")) - set(written):
+        old.unlink(missing_ok=True)
+    return lines
+
+
 def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 7, policy: str = "tactical",
                  shots: int = 6) -> list[str]:
     """Play the demo without a window: a PNG of the first rounds and the last, and the log file;
@@ -292,16 +330,14 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     """
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from game.battle.log import format_events
     from game.play import headless
-    from game.play.flow import winner
     from game.render.shots import Screenshots
 
     headless.quiet_signals()
 
     demo = build()
     out = Path(out_dir)
-    try:  # the policy is checked, and the folder made, before last run's pictures are cleared
+    try:  # the policy is checked, and the folder made, before anything is written
         headless.check_policy(policy, demo.battle, "the demo")
         out.mkdir(parents=True, exist_ok=True)
     except headless.PlayError:
@@ -310,30 +346,13 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     except OSError as err:
         demo.battle.close()
         raise headless.PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
-    for old in out.glob("round-*.png"):
-        old.unlink()
     shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
                               demo.human_teams)
-    headless.write_picture(partial(shots_taken.save, now=0.0), out / "round-00.png")
-    lines = scene_lines(demo.battle)
-    seen = 0
-    told: set[tuple[int, int]] = set()
-    for _ in range(max_rounds):
-        ducked = play_round(demo, seed, policy, told)
-        events = demo.battle.state.events
-        lines += format_events(demo.battle, events[seen:]) + ducked + cover_lines(demo.battle, told)
-        seen = len(events)
-        done = finished(demo.battle)
-        if demo.battle.round <= shots or done:
-            said = f"Round {demo.battle.round}: computer vs computer ({policy})"
-            headless.write_picture(partial(shots_taken.save, message=said), out / f"round-{demo.battle.round:02d}.png")
-        if done:
-            break
-    won = winner(demo.battle)
-    lines.append(f"End: {won} won after {demo.battle.round} rounds" if won else
-                 f"End: no side had won after {demo.battle.round} rounds")
-    headless.write_log(out / "combat-log.txt", lines)
-    shots_taken.close()
+    try:
+        lines = _played_with_pictures(demo, shots_taken, out, max_rounds, seed, policy, shots)
+    finally:
+        shots_taken.close()
+        demo.battle.close()
     from game.play import showcase  # the window played as a person would: out/demo-*.png
 
     showcase.run(out, seed)

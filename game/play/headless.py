@@ -171,30 +171,33 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
               policy=policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, computer_delay=0.0,
               max_rounds=rounds, explain=explain)
     window = app.open_window(size, offscreen=True)
-    for old in (*out.glob("turn-*.png"), out / "final.png"):
-        old.unlink(missing_ok=True)
     shots: list[Path] = []
 
     def shoot(path: Path) -> None:
         write_picture(lambda to: window.screenshot(str(to), app.ui), path)
         shots.append(path)
 
-    shoot(out / "turn-000.png")
-    turn = 0
-    while app.flow.step():
-        if app.flow.said:  # a creature's turn was played (not only a round begun)
-            turn += 1
-            app.ui.message = f"Round {app.battle.round}, turn {turn}: {app.flow.said}"
-            app.refresh()
-            if turn <= TURN_SHOTS:
-                shoot(out / f"turn-{turn:03d}.png")
-            app.flow.said = ""
-    app.refresh()
-    if not app.ui.banner:
-        app.ui.message = f"Stopped after round {app.battle.round} (--rounds {rounds})"
-    shoot(out / "final.png")
-    events = app.battle.events
-    lines = format_with_notes(app.battle, events, app.flow.reasons) if explain else format_events(app.battle, events)
-    write_log(out / "combat-log.txt", lines)
-    window.close()
+    try:
+        shoot(out / "turn-000.png")
+        turn = 0
+        while app.flow.step():
+            if app.flow.said:  # a creature's turn was played (not only a round begun)
+                turn += 1
+                app.ui.message = f"Round {app.battle.round}, turn {turn}: {app.flow.said}"
+                app.refresh()
+                if turn <= TURN_SHOTS:
+                    shoot(out / f"turn-{turn:03d}.png")
+                app.flow.said = ""
+        app.refresh()
+        if not app.ui.banner:
+            app.ui.message = f"Stopped after round {app.battle.round} (--rounds {rounds})"
+        shoot(out / "final.png")
+        events = app.battle.events
+        lines = format_with_notes(app.battle, events, app.flow.reasons) if explain else \
+            format_events(app.battle, events)
+        write_log(out / "combat-log.txt", lines)
+    finally:
+        window.close()
+    for old in set(out.glob("turn-*.png")) - set(shots):  # a longer last run's: cleared once this one is written
+        old.unlink(missing_ok=True)
     return Played(lines, shots, app.battle.round, app.winner())

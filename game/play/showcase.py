@@ -175,9 +175,12 @@ def _close(app: App) -> None:
 
 def run(out: Path, seed: int = 7) -> list[Path]:
     """Play the demo scenario as a person on the human side would, and the keep for its fog; write
-    the pictures to ``out`` (see the module's list) and return those written."""
-    for old in out.glob("demo-*.png"):
-        old.unlink()
+    the pictures to ``out`` (see the module's list) and return those written; pictures of an older
+    showcase that this one did not write are cleared once it is done.
+
+    Raises:
+        PlayError: a picture cannot be written (the last run's are then left as they were).
+    """
     shots: list[Path] = []
     app: Any = _app(demo.DEMO_SCENARIO, seed)
     try:
@@ -186,4 +189,6 @@ def run(out: Path, seed: int = 7) -> list[Path]:
     finally:
         _close(app)
     _fog(out, shots, seed)
+    for old in set(out.glob("demo-*.png")) - set(shots):
+        old.unlink(missing_ok=True)
     return shots
