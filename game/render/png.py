@@ -22,5 +22,8 @@ def save_png(surface: pygame.Surface, path: str | Path) -> None:
         OSError: the file cannot be written; an old file of that name is left as it was, and no temporary.
     """
     buffer = io.BytesIO()
-    pygame.image.save(surface, buffer, "picture.png")
+    try:
+        pygame.image.save(surface, buffer, "picture.png")
+    except pygame.error as err:  # the encoder's own failure (out of memory): told as a write that failed
+        raise OSError(f"cannot encode the picture ({err})") from None
     atomic_write(Path(path), buffer.getvalue())
