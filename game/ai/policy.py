@@ -18,7 +18,7 @@ from typing import Any
 from components import Falling
 from game.ai import tactical
 from game.ai.baseline import PLANNERS, expected_of
-from game.ai.board import Command, View, can_act, harmful_options
+from game.ai.board import Command, View, area_victims, can_act, expected_value
 from game.ai.tactical import Decision
 
 #: Every policy, with what it does in two lines (the README and ``--help`` show these).
@@ -154,9 +154,12 @@ def described(view: View, policy: str, commands: Sequence[Command]) -> str:
 
 
 def _area_expected(view: View, power_id: str, kwargs: Mapping[str, Any]) -> float:
-    """The damage the baseline expected of an area use it chose (areas are weighed only from where
-    the creature stands): its own option's figure, every enemy caught summed."""
-    return next((o.expected for o in harmful_options(view) if o.power.id == power_id and o.kwargs == kwargs), 0.0)
+    """The damage the baseline expected of an area use it chose, by its own sum over the enemies
+    caught (areas are weighed only from where the creature stands); only the chosen aim is asked."""
+    point = kwargs.get("point")
+    info = view.caches.power_info(view.battle, power_id)
+    victims = area_victims(view, info, None if point is None else (int(point[0]), int(point[1])))
+    return sum(expected_value(view, info, v) for v in victims) if victims else 0.0
 
 
 def issue(battle: Any, commands: Iterable[Command]) -> list[Command]:
