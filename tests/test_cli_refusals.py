@@ -221,3 +221,18 @@ def test_a_real_process_exits_2_with_one_line(argv: list[str]) -> None:
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
     assert argv[2 if argv[0] == "simulate" else -2] in done.stderr
     assert done.stdout == ""
+
+
+def test_the_windowed_demo_refuses_a_policy_for_a_team_it_lacks_before_opening(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from game.play import demo
+    from game.play.app import App
+
+    opened: list[object] = []
+    monkeypatch.setattr(demo, "has_display", lambda: True)
+    monkeypatch.setattr(App, "run", lambda self, *a, **k: opened.append(self))
+    assert main(["demo", "--policy", "blue=greedy,reds=random"]) == 2
+    line = capsys.readouterr().err.strip()
+    assert "\n" not in line and "'reds'" in line and line.startswith("demo: "), line
+    assert opened == []
+    assert main(["demo", "--policy", "blue=greedy,red=random"]) == 0 and len(opened) == 1  # a good one opens
