@@ -1,5 +1,5 @@
 """Helpers shared by the power tests (test_powers.py and test_power_*.py): a custom power, the
-default power table with extras, events of one kind, and a creature's hit points."""
+default power table with extras, and a creature's hit points (events of one kind: tests.event_steps)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,6 @@ def powers(*extra) -> dict:
     table = dict(default_powers())
     table.update({p.id: p for p in extra})
     return table
-
-
-def kinds(b: Battle, kind: str, entity: int | None = None) -> list:
-    return [e for e in b.events
-            if e.kind == kind and (entity is None or getattr(e, "entity", None) == entity)]
 
 
 def hp(b: Battle, e: int) -> int:

@@ -8,7 +8,8 @@ import pytest
 
 from components import Position, Visibility
 from game import Battle
-from tests.power_steps import custom, hp, kinds, powers
+from tests.event_steps import kinds
+from tests.power_steps import custom, hp, powers
 
 # ================================================================ durations
 

@@ -12,7 +12,8 @@ import pytest
 from components.events import AttackRolled, PowerUsed
 from game import Battle
 from game.content.powers import SCRIPTS_DIR
-from tests.power_steps import custom, hp, kinds, powers
+from tests.event_steps import kinds
+from tests.power_steps import custom, hp, powers
 
 # ================================================================ scripted powers
 

@@ -17,7 +17,8 @@ import pytest
 
 from components import Fatigue
 from game import Battle
-from tests.power_steps import custom, hp, kinds, powers
+from tests.event_steps import kinds
+from tests.power_steps import custom, hp, powers
 
 # ================================================================ one creature you can see within range
 

@@ -10,10 +10,7 @@ from components import Position, Visibility
 from components.events import RoundEnded
 from game import Battle
 from game.content.powers import default_powers, parse_power
-
-
-def kinds(b: Battle, kind: str) -> list:
-    return [e for e in b.events if e.kind == kind]
+from tests.event_steps import kinds
 
 
 def test_walking_across_a_pit_steps_off_at_its_edge_and_falls() -> None:

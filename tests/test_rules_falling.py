@@ -6,10 +6,7 @@ import pytest
 
 from components import Fatigue, Health, Position
 from game import Battle
-
-
-def kinds(b: Battle, kind: str, entity: int | None = None) -> list:
-    return [e for e in b.events if e.kind == kind and (entity is None or getattr(e, "entity", None) == entity)]
+from tests.event_steps import kinds
 
 
 def drop(b: Battle, height: float, soft: bool = False, health: int = 1000, ticks: int = 1) -> int:

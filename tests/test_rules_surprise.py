@@ -8,10 +8,7 @@ import pytest
 
 from components import Position
 from game import Battle
-
-
-def kinds(b: Battle, kind: str, entity: int | None = None) -> list:
-    return [e for e in b.events if e.kind == kind and (entity is None or getattr(e, "entity", None) == entity)]
+from tests.event_steps import kinds
 
 
 @pytest.fixture

@@ -118,7 +118,7 @@ class Creatures(BattleCore):
     def display_name(self, entity: int) -> str:
         """The name a person reads in the log, the window and the computer player's reasons: the
         creature's own, numbered in spawn order when others share it ("Raider 1", "Raider 2"), by
-        the log's own :func:`game.battle.naming.numbered`."""
+        :func:`game.battle.naming.numbered`, as the log names them."""
         entity = self.check(entity)
         counted, names = self.display_names
         creatures = self.state.creatures
