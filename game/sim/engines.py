@@ -144,8 +144,10 @@ class DaskEngine(Engine):
                 raise ValueError(f"--scheduler {scheduler!r}: cannot use it as a Dask scheduler "
                                  f"({type(err).__name__}: {one_line(err)})") from None
         else:
+            # no dashboard; the scheduler's small HTTP server (health checks) on a free port of this
+            # machine only, so that two runs at once do not fight over port 8787 (and warn about it)
             self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                                        dashboard_address=None)
+                                        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             self.client = Client(self.cluster)
         self.client.register_plugin(SimWorkerPlugin())
         n = max(1, len(self.client.scheduler_info().get("workers", {})))
