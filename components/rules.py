@@ -7,7 +7,7 @@ Systems read these fields instead of carrying constants, so that a scenario's ``
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from types import MappingProxyType
 from typing import Any
@@ -39,9 +39,10 @@ RULE_BOUNDS: Mapping[str, Bound] = MappingProxyType({
     "speed_ft": Bound(0, 10_000, unit="ft"),
     "slowed_speed_factor": Bound(0, 1, whole=False, above=True),
     "max_fatigue": Bound(1, 100, unit="fatigue points"),
-    "slowed_at_fatigue": Bound(0, 100, unit="fatigue points"),
-    "disadvantage_at_fatigue": Bound(0, 100, unit="fatigue points"),
-    "unconscious_at_fatigue": Bound(0, 100, unit="fatigue points"),
+    # a threshold of 0 would hold from the start: every creature slowed, or unconscious, unhurt
+    "slowed_at_fatigue": Bound(1, 100, unit="fatigue points"),
+    "disadvantage_at_fatigue": Bound(1, 100, unit="fatigue points"),
+    "unconscious_at_fatigue": Bound(1, 100, unit="fatigue points"),
     "fatigue_per_hit_at_zero": Bound(0, 100, unit="fatigue points"),
     "fall_ft_per_round": Bound(1, 100_000, unit="ft"),
     "fall_ft_per_die": Bound(1, 1000, unit="ft"),
@@ -55,6 +56,46 @@ RULE_BOUNDS: Mapping[str, Bound] = MappingProxyType({
     "surprise_rounds": Bound(0, 100, unit="rounds"),
 })
 
+#: Rules that must not exceed another, as (lower, higher, why): the fatigue track climbs from
+#: slowed to disadvantage to unconscious, and each threshold and a hit's fatigue lie on the track.
+#: Out of this order one rule contradicts another (unconscious before slowed), or is never reached
+#: (a threshold past ``max_fatigue``) and so silently means nothing.
+RULE_ORDER: tuple[tuple[str, str, str], ...] = (
+    ("slowed_at_fatigue", "disadvantage_at_fatigue", "fatigue slows a creature before, or as, it gives disadvantage"),
+    ("disadvantage_at_fatigue", "unconscious_at_fatigue",
+     "fatigue gives disadvantage before, or as, it knocks a creature unconscious"),
+    ("unconscious_at_fatigue", "max_fatigue", "a creature falls unconscious on the fatigue track, not past its end"),
+    ("fatigue_per_hit_at_zero", "max_fatigue", "a hit at 0 Health adds at most the whole fatigue track"),
+)
+
+
+def order_problems(values: Mapping[str, Any], given: Collection[str] | None = None) -> list[str]:
+    """Why ``values`` (every rule's value, each within its range) break :data:`RULE_ORDER`: one line
+    per pair out of order, naming both keys and what was expected.
+
+    ``given``: the keys the caller set (a scenario's ``[rules]``); the others are marked as the
+    default, so that a file setting only ``max_fatigue = 3`` learns that it is below a default.
+    """
+    def named(key: str) -> str:
+        default = "" if given is None or key in given else " (the default)"
+        return f"rules.{key} = {values[key]}{default}"
+
+    return [f"{named(low)} is above {named(high)}; expected {low} <= {high} ({why})"
+            for low, high, why in RULE_ORDER if values[low] > values[high]]
+
+
+def field_problem(name: str, value: object) -> str | None:
+    """Why ``value`` cannot be rule ``name`` on its own (its type or range), naming ``rules.NAME``;
+    None when it can. A scenario checks each key with this, so that every bad key is listed."""
+    if name == "diagonal" and (not isinstance(value, str) or value not in DIAGONAL_RULES):
+        return f"rules.diagonal must be one of {', '.join(DIAGONAL_RULES)}, not {shown(value)}"
+    if name == "height_distance" and (not isinstance(value, str) or value not in HEIGHT_RULES):
+        return f"rules.height_distance must be one of {', '.join(HEIGHT_RULES)}, not {shown(value)}"
+    if name == "cover_enabled" and not isinstance(value, bool):
+        return f"rules.cover_enabled must be true or false, not {shown(value)}"
+    problem = RULE_BOUNDS[name].problem(value) if name in RULE_BOUNDS else None
+    return f"rules.{name}: {problem}" if problem else None
+
 
 @dataclass(frozen=True, slots=True)
 class Rules:
@@ -67,10 +108,13 @@ class Rules:
     ``cover_bonus`` and ``flat_footed_penalty`` -1000..1000, ``cover_lines_needed`` 1..4,
     ``initiative_die`` 1..1000, ``surprise_rounds`` 0..100. ``diagonal`` is "one" or
     "alternating", ``height_distance`` "straight" or "larger", ``cover_enabled`` true or false.
+    The fatigue numbers keep their order (:data:`RULE_ORDER`): ``slowed_at_fatigue`` <=
+    ``disadvantage_at_fatigue`` <= ``unconscious_at_fatigue`` <= ``max_fatigue``, and
+    ``fatigue_per_hit_at_zero`` <= ``max_fatigue``.
 
     Raises:
         ValueError: a field of the wrong type or out of its range, naming ``rules.FIELD``, the
-            range and the value.
+            range and the value; or two fields out of order, naming both.
     """
 
     square_ft: int = 5
@@ -96,17 +140,13 @@ class Rules:
     height_distance: str = "straight"  # "straight" or "larger": how ranges, reach and areas count height
 
     def __post_init__(self) -> None:
-        if not isinstance(self.diagonal, str) or self.diagonal not in DIAGONAL_RULES:
-            raise ValueError(f"rules.diagonal must be one of {', '.join(DIAGONAL_RULES)}, not {shown(self.diagonal)}")
-        if not isinstance(self.height_distance, str) or self.height_distance not in HEIGHT_RULES:
-            raise ValueError(f"rules.height_distance must be one of {', '.join(HEIGHT_RULES)}, "
-                             f"not {shown(self.height_distance)}")
-        if not isinstance(self.cover_enabled, bool):
-            raise ValueError(f"rules.cover_enabled must be true or false, not {shown(self.cover_enabled)}")
-        for name, bound in RULE_BOUNDS.items():
-            problem = bound.problem(getattr(self, name))
+        for each in fields(self):
+            problem = field_problem(each.name, getattr(self, each.name))
             if problem:
-                raise ValueError(f"rules.{name}: {problem}")
+                raise ValueError(problem)
+        problems = order_problems({name: getattr(self, name) for name in RULE_BOUNDS})
+        if problems:
+            raise ValueError("; ".join(problems))
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None, where: str = "rules") -> Rules:
@@ -126,10 +166,12 @@ class Rules:
             close = difflib.get_close_matches(str(unknown[0]), known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ValueError(f"{where}: unknown rule {shown(unknown[0])}{hint}; known rules: {', '.join(known)}")
-        try:
-            return replace(cls(), **dict(data))
-        except ValueError as err:
-            raise ValueError(f"{where}: {err}") from None
+        problem = next((p for key, value in data.items() if (p := field_problem(key, value))), None)
+        if problem is None:  # every key in its range: now their order, with the defaults marked
+            problem = "; ".join(order_problems({**asdict(cls()), **dict(data)}, data)) or None
+        if problem is not None:
+            raise ValueError(f"{where}: {problem}")
+        return replace(cls(), **dict(data))
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values, for saves and for showing a scenario's effective rules."""

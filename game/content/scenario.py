@@ -47,7 +47,9 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     radius_ft = 10
     level = "no vision"                   # default poor
 
-    [rules]                               # any field of components.Rules, each within its range
+    [rules]                               # any field of components.Rules, each within its range;
+                                          # fatigue thresholds 1..max_fatigue, slowed <= disadvantage
+                                          # <= unconscious (components.rules.RULE_ORDER)
     cover_bonus = 4
 
     [teams.knights]                       # a name --policy can write: no '=' or ',', no edge spaces

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from components import Rules, Visibility
+from components.rules import field_problem, order_problems
 from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from components.values import Bound, shown
 from game.content import checks as c
@@ -117,18 +118,19 @@ class Context:
 
 
 def check_rules(value: Any, problems: Problems) -> Rules:
-    """The rules table; each field is checked by ``Rules`` itself, so its ranges live in one place."""
+    """The rules table; each field is checked by ``components.rules`` itself, so that its ranges and
+    the order of its numbers (``RULE_ORDER``: slowed before unconscious, ...) live in one place."""
     table = c.table_of(value, "rules", problems)
     if table is None:
         return Rules()
     before = len(problems)
     c.unknown_keys(table, RULE_FIELDS, "rules", problems)
     for name in RULE_FIELDS:
-        if name in table:
-            try:
-                Rules(**{name: table[name]})
-            except ValueError as err:  # "rules.speed_ft: expected a whole number in 0..10000 ft, got ..."
-                problems.items.append(str(err))
+        problem = field_problem(name, table[name]) if name in table else None
+        if problem:  # "rules.speed_ft: expected a whole number in 0..10000 ft, got ..."
+            problems.items.append(problem)
+    if len(problems) == before:  # each in its range: now whether they contradict each other
+        problems.items.extend(order_problems({**Rules().as_dict(), **table}, table))
     if len(problems) != before:
         return Rules()
     return Rules.from_mapping(table)

@@ -1,0 +1,77 @@
+"""Rules that contradict each other are refused where they are read: a scenario's [rules], an
+override, ``Battle(rules=...)`` and ``Rules(...)`` itself, naming both keys and the order expected."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from components.rules import Rules
+from game import Battle
+from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
+
+ROOT = Path(__file__).resolve().parent.parent
+LEDGE = (ROOT / "assets" / "scenarios" / "ledge.toml").read_text(encoding="utf-8")
+
+
+def _with_rules(rules: str) -> str:
+    return LEDGE.replace('ambient = "normal"\n', f'ambient = "normal"\n[rules]\n{rules}\n')
+
+
+def test_a_fatigue_threshold_of_zero_is_refused_naming_the_file_and_key() -> None:
+    for key in ("slowed_at_fatigue", "disadvantage_at_fatigue", "unconscious_at_fatigue"):
+        with pytest.raises(ScenarioError, match=rf"r\.toml: rules\.{key}: expected a whole number in 1\.\.100"):
+            load_scenario_text(_with_rules(f"{key} = 0"), "r.toml")
+
+
+@pytest.mark.parametrize(("rules", "low", "high"), [
+    ("slowed_at_fatigue = 4\ndisadvantage_at_fatigue = 3", "slowed_at_fatigue", "disadvantage_at_fatigue"),
+    ("disadvantage_at_fatigue = 5\nunconscious_at_fatigue = 4", "disadvantage_at_fatigue", "unconscious_at_fatigue"),
+    ("unconscious_at_fatigue = 6", "unconscious_at_fatigue", "max_fatigue"),
+    ("fatigue_per_hit_at_zero = 7", "fatigue_per_hit_at_zero", "max_fatigue"),
+])
+def test_thresholds_out_of_order_are_refused_naming_both_keys(rules: str, low: str, high: str) -> None:
+    with pytest.raises(ScenarioError, match=rf"r\.toml: rules\.{low} = \d+ is above rules\.{high} = \d+.*; "
+                                            rf"expected {low} <= {high}"):
+        load_scenario_text(_with_rules(rules), "r.toml")
+
+
+def test_a_key_left_at_its_default_is_marked_as_the_default() -> None:
+    with pytest.raises(ScenarioError, match=r"rules\.unconscious_at_fatigue = 5 \(the default\) is above "
+                                            r"rules\.max_fatigue = 3;"):
+        load_scenario_text(_with_rules("max_fatigue = 3"), "r.toml")
+
+
+def test_every_pair_out_of_order_is_listed() -> None:
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(_with_rules("slowed_at_fatigue = 9\ndisadvantage_at_fatigue = 8\n"
+                                       "unconscious_at_fatigue = 7\nmax_fatigue = 6\nfatigue_per_hit_at_zero = 10"),
+                           "r.toml")
+    assert len(caught.value.problems) == 4  # slowed, disadvantage, unconscious, a hit: each above the next
+
+
+def test_a_shorter_track_in_order_loads_and_plays_by_it() -> None:
+    scenario = load_scenario_text(_with_rules("max_fatigue = 3\nslowed_at_fatigue = 1\n"
+                                              "disadvantage_at_fatigue = 2\nunconscious_at_fatigue = 3"), "r.toml")
+    assert (scenario.rules.max_fatigue, scenario.rules.unconscious_at_fatigue) == (3, 3)
+    equal = load_scenario_text(_with_rules("slowed_at_fatigue = 4"), "r.toml")  # slowed with disadvantage
+    assert equal.rules.slowed_at_fatigue == equal.rules.disadvantage_at_fatigue == 4
+
+
+def test_an_override_that_breaks_the_order_is_refused_naming_the_file() -> None:
+    scenario = load_scenario(ROOT / "assets" / "scenarios" / "ledge.toml")
+    with pytest.raises(ScenarioError, match=r"ledge\.toml \(with overrides rules\.max_fatigue=2\): "
+                                            r"rules\.unconscious_at_fatigue = 5 \(the default\)"):
+        scenario.with_overrides({"rules.max_fatigue": 2})
+    assert scenario.with_overrides({"rules.max_fatigue": 2, "rules.unconscious_at_fatigue": 2,
+                                    "rules.disadvantage_at_fatigue": 2, "rules.slowed_at_fatigue": 2}
+                                   ).rules.max_fatigue == 2
+
+
+def test_the_battle_and_the_table_refuse_contradictory_rules_too() -> None:
+    with pytest.raises(ValueError, match=r"rules\.unconscious_at_fatigue = 5 \(the default\) is above "
+                                         r"rules\.max_fatigue = 4"):
+        Battle(rules={"max_fatigue": 4})
+    with pytest.raises(ValueError, match=r"rules\.slowed_at_fatigue = 5 is above rules\.disadvantage_at_fatigue = 4"):
+        Rules(slowed_at_fatigue=5)
