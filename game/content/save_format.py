@@ -16,7 +16,6 @@ from components.values import Bound, shown
 from game.battle.facade import Battle
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
 from game.content.save_values import SaveError, argument_problem, decode_value
-from game.content.scenario_parse import SEED
 
 __all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "read_document"]
 
@@ -25,6 +24,9 @@ REPLAY_FORMAT = "gridbattle-replay"
 FORMAT_VERSION = 1
 SAVE_BYTES = 256 * MEGABYTE
 BUILD_COMMANDS = Bound(0, 10_000_000)
+#: A battle's seed: ``Scenario.build(seed=...)`` and ``Battle(seed=...)`` take any 64-bit one, and a save
+#: of such a battle must load (a scenario's own seed is 0..2**63-1: game.content.scenario_parse.SEED).
+BATTLE_SEED = Bound(-2**63, 2**63 - 1)
 
 _KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
 #: "powers": power overrides of a simulation's sweep, as [key, value] pairs; "rules_version": the
@@ -77,7 +79,7 @@ def _check_header(path: Path, document: dict[str, Any], kinds: Sequence[str]) ->
     if missing or unknown:
         listed = [f"missing key {k!r}" for k in missing] + [f"unknown key {shown(k)}" for k in unknown]
         raise _fail(path, "; ".join(listed))
-    for key, bound in (("seed", SEED), ("build_commands", BUILD_COMMANDS)):
+    for key, bound in (("seed", BATTLE_SEED), ("build_commands", BUILD_COMMANDS)):
         problem = bound.problem(document[key])
         if problem:
             raise _fail(path, f"{key}: {problem}")

@@ -12,7 +12,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     name = "The ledge"                    # optional, defaults to the file name; names everywhere:
                                           # at most 80 characters, no control characters
     description = "Step off onto the hay."  # at most 4,000 characters; line breaks allowed
-    seed = 7                              # the battle's generator (-2**63..2**63-1); build(seed=...) overrides it
+    seed = 7                              # the battle's generator (0..2**63-1); build(seed=...) overrides it
     ambient = "normal"                    # normal | poor | terrible | no vision
     reactions = []                        # reaction scripts for every event, e.g. ["rally.star"]
     # power_files = ["my_powers.toml"]    # the scenario's own powers, paths inside its folder (see below)

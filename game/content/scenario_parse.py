@@ -45,7 +45,9 @@ def max_creatures(width: int, height: int) -> int:
     return MAX_CREATURES_LARGE if width * height > LARGE_MAP_SQUARES else MAX_CREATURES
 _PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 
-SEED = Bound(-2**63, 2**63 - 1)
+#: A scenario's seed, as every flag takes one (``--seed``, ``--only-seed``: 0..2**63-1). A negative
+#: seed is no other battle: Python's generator seeds from its absolute value, so -7 replays 7.
+SEED = Bound(0, 2**63 - 1)
 SQUARE = Bound(0, MAX_MAP_SQUARES - 1, unit="(a square)")
 HEIGHT = Bound(-MAX_HEIGHT_FT, MAX_HEIGHT_FT, whole=False, unit="ft")
 RADIUS = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")
