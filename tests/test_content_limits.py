@@ -47,7 +47,7 @@ def test_reach_squares_is_the_box_a_radius_spans_at_most_the_map() -> None:
 def test_the_most_creatures_load_and_one_more_is_refused() -> None:
     assert len(load_scenario_text(scenario(32, creatures=MAX_CREATURES), "big.toml").creatures) == MAX_CREATURES
     message = refusal(scenario(32, creatures=MAX_CREATURES + 1))
-    assert f"creatures: {MAX_CREATURES + 1} entries; expected 0..{MAX_CREATURES} creatures" in message
+    assert f"creatures: {MAX_CREATURES + 1} entries; expected 2..{MAX_CREATURES} creatures" in message
 
 
 def test_the_largest_map_with_as_many_full_lights_as_the_budget_takes_loads_and_one_more_is_refused() -> None:
@@ -87,4 +87,4 @@ def test_a_large_map_takes_fewer_creatures() -> None:
 
     assert len(load_scenario_text(scenario(600, creatures=MAX_CREATURES_LARGE), "big.toml").creatures) == 25
     message = refusal(scenario(600, creatures=MAX_CREATURES_LARGE + 1))
-    assert f"expected 0..{MAX_CREATURES_LARGE} creatures on a 600x600 map" in message
+    assert f"expected 2..{MAX_CREATURES_LARGE} creatures on a 600x600 map" in message

@@ -1,5 +1,6 @@
 """A scenario that could not be a fair battle is refused when it loads, naming the file, the key and
-what was expected: a negative seed (Python seeds from its absolute value, so -7 would replay 7)."""
+what was expected: a negative seed (Python seeds from its absolute value, so -7 would replay 7), no
+creatures, or creatures on one team only (every battle of it would end undecided)."""
 
 from __future__ import annotations
 
@@ -37,3 +38,55 @@ def test_a_negative_seed_override_is_refused_as_the_file_would_be() -> None:
 @pytest.mark.parametrize("seed", [0, 7, 2**63 - 1])
 def test_seeds_from_zero_to_the_largest_flag_seed_load(seed: int) -> None:
     assert load_scenario_text(_seeded(seed), "s.toml").seed == seed
+
+
+def _one_sided() -> str:
+    """ledge.toml with its vale creatures moved to the hill's team: every creature on one side."""
+    return LEDGE.replace('team = "vale"', 'team = "hill"')
+
+
+def _no_creatures() -> str:
+    return LEDGE.split("[[creatures]]", 1)[0]
+
+
+def test_a_scenario_with_no_creatures_is_refused_naming_the_file() -> None:
+    with pytest.raises(ScenarioError, match=r"^empty\.toml: creatures: no creatures; expected creatures on at least "
+                                            r"two teams, or no side can win \(teams: 'hill', 'vale'\)$"):
+        load_scenario_text(_no_creatures(), "empty.toml")
+
+
+def test_a_scenario_with_creatures_on_one_team_is_refused_naming_the_team() -> None:
+    with pytest.raises(ScenarioError, match=r"^one\.toml: creatures: every creature is on team 'hill'; expected "
+                                            r"creatures on at least two teams"):
+        load_scenario_text(_one_sided(), "one.toml")
+
+
+def test_an_override_that_leaves_one_side_is_refused_as_the_file_would_be() -> None:
+    scenario = load_scenario(LEDGE_PATH)
+    vale = [spec.key for spec in scenario.creatures if spec.team == "vale"]
+    with pytest.raises(ScenarioError, match=r"with overrides .*creatures: every creature is on team 'hill'"):
+        scenario.with_overrides({f"creatures.{key}.team": "hill" for key in vale})
+
+
+def test_play_and_simulate_refuse_a_one_sided_scenario_before_any_battle(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    from game.play.cli import main
+
+    path = tmp_path / "one.toml"
+    path.write_text(_one_sided(), encoding="utf-8")
+    for argv in (["play", str(path), "--headless", "--out", str(tmp_path / "play")],
+                 ["simulate", str(path), "--battles", "2", "--no-progress", "--out", str(tmp_path / "sim")]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert "one.toml" in err and "every creature is on team 'hill'" in err, err
+        assert not (tmp_path / argv[-1]).exists()
+
+
+def test_a_one_sided_battle_can_still_be_built_through_the_battle_itself() -> None:
+    from game import Battle
+
+    with Battle(seed=1, width=8, height=8) as battle:  # a test or a tool may want one on purpose
+        battle.spawn("Lone", 1, 1, team="hill")
+        battle.start_combat()
+        battle.tick()
+        assert battle.turn_order()

@@ -56,6 +56,8 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     control = "human"                     # human | computer (default computer)
     colour = "#3060d0"                    # optional "#rrggbb"
 
+    [teams.raiders]                       # a battle needs creatures on at least two teams
+
     [[creatures]]                         # at most 50 (docs/limits.md)
     key = "sir_hugo"                      # unique; letters, digits, _ and -; used by overrides
     name = "Sir Hugo"                     # optional, defaults to key
@@ -68,6 +70,12 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     # powers = [] (none: every power of the battle; each listed once), reactions = [] (scripts
     # for its own events), prepared = true (false: surprised when combat starts), flying = false
     powers = ["strike"]
+
+    [[creatures]]
+    key = "raider"
+    team = "raiders"
+    x = 5
+    y = 2
 
 Unknown keys anywhere are errors (with a "did you mean" when one is close), because a misspelt
 ``helth`` silently meaning "default health" is the worst kind of bug in a balance sweep.

@@ -308,6 +308,18 @@ class _Creatures:
         check_reactions(checked["reactions"], f"{where}.reactions", folder, trusted, problems)
 
 
+def check_sides(specs: list[CreatureSpec | None], teams: Mapping[str, TeamSpec], problems: Problems) -> None:
+    """Creatures on at least two teams: with none, or all on one side, no side can win and every
+    battle of it (a play, a whole simulation) would end undecided after its last round."""
+    sides = sorted({spec.team for spec in specs if spec is not None})
+    if len(sides) >= 2:
+        return
+    named = ", ".join(repr(t) for t in teams) or "(none)"
+    found = "no creatures" if not sides else f"every creature is on team {sides[0]!r}"
+    problems.add("creatures", f"{found}; expected creatures on at least two teams, or no side can win "
+                              f"(teams: {named})")
+
+
 def _library(context: Context, files: tuple[str, ...], problems: Problems) -> PowerLibrary:
     """The shipped powers and the scenario's own files (the original's, when overriding)."""
     if context.library is not None:
@@ -342,12 +354,16 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     check_lit_squares(grid, rules, lights, areas, problems)
     creatures = _Creatures(context, grid, rules, data.get("teams"), teams, library, {}, {})
     allowed = MAX_CREATURES if grid is None else max_creatures(len(grid[0][0]), len(grid[0]))
-    if isinstance(data.get("creatures"), list) and len(data["creatures"]) > allowed:
+    crowded = isinstance(data.get("creatures"), list) and len(data["creatures"]) > allowed
+    if crowded:
         size = "" if grid is None else f" on a {len(grid[0][0])}x{len(grid[0])} map"
-        problems.add("creatures", f"{len(data['creatures'])} entries; expected 0..{allowed} creatures{size}")
+        problems.add("creatures", f"{len(data['creatures'])} entries; expected 2..{allowed} creatures{size}")
         data = {k: v for k, v in data.items() if k != "creatures"}
+    before = len(problems)
     specs = [creatures.check(i, table, problems)
              for i, table in enumerate(c.tables_of(data.get("creatures", []), "creatures", problems))]
+    if len(problems) == before and not crowded:  # every creature read: now whether they make a battle
+        check_sides(specs, teams, problems)
     if problems.items:
         raise context.fail(problems)
     assert grid is not None
