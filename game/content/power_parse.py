@@ -48,7 +48,8 @@ Other contradictions refused: ``attack`` with ``save`` (one roll decides), ``pus
 Ranges: ``range_ft``, ``push_ft``, ``pull_ft``, ``area.radius_ft``/``length_ft``/``width_ft`` and
 the ``radius_ft`` of ``light`` and ``area_effect`` are feet above 0, at most 10000;
 ``attack.bonus`` -1000..1000; ``save.dc`` 1..1000; ``duration`` 1..1000 rounds; dice at most 1000
-dice of 1..1000 sides with a bonus within -1000..1000 (see ``components.dice``).
+dice of 1..1000 sides with a bonus within -1000..1000 (see ``components.dice``), and ``damage`` and
+``healing`` able to roll 0 or more (``-3`` or ``1d4-9`` would always be 0).
 """
 
 from __future__ import annotations
@@ -144,13 +145,20 @@ class _Reader:
         return float(self.bounded(key, self.table[key], FEET, _FEET))
 
     def dice(self, key: str) -> Dice | None:
+        """Damage or healing dice; ones that can only roll below 0 are refused, since a roll counts
+        at least 0 (as the GM's ``damage`` refuses a negative amount): ``-3`` or ``1d4-9`` would
+        silently do nothing, in a file or a sweep's ``--set`` alike."""
         value = self.get(key, (str, int), 'dice like "2d6+3"')
         if value is None:
             return None
         try:
-            return Dice.parse(value)
+            dice = Dice.parse(value)
         except ValueError as err:
             raise self.error(f"key {key!r}: {err}") from None
+        if dice.count * dice.sides + dice.bonus < 0:
+            raise self.fail(key, f'dice like "2d6+3" that can roll 0 or more (a roll counts at least 0, so this '
+                                 f"{key} would always be 0)", value)
+        return dice
 
     def choice(self, key: str, options: tuple[str, ...], default: str | None = None) -> str | None:
         value = self.get(key, str, f"one of {', '.join(options)}", default)
