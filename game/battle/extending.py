@@ -11,7 +11,7 @@ from components.events import Downed, Event
 from components.forecasts import ReactionForecast
 from game.battle import validate
 from game.battle.errors import IllegalCommand
-from game.battle.reactions import REACTIONS
+from game.battle.reactions import POWER_ENTRIES, REACTIONS, reaction_entries
 from game.battle.world import BattleCore, command, entry
 from game.scripting import ScriptError
 
@@ -26,8 +26,9 @@ class Extending(BattleCore):
         creature is given.
 
         Raises:
-            IllegalCommand: the script cannot be read or parsed, or defines no reaction (it is
-                loaded now, so a broken one is refused at once).
+            IllegalCommand: the script cannot be read or parsed, defines no reaction, or one the
+                battle cannot call with ``(ctx, event)``, or an ``on_`` function that is no entry
+                point (it is loaded now, so a broken one is refused at once).
         """
         if entity is not None:
             entity = self.check(entity)
@@ -38,6 +39,9 @@ class Extending(BattleCore):
         names = set(REACTIONS.values())
         if not functions & names:
             raise IllegalCommand(f"{script} defines no reaction; expected one of {', '.join(REACTIONS.values())}")
+        problems = self.scripts.entry_problems(script, reaction_entries(), POWER_ENTRIES)
+        if problems:  # found now, not when the event first happens in the middle of a battle
+            raise IllegalCommand(f"cannot attach reaction script: {'; '.join(problems)}")
         self.scripts.skip_to_now()
         self.scripts.reactions.append((script, entity))
 

@@ -26,7 +26,7 @@ is parsed and frozen once per host, never per use.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +35,7 @@ from game.battle.foresight import Foreseer, reaction_ctx, small_fields
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
+from game.scripting.signatures import entry_problems
 from systems.state import BattleState
 
 if TYPE_CHECKING:
@@ -45,6 +46,18 @@ REACTIONS: dict[type[Event], str] = {
     Damaged: "on_damaged", Downed: "on_downed", Fell: "on_fell", Landed: "on_landed",
     TurnStarted: "on_turn_start", RoundEnded: "on_round_end",
 }
+
+#: What the battle passes each reaction (``REACTIONS``) and each power entry point (systems/powers.py
+#: calls on_use and on_hit, the effect's end calls on_end): a script is checked against these when
+#: it loads (game.scripting.signatures), not when the event first happens.
+REACTION_ARGS: tuple[str, ...] = ("ctx", "event")
+POWER_ENTRIES: dict[str, tuple[str, ...]] = {"on_use": ("ctx",), "on_hit": ("ctx", "target"), "on_end": ("ctx",)}
+
+
+def reaction_entries() -> dict[str, tuple[str, ...]]:
+    """Each reaction function's name and the arguments the battle calls it with."""
+    return {name: REACTION_ARGS for name in REACTIONS.values()}
+
 
 #: Failures no count decides (a wall clock, a memory limit, a crash): recorded in the command log,
 #: and the script is out for the rest of the battle (each would cost seconds again).
@@ -132,6 +145,7 @@ class ScriptHook:
         self._loaded: dict[str, frozenset[str]] = {}
         self._names: dict[str, str] = {}  # file name -> the name the host knows it by
         self._broken: dict[str, ScriptError] = {}  # scripts that do not load
+        self._sources: dict[str, str] = {}  # the text of each loaded script
         self._buffer: list[Callable[[], None]] = []
         self.foreseer = Foreseer(self.host, self.bridge)
 
@@ -169,7 +183,19 @@ class ScriptHook:
             raise named from None
         self._names[script] = name
         self._loaded[script] = self.host.functions(name)
+        self._sources[script] = source
         return self._loaded[script]
+
+    def entry_problems(self, script: str, entries: Mapping[str, tuple[str, ...]],
+                       others: Collection[str] = ()) -> list[str]:
+        """Why the battle could not call a loaded script's ``entries`` as it will (see
+        :func:`game.scripting.signatures.entry_problems`); loads it first.
+
+        Raises:
+            ScriptError: the script does not load.
+        """
+        functions = self.load(script)
+        return entry_problems(script, self._sources[script], entries, others, functions)
 
     # ------------------------------------------------------------------ calls
 

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from components.powers import Power
-from game.battle.reactions import REACTIONS, new_hosts
+from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
 from game.content.checks import Problems
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded
 from game.content.powers import PowerFile, PowerFileCache, PowerLibrary
 from game.scripting import ScriptError, ScriptHosts
+from game.scripting.signatures import entry_problems
 
 __all__ = ["check_reactions", "check_power_scripts", "scenario_power_files"]
 
@@ -35,8 +37,11 @@ def _inside(folder: Path, path: Path) -> bool:
         return False
 
 
-def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts) -> frozenset[str] | None:
-    """Read and parse one script as a battle will; the functions it defines.
+def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
+                entries: Mapping[str, tuple[str, ...]], others: Collection[str]) -> frozenset[str] | None:
+    """Read and parse one script as a battle will; the functions it defines. Its ``entries`` (the
+    functions this use calls, with the arguments each gets) must take those arguments, and each
+    ``on_`` function must be one of them or of ``others`` (see game.scripting.signatures).
 
     The host knows it by its file name and a digest of its text (as the battle's script hook
     does), so the battle that loads it next finds it already parsed. A daemonic process (a
@@ -44,8 +49,9 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts) -> f
     read, not parsed, and None is returned: it is parsed when a battle runs it.
 
     Raises:
-        ScriptError: the file is missing or unreadable (kind "missing") or does not parse; the
-            message names the file, never the host's name for it.
+        ScriptError: the file is missing or unreadable (kind "missing"), does not parse, or has an
+            entry point the battle cannot call (kind "signature"); the message names the file and
+            the function, never the host's name for the file.
     """
     path = folder / name
     try:
@@ -56,6 +62,7 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts) -> f
         reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
         raise ScriptError(name, f"cannot read script in {folder}: {reason}", kind="missing") from None
     if not trusted and multiprocessing.current_process().daemon:
+        _check_entries(name, source, entries, others, None)  # read from the text: no host to parse it
         return None
     host_name = f"{name}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
     host = hosts.host(trusted)
@@ -64,7 +71,16 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts) -> f
     except ScriptError as err:
         raise ScriptError(name, err.reason.replace(host_name, name), line=err.line, function=err.function,
                           kind=err.kind) from None
-    return host.functions(host_name)
+    functions = host.functions(host_name)
+    _check_entries(name, source, entries, others, functions)
+    return functions
+
+
+def _check_entries(name: str, source: str, entries: Mapping[str, tuple[str, ...]], others: Collection[str],
+                   functions: frozenset[str] | None) -> None:
+    problems = entry_problems(name, source, entries, others, functions)
+    if problems:
+        raise ScriptError(name, "; ".join(p.removeprefix(f"{name}: ") for p in problems), kind="signature")
 
 
 def check_reactions(scripts: tuple[str, ...], where: str, folder: Path, trusted: bool, problems: Problems) -> None:
@@ -77,7 +93,7 @@ def check_reactions(scripts: tuple[str, ...], where: str, folder: Path, trusted:
 def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool, problems: Problems,
                     hosts: ScriptHosts) -> None:
     try:
-        functions = load_script(folder, script, trusted, hosts)
+        functions = load_script(folder, script, trusted, hosts, reaction_entries(), POWER_ENTRIES)
     except ScriptError as err:
         problems.add(f"{where}[{i}]", str(err))
         return
@@ -102,7 +118,7 @@ def _check_power_script(power_id: str, power: Power, where: str, folder: Path, t
                         hosts: ScriptHosts) -> None:
     assert power.script is not None
     try:
-        load_script(folder, power.script, trusted, hosts)
+        load_script(folder, power.script, trusted, hosts, POWER_ENTRIES, reaction_entries())
     except ScriptError as err:
         problems.add(where, f"power {power_id!r} ({power.source}) runs a script this scenario's battles "
                             f"cannot load: {err}")

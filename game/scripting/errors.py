@@ -36,7 +36,8 @@ class ScriptError(Exception):
         reason: Human-readable cause, without the location prefix.
         kind: Machine-readable category, one of ``"syntax"``, ``"runtime"``,
             ``"budget"``, ``"callstack"``, ``"bridge"``, ``"commands"``,
-            ``"bridge_calls"``, ``"result"``, ``"missing"``, ``"timeout"``,
+            ``"bridge_calls"``, ``"result"``, ``"missing"``, ``"signature"`` (an entry point the
+            battle cannot call as it will, found when a scenario loads), ``"timeout"``,
             ``"died"`` (worker crashed, e.g. SIGABRT on out-of-memory), ``"panic"``
             (Rust panic caught, e.g. arena out of memory; the worker is restarted),
             ``"protocol"`` (worker misbehaved; it is restarted), ``"lost"`` (a script that
