@@ -39,9 +39,9 @@ RULE_BOUNDS: Mapping[str, Bound] = MappingProxyType({
     "speed_ft": Bound(0, 10_000, unit="ft"),
     "slowed_speed_factor": Bound(0, 1, whole=False, above=True),
     "max_fatigue": Bound(1, 100, unit="fatigue points"),
-    # a threshold of 0 would hold from the start: every creature slowed, or unconscious, unhurt
-    "slowed_at_fatigue": Bound(1, 100, unit="fatigue points"),
-    "disadvantage_at_fatigue": Bound(1, 100, unit="fatigue points"),
+    "slowed_at_fatigue": Bound(0, 100, unit="fatigue points"),  # 0: slowed from the start, a rule one may want
+    "disadvantage_at_fatigue": Bound(0, 100, unit="fatigue points"),
+    # 0 would hold from the start: every creature unconscious unhurt, a battle nobody can fight
     "unconscious_at_fatigue": Bound(1, 100, unit="fatigue points"),
     "fatigue_per_hit_at_zero": Bound(0, 100, unit="fatigue points"),
     "fall_ft_per_round": Bound(1, 100_000, unit="ft"),
@@ -56,14 +56,13 @@ RULE_BOUNDS: Mapping[str, Bound] = MappingProxyType({
     "surprise_rounds": Bound(0, 100, unit="rounds"),
 })
 
-#: Rules that must not exceed another, as (lower, higher, why): the fatigue track climbs from
-#: slowed to disadvantage to unconscious, and each threshold and a hit's fatigue lie on the track.
-#: Out of this order one rule contradicts another (unconscious before slowed), or is never reached
-#: (a threshold past ``max_fatigue``) and so silently means nothing.
+#: Rules that must not exceed another, as (lower, higher, why): each fatigue threshold and a hit's
+#: fatigue lie on the track. Past its end a threshold is never reached, so it silently means nothing.
+#: The thresholds among themselves may come in any order (disadvantage before slowed is a variant a
+#: designer may sweep), so no pair of them is here.
 RULE_ORDER: tuple[tuple[str, str, str], ...] = (
-    ("slowed_at_fatigue", "disadvantage_at_fatigue", "fatigue slows a creature before, or as, it gives disadvantage"),
-    ("disadvantage_at_fatigue", "unconscious_at_fatigue",
-     "fatigue gives disadvantage before, or as, it knocks a creature unconscious"),
+    ("slowed_at_fatigue", "max_fatigue", "a creature is slowed on the fatigue track, not past its end"),
+    ("disadvantage_at_fatigue", "max_fatigue", "disadvantage comes on the fatigue track, not past its end"),
     ("unconscious_at_fatigue", "max_fatigue", "a creature falls unconscious on the fatigue track, not past its end"),
     ("fatigue_per_hit_at_zero", "max_fatigue", "a hit at 0 Health adds at most the whole fatigue track"),
 )
@@ -102,15 +101,14 @@ class Rules:
     """Defaults for every open number of the rules. Feet everywhere, squares for positions.
 
     Every number has a range (:data:`RULE_BOUNDS`): ``square_ft`` 1..100, ``speed_ft`` 0..10000,
-    ``slowed_speed_factor`` above 0 and at most 1, fatigue thresholds 0..100 (``max_fatigue``
-    1..100), falls: ``fall_ft_per_round`` 1..100000, ``fall_ft_per_die`` 1..1000,
+    ``slowed_speed_factor`` above 0 and at most 1, fatigue thresholds 0..100 (``unconscious_at_fatigue``
+    and ``max_fatigue`` 1..100), falls: ``fall_ft_per_round`` 1..100000, ``fall_ft_per_die`` 1..1000,
     ``fall_die_sides`` 1..1000, ``fall_max_dice`` 0..1000, ``soft_landing_divisor`` 1..100;
     ``cover_bonus`` and ``flat_footed_penalty`` -1000..1000, ``cover_lines_needed`` 1..4,
     ``initiative_die`` 1..1000, ``surprise_rounds`` 0..100. ``diagonal`` is "one" or
     "alternating", ``height_distance`` "straight" or "larger", ``cover_enabled`` true or false.
-    The fatigue numbers keep their order (:data:`RULE_ORDER`): ``slowed_at_fatigue`` <=
-    ``disadvantage_at_fatigue`` <= ``unconscious_at_fatigue`` <= ``max_fatigue``, and
-    ``fatigue_per_hit_at_zero`` <= ``max_fatigue``.
+    Each fatigue threshold and ``fatigue_per_hit_at_zero`` is at most ``max_fatigue``
+    (:data:`RULE_ORDER`); the thresholds may come in any order among themselves.
 
     Raises:
         ValueError: a field of the wrong type or out of its range, naming ``rules.FIELD``, the

@@ -48,8 +48,8 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     level = "no vision"                   # default poor
 
     [rules]                               # any field of components.Rules, each within its range;
-                                          # fatigue thresholds 1..max_fatigue, slowed <= disadvantage
-                                          # <= unconscious (components.rules.RULE_ORDER)
+                                          # fatigue thresholds at most max_fatigue
+                                          # (components.rules.RULE_ORDER)
     cover_bonus = 4
 
     [teams.knights]                       # a name --policy can write: no '=' or ',', no edge spaces

@@ -121,7 +121,7 @@ class Context:
 
 def check_rules(value: Any, problems: Problems) -> Rules:
     """The rules table; each field is checked by ``components.rules`` itself, so that its ranges and
-    the order of its numbers (``RULE_ORDER``: slowed before unconscious, ...) live in one place."""
+    the order of its numbers (``RULE_ORDER``: no threshold past the fatigue track's end) live in one place."""
     table = c.table_of(value, "rules", problems)
     if table is None:
         return Rules()
