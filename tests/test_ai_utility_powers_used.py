@@ -1,7 +1,7 @@
 """Each utility power is used where it is useful: on bench/data/arsenal.toml (a chasm that fliers and
 blinkers cross, archers lit by a watch-fire in the dark, a seer on each side), the tactical player on
-both sides uses every one of light, darkness, fog, blind, flight and blink in at least one battle of
-twenty with fixed seeds. A power the player never picks would make its balance figures meaningless,
+both sides uses every one of light, darkness, fog, blind, flight and blink in at least one battle in
+ten (two of twenty with fixed seeds), as the issue asks of every shipped power where it is useful. A power the player never picks would make its balance figures meaningless,
 since a sweep of it would change nothing. Dazzle is not among them: it lowers a creature's own sight to
 terrible, and the east archers, the only ones standing in light, are in the west mage's darkness in
 most battles (darkness is used in every one), so dazzling them seldom changes a blow (it was used
@@ -43,5 +43,6 @@ def battles_using() -> Counter[str]:
 def test_every_utility_power_is_used_in_some_battle_where_it_is_useful() -> None:
     # measured over 30 battles (simulate --battles 30): blind 25, fly 21, blink 21, darkness 30,
     # fog 7, light 4
+    # and with these seeds: blink 19, blind 19, darkness 20, fly 17, fog 5, light 4 of 20
     used_in = battles_using()
-    assert all(used_in[p] >= 1 for p in UTILITY), {p: used_in[p] for p in UTILITY}
+    assert all(used_in[p] >= 2 for p in UTILITY), {p: used_in[p] for p in UTILITY}
