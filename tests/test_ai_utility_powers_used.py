@@ -1,8 +1,9 @@
 """Each utility power is used where it is useful: on bench/data/arsenal.toml (a chasm that fliers and
 blinkers cross, archers lit by a watch-fire in the dark, a seer on each side), the tactical player on
 both sides uses every one of light, darkness, fog, blind, flight and blink in at least one battle in
-ten (two of twenty with fixed seeds), as the issue asks of every shipped power where it is useful. A power the player never picks would make its balance figures meaningless,
-since a sweep of it would change nothing. Dazzle is not among them: it lowers a creature's own sight to
+ten (two of twenty with fixed seeds), as the issue asks of every shipped power where it is useful.
+A power the player never picks would make its balance figures meaningless, since a sweep of it
+would change nothing. Dazzle is not among them: it lowers a creature's own sight to
 terrible, and the east archers, the only ones standing in light, are in the west mage's darkness in
 most battles (darkness is used in every one), so dazzling them seldom changes a blow (it was used
 in 5 battles of 30 with other seeds; test_ai_powers.py shows it chosen where it does)."""
