@@ -14,6 +14,10 @@ from dataclasses import dataclass
 _HUGE = 10**18
 _SHOWN_CHARS = 60
 
+#: The largest seed of a battle, a scenario or a run: 63 bits, a plain non-negative int that every
+#: consumer takes (Python's generator would treat a negative one as its magnitude: a silent alias).
+MAX_SEED = 2**63 - 1
+
 
 def shown(value: object) -> str:
     """A short, always printable description of ``value`` for an error message.

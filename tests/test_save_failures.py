@@ -179,6 +179,7 @@ CORRUPT: list[tuple[str, Callable[[bytes], bytes], str]] = [
     ("bad value", _tamper(lambda d: _first("damage")(d)["args"].__setitem__(1, {"$weird": 2})), "not an encoded"),
     ("broken scenario", _tamper(lambda d: d["scenario"].update(text="seed = = 1")), "scenario does not load"),
     ("other seed", _tamper(lambda d: d.update(seed=d["seed"] + 1)), "does not replay"),
+    ("negative seed", _tamper(lambda d: d.update(seed=-d["seed"] - 1)), "seed: expected a whole number in 0.."),
     ("bad build count", _tamper(lambda d: d.update(build_commands=3)), "build_commands is 3"),
 ]
 

@@ -40,6 +40,15 @@ def test_seeds_from_zero_to_the_largest_flag_seed_load(seed: int) -> None:
     assert load_scenario_text(_seeded(seed), "s.toml").seed == seed
 
 
+@pytest.mark.parametrize("seed", [-1, -7, 2**63, 1.5, True])
+def test_a_battle_refuses_a_seed_no_flag_or_scenario_could_give(seed: object) -> None:
+    from game import Battle
+    from game.battle.errors import IllegalCommand
+
+    with pytest.raises(IllegalCommand, match=r"seed must be a whole number in 0\.\.2\*\*63-1"):
+        Battle(seed=seed)  # type: ignore[arg-type]
+
+
 def _one_sided() -> str:
     """ledge.toml with its vale creatures moved to the hill's team: every creature on one side."""
     return LEDGE.replace('team = "vale"', 'team = "hill"')

@@ -22,6 +22,7 @@ from components import Rules, Terrain
 from components.effects import ActiveEffect
 from components.events import Event, MapChanged
 from components.powers import Power
+from components.values import MAX_SEED
 from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.reactions import ScriptHook, new_hosts
@@ -113,7 +114,7 @@ class BattleCore:
     """A battle's world, state and script hook; the parts of the facade build on this.
 
     Args:
-        seed: seeds the battle's one generator; the same seed and commands give the same events.
+        seed: seeds the battle's one generator, 0..2**63-1; the same seed and commands give the same events.
         width: squares along x.
         height: squares along y.
         rules: a :class:`Rules` table or a mapping of overrides (``{"cover_bonus": 4}``).
@@ -129,7 +130,7 @@ class BattleCore:
             by default.
 
     Raises:
-        IllegalCommand: a seed that is not an integer, or a grid size out of range.
+        IllegalCommand: a seed that is not a whole number in 0..2**63-1, or a grid size out of range.
         ValueError: a rules override the rules table refuses.
     """
 
@@ -139,8 +140,10 @@ class BattleCore:
                  script_limits: Limits = Limits(), caches: MapCaches | None = None,
                  script_hosts: ScriptHosts | None = None) -> None:
         self.closed = True  # until the world exists, so a failed __init__ leaves nothing half-made
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise IllegalCommand(f"seed must be an integer, not {seed!r}")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            # a negative seed would play its absolute value's battle (Python's generator takes the
+            # magnitude), a silent alias: refused, as every --seed flag and scenario refuses it
+            raise IllegalCommand(f"seed must be a whole number in 0..2**63-1, not {seed!r}")
         table = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
         try:
             terrain = Terrain(width, height)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from components.values import Bound, shown
+from components.values import MAX_SEED, Bound, shown
 from game.battle.facade import Battle
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
 from game.content.save_values import SaveError, argument_problem, decode_value
@@ -24,9 +24,8 @@ REPLAY_FORMAT = "gridbattle-replay"
 FORMAT_VERSION = 1
 SAVE_BYTES = 256 * MEGABYTE
 BUILD_COMMANDS = Bound(0, 10_000_000)
-#: A battle's seed: ``Scenario.build(seed=...)`` and ``Battle(seed=...)`` take any 64-bit one, and a save
-#: of such a battle must load (a scenario's own seed is 0..2**63-1: game.content.scenario_parse.SEED).
-BATTLE_SEED = Bound(-2**63, 2**63 - 1)
+#: A battle's seed: 0..2**63-1, as ``Battle(seed=...)`` takes it (and a scenario's own seed).
+BATTLE_SEED = Bound(0, MAX_SEED)
 
 _KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
 #: "powers": power overrides of a simulation's sweep, as [key, value] pairs; "rules_version": the

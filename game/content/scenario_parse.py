@@ -18,7 +18,7 @@ from typing import Any
 from components import Rules, Visibility
 from components.rules import field_problem, order_problems
 from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
-from components.values import Bound, shown
+from components.values import MAX_SEED, Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
@@ -47,7 +47,7 @@ _PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 
 #: A scenario's seed, as every flag takes one (``--seed``, ``--only-seed``: 0..2**63-1). A negative
 #: seed is no other battle: Python's generator seeds from its absolute value, so -7 replays 7.
-SEED = Bound(0, 2**63 - 1)
+SEED = Bound(0, MAX_SEED)
 SQUARE = Bound(0, MAX_MAP_SQUARES - 1, unit="(a square)")
 HEIGHT = Bound(-MAX_HEIGHT_FT, MAX_HEIGHT_FT, whole=False, unit="ft")
 RADIUS = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")

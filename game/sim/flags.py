@@ -23,8 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
 
-#: Seeds are 63-bit non-negative integers (what ``battle_seed`` makes and every consumer accepts).
-MAX_SEED = 2**63 - 1
+from components.values import MAX_SEED
 
 #: How long ``--scheduler`` may take to answer a TCP connect before the command gives up.
 CONNECT_SECONDS = 5.0
