@@ -67,10 +67,18 @@ RULE_ORDER: tuple[tuple[str, str, str], ...] = (
     ("fatigue_per_hit_at_zero", "max_fatigue", "a hit at 0 Health adds at most the whole fatigue track"),
 )
 
+#: Rules that are 0 or at least another, as (rule, measure, why): a walk above 0 but shorter than a
+#: square never leaves it, so every creature would stand still while the file says it walks.
+RULE_NONE_OR_AT_LEAST: tuple[tuple[str, str, str], ...] = (
+    ("speed_ft", "square_ft", "a walk shorter than a square never leaves it; 0 says nobody walks"),
+)
+
 
 def order_problems(values: Mapping[str, Any], given: Collection[str] | None = None) -> list[str]:
     """Why ``values`` (every rule's value, each within its range) break :data:`RULE_ORDER`: one line
     per pair out of order, naming both keys and what was expected.
+
+    So are the rules of :data:`RULE_NONE_OR_AT_LEAST` above 0 but below their measure.
 
     ``given``: the keys the caller set (a scenario's ``[rules]``); the others are marked as the
     default, so that a file setting only ``max_fatigue = 3`` learns that it is below a default.
@@ -79,8 +87,11 @@ def order_problems(values: Mapping[str, Any], given: Collection[str] | None = No
         default = "" if given is None or key in given else " (the default)"
         return f"rules.{key} = {values[key]}{default}"
 
-    return [f"{named(low)} is above {named(high)}; expected {low} <= {high} ({why})"
-            for low, high, why in RULE_ORDER if values[low] > values[high]]
+    found = [f"{named(low)} is above {named(high)}; expected {low} <= {high} ({why})"
+             for low, high, why in RULE_ORDER if values[low] > values[high]]
+    found += [f"{named(low)} is below {named(high)}; expected {low} = 0 or at least {high} ({why})"
+              for low, high, why in RULE_NONE_OR_AT_LEAST if 0 < values[low] < values[high]]
+    return found
 
 
 def field_problem(name: str, value: object) -> str | None:

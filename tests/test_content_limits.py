@@ -72,7 +72,7 @@ def test_the_budget_counts_squares_of_the_scenarios_own_size() -> None:
     """Big squares (rules.square_ft) make a radius of feet fewer squares: the same lights fit."""
     side, most = MAX_MAP_SQUARES, MAX_LIT_SQUARES // (MAX_MAP_SQUARES * MAX_MAP_SQUARES)
     refusal(scenario(side, areas=most + 1))
-    loaded = load_scenario_text(scenario(side, areas=most + 1, rules="square_ft = 100"), "big.toml")
+    loaded = load_scenario_text(scenario(side, areas=most + 1, rules="square_ft = 100\nspeed_ft = 100"), "big.toml")
     assert len(loaded.areas) == most + 1
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from components.dice import Dice
-from components.rules import RULE_BOUNDS, RULE_ORDER, Rules
+from components.rules import RULE_BOUNDS, RULE_NONE_OR_AT_LEAST, RULE_ORDER, Rules
 from game.content import power_parse
 from game.content.power_parse import PowerError, parse_power
 from game.content.saves import SaveError, save_game
@@ -38,7 +38,8 @@ def test_every_number_of_the_rules_has_a_range() -> None:
 
 def _in_order_around(name: str, value: Any) -> dict[str, Any]:
     """The defaults with ``name`` set to ``value`` and the rules it must stay in order with
-    (``RULE_ORDER``) moved to meet it, so that one rule's edge is tried on its own."""
+    (``RULE_ORDER``, ``RULE_NONE_OR_AT_LEAST``) moved to meet it, so that one rule's edge is tried on
+    its own."""
     values = {**Rules().as_dict(), name: value}
     moved = True
     while moved:
@@ -47,6 +48,9 @@ def _in_order_around(name: str, value: Any) -> dict[str, Any]:
             if values[low] > values[high]:
                 values[low] = values[high] = value  # each move meets the value tried, so it ends
                 moved = True
+    for rule, measure, _ in RULE_NONE_OR_AT_LEAST:  # a rule tried below its measure brings the measure down
+        if 0 < values[rule] < values[measure]:
+            values[measure if name == rule else rule] = values[rule if name == rule else measure]
     return values
 
 

@@ -139,7 +139,7 @@ def test_area_squares_are_those_the_whole_map_view_gives(width: int, height: int
 def test_within_radius_is_distance_times_square_size_at_most_the_radius(w: int, h: int, cx: int, cy: int,
                                                                         radius: float, square: int,
                                                                         diagonal: str) -> None:
-    rules = Rules(square_ft=square, diagonal=diagonal)
+    rules = Rules(square_ft=square, diagonal=diagonal, speed_ft=max(30, square))
     xs = np.abs(np.arange(w) - cx)[:, None]
     ys = np.abs(np.arange(h) - cy)[None, :]
     squares = np.maximum(xs, ys) + (np.minimum(xs, ys) // 2 if diagonal == "alternating" else 0)

@@ -80,3 +80,17 @@ def test_the_battle_and_the_table_refuse_contradictory_rules_too() -> None:
         Battle(rules={"max_fatigue": 4})
     with pytest.raises(ValueError, match=r"rules\.slowed_at_fatigue = 6 is above rules\.max_fatigue = 5"):
         Rules(slowed_at_fatigue=6)
+
+
+def test_a_walk_shorter_than_a_square_is_refused_in_the_rules_and_on_a_creature() -> None:
+    with pytest.raises(ScenarioError, match=r"rules\.speed_ft = 3 is below rules\.square_ft = 5 \(the default\); "
+                                            r"expected speed_ft = 0 or at least square_ft"):
+        load_scenario_text(_with_rules("speed_ft = 3"), "r.toml")
+    creature = LEDGE.replace("speed = 40\n", "speed = 4\n", 1)
+    assert creature != LEDGE, "ledge.toml's ogre has a speed"
+    with pytest.raises(ScenarioError, match=r"r\.toml: creatures\[\d\]\.speed: expected 0 \(it never moves\) or at "
+                                            r"least 5 ft \(one square, rules\.square_ft\), got 4"):
+        load_scenario_text(creature, "r.toml")
+    still = load_scenario_text(LEDGE.replace("speed = 40\n", "speed = 0\n", 1), "r.toml")
+    assert [c.speed for c in still.creatures if c.key == "ogre"] == [0]
+    assert load_scenario_text(_with_rules("speed_ft = 0"), "r.toml").rules.speed_ft == 0

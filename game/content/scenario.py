@@ -66,7 +66,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     y = 0
     # optional, with defaults and ranges: z (the ground of the square; -10000..10000),
     # health = 10 (1..100000), defense = 10, attack_bonus = 0 and initiative_bonus = 0
-    # (each -1000..1000), speed (rules.speed_ft; 0..10000), fatigue = 0 (0..rules.max_fatigue),
+    # (each -1000..1000), speed (rules.speed_ft; 0 or one square..10000), fatigue = 0 (0..rules.max_fatigue),
     # powers = [] (none: every power of the battle; each listed once), reactions = [] (scripts
     # for its own events), prepared = true (false: surprised when combat starts), flying = false
     powers = ["strike"]

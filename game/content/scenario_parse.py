@@ -293,6 +293,10 @@ class _Creatures:
         if checked["fatigue"] > self.rules.max_fatigue:
             problems.add(f"{where}.fatigue", f"expected 0..{self.rules.max_fatigue} (the fatigue track), "
                                              f"got {checked['fatigue']}")
+        speed, square_ft = checked["speed"], self.rules.square_ft
+        if speed is not None and 0 < speed < square_ft:  # it would never leave its square: 0 says so plainly
+            problems.add(f"{where}.speed", f"expected 0 (it never moves) or at least {square_ft} ft "
+                                           f"(one square, rules.square_ft), got {speed}")
         checked["name"] = checked["name"] if checked["name"] is not None else key
         return CreatureSpec(**checked)
 
