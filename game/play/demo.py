@@ -292,7 +292,7 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
     from game.play.flow import winner
 
     written = [out / "round-00.png"]
-    headless.write_picture(partial(shots_taken.save, now=0.0), written[0])
+    headless.write_out(partial(shots_taken.save, now=0.0), written[0])
     lines = scene_lines(demo.battle)
     seen = 0
     told: set[tuple[int, int]] = set()
@@ -305,15 +305,14 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
         if demo.battle.round <= shots or done:
             said = f"Round {demo.battle.round}: computer vs computer ({policy})"
             written.append(out / f"round-{demo.battle.round:02d}.png")
-            headless.write_picture(partial(shots_taken.save, message=said), written[-1])
+            headless.write_out(partial(shots_taken.save, message=said), written[-1])
         if done:
             break
     won = winner(demo.battle)
     lines.append(f"End: {won} won after {demo.battle.round} rounds" if won else
                  f"End: no side had won after {demo.battle.round} rounds")
     headless.write_log(out / "combat-log.txt", lines)
-    for old in set(out.glob("round-*.png")) - set(written):
-        old.unlink(missing_ok=True)
+    headless.clear_unwritten(out, "round-*.png", written)
     return lines
 
 
@@ -337,15 +336,7 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
 
     demo = build()
     out = Path(out_dir)
-    try:  # the policy is checked, and the folder made, before anything is written
-        headless.check_policy(policy, demo.battle, "the demo")
-        out.mkdir(parents=True, exist_ok=True)
-    except headless.PlayError:
-        demo.battle.close()
-        raise
-    except OSError as err:
-        demo.battle.close()
-        raise headless.PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
+    headless.ready(demo.battle, policy, "the demo", out)  # before anything is written
     shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
                               demo.human_teams)
     try:
@@ -369,11 +360,7 @@ def run_window(policy: str = "tactical", seed: int = 7, seconds_per_round: float
     from game.play.app import App
 
     demo = build()
-    try:
-        headless.check_policy(policy, demo.battle, "the demo")
-    except headless.PlayError:
-        demo.battle.close()
-        raise
+    headless.ready(demo.battle, policy, "the demo", None)
 
     def directed_round(battle: Any) -> None:
         demo.battle = battle  # after Ctrl+L the window plays the loaded battle

@@ -49,17 +49,24 @@ def _whole(flag: str, text: str, low: int, high: int, shown: str) -> int:
     return value
 
 
-def write_picture(draw: Callable[[Path], None], path: Path) -> None:
-    """A screenshot, drawn and written by ``draw(path)``, whole or not at all (a full disk, a folder
-    made read-only during the run).
+def write_out(write: Callable[[Path], None], path: Path) -> None:
+    """A file of the run's output (a screenshot, the log), written by ``write(path)`` whole or not at
+    all (a full disk, a folder made read-only during the run).
 
     Raises:
         PlayError: it cannot be written, with the file named.
     """
     try:
-        draw(path)
+        write(path)
     except OSError as err:
         raise PlayError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def clear_unwritten(out: Path, pattern: str, written: list[Path]) -> None:
+    """Remove the files of ``out`` matching ``pattern`` that this run did not write (a longer last
+    run's pictures): asked once a run's own are written, so a run that fails keeps the old ones."""
+    for old in set(out.glob(pattern)) - set(written):
+        old.unlink(missing_ok=True)
 
 
 def write_log(path: Path, lines: list[str]) -> None:
@@ -70,10 +77,26 @@ def write_log(path: Path, lines: list[str]) -> None:
     """
     from game.content.atomic import atomic_write
 
+    write_out(lambda to: atomic_write(to, ("\n".join(lines) + "\n").encode("utf-8")), path)
+
+
+def ready(battle: Any, policy: str, where: str, out: Path | None) -> None:
+    """Before a run writes or shows anything: ``policy`` checked against ``battle``'s teams and the
+    ``out`` folder made (None: a window, no folder); a refusal closes the battle.
+
+    Raises:
+        PlayError: the policy is refused (see :func:`check_policy`), or ``out`` cannot be made.
+    """
     try:
-        atomic_write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+        check_policy(policy, battle, where)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise PlayError(f"cannot write {path}: {err.strerror or err}") from None
+        battle.close()
+        raise PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
+    except PlayError:
+        battle.close()
+        raise
 
 
 def quiet_signals() -> None:
@@ -158,15 +181,7 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     from game.play.app import App
 
     loaded = demo.load(scenario_path, human=False, seed=seed)
-    try:
-        check_policy(policy, loaded.battle, str(scenario_path))
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        loaded.battle.close()
-        raise PlayError(f"--out {out}: cannot make the folder ({err.strerror or err})") from None
-    except PlayError:
-        loaded.battle.close()
-        raise
+    ready(loaded.battle, policy, str(scenario_path), out)
     app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
               policy=policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, computer_delay=0.0,
               max_rounds=rounds, explain=explain)
@@ -174,7 +189,7 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     shots: list[Path] = []
 
     def shoot(path: Path) -> None:
-        write_picture(lambda to: window.screenshot(str(to), app.ui), path)
+        write_out(lambda to: window.screenshot(str(to), app.ui), path)
         shots.append(path)
 
     try:
@@ -198,6 +213,5 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
         write_log(out / "combat-log.txt", lines)
     finally:
         window.close()
-    for old in set(out.glob("turn-*.png")) - set(shots):  # a longer last run's: cleared once this one is written
-        old.unlink(missing_ok=True)
+    clear_unwritten(out, "turn-*.png", shots)
     return Played(lines, shots, app.battle.round, app.winner())

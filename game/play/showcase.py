@@ -24,7 +24,7 @@ from typing import Any
 from components import Position
 from game.play import demo
 from game.play.app import App
-from game.play.headless import write_picture
+from game.play.headless import clear_unwritten, write_out
 from game.render.inputs import Click, Hover, Key
 
 SIZE = (1280, 800)
@@ -44,7 +44,7 @@ def _shoot(app: App, path: Path, shots: list[Path]) -> None:
     app.animate()
     assert app.window is not None
     window = app.window
-    write_picture(lambda to: window.screenshot(str(to), app.ui), path)  # type: ignore[attr-defined]  # off-screen
+    write_out(lambda to: window.screenshot(str(to), app.ui), path)  # type: ignore[attr-defined]  # off-screen
     shots.append(path)
 
 
@@ -189,6 +189,5 @@ def run(out: Path, seed: int = 7) -> list[Path]:
     finally:
         _close(app)
     _fog(out, shots, seed)
-    for old in set(out.glob("demo-*.png")) - set(shots):
-        old.unlink(missing_ok=True)
+    clear_unwritten(out, "demo-*.png", shots)
     return shots
