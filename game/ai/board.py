@@ -217,7 +217,7 @@ def _area_options(view: View, info: PowerInfo, here: tuple[int, int], targets: l
         if not victims:
             continue
         kwargs = {} if aim is None else {"point": aim}
-        found.append(Option(info, kwargs, victims, sum(expected_value(view, info, v) for v in victims)))
+        found.append(Option(info, kwargs, victims, area_expected(view, info, victims)))
     return found
 
 
@@ -250,6 +250,11 @@ def harmful_options(view: View, here: tuple[int, int] | None = None) -> list[Opt
                 continue
             options.append(Option(info, {"target": target}, (target,), expected_value(view, info, target)))
     return options
+
+
+def area_expected(view: View, info: PowerInfo, victims: tuple[int, ...]) -> float:
+    """Expected damage of an area use: :func:`expected_value` summed over the enemies it catches."""
+    return sum(expected_value(view, info, v) for v in victims)
 
 
 def expected_value(view: View, info: PowerInfo, target: int) -> float:

@@ -18,7 +18,7 @@ from typing import Any
 from components import Falling
 from game.ai import tactical
 from game.ai.baseline import PLANNERS, expected_of
-from game.ai.board import Command, View, area_victims, can_act, expected_value
+from game.ai.board import Command, View, area_expected, area_victims, can_act
 from game.ai.tactical import Decision
 
 #: Every policy, with what it does in two lines (the README and ``--help`` show these).
@@ -159,7 +159,7 @@ def _area_expected(view: View, power_id: str, kwargs: Mapping[str, Any]) -> floa
     point = kwargs.get("point")
     info = view.caches.power_info(view.battle, power_id)
     victims = area_victims(view, info, None if point is None else (int(point[0]), int(point[1])))
-    return sum(expected_value(view, info, v) for v in victims) if victims else 0.0
+    return area_expected(view, info, victims) if victims else 0.0
 
 
 def issue(battle: Any, commands: Iterable[Command]) -> list[Command]:
