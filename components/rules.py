@@ -74,6 +74,12 @@ RULE_NONE_OR_AT_LEAST: tuple[tuple[str, str, str], ...] = (
 )
 
 
+def short_of(value: float, measure: float) -> bool:
+    """Whether a rule of :data:`RULE_NONE_OR_AT_LEAST` (or a creature's own speed) is above 0 but
+    below its measure: a walk of 3 ft on 5 ft squares, which never leaves its square."""
+    return 0 < value < measure
+
+
 def order_problems(values: Mapping[str, Any], given: Collection[str] | None = None) -> list[str]:
     """Why ``values`` (every rule's value, each within its range) break :data:`RULE_ORDER`: one line
     per pair out of order, naming both keys and what was expected.
@@ -90,7 +96,7 @@ def order_problems(values: Mapping[str, Any], given: Collection[str] | None = No
     found = [f"{named(low)} is above {named(high)}; expected {low} <= {high} ({why})"
              for low, high, why in RULE_ORDER if values[low] > values[high]]
     found += [f"{named(low)} is below {named(high)}; expected {low} = 0 or at least {high} ({why})"
-              for low, high, why in RULE_NONE_OR_AT_LEAST if 0 < values[low] < values[high]]
+              for low, high, why in RULE_NONE_OR_AT_LEAST if short_of(values[low], values[high])]
     return found
 
 

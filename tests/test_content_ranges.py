@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from components.dice import Dice
-from components.rules import RULE_BOUNDS, RULE_NONE_OR_AT_LEAST, RULE_ORDER, Rules
+from components.rules import RULE_BOUNDS, RULE_NONE_OR_AT_LEAST, RULE_ORDER, Rules, short_of
 from game.content import power_parse
 from game.content.power_parse import PowerError, parse_power
 from game.content.saves import SaveError, save_game
@@ -49,7 +49,7 @@ def _in_order_around(name: str, value: Any) -> dict[str, Any]:
                 values[low] = values[high] = value  # each move meets the value tried, so it ends
                 moved = True
     for rule, measure, _ in RULE_NONE_OR_AT_LEAST:  # a rule tried below its measure brings the measure down
-        if 0 < values[rule] < values[measure]:
+        if short_of(values[rule], values[measure]):
             values[measure if name == rule else rule] = values[rule if name == rule else measure]
     return values
 
