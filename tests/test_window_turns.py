@@ -159,3 +159,25 @@ def test_a_save_made_on_your_creatures_turn_loads_back_at_that_turn(tmp_path) ->
     b = app.battle
     assert app.ui.message.startswith("Loaded") and b.current_actor == actor and app.ui.selected == actor
     assert b.get(actor, Position).square == square and app.flow.human_turn()
+
+
+def test_the_persons_turn_prompt_follows_what_the_computer_just_did() -> None:
+    """When the computer's turns end on one of the person's creatures, the status bar says both what
+    the computer did and whose turn it is now, by the clock or by Enter."""
+    for key in (False, True):
+        for seed in range(1, 12):
+            b, _, _ = _squad(seed)
+            app = App(b, {"blue"}, computer_delay=0.1)
+            if app.flow.human_turn():
+                continue
+            while not app.flow.human_turn():
+                if key:
+                    app.handle(Key("return"))
+                else:
+                    app.tick_clock(1.0)
+            name = b.display_name(b.current_actor)
+            assert f"{name}'s turn" in app.ui.message, app.ui.message
+            assert ("The computer played" if key else "Red ") in app.ui.message, app.ui.message
+            break
+        else:
+            raise AssertionError("no seed where the computer acts first")

@@ -25,7 +25,7 @@ class Orders:
     powers: Mapping[int, tuple[str, ...]] | None
     play_round: Callable[[Any], None] | None
 
-    def refresh(self) -> None:
+    def refresh(self) -> bool:
         raise NotImplementedError
 
     def controls(self, entity: int) -> bool:
