@@ -181,3 +181,14 @@ def test_the_persons_turn_prompt_follows_what_the_computer_just_did() -> None:
             break
         else:
             raise AssertionError("no seed where the computer acts first")
+
+
+def test_enter_on_the_persons_turn_says_whose_turn_it_is() -> None:
+    """Enter has nothing to play while one of the person's creatures acts: it says so and plays nothing."""
+    b, _, _ = _squad(1)
+    app = App(b, {"blue"})
+    app.handle(Key("return"))
+    actor, log = b.current_actor, len(b.command_log)
+    app.handle(Key("return"))
+    assert b.current_actor == actor and len(b.command_log) == log
+    assert f"{b.display_name(actor)}'s turn" in app.ui.message and "0 turns" not in app.ui.message

@@ -220,6 +220,10 @@ class App(Orders):
         """Enter: play the computer's turns now instead of one per delay."""
         if self.play_round is not None or self.flow.over():
             return
+        if self.flow.human_turn():  # nothing to skip: say so, not "the computer played 0 turns"
+            name = self.battle.display_name(self.flow.actor)
+            self.ui.message = f"It is {name}'s turn: Enter plays only the computer's turns (Space ends this one)"
+            return
         played = self.flow.skip()
         prompted = self.refresh()
         self._tell(f"The computer played {played} turn{'s' if played != 1 else ''}", prompted)
