@@ -150,3 +150,14 @@ def test_choosing_a_power_with_the_mouse_already_on_a_target_shows_its_odds_at_o
     assert app.ui.move_preview is not None
     app.handle(Key("1"))
     assert app.ui.move_preview is None
+
+
+def test_a_one_square_move_says_one_square() -> None:
+    b = Battle(seed=1, width=10, height=8)
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    b.spawn("Orc", 9, 7, team="red")
+    app = App(b, {"blue"})
+    play_to_turn(app, hero)
+    app.handle(Hover((2, 1)))
+    text = _text(odds.move_lines(app.ui.move_preview))
+    assert "(1 square)" in text and "of 1 enemy in sight" in text, text
