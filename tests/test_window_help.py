@@ -48,3 +48,9 @@ def test_the_readme_names_the_keys_and_the_save_path() -> None:
     for key in ("Left/Right", "Up/Down", "PageUp/PageDown", "Home/End", "Space plays and pauses"):
         assert key in README
     assert set(replay_window.STEPS) == {"left", "right", "up", "down", "page up", "page down"}
+
+
+def test_the_help_tells_of_nothing_the_window_does_not_do() -> None:
+    """Orders resolve at once: the help names no queued moves or powers, which the window never has."""
+    text = " ".join(line for line, _ in panels.HELP)
+    assert "queued" not in text and "Dashed line" in text

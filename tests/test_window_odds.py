@@ -132,3 +132,32 @@ def test_hovering_a_downed_foe_one_hit_from_death_says_the_blow_kills_it() -> No
     t = b.forecast(knight, "strike", target=orc).targets[0]
     assert t.kills == pytest.approx(t.affected) and t.downs == 0
     assert f"kills it: {t.kills:.0%}" in _text(odds.target_lines(t, b.name))
+
+
+def test_choosing_a_power_with_the_mouse_already_on_a_target_shows_its_odds_at_once() -> None:
+    """The forecast comes with the key, not only once the mouse moves off the target and back; the
+    move preview of the square under the mouse goes."""
+    b = Battle(seed=1, width=10, height=8)
+    archer = b.spawn("Archer", 0, 0, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 3, 3, team="red")
+    app = App(b, {"blue"})
+    play_to_turn(app, archer)
+    app.handle(Hover((3, 3)))
+    app.handle(Key("1"))
+    assert app.ui.forecast == b.forecast(archer, "shoot", target=orc)
+    app.handle(Key("escape"))
+    app.handle(Hover((2, 2)))
+    assert app.ui.move_preview is not None
+    app.handle(Key("1"))
+    assert app.ui.move_preview is None
+
+
+def test_a_one_square_move_says_one_square() -> None:
+    b = Battle(seed=1, width=10, height=8)
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    b.spawn("Orc", 9, 7, team="red")
+    app = App(b, {"blue"})
+    play_to_turn(app, hero)
+    app.handle(Hover((2, 1)))
+    text = _text(odds.move_lines(app.ui.move_preview))
+    assert "(1 square)" in text and "of 1 enemy in sight" in text, text

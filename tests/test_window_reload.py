@@ -167,3 +167,16 @@ def test_f5_after_renaming_the_persons_team_leaves_it_in_their_hands(tmp_path: P
     assert app.ui.message.startswith("Reloaded"), app.ui.message
     assert app.ui.human_teams == {"ridge"}
     assert any(app.controls(e) for e in app.battle.creatures())
+
+
+def test_f5_says_reloaded_when_the_persons_creature_acts_first(tmp_path: Path) -> None:
+    """The reload's "Reloaded ..." line is not written over by the prompt of the person's first turn."""
+    text = (ROOT / "assets/scenarios/keep.toml").read_text()  # the keep's West archer acts first
+    path = tmp_path / "keep.toml"
+    path.write_text(text)
+    app = _app(path)
+    assert app.flow.human_turn()
+    path.write_text(text.replace("health = 22", "health = 30", 1))
+    app.handle(Key("f5"))
+    name = app.battle.display_name(app.battle.current_actor)
+    assert app.ui.message.startswith("Reloaded") and f"{name}'s turn" in app.ui.message, app.ui.message

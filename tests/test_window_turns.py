@@ -159,3 +159,36 @@ def test_a_save_made_on_your_creatures_turn_loads_back_at_that_turn(tmp_path) ->
     b = app.battle
     assert app.ui.message.startswith("Loaded") and b.current_actor == actor and app.ui.selected == actor
     assert b.get(actor, Position).square == square and app.flow.human_turn()
+
+
+def test_the_persons_turn_prompt_follows_what_the_computer_just_did() -> None:
+    """When the computer's turns end on one of the person's creatures, the status bar says both what
+    the computer did and whose turn it is now, by the clock or by Enter."""
+    for key in (False, True):
+        for seed in range(1, 12):
+            b, _, _ = _squad(seed)
+            app = App(b, {"blue"}, computer_delay=0.1)
+            if app.flow.human_turn():
+                continue
+            while not app.flow.human_turn():
+                if key:
+                    app.handle(Key("return"))
+                else:
+                    app.tick_clock(1.0)
+            name = b.display_name(b.current_actor)
+            assert f"{name}'s turn" in app.ui.message, app.ui.message
+            assert ("The computer played" if key else "Red ") in app.ui.message, app.ui.message
+            break
+        else:
+            raise AssertionError("no seed where the computer acts first")
+
+
+def test_enter_on_the_persons_turn_says_whose_turn_it_is() -> None:
+    """Enter has nothing to play while one of the person's creatures acts: it says so and plays nothing."""
+    b, _, _ = _squad(1)
+    app = App(b, {"blue"})
+    app.handle(Key("return"))
+    actor, log = b.current_actor, len(b.command_log)
+    app.handle(Key("return"))
+    assert b.current_actor == actor and len(b.command_log) == log
+    assert f"{b.display_name(actor)}'s turn" in app.ui.message and "0 turns" not in app.ui.message

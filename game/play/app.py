@@ -147,9 +147,13 @@ class App(Orders):
             self.ui.banner = f"{won.capitalize()} won in round {self.battle.round}{mine}"
         self.ui.message = self.ui.banner
 
-    def refresh(self) -> None:
+    def refresh(self) -> bool:
         """After anything changed: whose turn it is (theirs selected when it is the person's), what
-        the person's team sees, the forecast under the mouse, and whether the battle is decided."""
+        the person's team sees, the forecast under the mouse, and whether the battle is decided.
+
+        Returns:
+            Whether a turn of the person's began (its prompt is now the status message).
+        """
         ui, b = self.ui, self.battle
         actor = self.flow.actor if self.play_round is None else None
         new_turn = actor != ui.actor
@@ -165,6 +169,12 @@ class App(Orders):
             ui.selected, ui.power = None, None
         preview.update(self)
         self._check_over()
+        return new_turn and actor is not None and self.controls(actor) and not ui.banner
+
+    def _tell(self, line: str, prompted: bool) -> None:
+        """Say ``line`` in the status bar, before the turn prompt :meth:`refresh` just put there
+        (``prompted``), so that neither writes over the other."""
+        self.ui.message = f"{line}. {self.ui.message}" if prompted else line
 
     def replace_battle(self, battle: Any) -> str:
         """Play another battle in this window (a load): the turn flow, the view and the UI follow.
@@ -210,9 +220,14 @@ class App(Orders):
         """Enter: play the computer's turns now instead of one per delay."""
         if self.play_round is not None or self.flow.over():
             return
+        if self.flow.human_turn():  # nothing to skip: say so, not "the computer played 0 turns"
+            name = self.battle.display_name(self.flow.actor)
+            self.ui.message = f"It is {name}'s turn: Enter plays only the computer's turns (Space ends this one)"
+            return
         played = self.flow.skip()
-        self.ui.message = f"The computer played {played} turn{'s' if played != 1 else ''}"
-        self.refresh()
+        prompted = self.refresh()
+        self._tell(f"The computer played {played} turn{'s' if played != 1 else ''}", prompted)
+        self._check_over()
 
     def undo(self) -> None:
         """U or the button: take back the current creature's orders this turn, if no dice were rolled
@@ -258,9 +273,9 @@ class App(Orders):
         warning = reload.install(self, fresh)
         if self.ui.human_teams and self.play_round is None:
             self._start_combat()
-        self.ui.message = f"Reloaded {self.scenario.path}: restarted on seed {self.battle.seed}" + \
-            (f". {warning}" if warning else "")
-        self.refresh()
+        prompted = self.refresh()
+        self._tell(f"Reloaded {self.scenario.path}: restarted on seed {self.battle.seed}" +
+                   (f". {warning}" if warning else ""), prompted)
 
     def cancel(self) -> None:
         """Esc or a right click: close the help or an error, else drop the chosen power, else the selection."""
@@ -330,10 +345,10 @@ class App(Orders):
         # the next computer creature waits until the last one's walk is over: one at a time, visibly
         waiting = self.ui.show_help or self.motion.walking
         if self.play_round is None and not waiting and self.flow.update(elapsed):
-            self.refresh()
+            prompted = self.refresh()
             last = self.flow.last
             seen = last is None or self.ui.shows(last)
-            self.ui.message = self.flow.said if seen else "Someone unseen took a turn"
+            self._tell(self.flow.said if seen else "Someone unseen took a turn", prompted)
             self._check_over()
         self.animate()
 

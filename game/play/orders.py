@@ -25,7 +25,7 @@ class Orders:
     powers: Mapping[int, tuple[str, ...]] | None
     play_round: Callable[[Any], None] | None
 
-    def refresh(self) -> None:
+    def refresh(self) -> bool:
         raise NotImplementedError
 
     def controls(self, entity: int) -> bool:
@@ -138,6 +138,7 @@ class Orders:
         if _needs_aim(power):
             ui.power = power_id
             ui.message = f"{power.name}: hover a target for the odds, click to use it (Esc to cancel)"
+            self.refresh()  # the forecast at the square already under the mouse, not the move preview
             return
         self._use(ui.selected, power_id, None, None)
         self.refresh()

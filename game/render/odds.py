@@ -79,7 +79,7 @@ def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn 
     targets = [t for t in forecast.targets if shows(t.target)]
     if forecast.squares:
         caught = ", ".join(name(t.target) + (" (ally)" if t.ally else "") for t in targets) or "nobody seen"
-        lines.append((f"area of {len(forecast.squares)} squares catches: {caught}", "text"))
+        lines.append((f"area of {_count(len(forecast.squares), 'square')} catches: {caught}", "text"))
     for t in targets:
         lines += target_lines(t, name)
     if len(targets) > 1 and len(targets) == len(forecast.targets):
@@ -94,7 +94,7 @@ def move_lines(forecast: Any, shows: ShowsFn = _everyone) -> list[Line]:
     from the enemies ``shows`` lets the person see."""
     if not forecast.legal:
         return [(f"cannot move there: {forecast.problem}", "bad")]
-    lines: list[Line] = [(f"move {forecast.cost_ft} ft ({len(forecast.path) - 1} squares)", "text")]
+    lines: list[Line] = [(f"move {forecast.cost_ft} ft ({_count(len(forecast.path) - 1, 'square')})", "text")]
     if forecast.stops_at is not None and forecast.stops_at != forecast.square:
         lines.append((f"stops at {forecast.stops_at}: nothing under it", "bad"))
     if forecast.fall is not None:
@@ -103,5 +103,11 @@ def move_lines(forecast: Any, shows: ShowsFn = _everyone) -> list[Line]:
         lines.append((f"FALLS {fall.distance_ft:g} ft{soft}: {fall.dice}d6, {_dice(fall.damage)}", "bad"))
     seen = [cover for enemy, cover in forecast.cover if shows(enemy)]
     if seen:
-        lines.append((f"cover there from {sum(seen)} of {len(seen)} enemies in sight", "dim"))
+        enemies = "enemy" if len(seen) == 1 else "enemies"
+        lines.append((f"cover there from {sum(seen)} of {len(seen)} {enemies} in sight", "dim"))
     return lines
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless one: "1 square", "5 squares"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
