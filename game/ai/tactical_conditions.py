@@ -2,11 +2,11 @@
 
 A blinded or dazzled enemy strikes worse and is struck more easily, and by how much is the rules'
 (sight, roll modes, defenses), which no fixed weight of the tactical player's can say: blinding a
-fireball-slinging mage matters more than blinding a pickpocket. So the player asks the battle: on a
-snapshot the condition is granted to the enemy, the threats between that enemy and the player's
-side are asked again (``Battle.threats``, the odds the rolls resolve with), and the battle is
-restored. Nothing here knows a rule; the fixed weights of :class:`game.ai.tactical_turn.Weights`
-stay the floor for conditions whose worth is not in the blows (prone, slowed).
+fireball-slinging mage matters more than blinding a pickpocket. So the player asks the battle: with
+the battle as the grant would leave it (``Battle.supposing``), the threats between that enemy and
+the player's side are asked again (``Battle.threats``, the odds the rolls resolve with). Nothing here
+knows a rule; the fixed weights of :class:`game.ai.tactical_turn.Weights` stay the floor for
+conditions whose worth is not in the blows (prone, slowed).
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from __future__ import annotations
 from game.ai.tactical_turn import Turn
 
 #: Enemies tried in one turn: those who could deal the most damage (their best power's average, data),
-#: each a snapshot, a grant and the threats of one enemy asked again; others get the fixed weight.
+#: each the threats of one enemy asked again as if it had the condition; others get the fixed weight.
 MOST_ENEMIES = 2
-#: The source the trial grant is made under (never seen: the battle is restored at once).
-TRIAL = "tactical-trial"
 
 
 def _duel(turn: Turn, enemy: int) -> tuple[float, float]:
@@ -31,8 +29,8 @@ def _duel(turn: Turn, enemy: int) -> tuple[float, float]:
 
 
 def weighed(turn: Turn) -> list[int]:
-    """The enemies still standing whose conditions are tried on a snapshot this turn: the ones whose
-    best blow is the heaviest (nearest first among equals)."""
+    """The enemies still standing whose conditions are tried this turn: the ones whose best blow is
+    the heaviest (nearest first among equals)."""
     return sorted(turn.standing, key=lambda e: -turn.menace(e))[:MOST_ENEMIES]
 
 
@@ -50,12 +48,8 @@ def condition_worth(turn: Turn, enemy: int, condition: str) -> float | None:
         if enemy not in turn.duels_seen:  # the same for each condition tried on it
             turn.duels_seen[enemy] = _duel(turn, enemy)
         taken, dealt = turn.duels_seen[enemy]
-        before = battle.snapshot()
-        try:
-            battle.add_condition(enemy, condition, source=TRIAL)
+        with battle.supposing(enemy, condition):
             taken_after, dealt_after = _duel(turn, enemy)
-        finally:
-            battle.restore(before)
         worth = turn.caution() * (taken - taken_after) + (dealt_after - dealt)
     turn.conditions_seen[key] = worth
     return worth

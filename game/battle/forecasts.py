@@ -34,7 +34,7 @@ from components.powers import Power
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.battle.move_forecasts import MoveForecasts
-from game.battle.snapshots import Snapshots
+from game.battle.supposing import Supposing
 from game.battle.uses import PowerUses
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
@@ -82,7 +82,7 @@ def _plus(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
     return dict(total)
 
 
-class Forecasts(MoveForecasts, PowerUses, Snapshots):
+class Forecasts(MoveForecasts, PowerUses, Supposing):
     """``forecast`` and its batch forms (the moves' in :class:`~game.battle.move_forecasts.MoveForecasts`)."""
 
     # ------------------------------------------------------------------ one use

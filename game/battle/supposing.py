@@ -1,0 +1,87 @@
+"""What-ifs about one creature's conditions, without a snapshot: "if the archer were blinded ...".
+
+A planner that weighs a blinding or dazzling power asks the threats twice: as the battle is, and as
+it would be with the condition granted. Granting it for real means a snapshot, the GM's command
+with its settling pass, and a restore, about ten times the threats' own cost. But what a grant
+changes is known exactly: the creature's granted conditions, then (as the settling pass works them
+out, by the same functions) its sight and its derived conditions. So when nothing else is waiting to
+settle, those three are set in place for the question and put back after; otherwise the snapshot
+way is taken, which is always exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import esper
+
+from components import Conditions, Fatigue, Health, Position, Vision
+from game.battle import validate
+from game.battle.creatures import Creatures
+from game.battle.snapshots import Snapshots
+from game.battle.world import entry
+from systems.conditions import ConditionSystem, derive
+from systems.gm import GmSystem
+from systems.state import Phase
+from systems.visibility import VisibilitySystem, vision_level
+
+#: The source a supposed grant is made under (never seen outside the ``with`` block).
+SUPPOSED = "supposed"
+#: The systems of the GM phase whose work a supposed grant repeats; any other (a trusted add_system)
+#: might react to the grant in a way only the real settling pass shows.
+_SETTLING = (GmSystem, VisibilitySystem, ConditionSystem)
+
+
+class Supposing(Creatures, Snapshots):
+    """``supposing(entity, condition)``: the battle as a granted condition would leave it, for a while."""
+
+    @contextmanager
+    @entry
+    def supposing(self, entity: int, condition: str) -> Iterator[None]:
+        """Inside the ``with`` block the battle is exactly as ``add_condition(entity, condition)`` would
+        leave it (forecasts asked there see the condition); after it, exactly as it was. Nothing is
+        recorded. Don't issue commands inside the block.
+
+        Raises:
+            IllegalCommand: an unknown creature or a condition that cannot be granted.
+        """
+        entity = self.check(entity)
+        name = validate.condition_name(condition)
+        if not self._settles_alone():
+            before = self.snapshot()
+            try:
+                self.add_condition(entity, name, source=SUPPOSED)
+                yield
+            finally:
+                self.restore(before)
+            return
+        conditions = esper.component_for_entity(entity, Conditions)
+        vision = esper.component_for_entity(entity, Vision)
+        granted, active, level = conditions.granted, conditions.active, vision.level
+        try:
+            if "dead" not in active:  # the dead are a record: a grant changes nothing of theirs
+                self._grant_in_place(entity, conditions, vision, name)
+            yield
+        finally:
+            conditions.granted, conditions.active, vision.level = granted, active, level
+
+    def _settles_alone(self) -> bool:
+        """Whether a grant now would settle by itself: nothing else queued or waiting to settle, the
+        level grid current, and no processor in the GM phase but the three a grant goes through."""
+        state = self.state
+        return (not state.gm_queue and not state.dirty and state.levels is not None
+                and state.levels_of_map == state.terrain.version
+                and all(type(p) in _SETTLING for p in self.phases.by_phase[Phase.GM]))
+
+    def _grant_in_place(self, entity: int, conditions: Conditions, vision: Vision, name: str) -> None:
+        """The grant, then what the settling pass works out from it (sight, then derived conditions),
+        by the systems' own functions; the containers are new, so the saved ones stay untouched."""
+        state = self.state
+        assert state.levels is not None
+        conditions.granted = {key: dict(sources) for key, sources in conditions.granted.items()}
+        conditions.grant(name, SUPPOSED)
+        position = esper.component_for_entity(entity, Position)
+        vision.level = vision_level(int(state.levels[position.x, position.y]), conditions)
+        conditions.active = derive(conditions, esper.component_for_entity(entity, Health),
+                                   esper.component_for_entity(entity, Fatigue), vision, state.rules)
