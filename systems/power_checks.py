@@ -190,9 +190,14 @@ class AttackTerms:
     def hit_chance(self) -> float:
         """P(the roll hits): the faces :meth:`hits` accepts, read off a table of the d20's odds (a
         forecast asks it for every target it weighs; equal to ``chance(20, mode, self.hits)``)."""
-        if self.mode.mode == "critical failure":
-            return 0.0
-        return chance_at_least(self.mode.mode, self.defense.value - self.bonus)
+        return hit_chance(self.mode.mode, self.bonus, self.defense.value)
+
+
+def hit_chance(mode: str, bonus: int, defense: int) -> float:
+    """P(a d20 under ``mode`` + ``bonus`` reaches ``defense``); a critical failure never hits."""
+    if mode == "critical failure":
+        return 0.0
+    return chance_at_least(mode, defense - bonus)
 
 
 def attack_terms(state: BattleState, power: Power, user: int, target: int,

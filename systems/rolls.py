@@ -13,7 +13,7 @@ import esper
 
 from components import Conditions, Defense, Fatigue, Position, Visibility, Vision
 from components.forecasts import DefenseBreakdown, Modifier, RollMode
-from components.rules import ROLL_KINDS
+from components.rules import ROLL_KINDS, Rules
 from systems.cover import has_cover
 from systems.state import BattleState
 from systems.visibility import level_of, sight_level
@@ -43,6 +43,30 @@ def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | No
     return level, "where it stands"
 
 
+def hinders(kind: str, level: Visibility) -> bool:
+    """Whether seeing at ``level`` gives disadvantage on a roll of ``kind``: Notice at poor light or
+    worse, an attack at terrible or worse (other rolls do not depend on light)."""
+    return level <= (Visibility.POOR if kind == "notice" else Visibility.TERRIBLE)
+
+
+def tired(fatigue: int, rules: Rules) -> bool:
+    """Whether fatigue at ``fatigue`` gives disadvantage on every roll."""
+    return fatigue >= rules.disadvantage_at_fatigue
+
+
+def attack_mode(sight: Visibility, at_target: Visibility, fatigue: int, rules: Rules) -> str:
+    """The mode of an attack roll (no advantage given) by a roller whose own sight is ``sight`` at a
+    target on a square of level ``at_target``: :func:`roll_mode`'s answer for an attack, from its
+    parts, for a forecast that asks about many squares (the worse of the two levels counts)."""
+    return "disadvantage" if tired(fatigue, rules) or hinders("attack", min(sight, at_target)) else "normal"
+
+
+def defense_value(base: int, covered: bool, flat_footed: bool, rules: Rules) -> int:
+    """Defense from its parts: the base, the cover bonus, less the flat-footed penalty (the number
+    :func:`defense_against` explains term by term)."""
+    return base + (rules.cover_bonus if covered else 0) - (rules.flat_footed_penalty if flat_footed else 0)
+
+
 def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[int, int] | None = None,
               sight: bool = True, advantage: bool = False, disadvantage: bool = False,
               from_square: tuple[int, int] | None = None) -> RollMode:
@@ -63,11 +87,11 @@ def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[i
         level, seen_from = _seeing(state, entity, target_square, from_square)
         if kind == "notice" and sight and level == Visibility.NO_VISION:
             return RollMode("critical failure", ("no vision: a Notice that relies on sight fails",))
-        if level <= (Visibility.POOR if kind == "notice" else Visibility.TERRIBLE):
+        if hinders(kind, level):
             reasons.append(f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on {kind}s"
                            if kind == "attack" else f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on Notice")
     fatigue = esper.component_for_entity(entity, Fatigue).level
-    if fatigue >= state.rules.disadvantage_at_fatigue:
+    if tired(fatigue, state.rules):
         reasons.insert(0, f"fatigue {fatigue}: disadvantage on every roll")
     disadvantage = disadvantage or bool(reasons)
     if advantage and disadvantage:
@@ -93,8 +117,9 @@ def defense_against(state: BattleState, target: int, attacker: int, attacker_squ
     if covered:
         modifiers.append(Modifier("cover", rules.cover_bonus, "walls hide 3 of 4 corner lines from the attacker"))
     active = esper.component_for_entity(target, Conditions).active
-    if "flat-footed" in active:
+    flat_footed = "flat-footed" in active
+    if flat_footed:
         why = "surprised" if "surprised" in active else "no vision" if "blinded" in active or \
             esper.component_for_entity(target, Vision).level == Visibility.NO_VISION else "flat-footed"
         modifiers.append(Modifier("flat-footed", -rules.flat_footed_penalty, why))
-    return DefenseBreakdown(base + sum(m.amount for m in modifiers), base, tuple(modifiers), covered)
+    return DefenseBreakdown(defense_value(base, covered, flat_footed, rules), base, tuple(modifiers), covered)

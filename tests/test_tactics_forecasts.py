@@ -13,10 +13,14 @@ from systems.cover import has_cover
 squares = st.tuples(st.integers(0, 9), st.integers(0, 7))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(me=squares, foe=squares, walls=st.lists(squares, max_size=8), power=st.sampled_from(["shoot", "strike"]),
-       light=st.sampled_from(["normal", "poor", "terrible"]))
-def test_a_threat_is_the_enemys_own_forecast_at_the_creature(me, foe, walls, power, light):
+       light=st.sampled_from(["normal", "poor", "terrible"]), tired=st.sampled_from([0, 4]),
+       dazzled=st.booleans(), blinded=st.booleans(), surprised=st.booleans(), fog=st.booleans())
+def test_a_threat_is_the_enemys_own_forecast_at_the_creature(me, foe, walls, power, light, tired, dazzled, blinded,
+                                                             surprised, fog):
+    """Light (at either end), walls, the enemy's fatigue and sight, the creature's flat-footedness:
+    the threat's chance is the forecast's to the last bit, and its damage the same mean."""
     if me == foe:
         return
     b = Battle(seed=1, width=10, height=8)
@@ -24,15 +28,21 @@ def test_a_threat_is_the_enemys_own_forecast_at_the_creature(me, foe, walls, pow
         if wall not in (me, foe):
             b.add_wall(*wall)
     b.set_ambient(light)
-    mine = b.spawn("me", *me, team="a", powers=["strike"])
-    theirs = b.spawn("foe", *foe, team="b", powers=[power])
+    if fog:  # the creature's square worse lit than the enemy's, maybe
+        b.add_area(*me, 5, "terrible")
+    mine = b.spawn("me", *me, team="a", powers=["strike"], prepared=not surprised)
+    theirs = b.spawn("foe", *foe, team="b", powers=[power], fatigue=tired)
     b.start_combat()
+    if dazzled:
+        b.add_condition(theirs, "dazzled")
+    if blinded:
+        b.add_condition(mine, "blinded")
     threat = b.threat(mine)
     forecast = b.forecast(theirs, power, target=mine)
     if forecast.legal:  # it could strike without moving: the threat is exactly that forecast
         (source,) = threat.sources
-        assert math.isclose(source.expected, forecast.targets[0].damage.mean)
-        assert math.isclose(source.chance, forecast.targets[0].affected)
+        assert math.isclose(source.expected, forecast.targets[0].damage.mean)  # the mean, summed otherwise
+        assert source.chance == forecast.targets[0].affected
         assert source.covered == forecast.targets[0].attack.defense.cover
     assert math.isclose(threat.expected, sum(s.expected for s in threat.sources))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import esper
 import numpy as np
 
-from components import Conditions, Creature, Falling, Fatigue, Health, Movement, Position
+from components import Conditions, Creature, Defense, Falling, Fatigue, Health, Movement, Position
 from components.forecasts import Threat, ThreatSource
 from components.powers import Power
 from game.battle import orders, validate
@@ -25,14 +25,16 @@ from systems.actions import walk_speed
 from systems.cover import cover_counts, has_cover
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
-from systems.power_checks import height_at, known_powers, reach_ft
-from systems.visibility import Visibility, visible, vision_level
+from systems.power_checks import height_at, hit_chance, known_powers, reach_ft
+from systems.rolls import attack_mode, defense_value
+from systems.visibility import Visibility, level_of, sight_level, visible, vision_level
 from systems.vitals import can_act, is_dead, is_flying
 
 
 @dataclass(frozen=True, slots=True)
 class _Menace:
-    """One enemy as a batch of threats reads it: read once, whichever square is asked about."""
+    """One enemy as a batch of threats reads it: read once, whichever square is asked about (its side
+    of every attack roll too: its sight where it stands, its fatigue, its attack bonus)."""
 
     enemy: int
     square: tuple[int, int]
@@ -41,6 +43,18 @@ class _Menace:
     speed: float
     flying: bool
     powers: tuple[tuple[Power, float], ...]  # its damaging powers that roll, with their reach
+    sight: Visibility
+    fatigue: int
+    attack_bonus: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Struck:
+    """The creature a batch of threats is about, read once: its side of every attack roll."""
+
+    entity: int
+    base: int
+    flat_footed: bool
 
 
 class Tactics(Forecasts):
@@ -75,13 +89,15 @@ class Tactics(Forecasts):
         enemies = [e for e in self._able_enemies(team) if asked is None or e in asked]
         # what each enemy brings to bear is read once for all the squares; only the reach is per square
         menaces = [m for m in (self._menace(enemy) for enemy in enemies) if m is not None]
+        struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
+                         "flat-footed" in esper.component_for_entity(entity, Conditions).active)
         walks: dict[int, np.ndarray] = {}
         found = []
         for square in squares:
             at = validate.square(state, *square, what="square")
             z = height_at(state, entity, at)
             sources = [blow for menace in menaces
-                       if (blow := self._best_blow(menace, entity, at, z, walks)) is not None]
+                       if (blow := self._best_blow(menace, struck, at, z, walks)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
@@ -119,35 +135,47 @@ class Tactics(Forecasts):
             powers.append((power, reach_ft(power, state.rules)))
         speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)
         return _Menace(enemy, position.square, float(position.z), esper.component_for_entity(enemy, Creature).team,
-                       speed, is_flying(movement, conditions), tuple(powers))
+                       speed, is_flying(movement, conditions), tuple(powers),
+                       sight_level(state, enemy, position.square), esper.component_for_entity(enemy, Fatigue).level,
+                       esper.component_for_entity(enemy, Defense).attack_bonus)
 
-    def _best_blow(self, menace: _Menace, entity: int, at: tuple[int, int], z: float, walks: dict[int, np.ndarray]
-                   ) -> ThreatSource | None:
+    def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
+                   walks: dict[int, np.ndarray]) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at``, if it could reach it."""
         best: ThreatSource | None = None
         for power, reach in menace.powers:
             if not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, menace.enemy, entity, menace.square, menace.team, at)
+            found = self._blow(power, menace, struck, at)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
-    def _blow(self, power: Power, enemy: int, entity: int, origin: tuple[int, int], team: str,
-              at: tuple[int, int]) -> ThreatSource:
+    def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int]) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
-        dice's average (the whole outcome distribution only where a save halves or a push may drop)."""
+        dice's average (the whole outcome distribution only where a save halves or a push may drop).
+
+        A plain attack is worked out from the sides read once (``attack_terms``' own parts: the roll
+        mode, the Defense, the hit chance), since a planner asks it for many squares."""
+        enemy, origin = menace.enemy, menace.square
+        assert power.damage is not None
         if power.push_ft or power.pull_ft or power.save_half:
-            odds = self._target_odds(power, enemy, entity, origin, team, target_square=at)
+            odds = self._target_odds(power, enemy, struck.entity, origin, menace.team, target_square=at)
             expected = odds.damage.mean if odds.damage is not None else 0.0
             if odds.fall is not None:
                 expected += odds.affected * odds.fall.damage.mean
             return ThreatSource(enemy, power.id, odds.affected, expected,
                                 odds.attack is not None and odds.attack.defense.cover)
-        full, _, attack, _ = self._landing(power, enemy, entity, origin, target_square=at)
-        assert power.damage is not None
-        return ThreatSource(enemy, power.id, full, full * power.damage.average(),
-                            attack is not None and attack.defense.cover)
+        if power.attack_bonus is None:
+            full = self._landing(power, enemy, struck.entity, origin, target_square=at)[0]
+            return ThreatSource(enemy, power.id, full, full * power.damage.average(), False)
+        state = self.state
+        assert state.levels is not None
+        covered = has_cover(state, origin, at)
+        mode = attack_mode(menace.sight, level_of(int(state.levels[at])), menace.fatigue, state.rules)
+        full = hit_chance(mode, menace.attack_bonus + power.attack_bonus,
+                          defense_value(struck.base, covered, struck.flat_footed, state.rules))
+        return ThreatSource(enemy, power.id, full, full * power.damage.average(), covered)
 
     def _could_reach(self, menace: _Menace, reach: float, at: tuple[int, int], z: float,
                      walks: dict[int, np.ndarray]) -> bool:
