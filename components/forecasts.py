@@ -6,7 +6,7 @@ odds the dice will have. They are plain data, safe to keep, compare and show.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,10 +42,16 @@ class Distribution:
     """Chances of whole-number outcomes (damage, healing): ``(value, probability)`` pairs by value."""
 
     outcomes: tuple[tuple[int, float], ...] = ((0, 1.0),)
+    #: the mean, once asked (a planner asks it of the same shared distribution thousands of times)
+    _mean: float | None = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def mean(self) -> float:
-        return sum(v * p for v, p in self.outcomes)
+        found = self._mean
+        if found is None:
+            found = sum(v * p for v, p in self.outcomes)
+            object.__setattr__(self, "_mean", found)  # a cache of a frozen value's own function
+        return found
 
     @property
     def low(self) -> int:

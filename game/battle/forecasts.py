@@ -184,19 +184,19 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         downs = 0.0 if health == 0 else float(sum(p for v, p in total.items() if v >= health))
         ally = esper.component_for_entity(target, Creature).team == team
         grants = (*power.conditions, *(("flying",) if power.flight else ()))
-        kills = self._kill_odds(target, branches)
+        kills = self._kill_odds(target, branches, 1 if fall is None else 2)
         return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs,
                               kills)
 
-    def _kill_odds(self, target: int, branches: list[tuple[float, dict[int, float], dict[int, float] | None]]
-                   ) -> float:
+    def _kill_odds(self, target: int, branches: list[tuple[float, dict[int, float], dict[int, float] | None]],
+                   hits: int) -> float:
         """The chance that the use's blow, then the fall it causes, leaves the target dead: each a hit
         resolved by the damage rule (``systems.damage.after_hit``). ``branches`` are ``(weight, the
-        blow's damage, the fall's or None)``: one with no fall, else the full, halved and missed blow."""
+        blow's damage, the fall's or None)``: one with no fall, else the full, halved and missed blow;
+        ``hits`` how many hits that makes at most (2 with a fall)."""
         health = esper.component_for_entity(target, Health)
         fatigue = esper.component_for_entity(target, Fatigue)
         rules = self.state.rules
-        hits = 2 if any(landing is not None for _, _, landing in branches) else 1
         if is_dead(health, fatigue) or fatigue.level + hits * rules.fatigue_per_hit_at_zero < fatigue.maximum:
             return 0.0  # not dead yet, and too few hits to fill its track: no outcome kills
 

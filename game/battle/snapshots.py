@@ -180,6 +180,7 @@ class Snapshots(BattleCore):
         state.events[:] = snapshot.state["events"]
         _restore_terrain(state.terrain, snapshot.state["terrain"])
         state.sight = None  # a level-grid version that may now mean another grid: look the answers up again
+        self.memo.forget()  # the same stamp may now stand for another history
         state.rng.setstate(snapshot.rng)
         self.scripts.seen, self.scripts.out = snapshot.heard, dict(snapshot.out)
         # the steps scripts used after the snapshot never happened: a what-if (a scripted power's

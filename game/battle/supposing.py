@@ -59,12 +59,14 @@ class Supposing(Creatures, Snapshots):
         conditions = esper.component_for_entity(entity, Conditions)
         vision = esper.component_for_entity(entity, Vision)
         granted, active, level = conditions.granted, conditions.active, vision.level
+        kept = self.memo.swap()  # the stamp stays, the battle does not: answers kept for it don't hold here
         try:
             if "dead" not in active:  # the dead are a record: a grant changes nothing of theirs
                 self._grant_in_place(entity, conditions, vision, name)
             yield
         finally:
             conditions.granted, conditions.active, vision.level = granted, active, level
+            self.memo.swap(kept)
 
     def _settles_alone(self) -> bool:
         """Whether a grant now would settle by itself: nothing else queued or waiting to settle, the

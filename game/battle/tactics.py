@@ -30,6 +30,9 @@ from systems.rolls import attack_mode, defense_value
 from systems.visibility import Visibility, level_of, sight_level, visible, vision_level
 from systems.vitals import can_act, is_dead, is_flying
 
+#: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
+_BATCHED_PAIRS = 64
+
 
 @dataclass(frozen=True, slots=True)
 class _Menace:
@@ -86,9 +89,9 @@ class Tactics(Forecasts):
         entity = self.check(entity)
         team = esper.component_for_entity(entity, Creature).team
         asked = None if among is None else {self.check(e) for e in among}
-        enemies = [e for e in self._able_enemies(team) if asked is None or e in asked]
-        # what each enemy brings to bear is read once for all the squares; only the reach is per square
-        menaces = [m for m in (self._menace(enemy) for enemy in enemies) if m is not None]
+        # what each enemy brings to bear is read once for all the squares (and kept for the turn);
+        # only the reach is per square
+        menaces = [m for m in self._menaces(team) if asked is None or m.enemy in asked]
         struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
                          "flat-footed" in esper.component_for_entity(entity, Conditions).active)
         walks: dict[int, np.ndarray] = {}
@@ -99,6 +102,15 @@ class Tactics(Forecasts):
             sources = [blow for menace in menaces
                        if (blow := self._best_blow(menace, struck, at, z, walks)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
+        return found
+
+    def _menaces(self, team: str) -> list[_Menace]:
+        """Every enemy of ``team`` able to take a turn, as a threat reads it (kept while the battle's
+        stamp holds: a plan asks the threats several times a turn)."""
+        memo = self.memo.table(self.state)
+        found: list[_Menace] | None = memo.get(("menaces", team))
+        if found is None:
+            found = memo[("menaces", team)] = [m for m in map(self._menace, self._able_enemies(team)) if m is not None]
         return found
 
     def _able_enemies(self, team: str) -> Iterable[int]:
@@ -200,11 +212,21 @@ class Tactics(Forecasts):
         """For each of ``squares``, how many of ``attackers`` it has cover from (the rules' cover test
         from where each attacker stands, the GM's switch included)."""
         state = self.state
-        cells = np.array([validate.square(state, *s, what="square") for s in squares], dtype=np.int64).reshape(-1, 2)
-        counts = np.zeros(len(cells), dtype=np.int64)
+        cells = [validate.square(state, *s, what="square") for s in squares]
         from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
+        if len(cells) * len(from_squares) > _BATCHED_PAIRS:
+            return self._cover_batch(from_squares, cells)
+        # a planner's handful of pairs: each answer is a lookup, cheaper than arrays of a few rows
+        return {cell: sum(1 for a in from_squares if has_cover(state, a, cell)) for cell in cells}
+
+    def _cover_batch(self, from_squares: list[tuple[int, int]], squares: list[tuple[int, int]]
+                     ) -> dict[tuple[int, int], int]:
+        """:meth:`cover_map` for many pairs: every (attacker, square) pair in one numpy batch, a row of
+        answers per attacker (the same counts ``has_cover`` compares, for a pass over a whole map)."""
+        state = self.state
+        cells = np.array(squares, dtype=np.int64).reshape(-1, 2)
+        counts = np.zeros(len(cells), dtype=np.int64)
         if state.rules.cover_enabled and len(cells) and from_squares:
-            # every (attacker, square) pair in one batch: a row of answers per attacker
             attacker = np.repeat(np.array(from_squares, dtype=np.int64), len(cells), axis=0)
             blocked = cover_counts(state.caches, state.terrain, attacker, np.tile(cells, (len(from_squares), 1)))
             blocked = blocked >= state.rules.cover_lines_needed

@@ -25,6 +25,7 @@ from components.powers import Power
 from components.values import MAX_SEED
 from game.battle import validate
 from game.battle.errors import IllegalCommand
+from game.battle.memo import StampedMemo
 from game.battle.reactions import ScriptHook, new_hosts
 from game.content.powers import SCRIPTS_DIR, default_powers
 from game.scripting import Limits, ScriptError, ScriptHosts
@@ -159,6 +160,8 @@ class BattleCore:
         self.display_names: tuple[tuple[int, int], dict[int, str]] = ((0, -1), {})
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
+        #: forecasts' answers kept while the battle's stamp holds (see game.battle.memo)
+        self.memo = StampedMemo()
         if script_hosts is None and trusted_scripts:
             # In-process hosts need no closing, so battles on one map's caches share them: a
             # script is parsed and frozen once for all of them (a worker host is a process: own).

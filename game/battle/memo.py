@@ -1,0 +1,43 @@
+"""Answers a planner asks for again and again in one turn, kept while the battle stays as it is.
+
+A turn's plan asks the threats on a handful of squares several times (where to end, what a blinding
+would change), and each time read every enemy afresh: its powers, its walk, its sight. Those reads
+depend only on the battle's state, and the battle's stamp (``systems.power_checks.check_stamp``)
+changes whenever that state does, so they are kept for as long as the stamp holds. Whatever puts
+the battle back to an earlier moment (a restore, the end of a ``supposing`` block) hands the memo
+back as it was then, or forgets it: a stamp alone cannot tell two histories of the same length apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from systems.power_checks import check_stamp
+from systems.state import BattleState
+
+
+class StampedMemo:
+    """A battle's answers for its current stamp (owned by the battle; never shared)."""
+
+    def __init__(self) -> None:
+        self.stamp: tuple[int, ...] | None = None
+        self.found: dict[Any, Any] = {}
+
+    def table(self, state: BattleState) -> dict[Any, Any]:
+        """The answers kept for the battle as it is now (empty when it has changed since)."""
+        stamp = check_stamp(state)
+        if stamp != self.stamp:
+            self.stamp, self.found = stamp, {}
+        return self.found
+
+    def forget(self) -> None:
+        """Drop every answer (the battle was put back to another moment)."""
+        self.stamp, self.found = None, {}
+
+    def swap(self, other: tuple[tuple[int, ...] | None, dict[Any, Any]] | None = None
+             ) -> tuple[tuple[int, ...] | None, dict[Any, Any]]:
+        """Set aside the answers kept now and take ``other``'s (none by default); returns the ones set
+        aside, to be handed back with another ``swap`` (a what-if that must not see them, nor leave its own)."""
+        kept = (self.stamp, self.found)
+        self.stamp, self.found = other if other is not None else (None, {})
+        return kept
