@@ -30,6 +30,10 @@ from systems.vitals import is_dead
 
 _CONE_COS = 1 / math.sqrt(1.25)  # half-angle atan(1/2): the cone is as wide as it is far
 
+#: The largest box of squares (side * side) an area may reach for its squares to be kept with the map's
+#: caches; a bigger area is worked out each time (a planner's bursts and cones are far smaller).
+_KEPT_BOX = 4096
+
 #: Compass names a command may give for a direction, as steps on the grid (y grows southward).
 COMPASS = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1), "w": (-1, 0),
            "nw": (-1, -1)}
@@ -89,21 +93,41 @@ def area_squares(state: BattleState, power: Power, origin: tuple[int, int], poin
     assert power.area is not None
     terrain, rules = state.terrain, state.rules
     centre = area_centre(power, origin, point)
-    box = reach_box(terrain.walls.shape, centre, _reach(power, rules.square_ft))
-    shape = (box[0].stop - box[0].start, box[1].stop - box[1].start)
-    here = (centre[0] - box[0].start, centre[1] - box[1].start)
-    if power.area.shape == "burst":
-        mask = within_radius(shape, here, power.area.radius_ft, rules)
-    else:
+    face = None
+    if power.area.shape != "burst":
         face = facing(power, origin, point, direction)
         if face is None:
             return []
+    # the squares follow from the shape, where it is centred and faces, and the walls alone: a planner
+    # asks about the same burst from every square it weighs, so answers are kept with the map's
+    if (2 * _reach(power, rules.square_ft) + 1) ** 2 > _KEPT_BOX:  # a huge area: worked out, not kept
+        return list(_covered(state, power, origin, centre, face))
+    key = (power.area, centre, face, centre != origin, rules.square_ft, rules.diagonal)
+    answers = state.caches.area_answers(terrain.layout_key())
+    found = answers.get(key)
+    if found is None:
+        found = answers[key] = _covered(state, power, origin, centre, face)
+    return list(found)
+
+
+def _covered(state: BattleState, power: Power, origin: tuple[int, int], centre: tuple[int, int],
+             face: tuple[int, int] | None) -> tuple[tuple[int, int], ...]:
+    """:func:`area_squares` worked out: the shape's mask in the box it can reach, less what blocks
+    areas and what those squares shadow from the centre."""
+    assert power.area is not None
+    terrain, rules = state.terrain, state.rules
+    box = reach_box(terrain.walls.shape, centre, _reach(power, rules.square_ft))
+    shape = (box[0].stop - box[0].start, box[1].stop - box[1].start)
+    here = (centre[0] - box[0].start, centre[1] - box[1].start)
+    if face is None:
+        mask = within_radius(shape, here, power.area.radius_ft, rules)
+    else:
         mask = _shape_mask(power, shape, here, face, centre != origin, rules.square_ft, state)
     stops = terrain.blocking(Blocks.AREAS)[box]
     seen = tcod.map.compute_fov(~stops, here, radius=0, light_walls=False,
                                 algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
     mask = mask & seen & ~stops
-    return [(int(x) + box[0].start, int(y) + box[1].start) for x, y in zip(*np.nonzero(mask))]
+    return tuple((int(x) + box[0].start, int(y) + box[1].start) for x, y in zip(*np.nonzero(mask)))
 
 
 def _reach(power: Power, square_ft: int) -> int:

@@ -42,6 +42,7 @@ class MapCaches:
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
+        self.areas: dict[Layout, dict[tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
         self.levels = LevelCache()
         # the last layout asked about and its answers: a battle asks about one layout thousands of
@@ -69,6 +70,11 @@ class MapCaches:
         answers = self._answers(self.cover, layout)
         self._last_cover = (layout, answers)
         return answers
+
+    def area_answers(self, layout: Layout) -> dict[tuple[Any, ...], tuple[tuple[int, int], ...]]:
+        """The known squares of areas on one layout of walls: (shape, centre, facing, apex, square
+        size, diagonal rule) -> the squares an area of that shape there covers."""
+        return self._answers(self.areas, layout)
 
     def sight_answers(self, layout: Layout, levels: np.ndarray
                       ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
@@ -105,6 +111,7 @@ class MapCaches:
         self.cover.clear()
         self._last_cover = None
         self.sight.clear()
+        self.areas.clear()
         if owned:
             self.shared.clear()
         self.levels.clear()
