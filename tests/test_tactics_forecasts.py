@@ -89,3 +89,25 @@ def test_open_shots_count_the_enemies_seen_without_cover():
     b.start_combat()
     shots = b.open_shots(me, [(1, 5), (1, 2)])
     assert shots[(1, 2)] == 0 < shots[(1, 5)]  # the wall hides both from (1, 2); not from (1, 5)
+
+
+@settings(max_examples=30, deadline=None)
+@given(me=squares, foe=squares, walls=st.lists(squares, max_size=8), tired=st.sampled_from([0, 4]))
+def test_a_half_on_a_save_threat_is_the_mean_of_the_forecasts_distribution(me, foe, walls, tired):
+    """A fireball's threat is its forecast's expected damage, the halving on a save included, exactly."""
+    if me == foe:
+        return
+    b = Battle(seed=1, width=10, height=8)
+    for wall in walls:
+        if wall not in (me, foe):
+            b.add_wall(*wall)
+    mine = b.spawn("me", *me, team="a", powers=["strike"], fatigue=tired)
+    theirs = b.spawn("foe", *foe, team="b", powers=["fireball"])
+    b.start_combat()
+    forecast = b.forecast(theirs, "fireball", point=me)
+    threat = b.threat(mine)
+    if forecast.legal:
+        (odds,) = [t for t in forecast.targets if t.target == mine]
+        (source,) = threat.sources
+        assert source.expected == odds.damage.mean
+        assert source.chance == odds.affected

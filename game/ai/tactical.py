@@ -352,7 +352,7 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     here_best = here_uses[0] if here_uses else None
     moves: list[MoveForecast | None] = [None]
     squares = shortlist(turn, reserved, field)
-    moves += [m for m in (battle.forecast_move(me, s, cover=False) for s in squares) if m.legal]
+    moves += [m for m in battle.forecast_moves_to(me, squares, cover=False) if m.legal]
     ends = [turn.here if m is None or m.stops_at is None else m.stops_at for m in moves]
     options: list[_Option] = []
     for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):

@@ -111,6 +111,8 @@ class Turn:
         self.flight_ends = any(e["user"] == me and battle.power(e["power"]).flight
                                and e["ends_after_round"] <= battle.round for e in battle.effects())
         self.menace_seen: dict[int, float] = {}
+        self.reaches_seen: dict[int, float] = {}  # each creature's longest damaging reach (its powers' data)
+        self.own_reach: float | None = None
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
         self.rallies_seen: dict[tuple[int, tuple[int, int] | None], float] = {}
@@ -154,13 +156,19 @@ class Turn:
 
     def menace_reach(self, creature: int) -> float:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
-        powers = (self.battle.power(i) for i in self.battle.powers_of(creature))
-        return longest_reach((p for p in powers if p.damage is not None), self.rules.square_ft)
+        found = self.reaches_seen.get(creature)
+        if found is None:
+            powers = (self.battle.power(i) for i in self.battle.powers_of(creature))
+            found = self.reaches_seen[creature] = longest_reach((p for p in powers if p.damage is not None),
+                                                                self.rules.square_ft)
+        return found
 
     def reach(self) -> float:
         """The longest reach of the creature's own harmful powers."""
-        return longest_reach((p for p in self.powers if p.damage is not None or p.conditions or p.push_ft),
-                             self.rules.square_ft)
+        if self.own_reach is None:
+            self.own_reach = longest_reach((p for p in self.powers if p.damage is not None or p.conditions
+                                            or p.push_ft), self.rules.square_ft)
+        return self.own_reach
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the

@@ -7,6 +7,8 @@ this one; a forecast never changes the battle.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import esper
 import numpy as np
 
@@ -33,18 +35,37 @@ class MoveForecasts(Creatures):
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
+        return self.forecast_moves_to(entity, [square], cover)[0]
+
+    @entry
+    def forecast_moves_to(self, entity: int, squares: Iterable[tuple[int, int]], cover: bool = True
+                          ) -> list[MoveForecast]:
+        """:meth:`forecast_move` to each of ``squares``, the creature and its queued orders read once
+        (a planner weighs a few squares each turn).
+
+        Raises:
+            IllegalCommand: an unknown creature or a square off the grid.
+        """
         state = self.state
         entity = self.check(entity)
-        goal = validate.square(state, *square, what="square")
+        goals = [validate.square(state, *square, what="square") for square in squares]
         position, movement = orders.projection(state, entity)
         conditions = esper.component_for_entity(entity, Conditions)
-        problem = move_problem(state.paths, state.rules, position, movement, conditions,
-                               esper.component_for_entity(entity, Falling), goal,
-                               lambda there: state.taken(there, entity))
-        if problem is not None:
-            return MoveForecast(entity, goal, False, problem)
+        falling = esper.component_for_entity(entity, Falling)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
+        found = []
+        for goal in goals:
+            problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
+                                   lambda there: state.taken(there, entity))
+            found.append(MoveForecast(entity, goal, False, problem) if problem is not None
+                         else self._legal_move(entity, position, goal, left, flying, cover))
+        return found
+
+    def _legal_move(self, entity: int, position: Position, goal: tuple[int, int], left: int, flying: bool,
+                    cover: bool) -> MoveForecast:
+        """The forecast of a move ``move_problem`` found legal: its path, where it stops, and arriving."""
+        state = self.state
         found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it
         path, cost = found

@@ -165,20 +165,24 @@ class Tactics(Forecasts):
 
     def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int]) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
-        dice's average (the whole outcome distribution only where a save halves or a push may drop).
+        dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
         A plain attack is worked out from the sides read once (``attack_terms``' own parts: the roll
         mode, the Defense, the hit chance), since a planner asks it for many squares."""
         enemy, origin = menace.enemy, menace.square
         assert power.damage is not None
-        if power.push_ft or power.pull_ft or power.save_half:
+        if power.push_ft or power.pull_ft:
             odds = self._target_odds(power, enemy, struck.entity, origin, menace.team, target_square=at)
             expected = odds.damage.mean if odds.damage is not None else 0.0
             if odds.fall is not None:
                 expected += odds.affected * odds.fall.damage.mean
             return ThreatSource(enemy, power.id, odds.affected, expected,
                                 odds.attack is not None and odds.attack.defense.cover)
-        if power.attack_bonus is None:
+        if power.save_half:  # the mean of the forecast's own damage distribution, halving included
+            full, half, _, _ = self._landing(power, enemy, struck.entity, origin, target_square=at)
+            expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
+            return ThreatSource(enemy, power.id, full, expected, False)
+        if power.attack_bonus is None:  # a save with nothing on a success, or a sure blow
             full = self._landing(power, enemy, struck.entity, origin, target_square=at)[0]
             return ThreatSource(enemy, power.id, full, full * power.damage.average(), False)
         state = self.state
