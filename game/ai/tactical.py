@@ -22,7 +22,7 @@ import numpy as np
 
 from components import Movement
 from components.forecasts import MoveForecast, Threat
-from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, longest_reach
+from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, longest_reach
 from game.ai.tactical_uses import uses_from
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
@@ -112,7 +112,17 @@ def _far_apart(turn: Turn) -> bool:
 class _Option:
     score: float
     commands: tuple[Command, ...]
-    why: str
+    why: Why  # built only for the option chosen (a plan weighs a few dozen)
+
+
+def _said(text: str) -> Why:
+    """A reason already in words."""
+    return lambda: text
+
+
+def _joined(first: Why, then: Why, between: str = "; ") -> Why:
+    """Two reasons one after the other, put into words when read."""
+    return lambda: f"{first()}{between}{then()}"
 
 
 def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> _Option:
@@ -124,13 +134,13 @@ def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     drops = turn.z[turn.me] - turn.battle.state.terrain.ground >= least_hurtful_drop_ft(turn.rules)
     squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask & ~drops))]
     if not squares:
-        return _Option(0.0, (), f"stays at {turn.here}: nowhere nearer")
+        return _Option(0.0, (), lambda: f"stays at {turn.here}: nowhere nearer")
     best = min(squares, key=lambda s: (float(field[s]), s))
     if float(field[best]) >= float(field[turn.here]):
-        return _Option(0.0, (), f"stays at {turn.here}: nowhere nearer")
+        return _Option(0.0, (), lambda: f"stays at {turn.here}: nowhere nearer")
     steps = min(float(field[turn.here]) - float(field[best]), UNREACHABLE) / turn.rules.square_ft
     return _Option(turn.weights.approach * steps, (("move", (turn.me, *best), {}),),
-                   f"moves to {best}: {steps:.0f} squares nearer the enemy")
+                   lambda: f"moves to {best}: {steps:.0f} squares nearer the enemy")
 
 
 def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
@@ -204,23 +214,26 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     base += _rallied(turn, end, threat)
     closer = w.approach * (float(field[turn.here]) - float(field[end])) / turn.rules.square_ft
     caution = turn.caution()
-    words = f"{threat.expected:.1f} expected damage there"
-    if threat.sources:
-        words = f"cover from {threat.covered_from} of {len(threat.sources)} threats, " + words
-    if fall:
-        words += f", a fall of {fall:.1f}"
     moving: tuple[Command, ...] = () if move is None else (("move", (turn.me, *move.square), {}),)
-    where = f"moves to {move.square}" if move is not None else f"stays at {turn.here}"
-    found = [_Option(base + closer - caution * _taken(turn, threat, {}), moving, f"{where}: {words}")]
+
+    def ending() -> str:
+        words = f"{threat.expected:.1f} expected damage there"
+        if threat.sources:
+            words = f"cover from {threat.covered_from} of {len(threat.sources)} threats, " + words
+        if fall:
+            words += f", a fall of {fall:.1f}"
+        return (f"moves to {move.square}" if move is not None else f"stays at {turn.here}") + f": {words}"
+
+    found = [_Option(base + closer - caution * _taken(turn, threat, {}), moving, ending)]
     # a walk that ends early (off a ledge) is checked as if it reached its goal: act only before it
     there = uses_from(turn, end) if move is None or move.stops_at == move.square else []
     if there:
         best = there[0]
         score = base + best.score - caution * _taken(turn, threat, dict(best.downs))
-        found.append(_Option(score, (*moving, best.command), f"{where}: {words}; {best.why}"))
+        found.append(_Option(score, (*moving, best.command), lambda: f"{ending()}; {best.why()}"))
     if here_best is not None and move is not None:
         score = base + here_best.score - caution * _taken(turn, threat, dict(here_best.downs))
-        found.append(_Option(score, (here_best.command, *moving), f"{here_best.why}; then {where}: {words}"))
+        found.append(_Option(score, (here_best.command, *moving), lambda: f"{here_best.why()}; then {ending()}"))
     return found
 
 
@@ -263,13 +276,14 @@ def _leaps(turn: Turn, field: np.ndarray) -> list[_Option]:
             closer = w.approach * (nearest(turn.here, turn.z[me]) - nearest(point, z)) / turn.rules.square_ft
             base = closer + _next_turn(turn, threat, z, field)
             words = f"{power.name} to {point}: {threat.expected:.1f} expected damage there"
-            found.append(_Option(base - turn.caution() * _taken(turn, threat, {}), (leap,), words))
+            found.append(_Option(base - turn.caution() * _taken(turn, threat, {}), (leap,), _said(words)))
             there = [c for c in uses_from(turn, point) if battle.power(c.command[1][1]).action != power.action]
             if there:
                 best = there[0]
                 score = base + best.score - turn.caution() * _taken(turn, threat, dict(best.downs))
                 # the blink resolves before the use is given, which is checked from where it then stands
-                found.append(_Option(score, (leap, ("resolve_orders", (), {}), best.command), f"{words}; {best.why}"))
+                found.append(_Option(score, (leap, ("resolve_orders", (), {}), best.command),
+                                     _joined(_said(words), best.why)))
     return found
 
 
@@ -289,14 +303,14 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
     if "prone" not in conditions or "restrained" in conditions:
         best = _plan(turn, reserved or set(), prone=False)
-        return Decision(best.commands, best.why + aside)
+        return Decision(best.commands, lambda: best.why() + aside)
     before = battle.snapshot()
     try:
         battle.stand(me)
         best = _plan(turn, reserved or set(), prone=True)
     finally:
         battle.restore(before)
-    return Decision((("stand", (me,), {}), *best.commands), "stands up; " + best.why + aside)
+    return Decision((("stand", (me,), {}), *best.commands), lambda: "stands up; " + best.why() + aside)
 
 
 def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option | None:
@@ -323,7 +337,7 @@ def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option 
             battle.restore(before)
         fly: tuple[Command, ...] = (("use_power", (me, power.id), {}), ("resolve_orders", (), {}))
         if best is None or aloft.score > best.score:
-            best = _Option(aloft.score, (*fly, *aloft.commands), f"{power.name}, then {aloft.why}")
+            best = _Option(aloft.score, (*fly, *aloft.commands), _joined(_said(power.name), aloft.why, ", then "))
     return best
 
 
@@ -346,7 +360,7 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
             if any(p.healing is not None for p in turn.powers) else []
         if heals:
             walking = _Option(walking.score + heals[0].score, (heals[0].command, *walking.commands),
-                              f"{heals[0].why}; then {walking.why}")
+                              _joined(heals[0].why, walking.why, "; then "))
         return flight if flight is not None and flight.score > walking.score else walking
     here_uses = uses_from(turn, turn.here)
     here_best = here_uses[0] if here_uses else None
@@ -364,7 +378,7 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     calm = max(options, key=lambda o: o.score)  # its best turn, with no use of a power in it
     veil = None if acts else veil_option(turn, calm.commands)
     if veil is not None:
-        options.append(_Option(calm.score + veil[0], (*calm.commands, veil[1]), f"{calm.why}; {veil[2]}"))
+        options.append(_Option(calm.score + veil[0], (*calm.commands, veil[1]), _joined(calm.why, _said(veil[2]))))
     best = max(options, key=lambda o: o.score)  # the first of equals: staying, then shortlist order
     flight = None if acts or flown else _flight(turn, reserved, prone)
     return flight if flight is not None and flight.score > best.score else best

@@ -7,7 +7,7 @@ reports (powers, health, conditions, squares), never a rule worked out again.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +50,10 @@ class Weights:
 DEFAULT = Weights()
 
 
+#: A reason, put into words only when read: a plan weighs a few dozen options and explains one.
+Why = Callable[[], str]
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
     """One scored use of a power from a square, with the words that explain it, and the chance it
@@ -57,16 +61,33 @@ class Choice:
 
     score: float
     command: Command
-    why: str
+    why: Why
     downs: tuple[tuple[int, float], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    """A creature's plan for its turn: the commands to issue, in order, and why."""
+    """A creature's plan for its turn: the commands to issue, in order, and why (given as words, or
+    as a function that makes them when ``why`` is first read)."""
 
-    commands: tuple[Command, ...] = ()
-    why: str = ""
+    __slots__ = ("_why", "commands")
+
+    def __init__(self, commands: tuple[Command, ...] = (), why: str | Why = "") -> None:
+        self.commands = commands
+        self._why = why
+
+    @property
+    def why(self) -> str:
+        if not isinstance(self._why, str):
+            self._why = self._why()
+        return self._why
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decision) and (self.commands, self.why) == (other.commands, other.why)
+
+    __hash__ = None  # type: ignore[assignment]  # equal by value, like the frozen values around it, yet lazy
+
+    def __repr__(self) -> str:
+        return f"Decision(commands={self.commands!r}, why={self.why!r})"
 
 
 def longest_reach(powers: Iterable[Power], square_ft: float) -> float:

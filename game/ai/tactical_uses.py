@@ -11,12 +11,12 @@ from typing import Any
 
 from components.forecasts import PowerForecast, TargetForecast
 from game.ai.tactical_conditions import condition_worth
-from game.ai.tactical_turn import Choice, Command, Turn
+from game.ai.tactical_turn import Choice, Command, Turn, Why
 from systems.geometry import distance_3d_ft
 from systems.power_checks import reach_ft
 
 
-def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, str]:
+def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, Why]:
     """The value of one target's outcome (a condition held for ``rounds``), and a few words on it.
 
     Damage to an enemy is worth more the nearer it brings that enemy to going down (its blow a round
@@ -29,15 +29,15 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, str
     damage = odds.damage.mean if odds.damage is not None else 0.0
     falling = odds.affected * odds.fall.damage.mean if odds.fall is not None else 0.0
     hurt = damage + falling
-    chance = f"{odds.affected:.0%}"
     if not odds.ally:
         if odds.target not in turn.standing:
             # out of the fight, unless its side can stand it up again: then a blow that kills it is a kill
             value = w.finish * hurt
             if odds.kills and turn.could_come_back(odds.target):
                 value += odds.kills * (w.kill + turn.menace(odds.target))
-                return value, f"{chance}, {hurt:.1f} expected (already down), {odds.kills:.0%} to kill"
-            return value, f"{chance}, {hurt:.1f} expected (already down)"
+                return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down), " \
+                    f"{odds.kills:.0%} to kill"
+            return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down)"
         menace = turn.menace(odds.target)
         value = hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace)
         value += odds.downs * turn.if_downed(odds.target) if odds.downs else 0.0  # its friends' rally, say
@@ -46,32 +46,36 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, str
                 # the blows it changes each round it holds, asked of the battle (the heaviest hitters only)
                 tried = condition_worth(turn, odds.target, c)
                 value += odds.affected * (w.conditions.get(c, 0.2) * (1 + menace) if tried is None else rounds * tried)
-        words = f"{chance}, {hurt:.1f} expected" + (f", fall {falling:.1f}" if falling else "")
-        return value, words + (f", {odds.downs:.0%} to down" if odds.downs >= 0.05 else "")
+        return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected" \
+            + (f", fall {falling:.1f}" if falling else "") \
+            + (f", {odds.downs:.0%} to down" if odds.downs >= 0.05 else "")
     # a friend's wound costs what the same wound on an enemy would be worth, and more (``friendly_fire``)
     menace = turn.menace(odds.target)
     value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace))
     if odds.healing is not None:
         value += turn.heal_worth(odds.target, odds.healing.mean, odds.affected)
-    return value, f"friend {chance}, heals {odds.healing.mean:.1f}" if odds.healing is not None else \
-        f"friend hit {hurt:.1f}"
+    healing = odds.healing
+    return value, (lambda: f"friend {odds.affected:.0%}, heals {healing.mean:.1f}") if healing is not None else \
+        (lambda: f"friend hit {hurt:.1f}")
 
 
-def value_of(turn: Turn, forecast: PowerForecast) -> tuple[float, str]:
+def value_of(turn: Turn, forecast: PowerForecast) -> tuple[float, Why]:
     """A use's value: the sum over every creature it would touch, friends counted against it."""
     total, parts = 0.0, []
     rounds = max(turn.battle.power(forecast.power).duration or 1, 1)
     for odds in forecast.targets:
         value, words = worth(turn, odds, rounds)
         total += value
-        parts.append(f"{turn.battle.display_name(odds.target)} {words}")
+        parts.append((odds.target, words))
     if forecast.scripted:  # a script decides what it does: worth a modest guess per creature it reaches
         power = turn.battle.power(forecast.power)
         guess = [turn.weights.script_guess * (-1 if odds.ally else 1) * odds.affected for odds in forecast.targets
                  if power.damage is None and power.healing is None]
         total += sum(guess) if forecast.targets else 0.5
     name = turn.battle.power(forecast.power).name
-    return total, f"{name}: " + "; ".join(parts) if parts else name
+    battle = turn.battle
+    return total, lambda: f"{name}: " + "; ".join(f"{battle.display_name(t)} {words()}" for t, words in parts) \
+        if parts else name
 
 
 def aims(turn: Turn, power: Any, square: tuple[int, int]) -> list[dict[str, Any]]:
