@@ -40,6 +40,9 @@ class MapCaches:
         self.layouts_kept = layouts_kept
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
+        #: the squares of found paths, by (distance map's key, goal): a move resolving walks the path
+        #: the same search found for the move before it (up to ``paths_kept`` * 8, oldest first out)
+        self.routes: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
@@ -60,6 +63,16 @@ class MapCaches:
         self.distances[key] = distances
         if len(self.distances) > self.paths_kept:
             self.distances.popitem(last=False)
+
+    def route(self, key: tuple[Any, ...]) -> tuple[tuple[int, int], ...] | None:
+        """A kept path's squares, or None."""
+        return self.routes.get(key)
+
+    def keep_route(self, key: tuple[Any, ...], squares: tuple[tuple[int, int], ...]) -> None:
+        routes = self.routes
+        if len(routes) >= self.paths_kept * 8:
+            del routes[next(iter(routes))]
+        routes[key] = squares
 
     def cover_answers(self, layout: Layout) -> dict[tuple[int, int, int, int], int]:
         """The known corner-line counts of one layout of walls, (ax, ay, dx, dy) -> lines blocked."""
@@ -102,6 +115,7 @@ class MapCaches:
         """Forget every answer; with ``owned``, what other layers keep here too (by default that
         stays: script hosts are not answers)."""
         self.distances.clear()
+        self.routes.clear()
         self.cover.clear()
         self._last_cover = None
         self.sight.clear()

@@ -132,5 +132,11 @@ class Paths:
             return None
         if self.step_cost(start, goal) is not None:  # one step: the path is its two ends
             return ([start] if start == goal else [start, goal]), cost
-        steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft, flying), goal, True, True)[::-1]
-        return [(int(x), int(y)) for x, y in steps], cost
+        terrain, rules = self.terrain, self.rules
+        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, limit_ft, flying, goal)
+        route = self.caches.route(key)  # the climb down a kept distance map: a fact of the layout too
+        if route is None:
+            steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft, flying), goal, True, True)[::-1]
+            route = tuple((int(x), int(y)) for x, y in steps.tolist())
+            self.caches.keep_route(key, route)
+        return list(route), cost
