@@ -40,9 +40,11 @@ class MapCaches:
         self.layouts_kept = layouts_kept
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
-        #: the squares of found paths, by (distance map's key, goal): a move resolving walks the path
-        #: the same search found for the move before it (up to ``paths_kept`` * 8, oldest first out)
-        self.routes: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+        #: path costs and found paths (squares, cost), by (layout, diagonal rule, square size, start,
+        #: goal, limit, flying): asked when a move is issued, checked after and resolved (each up
+        #: to ``paths_kept`` * 32, the oldest first out)
+        self.costs: dict[tuple[Any, ...], int | None] = {}
+        self.routes: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], int]] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
@@ -64,15 +66,11 @@ class MapCaches:
         if len(self.distances) > self.paths_kept:
             self.distances.popitem(last=False)
 
-    def route(self, key: tuple[Any, ...]) -> tuple[tuple[int, int], ...] | None:
-        """A kept path's squares, or None."""
-        return self.routes.get(key)
+    def keep_cost(self, key: tuple[Any, ...], cost: int | None) -> None:
+        _keep(self.costs, key, cost, self.paths_kept * 32)
 
-    def keep_route(self, key: tuple[Any, ...], squares: tuple[tuple[int, int], ...]) -> None:
-        routes = self.routes
-        if len(routes) >= self.paths_kept * 8:
-            del routes[next(iter(routes))]
-        routes[key] = squares
+    def keep_route(self, key: tuple[Any, ...], route: tuple[tuple[tuple[int, int], ...], int]) -> None:
+        _keep(self.routes, key, route, self.paths_kept * 32)
 
     def cover_answers(self, layout: Layout) -> dict[tuple[int, int, int, int], int]:
         """The known corner-line counts of one layout of walls, (ax, ay, dx, dy) -> lines blocked."""
@@ -115,6 +113,7 @@ class MapCaches:
         """Forget every answer; with ``owned``, what other layers keep here too (by default that
         stays: script hosts are not answers)."""
         self.distances.clear()
+        self.costs.clear()
         self.routes.clear()
         self.cover.clear()
         self._last_cover = None
@@ -122,3 +121,10 @@ class MapCaches:
         if owned:
             self.shared.clear()
         self.levels.clear()
+
+
+def _keep(store: dict[K, V], key: K, value: V, most: int) -> None:
+    """Keep an answer, the oldest going first past ``most``."""
+    if len(store) >= most:
+        del store[next(iter(store))]
+    store[key] = value
