@@ -42,6 +42,9 @@ class Move:
     actor: int
     x: int
     y: int
+    #: the battle's stamp when the move was found legal (``systems.state.check_stamp``): at
+    #: resolution an unchanged stamp means the same answer, so the check is not made again
+    checked: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +66,7 @@ class UsePower:
     target: int | None = None
     point: tuple[int, int] | None = None
     direction: tuple[int, int] | None = None  # where a cone or line faces, as a step (dx, dy)
-    #: what the battle looked like when the use was found legal (``systems.power_checks.check_stamp``);
+    #: what the battle looked like when the use was found legal (``systems.state.check_stamp``);
     #: at resolution an unchanged stamp means the same answer, so the check is not made again
     checked: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
 

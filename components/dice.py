@@ -21,6 +21,21 @@ def _bonus(value: int, text: object) -> int:
     return value
 
 
+def die(rng: random.Random, sides: int) -> int:
+    """``rng.randint(1, sides)``, drawn exactly as CPython draws it (``1 + _randbelow(sides)``: the
+    fewest bits that hold ``sides``, drawn again while the value is too big), without its three
+    layers of calls: a battle rolls a few dice every turn. A generator of another kind (a subclass
+    with its own ``random``) is asked the long way. ``tests/test_dice.py`` holds the two equal.
+    """
+    if type(rng) is not random.Random or sides < 1:
+        return rng.randint(1, sides)
+    bits = sides.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= sides:
+        drawn = rng.getrandbits(bits)
+    return 1 + drawn
+
+
 @dataclass(frozen=True, slots=True)
 class Dice:
     """``count`` dice of ``sides`` sides plus ``bonus``; "2d6+3" is Dice(2, 6, 3), "4" is Dice(0, 0, 4)."""
@@ -59,7 +74,8 @@ class Dice:
 
     def roll(self, rng: random.Random) -> int:
         """Roll with ``rng`` (the battle's generator, so a seed replays every roll); never below 0."""
-        return max(0, sum(rng.randint(1, self.sides) for _ in range(self.count)) + self.bonus)
+        sides = self.sides
+        return max(0, sum([die(rng, sides) for _ in range(self.count)]) + self.bonus)
 
     def average(self) -> float:
         return self.count * (self.sides + 1) / 2 + self.bonus

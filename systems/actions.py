@@ -10,17 +10,18 @@ in ``state.handlers``: the power system registers there when it is installed.
 from __future__ import annotations
 
 import math
+from collections import deque
 from collections.abc import Callable
 
 import esper
 import numpy as np
 
 from components import Conditions, Falling, Movement, Position, Rules
-from components.commands import Move, Stand
+from components.commands import ActorCommand, Move, Stand, UsePower
 from components.events import CommandRefused, Moved, StoodUp
 from systems.geometry import distance_ft
 from systems.paths import Paths, blocked_for
-from systems.state import BattleState, Phase
+from systems.state import BattleState, Phase, check_stamp
 from systems.vitals import can_act, is_flying
 
 
@@ -120,23 +121,45 @@ class ActionSystem(esper.Processor):
     def process(self, phase: Phase, actor: int | None = None) -> None:
         if phase is not Phase.TURN or actor is None:
             return
-        queue = self.state.actions.get(actor)
+        state = self.state
+        queue = state.actions.get(actor)
+        if not queue:
+            return
+        issued_in = check_stamp(state)  # the state every order queued in it was checked against
+        first = True
         while queue:
             command = queue.popleft()
             if self._unsupported(actor):
-                self.state.emit(CommandRefused(self.state.round, actor, _describe(command), "it is falling"))
+                state.emit(CommandRefused(state.round, actor, _describe(command), "it is falling"))
+                first = False
                 continue
             if isinstance(command, Move):
-                self._move(command)
-            elif isinstance(command, Stand):
+                if self._move(command) and first and command.checked == issued_in and queue:
+                    self._restamp(queue, issued_in)
+                first = False
+                continue
+            first = False
+            if isinstance(command, Stand):
                 self._stand(command)
             else:
-                handler = self.state.handlers.get(type(command))
+                handler = state.handlers.get(type(command))
                 if handler is None:
-                    self.state.emit(CommandRefused(self.state.round, actor, type(command).__name__,
-                                                   "no handler for this kind of command"))
+                    state.emit(CommandRefused(state.round, actor, type(command).__name__,
+                                              "no handler for this kind of command"))
                 else:
                     handler(command)
+
+    def _restamp(self, queue: deque[ActorCommand], issued_in: tuple[int, ...]) -> None:
+        """The turn's first order was a move that went where the next order's check put the user:
+        a use checked in the same state (``issued_in``) is stamped as of now.
+
+        A use's check reads nothing a move changes but the user's square and its height there, and
+        a walk that reaches its goal stands on the ground there (a flier keeps its height, as the
+        check assumed): the state is the one the check saw, so it is not made a second time.
+        """
+        use = queue[0]
+        if isinstance(use, UsePower) and use.checked == issued_in:
+            queue[0] = UsePower(use.actor, use.power, use.target, use.point, use.direction, check_stamp(self.state))
 
     def _unsupported(self, entity: int) -> bool:
         """Whether nothing holds the creature up (it stepped off something this turn and will fall)."""
@@ -146,22 +169,24 @@ class ActionSystem(esper.Processor):
         return not is_flying(esper.component_for_entity(entity, Movement),
                              esper.component_for_entity(entity, Conditions))
 
-    def _move(self, command: Move) -> None:
+    def _move(self, command: Move) -> bool:
+        """Resolve one move; True when it ended on its goal (where the checks of later orders put it)."""
         state, entity = self.state, command.actor
         position = esper.component_for_entity(entity, Position)
         movement = esper.component_for_entity(entity, Movement)
         conditions = esper.component_for_entity(entity, Conditions)
-        falling = esper.component_for_entity(entity, Falling)
         goal = (command.x, command.y)
-        problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
-                               lambda square: state.taken(square, entity))
-        if problem:
-            state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
-            return
+        if command.checked is None or command.checked != check_stamp(state):  # else: checked in this very state
+            problem = move_problem(state.paths, state.rules, position, movement, conditions,
+                                   esper.component_for_entity(entity, Falling), goal,
+                                   lambda square: state.taken(square, entity))
+            if problem:
+                state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
+                return False
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(movement, conditions)
         found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
-        assert found is not None  # move_problem found it a moment ago
+        assert found is not None  # move_problem found it (now, or when the move was issued)
         path, cost = found
         start = position.square
         stop, z = walk(state.terrain.ground, path, position.z, flying)
@@ -171,6 +196,7 @@ class ActionSystem(esper.Processor):
         state.place(entity, position, stop)
         position.z = z
         state.emit(Moved(state.round, entity, start, stop, cost, position.z))
+        return stop == goal
 
     def _stand(self, command: Stand) -> None:
         state, entity = self.state, command.actor

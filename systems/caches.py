@@ -40,6 +40,11 @@ class MapCaches:
         self.layouts_kept = layouts_kept
         self.pairs_per_layout = pairs_per_layout
         self.distances: OrderedDict[tuple[Any, ...], np.ndarray] = OrderedDict()
+        #: path costs and found paths (squares, cost), by (layout, diagonal rule, square size, start,
+        #: goal, limit, flying): asked when a move is issued, checked after and resolved (each up
+        #: to ``paths_kept`` * 32, the oldest first out)
+        self.costs: dict[tuple[Any, ...], int | None] = {}
+        self.routes: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], int]] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.areas: dict[Layout, dict[tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
@@ -61,6 +66,12 @@ class MapCaches:
         self.distances[key] = distances
         if len(self.distances) > self.paths_kept:
             self.distances.popitem(last=False)
+
+    def keep_cost(self, key: tuple[Any, ...], cost: int | None) -> None:
+        _keep(self.costs, key, cost, self.paths_kept * 32)
+
+    def keep_route(self, key: tuple[Any, ...], route: tuple[tuple[tuple[int, int], ...], int]) -> None:
+        _keep(self.routes, key, route, self.paths_kept * 32)
 
     def cover_answers(self, layout: Layout) -> dict[tuple[int, int, int, int], int]:
         """The known corner-line counts of one layout of walls, (ax, ay, dx, dy) -> lines blocked."""
@@ -108,6 +119,8 @@ class MapCaches:
         """Forget every answer; with ``owned``, what other layers keep here too (by default that
         stays: script hosts are not answers)."""
         self.distances.clear()
+        self.costs.clear()
+        self.routes.clear()
         self.cover.clear()
         self._last_cover = None
         self.sight.clear()
@@ -115,3 +128,10 @@ class MapCaches:
         if owned:
             self.shared.clear()
         self.levels.clear()
+
+
+def _keep(store: dict[K, V], key: K, value: V, most: int) -> None:
+    """Keep an answer, the oldest going first past ``most``."""
+    if len(store) >= most:
+        del store[next(iter(store))]
+    store[key] = value

@@ -58,12 +58,26 @@ class ConditionSystem(esper.Processor):
             return
         state = self.state
         dirty, state.dirty = state.dirty, set()
-        for entity, (conditions, health, fatigue, vision) in components_of(dirty, Conditions, Health, Fatigue,
-                                                                           Vision):
-            if "dead" in conditions.active:
-                continue  # the dead are a record: nothing changes them any more
-            conditions.active = derive(conditions, health, fatigue, vision, state.rules)
-            self._announce(entity, conditions)
+        if len(dirty) > 8:
+            for entity, (conditions, health, fatigue, vision) in components_of(dirty, Conditions, Health, Fatigue,
+                                                                               Vision):
+                self._settle(entity, conditions, health, fatigue, vision)
+            return
+        get, exists = esper.component_for_entity, esper.entity_exists
+        for entity in sorted(dirty):  # a turn's few: looked up one by one
+            if exists(entity):
+                try:
+                    parts = get(entity, Conditions), get(entity, Health), get(entity, Fatigue), get(entity, Vision)
+                except KeyError:  # not a creature
+                    continue
+                self._settle(entity, *parts)
+
+    def _settle(self, entity: int, conditions: Conditions, health: Health, fatigue: Fatigue, vision: Vision) -> None:
+        """Derive one creature's conditions again and announce what changed."""
+        if "dead" in conditions.active:
+            return  # the dead are a record: nothing changes them any more
+        conditions.active = derive(conditions, health, fatigue, vision, self.state.rules)
+        self._announce(entity, conditions)
 
     def _announce(self, entity: int, conditions: Conditions) -> None:
         state = self.state

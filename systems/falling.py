@@ -12,6 +12,7 @@ import esper
 
 from components import Conditions, Falling, Fatigue, Health, Movement, Position, Rules
 from components.commands import Hit
+from components.dice import die
 from components.events import Fell, Landed
 from components.forecasts import Distribution, FallOdds
 from systems.odds import sum_of_dice
@@ -58,11 +59,13 @@ class FallingSystem(esper.Processor):
         if state.terrain.version != state.falls_seen_map:
             # The ground may have dropped away under anyone (a floor gives way): look at everyone.
             state.falls_seen_map = state.terrain.version
-            candidates = {e for e, _ in esper.get_component(Position)}
+            candidates = {e for e, _ in esper.get_component(Position)} | state.in_air
+        elif state.moved or state.in_air:
+            candidates = state.moved | state.in_air
         else:
-            candidates = set(state.moved)
+            return  # nobody moved and nobody is in the air: nothing can fall (most turns' end)
         state.moved.clear()
-        for entity in sorted(candidates | state.in_air):
+        for entity in sorted(candidates):
             if esper.entity_exists(entity):
                 self._fall(entity)
 
@@ -106,7 +109,7 @@ class FallingSystem(esper.Processor):
         distance = falling.start_z - ground
         soft = bool(state.terrain.soft[position.square])
         dice = fall_dice(distance, soft, rules)
-        damage = sum(state.rng.randint(1, rules.fall_die_sides) for _ in range(dice))
+        damage = sum([die(state.rng, rules.fall_die_sides) for _ in range(dice)])
         falling.start_z = None
         self.state.in_air.discard(entity)
         state.emit(Landed(state.round, entity, distance, dice, damage, soft))

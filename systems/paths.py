@@ -113,7 +113,21 @@ class Paths:
     def cost(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
              flying: bool = False) -> int | None:
         """Feet of the cheapest path from ``start`` to ``goal`` around what blocks the mover, or None
-        if there is none (or, with ``limit_ft``, none that short)."""
+        if there is none (or, with ``limit_ft``, none that short).
+
+        A fact of the layout and the rules, asked when a move is issued, when the next order is
+        checked after it, and when it resolves: kept in the caches, shared by the map's battles.
+        """
+        terrain, rules = self.terrain, self.rules
+        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, goal, limit_ft, flying)
+        found = self.caches.costs.get(key, -1)
+        if found == -1:  # (no cost is negative)
+            found = self._cost(start, goal, limit_ft, flying)
+            self.caches.keep_cost(key, found)
+        return found
+
+    def _cost(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None, flying: bool) -> int | None:
+        """:meth:`cost`, worked out."""
         if blocked_for(self.terrain, flying)[goal]:
             return None
         step = self.step_cost(start, goal)
@@ -127,10 +141,18 @@ class Paths:
     def find(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
              flying: bool = False) -> tuple[list[tuple[int, int]], int] | None:
         """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost."""
+        terrain, rules = self.terrain, self.rules
+        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, goal, limit_ft, flying)
+        known = self.caches.routes.get(key)  # the climb down a distance map: a fact of the layout too
+        if known is not None:
+            return list(known[0]), known[1]
         cost = self.cost(start, goal, limit_ft, flying)
         if cost is None:
             return None
         if self.step_cost(start, goal) is not None:  # one step: the path is its two ends
-            return ([start] if start == goal else [start, goal]), cost
-        steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft, flying), goal, True, True)[::-1]
-        return [(int(x), int(y)) for x, y in steps], cost
+            route: tuple[tuple[int, int], ...] = (start,) if start == goal else (start, goal)
+        else:
+            steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft, flying), goal, True, True)[::-1]
+            route = tuple((x, y) for x, y in steps.tolist())
+        self.caches.keep_route(key, (route, cost))
+        return list(route), cost

@@ -25,6 +25,7 @@ from systems.odds import chance_at_least
 from systems.paths import blocked_for
 from systems.rolls import defense_against, roll_mode
 from systems.state import BattleState
+from systems.state import check_stamp as check_stamp  # its home before moves were stamped too
 from systems.visibility import can_see
 from systems.vitals import can_act, is_dead, is_flying
 
@@ -122,19 +123,6 @@ def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
     if known and power.id not in known:
         return f"it does not have the power {power.id!r} (it has {', '.join(known)})"
     return None
-
-
-def check_stamp(state: BattleState) -> tuple[int, ...]:
-    """Everything ``use_problem`` reads, as counters: equal stamps mean an equal answer.
-
-    Whatever changes a creature (a move, a hit, a condition, a use spent, a refusal) records an
-    event, so the length of the log stands for all of it; the rest changes without one: squares and
-    heights (positions), walls and light (terrain, level grid), the round, whose turn it is, combat,
-    and the power table. A use found legal when issued is checked again at resolution only when
-    its stamp differs (an earlier order of the same turn resolved, someone moved, ...).
-    """
-    return (len(state.events), state.positions_version, state.terrain.version, state.levels_version, state.round,
-            -1 if state.actor is None else state.actor, int(state.in_combat), id(state.powers))
 
 
 def use_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,

@@ -10,6 +10,8 @@ layer plugged into ``state.scripts``; this system never calls the facade.
 
 from __future__ import annotations
 
+from typing import Any
+
 import esper
 
 from components import Conditions, Position
@@ -44,41 +46,53 @@ class PowerSystem(esper.Processor):
         """Resolve one use on the user's turn: checked again, then rolled and applied target by target."""
         state = self.state
         power = state.powers[command.power]
-        problem = None if command.checked is not None and command.checked == check_stamp(state) else \
-            use_problem(state, power, command.actor, command.target, command.point, direction=command.direction)
-        if problem:
-            state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
+        actor, rnd = command.actor, state.round
+        if (command.checked is None or command.checked != check_stamp(state)) and self._refused(command, power):
             return
-        key = (command.actor, state.round, power.action)
-        if state.spent and next(iter(state.spent))[1] < state.round:
-            state.spent = {k: v for k, v in state.spent.items() if k[1] >= state.round}  # old rounds are over
-        state.spent[key] = state.spent.get(key, 0) + 1
-        state.emit(PowerUsed(state.round, command.actor, power.id, command.target, command.point))
+        spent = state.spent
+        if spent and next(iter(spent))[1] < rnd:
+            spent = state.spent = {k: v for k, v in spent.items() if k[1] >= rnd}  # old rounds are over
+        key = (actor, rnd, power.action)
+        spent[key] = spent.get(key, 0) + 1
+        state.emit(PowerUsed(rnd, actor, power.id, command.target, command.point))
         effect = None
         if power.duration is not None:
             effect_id = state.new_effect_id()
-            effect = ActiveEffect(effect_id, power.id, command.actor, f"effect:{effect_id}",
-                                  state.round + power.duration, power.end_early, power.script)
+            effect = ActiveEffect(effect_id, power.id, actor, f"effect:{effect_id}",
+                                  rnd + power.duration, power.end_early, power.script)
             state.effects[effect.id] = effect  # before the scripts run: what they grant is the effect's too
         source = effect.source if effect else f"power:{power.id}"
-        ctx = {"user": command.actor, "power": power.id, "round": state.round,
-               "target": command.target if command.target is not None else -1,
-               "x": command.point[0] if command.point else -1, "y": command.point[1] if command.point else -1,
-               "effect": effect.id if effect else -1}
         scripts = state.scripts if power.script else None
+        ctx = self._ctx(power, command, effect) if scripts is not None else {}
         if scripts is not None and power.script:
             scripts.run(power.script, "on_use", ctx)
-        for target in creatures_reached(state, power, command.actor, command.target, command.point,
+        for target in creatures_reached(state, power, actor, command.target, command.point,
                                         direction=command.direction):
-            outcome = self._outcome(power, command.actor, target)
+            outcome = self._outcome(power, actor, target)
             if outcome == "miss":
                 continue
-            self._apply(power, command.actor, target, source, effect, saved=outcome == "half")
+            self._apply(power, actor, target, source, effect, saved=outcome == "half")
             if scripts is not None and power.script:
                 scripts.run(power.script, "on_hit", ctx, target)
         if power.teleport and command.point is not None:
-            teleport(state, command.actor, command.point)
-        self._create(power, command, effect)
+            teleport(state, actor, command.point)
+        if power.creates_area or power.creates_light:
+            self._create(power, command, effect)
+
+    def _refused(self, command: UsePower, power: Power) -> bool:
+        """Check the use again (the battle changed since it was issued); a refusal is an event."""
+        state = self.state
+        problem = use_problem(state, power, command.actor, command.target, command.point, direction=command.direction)
+        if problem:
+            state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
+        return bool(problem)
+
+    def _ctx(self, power: Power, command: UsePower, effect: ActiveEffect | None) -> dict[str, Any]:
+        """What a power's script reads of its use (``ctx``'s plain fields)."""
+        return {"user": command.actor, "power": power.id, "round": self.state.round,
+                "target": command.target if command.target is not None else -1,
+                "x": command.point[0] if command.point else -1, "y": command.point[1] if command.point else -1,
+                "effect": effect.id if effect else -1}
 
     def _outcome(self, power: Power, user: int, target: int) -> str:
         """Roll the attack or the save, if any: "hit" (effects apply), "half" (saved, half damage) or "miss"."""
@@ -111,13 +125,12 @@ class PowerSystem(esper.Processor):
             state.health_queue.append(Heal(target, power.healing.roll(state.rng), f"power:{power.id}"))
         if saved:
             return  # a successful save against a half-damage power takes the damage only
-        conditions = esper.component_for_entity(target, Conditions)
-        grants = list(power.conditions) + (["flying"] if power.flight else [])
-        for name in grants:
-            conditions.grant(name, source)
-            if effect is not None:
-                effect.conditions.append((target, name))
-        if grants:
+        if power.conditions or power.flight:
+            conditions = esper.component_for_entity(target, Conditions)
+            for name in (*power.conditions, "flying") if power.flight else power.conditions:
+                conditions.grant(name, source)
+                if effect is not None:
+                    effect.conditions.append((target, name))
             state.dirty.add(target)
         if power.push_ft or power.pull_ft:
             push(state, user, target, power.push_ft or power.pull_ft, away=bool(power.push_ft))

@@ -17,5 +17,12 @@ def components_of(entities: set[int] | None, *types: type[Any]) -> list[tuple[in
     if entities is None or len(entities) > 64:
         found = [(e, parts) for e, parts in esper.get_components(*types) if entities is None or e in entities]
         return sorted(found, key=lambda item: item[0])
-    return [(e, parts) for e in sorted(entities)
-            if esper.entity_exists(e) and (parts := esper.try_components(e, *types)) is not None]
+    get, exists = esper.component_for_entity, esper.entity_exists
+    found = []
+    for e in sorted(entities):
+        if exists(e):
+            try:
+                found.append((e, tuple([get(e, kind) for kind in types])))
+            except KeyError:  # it lacks one of them
+                continue
+    return found

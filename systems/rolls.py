@@ -12,21 +12,23 @@ import random
 import esper
 
 from components import Conditions, Defense, Fatigue, Position, Visibility, Vision
+from components.dice import die
 from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS, Rules
 from systems.cover import has_cover
 from systems.state import BattleState
 from systems.visibility import level_of, sight_level
 
+_NORMAL = RollMode("normal", ())
 _LEVEL_NAMES = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
 
 
 def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
     """One die roll as the roll mode says: with advantage the higher of two, with disadvantage the
     lower; any other mode (normal, critical failure) rolls once."""
-    first = rng.randint(1, sides)
+    first = die(rng, sides)
     if mode in ("advantage", "disadvantage"):
-        second = rng.randint(1, sides)
+        second = die(rng, sides)
         return max(first, second) if mode == "advantage" else min(first, second)
     return first
 
@@ -93,6 +95,8 @@ def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[i
     fatigue = esper.component_for_entity(entity, Fatigue).level
     if tired(fatigue, state.rules):
         reasons.insert(0, f"fatigue {fatigue}: disadvantage on every roll")
+    if not (reasons or advantage or disadvantage):
+        return _NORMAL  # the common answer, made once
     disadvantage = disadvantage or bool(reasons)
     if advantage and disadvantage:
         return RollMode("normal", (*reasons, "advantage cancels disadvantage"))
@@ -112,11 +116,13 @@ def defense_against(state: BattleState, target: int, attacker: int, attacker_squ
     base = esper.component_for_entity(target, Defense).base
     here = attacker_square or esper.component_for_entity(attacker, Position).square
     there = target_square or esper.component_for_entity(target, Position).square
-    modifiers: list[Modifier] = []
     covered = has_cover(state, here, there)
+    active = esper.component_for_entity(target, Conditions).active
+    if not covered and "flat-footed" not in active:
+        return DefenseBreakdown(base, base, (), False)  # the common answer: nothing to add
+    modifiers: list[Modifier] = []
     if covered:
         modifiers.append(Modifier("cover", rules.cover_bonus, "walls hide 3 of 4 corner lines from the attacker"))
-    active = esper.component_for_entity(target, Conditions).active
     flat_footed = "flat-footed" in active
     if flat_footed:
         why = "surprised" if "surprised" in active else "no vision" if "blinded" in active or \

@@ -148,3 +148,17 @@ class BattleState:
         self.moved.add(entity)
         self.dirty.add(entity)
         self.positions_version += 1
+
+
+def check_stamp(state: BattleState) -> tuple[int, ...]:
+    """Everything a command's check (``use_problem``, ``move_problem``) reads, as counters: equal
+    stamps mean an equal answer.
+
+    Whatever changes a creature (a move, a hit, a condition, a use spent, a refusal) records an
+    event, so the length of the log stands for all of it; the rest changes without one: squares and
+    heights (positions), walls and light (terrain, level grid), the round, whose turn it is, combat,
+    and the power table. A command found legal when issued is checked again at resolution only when
+    its stamp differs (an earlier order of the same turn resolved, someone moved, ...).
+    """
+    return (len(state.events), state.positions_version, state.terrain.version, state.levels_version, state.round,
+            -1 if state.actor is None else state.actor, int(state.in_combat), id(state.powers))

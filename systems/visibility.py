@@ -9,7 +9,8 @@ worsened by dazzled (at best terrible) and blinded (no vision).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 import esper
 import numpy as np
@@ -119,9 +120,14 @@ def level_grid(terrain: Terrain, rules: Rules, cache: LevelCache | None = None) 
 LEVELS: tuple[Visibility, ...] = tuple(sorted(Visibility))
 
 
+#: The levels by their values (``level_of``'s table).
+_BY_VALUE: Mapping[int, Visibility] = MappingProxyType({int(level): level for level in Visibility})
+
+
 def level_of(value: int) -> Visibility:
     """``Visibility(value)``, looked up (an enum call costs a function call or two)."""
-    return LEVELS[value] if 0 <= value < len(LEVELS) and LEVELS[value] == value else Visibility(value)
+    found = _BY_VALUE.get(value)
+    return found if found is not None else Visibility(value)
 
 
 def vision_level(square_level: int, conditions: Conditions) -> Visibility:
@@ -158,12 +164,32 @@ class VisibilitySystem(esper.Processor):
             return
         levels = state.levels
         assert levels is not None
-        for entity, (position, vision, conditions) in components_of(None if everyone else state.dirty,
-                                                                  Position, Vision, Conditions):
-            if "dead" in conditions.active:
-                continue
-            level = vision_level(int(levels[position.x, position.y]), conditions)
-            if level != vision.level:
-                vision.level = level
-                state.dirty.add(entity)
+        dirty = state.dirty
+        if everyone or len(dirty) > 8:
+            for entity, (position, vision, conditions) in components_of(None if everyone else dirty,
+                                                                      Position, Vision, Conditions):
+                if "dead" not in conditions.active:
+                    self._look(entity, levels, position, vision, conditions)
+            return
+        self._look_at(sorted(dirty), levels)
+
+    def _look_at(self, entities: list[int], levels: np.ndarray) -> None:
+        """:meth:`_look` for a turn's few creatures, looked up one by one."""
+        get, exists = esper.component_for_entity, esper.entity_exists
+        for entity in entities:
+            if exists(entity):
+                try:
+                    conditions = get(entity, Conditions)
+                    if "dead" not in conditions.active:
+                        self._look(entity, levels, get(entity, Position), get(entity, Vision), conditions)
+                except KeyError:  # not a creature
+                    continue
+
+    def _look(self, entity: int, levels: np.ndarray, position: Position, vision: Vision,
+              conditions: Conditions) -> None:
+        """A creature's own sight on its square; a change marks it for the conditions (flat-footed)."""
+        level = vision_level(int(levels[position.x, position.y]), conditions)
+        if level != vision.level:
+            vision.level = level
+            self.state.dirty.add(entity)
 

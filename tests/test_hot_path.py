@@ -82,3 +82,73 @@ def test_a_wall_raised_in_the_users_own_turn_refuses_the_use_when_it_resolves() 
         refused = [e for e in b.events if isinstance(e, CommandRefused) and e.entity == u]
         assert refused and "cannot see" in refused[0].reason
         assert not [e for e in b.events if isinstance(e, AttackRolled)]
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[int]:
+    """Count the calls of ``module.name`` (a check the resolution may skip)."""
+    calls: list[int] = []
+    original = getattr(module, name)
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+def test_a_move_then_a_use_resolve_unchecked_when_the_move_went_where_the_use_was_checked_from(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import systems.actions
+    import systems.powers
+
+    with Battle(seed=3) as b:
+        u = b.spawn("archer", 2, 5, team="a")
+        t = b.spawn("target", 9, 5, team="b", health=50)
+        b.start_combat()
+        _turn_of(b, u)
+        b.move(u, 4, 5)
+        b.use_power(u, "shoot", target=t)
+        moves = _counting(monkeypatch, systems.actions, "move_problem")
+        uses = _counting(monkeypatch, systems.powers, "use_problem")
+        b.end_turn()
+        assert (moves, uses) == ([], [])
+        assert b.square_of(u) == (4, 5)
+        assert [e.target for e in b.events if isinstance(e, AttackRolled)] == [t]
+
+
+def test_a_move_and_a_use_are_checked_again_when_the_battle_changed_after_they_were_issued(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import systems.actions
+    import systems.powers
+
+    with Battle(seed=3) as b:
+        u = b.spawn("archer", 2, 5, team="a")
+        t = b.spawn("target", 9, 5, team="b", health=50)
+        b.start_combat()
+        _turn_of(b, u)
+        b.move(u, 4, 5)
+        b.use_power(u, "shoot", target=t)
+        for y in range(16):
+            b.add_wall(6, y)
+        moves = _counting(monkeypatch, systems.actions, "move_problem")
+        uses = _counting(monkeypatch, systems.powers, "use_problem")
+        b.end_turn()
+        assert (len(moves), len(uses)) == (1, 1)
+        refused = [e for e in b.events if isinstance(e, CommandRefused) and e.entity == u]
+        assert refused and "cannot see" in refused[0].reason
+
+
+def test_a_second_move_is_checked_again_when_it_resolves(monkeypatch: pytest.MonkeyPatch) -> None:
+    import systems.actions
+
+    with Battle(seed=3) as b:
+        u = b.spawn("walker", 2, 5, team="a")
+        b.spawn("other", 9, 9, team="b")
+        b.start_combat()
+        _turn_of(b, u)
+        b.move(u, 3, 5)
+        b.move(u, 4, 5)
+        moves = _counting(monkeypatch, systems.actions, "move_problem")
+        b.end_turn()
+        assert len(moves) == 1 and b.square_of(u) == (4, 5)

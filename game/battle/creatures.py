@@ -32,7 +32,7 @@ from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
 from systems.paths import blocked_for
 from systems.power_checks import known_powers
-from systems.state import Phase
+from systems.state import Phase, check_stamp
 from systems.vitals import can_act, is_dead, is_flying
 
 T = TypeVar("T")
@@ -213,7 +213,8 @@ class Creatures(BattleCore):
             IllegalCommand: the move is not legal after what the creature has already queued.
         """
         entity = self.check(entity)
-        orders.queue(self.state, entity, Move(entity, *orders.move_goal(self.state, entity, x, y)))
+        goal = orders.move_goal(self.state, entity, x, y)
+        orders.queue(self.state, entity, Move(entity, goal[0], goal[1], check_stamp(self.state)))
 
     @command
     def stand(self, entity: int) -> None:

@@ -21,12 +21,17 @@ from systems.vitals import is_flying
 
 
 def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
-    """Where the creature will be, and what movement it will have used, after its queued commands."""
+    """Where the creature will be, and what movement it will have used, after its queued commands
+    (new objects: a caller may keep them)."""
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
+    queued = state.actions.get(entity)
+    if not queued:
+        return Position(position.x, position.y, position.z), Movement(movement.speed_ft, movement.used_ft,
+                                                                      movement.flying)
     flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
     here, used = position.square, movement.used_ft
-    for command in state.actions.get(entity, ()):
+    for command in queued:
         if isinstance(command, Move):
             cost = state.paths.cost(here, (command.x, command.y), limit_ft=movement.speed_ft, flying=flying)
             if cost is not None:
@@ -36,10 +41,21 @@ def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
     return Position(here[0], here[1], position.z), Movement(movement.speed_ft, used, movement.flying)
 
 
+def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
+    """The square the creature will stand on after its queued commands (``projection``'s square)."""
+    if state.actions.get(entity):
+        return projection(state, entity)[0].square
+    return esper.component_for_entity(entity, Position).square
+
+
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:
     """The destination, if the creature may move there after its queued commands; else IllegalCommand."""
     goal = square(state, x, y, "destination")
-    position, movement = projection(state, entity)
+    if state.actions.get(entity):
+        position, movement = projection(state, entity)
+    else:  # nothing queued: it starts from where it is (the check only reads them)
+        position = esper.component_for_entity(entity, Position)
+        movement = esper.component_for_entity(entity, Movement)
     problem = move_problem(state.paths, state.rules, position, movement,
                            esper.component_for_entity(entity, Conditions),
                            esper.component_for_entity(entity, Falling), goal,

@@ -61,9 +61,9 @@ class PowerUses(BattleCore):
         if point is not None:
             point = self.aim_point(point)
         facing = validate.direction(direction)
-        position, _ = orders.projection(self.state, user)
-        queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
-        problem = use_problem(self.state, power, user, target, point, position.square, queued, facing)
+        state = self.state
+        queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
+        problem = use_problem(state, power, user, target, point, orders.projected_square(state, user), queued, facing)
         if problem:
             raise IllegalCommand(f"{validate.label(user)} cannot use {power.name}: {problem}")
         orders.queue(self.state, user, UsePower(user, power.id, target, point, facing, check_stamp(self.state)))

@@ -70,17 +70,21 @@ def command(method: F) -> F:
     Calls made by another command are not logged twice; calls a turn controller makes during
     ``tick`` are logged inside that tick's entry (its ``orders``).
     """
-    entered = entry(method)
+    name = method.__name__
 
     @functools.wraps(method)
     def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
         recording = self.recording
         recording.depth += 1
-        try:
-            result = entered(self, *args, **kwargs)
+        try:  # entry's switch, written out: a turn's orders come through here
+            if self.closed:
+                raise RuntimeError("this battle is closed")
+            if esper.current_world != self.world_name:
+                esper.switch_world(self.world_name)
+            result = method(self, *args, **kwargs)
         finally:
             recording.depth -= 1
-        recording.done(method.__name__, args, kwargs)
+        recording.done(name, args, kwargs)
         return result
 
     wrapper.is_command = True  # type: ignore[attr-defined]
