@@ -132,7 +132,7 @@ class ScriptHook:
         self._battle = weakref.ref(battle)  # the battle owns its hook: see ``battle``
         self.state = state
         self.trusted = trusted
-        self.script_dir = Path(script_dir)
+        self.script_dir = script_dir if isinstance(script_dir, Path) else Path(script_dir)  # Path(a Path) parses again
         self.host = hosts.host(trusted, limits)
         self.bridge = ScriptBridge(state, creatures)
         self.budget = ScriptBudget(limits)
