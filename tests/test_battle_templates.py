@@ -189,3 +189,17 @@ def test_a_scenario_that_cannot_be_templated_is_built_afresh_for_each_battle(mon
     copied, _ = template.battle(7)
     fresh, _ = build(source, 7, None, trusted=True)
     assert fingerprint(copied) == fingerprint(fresh)
+
+
+def test_a_context_keeps_one_template_per_variant() -> None:
+    context = WorkerContext()
+    path = str(ROOT / "assets" / "scenarios" / "ledge.toml")
+    plain_variant = context.template_for(path, ())
+    listed = (("creatures.ogre.powers", ["strike", "shoot"]),)  # a list: not hashable as it is
+    assert context.template_for(path, ()) is plain_variant
+    assert context.template_for(path, listed) is context.template_for(path, listed) is not plain_variant
+    assert context.template_for(path, listed).scenario.creature("ogre").powers == ("strike", "shoot")
+    powered = context.template_for(path, (("powers.shoot.damage", "3d6"),))
+    battle, _ = powered.battle(1)
+    assert powered is not plain_variant and str(battle.power("shoot").damage) == "3d6"
+    battle.close()

@@ -1,7 +1,9 @@
-"""What one simulation worker keeps between battles: parsed scenarios, power tables, its trust level.
+"""What one simulation worker keeps between battles: parsed scenarios, power tables, battle
+templates, its trust level.
 
 A sweep builds the same variant thousands of times, and parsing a scenario costs 15-120 ms, so a
-worker parses each variant once. Those caches belong to a :class:`WorkerContext`, never to a
+worker parses each variant once; and it builds each variant's battle once, copying it for every
+battle (:class:`~game.sim.template.ScenarioTemplate`). Those caches belong to a :class:`WorkerContext`, never to a
 module: a pool worker makes one in its initializer, a Dask worker's plugin holds one, the parent
 makes its own to check variants before any battle, and a test that plays battles directly makes
 (or is given) another. Two contexts share nothing.
