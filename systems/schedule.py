@@ -7,6 +7,8 @@ takes part in, in this order; a test pins the list.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import esper
 
 from systems.actions import ActionSystem
@@ -53,11 +55,24 @@ class Schedule:
 
     def add(self, processor: esper.Processor, priority: int) -> None:
         """Add a processor to this world (esper's list too) and to the phases it runs in."""
-        esper.add_processor(processor, priority=priority)
-        self.entries.append((priority, processor))
+        self.add_all(((processor, priority),))
+
+    def add_all(self, processors: Iterable[tuple[esper.Processor, int]]) -> None:
+        """Add processors with their priorities, as one :meth:`add` each would, phases worked out once.
+
+        Why: every battle installs twelve systems, and placing them one at a time asked each phase
+        about every processor twelve times over (Phase hashes in Python): most of a new battle's cost.
+        """
+        for processor, priority in processors:
+            esper.add_processor(processor, priority=priority)
+            self.entries.append((priority, processor))
         self.entries.sort(key=lambda entry: -entry[0])  # stable, as esper's own sort
-        for phase, processors in self.by_phase.items():
-            processors[:] = [p for _, p in self.entries if phase in getattr(p, "PHASES", (phase,))]
+        by_phase = self.by_phase
+        for placed in by_phase.values():
+            placed.clear()
+        for _, processor in self.entries:
+            for phase in getattr(processor, "PHASES", by_phase):  # none declared: every phase
+                by_phase[phase].append(processor)
 
     def run(self, phase: Phase, actor: int | None = None) -> None:
         """``esper.process(phase, actor)`` for the processors in ``phase`` only (entities deleted
@@ -74,6 +89,5 @@ def install(state: BattleState) -> Schedule:
     passing ``priority=`` explicitly matters, since esper's default overwrites the class attribute.
     """
     schedule = Schedule()
-    for rank, system in enumerate(ORDER):
-        schedule.add(system(state), len(ORDER) - rank)  # type: ignore[call-arg]
+    schedule.add_all((system(state), len(ORDER) - rank) for rank, system in enumerate(ORDER))  # type: ignore[call-arg]
     return schedule

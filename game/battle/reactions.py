@@ -26,6 +26,7 @@ is parsed and frozen once per host, never per use.
 from __future__ import annotations
 
 import hashlib
+import weakref
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -128,10 +129,10 @@ class ScriptHook:
     def __init__(self, battle: Battle, state: BattleState, creatures: set[int], hosts: ScriptHosts,
                  trusted: bool, script_dir: Path | str, limits: Limits = Limits(),
                  record: Recorder | None = None) -> None:
-        self.battle = battle
+        self._battle = weakref.ref(battle)  # the battle owns its hook: see ``battle``
         self.state = state
         self.trusted = trusted
-        self.script_dir = Path(script_dir)
+        self.script_dir = script_dir if isinstance(script_dir, Path) else Path(script_dir)  # Path(a Path) parses again
         self.host = hosts.host(trusted, limits)
         self.bridge = ScriptBridge(state, creatures)
         self.budget = ScriptBudget(limits)
@@ -148,6 +149,18 @@ class ScriptHook:
         self._sources: dict[str, str] = {}  # the text of each loaded script
         self._buffer: list[Callable[[], None]] = []
         self.foreseer = Foreseer(self.host, self.bridge)
+
+    @property
+    def battle(self) -> Battle:
+        """The battle whose scripts these are (trusted Python handlers are called with it).
+
+        Held weakly: the battle owns its hook, so a battle that is dropped is freed at once rather
+        than by Python's cycle collector (a simulation drops thousands).
+        """
+        battle = self._battle()
+        if battle is None:
+            raise RuntimeError("the battle of this script hook is gone")
+        return battle
 
     # ------------------------------------------------------------------ loading
 

@@ -187,10 +187,21 @@ class BattleCore:
     # ------------------------------------------------------------------ lifecycle
 
     def close(self) -> None:
-        """Delete this battle's world (and its own script hosts); it cannot be used afterwards."""
+        """Delete this battle's world (and its own script hosts); it cannot be used afterwards.
+
+        What it recorded stays readable (events, command log, state). The state lets go of its
+        wiring (the systems' handlers, the script hook, the effect-end hooks), which tied it in
+        cycles to the systems and the battle: a closed battle is then freed as soon as it is
+        dropped, not by Python's cycle collector, whose full collections a simulation's thousands
+        of closed battles kept triggering (0.3 ms a greedy battle on the bench 4v4).
+        """
         if not self.closed:
             self.closed = True
             self._finalizer()
+            state = self.state
+            state.handlers.clear()
+            state.effect_end_hooks.clear()
+            state.scripts = None
 
     def __enter__(self) -> BattleCore:
         return self

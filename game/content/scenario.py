@@ -244,12 +244,10 @@ class Scenario:
         Raises:
             ScenarioError: the battle refused part of it (validation should have caught it).
         """
-        battle = Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
-                        rules=self.rules, powers=dict(self.powers),
-                        trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir,
-                        caches=self.caches, script_hosts=script_hosts)
+        battle = self.new_battle(seed, trusted, script_hosts)
         try:
-            ids = self._populate(battle)
+            ids = self.place(battle)
+            self.attach_reactions(battle, ids)
         except ValueError as err:
             battle.close()
             raise ScenarioError(self.source, [f"the battle refused the scenario: {err}"]) from err
@@ -258,8 +256,17 @@ class Scenario:
             raise
         return battle, ids
 
-    def _populate(self, battle: Battle) -> dict[str, int]:
-        """Issue the build's commands: map, lights and areas, creatures, then their reactions."""
+    def new_battle(self, seed: int | None = None, trusted: bool | None = None,
+                   script_hosts: ScriptHosts | None = None) -> Battle:
+        """The empty battle :meth:`build_with_ids` fills (same arguments): its grid, rules, powers and scripts."""
+        return Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
+                      rules=self.rules, powers=dict(self.powers),
+                      trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir,
+                      caches=self.caches, script_hosts=script_hosts)
+
+    def place(self, battle: Battle) -> dict[str, int]:
+        """Issue the build's commands for the map, lights, areas and creatures; each key's entity id.
+        (What a simulation's battle template keeps: the reactions are attached to each battle.)"""
         self._draw_map(battle)
         ids: dict[str, int] = {}
         for spec in self.creatures:
@@ -268,12 +275,15 @@ class Scenario:
                 defense=spec.defense, flying=spec.flying, prepared=spec.prepared, team=spec.team,
                 speed=spec.speed, attack_bonus=spec.attack_bonus, initiative_bonus=spec.initiative_bonus,
                 powers=list(spec.powers), fatigue=spec.fatigue)
+        return ids
+
+    def attach_reactions(self, battle: Battle, ids: Mapping[str, int]) -> None:
+        """Issue the build's last commands: the scenario's reaction scripts, then each creature's."""
         for script in self.reactions:
             battle.attach_reaction(script)
         for spec in self.creatures:
             for script in spec.reactions:
                 battle.attach_reaction(script, ids[spec.key])
-        return ids
 
     def _draw_map(self, battle: Battle) -> None:
         for x, y, entry in self._squares(lambda e: not e.wall and (e.ground != 0 or e.soft)):

@@ -1,7 +1,9 @@
-"""What one simulation worker keeps between battles: parsed scenarios, power tables, its trust level.
+"""What one simulation worker keeps between battles: parsed scenarios, power tables, battle
+templates, its trust level.
 
 A sweep builds the same variant thousands of times, and parsing a scenario costs 15-120 ms, so a
-worker parses each variant once. Those caches belong to a :class:`WorkerContext`, never to a
+worker parses each variant once; and it builds each variant's battle once, copying it for every
+battle (:class:`~game.sim.template.ScenarioTemplate`). Those caches belong to a :class:`WorkerContext`, never to a
 module: a pool worker makes one in its initializer, a Dask worker's plugin holds one, the parent
 makes its own to check variants before any battle, and a test that plays battles directly makes
 (or is given) another. Two contexts share nothing.
@@ -20,6 +22,7 @@ from game.battle.reactions import new_hosts
 from game.content.powers import apply_power_overrides
 from game.content.scenario import Scenario, load_scenario
 from game.scripting import ScriptHosts
+from game.sim.template import ScenarioTemplate
 
 #: Override keys starting with this change a power (``powers.fireball.damage``), not the scenario.
 POWER_PREFIX = "powers."
@@ -65,6 +68,7 @@ class WorkerContext:
         self.sandboxed = sandboxed
         self.scenarios: dict[str, Scenario] = {}
         self.powers: dict[str, dict[str, Power] | None] = {}
+        self.templates: dict[Any, ScenarioTemplate] = {}
         self._threads = threading.local()
         self._hosts: list[ScriptHosts] = []
         self._closer = weakref.finalize(self, _close_all, self._hosts)
@@ -123,6 +127,32 @@ class WorkerContext:
             self.powers[key] = apply_power_overrides(overrides, scenario.library, scenario.script_dir) \
                 if scenario is not None else apply_power_overrides(overrides)
         return self.powers[key]
+
+    def template_for(self, path: str, overrides: Overrides) -> ScenarioTemplate:
+        """The battles of a variant (scenario and power overrides together): its scenario built once
+        with its power table and this context's trust, then copied for each battle.
+
+        Raises:
+            ScenarioError: the file or a scenario override cannot be used.
+            ValueError: a power override the power loader refuses.
+        """
+        try:
+            key: Any = (path, overrides)
+            template = self.templates.get(key)  # plain values: no need to spell the key out each battle
+        except TypeError:  # a list among the values
+            key = _key(path, overrides)
+            template = self.templates.get(key)
+        if template is None:
+            if len(self.templates) > CACHE_ENTRIES:
+                self.templates.clear()
+            power_overrides, scenario_overrides = split_overrides(overrides)
+            scenario = self.scenario_for(path, scenario_overrides)
+            powers = self.powers_for(power_overrides, scenario)
+            untrusted = not (scenario.trusted if self.trusted is None else self.trusted)
+            template = ScenarioTemplate(scenario, powers, power_overrides, self.trusted,
+                                        self.script_hosts() if untrusted else None)
+            self.templates[key] = template
+        return template
 
     def check_variant(self, path: str, overrides: Overrides) -> Scenario:
         """Validate a variant (in the parent, before any worker starts): a bad key fails the command now.

@@ -14,19 +14,18 @@ import importlib
 import random
 import time
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from components.powers import Power
 from game import ai
 from game.battle.errors import IllegalCommand
 from game.content.scenario import Scenario
-from game.scripting import ScriptHosts
-from game.sim.context import Overrides, WorkerContext, split_overrides
+from game.sim.context import Overrides, WorkerContext
 from game.sim.tally import tally
+from game.sim.template import build as build  # moved there; still importable from here
 
 #: A battle's row says "draw" when it hits the round limit or both sides fall in the same round.
 DRAW = "draw"
@@ -83,23 +82,6 @@ def load_hook(spec: str | None) -> Callable[..., Any] | None:
 
 
 # ---------------------------------------------------------------------------------------------- one battle
-
-
-def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None,
-          power_overrides: Overrides = (), trusted: bool | None = None,
-          script_hosts: ScriptHosts | None = None) -> tuple[Any, dict[str, int]]:
-    """Build the scenario's battle with this seed, using a changed power table when given.
-
-    ``Scenario.build_with_ids`` takes no power table; the battle looks powers up by id only when
-    they are used, so swapping its table right after the build (same ids, before combat) is
-    exactly a battle built with it. ``trusted`` and ``script_hosts`` as for ``build_with_ids`` (True in
-    a sandboxed worker; the worker's shared hosts).
-    """
-    battle, ids = scenario.build_with_ids(seed, trusted=trusted, script_hosts=script_hosts)
-    if powers is not None:
-        battle.powers = dict(powers)
-        battle.power_overrides = tuple(power_overrides)  # saves and replays record them
-    return battle, ids
 
 
 def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
@@ -178,12 +160,9 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
     clock = time.perf_counter
     try:
         started = clock()
-        power_overrides, scenario_overrides = split_overrides(overrides)
-        scenario = context.scenario_for(path, scenario_overrides)
-        powers = context.powers_for(power_overrides, scenario)
-        untrusted = not (scenario.trusted if context.trusted is None else context.trusted)
-        battle, ids = build(scenario, seed, powers, power_overrides, context.trusted,
-                            context.script_hosts() if untrusted else None)
+        template = context.template_for(path, overrides)
+        scenario = template.scenario
+        battle, ids = template.battle(seed, context.script_hosts() if template.untrusted else None)
         setup = load_hook(hook)
         if setup is not None:
             setup(battle, ids, seed)
