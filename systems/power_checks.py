@@ -135,9 +135,21 @@ def use_problem(state: BattleState, power: Power, user: int, target: int | None,
         queued: its uses already queued this turn (they spend its actions too).
         direction: where a cone or line faces (by default away from the user, toward the point).
     """
-    problem = _user_problem(state, power, user) or _spent(state, power, user, queued)
-    if problem:
-        return problem
+    return user_problem(state, power, user, queued) or aim_problem(state, power, user, target, point, user_square,
+                                                                    direction)
+
+
+def user_problem(state: BattleState, power: Power, user: int, queued: Iterable[UsePower] = ()) -> str | None:
+    """The part of :func:`use_problem` that does not depend on the aim: why the user cannot use the
+    power now whatever it aims at (helpless, surprised, not its power, its action spent), or None.
+    A planner asking about many aims of one power asks this once."""
+    return _user_problem(state, power, user) or _spent(state, power, user, queued)
+
+
+def aim_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                user_square: tuple[int, int] | None = None, direction: tuple[int, int] | None = None) -> str | None:
+    """The rest of :func:`use_problem`: why this aim is illegal from ``user_square`` (reach with
+    height, sight, the kind of target, a way to face, a square to land on), or None."""
     here = user_square or esper.component_for_entity(user, Position).square
     if power.single_target:
         return _target_problem(state, power, user, target, here)

@@ -43,7 +43,15 @@ from systems.falling import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
 from systems.odds import chance_at_least, dice_outcomes
-from systems.power_checks import attack_terms, halved, height_at, reach_ft, save_terms, use_problem
+from systems.power_checks import (
+    aim_problem,
+    attack_terms,
+    halved,
+    height_at,
+    reach_ft,
+    save_terms,
+    user_problem,
+)
 from systems.visibility import can_see
 from systems.vitals import dead_at, is_dead, is_flying
 
@@ -114,7 +122,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
         team = esper.component_for_entity(user, Creature).team
-        found = self._forecast_from(power, user, target, point, origin, facing, queued, team)
+        found = self._forecast_from(power, user, target, point, origin, facing, queued, team,
+                                    user_problem(state, power, user, queued))
         if power.script and trials and found.legal and origin == here:
             return replace(found, estimate=self._estimate(power, user, target, point, trials, facing))
         return found
@@ -135,23 +144,28 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
         team = esper.component_for_entity(user, Creature).team
         found = []
+        unusable: dict[str, str | None] = {}  # each power's aim-free problem, asked once for all its aims
         for power_id, aim in uses:
             unknown = set(aim) - {"target", "point", "direction"}
             if unknown:
                 raise IllegalCommand(f"forecast_many: an aim takes target, point and direction, not {sorted(unknown)}")
             target, point = aim.get("target"), aim.get("point")
+            power = self.power(power_id)
+            if power_id not in unusable:
+                unusable[power_id] = user_problem(state, power, user, queued)
             found.append(self._forecast_from(
-                self.power(power_id), user, None if target is None else self.check(target),
+                power, user, None if target is None else self.check(target),
                 None if point is None else self.aim_point(point), origin, validate.direction(aim.get("direction")),
-                queued, team))
+                queued, team, unusable[power_id]))
         return found
 
     def _forecast_from(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
                        origin: tuple[int, int], facing: tuple[int, int] | None, queued: list[UsePower],
-                       team: str) -> PowerForecast:
-        """A checked use's forecast from ``origin`` (its aim validated, ``queued`` the user's queued uses)."""
+                       team: str, unusable: str | None) -> PowerForecast:
+        """A checked use's forecast from ``origin`` (its aim validated, ``queued`` the user's queued uses,
+        ``unusable`` the power's aim-free problem: ``use_problem`` asked in its two parts)."""
         state = self.state
-        problem = use_problem(state, power, user, target, point, origin, queued, facing)
+        problem = unusable or aim_problem(state, power, user, target, point, origin, facing)
         squares = tuple(area_squares(state, power, origin, point, facing)) if power.area is not None else ()
         reached = [] if problem is not None else creatures_reached(
             state, power, user, target, point, origin=origin, direction=facing, origin_z=height_at(state, user, origin),
