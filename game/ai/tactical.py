@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from components import Movement
 from components.forecasts import MoveForecast, Threat
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, longest_reach
 from game.ai.tactical_uses import uses_from
@@ -99,9 +98,9 @@ def _far_apart(turn: Turn) -> bool:
     """Whether no enemy could touch the creature this round, nor it any enemy, wherever it moves: then
     only closing in (and a heal for a friend within its reach) is worth weighing (the forecasts of
     blows would all say 0)."""
-    mine = turn.battle.get(turn.me, Movement).speed_ft + turn.reach()
+    mine = turn.glance[turn.me].speed_ft + turn.reach()
     for enemy in turn.enemies:
-        theirs = turn.battle.get(enemy, Movement).speed_ft + turn.menace_reach(enemy)
+        theirs = turn.glance[enemy].speed_ft + turn.menace_reach(enemy)
         away = distance_3d_ft(turn.here, turn.z[turn.me], turn.square[enemy], turn.z[enemy], turn.rules)
         if away <= mine + theirs:
             return False
@@ -156,7 +155,7 @@ def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
             fall = fall_odds(z - float(terrain.ground[stop]), bool(terrain.soft[stop]), turn.rules)
     if fall is None:
         return 0.0, 0.0
-    return fall.damage.mean, fall.damage.at_least(max(turn.health[turn.me].current, 1))
+    return fall.damage.mean, fall.damage.at_least(max(turn.health[turn.me].health, 1))
 
 
 def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
@@ -190,8 +189,8 @@ def _rallied(turn: Turn, end: tuple[int, int], threat: Threat) -> float:
     what the reactions would then do (a rally heals the friends near the one who fell)."""
     if not turn.downs_heard:
         return 0.0
-    health, least = turn.health[turn.me], turn.weights.down_worth_asking
-    mine = min(1.0, _taken(turn, threat, {}) / max(health.current, 1))
+    health, least = turn.health[turn.me].health, turn.weights.down_worth_asking
+    mine = min(1.0, _taken(turn, threat, {}) / max(health, 1))
     found = mine * turn.if_downed(turn.me, end) if mine >= least else 0.0
     for friend in turn.friends:  # each question is a script call: only about the friends in danger
         if friend != turn.me and friend in turn.able and (chance := turn.down_chance(friend)) >= least:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from components import Conditions, Falling, Fatigue, Health, Movement, Position
+from components import Conditions, Falling, Movement
 from components.powers import Power
 from systems.actions import walk_speed
 from systems.geometry import distance_3d_ft
@@ -103,27 +103,29 @@ class Turn:
 
     def __init__(self, battle: Any, me: int, allowed: Sequence[str] | None, weights: Weights) -> None:
         self.battle, self.me, self.weights = battle, me, weights
-        self.team = battle.team(me)
-        self.here = battle.square_of(me)
+        #: every creature as it is now (the battle's roster, read once): team, square, conditions, health
+        self.glance = {g.entity: g for g in battle.roster()}
+        mine = self.glance[me]
+        self.team = mine.team
+        self.here = mine.square
         self.rules = battle.rules
-        living = [c for c in battle.creatures() if "dead" not in battle.conditions(c)]
-        self.square = {c: battle.square_of(c) for c in living}
-        self.z = {c: float(battle.get(c, Position).z) for c in living}
+        living = [g for g in self.glance.values() if "dead" not in g.conditions]
+        self.square = {g.entity: g.square for g in living}
+        self.z = {g.entity: g.z for g in living}
 
         def away(c: int) -> float:
             return distance_3d_ft(self.here, self.z[me], self.square[c], self.z[c], self.rules)
 
         # in a crowd only the nearest matter this turn: a plan weighs at most ``weights.crowd`` of each side
-        self.enemies = sorted((c for c in living if battle.team(c) != self.team), key=away)[: weights.crowd]
-        self.friends = sorted((c for c in living if battle.team(c) == self.team), key=away)[: weights.crowd]
+        self.enemies = sorted((g.entity for g in living if g.team != self.team), key=away)[: weights.crowd]
+        self.friends = sorted((g.entity for g in living if g.team == self.team), key=away)[: weights.crowd]
         # enemies still in the fight (not downed): the ones whose blows and turns count
-        self.able = {c for c in (*self.enemies, *self.friends) if battle.can_act(c)}
+        self.able = {c for c in (*self.enemies, *self.friends) if self.glance[c].can_act}
         self.standing = [c for c in self.enemies if c in self.able]
         # its side still in the fight, itself included (downed or not): whom the enemies' blows would land on
         self.side = [c for c in self.friends if c == me or c in self.able]
-        self.health = {c: battle.get(c, Health) for c in living}
-        own = battle.powers_of(me)
-        self.powers = [battle.power(p) for p in own if allowed is None or p in allowed]
+        self.health = {g.entity: g for g in living}  # Health left (``health``) and its ``max_health``
+        self.powers = [battle.power(p) for p in mine.powers if allowed is None or p in allowed]
         # how far it walks by the rules as it is now (slowed, restrained), as next turn's walk will likely be
         self.speed = float(walk_speed(battle.get(me, Movement), battle.get(me, Conditions), battle.get(me, Falling),
                                       battle.rules))
@@ -146,7 +148,7 @@ class Turn:
     def low(self) -> bool:
         """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
         health = self.health[self.me]
-        return health.current <= self.weights.low_health * health.maximum
+        return health.health <= self.weights.low_health * health.max_health
 
     def caution(self) -> float:
         return self.weights.caution_when_low if self.low() else self.weights.caution
@@ -159,7 +161,7 @@ class Turn:
         if found is None:
             found = 0.0
             powers = self.powers if creature == self.me else (self.battle.power(p)
-                                                              for p in self.battle.powers_of(creature))
+                                                              for p in self.glance[creature].powers)
             for power in powers:
                 if power.damage is not None:
                     found = max(found, float(power.damage.average()))
@@ -171,7 +173,7 @@ class Turn:
     def reaches_us(self, enemy: int) -> bool:
         """Whether ``enemy`` could bring a blow to bear on one of this creature's side still in the
         fight this round."""
-        reach = self.battle.get(enemy, Movement).speed_ft + self.menace_reach(enemy)
+        reach = self.glance[enemy].speed_ft + self.menace_reach(enemy)
         return any(distance_3d_ft(self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach
                    for f in self.friends if f == self.me or f in self.able)
 
@@ -179,7 +181,7 @@ class Turn:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
         found = self.reaches_seen.get(creature)
         if found is None:
-            powers = (self.battle.power(i) for i in self.battle.powers_of(creature))
+            powers = (self.battle.power(i) for i in self.glance[creature].powers)
             found = self.reaches_seen[creature] = longest_reach((p for p in powers if p.damage is not None),
                                                                 self.rules.square_ft)
         return found
@@ -196,7 +198,7 @@ class Turn:
         enemy could reach this round (by speed plus reach, as the arrow flies), itself included."""
         found = self.shares.get(enemy)
         if found is None:
-            reach = self.battle.get(enemy, Movement).speed_ft + self.menace_reach(enemy)
+            reach = self.glance[enemy].speed_ft + self.menace_reach(enemy)
             near = sum(1 for f in self.friends if f != self.me and distance_3d_ft(
                 self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach)
             found = self.shares[enemy] = 1.0 / (1 + near)
@@ -210,8 +212,8 @@ class Turn:
         besides. One valuation for a heal the player casts and for one a reaction script would cast
         (a rally that stands a downed friend up, or an enemy)."""
         health = self.health[creature]
-        worth = self.weights.heal * min(amount, health.maximum - health.current)
-        if "downed" in self.battle.conditions(creature):
+        worth = self.weights.heal * min(amount, health.max_health - health.health)
+        if "downed" in health.conditions:
             worth += (self.weights.revive + self.weights.kill + self.menace(creature)) * affected
         return worth
 
@@ -220,15 +222,13 @@ class Turn:
         (unconscious: a heal does not wake it); else if the scenario reacts to a creature going down
         (a rally's heals: taken to help either side), or someone of its side able to act has a
         healing power. A guess at whether finishing it matters, not a forecast."""
-        battle = self.battle
-        fatigue = battle.get(creature, Fatigue)
-        if fatigue.level >= fatigue.maximum:
+        battle, it = self.battle, self.glance[creature]
+        if it.fatigue >= it.max_fatigue:
             return False
         if self.downs_heard:
             return True
-        team = battle.team(creature)
-        return any(battle.power(p).healing is not None for c in battle.creatures() if c != creature
-                   and battle.team(c) == team and battle.can_act(c) for p in battle.powers_of(c))
+        return any(battle.power(p).healing is not None for g in self.glance.values() if g.entity != creature
+                   and g.team == it.team and g.can_act for p in g.powers)
 
     def if_downed(self, creature: int, me_at: tuple[int, int] | None = None) -> float:
         """What the reaction scripts would do if ``creature`` went down (with this creature standing
@@ -256,12 +256,12 @@ class Turn:
         could deal it where it stands (the battle's threat) over the health it has left."""
         found = self.down_odds.get(creature)
         if found is None:
-            health = self.health[creature]
-            if health.current <= 0:
+            health = self.health[creature].health
+            if health <= 0:
                 found = 0.0
             else:
                 threat = self.battle.threats(creature, [self.square[creature]], self.enemies)[0]
-                found = min(1.0, threat.expected / health.current)
+                found = min(1.0, threat.expected / health)
             self.down_odds[creature] = found
         return found
 

@@ -25,7 +25,7 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, Why
     its side could stand it up again (then it is worth a kill).
     """
     w = turn.weights
-    health = turn.health[odds.target]
+    health = turn.health[odds.target].health
     damage = odds.damage.mean if odds.damage is not None else 0.0
     falling = odds.affected * odds.fall.damage.mean if odds.fall is not None else 0.0
     hurt = damage + falling
@@ -39,10 +39,10 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, Why
                     f"{odds.kills:.0%} to kill"
             return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down)"
         menace = turn.menace(odds.target)
-        value = hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace)
+        value = hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace)
         value += odds.downs * turn.if_downed(odds.target) if odds.downs else 0.0  # its friends' rally, say
         for c in odds.conditions:
-            if c not in turn.battle.conditions(odds.target):
+            if c not in turn.glance[odds.target].conditions:
                 # the blows it changes each round it holds, asked of the battle (the heaviest hitters only)
                 tried = condition_worth(turn, odds.target, c)
                 value += odds.affected * (w.conditions.get(c, 0.2) * (1 + menace) if tried is None else rounds * tried)
@@ -51,7 +51,7 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, Why
             + (f", {odds.downs:.0%} to down" if odds.downs >= 0.05 else "")
     # a friend's wound costs what the same wound on an enemy would be worth, and more (``friendly_fire``)
     menace = turn.menace(odds.target)
-    value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health.current, 1)) + odds.downs * (w.kill + menace))
+    value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace))
     if odds.healing is not None:
         value += turn.heal_worth(odds.target, odds.healing.mean, odds.affected)
     healing = odds.healing

@@ -4,6 +4,7 @@ conditions) and what a caller may ask about them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TypeVar
 
 import esper
@@ -36,6 +37,25 @@ from systems.state import Phase, check_stamp
 from systems.vitals import can_act, is_dead, is_flying
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Glance:
+    """One creature as a planner reads it at the start of a turn (see ``Battle.roster``): plain values,
+    as they are at that moment."""
+
+    entity: int
+    team: str
+    square: tuple[int, int]
+    z: float
+    conditions: frozenset[str]  # every condition it has, derived ones included
+    can_act: bool
+    health: int
+    max_health: int
+    fatigue: int
+    max_fatigue: int
+    speed_ft: int
+    powers: tuple[str, ...]  # the powers it has (``powers_of``)
 
 
 class Creatures(BattleCore):
@@ -108,6 +128,24 @@ class Creatures(BattleCore):
             return esper.component_for_entity(entity, component)
         except KeyError:
             raise UnknownEntity(f"{validate.label(entity)} has no {component.__name__} component") from None
+
+    @entry
+    def roster(self) -> list[Glance]:
+        """Every creature (the dead included), in spawn order, as a planner reads it: its team, square,
+        conditions, health, fatigue, speed and powers in one call (a plan reads them for every
+        creature, which one question each would ask of the battle a hundred times a turn)."""
+        state, found = self.state, []
+        for entity in state.creatures:
+            creature = esper.component_for_entity(entity, Creature)
+            position = esper.component_for_entity(entity, Position)
+            health = esper.component_for_entity(entity, Health)
+            fatigue = esper.component_for_entity(entity, Fatigue)
+            conditions = esper.component_for_entity(entity, Conditions)
+            found.append(Glance(entity, creature.team, position.square, float(position.z), conditions.active,
+                                can_act(conditions), health.current, health.maximum, fatigue.level, fatigue.maximum,
+                                esper.component_for_entity(entity, Movement).speed_ft,
+                                tuple(known_powers(state, entity))))
+        return found
 
     @entry
     def name(self, entity: int) -> str:
