@@ -65,6 +65,27 @@ def distances_3d_ft(xs: np.ndarray, ys: np.ndarray, zs: np.ndarray, b: tuple[int
     return found
 
 
+def distances_3d_ft_to(xs: np.ndarray, ys: np.ndarray, zs: np.ndarray, targets: list[tuple[tuple[int, int], float]],
+                       rules: Rules) -> np.ndarray:
+    """:func:`distances_3d_ft` from each point to each of ``targets`` (``(square, z)`` pairs) as one
+    ``(len(targets), len(xs))`` array, in one pass over all of them: row ``j`` is exactly
+    ``distances_3d_ft(xs, ys, zs, *targets[j], rules)`` (the same arithmetic, element by element)."""
+    bx = np.array([t[0][0] for t in targets], dtype=np.int64)[:, None]
+    by = np.array([t[0][1] for t in targets], dtype=np.int64)[:, None]
+    ax, ay = np.abs(xs[None, :] - bx), np.abs(ys[None, :] - by)
+    squares = np.maximum(ax, ay) if rules.diagonal == "one" else np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    across = (squares * rules.square_ft).astype(np.float64)
+    up = np.abs(zs.astype(np.float64)[None, :] - np.array([float(t[1]) for t in targets])[:, None])
+    if rules.height_distance == "larger":
+        larger: np.ndarray = np.maximum(across, up)
+        return larger
+    found: np.ndarray = across.copy()
+    raised = np.nonzero(up != 0)
+    if len(raised[0]):  # math.hypot, not numpy's: the two may differ in the last bit
+        found[raised] = [math.hypot(a, u) for a, u in zip(across[raised].tolist(), up[raised].tolist())]
+    return found
+
+
 def within_radius(shape: tuple[int, int], centre: tuple[int, int], radius_ft: float, rules: Rules) -> np.ndarray:
     """Boolean ``[x, y]`` mask of the squares within ``radius_ft`` of ``centre``."""
     most = _most_squares(radius_ft, rules.square_ft)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from components import Fatigue, Health, Position, Rules, Vision
 from components.forecasts import DefenseBreakdown, RollMode
 from game import Battle
-from systems.geometry import distance_3d_ft, distances_3d_ft
+from systems.geometry import distance_3d_ft, distances_3d_ft, distances_3d_ft_to
 from systems.odds import chance, chance_at_least
 from systems.power_checks import AttackTerms
 
@@ -177,6 +177,10 @@ def test_the_array_distance_a_planner_ranks_by_equals_the_rules_distance_exactly
     xs, ys, zs = (np.array(axis) for axis in zip(*points))
     found = distances_3d_ft(xs, ys, zs.astype(np.float64), b, b_z, rules).tolist()
     assert found == [distance_3d_ft((x, y), z, b, b_z, rules) for x, y, z in points]
+    # and from every point to several targets at once (the shortlist's one pass): row by row the same
+    targets = [(b, b_z), ((b[1], b[0]), 0.0), ((b[0] // 2, b[1]), b_z / 3)]
+    rows = distances_3d_ft_to(xs, ys, zs.astype(np.float64), targets, rules).tolist()
+    assert rows == [distances_3d_ft(xs, ys, zs.astype(np.float64), t, t_z, rules).tolist() for t, t_z in targets]
 
 
 @settings(max_examples=300, deadline=None)

@@ -26,7 +26,7 @@ from game.ai.tactical_uses import uses_from
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
 from systems.falling import fall_odds, least_hurtful_drop_ft
-from systems.geometry import distance_3d_ft, distances_3d_ft
+from systems.geometry import distance_3d_ft, distances_3d_ft, distances_3d_ft_to
 from systems.paths import UNREACHABLE
 
 __all__ = ["DEFAULT", "Choice", "Decision", "Weights", "longest_reach", "plan", "shortlist", "uses_from"]
@@ -54,7 +54,7 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     soft = battle.state.terrain.soft
     # every square at once: whether an enemy is in reach from it, and how far the way round is
     zs = ground[xs, ys].astype(np.float64)
-    apart = np.stack([distances_3d_ft(xs, ys, zs, at, ez, turn.rules) for at, ez in targets])
+    apart = distances_3d_ft_to(xs, ys, zs, targets, turn.rules)
     out_of_reach = ~np.any(apart <= reach, axis=0)
     paths = field[xs, ys].astype(np.float64)
     cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
