@@ -25,10 +25,13 @@ from game.sim.template import ScenarioTemplate, build
 from systems.state import SNAPSHOT_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ("ambush", "keep", "ledge")  # ambush has reaction scripts; keep and ledge lights and heights
+#: ambush has reaction scripts; keep and ledge lights and heights; the golden gauntlet every power
+SCENARIOS = ("ambush", "keep", "ledge", "gauntlet")
 
 
 def scenario(name: str) -> Scenario:
+    if name == "gauntlet":
+        return load_scenario(ROOT / "tests" / "golden" / "gauntlet.toml", trusted=True)
     return load_scenario(ROOT / "assets" / "scenarios" / f"{name}.toml")
 
 
