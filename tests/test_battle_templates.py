@@ -18,17 +18,20 @@ from game import Battle
 from game.battle.template import BattleTemplate
 from game.content.powers import apply_power_overrides
 from game.content.saves import play_replay
-from game.content.scenario import Scenario, load_scenario
+from game.content.scenario import Scenario, ScenarioError, load_scenario
 from game.sim.context import WorkerContext
 from game.sim.runner import ai_rng, battle_seed, play, run_battle
 from game.sim.template import ScenarioTemplate, build
 from systems.state import SNAPSHOT_FIELDS
 
 ROOT = Path(__file__).resolve().parent.parent
-SCENARIOS = ("ambush", "keep", "ledge")  # ambush has reaction scripts; keep and ledge lights and heights
+#: ambush has reaction scripts; keep and ledge lights and heights; the golden gauntlet every power
+SCENARIOS = ("ambush", "keep", "ledge", "gauntlet")
 
 
 def scenario(name: str) -> Scenario:
+    if name == "gauntlet":
+        return load_scenario(ROOT / "tests" / "golden" / "gauntlet.toml", trusted=True)
     return load_scenario(ROOT / "assets" / "scenarios" / f"{name}.toml")
 
 
@@ -203,3 +206,11 @@ def test_a_context_keeps_one_template_per_variant() -> None:
     battle, _ = powered.battle(1)
     assert powered is not plain_variant and str(battle.power("shoot").damage) == "3d6"
     battle.close()
+
+
+def test_overrides_that_compare_equal_but_differ_are_different_variants() -> None:
+    context = WorkerContext()
+    path = str(ROOT / "assets" / "scenarios" / "ledge.toml")
+    assert context.template_for(path, (("creatures.ogre.flying", True),)).scenario.creature("ogre").flying
+    with pytest.raises(ScenarioError, match="expected true or false"):  # 1 == True in Python, not here
+        context.template_for(path, (("creatures.ogre.flying", 1),))

@@ -77,8 +77,7 @@ def _maker(value: Any, seen: set[int]) -> Maker | None:
             raise Uncopyable("a set holds changeable values")
         return set(value).copy
     if kind is tuple:
-        parts = [(item, _maker(item, seen)) for item in value]
-        return lambda: tuple([item if made is None else made() for item, made in parts])
+        return _tuple(value, seen)
     if is_dataclass(value) and not isinstance(value, type):
         return _instance(value, seen)
     raise Uncopyable(f"a template cannot copy a {kind.__name__}")
@@ -110,6 +109,20 @@ def _container(value: list[Any] | dict[Any, Any] | deque[Any], seen: set[int]) -
     return make
 
 
+def _tuple(value: tuple[Any, ...], seen: set[int]) -> Maker:
+    """A tuple holding changeable items: its items listed, those made again, then made a tuple."""
+    private = list(value)
+    inner = _parts(enumerate(value), seen)
+
+    def make() -> Any:
+        made = private.copy()
+        for index, part in inner:
+            made[index] = part()
+        return tuple(made)
+
+    return make
+
+
 def _instance(value: Any, seen: set[int]) -> Maker:
     """A dataclass instance, made without its ``__init__``: its fields set as they are now."""
     kind = type(value)
@@ -120,7 +133,8 @@ def _instance(value: Any, seen: set[int]) -> Maker:
     inner = _parts(((name, getattr(value, name)) for name in names), seen)
     again = {name for name, _ in inner}
     shared = [(name, getattr(value, name)) for name in names if name not in again]
-    new, put = object.__new__, object.__setattr__  # frozen ones too
+    new = object.__new__
+    put = object.__setattr__ if kind.__dataclass_params__.frozen else setattr  # setattr: faster
 
     def make() -> Any:
         made = new(kind)

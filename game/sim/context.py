@@ -68,7 +68,7 @@ class WorkerContext:
         self.sandboxed = sandboxed
         self.scenarios: dict[str, Scenario] = {}
         self.powers: dict[str, dict[str, Power] | None] = {}
-        self.templates: dict[Any, ScenarioTemplate] = {}
+        self.templates: dict[tuple[str, ...], ScenarioTemplate] = {}
         self._threads = threading.local()
         self._hosts: list[ScriptHosts] = []
         self._closer = weakref.finalize(self, _close_all, self._hosts)
@@ -136,12 +136,8 @@ class WorkerContext:
             ScenarioError: the file or a scenario override cannot be used.
             ValueError: a power override the power loader refuses.
         """
-        try:
-            key: Any = (path, overrides)
-            template = self.templates.get(key)  # plain values: no need to spell the key out each battle
-        except TypeError:  # a list among the values
-            key = _key(path, overrides)
-            template = self.templates.get(key)
+        key = (path, _key(overrides)) if overrides else (path,)  # spelt out: True is not 1, lists are values
+        template = self.templates.get(key)
         if template is None:
             if len(self.templates) > CACHE_ENTRIES:
                 self.templates.clear()

@@ -40,7 +40,8 @@ class _Tally:
         self.counts = Counter(downs=0, deaths=0, unconscious=0, falls=0, fall_damage=0, script_failures=0)
         self.script_error = ""
 
-    def add(self, event: Any) -> None:
+    def add(self, event: Any) -> bool:
+        """Count one event; whether its kind counts at all (which its kind alone decides)."""
         counted = _COUNTED.get(type(event))
         if counted is not None:
             self.counts[counted] += 1
@@ -57,6 +58,9 @@ class _Tally:
             self.counts["script_failures"] += 1
             self.script_error = self.script_error or \
                 f"round {event.round}: {event.script} {event.function}: {event.reason}"
+        else:
+            return False
+        return True
 
     def row(self) -> dict[str, Any]:
         return {**self.counts, "script_error": self.script_error, "uses": dict(self.uses), "dealt": dict(self.dealt),
@@ -76,6 +80,9 @@ def tally(battle: Any) -> dict[str, Any]:
         if isinstance(event, EffectEnded):
             effects[f"effect:{event.effect}"] = event.power
     counts = _Tally({entity: battle.team(entity) for entity in battle.creatures()}, effects)
+    silent: set[type] = set()  # kinds that count nothing (a turn started, a roll): most events, skipped
     for event in events:
-        counts.add(event)
+        kind = type(event)
+        if kind not in silent and not counts.add(event):
+            silent.add(kind)
     return counts.row()
