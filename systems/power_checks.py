@@ -26,7 +26,7 @@ from systems.paths import blocked_for
 from systems.rolls import defense_against, roll_mode
 from systems.state import BattleState
 from systems.state import check_stamp as check_stamp  # its home before moves were stamped too
-from systems.visibility import can_see
+from systems.visibility import seen_from, sight_level
 from systems.vitals import can_act, is_dead, is_flying
 
 
@@ -50,9 +50,27 @@ def _spent(state: BattleState, power: Power, user: int, queued: Iterable[UsePowe
     return f"it has already used its {power.action} this round" if used >= 1 else None
 
 
-def _target_problem(state: BattleState, power: Power, user: int, target: int | None,
-                    here: tuple[int, int]) -> str | None:
-    """Why a single-target power cannot reach ``target`` from ``here``, or None."""
+@dataclass(frozen=True, slots=True)
+class Vantage:
+    """Where a user would stand for its uses, read once for every aim asked from there: the square,
+    the height of its feet there, its team and how well it sees from there (a planner asks about
+    several aims of several powers from one square)."""
+
+    user: int
+    square: tuple[int, int]
+    z: float
+    team: str
+    sight: int
+
+
+def vantage(state: BattleState, user: int, square: tuple[int, int]) -> Vantage:
+    """The user as it would stand on ``square`` (see :class:`Vantage`)."""
+    return Vantage(user, square, height_at(state, user, square), esper.component_for_entity(user, Creature).team,
+                   int(sight_level(state, user, square)))
+
+
+def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int | None) -> str | None:
+    """Why a single-target power cannot reach ``target`` from where ``seen`` stands, or None."""
     if target is None:
         return f"{power.name} needs a target creature"
     if not esper.entity_exists(target) or not esper.has_component(target, Creature):
@@ -61,16 +79,16 @@ def _target_problem(state: BattleState, power: Power, user: int, target: int | N
         return f"{esper.component_for_entity(target, Creature).name} is dead"
     t_position = esper.component_for_entity(target, Position)
     t_square = t_position.square
-    same_team = esper.component_for_entity(target, Creature).team == esper.component_for_entity(user, Creature).team
+    same_team = esper.component_for_entity(target, Creature).team == seen.team
     if power.targets in ("enemy", "enemies") and same_team:
         return "the target must be an enemy"
     if power.targets in ("ally", "allies") and not same_team:
         return "the target must be an ally"
     reach = reach_ft(power, state.rules)
-    gap = distance_3d_ft(here, height_at(state, user, here), t_square, t_position.z, state.rules)
+    gap = distance_3d_ft(seen.square, seen.z, t_square, t_position.z, state.rules)
     if gap > reach + 1e-9:
         return f"the target is {gap:.4g} ft away and {power.name} reaches {reach:g} ft"
-    if target != user and not can_see(state, user, t_square, here):
+    if target != seen.user and not seen_from(state, seen.sight, seen.square, (t_square,))[0]:
         return "it cannot see the target (no clear line, or no vision)"
     return None
 
@@ -86,18 +104,17 @@ def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float
     return max(float(position.z), ground) if flying else ground
 
 
-def _point_problem(state: BattleState, power: Power, user: int, point: tuple[int, int] | None,
-                   here: tuple[int, int]) -> str | None:
-    """Why a power aimed at a square cannot be aimed at ``point`` from ``here``, or None."""
+def _point_problem(state: BattleState, power: Power, seen: Vantage, point: tuple[int, int] | None) -> str | None:
+    """Why a power aimed at a square cannot be aimed at ``point`` from where ``seen`` stands, or None."""
     if point is None:
         return f"{power.name} needs a point to aim at"
     if not state.terrain.inside(*point):
         return f"point {point} is off the grid"
     assert power.range_ft is not None
-    gap = distance_3d_ft(here, height_at(state, user, here), point, float(state.terrain.ground[point]), state.rules)
+    gap = distance_3d_ft(seen.square, seen.z, point, float(state.terrain.ground[point]), state.rules)
     if gap > power.range_ft + 1e-9:
         return f"point {point} is {gap:.4g} ft away and {power.name} reaches {power.range_ft:g} ft"
-    if not can_see(state, user, point, here):
+    if not seen_from(state, seen.sight, seen.square, (point,))[0]:
         return f"it cannot see point {point}"
     return None
 
@@ -147,14 +164,18 @@ def user_problem(state: BattleState, power: Power, user: int, queued: Iterable[U
 
 
 def aim_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
-                user_square: tuple[int, int] | None = None, direction: tuple[int, int] | None = None) -> str | None:
+                user_square: tuple[int, int] | None = None, direction: tuple[int, int] | None = None,
+                seen: Vantage | None = None) -> str | None:
     """The rest of :func:`use_problem`: why this aim is illegal from ``user_square`` (reach with
-    height, sight, the kind of target, a way to face, a square to land on), or None."""
+    height, sight, the kind of target, a way to face, a square to land on), or None. ``seen``: the
+    user on that square, read once by a caller asking about many aims from it."""
     here = user_square or esper.component_for_entity(user, Position).square
+    if seen is None or seen.square != here or seen.user != user:
+        seen = vantage(state, user, here)
     if power.single_target:
-        return _target_problem(state, power, user, target, here)
+        return _target_problem(state, power, seen, target)
     if power.aims_at_point:
-        problem = _point_problem(state, power, user, point, here)
+        problem = _point_problem(state, power, seen, point)
         if problem:
             return problem
     return _facing_problem(power, point, direction, here) or _landing_problem(state, power, user, point)

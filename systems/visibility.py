@@ -91,9 +91,15 @@ def visible(state: BattleState, viewer: int, squares: Iterable[tuple[int, int]],
             here: tuple[int, int] | None = None) -> list[bool]:
     """:func:`can_see` for each of ``squares`` from one place, the viewer's sight there read once
     (a planner asks which enemies it would see from a square)."""
-    assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
-    level = int(sight_level(state, viewer, here))
+    return seen_from(state, int(sight_level(state, viewer, here)), here, squares)
+
+
+def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: Iterable[tuple[int, int]]
+              ) -> list[bool]:
+    """:func:`visible` for a viewer on ``here`` whose own sight there is ``level`` (its
+    :func:`sight_level`, read once by a caller asking from one square about many)."""
+    assert state.levels is not None
     if state.sight is None or state.sight[0] != state.levels_version:
         state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), state.levels))
     answers = state.sight[1]

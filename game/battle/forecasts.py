@@ -44,13 +44,14 @@ from systems.forces import push_landing
 from systems.geometry import distance_ft
 from systems.odds import chance_at_least, dice_outcomes
 from systems.power_checks import (
+    Vantage,
     aim_problem,
     attack_terms,
     halved,
-    height_at,
     reach_ft,
     save_terms,
     user_problem,
+    vantage,
 )
 from systems.visibility import can_see
 from systems.vitals import dead_at, is_dead, is_flying
@@ -121,9 +122,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
-        team = esper.component_for_entity(user, Creature).team
-        found = self._forecast_from(power, user, target, point, origin, facing, queued, team,
-                                    user_problem(state, power, user, queued))
+        found = self._forecast_from(power, target, point, facing, user_problem(state, power, user, queued),
+                                    vantage(state, user, origin))
         if power.script and trials and found.legal and origin == here:
             return replace(found, estimate=self._estimate(power, user, target, point, trials, facing))
         return found
@@ -142,7 +142,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         user = self.check(user)
         origin = validate.square(state, *from_square, what="from_square")
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
-        team = esper.component_for_entity(user, Creature).team
+        seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
         found = []
         unusable: dict[str, str | None] = {}  # each power's aim-free problem, asked once for all its aims
         for power_id, aim in uses:
@@ -154,23 +154,20 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             if power_id not in unusable:
                 unusable[power_id] = user_problem(state, power, user, queued)
             found.append(self._forecast_from(
-                power, user, None if target is None else self.check(target),
-                None if point is None else self.aim_point(point), origin, validate.direction(aim.get("direction")),
-                queued, team, unusable[power_id]))
+                power, None if target is None else self.check(target), None if point is None else self.aim_point(point),
+                validate.direction(aim.get("direction")), unusable[power_id], seen))
         return found
 
-    def _forecast_from(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
-                       origin: tuple[int, int], facing: tuple[int, int] | None, queued: list[UsePower],
-                       team: str, unusable: str | None) -> PowerForecast:
-        """A checked use's forecast from ``origin`` (its aim validated, ``queued`` the user's queued uses,
-        ``unusable`` the power's aim-free problem: ``use_problem`` asked in its two parts)."""
-        state = self.state
-        problem = unusable or aim_problem(state, power, user, target, point, origin, facing)
+    def _forecast_from(self, power: Power, target: int | None, point: tuple[int, int] | None,
+                       facing: tuple[int, int] | None, unusable: str | None, seen: Vantage) -> PowerForecast:
+        """A checked use's forecast by the user as ``seen`` stands (its aim validated; ``unusable``
+        the power's aim-free problem: ``use_problem`` asked in its two parts)."""
+        state, user, origin = self.state, seen.user, seen.square
+        problem = unusable or aim_problem(state, power, user, target, point, origin, facing, seen)
         squares = tuple(area_squares(state, power, origin, point, facing)) if power.area is not None else ()
         reached = [] if problem is not None else creatures_reached(
-            state, power, user, target, point, origin=origin, direction=facing, origin_z=height_at(state, user, origin),
-            squares=squares)
-        odds = tuple(self._target_odds(power, user, t, origin, team) for t in reached)
+            state, power, user, target, point, origin=origin, direction=facing, origin_z=seen.z, squares=squares)
+        odds = tuple(self._target_odds(power, user, t, origin, seen.team) for t in reached)
         return PowerForecast(user, power.id, problem is None, problem, origin, target, point, squares, odds,
                              bool(power.script))
 
