@@ -123,6 +123,8 @@ class Terrain:
 
     def check_square(self, x: object, y: object, what: str = "square") -> tuple[int, int]:
         """Return (x, y) as ints or raise ValueError naming the bad square and the grid size."""
+        if type(x) is int and type(y) is int and 0 <= x < self.width and 0 <= y < self.height:
+            return x, y  # the common case, first
         if not (isinstance(x, (int, np.integer)) and isinstance(y, (int, np.integer))) or isinstance(x, bool) \
                 or isinstance(y, bool):
             raise ValueError(f"{what} must be whole-square coordinates, not ({x!r}, {y!r})")

@@ -89,21 +89,39 @@ def area_squares(state: BattleState, power: Power, origin: tuple[int, int], poin
     assert power.area is not None
     terrain, rules = state.terrain, state.rules
     centre = area_centre(power, origin, point)
+    if power.area.shape == "burst":
+        face, apex = None, False
+    else:
+        face, apex = facing(power, origin, point, direction), centre != origin
+        if face is None:
+            return []
+    # A fact of the walls, the rules' distances and the shape: kept, as the forecasts ask it for
+    # every point they weigh and the use asks it again when it resolves.
+    key = (terrain.layout_key(), rules.square_ft, rules.diagonal, power.area, centre, face, apex)
+    known = state.caches.areas.get(key)
+    if known is None:
+        known = _covered(state, power, centre, face, apex)
+        state.caches.keep_area(key, known)
+    return list(known)
+
+
+def _covered(state: BattleState, power: Power, centre: tuple[int, int], face: tuple[int, int] | None,
+             apex: bool) -> tuple[tuple[int, int], ...]:
+    """:func:`area_squares`, worked out in the box the area can reach (``face`` None: a burst)."""
+    assert power.area is not None
+    terrain, rules = state.terrain, state.rules
     box = reach_box(terrain.walls.shape, centre, _reach(power, rules.square_ft))
     shape = (box[0].stop - box[0].start, box[1].stop - box[1].start)
     here = (centre[0] - box[0].start, centre[1] - box[1].start)
-    if power.area.shape == "burst":
+    if face is None:
         mask = within_radius(shape, here, power.area.radius_ft, rules)
     else:
-        face = facing(power, origin, point, direction)
-        if face is None:
-            return []
-        mask = _shape_mask(power, shape, here, face, centre != origin, rules.square_ft, state)
+        mask = _shape_mask(power, shape, here, face, apex, rules.square_ft, state)
     stops = terrain.blocking(Blocks.AREAS)[box]
     seen = tcod.map.compute_fov(~stops, here, radius=0, light_walls=False,
                                 algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
     mask = mask & seen & ~stops
-    return [(int(x) + box[0].start, int(y) + box[1].start) for x, y in zip(*np.nonzero(mask))]
+    return tuple((int(x) + box[0].start, int(y) + box[1].start) for x, y in zip(*np.nonzero(mask)))
 
 
 def _reach(power: Power, square_ft: int) -> int:

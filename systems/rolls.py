@@ -17,10 +17,10 @@ from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS
 from systems.cover import has_cover
 from systems.state import BattleState
-from systems.visibility import level_of, sight_level
+from systems.visibility import vision_value
 
 _NORMAL = RollMode("normal", ())
-_LEVEL_NAMES = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
+_LEVEL_NAMES: dict[int, str] = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
 
 
 def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
@@ -34,12 +34,15 @@ def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
 
 
 def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | None,
-            from_square: tuple[int, int] | None) -> tuple[Visibility, str]:
-    """The level a roller sees at: its own sight there, or the target square's if that is worse."""
-    level = sight_level(state, entity, from_square)
+            from_square: tuple[int, int] | None) -> tuple[int, str]:
+    """The level a roller sees at (a ``Visibility`` value): its own sight there, or the target
+    square's if that is worse."""
+    levels = state.levels
+    assert levels is not None
+    square = from_square or esper.component_for_entity(entity, Position).square
+    level = vision_value(int(levels[square]), esper.component_for_entity(entity, Conditions))  # sight_level's
     if target_square is not None:
-        assert state.levels is not None
-        at_target = level_of(int(state.levels[target_square]))
+        at_target = int(levels[target_square])
         if at_target < level:
             return at_target, "at the target"
     return level, "where it stands"

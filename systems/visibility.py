@@ -84,7 +84,18 @@ def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tupl
     resolves and by the forecasts: answers are kept in the caches for this layout and grid, so every
     battle on the map (a simulation's, a scenario's) shares them.
     """
-    return visible(state, viewer, (square,), here)[0]
+    assert state.levels is not None
+    here = here or esper.component_for_entity(viewer, Position).square
+    level = vision_value(int(state.levels[here]), esper.component_for_entity(viewer, Conditions))
+    sight = state.sight
+    if sight is None or sight[0] != state.levels_version:
+        sight = state.sight = (state.levels_version,
+                               state.caches.sight_answers(state.terrain.layout_key(), state.levels))
+    key = (level, here, square)
+    seen = sight[1].get(key)
+    if seen is None:
+        seen = sight[1][key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
+    return seen
 
 
 def visible(state: BattleState, viewer: int, squares: Iterable[tuple[int, int]],
@@ -93,7 +104,7 @@ def visible(state: BattleState, viewer: int, squares: Iterable[tuple[int, int]],
     (a planner asks which enemies it would see from a square)."""
     assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
-    level = int(sight_level(state, viewer, here))
+    level = vision_value(int(state.levels[here]), esper.component_for_entity(viewer, Conditions))
     if state.sight is None or state.sight[0] != state.levels_version:
         state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), state.levels))
     answers = state.sight[1]
@@ -120,6 +131,8 @@ def level_grid(terrain: Terrain, rules: Rules, cache: LevelCache | None = None) 
 LEVELS: tuple[Visibility, ...] = tuple(sorted(Visibility))
 
 
+_NO_VISION, _TERRIBLE = int(Visibility.NO_VISION), int(Visibility.TERRIBLE)
+
 #: The levels by their values (``level_of``'s table).
 _BY_VALUE: Mapping[int, Visibility] = MappingProxyType({int(level): level for level in Visibility})
 
@@ -132,11 +145,17 @@ def level_of(value: int) -> Visibility:
 
 def vision_level(square_level: int, conditions: Conditions) -> Visibility:
     """A creature's own sight: its square's level worsened by dazzled and blinded."""
-    if "blinded" in conditions.granted:
-        return Visibility.NO_VISION
-    if "dazzled" in conditions.granted:
-        return level_of(min(square_level, Visibility.TERRIBLE))
-    return level_of(square_level)
+    return level_of(vision_value(square_level, conditions))
+
+
+def vision_value(square_level: int, conditions: Conditions) -> int:
+    """:func:`vision_level` as a plain number (what keys and comparisons need)."""
+    granted = conditions.granted
+    if "blinded" in granted:
+        return _NO_VISION
+    if "dazzled" in granted:
+        return min(square_level, _TERRIBLE)
+    return square_level
 
 
 class VisibilitySystem(esper.Processor):
