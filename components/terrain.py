@@ -168,6 +168,19 @@ class Terrain:
             found = self._blocking[key] = np.array(bool(self.blockers.any()))
         return bool(found)
 
+    def level_ground(self) -> float | None:
+        """The ground's height when it is the same on every square (most maps), else None: asked for
+        every move, answered once per version of the map."""
+        key = (self.version, -2)
+        found = self._blocking.get(key)
+        if found is None:
+            if self._blocking and next(iter(self._blocking))[0] != self.version:
+                self._blocking.clear()
+            low, high = float(self.ground.min()), float(self.ground.max())
+            found = self._blocking[key] = np.array(low if low == high else np.nan)
+        value = float(found)
+        return None if value != value else value  # NaN: uneven
+
     def blocking(self, what: Blocks) -> np.ndarray:
         """Boolean ``[x, y]`` mask (read-only) of the squares that stop any of ``what``: walls, and
         terrain carrying one of those flags. Kept until the map changes."""

@@ -187,13 +187,21 @@ class ActionSystem(esper.Processor):
                 return False
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(movement, conditions)
-        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
-        assert found is not None  # move_problem found it (now, or when the move was issued)
-        path, cost = found
         start = position.square
-        stop, z = walk(state.terrain.ground, path, position.z, flying)
-        if stop != goal:
-            cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
+        level = state.terrain.level_ground()
+        if level is not None and (flying or position.z <= level):
+            # walk's answer on flat ground, from its height or below: the goal, at the ground or above
+            found_cost = state.paths.cost(start, goal, limit_ft=left, flying=flying)
+            assert found_cost is not None  # move_problem found it (now, or when the move was issued)
+            cost, stop = found_cost, goal
+            z = position.z if goal == start and not flying else max(position.z, level)
+        else:
+            found = state.paths.find(start, goal, limit_ft=left, flying=flying)
+            assert found is not None
+            path, cost = found
+            stop, z = walk(state.terrain.ground, path, position.z, flying)
+            if stop != goal:
+                cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
         movement.used_ft += cost
         state.place(entity, position, stop)
         position.z = z
