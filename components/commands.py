@@ -44,7 +44,7 @@ class Move:
     y: int
     #: the battle's stamp when the move was found legal (``systems.state.check_stamp``): at
     #: resolution an unchanged stamp means the same answer, so the check is not made again
-    checked: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    checked: tuple[object, ...] | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +68,7 @@ class UsePower:
     direction: tuple[int, int] | None = None  # where a cone or line faces, as a step (dx, dy)
     #: what the battle looked like when the use was found legal (``systems.state.check_stamp``);
     #: at resolution an unchanged stamp means the same answer, so the check is not made again
-    checked: tuple[int, ...] | None = field(default=None, compare=False, repr=False)
+    checked: tuple[object, ...] | None = field(default=None, compare=False, repr=False)
 
 
 ActorCommand = Move | Stand | UsePower

@@ -123,6 +123,8 @@ class Terrain:
 
     def check_square(self, x: object, y: object, what: str = "square") -> tuple[int, int]:
         """Return (x, y) as ints or raise ValueError naming the bad square and the grid size."""
+        if type(x) is int and type(y) is int and 0 <= x < self.width and 0 <= y < self.height:
+            return x, y  # the common case, first
         if not (isinstance(x, (int, np.integer)) and isinstance(y, (int, np.integer))) or isinstance(x, bool) \
                 or isinstance(y, bool):
             raise ValueError(f"{what} must be whole-square coordinates, not ({x!r}, {y!r})")
@@ -165,6 +167,19 @@ class Terrain:
                 self._blocking.clear()
             found = self._blocking[key] = np.array(bool(self.blockers.any()))
         return bool(found)
+
+    def level_ground(self) -> float | None:
+        """The ground's height when it is the same on every square (most maps), else None: asked for
+        every move, answered once per version of the map."""
+        key = (self.version, -2)
+        found = self._blocking.get(key)
+        if found is None:
+            if self._blocking and next(iter(self._blocking))[0] != self.version:
+                self._blocking.clear()
+            low, high = float(self.ground.min()), float(self.ground.max())
+            found = self._blocking[key] = np.array(low if low == high else np.nan)
+        value = float(found)
+        return None if value != value else value  # NaN: uneven
 
     def blocking(self, what: Blocks) -> np.ndarray:
         """Boolean ``[x, y]`` mask (read-only) of the squares that stop any of ``what``: walls, and

@@ -63,9 +63,9 @@ def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movem
     if problem:
         return problem
     flying = is_flying(movement, conditions)
-    if paths.terrain.walls[goal]:
-        return f"square {goal} is a wall"
-    if blocked_for(paths.terrain, flying)[goal]:
+    if blocked_for(paths.terrain, flying)[goal]:  # (walls block everyone: a wall is the first reason)
+        if paths.terrain.walls[goal]:
+            return f"square {goal} is a wall"
         return f"square {goal} is blocked to {'fliers' if flying else 'movement'}"
     if goal != position.square and taken(goal):
         return f"square {goal} is taken by another creature"
@@ -134,7 +134,8 @@ class ActionSystem(esper.Processor):
                 first = False
                 continue
             if isinstance(command, Move):
-                if self._move(command) and first and command.checked == issued_in and queue:
+                if self._move(command, issued_in if first else None) and first and command.checked == issued_in \
+                        and queue:
                     self._restamp(queue, issued_in)
                 first = False
                 continue
@@ -149,7 +150,7 @@ class ActionSystem(esper.Processor):
                 else:
                     handler(command)
 
-    def _restamp(self, queue: deque[ActorCommand], issued_in: tuple[int, ...]) -> None:
+    def _restamp(self, queue: deque[ActorCommand], issued_in: tuple[object, ...]) -> None:
         """The turn's first order was a move that went where the next order's check put the user:
         a use checked in the same state (``issued_in``) is stamped as of now.
 
@@ -169,14 +170,15 @@ class ActionSystem(esper.Processor):
         return not is_flying(esper.component_for_entity(entity, Movement),
                              esper.component_for_entity(entity, Conditions))
 
-    def _move(self, command: Move) -> bool:
-        """Resolve one move; True when it ended on its goal (where the checks of later orders put it)."""
+    def _move(self, command: Move, stamp: tuple[object, ...] | None) -> bool:
+        """Resolve one move (``stamp``: the battle's, when known); True when it ended on its goal
+        (where the checks of later orders put it)."""
         state, entity = self.state, command.actor
         position = esper.component_for_entity(entity, Position)
         movement = esper.component_for_entity(entity, Movement)
         conditions = esper.component_for_entity(entity, Conditions)
         goal = (command.x, command.y)
-        if command.checked is None or command.checked != check_stamp(state):  # else: checked in this very state
+        if command.checked is None or command.checked != (stamp or check_stamp(state)):  # else: checked as it is
             problem = move_problem(state.paths, state.rules, position, movement, conditions,
                                    esper.component_for_entity(entity, Falling), goal,
                                    lambda square: state.taken(square, entity))
@@ -185,13 +187,21 @@ class ActionSystem(esper.Processor):
                 return False
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(movement, conditions)
-        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
-        assert found is not None  # move_problem found it (now, or when the move was issued)
-        path, cost = found
         start = position.square
-        stop, z = walk(state.terrain.ground, path, position.z, flying)
-        if stop != goal:
-            cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
+        level = state.terrain.level_ground()
+        if level is not None and (flying or position.z <= level):
+            # walk's answer on flat ground, from its height or below: the goal, at the ground or above
+            found_cost = state.paths.cost(start, goal, limit_ft=left, flying=flying)
+            assert found_cost is not None  # move_problem found it (now, or when the move was issued)
+            cost, stop = found_cost, goal
+            z = position.z if goal == start and not flying else max(position.z, level)
+        else:
+            found = state.paths.find(start, goal, limit_ft=left, flying=flying)
+            assert found is not None
+            path, cost = found
+            stop, z = walk(state.terrain.ground, path, position.z, flying)
+            if stop != goal:
+                cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
         movement.used_ft += cost
         state.place(entity, position, stop)
         position.z = z

@@ -93,27 +93,27 @@ def area_squares(state: BattleState, power: Power, origin: tuple[int, int], poin
     assert power.area is not None
     terrain, rules = state.terrain, state.rules
     centre = area_centre(power, origin, point)
-    face = None
-    if power.area.shape != "burst":
-        face = facing(power, origin, point, direction)
+    if power.area.shape == "burst":
+        face, apex = None, False
+    else:
+        face, apex = facing(power, origin, point, direction), centre != origin
         if face is None:
             return []
-    # the squares follow from the shape, where it is centred and faces, and the walls alone: a planner
-    # asks about the same burst from every square it weighs, so answers are kept with the map's
+    # A fact of the walls, the rules' distances and the shape: kept, as the forecasts ask it for
+    # every point they weigh and the use asks it again when it resolves.
     if (2 * _reach(power, rules.square_ft) + 1) ** 2 > _KEPT_BOX:  # a huge area: worked out, not kept
-        return list(_covered(state, power, origin, centre, face))
-    key = (power.area, centre, face, centre != origin, rules.square_ft, rules.diagonal)
-    answers = state.caches.area_answers(terrain.layout_key())
-    found = answers.get(key)
-    if found is None:
-        found = answers[key] = _covered(state, power, origin, centre, face)
-    return list(found)
+        return list(_covered(state, power, centre, face, apex))
+    key = (terrain.layout_key(), rules.square_ft, rules.diagonal, power.area, centre, face, apex)
+    known = state.caches.areas.get(key)
+    if known is None:
+        known = _covered(state, power, centre, face, apex)
+        state.caches.keep_area(key, known)
+    return list(known)
 
 
-def _covered(state: BattleState, power: Power, origin: tuple[int, int], centre: tuple[int, int],
-             face: tuple[int, int] | None) -> tuple[tuple[int, int], ...]:
-    """:func:`area_squares` worked out: the shape's mask in the box it can reach, less what blocks
-    areas and what those squares shadow from the centre."""
+def _covered(state: BattleState, power: Power, centre: tuple[int, int], face: tuple[int, int] | None,
+             apex: bool) -> tuple[tuple[int, int], ...]:
+    """:func:`area_squares`, worked out in the box the area can reach (``face`` None: a burst)."""
     assert power.area is not None
     terrain, rules = state.terrain, state.rules
     box = reach_box(terrain.walls.shape, centre, _reach(power, rules.square_ft))
@@ -122,7 +122,7 @@ def _covered(state: BattleState, power: Power, origin: tuple[int, int], centre: 
     if face is None:
         mask = within_radius(shape, here, power.area.radius_ft, rules)
     else:
-        mask = _shape_mask(power, shape, here, face, centre != origin, rules.square_ft, state)
+        mask = _shape_mask(power, shape, here, face, apex, rules.square_ft, state)
     stops = terrain.blocking(Blocks.AREAS)[box]
     seen = tcod.map.compute_fov(~stops, here, radius=0, light_walls=False,
                                 algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)

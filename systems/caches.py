@@ -45,9 +45,10 @@ class MapCaches:
         #: to ``paths_kept`` * 32, the oldest first out)
         self.costs: dict[tuple[Any, ...], int | None] = {}
         self.routes: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], int]] = {}
+        #: the squares an area covers, by (layout, rules, shape, centre, facing): see systems.areas
+        self.areas: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
-        self.areas: dict[Layout, dict[tuple[Any, ...], tuple[tuple[int, int], ...]]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
         self.levels = LevelCache()
         # the last layout asked about and its answers: a battle asks about one layout thousands of
@@ -70,6 +71,9 @@ class MapCaches:
     def keep_cost(self, key: tuple[Any, ...], cost: int | None) -> None:
         _keep(self.costs, key, cost, self.paths_kept * 32)
 
+    def keep_area(self, key: tuple[Any, ...], squares: tuple[tuple[int, int], ...]) -> None:
+        _keep(self.areas, key, squares, self.paths_kept * 8)
+
     def keep_route(self, key: tuple[Any, ...], route: tuple[tuple[tuple[int, int], ...], int]) -> None:
         _keep(self.routes, key, route, self.paths_kept * 32)
 
@@ -81,11 +85,6 @@ class MapCaches:
         answers = self._answers(self.cover, layout)
         self._last_cover = (layout, answers)
         return answers
-
-    def area_answers(self, layout: Layout) -> dict[tuple[Any, ...], tuple[tuple[int, int], ...]]:
-        """The known squares of areas on one layout of walls: (shape, centre, facing, apex, square
-        size, diagonal rule) -> the squares an area of that shape there covers."""
-        return self._answers(self.areas, layout)
 
     def sight_answers(self, layout: Layout, levels: np.ndarray
                       ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
@@ -121,10 +120,10 @@ class MapCaches:
         self.distances.clear()
         self.costs.clear()
         self.routes.clear()
+        self.areas.clear()
         self.cover.clear()
         self._last_cover = None
         self.sight.clear()
-        self.areas.clear()
         if owned:
             self.shared.clear()
         self.levels.clear()

@@ -43,11 +43,14 @@ def known_powers(state: BattleState, user: int) -> list[str]:
 
 def _spent(state: BattleState, power: Power, user: int, queued: Iterable[UsePower]) -> str | None:
     """Why the user's action of this kind is gone this round, or None."""
-    if power.action == "free" or not state.in_combat:
+    action = power.action
+    if action == "free" or not state.in_combat:
         return None
-    used = state.spent.get((user, state.round + (0 if state.actor == user else 1), power.action), 0)
-    used += sum(1 for q in queued if state.powers[q.power].action == power.action)
-    return f"it has already used its {power.action} this round" if used >= 1 else None
+    used = state.spent.get((user, state.round + (0 if state.actor == user else 1), action), 0)
+    for q in queued:
+        if state.powers[q.power].action == action:
+            used += 1
+    return f"it has already used its {action} this round" if used >= 1 else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,15 +78,19 @@ def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int
         return f"{power.name} needs a target creature"
     if not esper.entity_exists(target) or not esper.has_component(target, Creature):
         return f"there is no creature {target!r} in this battle"
-    if is_dead(esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)):
-        return f"{esper.component_for_entity(target, Creature).name} is dead"
-    t_position = esper.component_for_entity(target, Position)
-    t_square = t_position.square
-    same_team = esper.component_for_entity(target, Creature).team == seen.team
-    if power.targets in ("enemy", "enemies") and same_team:
-        return "the target must be an enemy"
-    if power.targets in ("ally", "allies") and not same_team:
-        return "the target must be an ally"
+    get = esper.component_for_entity
+    creature = get(target, Creature)
+    if is_dead(get(target, Health), get(target, Fatigue)):
+        return f"{creature.name} is dead"
+    t_position = get(target, Position)
+    t_square = (t_position.x, t_position.y)
+    kind = power.targets
+    if kind in ("enemy", "enemies", "ally", "allies"):
+        same_team = creature.team == seen.team
+        if kind in ("enemy", "enemies") and same_team:
+            return "the target must be an enemy"
+        if kind in ("ally", "allies") and not same_team:
+            return "the target must be an ally"
     reach = reach_ft(power, state.rules)
     gap = distance_3d_ft(seen.square, seen.z, t_square, t_position.z, state.rules)
     if gap > reach + 1e-9:
@@ -136,9 +143,12 @@ def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
         return "it cannot act (downed, unconscious or dead)"
     if "surprised" in conditions.active:
         return "it is surprised and cannot use powers this round"
-    known = known_powers(state, user)
-    if known and power.id not in known:
-        return f"it does not have the power {power.id!r} (it has {', '.join(known)})"
+    own = esper.component_for_entity(user, Abilities).powers
+    if own:  # known_powers, without the copy: its own powers, else every power of the battle
+        if power.id not in own:
+            return f"it does not have the power {power.id!r} (it has {', '.join(own)})"
+    elif state.powers and power.id not in state.powers:
+        return f"it does not have the power {power.id!r} (it has {', '.join(sorted(state.powers))})"
     return None
 
 

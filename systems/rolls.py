@@ -17,10 +17,10 @@ from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS, Rules
 from systems.cover import has_cover
 from systems.state import BattleState
-from systems.visibility import level_of, sight_level
+from systems.visibility import vision_value
 
 _NORMAL = RollMode("normal", ())
-_LEVEL_NAMES = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
+_LEVEL_NAMES: dict[int, str] = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
 
 
 def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
@@ -34,18 +34,21 @@ def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
 
 
 def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | None,
-            from_square: tuple[int, int] | None) -> tuple[Visibility, str]:
-    """The level a roller sees at: its own sight there, or the target square's if that is worse."""
-    level = sight_level(state, entity, from_square)
+            from_square: tuple[int, int] | None) -> tuple[int, str]:
+    """The level a roller sees at (a ``Visibility`` value): its own sight there, or the target
+    square's if that is worse."""
+    levels = state.levels
+    assert levels is not None
+    square = from_square or esper.component_for_entity(entity, Position).square
+    level = vision_value(int(levels[square]), esper.component_for_entity(entity, Conditions))  # sight_level's
     if target_square is not None:
-        assert state.levels is not None
-        at_target = level_of(int(state.levels[target_square]))
+        at_target = int(levels[target_square])
         if at_target < level:
             return at_target, "at the target"
     return level, "where it stands"
 
 
-def hinders(kind: str, level: Visibility) -> bool:
+def hinders(kind: str, level: int) -> bool:
     """Whether seeing at ``level`` gives disadvantage on a roll of ``kind``: Notice at poor light or
     worse, an attack at terrible or worse (other rolls do not depend on light)."""
     return level <= (Visibility.POOR if kind == "notice" else Visibility.TERRIBLE)
@@ -56,7 +59,7 @@ def tired(fatigue: int, rules: Rules) -> bool:
     return fatigue >= rules.disadvantage_at_fatigue
 
 
-def attack_mode(sight: Visibility, at_target: Visibility, fatigue: int, rules: Rules) -> str:
+def attack_mode(sight: int, at_target: int, fatigue: int, rules: Rules) -> str:
     """The mode of an attack roll (no advantage given) by a roller whose own sight is ``sight`` at a
     target on a square of level ``at_target``: :func:`roll_mode`'s answer for an attack, from its
     parts, for a forecast that asks about many squares (the worse of the two levels counts)."""

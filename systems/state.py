@@ -150,7 +150,7 @@ class BattleState:
         self.positions_version += 1
 
 
-def check_stamp(state: BattleState) -> tuple[int, ...]:
+def check_stamp(state: BattleState) -> tuple[object, ...]:
     """Everything a command's check (``use_problem``, ``move_problem``) reads, as counters: equal
     stamps mean an equal answer.
 
@@ -161,4 +161,4 @@ def check_stamp(state: BattleState) -> tuple[int, ...]:
     its stamp differs (an earlier order of the same turn resolved, someone moved, ...).
     """
     return (len(state.events), state.positions_version, state.terrain.version, state.levels_version, state.round,
-            -1 if state.actor is None else state.actor, int(state.in_combat), id(state.powers))
+            state.actor, state.in_combat, id(state.powers))

@@ -91,8 +91,10 @@ def visible(state: BattleState, viewer: int, squares: Iterable[tuple[int, int]],
             here: tuple[int, int] | None = None) -> list[bool]:
     """:func:`can_see` for each of ``squares`` from one place, the viewer's sight there read once
     (a planner asks which enemies it would see from a square)."""
+    assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
-    return seen_from(state, int(sight_level(state, viewer, here)), here, squares)
+    return seen_from(state, vision_value(int(state.levels[here]), esper.component_for_entity(viewer, Conditions)),
+                     here, squares)
 
 
 def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: Iterable[tuple[int, int]]
@@ -126,6 +128,8 @@ def level_grid(terrain: Terrain, rules: Rules, cache: LevelCache | None = None) 
 LEVELS: tuple[Visibility, ...] = tuple(sorted(Visibility))
 
 
+_NO_VISION, _TERRIBLE = int(Visibility.NO_VISION), int(Visibility.TERRIBLE)
+
 #: The levels by their values (``level_of``'s table).
 _BY_VALUE: Mapping[int, Visibility] = MappingProxyType({int(level): level for level in Visibility})
 
@@ -138,11 +142,17 @@ def level_of(value: int) -> Visibility:
 
 def vision_level(square_level: int, conditions: Conditions) -> Visibility:
     """A creature's own sight: its square's level worsened by dazzled and blinded."""
-    if "blinded" in conditions.granted:
-        return Visibility.NO_VISION
-    if "dazzled" in conditions.granted:
-        return level_of(min(square_level, Visibility.TERRIBLE))
-    return level_of(square_level)
+    return level_of(vision_value(square_level, conditions))
+
+
+def vision_value(square_level: int, conditions: Conditions) -> int:
+    """:func:`vision_level` as a plain number (what keys and comparisons need)."""
+    granted = conditions.granted
+    if "blinded" in granted:
+        return _NO_VISION
+    if "dazzled" in granted:
+        return min(square_level, _TERRIBLE)
+    return square_level
 
 
 class VisibilitySystem(esper.Processor):

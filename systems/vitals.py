@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from components import Conditions, Fatigue, Health, Movement
 
+_HELPLESS = frozenset({"downed", "unconscious", "dead"})
+
 
 def dead_at(health: int, fatigue: int, most: int) -> bool:
     """Dead means 0 Health and a full Fatigue track (``most`` points), and nothing changes the
@@ -18,7 +20,7 @@ def is_dead(health: Health, fatigue: Fatigue) -> bool:
 
 def can_act(conditions: Conditions) -> bool:
     """Whether a creature can carry out its own commands: not downed, unconscious or dead."""
-    return not (conditions.active & {"downed", "unconscious", "dead"})
+    return conditions.active.isdisjoint(_HELPLESS)
 
 
 def is_flying(movement: Movement, conditions: Conditions) -> bool:

@@ -20,7 +20,7 @@ class StampedMemo:
     """A battle's answers for its current stamp (owned by the battle; never shared)."""
 
     def __init__(self) -> None:
-        self.stamp: tuple[int, ...] | None = None
+        self.stamp: tuple[object, ...] | None = None
         self.found: dict[Any, Any] = {}
 
     def table(self, state: BattleState) -> dict[Any, Any]:
@@ -34,8 +34,8 @@ class StampedMemo:
         """Drop every answer (the battle was put back to another moment)."""
         self.stamp, self.found = None, {}
 
-    def swap(self, other: tuple[tuple[int, ...] | None, dict[Any, Any]] | None = None
-             ) -> tuple[tuple[int, ...] | None, dict[Any, Any]]:
+    def swap(self, other: tuple[tuple[object, ...] | None, dict[Any, Any]] | None = None
+             ) -> tuple[tuple[object, ...] | None, dict[Any, Any]]:
         """Set aside the answers kept now and take ``other``'s (none by default); returns the ones set
         aside, to be handed back with another ``swap`` (a what-if that must not see them, nor leave its own)."""
         kept = (self.stamp, self.found)

@@ -43,9 +43,19 @@ def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
 
 def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
     """The square the creature will stand on after its queued commands (``projection``'s square)."""
-    if state.actions.get(entity):
-        return projection(state, entity)[0].square
-    return esper.component_for_entity(entity, Position).square
+    position = esper.component_for_entity(entity, Position)
+    queued = state.actions.get(entity)
+    if not queued:
+        return position.square
+    movement = esper.component_for_entity(entity, Movement)
+    flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
+    here = position.square
+    for command in queued:  # projection's walk through the queue, for the square alone
+        if isinstance(command, Move):
+            goal = (command.x, command.y)
+            if state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying) is not None:
+                here = goal
+    return here
 
 
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:

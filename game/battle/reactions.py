@@ -26,6 +26,7 @@ is parsed and frozen once per host, never per use.
 from __future__ import annotations
 
 import hashlib
+import os
 import weakref
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
@@ -119,6 +120,7 @@ class ScriptHook:
         script_dir: where scripts are read from.
         limits: each call's budget, and the round's and the battle's.
         record: appends an entry to the battle's command log at once (a failure no count decides).
+        files: script files already found inside the folder, by path (shared by the battles on a map).
 
     Attributes:
         calls: script calls asked for so far; a recorded failure names the call by this index.
@@ -128,7 +130,7 @@ class ScriptHook:
 
     def __init__(self, battle: Battle, state: BattleState, creatures: set[int], hosts: ScriptHosts,
                  trusted: bool, script_dir: Path | str, limits: Limits = Limits(),
-                 record: Recorder | None = None) -> None:
+                 record: Recorder | None = None, files: dict[str, tuple[int, int]] | None = None) -> None:
         self._battle = weakref.ref(battle)  # the battle owns its hook: see ``battle``
         self.state = state
         self.trusted = trusted
@@ -137,6 +139,7 @@ class ScriptHook:
         self.bridge = ScriptBridge(state, creatures)
         self.budget = ScriptBudget(limits)
         self.record = record
+        self.files = {} if files is None else files  # script files found inside the folder: path -> identity
         self.reactions: list[tuple[str, int | None]] = []  # (script, creature or None for the whole battle)
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self.seen = 0  # events before this index have been heard
@@ -179,7 +182,7 @@ class ScriptHook:
         try:
             # Only a regular file inside the script folder (a symlink out of it could read any file
             # on the machine into an error message), and not a huge one.
-            if not path.resolve().is_relative_to(self.script_dir.resolve()):
+            if not self._inside(path):
                 raise UnreadableFile("it leads outside the script folder")
             source = read_bounded(path, MEGABYTE).decode("utf-8")
         except (UnreadableFile, UnicodeDecodeError) as err:
@@ -198,6 +201,27 @@ class ScriptHook:
         self._loaded[script] = self.host.functions(name)
         self._sources[script] = source
         return self._loaded[script]
+
+    def _inside(self, path: Path) -> bool:
+        """Whether ``path`` leads to a file inside the script folder.
+
+        Resolving a path costs a system call per part of it, and every battle of a simulation loads
+        its scripts again: a file found inside the folder is known by its identity (device, inode)
+        in ``files``, shared by the battles on the map, and the same file at the same path is not
+        resolved again (its text is still read every time).
+        """
+        try:
+            info = os.stat(path)
+            identity: tuple[int, int] | None = (info.st_dev, info.st_ino)
+        except OSError:
+            identity = None  # missing: resolved, then refused by the read
+        key = str(path)
+        if identity is not None and self.files.get(key) == identity:
+            return True
+        inside = path.resolve().is_relative_to(self.script_dir.resolve())
+        if inside and identity is not None:
+            self.files[key] = identity
+        return inside
 
     def entry_problems(self, script: str, entries: Mapping[str, tuple[str, ...]],
                        others: Collection[str] = ()) -> list[str]:

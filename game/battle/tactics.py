@@ -27,7 +27,7 @@ from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import height_at, hit_chance, known_powers, reach_ft
 from systems.rolls import attack_mode, defense_value
-from systems.visibility import Visibility, level_of, sight_level, visible, vision_level
+from systems.visibility import Visibility, sight_level, visible, vision_level
 from systems.vitals import can_act, is_dead, is_flying
 
 #: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
@@ -188,7 +188,7 @@ class Tactics(Forecasts):
         state = self.state
         assert state.levels is not None
         covered = has_cover(state, origin, at)
-        mode = attack_mode(menace.sight, level_of(int(state.levels[at])), menace.fatigue, state.rules)
+        mode = attack_mode(menace.sight, int(state.levels[at]), menace.fatigue, state.rules)
         full = hit_chance(mode, menace.attack_bonus + power.attack_bonus,
                           defense_value(struck.base, covered, struck.flat_footed, state.rules))
         return ThreatSource(enemy, power.id, full, full * power.damage.average(), covered)

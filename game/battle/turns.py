@@ -120,11 +120,13 @@ class Turns(BattleCore):
     def _next_turn(self) -> int | None:
         """Skip the dead and begin the next living creature's turn; when none is left the round ends."""
         state = self.state
-        while state.turn_index + 1 < len(state.round_order):
-            state.turn_index += 1
-            actor = state.round_order[state.turn_index]
+        order, index = state.round_order, state.turn_index + 1
+        while index < len(order):
+            state.turn_index = index
+            actor = order[index]
             if "dead" in esper.component_for_entity(actor, Conditions).active:
                 state.actions.pop(actor, None)
+                index += 1
                 continue
             state.actor = actor
             if state.in_combat:

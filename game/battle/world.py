@@ -173,7 +173,7 @@ class BattleCore:
         own_hosts = new_hosts() if script_hosts is None else None
         self.scripts = ScriptHook(self, self.state, self.ids, script_hosts or own_hosts,  # type: ignore[arg-type]
                                   trusted=trusted_scripts, script_dir=script_dir, limits=script_limits,
-                                  record=self.recording.note)
+                                  record=self.recording.note, files=self.state.caches.owned("script_files", dict))
         self.state.scripts = self.scripts
         self.state.effect_end_hooks.append(self._effect_ended)
         self.world_name = f"battle-{uuid.uuid4().hex}"
