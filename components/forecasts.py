@@ -7,6 +7,7 @@ odds the dice will have. They are plain data, safe to keep, compare and show.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +165,32 @@ class PowerForecast:
     def expected_damage(self) -> float:
         """Expected damage to enemies minus expected damage to allies (friendly fire counts)."""
         return sum((-1 if t.ally else 1) * t.damage.mean for t in self.targets if t.damage is not None)
+
+
+class Outcome(NamedTuple):
+    """A :class:`TargetForecast`'s numbers, without how the roll is made and why: what a planner
+    weighs, many times a turn (``damage``, ``healing`` and ``fall`` are the means of the forecast's
+    distributions, None where it has none)."""
+
+    target: int
+    ally: bool
+    affected: float
+    damage: float | None
+    healing: float | None
+    fall: float | None  # the mean damage of the fall a push causes
+    conditions: tuple[str, ...]
+    downs: float
+    kills: float
+
+
+class UseOutcome(NamedTuple):
+    """A :class:`PowerForecast`'s numbers for a planner: whether the use is legal, whether a script
+    decides part of it, and each creature's :class:`Outcome`."""
+
+    power: str
+    legal: bool
+    scripted: bool
+    targets: tuple[Outcome, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,11 +1,11 @@
 """The tactical computer player: it weighs where to end its turn and what to do there by the forecasts.
 
 For a short list of squares it could end on (the one it stands on included), it asks the battle what
-each use of each of its powers would do from there (``Battle.forecast``: hit chance, damage, kills,
-pushes and the falls they cause, areas with friends caught in them, heals, conditions), what moving
-there would cost (``Battle.forecast_move``: the path and any fall at its end), and what the enemies
-could do to it there before its next turn (``Battle.threat``: cover, light and their reach
-included). It picks the best (square, action) pair, moving first or acting first and then moving
+each use of each of its powers would do from there (``Battle.outcomes_many``, the numbers of its
+forecasts: hit chance, damage, kills, pushes and the falls they cause, areas with friends caught in
+them, heals, conditions), what moving there would cost (``Battle.forecast_moves_to``: the path and any
+fall at its end), and what the enemies could do to it there before its next turn (``Battle.threats``:
+cover, light and their reach included). It picks the best (square, action) pair, moving first or acting first and then moving
 away, by one score. No rule is computed here: every number comes from the battle's forecasts, so a
 change of rules (a bigger cover bonus, softer ground) changes its choices as it changes the dice.
 

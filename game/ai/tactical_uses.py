@@ -1,22 +1,22 @@
 """What a use of a power is worth to the tactical player, from the battle's forecast of it.
 
-Every number comes from ``Battle.forecast`` (hit chance, damage, kills, pushes and their falls,
-areas with friends in them, heals, conditions); this module only weighs them (see
-:class:`game.ai.tactical_turn.Weights`).
+Every number comes from the battle's forecasts (``Battle.outcomes_many``, the numbers of
+``forecast_many``: hit chance, damage, kills, pushes and their falls, areas with friends in them,
+heals, conditions); this module only weighs them (see :class:`game.ai.tactical_turn.Weights`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from components.forecasts import PowerForecast, TargetForecast
+from components.forecasts import Outcome, UseOutcome
 from game.ai.tactical_conditions import condition_worth
 from game.ai.tactical_turn import Choice, Command, Turn, Why
 from systems.geometry import distance_3d_ft
 from systems.power_checks import reach_ft
 
 
-def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, Why]:
+def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
     """The value of one target's outcome (a condition held for ``rounds``), and a few words on it.
 
     Damage to an enemy is worth more the nearer it brings that enemy to going down (its blow a round
@@ -26,8 +26,8 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, Why
     """
     w = turn.weights
     health = turn.health[odds.target].health
-    damage = odds.damage.mean if odds.damage is not None else 0.0
-    falling = odds.affected * odds.fall.damage.mean if odds.fall is not None else 0.0
+    damage = odds.damage if odds.damage is not None else 0.0
+    falling = odds.affected * odds.fall if odds.fall is not None else 0.0
     hurt = damage + falling
     if not odds.ally:
         if odds.target not in turn.standing:
@@ -53,13 +53,13 @@ def worth(turn: Turn, odds: TargetForecast, rounds: int = 1) -> tuple[float, Why
     menace = turn.menace(odds.target)
     value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace))
     if odds.healing is not None:
-        value += turn.heal_worth(odds.target, odds.healing.mean, odds.affected)
+        value += turn.heal_worth(odds.target, odds.healing, odds.affected)
     healing = odds.healing
-    return value, (lambda: f"friend {odds.affected:.0%}, heals {healing.mean:.1f}") if healing is not None else \
+    return value, (lambda: f"friend {odds.affected:.0%}, heals {healing:.1f}") if healing is not None else \
         (lambda: f"friend hit {hurt:.1f}")
 
 
-def value_of(turn: Turn, forecast: PowerForecast) -> tuple[float, Why]:
+def value_of(turn: Turn, forecast: UseOutcome) -> tuple[float, Why]:
     """A use's value: the sum over every creature it would touch, friends counted against it."""
     total, parts = 0.0, []
     rounds = max(turn.battle.power(forecast.power).duration or 1, 1)
@@ -176,7 +176,7 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
              or power.pull_ft or power.script
              for aim in aims(turn, power, square)]
     choices = []
-    for (power_id, aim), forecast in zip(asked, turn.battle.forecast_many(turn.me, square, asked)):
+    for (power_id, aim), forecast in zip(asked, turn.battle.outcomes_many(turn.me, square, asked)):
         if not forecast.legal:
             continue
         value, why = value_of(turn, forecast)

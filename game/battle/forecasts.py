@@ -176,6 +176,16 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         """The odds of one target (standing on ``target_square`` when given): the roll, then each
         effect weighted by the roll's outcome."""
         full, half, attack, save = self._landing(power, user, target, origin, target_square)
+        damage, healing, pushed_to, fall, downs, kills, ally = self._effects(power, target, origin, team, full, half)
+        grants = (*power.conditions, *(("flying",) if power.flight else ()))
+        return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs,
+                              kills)
+
+    def _effects(self, power: Power, target: int, origin: tuple[int, int], team: str, full: float, half: float
+                 ) -> tuple[Distribution | None, Distribution | None, tuple[int, int] | None, FallOdds | None,
+                            float, float, bool]:
+        """What a use landing with these chances does to one target: its damage and healing, where a
+        push leaves it and the fall there, the chance it goes down and dies, and whether it is a friend."""
         miss = max(0.0, 1.0 - full - half)
         damage = healing = None
         hurt: dict[int, float] = {0: 1.0}
@@ -194,10 +204,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         health = esper.component_for_entity(target, Health).current
         downs = 0.0 if health == 0 else float(sum(p for v, p in total.items() if v >= health))
         ally = esper.component_for_entity(target, Creature).team == team
-        grants = (*power.conditions, *(("flying",) if power.flight else ()))
         kills = self._kill_odds(target, branches, 1 if fall is None else 2)
-        return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs,
-                              kills)
+        return damage, healing, pushed_to, fall, downs, kills, ally
 
     def _kill_odds(self, target: int, branches: list[tuple[float, dict[int, float], dict[int, float] | None]],
                    hits: int) -> float:

@@ -19,7 +19,7 @@ from components import Conditions, Creature, Defense, Falling, Fatigue, Health, 
 from components.forecasts import Threat, ThreatSource
 from components.powers import Power
 from game.battle import orders, validate
-from game.battle.forecasts import Forecasts
+from game.battle.outcomes import Outcomes
 from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import cover_counts, has_cover
@@ -60,7 +60,7 @@ class _Struck:
     flat_footed: bool
 
 
-class Tactics(Forecasts):
+class Tactics(Outcomes):
     """``threat`` and ``cover_map``: batch forecasts for choosing where to stand."""
 
     @entry

@@ -1,0 +1,109 @@
+"""A planner's forecasts: ``forecast_many``'s numbers, without the explanations a person reads.
+
+A computer player weighs a dozen uses of its powers from each of a few squares, every turn, and
+reads only numbers off each forecast: whether it is legal, and for each creature it reaches the
+chance it lands, the mean damage, healing and fall, the chance it downs and kills. The window's
+forecast also says how each roll is made and why (the roll mode with its reasons, the Defense term by
+term, the squares an area covers), which costs most of a forecast. ``outcomes_many`` answers the
+numbers alone, by the very functions the full forecast and the rolls use (legality in two parts,
+an attack's chance from ``attack_terms``' own parts, the same effects), so each number is the full
+forecast's to the last bit; a test holds the two together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import esper
+
+from components import Conditions, Defense, Fatigue, Position
+from components.commands import UsePower
+from components.forecasts import Outcome, UseOutcome
+from components.powers import Power
+from game.battle import validate
+from game.battle.errors import IllegalCommand
+from game.battle.forecasts import Forecasts
+from game.battle.world import entry
+from systems.areas import area_squares, creatures_reached
+from systems.cover import has_cover
+from systems.odds import chance_at_least
+from systems.power_checks import Vantage, aim_problem, hit_chance, save_terms, user_problem, vantage
+from systems.rolls import attack_mode, defense_value
+
+
+class Outcomes(Forecasts):
+    """``outcomes_many``: the numbers of ``forecast_many``, for a planner."""
+
+    @entry
+    def outcomes_many(self, user: int, from_square: tuple[int, int],
+                      uses: Iterable[tuple[str, Mapping[str, Any]]]) -> list[UseOutcome]:
+        """:meth:`forecast_many`'s numbers: for each ``(power_id, aim)`` of ``uses`` from one square,
+        whether it is legal, whether a script decides part of it, and each creature's
+        :class:`~components.forecasts.Outcome` (equal, number for number, to its ``TargetForecast``).
+
+        Raises:
+            IllegalCommand: an unknown creature, power, square or aim.
+        """
+        state = self.state
+        user = self.check(user)
+        origin = validate.square(state, *from_square, what="from_square")
+        queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
+        seen = vantage(state, user, origin)
+        # its side of every attack roll from there: its fatigue and attack bonus (its sight is the vantage's)
+        striker = (esper.component_for_entity(user, Fatigue).level,
+                   esper.component_for_entity(user, Defense).attack_bonus)
+        found = []
+        unusable: dict[str, str | None] = {}
+        for power_id, aim in uses:
+            unknown = set(aim) - {"target", "point", "direction"}
+            if unknown:
+                raise IllegalCommand(f"outcomes_many: an aim takes target, point and direction, not {sorted(unknown)}")
+            target, point = aim.get("target"), aim.get("point")
+            power = self.power(power_id)
+            if power_id not in unusable:
+                unusable[power_id] = user_problem(state, power, user, queued)
+            found.append(self._use_outcome(
+                power, None if target is None else self.check(target), None if point is None else self.aim_point(point),
+                validate.direction(aim.get("direction")), unusable[power_id], seen, striker))
+        return found
+
+    def _use_outcome(self, power: Power, target: int | None, point: tuple[int, int] | None,
+                     facing: tuple[int, int] | None, unusable: str | None, seen: Vantage,
+                     striker: tuple[int, int]) -> UseOutcome:
+        """One use's numbers (``_forecast_from``'s, by its parts)."""
+        state, user, origin = self.state, seen.user, seen.square
+        if unusable or aim_problem(state, power, user, target, point, origin, facing, seen):
+            return UseOutcome(power.id, False, bool(power.script), ())
+        squares = area_squares(state, power, origin, point, facing) if power.area is not None else ()
+        reached = creatures_reached(state, power, user, target, point, origin=origin, direction=facing,
+                                    origin_z=seen.z, squares=squares)
+        return UseOutcome(power.id, True, bool(power.script),
+                          tuple(self._outcome(power, seen, striker, t) for t in reached))
+
+    def _outcome(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int) -> Outcome:
+        """One creature's numbers: how the use lands on it, then ``_effects``, as ``_target_odds``."""
+        full, half = self._chances(power, seen, striker, target)
+        damage, healing, _, fall, downs, kills, ally = self._effects(power, target, seen.square, seen.team, full, half)
+        return Outcome(target, ally, full, None if damage is None else damage.mean,
+                       None if healing is None else healing.mean, None if fall is None else fall.damage.mean,
+                       (*power.conditions, *(("flying",) if power.flight else ())), downs, kills)
+
+    def _chances(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int) -> tuple[float, float]:
+        """``_landing``'s chances of the full and of the halved effect, without the roll's explanation:
+        an attack from ``attack_terms``' parts (the mode from the user's sight there and the target
+        square's light, the Defense from cover and flat-footedness, the d20's table)."""
+        state = self.state
+        if power.attack_bonus is not None:
+            assert state.levels is not None
+            there = esper.component_for_entity(target, Position).square
+            covered = has_cover(state, seen.square, there)
+            mode = attack_mode(seen.sight, int(state.levels[there]), striker[0], state.rules)
+            defense = defense_value(esper.component_for_entity(target, Defense).base, covered,
+                                    "flat-footed" in esper.component_for_entity(target, Conditions).active, state.rules)
+            return hit_chance(mode, striker[1] + power.attack_bonus, defense), 0.0
+        if power.save_dc is not None:
+            roll, dc = save_terms(state, power, target)
+            saved = chance_at_least(roll.mode, dc)
+            return 1.0 - saved, (saved if power.save_half else 0.0)
+        return 1.0, 0.0

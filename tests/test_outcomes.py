@@ -1,0 +1,74 @@
+"""``Battle.outcomes_many``: the planner's numbers are the full forecast's, to the last bit.
+
+The computer player weighs ``outcomes_many`` (no roll explanations, no area squares); the window shows
+``forecast_many``. Over random boards (walls, fog, ledges, fatigue, blindness, surprise) and every kind of
+power (attacks, saves for half, areas, pushes off ledges, heals, conditions, scripts), each number of the
+one must equal the other's.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game import Battle, IllegalCommand
+
+POWERS = ["strike", "shoot", "shove", "fireball", "burning-hands", "lightning", "heal", "dazzle", "blind",
+          "chain-lightning", "vampiric-touch"]
+squares = st.tuples(st.integers(0, 9), st.integers(0, 7))
+
+
+def board(walls: list[tuple[int, int]], fog: tuple[int, int] | None, ledge: tuple[int, int] | None,
+          spots: list[tuple[int, int]], tired: int, blind: bool, surprised: bool) -> tuple[Battle, list[int]]:
+    b = Battle(seed=4, width=10, height=8)
+    taken = set(spots)
+    for wall in walls:
+        if wall not in taken:
+            b.add_wall(*wall)
+    if ledge is not None and ledge not in taken:
+        b.set_ground(*ledge, 30)
+    if fog is not None:
+        b.add_area(*fog, 10, "terrible")
+    ids = [b.spawn(f"c{i}", *spot, team="ab"[i % 2], powers=POWERS, fatigue=tired if i == 1 else 0,
+                   prepared=not (surprised and i == 2)) for i, spot in enumerate(spots)]
+    b.start_combat()
+    if blind:
+        b.add_condition(ids[1], "blinded")
+    return b, ids
+
+
+def numbers(forecast: object) -> tuple[object, ...]:
+    """A full forecast reduced to what an outcome holds."""
+    targets = tuple((t.target, t.ally, t.affected, None if t.damage is None else t.damage.mean,
+                     None if t.healing is None else t.healing.mean, None if t.fall is None else t.fall.damage.mean,
+                     t.conditions, t.downs, t.kills) for t in forecast.targets)  # type: ignore[attr-defined]
+    return forecast.power, forecast.legal, forecast.scripted, targets  # type: ignore[attr-defined]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walls=st.lists(squares, max_size=8), fog=st.none() | squares, ledge=st.none() | squares,
+       spots=st.lists(squares, min_size=2, max_size=4, unique=True), tired=st.sampled_from([0, 4]),
+       blind=st.booleans(), surprised=st.booleans(), origin=squares)
+def test_outcomes_are_the_forecasts_numbers(walls, fog, ledge, spots, tired, blind, surprised, origin):
+    b, ids = board(walls, fog, ledge, spots, tired, blind, surprised)
+    if b.terrain.walls[origin]:
+        return
+    points = sorted({b.square_of(e) for e in ids} | {origin, (min(origin[0] + 1, 9), origin[1])})
+    uses = [(p, {"target": t}) for p in POWERS for t in ids] + \
+        [(p, {"point": pt}) for p in ("fireball", "burning-hands", "lightning") for pt in points] + \
+        [("burning-hands", {"direction": "e"}), ("lightning", {"direction": (0, 1)})]
+    for user in ids:
+        full = b.forecast_many(user, origin, uses)
+        lean = b.outcomes_many(user, origin, uses)
+        assert [numbers(f) for f in full] == [(o.power, o.legal, o.scripted, tuple(o.targets)) for o in lean]
+
+
+def test_outcomes_refuse_what_forecasts_refuse() -> None:
+    b, ids = board([], None, None, [(1, 1), (5, 5)], 0, False, False)
+    with pytest.raises(IllegalCommand, match="an aim takes target, point and direction"):
+        b.outcomes_many(ids[0], (1, 1), [("strike", {"aim": ids[1]})])
+    with pytest.raises(IllegalCommand):
+        b.outcomes_many(ids[0], (40, 1), [("strike", {"target": ids[1]})])
+    with pytest.raises(IllegalCommand):
+        b.outcomes_many(ids[0], (1, 1), [("no-such-power", {"target": ids[1]})])
