@@ -94,7 +94,8 @@ class Tactics(Outcomes):
         menaces = [m for m in self._menaces(team) if asked is None or m.enemy in asked]
         struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
                          "flat-footed" in esper.component_for_entity(entity, Conditions).active)
-        walks: dict[int, np.ndarray] = {}
+        # each melee enemy's path costs (its walk and its reach), kept for the turn with its reading
+        walks: dict[int, np.ndarray] = self.memo.table(state).setdefault("walks", {})
         found = []
         for square in squares:
             at = validate.square(state, *square, what="square")
