@@ -5,9 +5,10 @@ each use of each of its powers would do from there (``Battle.outcomes_many``, th
 forecasts: hit chance, damage, kills, pushes and the falls they cause, areas with friends caught in
 them, heals, conditions), what moving there would cost (``Battle.forecast_moves_to``: the path and any
 fall at its end), and what the enemies could do to it there before its next turn (``Battle.threats``:
-cover, light and their reach included). It picks the best (square, action) pair, moving first or acting first and then moving
-away, by one score. No rule is computed here: every number comes from the battle's forecasts, so a
-change of rules (a bigger cover bonus, softer ground) changes its choices as it changes the dice.
+cover, light and their reach included). It picks the best (square, action) pair, moving first or
+acting first and then moving away, by one score. No rule is computed here: every number comes from
+the battle's forecasts, so a change of rules (a bigger cover bonus, softer ground) changes its choices
+as it changes the dice.
 
 Deterministic: the same board gives the same plan; ties go to the earlier square and power.
 """
