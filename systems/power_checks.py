@@ -203,7 +203,7 @@ def attack_terms(state: BattleState, power: Power, user: int, target: int,
     mode = roll_mode(state, user, "attack", target_square=t_square, from_square=user_square)
     bonus = esper.component_for_entity(user, Defense).attack_bonus + power.attack_bonus
     return AttackTerms(mode, bonus, defense_against(state, target, user, attacker_square=user_square,
-                                                    target_square=target_square))
+                                                    target_square=t_square))
 
 
 def save_terms(state: BattleState, power: Power, target: int,
