@@ -208,8 +208,8 @@ class VisibilitySystem(esper.Processor):
     def _look(self, entity: int, levels: np.ndarray, position: Position, vision: Vision,
               conditions: Conditions) -> None:
         """A creature's own sight on its square; a change marks it for the conditions (flat-footed)."""
-        level = vision_level(int(levels[position.x, position.y]), conditions)
-        if level != vision.level:
-            vision.level = level
+        value = vision_value(int(levels[position.x, position.y]), conditions)
+        if value != vision.level:
+            vision.level = level_of(value)
             self.state.dirty.add(entity)
 
