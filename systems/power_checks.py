@@ -88,7 +88,7 @@ def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float
     position = esper.component_for_entity(entity, Position)
     if square == position.square:
         return float(position.z)
-    ground = float(state.terrain.ground[square])
+    ground = state.terrain.ground_at(square)
     flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
     return max(float(position.z), ground) if flying else ground
 
@@ -101,7 +101,7 @@ def _point_problem(state: BattleState, power: Power, user: int, point: tuple[int
     if not state.terrain.inside(*point):
         return f"point {point} is off the grid"
     assert power.range_ft is not None
-    gap = distance_3d_ft(here, height_at(state, user, here), point, float(state.terrain.ground[point]), state.rules)
+    gap = distance_3d_ft(here, height_at(state, user, here), point, state.terrain.ground_at(point), state.rules)
     if gap > power.range_ft + 1e-9:
         return f"point {point} is {gap:.4g} ft away and {power.name} reaches {power.range_ft:g} ft"
     if not can_see(state, user, point, here):
