@@ -107,6 +107,7 @@ class Terrain:
     last_id: int = 0  # lights and areas share one sequence of ids
     _layout: tuple[int, tuple[tuple[int, int], bytes]] | None = field(default=None, init=False, repr=False)
     _blocking: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
+    _level: tuple[int, float | None] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
@@ -155,6 +156,7 @@ class Terrain:
         """Forget the masks and the layout key worked out from the map (after it is put back as it
         was at an older version, whose number may now stand for another map)."""
         self._layout = None
+        self._level = None
         self._blocking.clear()
 
     def has_blockers(self) -> bool:
@@ -171,15 +173,22 @@ class Terrain:
     def level_ground(self) -> float | None:
         """The ground's height when it is the same on every square (most maps), else None: asked for
         every move, answered once per version of the map."""
-        key = (self.version, -2)
-        found = self._blocking.get(key)
-        if found is None:
-            if self._blocking and next(iter(self._blocking))[0] != self.version:
-                self._blocking.clear()
-            low, high = float(self.ground.min()), float(self.ground.max())
-            found = self._blocking[key] = np.array(low if low == high else np.nan)
-        value = float(found)
-        return None if value != value else value  # NaN: uneven
+        known = self._level
+        if known is None or known[0] != self.version:
+            ground = self.ground
+            signs = np.signbit(ground)  # 0.0 and -0.0 are equal, but a height keeps its sign
+            level = float(ground.flat[0]) if ground.min() == ground.max() and (signs.all() or not signs.any()) \
+                else None
+            known = self._level = (self.version, level)
+        return known[1]
+
+    def ground_at(self, square: tuple[int, int]) -> float:
+        """The ground's height on ``square`` (level ground answers without indexing the array)."""
+        known = self._level
+        if known is not None and known[0] == self.version and known[1] is not None:
+            return known[1]
+        level = self.level_ground()
+        return float(self.ground[square]) if level is None else level
 
     def blocking(self, what: Blocks) -> np.ndarray:
         """Boolean ``[x, y]`` mask (read-only) of the squares that stop any of ``what``: walls, and

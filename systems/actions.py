@@ -165,7 +165,7 @@ class ActionSystem(esper.Processor):
     def _unsupported(self, entity: int) -> bool:
         """Whether nothing holds the creature up (it stepped off something this turn and will fall)."""
         position = esper.component_for_entity(entity, Position)
-        if position.z <= self.state.terrain.ground[position.square]:
+        if position.z <= self.state.terrain.ground_at(position.square):
             return False
         return not is_flying(esper.component_for_entity(entity, Movement),
                              esper.component_for_entity(entity, Conditions))

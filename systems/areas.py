@@ -171,7 +171,7 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
     z = here.z if origin_z is None else origin_z
     covered = set(area_squares(state, power, origin, point, direction) if squares is None else squares)
     centre = area_centre(power, origin, point)
-    centre_z = z if centre == origin else float(state.terrain.ground[centre])
+    centre_z = z if centre == origin else state.terrain.ground_at(centre)
     size = power.area.radius_ft if power.area.shape == "burst" else power.area.length_ft
     team = esper.component_for_entity(user, Creature).team
     found = []

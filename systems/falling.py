@@ -73,7 +73,7 @@ class FallingSystem(esper.Processor):
         state, rules, terrain = self.state, self.state.rules, self.state.terrain
         position = esper.component_for_entity(entity, Position)
         falling = esper.component_for_entity(entity, Falling)
-        ground = float(terrain.ground[position.square])
+        ground = terrain.ground_at(position.square)
         if position.z == ground and falling.start_z is None and entity not in state.in_air:
             return  # on the ground, and no fall under way: whatever else holds, nothing changes
         movement = esper.component_for_entity(entity, Movement)

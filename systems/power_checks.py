@@ -106,7 +106,7 @@ def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float
     position = esper.component_for_entity(entity, Position)
     if square == position.square:
         return float(position.z)
-    ground = float(state.terrain.ground[square])
+    ground = state.terrain.ground_at(square)
     flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
     return max(float(position.z), ground) if flying else ground
 
@@ -118,7 +118,7 @@ def _point_problem(state: BattleState, power: Power, seen: Vantage, point: tuple
     if not state.terrain.inside(*point):
         return f"point {point} is off the grid"
     assert power.range_ft is not None
-    gap = distance_3d_ft(seen.square, seen.z, point, float(state.terrain.ground[point]), state.rules)
+    gap = distance_3d_ft(seen.square, seen.z, point, state.terrain.ground_at(point), state.rules)
     if gap > power.range_ft + 1e-9:
         return f"point {point} is {gap:.4g} ft away and {power.name} reaches {power.range_ft:g} ft"
     if not seen_from(state, seen.sight, seen.square, (point,))[0]:
@@ -241,7 +241,7 @@ def attack_terms(state: BattleState, power: Power, user: int, target: int,
     mode = roll_mode(state, user, "attack", target_square=t_square, from_square=user_square)
     bonus = esper.component_for_entity(user, Defense).attack_bonus + power.attack_bonus
     return AttackTerms(mode, bonus, defense_against(state, target, user, attacker_square=user_square,
-                                                    target_square=target_square))
+                                                    target_square=t_square))
 
 
 def save_terms(state: BattleState, power: Power, target: int,

@@ -43,8 +43,8 @@ class RoundSystem(esper.Processor):
         last_surprise_round = state.combat_first_round + state.rules.surprise_rounds - 1
         if state.in_combat and state.round >= last_surprise_round:
             for entity, conditions in esper.get_component(Conditions):
-                if "dead" in conditions.active:
-                    continue
+                if "surprised" not in conditions.granted or "dead" in conditions.active:
+                    continue  # (revoke would find nothing to take back)
                 if conditions.revoke("surprised", "surprise"):
                     state.dirty.add(entity)
 

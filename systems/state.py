@@ -63,7 +63,7 @@ SNAPSHOT_FIELDS = (
     "round_order", "turn_index", "creatures",
     "health_queue", "fatigue_queue", "gm_queue", "actions", "moved", "dirty", "positions_version",
     "effects", "last_effect_id", "spent", "squares", "levels", "levels_version", "levels_of_map",
-    "announced", "in_air", "falls_seen_map", "cover_seen", "cover_keys",
+    "announced", "in_air", "falls_seen_map", "cover_seen", "cover_keys", "looked",
 )
 
 
@@ -91,8 +91,9 @@ class BattleState:
     fatigue_queue: deque[ChangeFatigue] = field(default_factory=deque)
     gm_queue: deque[GmCommand] = field(default_factory=deque)
     actions: dict[int, deque[ActorCommand]] = field(default_factory=dict)
-    moved: set[int] = field(default_factory=set)
-    dirty: set[int] = field(default_factory=set)
+    moved: set[int] = field(default_factory=set)  # square or height changed: the falling system looks
+    dirty: set[int] = field(default_factory=set)  # anything changed: vision and conditions are derived again
+    looked: set[int] = field(default_factory=set)  # square or height changed: vision is looked at again
     positions_version: int = 0
     handlers: dict[type, Callable[[Any], None]] = field(default_factory=dict)
     effects: dict[int, ActiveEffect] = field(default_factory=dict)
@@ -144,9 +145,10 @@ class BattleState:
         return False
 
     def mark_moved(self, entity: int) -> None:
-        """A creature's square or height changed: falling, vision, cover and conditions look again."""
+        """A creature's square or height changed: falling, vision and cover look again (its
+        conditions follow only if its vision changed: nothing else they derive from moved)."""
         self.moved.add(entity)
-        self.dirty.add(entity)
+        self.looked.add(entity)
         self.positions_version += 1
 
 

@@ -176,18 +176,19 @@ class VisibilitySystem(esper.Processor):
             state.levels = level_grid(state.terrain, state.rules, state.caches.levels)
             state.levels_version += 1
             state.sight = None
-        elif not state.dirty:
+        elif not state.dirty and not state.looked:
             return
         levels = state.levels
         assert levels is not None
-        dirty = state.dirty
-        if everyone or len(dirty) > 8:
-            for entity, (position, vision, conditions) in components_of(None if everyone else dirty,
+        changed = state.dirty | state.looked
+        state.looked = set()
+        if everyone or len(changed) > 8:
+            for entity, (position, vision, conditions) in components_of(None if everyone else changed,
                                                                       Position, Vision, Conditions):
                 if "dead" not in conditions.active:
                     self._look(entity, levels, position, vision, conditions)
             return
-        self._look_at(sorted(dirty), levels)
+        self._look_at(sorted(changed), levels)
 
     def _look_at(self, entities: list[int], levels: np.ndarray) -> None:
         """:meth:`_look` for a turn's few creatures, looked up one by one."""
@@ -204,8 +205,8 @@ class VisibilitySystem(esper.Processor):
     def _look(self, entity: int, levels: np.ndarray, position: Position, vision: Vision,
               conditions: Conditions) -> None:
         """A creature's own sight on its square; a change marks it for the conditions (flat-footed)."""
-        level = vision_level(int(levels[position.x, position.y]), conditions)
-        if level != vision.level:
-            vision.level = level
+        value = vision_value(int(levels[position.x, position.y]), conditions)
+        if value != vision.level:
+            vision.level = level_of(value)
             self.state.dirty.add(entity)
 

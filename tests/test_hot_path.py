@@ -152,3 +152,20 @@ def test_a_second_move_is_checked_again_when_it_resolves(monkeypatch: pytest.Mon
         moves = _counting(monkeypatch, systems.actions, "move_problem")
         b.end_turn()
         assert len(moves) == 1 and b.square_of(u) == (4, 5)
+
+
+def test_level_ground_is_the_one_height_of_the_map_and_follows_its_changes() -> None:
+    terrain = Terrain(6, 5)
+    assert terrain.level_ground() == 0.0 and terrain.ground_at((2, 3)) == 0.0
+    terrain.ground[:] = 10.0
+    terrain.touch()
+    assert terrain.level_ground() == 10.0 and terrain.ground_at((5, 4)) == 10.0
+    terrain.ground[1, 1] = 12.5
+    terrain.touch()
+    assert terrain.level_ground() is None
+    assert terrain.ground_at((1, 1)) == 12.5 and terrain.ground_at((0, 0)) == 10.0
+    terrain.ground[:] = 0.0
+    terrain.ground[3, 3] = -0.0  # equal to 0.0, but not the same height to write in a log
+    terrain.touch()
+    assert terrain.level_ground() is None
+    assert str(terrain.ground_at((3, 3))) == "-0.0" and str(terrain.ground_at((0, 0))) == "0.0"

@@ -108,6 +108,7 @@ class Creatures(BattleCore):
             state.order.append(entity)
         state.emit(Spawned(state.round, entity, name, creature.team, position.x, position.y, position.z))
         state.place(entity, position, position.square)
+        state.dirty.add(entity)  # its conditions are derived for the first time (a spawned fatigue slows it)
         self.settle()
         return entity
 

@@ -77,4 +77,7 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
 
 def queue(state: BattleState, entity: int, command: ActorCommand) -> None:
     """Queue one of a creature's own commands for its turn."""
-    state.actions.setdefault(entity, deque()).append(command)
+    queued = state.actions.get(entity)
+    if queued is None:
+        queued = state.actions[entity] = deque()
+    queued.append(command)

@@ -139,7 +139,7 @@ class ScriptHook:
         self.bridge = ScriptBridge(state, creatures)
         self.budget = ScriptBudget(limits)
         self.record = record
-        self.files = {} if files is None else files  # script files found inside the folder: path -> identity
+        self.files = {} if files is None else files  # path -> identity
         self.reactions: list[tuple[str, int | None]] = []  # (script, creature or None for the whole battle)
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self.seen = 0  # events before this index have been heard
@@ -203,24 +203,18 @@ class ScriptHook:
         return self._loaded[script]
 
     def _inside(self, path: Path) -> bool:
-        """Whether ``path`` leads to a file inside the script folder.
-
-        Resolving a path costs a system call per part of it, and every battle of a simulation loads
-        its scripts again: a file found inside the folder is known by its identity (device, inode)
-        in ``files``, shared by the battles on the map, and the same file at the same path is not
-        resolved again (its text is still read every time).
-        """
+        """Whether ``path`` leads inside the script folder; the file (device, inode) found there before
+        at this path (``files``, shared by a map's battles) is not resolved again (its text is read)."""
         try:
             info = os.stat(path)
             identity: tuple[int, int] | None = (info.st_dev, info.st_ino)
         except OSError:
             identity = None  # missing: resolved, then refused by the read
-        key = str(path)
-        if identity is not None and self.files.get(key) == identity:
-            return True
+        if identity is not None and self.files.get(str(path)) == identity:
+            return True  # (the same file at the same path)
         inside = path.resolve().is_relative_to(self.script_dir.resolve())
         if inside and identity is not None:
-            self.files[key] = identity
+            self.files[str(path)] = identity
         return inside
 
     def entry_problems(self, script: str, entries: Mapping[str, tuple[str, ...]],

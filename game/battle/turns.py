@@ -23,6 +23,9 @@ from systems.vitals import is_dead
 
 Controller = Callable[[Any, int], None]
 
+#: Who is not asked for orders (the downed still are: a controller may have them do nothing).
+_OUT_COLD = frozenset({"unconscious", "dead"})
+
 
 class Turns(BattleCore):
     """Combat, rounds and turns."""
@@ -177,7 +180,7 @@ class Turns(BattleCore):
         recording.orders = issued = []
         try:
             if controller is not None:
-                if esper.component_for_entity(actor, Conditions).active.isdisjoint({"unconscious", "dead"}):
+                if esper.component_for_entity(actor, Conditions).active.isdisjoint(_OUT_COLD):
                     try:
                         controller(self, actor)
                     except ValueError as err:  # an illegal order: refused, and the round goes on

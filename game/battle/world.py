@@ -281,6 +281,8 @@ class BattleCore:
 
     def check(self, entity: object) -> int:
         """``entity`` as an int if it is one of this battle's creatures; UnknownEntity otherwise."""
+        if type(entity) is int and entity in self.ids:
+            return entity  # creature_id's common case, first: every query and order starts here
         return validate.creature_id(self.state, entity, self.ids)
 
     def settle(self) -> None:
