@@ -9,7 +9,7 @@ are the odds rolled.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 import esper
@@ -23,7 +23,7 @@ from systems.areas import facing
 from systems.geometry import distance_3d_ft
 from systems.odds import chance_at_least
 from systems.paths import blocked_for
-from systems.rolls import defense_against, roll_mode
+from systems.rolls import attack_mode, defense_against, defense_value, roll_mode
 from systems.state import BattleState
 from systems.state import check_stamp as check_stamp  # its home before moves were stamped too
 from systems.visibility import seen_from, sight_level
@@ -37,8 +37,14 @@ def reach_ft(power: Power, rules: Rules) -> float:  # a power's reach; distances
 
 def known_powers(state: BattleState, user: int) -> list[str]:
     """The powers a creature has: its own, or every power of the battle for a GM's creature."""
-    own = esper.component_for_entity(user, Abilities).powers
-    return list(own) if own else sorted(state.powers)
+    known = _powers_of(state, user)
+    return list(known) if known is not state.powers else sorted(known)
+
+
+def _powers_of(state: BattleState, user: int) -> Collection[str]:
+    """:func:`known_powers` without its copy (to ask whether it has one): its own, else the battle's."""
+    own: Collection[str] = esper.component_for_entity(user, Abilities).powers
+    return own if own else state.powers
 
 
 def _spent(state: BattleState, power: Power, user: int, queued: Iterable[UsePower]) -> str | None:
@@ -143,12 +149,9 @@ def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
         return "it cannot act (downed, unconscious or dead)"
     if "surprised" in conditions.active:
         return "it is surprised and cannot use powers this round"
-    own = esper.component_for_entity(user, Abilities).powers
-    if own:  # known_powers, without the copy: its own powers, else every power of the battle
-        if power.id not in own:
-            return f"it does not have the power {power.id!r} (it has {', '.join(own)})"
-    elif state.powers and power.id not in state.powers:
-        return f"it does not have the power {power.id!r} (it has {', '.join(sorted(state.powers))})"
+    known = _powers_of(state, user)
+    if known and power.id not in known:
+        return f"it does not have the power {power.id!r} (it has {', '.join(known_powers(state, user))})"
     return None
 
 
@@ -229,6 +232,17 @@ def hit_chance(mode: str, bonus: int, defense: int) -> float:
     if mode == "critical failure":
         return 0.0
     return chance_at_least(mode, defense - bonus)
+
+
+def attack_chance(sight: int, at_target: int, fatigue: int, bonus: int, base: int, covered: bool,
+                  flat_footed: bool, rules: Rules) -> float:
+    """An attack's chance to hit from its parts: the roller's sight where it stands, the light on the
+    target's square, its fatigue and bonus (the user's and the power's); the target's base Defense,
+    its cover from the roller and whether it is flat-footed. The number ``attack_terms`` gives (its
+    roll mode, its Defense and :func:`hit_chance`, without their explanations), for the forecasts that
+    ask it of many squares."""
+    return hit_chance(attack_mode(sight, at_target, fatigue, rules), bonus,
+                      defense_value(base, covered, flat_footed, rules))
 
 
 def attack_terms(state: BattleState, power: Power, user: int, target: int,

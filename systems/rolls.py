@@ -8,6 +8,8 @@ flat-footed), because a tactics game that hides its reasons is a guessing game.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import esper
 
@@ -17,10 +19,11 @@ from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS, Rules
 from systems.cover import has_cover
 from systems.state import BattleState
-from systems.visibility import vision_value
+from systems.visibility import sight_value
 
 _NORMAL = RollMode("normal", ())
-_LEVEL_NAMES: dict[int, str] = {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"}
+_LEVEL_NAMES: Mapping[int, str] = MappingProxyType(
+    {Visibility.POOR: "poor", Visibility.TERRIBLE: "terrible", Visibility.NO_VISION: "no"})
 
 
 def roll_die(rng: random.Random, sides: int, mode: str = "normal") -> int:
@@ -39,8 +42,7 @@ def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | No
     square's if that is worse."""
     levels = state.levels
     assert levels is not None
-    square = from_square or esper.component_for_entity(entity, Position).square
-    level = vision_value(int(levels[square]), esper.component_for_entity(entity, Conditions))  # sight_level's
+    level = sight_value(state, entity, from_square)
     if target_square is not None:
         at_target = int(levels[target_square])
         if at_target < level:
@@ -48,22 +50,22 @@ def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | No
     return level, "where it stands"
 
 
-def hinders(kind: str, level: int) -> bool:
-    """Whether seeing at ``level`` gives disadvantage on a roll of ``kind``: Notice at poor light or
-    worse, an attack at terrible or worse (other rolls do not depend on light)."""
-    return level <= (Visibility.POOR if kind == "notice" else Visibility.TERRIBLE)
-
-
-def tired(fatigue: int, rules: Rules) -> bool:
-    """Whether fatigue at ``fatigue`` gives disadvantage on every roll."""
-    return fatigue >= rules.disadvantage_at_fatigue
+def hindrances(kind: str, level: int | None, fatigue: int, rules: Rules) -> tuple[str, ...]:
+    """What gives disadvantage on a roll of ``kind`` by a roller seeing at ``level`` (None: a roll the
+    light does not change) with ``fatigue``: "fatigue" at the rules' threshold, on every roll; "light"
+    at poor light or worse on Notice, at terrible or worse on an attack. The one test behind every roll
+    mode: :func:`roll_mode` explains each, :func:`attack_mode` only counts them."""
+    tired = fatigue >= rules.disadvantage_at_fatigue
+    if level is not None and level <= (Visibility.POOR if kind == "notice" else Visibility.TERRIBLE):
+        return ("fatigue", "light") if tired else ("light",)
+    return ("fatigue",) if tired else ()
 
 
 def attack_mode(sight: int, at_target: int, fatigue: int, rules: Rules) -> str:
     """The mode of an attack roll (no advantage given) by a roller whose own sight is ``sight`` at a
     target on a square of level ``at_target``: :func:`roll_mode`'s answer for an attack, from its
     parts, for a forecast that asks about many squares (the worse of the two levels counts)."""
-    return "disadvantage" if tired(fatigue, rules) or hinders("attack", min(sight, at_target)) else "normal"
+    return "disadvantage" if hindrances("attack", min(sight, at_target), fatigue, rules) else "normal"
 
 
 def defense_value(base: int, covered: bool, flat_footed: bool, rules: Rules) -> int:
@@ -87,17 +89,16 @@ def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[i
     """
     if kind not in ROLL_KINDS:
         raise ValueError(f"unknown roll kind {kind!r}: expected one of {', '.join(sorted(ROLL_KINDS))}")
-    reasons: list[str] = []
+    level: int | None = None
+    seen_from = ""
     if kind in ("notice", "attack"):  # the rolls the light changes
         level, seen_from = _seeing(state, entity, target_square, from_square)
         if kind == "notice" and sight and level == Visibility.NO_VISION:
             return RollMode("critical failure", ("no vision: a Notice that relies on sight fails",))
-        if hinders(kind, level):
-            reasons.append(f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on {kind}s"
-                           if kind == "attack" else f"{_LEVEL_NAMES[level]} vision {seen_from}: disadvantage on Notice")
     fatigue = esper.component_for_entity(entity, Fatigue).level
-    if tired(fatigue, state.rules):
-        reasons.insert(0, f"fatigue {fatigue}: disadvantage on every roll")
+    reasons = [f"fatigue {fatigue}: disadvantage on every roll" if why == "fatigue" else
+               f"{_LEVEL_NAMES[level or 0]} vision {seen_from}: disadvantage on "
+               + ("attacks" if kind == "attack" else "Notice") for why in hindrances(kind, level, fatigue, state.rules)]
     if not (reasons or advantage or disadvantage):
         return _NORMAL  # the common answer, made once
     disadvantage = disadvantage or bool(reasons)

@@ -49,9 +49,11 @@ class Schedule:
     is esper's: higher priority first, equal priorities in the order added.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, state: BattleState | None = None) -> None:
+        self.state = state
         self.entries: list[tuple[int, esper.Processor]] = []
         self.by_phase: dict[Phase, list[esper.Processor]] = {phase: [] for phase in Phase}
+        self.foreign: set[Phase] = set()  # the phases a processor without declared PHASES runs in
 
     def add(self, processor: esper.Processor, priority: int) -> None:
         """Add a processor to this world (esper's list too) and to the phases it runs in."""
@@ -70,8 +72,13 @@ class Schedule:
         by_phase = self.by_phase
         for placed in by_phase.values():
             placed.clear()
+        self.foreign.clear()
         for _, processor in self.entries:
-            for phase in getattr(processor, "PHASES", by_phase):  # none declared: every phase
+            phases = getattr(processor, "PHASES", None)
+            if phases is None:  # none declared (trusted Python's): every phase
+                phases = by_phase
+                self.foreign.update(by_phase)
+            for phase in phases:
                 by_phase[phase].append(processor)
 
     def run(self, phase: Phase, actor: int | None = None) -> None:
@@ -80,6 +87,9 @@ class Schedule:
         esper.clear_dead_entities()
         for processor in self.by_phase[phase]:
             processor.process(phase, actor)
+        if phase in self.foreign and self.state is not None:
+            # trusted Python may have changed anything: what was worked out about the battle is asked again
+            self.state.foreign_runs += 1
 
 
 def install(state: BattleState) -> Schedule:
@@ -88,6 +98,6 @@ def install(state: BattleState) -> Schedule:
     esper runs higher priorities first, so priorities count down from the length of ``ORDER``;
     passing ``priority=`` explicitly matters, since esper's default overwrites the class attribute.
     """
-    schedule = Schedule()
+    schedule = Schedule(state)
     schedule.add_all((system(state), len(ORDER) - rank) for rank, system in enumerate(ORDER))  # type: ignore[call-arg]
     return schedule

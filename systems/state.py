@@ -76,6 +76,8 @@ class BattleState:
     rng: random.Random
     caches: MapCaches = field(default_factory=MapCaches)
     powers: Mapping[str, Power] = field(default_factory=dict)
+    powers_version: int = 0  # grows each time the table is replaced (checks and answers about powers key on it)
+    foreign_runs: int = 0  # phases in which a processor of trusted Python's ran (it may have changed anything)
     scripts: ScriptRunner | None = None
     events: list[Event] = field(default_factory=list)
     round: int = 0
@@ -163,4 +165,4 @@ def check_stamp(state: BattleState) -> tuple[object, ...]:
     its stamp differs (an earlier order of the same turn resolved, someone moved, ...).
     """
     return (len(state.events), state.positions_version, state.terrain.version, state.levels_version, state.round,
-            state.actor, state.in_combat, id(state.powers))
+            state.actor, state.in_combat, state.powers_version, state.foreign_runs)

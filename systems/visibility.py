@@ -71,9 +71,14 @@ def sight_level(state: BattleState, entity: int, square: tuple[int, int] | None 
     """How well a creature sees standing where it stands now (or on ``square``): that square's level
     worsened by its own conditions. Asked at the moment of a roll or a look, so a creature that
     just stepped out of the dark sees in the light at once."""
+    return level_of(sight_value(state, entity, square))
+
+
+def sight_value(state: BattleState, entity: int, square: tuple[int, int] | None = None) -> int:
+    """:func:`sight_level` as a plain number (what keys and comparisons need)."""
     assert state.levels is not None
     square = square or esper.component_for_entity(entity, Position).square
-    return vision_level(int(state.levels[square]), esper.component_for_entity(entity, Conditions))
+    return vision_value(int(state.levels[square]), esper.component_for_entity(entity, Conditions))
 
 
 def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tuple[int, int] | None = None) -> bool:
@@ -204,9 +209,17 @@ class VisibilitySystem(esper.Processor):
 
     def _look(self, entity: int, levels: np.ndarray, position: Position, vision: Vision,
               conditions: Conditions) -> None:
-        """A creature's own sight on its square; a change marks it for the conditions (flat-footed)."""
-        value = vision_value(int(levels[position.x, position.y]), conditions)
-        if value != vision.level:
-            vision.level = level_of(value)
-            self.state.dirty.add(entity)
+        """A creature's own sight on its square (:func:`look`)."""
+        look(self.state, entity, levels, position, vision, conditions)
+
+
+def look(state: BattleState, entity: int, levels: np.ndarray, position: Position, vision: Vision,
+         conditions: Conditions) -> None:
+    """A creature's own sight on its square, as the visibility system settles it: a change marks it
+    for the conditions (flat-footed). The one step, for the system and for a what-if that settles a
+    grant in place (``Battle.supposing``)."""
+    value = vision_value(int(levels[position.x, position.y]), conditions)
+    if value != vision.level:
+        vision.level = level_of(value)
+        state.dirty.add(entity)
 

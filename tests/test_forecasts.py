@@ -244,7 +244,7 @@ def test_a_damaging_shove_off_a_ledge_forecasts_downs_and_kills_that_happen(heal
     b = Battle(seed=4, width=10, height=5)
     for x in range(0, 5):
         b.set_ground(x, 2, 30)
-    b.powers["shove"] = dataclasses.replace(b.power("shove"), damage=Dice.parse("1d4"))
+    b.powers = {**b.powers, "shove": dataclasses.replace(b.power("shove"), damage=Dice.parse("1d4"))}
     brute = b.spawn("Brute", 2, 2, team="blue", powers=["shove"], attack_bonus=1)
     victim = b.spawn("Victim", 3, 2, team="red", health=10, defense=12)
     b.start_combat()

@@ -28,5 +28,6 @@ def test_the_roster_is_what_the_single_questions_answer() -> None:
         assert (g.health, g.max_health, g.fatigue, g.max_fatigue) == (health.current, health.maximum,
                                                                       fatigue.level, fatigue.maximum)
         assert g.speed_ft == b.get(e, Movement).speed_ft and list(g.powers) == b.powers_of(e)
+        assert g.name == b.display_name(e)
     assert "dead" in glances[2].conditions and not glances[2].can_act
     assert "dazzled" in glances[0].conditions and glances[1].z == 20.0

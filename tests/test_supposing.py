@@ -110,3 +110,20 @@ def test_supposing_refuses_what_add_condition_refuses() -> None:
     with pytest.raises(IllegalCommand, match="unknown condition"):
         with b.supposing(foe, "sleepy"):
             pass
+
+
+@pytest.mark.parametrize("trusted_system", [False, True])
+def test_no_command_may_be_issued_inside_the_block(trusted_system: bool) -> None:
+    """A command inside would be undone with the grant (or, in place, outlive a state that never was):
+    refused, either way, and the battle after the block is as it was."""
+    b, archer, fighter, foe = skirmish()
+    if trusted_system:  # the snapshot way
+        b.add_system(type("Watcher", (esper.Processor,), {"process": lambda self, *a: None})(), priority=0)
+    events, log = list(b.events), list(b.command_log)
+    with b.supposing(fighter, "flying"):
+        with pytest.raises(IllegalCommand, match="no command may be issued inside a supposing block"):
+            b.move(fighter, 6, 5)
+        with pytest.raises(IllegalCommand, match="inside a supposing block"):
+            b.add_condition(foe, "prone")
+    assert b.events == events and b.command_log == log and "flying" not in b.conditions(fighter)
+    b.move(fighter, 6, 5)  # and after it, commands are taken again

@@ -266,4 +266,4 @@ class Turn:
         return found
 
     def label(self, creature: int) -> str:
-        return f"{self.battle.display_name(creature)} at {self.square[creature]}"
+        return f"{self.glance[creature].name} at {self.square[creature]}"

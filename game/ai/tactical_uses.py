@@ -73,8 +73,8 @@ def value_of(turn: Turn, forecast: UseOutcome) -> tuple[float, Why]:
                  if power.damage is None and power.healing is None]
         total += sum(guess) if forecast.targets else 0.5
     name = turn.battle.power(forecast.power).name
-    battle = turn.battle
-    return total, lambda: f"{name}: " + "; ".join(f"{battle.display_name(t)} {words()}" for t, words in parts) \
+    glance = turn.glance  # the names as they were when the plan was made
+    return total, lambda: f"{name}: " + "; ".join(f"{glance[t].name} {words()}" for t, words in parts) \
         if parts else name
 
 

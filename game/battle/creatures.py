@@ -56,6 +56,7 @@ class Glance:
     max_fatigue: int
     speed_ft: int
     powers: tuple[str, ...]  # the powers it has (``powers_of``)
+    name: str  # the name a person reads (``display_name``)
 
 
 class Creatures(BattleCore):
@@ -133,9 +134,9 @@ class Creatures(BattleCore):
     @entry
     def roster(self) -> list[Glance]:
         """Every creature (the dead included), in spawn order, as a planner reads it: its team, square,
-        conditions, health, fatigue, speed and powers in one call (a plan reads them for every
+        conditions, health, fatigue, speed, powers and name in one call (a plan reads them for every
         creature, which one question each would ask of the battle a hundred times a turn)."""
-        state, found = self.state, []
+        state, found, names = self.state, [], self._numbered()
         for entity in state.creatures:
             creature = esper.component_for_entity(entity, Creature)
             position = esper.component_for_entity(entity, Position)
@@ -145,7 +146,7 @@ class Creatures(BattleCore):
             found.append(Glance(entity, creature.team, position.square, float(position.z), conditions.active,
                                 can_act(conditions), health.current, health.maximum, fatigue.level, fatigue.maximum,
                                 esper.component_for_entity(entity, Movement).speed_ft,
-                                tuple(known_powers(state, entity))))
+                                tuple(known_powers(state, entity)), names[entity]))
         return found
 
     @entry
@@ -159,6 +160,10 @@ class Creatures(BattleCore):
         creature's own, numbered in spawn order when others share it ("Raider 1", "Raider 2"), by
         :func:`game.battle.naming.numbered`, as the log names them."""
         entity = self.check(entity)
+        return self._numbered()[entity]
+
+    def _numbered(self) -> dict[int, str]:
+        """Every creature's display name, numbered again only when the creatures changed."""
         counted, names = self.display_names
         creatures = self.state.creatures
         # ids only grow, so the count and the last id say whether a spawn (or a restore) changed the list
@@ -166,7 +171,7 @@ class Creatures(BattleCore):
         if counted != key:  # a creature entered since, or a restore took one away: number them again
             names = numbered([(e, esper.component_for_entity(e, Creature).name) for e in creatures])
             self.display_names = (key, names)
-        return names[entity]
+        return names
 
     @entry
     def team(self, entity: int) -> str:

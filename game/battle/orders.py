@@ -25,12 +25,27 @@ def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
     (new objects: a caller may keep them)."""
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
+    here, used = _through_queue(state, entity, position, movement)
+    return Position(here[0], here[1], position.z), Movement(movement.speed_ft, used, movement.flying)
+
+
+def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
+    """The square the creature will stand on after its queued commands (``projection``'s square)."""
+    position = esper.component_for_entity(entity, Position)
+    if not state.actions.get(entity):
+        return position.square
+    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement))[0]
+
+
+def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement
+                   ) -> tuple[tuple[int, int], int]:
+    """The square its queued moves leave it on and the movement used by then (a stand costs half its
+    speed), each move counted only where a path still leads."""
+    here, used = position.square, movement.used_ft
     queued = state.actions.get(entity)
     if not queued:
-        return Position(position.x, position.y, position.z), Movement(movement.speed_ft, movement.used_ft,
-                                                                      movement.flying)
+        return here, used
     flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
-    here, used = position.square, movement.used_ft
     for command in queued:
         if isinstance(command, Move):
             cost = state.paths.cost(here, (command.x, command.y), limit_ft=movement.speed_ft, flying=flying)
@@ -38,24 +53,7 @@ def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
                 here, used = (command.x, command.y), used + cost
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
-    return Position(here[0], here[1], position.z), Movement(movement.speed_ft, used, movement.flying)
-
-
-def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
-    """The square the creature will stand on after its queued commands (``projection``'s square)."""
-    position = esper.component_for_entity(entity, Position)
-    queued = state.actions.get(entity)
-    if not queued:
-        return position.square
-    movement = esper.component_for_entity(entity, Movement)
-    flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
-    here = position.square
-    for command in queued:  # projection's walk through the queue, for the square alone
-        if isinstance(command, Move):
-            goal = (command.x, command.y)
-            if state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying) is not None:
-                here = goal
-    return here
+    return here, used
 
 
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:

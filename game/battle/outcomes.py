@@ -28,8 +28,7 @@ from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
 from systems.odds import chance_at_least
-from systems.power_checks import Vantage, aim_problem, hit_chance, save_terms, user_problem, vantage
-from systems.rolls import attack_mode, defense_value
+from systems.power_checks import Vantage, aim_problem, attack_chance, save_terms, user_problem, vantage
 
 
 class Outcomes(Forecasts):
@@ -97,11 +96,10 @@ class Outcomes(Forecasts):
         if power.attack_bonus is not None:
             assert state.levels is not None
             there = esper.component_for_entity(target, Position).square
-            covered = has_cover(state, seen.square, there)
-            mode = attack_mode(seen.sight, int(state.levels[there]), striker[0], state.rules)
-            defense = defense_value(esper.component_for_entity(target, Defense).base, covered,
-                                    "flat-footed" in esper.component_for_entity(target, Conditions).active, state.rules)
-            return hit_chance(mode, striker[1] + power.attack_bonus, defense), 0.0
+            return attack_chance(seen.sight, int(state.levels[there]), striker[0], striker[1] + power.attack_bonus,
+                                 esper.component_for_entity(target, Defense).base, has_cover(state, seen.square, there),
+                                 "flat-footed" in esper.component_for_entity(target, Conditions).active,
+                                 state.rules), 0.0
         if power.save_dc is not None:
             roll, dc = save_terms(state, power, target)
             saved = chance_at_least(roll.mode, dc)

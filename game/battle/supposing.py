@@ -17,14 +17,16 @@ from contextlib import contextmanager
 import esper
 
 from components import Conditions, Fatigue, Health, Position, Vision
+from components.commands import GrantCondition
 from game.battle import validate
 from game.battle.creatures import Creatures
 from game.battle.snapshots import Snapshots
 from game.battle.world import entry
 from systems.conditions import ConditionSystem, derive
 from systems.gm import GmSystem
+from systems.grants import grant_condition
 from systems.state import Phase
-from systems.visibility import VisibilitySystem, vision_level
+from systems.visibility import VisibilitySystem, look
 
 #: The source a supposed grant is made under (never seen outside the ``with`` block).
 SUPPOSED = "supposed"
@@ -41,10 +43,11 @@ class Supposing(Creatures, Snapshots):
     def supposing(self, entity: int, condition: str) -> Iterator[None]:
         """Inside the ``with`` block the battle is exactly as ``add_condition(entity, condition)`` would
         leave it (forecasts asked there see the condition); after it, exactly as it was. Nothing is
-        recorded. Don't issue commands inside the block.
+        recorded, and no command may be issued inside the block (it would be undone with the grant).
 
         Raises:
-            IllegalCommand: an unknown creature or a condition that cannot be granted.
+            IllegalCommand: an unknown creature or a condition that cannot be granted; inside the block,
+                any command.
         """
         entity = self.check(entity)
         name = validate.condition_name(condition)
@@ -52,7 +55,8 @@ class Supposing(Creatures, Snapshots):
             before = self.snapshot()
             try:
                 self.add_condition(entity, name, source=SUPPOSED)
-                yield
+                with self.recording.what_if():
+                    yield
             finally:
                 self.restore(before)
             return
@@ -61,9 +65,9 @@ class Supposing(Creatures, Snapshots):
         granted, active, level = conditions.granted, conditions.active, vision.level
         kept = self.memo.swap()  # the stamp stays, the battle does not: answers kept for it don't hold here
         try:
-            if "dead" not in active:  # the dead are a record: a grant changes nothing of theirs
-                self._grant_in_place(entity, conditions, vision, name)
-            yield
+            self._grant_in_place(entity, name)
+            with self.recording.what_if():
+                yield
         finally:
             conditions.granted, conditions.active, vision.level = granted, active, level
             self.memo.swap(kept)
@@ -72,18 +76,23 @@ class Supposing(Creatures, Snapshots):
         """Whether a grant now would settle by itself: nothing else queued or waiting to settle, the
         level grid current, and no processor in the GM phase but the three a grant goes through."""
         state = self.state
-        return (not state.gm_queue and not state.dirty and state.levels is not None
+        return (not state.gm_queue and not state.dirty and not state.looked and state.levels is not None
                 and state.levels_of_map == state.terrain.version
                 and all(type(p) in _SETTLING for p in self.phases.by_phase[Phase.GM]))
 
-    def _grant_in_place(self, entity: int, conditions: Conditions, vision: Vision, name: str) -> None:
-        """The grant, then what the settling pass works out from it (sight, then derived conditions),
-        by the systems' own functions; the containers are new, so the saved ones stay untouched."""
+    def _grant_in_place(self, entity: int, name: str) -> None:
+        """The grant and what the settling pass works out from it, by the systems' own steps: the GM
+        system's grant, the visibility system's look, the conditions system's derivation (whose
+        events are left out: nothing is recorded). The grant's containers are new, so the saved ones
+        stay untouched; the creatures marked to settle are put back to none, as they were."""
         state = self.state
         assert state.levels is not None
+        conditions = esper.component_for_entity(entity, Conditions)
         conditions.granted = {key: dict(sources) for key, sources in conditions.granted.items()}
-        conditions.grant(name, SUPPOSED)
-        position = esper.component_for_entity(entity, Position)
-        vision.level = vision_level(int(state.levels[position.x, position.y]), conditions)
-        conditions.active = derive(conditions, esper.component_for_entity(entity, Health),
-                                   esper.component_for_entity(entity, Fatigue), vision, state.rules)
+        grant_condition(state, GrantCondition(entity, name, SUPPOSED))
+        if entity in state.dirty:  # granted (the dead are a record: nothing changes them)
+            vision = esper.component_for_entity(entity, Vision)
+            look(state, entity, state.levels, esper.component_for_entity(entity, Position), vision, conditions)
+            conditions.active = derive(conditions, esper.component_for_entity(entity, Health),
+                                       esper.component_for_entity(entity, Fatigue), vision, state.rules)
+        state.dirty = set()

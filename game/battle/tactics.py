@@ -25,8 +25,7 @@ from systems.actions import walk_speed
 from systems.cover import cover_counts, has_cover
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
-from systems.power_checks import height_at, hit_chance, known_powers, reach_ft
-from systems.rolls import attack_mode, defense_value
+from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
 from systems.visibility import Visibility, sight_level, visible, vision_level
 from systems.vitals import can_act, is_dead, is_flying
 
@@ -189,9 +188,9 @@ class Tactics(Outcomes):
         state = self.state
         assert state.levels is not None
         covered = has_cover(state, origin, at)
-        mode = attack_mode(menace.sight, int(state.levels[at]), menace.fatigue, state.rules)
-        full = hit_chance(mode, menace.attack_bonus + power.attack_bonus,
-                          defense_value(struck.base, covered, struck.flat_footed, state.rules))
+        full = attack_chance(menace.sight, int(state.levels[at]), menace.fatigue,
+                             menace.attack_bonus + power.attack_bonus, struck.base, covered, struck.flat_footed,
+                             state.rules)
         return ThreatSource(enemy, power.id, full, full * power.damage.average(), covered)
 
     def _could_reach(self, menace: _Menace, reach: float, at: tuple[int, int], z: float,

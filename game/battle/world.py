@@ -12,8 +12,10 @@ import functools
 import random
 import uuid
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import esper
@@ -75,6 +77,9 @@ def command(method: F) -> F:
     @functools.wraps(method)
     def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
         recording = self.recording
+        if recording.supposed:
+            raise IllegalCommand(f"{method.__name__}: no command may be issued inside a supposing block (the "
+                                 "battle there is a what-if, put back as it was when the block ends)")
         recording.depth += 1
         try:  # entry's switch, written out: a turn's orders come through here
             if self.closed:
@@ -99,6 +104,16 @@ class Recording:
         self.depth = 0
         self.orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
         self.tick_orders: list[list[Any]] = []  # what controllers issued in the tick running now
+        self.supposed = 0  # what-if blocks open (``Battle.supposing``): no command may be issued in one
+
+    @contextmanager
+    def what_if(self) -> Iterator[None]:
+        """A block in which the battle is only supposed: a command issued there raises IllegalCommand."""
+        self.supposed += 1
+        try:
+            yield
+        finally:
+            self.supposed -= 1
 
     def note(self, name: str, args: tuple[Any, ...]) -> None:
         """Log an entry at once, ahead of the command under way: a fact its replay needs before it
@@ -223,12 +238,14 @@ class BattleCore:
 
     @property
     def powers(self) -> Mapping[str, Power]:
-        """The powers creatures may use, by id."""
-        return self.state.powers
+        """The powers creatures may use, by id (read-only: give the battle a new table to change one,
+        so that every answer kept about the old one is asked again)."""
+        return MappingProxyType(self.state.powers)
 
     @powers.setter
     def powers(self, table: Mapping[str, Power]) -> None:
         self.state.powers = dict(table)
+        self.state.powers_version += 1
 
     @property
     def rules(self) -> Rules:
