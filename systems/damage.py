@@ -37,7 +37,7 @@ class DamageSystem(esper.Processor):
         self.state = state
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
-        if phase not in (Phase.START, Phase.TURN, Phase.END):
+        if phase not in self.PHASES:
             return
         queue = self.state.health_queue
         while queue:

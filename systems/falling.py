@@ -53,7 +53,7 @@ class FallingSystem(esper.Processor):
         self.state = state
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
-        if phase not in (Phase.START, Phase.TURN, Phase.END):
+        if phase not in self.PHASES:
             return
         state = self.state
         if state.terrain.version != state.falls_seen_map:

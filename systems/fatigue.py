@@ -23,7 +23,7 @@ class FatigueSystem(esper.Processor):
         self.state = state
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
-        if phase not in (Phase.START, Phase.TURN, Phase.END):
+        if phase not in self.PHASES:
             return
         state = self.state
         while state.fatigue_queue:
