@@ -58,6 +58,17 @@ def _turn_of(b: Battle, creature: int) -> None:
         actor = b.end_turn() if actor is not None else b.begin_round()
 
 
+def _moved_then_shot(b: Battle) -> tuple[int, int]:
+    """An archer whose turn it is moves two squares, then shoots at a target: both orders queued."""
+    u = b.spawn("archer", 2, 5, team="a")
+    t = b.spawn("target", 9, 5, team="b", health=50)
+    b.start_combat()
+    _turn_of(b, u)
+    b.move(u, 4, 5)
+    b.use_power(u, "shoot", target=t)
+    return u, t
+
+
 def test_a_use_checked_in_its_own_turn_resolves_unchecked_when_nothing_changed() -> None:
     with Battle(seed=3) as b:
         u = b.spawn("archer", 2, 5, team="a")
@@ -103,12 +114,7 @@ def test_a_move_then_a_use_resolve_unchecked_when_the_move_went_where_the_use_wa
     import systems.powers
 
     with Battle(seed=3) as b:
-        u = b.spawn("archer", 2, 5, team="a")
-        t = b.spawn("target", 9, 5, team="b", health=50)
-        b.start_combat()
-        _turn_of(b, u)
-        b.move(u, 4, 5)
-        b.use_power(u, "shoot", target=t)
+        u, t = _moved_then_shot(b)
         moves = _counting(monkeypatch, systems.actions, "move_problem")
         uses = _counting(monkeypatch, systems.powers, "use_problem")
         b.end_turn()
@@ -123,12 +129,7 @@ def test_a_move_and_a_use_are_checked_again_when_the_battle_changed_after_they_w
     import systems.powers
 
     with Battle(seed=3) as b:
-        u = b.spawn("archer", 2, 5, team="a")
-        t = b.spawn("target", 9, 5, team="b", health=50)
-        b.start_combat()
-        _turn_of(b, u)
-        b.move(u, 4, 5)
-        b.use_power(u, "shoot", target=t)
+        u, t = _moved_then_shot(b)
         for y in range(16):
             b.add_wall(6, y)
         moves = _counting(monkeypatch, systems.actions, "move_problem")

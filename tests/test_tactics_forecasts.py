@@ -13,6 +13,15 @@ from systems.cover import has_cover
 squares = st.tuples(st.integers(0, 9), st.integers(0, 7))
 
 
+def walled(me: tuple[int, int], foe: tuple[int, int], walls: list[tuple[int, int]]) -> Battle:
+    """A 10 x 8 battle with these walls, none on the two creatures' squares."""
+    b = Battle(seed=1, width=10, height=8)
+    for wall in walls:
+        if wall not in (me, foe):
+            b.add_wall(*wall)
+    return b
+
+
 @settings(max_examples=60, deadline=None)
 @given(me=squares, foe=squares, walls=st.lists(squares, max_size=8), power=st.sampled_from(["shoot", "strike"]),
        light=st.sampled_from(["normal", "poor", "terrible"]), tired=st.sampled_from([0, 4]),
@@ -23,10 +32,7 @@ def test_a_threat_is_the_enemys_own_forecast_at_the_creature(me, foe, walls, pow
     the threat's chance is the forecast's to the last bit, and its damage the same mean."""
     if me == foe:
         return
-    b = Battle(seed=1, width=10, height=8)
-    for wall in walls:
-        if wall not in (me, foe):
-            b.add_wall(*wall)
+    b = walled(me, foe, walls)
     b.set_ambient(light)
     if fog:  # the creature's square worse lit than the enemy's, maybe
         b.add_area(*me, 5, "terrible")
@@ -97,10 +103,7 @@ def test_a_half_on_a_save_threat_is_the_mean_of_the_forecasts_distribution(me, f
     """A fireball's threat is its forecast's expected damage, the halving on a save included, exactly."""
     if me == foe:
         return
-    b = Battle(seed=1, width=10, height=8)
-    for wall in walls:
-        if wall not in (me, foe):
-            b.add_wall(*wall)
+    b = walled(me, foe, walls)
     mine = b.spawn("me", *me, team="a", powers=["strike"], fatigue=tired)
     theirs = b.spawn("foe", *foe, team="b", powers=["fireball"])
     b.start_combat()

@@ -138,6 +138,19 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         Raises:
             IllegalCommand: an unknown creature, power, square or aim.
         """
+        seen, aims = self._aims_from(user, from_square, uses, "forecast_many")
+        return [self._forecast_from(power, target, point, facing, unusable, seen)
+                for power, target, point, facing, unusable in aims]
+
+    def _aims_from(self, user: int, from_square: tuple[int, int], uses: Iterable[tuple[str, Mapping[str, Any]]],
+                   asked: str) -> tuple[Vantage, list[tuple[Power, int | None, tuple[int, int] | None,
+                                                           tuple[int, int] | None, str | None]]]:
+        """A batch of uses from one square, checked: the user as it would stand there (read once), and
+        each use's power, target, point and facing with its power's aim-free problem (asked once a power).
+
+        Raises:
+            IllegalCommand: an unknown creature, power, square or aim (``asked`` names the method).
+        """
         state = self.state
         user = self.check(user)
         origin = validate.square(state, *from_square, what="from_square")
@@ -148,15 +161,15 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         for power_id, aim in uses:
             unknown = set(aim) - {"target", "point", "direction"}
             if unknown:
-                raise IllegalCommand(f"forecast_many: an aim takes target, point and direction, not {sorted(unknown)}")
+                raise IllegalCommand(f"{asked}: an aim takes target, point and direction, not {sorted(unknown)}")
             target, point = aim.get("target"), aim.get("point")
             power = self.power(power_id)
             if power_id not in unusable:
                 unusable[power_id] = user_problem(state, power, user, queued)
-            found.append(self._forecast_from(
-                power, None if target is None else self.check(target), None if point is None else self.aim_point(point),
-                validate.direction(aim.get("direction")), unusable[power_id], seen))
-        return found
+            found.append((power, None if target is None else self.check(target),
+                          None if point is None else self.aim_point(point), validate.direction(aim.get("direction")),
+                          unusable[power_id]))
+        return seen, found
 
     def _forecast_from(self, power: Power, target: int | None, point: tuple[int, int] | None,
                        facing: tuple[int, int] | None, unusable: str | None, seen: Vantage) -> PowerForecast:

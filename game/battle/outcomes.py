@@ -18,17 +18,14 @@ from typing import Any
 import esper
 
 from components import Conditions, Defense, Fatigue, Position
-from components.commands import UsePower
 from components.forecasts import Outcome, UseOutcome
 from components.powers import Power
-from game.battle import validate
-from game.battle.errors import IllegalCommand
 from game.battle.forecasts import Forecasts
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
 from systems.odds import chance_at_least
-from systems.power_checks import Vantage, aim_problem, attack_chance, save_terms, user_problem, vantage
+from systems.power_checks import Vantage, aim_problem, attack_chance, save_terms
 
 
 class Outcomes(Forecasts):
@@ -44,28 +41,12 @@ class Outcomes(Forecasts):
         Raises:
             IllegalCommand: an unknown creature, power, square or aim.
         """
-        state = self.state
-        user = self.check(user)
-        origin = validate.square(state, *from_square, what="from_square")
-        queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
-        seen = vantage(state, user, origin)
+        seen, aims = self._aims_from(user, from_square, uses, "outcomes_many")
         # its side of every attack roll from there: its fatigue and attack bonus (its sight is the vantage's)
-        striker = (esper.component_for_entity(user, Fatigue).level,
-                   esper.component_for_entity(user, Defense).attack_bonus)
-        found = []
-        unusable: dict[str, str | None] = {}
-        for power_id, aim in uses:
-            unknown = set(aim) - {"target", "point", "direction"}
-            if unknown:
-                raise IllegalCommand(f"outcomes_many: an aim takes target, point and direction, not {sorted(unknown)}")
-            target, point = aim.get("target"), aim.get("point")
-            power = self.power(power_id)
-            if power_id not in unusable:
-                unusable[power_id] = user_problem(state, power, user, queued)
-            found.append(self._use_outcome(
-                power, None if target is None else self.check(target), None if point is None else self.aim_point(point),
-                validate.direction(aim.get("direction")), unusable[power_id], seen, striker))
-        return found
+        striker = (esper.component_for_entity(seen.user, Fatigue).level,
+                   esper.component_for_entity(seen.user, Defense).attack_bonus)
+        return [self._use_outcome(power, target, point, facing, unusable, seen, striker)
+                for power, target, point, facing, unusable in aims]
 
     def _use_outcome(self, power: Power, target: int | None, point: tuple[int, int] | None,
                      facing: tuple[int, int] | None, unusable: str | None, seen: Vantage,
