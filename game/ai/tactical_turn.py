@@ -134,7 +134,6 @@ class Turn:
         self.flight_ends = any(e["user"] == me and battle.power(e["power"]).flight
                                and e["ends_after_round"] <= battle.round for e in battle.effects())
         self.menace_seen: dict[int, float] = {}
-        self.distances_seen: dict[tuple[int, int], dict[int, float]] = {}
         self.reaches_seen: dict[int, float] = {}  # each creature's longest damaging reach (its powers' data)
         self.own_reach: float | None = None
         self.shares: dict[int, float] = {}
@@ -145,15 +144,6 @@ class Turn:
         self.downs_heard = battle.reacts_to_downs()
         self.conditions_seen: dict[tuple[int, str], float | None] = {}  # see game.ai.tactical_conditions
         self.duels_seen: dict[int, tuple[float, float]] = {}  # each enemy's duel with its side as it stands
-
-    def distances(self, square: tuple[int, int], z: float) -> dict[int, float]:
-        """How far every living creature is from ``square`` at height ``z`` (the height its feet would
-        have there), worked out once a square: each power weighed from there asks it."""
-        found = self.distances_seen.get(square)
-        if found is None:
-            found = self.distances_seen[square] = {c: distance_3d_ft(square, z, self.square[c], self.z[c], self.rules)
-                                                   for c in self.square}
-        return found
 
     def low(self) -> bool:
         """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
