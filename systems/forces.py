@@ -12,16 +12,18 @@ from systems.state import BattleState
 from systems.vitals import is_dead, is_flying
 
 
-def push_landing(state: BattleState, origin: tuple[int, int], target: int, feet: float, away: bool
-                 ) -> tuple[int, int]:
-    """Where a push (away from ``origin``) or pull (toward it) of ``feet`` would leave ``target``.
+def push_landing(state: BattleState, origin: tuple[int, int], target: int, feet: float, away: bool,
+                 start: tuple[int, int] | None = None, z: float | None = None) -> tuple[int, int]:
+    """Where a push (away from ``origin``) or pull (toward it) of ``feet`` would leave ``target``
+    (standing on ``start`` at height ``z`` when given: a forecast of it standing elsewhere).
 
     Square by square: walls, cliff faces and creatures stop it, and so does an edge, since over a
     drop there is nothing under the creature and it falls there. A forecast asks this; so does the
     push itself.
     """
     position = esper.component_for_entity(target, Position)
-    start = position.square
+    start = position.square if start is None else start
+    height = position.z if z is None else z
     sx = int(np.sign(start[0] - origin[0])) * (1 if away else -1)
     sy = int(np.sign(start[1] - origin[1])) * (1 if away else -1)
     if (sx, sy) == (0, 0):
@@ -34,10 +36,10 @@ def push_landing(state: BattleState, origin: tuple[int, int], target: int, feet:
         nx, ny = x + sx, y + sy
         if not terrain.inside(nx, ny) or stops[nx, ny] or state.taken((nx, ny), target):
             break
-        if terrain.ground[nx, ny] > position.z:
+        if terrain.ground[nx, ny] > height:
             break  # a cliff face: you cannot push someone into rock
         x, y = nx, ny
-        if not flying and terrain.ground[nx, ny] < position.z:
+        if not flying and terrain.ground[nx, ny] < height:
             break  # shoved over the edge
     return (x, y)
 

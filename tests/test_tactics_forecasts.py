@@ -114,3 +114,25 @@ def test_a_half_on_a_save_threat_is_the_mean_of_the_forecasts_distribution(me, f
         (source,) = threat.sources
         assert source.expected == odds.damage.mean
         assert source.chance == odds.affected
+
+
+def test_a_shove_threat_is_the_fall_from_the_square_asked_about() -> None:
+    """Standing at a ledge's edge next to a shover is worth its fall, wherever the creature stands now:
+    the push is worked out from the square asked about (the forecast of the creature standing there)."""
+    b = Battle(seed=2, width=10, height=5)
+    for y in range(5):
+        for x in range(6):
+            b.set_ground(x, y, 30)  # a plateau, and a 30 ft drop east of x = 5
+    me = b.spawn("me", 1, 2, z=30, team="a", powers=["strike"], health=40)
+    brute = b.spawn("brute", 4, 2, z=30, team="b", powers=["shove"], attack_bonus=20)
+    b.start_combat()
+    edge, safe = b.threat(me, (5, 2)), b.threat(me, (3, 2))
+    (at_edge,) = edge.sources
+    (inland,) = safe.sources
+    assert at_edge.power == inland.power == "shove"
+    # from the edge the shove drops it 30 ft (3d6 on average, on a hit); inland it only slides a square
+    assert at_edge.expected > inland.expected + 5
+    b.move(me, 5, 2)
+    b.tick()
+    forecast = b.forecast(brute, "shove", target=me)
+    assert forecast.targets[0].fall is not None and math.isclose(forecast.targets[0].fall.damage.mean, 10.5)

@@ -48,6 +48,7 @@ from systems.power_checks import (
     aim_problem,
     attack_terms,
     halved,
+    height_at,
     reach_ft,
     save_terms,
     user_problem,
@@ -189,16 +190,19 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         """The odds of one target (standing on ``target_square`` when given): the roll, then each
         effect weighted by the roll's outcome."""
         full, half, attack, save = self._landing(power, user, target, origin, target_square)
-        damage, healing, pushed_to, fall, downs, kills, ally = self._effects(power, target, origin, team, full, half)
+        damage, healing, pushed_to, fall, downs, kills, ally = self._effects(power, target, origin, team, full, half,
+                                                                             target_square)
         grants = (*power.conditions, *(("flying",) if power.flight else ()))
         return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs,
                               kills)
 
-    def _effects(self, power: Power, target: int, origin: tuple[int, int], team: str, full: float, half: float
+    def _effects(self, power: Power, target: int, origin: tuple[int, int], team: str, full: float, half: float,
+                 target_square: tuple[int, int] | None = None
                  ) -> tuple[Distribution | None, Distribution | None, tuple[int, int] | None, FallOdds | None,
                             float, float, bool]:
-        """What a use landing with these chances does to one target: its damage and healing, where a
-        push leaves it and the fall there, the chance it goes down and dies, and whether it is a friend."""
+        """What a use landing with these chances does to one target (standing on ``target_square`` when
+        given): its damage and healing, where a push leaves it and the fall there, the chance it goes
+        down and dies, and whether it is a friend."""
         miss = max(0.0, 1.0 - full - half)
         damage = healing = None
         hurt: dict[int, float] = {0: 1.0}
@@ -206,7 +210,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             hurt, damage = self._damage_odds(power.damage, full, half, miss)
         if power.healing is not None:
             healing = Distribution.of(_mix([(full + half, dice_outcomes(power.healing)), (miss, {0: 1.0})]))
-        pushed_to, fall = self._push_odds(power, target, origin)
+        pushed_to, fall = self._push_odds(power, target, origin, target_square)
         # a push lands only with the full effect, whose damage is the dice in full: the fall goes with that branch
         branches: list[tuple[float, dict[int, float], dict[int, float] | None]] = [(1.0, hurt, None)]
         if fall is not None:
@@ -277,20 +281,22 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             return 1.0 - saved, (saved if power.save_half else 0.0), None, SaveOdds(mode, dc, saved, power.save_half)
         return 1.0, 0.0, None, None
 
-    def _push_odds(self, power: Power, target: int, origin: tuple[int, int]
-                   ) -> tuple[tuple[int, int] | None, FallOdds | None]:
-        """Where a push or pull would leave the target, and the fall it would take there."""
+    def _push_odds(self, power: Power, target: int, origin: tuple[int, int],
+                   target_square: tuple[int, int] | None = None) -> tuple[tuple[int, int] | None, FallOdds | None]:
+        """Where a push or pull would leave the target (standing on ``target_square`` when given, at the
+        height its feet would have there), and the fall it would take there."""
         feet = power.push_ft or power.pull_ft
         if not feet:
             return None, None
         state = self.state
-        landing = push_landing(state, origin, target, feet, away=bool(power.push_ft))
-        position = esper.component_for_entity(target, Position)
+        z = None if target_square is None else height_at(state, target, target_square)
+        landing = push_landing(state, origin, target, feet, away=bool(power.push_ft), start=target_square, z=z)
+        height = esper.component_for_entity(target, Position).z if z is None else z
         ground = float(state.terrain.ground[landing])
         flying = is_flying(esper.component_for_entity(target, Movement), esper.component_for_entity(target, Conditions))
-        if flying or position.z <= ground:
+        if flying or height <= ground:
             return landing, None
-        return landing, fall_odds(position.z - ground, bool(state.terrain.soft[landing]), state.rules)
+        return landing, fall_odds(height - ground, bool(state.terrain.soft[landing]), state.rules)
 
     def _estimate(self, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
                   trials: int, facing: tuple[int, int] | None) -> ScriptEstimate:

@@ -44,7 +44,7 @@ class _Menace:
     team: str
     speed: float
     flying: bool
-    powers: tuple[tuple[Power, float], ...]  # its damaging powers that roll, with their reach
+    powers: tuple[tuple[Power, float], ...]  # its powers that roll and hurt (dice, or a fall), with their reach
     sight: Visibility
     fatigue: int
     attack_bonus: int
@@ -127,8 +127,9 @@ class Tactics(Outcomes):
             yield other
 
     def _menace(self, enemy: int) -> _Menace | None:
-        """What ``enemy`` could strike with this round, wherever the target stands: its damaging powers
-        that roll (with their reach), its walk, where it stands; None while it is surprised (no powers)."""
+        """What ``enemy`` could strike with this round, wherever the target stands: its powers that roll
+        and hurt (by dice, or by the fall a shove causes), with their reach, its walk, where it stands;
+        None while it is surprised (no powers)."""
         state = self.state
         conditions = esper.component_for_entity(enemy, Conditions)
         if "surprised" in conditions.active:
@@ -140,8 +141,9 @@ class Tactics(Outcomes):
         powers = []
         for power_id in known_powers(state, enemy):
             power = state.powers.get(power_id)
-            if power is None or power.damage is None or (power.attack_bonus is None and power.save_dc is None):
-                continue
+            hurts = power is not None and (power.damage is not None or bool(power.push_ft or power.pull_ft))
+            if power is None or not hurts or (power.attack_bonus is None and power.save_dc is None):
+                continue  # (a shove with no dice of its own hurts by the fall it may cause)
             if sightless and (power.single_target or power.aims_at_point):
                 continue
             powers.append((power, reach_ft(power, state.rules)))
@@ -170,7 +172,6 @@ class Tactics(Outcomes):
         A plain attack is worked out from the sides read once (``attack_terms``' own parts: the roll
         mode, the Defense, the hit chance), since a planner asks it for many squares."""
         enemy, origin = menace.enemy, menace.square
-        assert power.damage is not None
         if power.push_ft or power.pull_ft:
             odds = self._target_odds(power, enemy, struck.entity, origin, menace.team, target_square=at)
             expected = odds.damage.mean if odds.damage is not None else 0.0
@@ -178,6 +179,7 @@ class Tactics(Outcomes):
                 expected += odds.affected * odds.fall.damage.mean
             return ThreatSource(enemy, power.id, odds.affected, expected,
                                 odds.attack is not None and odds.attack.defense.cover)
+        assert power.damage is not None
         if power.save_half:  # the mean of the forecast's own damage distribution, halving included
             full, half, _, _ = self._landing(power, enemy, struck.entity, origin, target_square=at)
             expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
