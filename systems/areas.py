@@ -177,11 +177,13 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
     found = []
     for entity, (position, creature, health, fatigue) in sorted(
             esper.get_components(Position, Creature, Health, Fatigue)):
-        if position.square not in covered or is_dead(health, fatigue):
+        # the user stands where it would use the power from (a forecast asks from other squares)
+        square, height = (origin, z) if entity == user else (position.square, position.z)
+        if square not in covered or is_dead(health, fatigue):
             continue
         if not _of_kind(power, user, entity, team, creature):
             continue
-        if distance_3d_ft(centre, centre_z, position.square, position.z, state.rules) > size + 1e-9:
+        if distance_3d_ft(centre, centre_z, square, height, state.rules) > size + 1e-9:
             continue  # above or below the area
         found.append(entity)
     return found

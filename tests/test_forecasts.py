@@ -279,3 +279,17 @@ def test_forecast_many_is_each_forecast_from_one_square_and_refuses_what_forecas
         b.forecast_many(hero, (99, 0), uses)
     with pytest.raises(IllegalCommand, match="psychic"):
         b.forecast_many(hero, square, [("psychic", {})])
+
+
+def test_a_burst_around_the_user_forecast_from_another_square_reaches_it_there() -> None:
+    """From the square asked about, the user stands in its own burst, and a friend beside its old
+    square (now out of reach) does not: the user is counted where it would stand."""
+    b = Battle(seed=3, width=12, height=6)
+    priest = b.spawn("Priest", 1, 2, team="blue", powers=["sanctuary-light"], health=20)
+    friend = b.spawn("Friend", 1, 3, team="blue", health=20)
+    b.spawn("Foe", 11, 5, team="red")
+    b.start_combat()
+    here = {t.target for t in b.forecast(priest, "sanctuary-light").targets}
+    there = {t.target for t in b.forecast(priest, "sanctuary-light", from_square=(8, 2)).targets}
+    assert here == {priest, friend}
+    assert there == {priest}
