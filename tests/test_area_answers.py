@@ -27,7 +27,7 @@ def battle(walls: list[tuple[int, int]], caches: MapCaches, user: tuple[int, int
     return b, me
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(walls=st.lists(squares, max_size=12), user=squares, aims=st.lists(squares, min_size=1, max_size=6),
        power=st.sampled_from(AREAS))
 def test_a_kept_area_is_the_area_worked_out_afresh(walls, user, aims, power):
