@@ -177,3 +177,37 @@ def test_it_walks_round_a_brute_to_strike_the_archer_behind_it():
     moves, uses = moves_and_uses(decision)
     assert uses == [("strike", {"target": archer})], decision.why
     assert max(abs(moves[-1][0] - 7), abs(moves[-1][1] - 4)) == 1, decision.why
+
+
+def _caught(distance: int) -> tuple[Battle, int]:
+    """A knight caught unprepared (surprised in round 1: no powers, it acts last) ``distance`` squares
+    from an orc that is ready; the orc has had its turn."""
+    b = Battle(seed=15, width=24, height=6)
+    me = b.spawn("knight", 2, 2, team="a", powers=["strike"], health=30, prepared=False)
+    b.spawn("orc", 2 + distance, 2, team="b", powers=["strike"], health=20)
+    b.start_combat()
+    assert "surprised" in b.conditions(me)
+    return b, me
+
+
+def test_surprised_it_holds_when_every_enemy_is_in_its_reach_next_turn_anyway():
+    """A step could bring no enemy into next turn's reach: the orc acts first next round, so walking
+    up to it only meets its blow sooner. Without the rule it would have walked up."""
+    from dataclasses import replace
+
+    from game.ai import tactical
+    from game.ai.tactical_turn import DEFAULT
+
+    b, me = _caught(5)
+    decision = ai.decide(b, me, "tactical")
+    assert decision.commands == (), decision.why
+    assert "holds (2, 2)" in decision.why and "surprised" in decision.why
+    walking = tactical.plan(b, me, weights=replace(DEFAULT, hold_when_surprised=False))
+    assert moves_and_uses(walking)[0], walking.why
+
+
+def test_surprised_it_still_closes_in_on_enemies_out_of_next_turns_reach():
+    b, me = _caught(15)
+    moves, uses = moves_and_uses(ai.decide(b, me, "tactical"))
+    assert moves and not uses
+    assert moves[-1][0] > 2

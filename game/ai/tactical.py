@@ -168,19 +168,12 @@ def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
 
 def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float:
     """What ending on the threat's square is worth for the turn after: its best blow, if from there some
-    enemy still standing would be within a walk plus reach (by the way round for a blow at hand, where a
-    walk down a hurtful drop stops at its foot; as the arrow flies for a shot), or if an enemy whose own
-    blows are at hand could reach it there this round (it comes to strike, and stands in reach after)."""
-    end, reach, at_hand = threat.square, turn.reach(), 2 * turn.rules.square_ft
-    if reach > at_hand:
-        able = any(distance_3d_ft(end, z, turn.square[e], turn.z[e], turn.rules) <= turn.speed + reach
-                   for e in turn.standing)
-    else:
-        hurts = least_hurtful_drop_ft(turn.rules)
-        able = float(field[end]) <= turn.speed + reach and any(
-            z - turn.z[e] < hurts and distance_3d_ft(end, z, turn.square[e], turn.z[e], turn.rules)
-            <= turn.speed + reach for e in turn.standing)
-    able = able or any(turn.menace_reach(s.enemy) <= at_hand for s in threat.sources)
+    enemy still standing would be in its reach next turn (:meth:`Turn.strikable_next_turn`), or if an
+    enemy whose own blows are at hand could reach it there this round (it comes to strike, and stands in
+    reach after)."""
+    at_hand = 2 * turn.rules.square_ft
+    able = bool(turn.strikable_next_turn(threat.square, z, field)) or any(
+        turn.menace_reach(s.enemy) <= at_hand for s in threat.sources)
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0
 
 
@@ -302,6 +295,9 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     # surprised, the forecasts refuse its powers this round: the reason says why none is used
     aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
     if "prone" not in conditions or "restrained" in conditions:
+        if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
+            return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
+                                        f" from here{aside}")
         best = _plan(turn, reserved or set(), prone=False)
         return Decision(best.commands, lambda: best.why() + aside)
     before = battle.snapshot()
@@ -341,16 +337,28 @@ def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option 
     return best
 
 
+def _approach_field(turn: Turn) -> np.ndarray:
+    """The walk from each square to the nearest enemy weighed (those standing, else all). Ways are
+    searched only as far as the farthest of them, and a turn's walk beyond, in 50 ft steps, so that turn
+    after turn the same searches are found again (the battle keeps them)."""
+    foes = turn.standing or turn.enemies
+    far = max((distance_3d_ft(turn.here, turn.z[turn.me], turn.square[e], turn.z[e], turn.rules) for e in foes),
+              default=0.0)
+    return turn.battle.approach_map(turn.me, foes, limit_ft=50.0 * (1 + int((2 * far + turn.speed) // 50)))
+
+
+def _nothing_to_gain(turn: Turn) -> bool:
+    """Whether a creature that can use no power this turn (surprised) gains nothing by moving: every
+    enemy standing is already in its reach next turn from where it stands. It acts after the enemies
+    next round too (the surprised act last), so a step towards them only meets their blows first."""
+    field = _approach_field(turn)
+    return set(turn.standing) <= turn.strikable_next_turn(turn.here, turn.z[turn.me], field)
+
+
 def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool = False) -> _Option:
     """:func:`plan` once the creature's stand, if any, is queued (``flown``: its flight is already tried)."""
     battle, me = turn.battle, turn.me
-    foes = turn.standing or turn.enemies
-    # ways are searched only as far as the farthest enemy weighed, and a turn's walk beyond (in 50 ft steps,
-    # so that turn after turn the same searches are found again)
-    far = max((distance_3d_ft(turn.here, turn.z[me], turn.square[e], turn.z[e], turn.rules) for e in foes),
-              default=0.0)
-    limit = 50.0 * (1 + int((2 * far + turn.speed) // 50))
-    field = battle.approach_map(me, foes, limit_ft=limit)
+    field = _approach_field(turn)
     if not prone and _far_apart(turn):
         walking = _close_in(turn, reserved, field)
         # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain

@@ -14,6 +14,7 @@ from typing import Any
 from components import Conditions, Falling, Movement
 from components.powers import Power
 from systems.actions import walk_speed
+from systems.falling import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -37,6 +38,7 @@ class Weights:
     approach: float = 0.4           # per square of path closer to the nearest enemy
     fall: float = 1.0               # per point of fall damage it would take itself (a jump down may pay)...
     fall_down: float = 12.0         # ...and per chance that the fall downs it (never walk off by accident)
+    hold_when_surprised: bool = True  # surprised, it stays put if a step would bring no enemy into reach
     script_guess: float = 2.5       # what a scripted power's unknown effect is taken to be worth per target
     down_worth_asking: float = 0.2  # the chance of going down below which reactions to it are not foreseen
     crowd: int = 8                  # nearest enemies (and friends) weighed in a crowd
@@ -192,6 +194,21 @@ class Turn:
             self.own_reach = longest_reach((p for p in self.powers if p.damage is not None or p.conditions
                                             or p.push_ft), self.rules.square_ft)
         return self.own_reach
+
+    def strikable_next_turn(self, end: tuple[int, int], z: float, field: Any) -> set[int]:
+        """The enemies still standing that it could bring its blow to bear on next turn from ``end`` (at
+        height ``z``): within a walk plus its reach, as the arrow flies for a shot; for a blow at hand, by
+        the way round (``field``, the walk to the nearest enemy) and not below a hurtful drop, where a walk
+        down stops at its foot."""
+        reach, rules = self.reach(), self.rules
+        if reach > 2 * rules.square_ft:
+            return {e for e in self.standing
+                    if distance_3d_ft(end, z, self.square[e], self.z[e], rules) <= self.speed + reach}
+        if float(field[end]) > self.speed + reach:
+            return set()
+        hurts = least_hurtful_drop_ft(rules)
+        return {e for e in self.standing if z - self.z[e] < hurts
+                and distance_3d_ft(end, z, self.square[e], self.z[e], rules) <= self.speed + reach}
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the
