@@ -192,6 +192,14 @@ def _rallied(turn: Turn, end: tuple[int, int], threat: Threat) -> float:
     return found
 
 
+def _exposure(threat: Threat) -> str:
+    """The reason's words for what ending on the threat's square exposes it to."""
+    words = f"{threat.expected:.1f} expected damage there"
+    if threat.sources:
+        words = f"cover from {threat.covered_from} of {len(threat.sources)} threats, " + words
+    return words
+
+
 def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best: Choice | None,
                 field: np.ndarray) -> list[_Option]:
     """Moving to ``move``'s square (or staying): then acting there, acting first, or only moving.
@@ -210,9 +218,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     moving: tuple[Command, ...] = () if move is None else (("move", (turn.me, *move.square), {}),)
 
     def ending() -> str:
-        words = f"{threat.expected:.1f} expected damage there"
-        if threat.sources:
-            words = f"cover from {threat.covered_from} of {len(threat.sources)} threats, " + words
+        words = _exposure(threat)
         if fall:
             words += f", a fall of {fall:.1f}"
         return (f"moves to {move.square}" if move is not None else f"stays at {turn.here}") + f": {words}"
@@ -296,8 +302,9 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
     if "prone" not in conditions or "restrained" in conditions:
         if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
+            threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
             return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
-                                        f" from here{aside}")
+                                        f" from here; {_exposure(threat)}{aside}")
         best = _plan(turn, reserved or set(), prone=False)
         return Decision(best.commands, lambda: best.why() + aside)
     before = battle.snapshot()
