@@ -26,7 +26,6 @@ is parsed and frozen once per host, never per use.
 from __future__ import annotations
 
 import hashlib
-import os
 import weakref
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
@@ -35,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, ScriptFailed, TurnStarted
 from game.battle.foresight import Foreseer, reaction_ctx, small_fields
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
-from game.content.files import MEGABYTE, UnreadableFile, read_bounded
+from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
 from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
 from game.scripting.signatures import entry_problems
 from systems.state import BattleState
@@ -182,7 +181,7 @@ class ScriptHook:
         try:
             # Only a regular file inside the script folder (a symlink out of it could read any file
             # on the machine into an error message), and not a huge one.
-            if not self._inside(path):
+            if not inside_folder(path, self.script_dir, self.files):
                 raise UnreadableFile("it leads outside the script folder")
             source = read_bounded(path, MEGABYTE).decode("utf-8")
         except (UnreadableFile, UnicodeDecodeError) as err:
@@ -201,21 +200,6 @@ class ScriptHook:
         self._loaded[script] = self.host.functions(name)
         self._sources[script] = source
         return self._loaded[script]
-
-    def _inside(self, path: Path) -> bool:
-        """Whether ``path`` leads inside the script folder; the file (device, inode) found there before
-        at this path (``files``, shared by a map's battles) is not resolved again (its text is read)."""
-        try:
-            info = os.stat(path)
-            identity: tuple[int, int] | None = (info.st_dev, info.st_ino)
-        except OSError:
-            identity = None  # missing: resolved, then refused by the read
-        if identity is not None and self.files.get(str(path)) == identity:
-            return True  # (the same file at the same path)
-        inside = path.resolve().is_relative_to(self.script_dir.resolve())
-        if inside and identity is not None:
-            self.files[str(path)] = identity
-        return inside
 
     def entry_problems(self, script: str, entries: Mapping[str, tuple[str, ...]],
                        others: Collection[str] = ()) -> list[str]:

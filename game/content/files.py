@@ -33,6 +33,31 @@ def too_long_number(text: str) -> str:
             f"are read (and no number here needs more than a few)")
 
 
+def inside_folder(path: Path, folder: Path, known: dict[str, tuple[int, int]] | None = None) -> bool:
+    """Whether ``path`` leads inside ``folder`` once its symlinks are followed (a link out of it could
+    read any file on the machine into an error message); False for a symlink loop.
+
+    ``known`` maps paths already found inside to their file's (device, inode): the same file at the
+    same path is not resolved again (a map's battles read their scripts through one such table).
+    """
+    identity: tuple[int, int] | None = None
+    if known is not None:
+        try:
+            info = os.stat(path)
+            identity = (info.st_dev, info.st_ino)
+        except OSError:
+            pass  # missing: resolved below, and refused by whoever reads it
+        if identity is not None and known.get(str(path)) == identity:
+            return True
+    try:
+        inside = path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a symlink loop
+        return False
+    if inside and known is not None and identity is not None:
+        known[str(path)] = identity
+    return inside
+
+
 def read_bounded(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes.
 

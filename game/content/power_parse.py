@@ -67,6 +67,7 @@ from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import Bound, shown
 from game.content import checks
+from game.content.files import inside_folder
 
 __all__ = ["KEYS", "PowerError", "contradiction", "parse_power"]
 
@@ -265,7 +266,7 @@ def _is_script_in(folder: Path, name: str) -> bool:
     """Whether ``folder/name`` is a regular file that stays inside ``folder`` (no symlink out)."""
     path = folder / name
     try:
-        return path.is_file() and path.resolve().is_relative_to(folder.resolve())
+        return path.is_file() and inside_folder(path, folder)
     except OSError:
         return False
 

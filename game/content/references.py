@@ -20,7 +20,7 @@ from pathlib import Path
 from components.powers import Power
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
 from game.content.checks import Problems
-from game.content.files import MEGABYTE, UnreadableFile, read_bounded
+from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
 from game.content.powers import PowerFile, PowerFileCache, PowerLibrary
 from game.scripting import ScriptError, ScriptHosts
 from game.scripting.signatures import entry_problems
@@ -28,13 +28,6 @@ from game.scripting.signatures import entry_problems
 __all__ = ["check_reactions", "check_power_scripts", "scenario_power_files"]
 
 SCRIPT_BYTES = MEGABYTE
-
-
-def _inside(folder: Path, path: Path) -> bool:
-    try:
-        return path.resolve().is_relative_to(folder.resolve())
-    except (OSError, RuntimeError):  # a symlink loop
-        return False
 
 
 def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
@@ -55,7 +48,7 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
     """
     path = folder / name
     try:
-        if not _inside(folder, path):
+        if not inside_folder(path, folder):
             raise UnreadableFile("it leads outside the script folder")
         source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
     except (UnreadableFile, UnicodeDecodeError) as err:
@@ -135,7 +128,7 @@ def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir
             problems.add(where, f"a scenario given as text has no folder to read {name!r} from; load it from its file")
             continue
         path = folder / name
-        if not _inside(folder, path):
+        if not inside_folder(path, folder):
             problems.add(where, f"{name!r} leads outside the scenario's folder {folder}")
             continue
         file = cache.get(path, script_dir)
