@@ -58,19 +58,8 @@ class ConditionSystem(esper.Processor):
             return
         state = self.state
         dirty, state.dirty = state.dirty, set()
-        if len(dirty) > 8:
-            for entity, (conditions, health, fatigue, vision) in components_of(dirty, Conditions, Health, Fatigue,
-                                                                               Vision):
-                self._settle(entity, conditions, health, fatigue, vision)
-            return
-        get, exists = esper.component_for_entity, esper.entity_exists
-        for entity in sorted(dirty):  # a turn's few: looked up one by one
-            if exists(entity):
-                try:
-                    parts = get(entity, Conditions), get(entity, Health), get(entity, Fatigue), get(entity, Vision)
-                except KeyError:  # not a creature
-                    continue
-                self._settle(entity, *parts)
+        for entity, (conditions, health, fatigue, vision) in components_of(dirty, Conditions, Health, Fatigue, Vision):
+            self._settle(entity, conditions, health, fatigue, vision)
 
     def _settle(self, entity: int, conditions: Conditions, health: Health, fatigue: Fatigue, vision: Vision) -> None:
         """Derive one creature's conditions again and announce what changed."""

@@ -187,30 +187,10 @@ class VisibilitySystem(esper.Processor):
         assert levels is not None
         changed = state.dirty | state.looked
         state.looked = set()
-        if everyone or len(changed) > 8:
-            for entity, (position, vision, conditions) in components_of(None if everyone else changed,
-                                                                      Position, Vision, Conditions):
-                if "dead" not in conditions.active:
-                    self._look(entity, levels, position, vision, conditions)
-            return
-        self._look_at(sorted(changed), levels)
-
-    def _look_at(self, entities: list[int], levels: np.ndarray) -> None:
-        """:meth:`_look` for a turn's few creatures, looked up one by one."""
-        get, exists = esper.component_for_entity, esper.entity_exists
-        for entity in entities:
-            if exists(entity):
-                try:
-                    conditions = get(entity, Conditions)
-                    if "dead" not in conditions.active:
-                        self._look(entity, levels, get(entity, Position), get(entity, Vision), conditions)
-                except KeyError:  # not a creature
-                    continue
-
-    def _look(self, entity: int, levels: np.ndarray, position: Position, vision: Vision,
-              conditions: Conditions) -> None:
-        """A creature's own sight on its square (:func:`look`)."""
-        look(self.state, entity, levels, position, vision, conditions)
+        for entity, (position, vision, conditions) in components_of(None if everyone else changed,
+                                                                  Position, Vision, Conditions):
+            if "dead" not in conditions.active:
+                look(state, entity, levels, position, vision, conditions)
 
 
 def look(state: BattleState, entity: int, levels: np.ndarray, position: Position, vision: Vision,
