@@ -25,7 +25,6 @@ from systems.odds import chance_at_least
 from systems.paths import blocked_for
 from systems.rolls import attack_mode, defense_against, defense_value, roll_mode
 from systems.state import BattleState
-from systems.state import check_stamp as check_stamp  # its home before moves were stamped too
 from systems.visibility import seen_from, sight_level
 from systems.vitals import can_act, is_dead, is_flying
 

@@ -22,9 +22,9 @@ from components.powers import Power
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from systems.areas import area_centre, creatures_reached
 from systems.forces import push, teleport
-from systems.power_checks import attack_terms, check_stamp, halved, save_terms, use_problem
+from systems.power_checks import attack_terms, halved, save_terms, use_problem
 from systems.rolls import roll_die
-from systems.state import BattleState, Phase
+from systems.state import BattleState, Phase, check_stamp
 
 
 class PowerSystem(esper.Processor):

@@ -2,7 +2,7 @@
 
 A turn's plan asks the threats on a handful of squares several times (where to end, what a blinding
 would change), and each time read every enemy afresh: its powers, its walk, its sight. Those reads
-depend only on the battle's state, and the battle's stamp (``systems.power_checks.check_stamp``)
+depend only on the battle's state, and the battle's stamp (``systems.state.check_stamp``)
 changes whenever that state does, so they are kept for as long as the stamp holds. Whatever puts
 the battle back to an earlier moment (a restore, the end of a ``supposing`` block) hands the memo
 back as it was then, or forgets it: a stamp alone cannot tell two histories of the same length apart.
@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from systems.power_checks import check_stamp
-from systems.state import BattleState
+from systems.state import BattleState, check_stamp
 
 
 class StampedMemo:

@@ -19,7 +19,8 @@ from game.battle.world import BattleCore, command, entry
 from systems import rolls
 from systems.areas import area_squares
 from systems.cover import has_cover
-from systems.power_checks import check_stamp, use_problem
+from systems.power_checks import use_problem
+from systems.state import check_stamp
 from systems.visibility import can_see
 
 
