@@ -81,6 +81,11 @@ class Power:
         return not self.has_area and self.targets != "self" and not self.teleport
 
     @property
+    def grants(self) -> tuple[str, ...]:
+        """The conditions a use that lands grants its target: its own, and flying for a flight."""
+        return (*self.conditions, "flying") if self.flight else self.conditions
+
+    @property
     def lasting(self) -> bool:
         """Whether using it leaves grants that its duration must take back."""
         return bool(self.conditions or self.flight or self.creates_area or self.creates_light)

@@ -125,9 +125,9 @@ class PowerSystem(esper.Processor):
             state.health_queue.append(Heal(target, power.healing.roll(state.rng), f"power:{power.id}"))
         if saved:
             return  # a successful save against a half-damage power takes the damage only
-        if power.conditions or power.flight:
+        if power.grants:
             conditions = esper.component_for_entity(target, Conditions)
-            for name in (*power.conditions, "flying") if power.flight else power.conditions:
+            for name in power.grants:
                 conditions.grant(name, source)
                 if effect is not None:
                     effect.conditions.append((target, name))

@@ -192,9 +192,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         full, half, attack, save = self._landing(power, user, target, origin, target_square)
         damage, healing, pushed_to, fall, downs, kills, ally = self._effects(power, target, origin, team, full, half,
                                                                              target_square)
-        grants = (*power.conditions, *(("flying",) if power.flight else ()))
-        return TargetForecast(target, ally, full, attack, save, damage, healing, grants, pushed_to, fall, downs,
-                              kills)
+        return TargetForecast(target, ally, full, attack, save, damage, healing, power.grants, pushed_to, fall,
+                              downs, kills)
 
     def _effects(self, power: Power, target: int, origin: tuple[int, int], team: str, full: float, half: float,
                  target_square: tuple[int, int] | None = None

@@ -24,8 +24,7 @@ from game.battle.forecasts import Forecasts
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
-from systems.odds import chance_at_least
-from systems.power_checks import Vantage, aim_problem, attack_chance, save_terms
+from systems.power_checks import Vantage, aim_problem, attack_chance
 
 
 class Outcomes(Forecasts):
@@ -67,22 +66,20 @@ class Outcomes(Forecasts):
         damage, healing, _, fall, downs, kills, ally = self._effects(power, target, seen.square, seen.team, full, half)
         return Outcome(target, ally, full, None if damage is None else damage.mean,
                        None if healing is None else healing.mean, None if fall is None else fall.damage.mean,
-                       (*power.conditions, *(("flying",) if power.flight else ())), downs, kills)
+                       power.grants, downs, kills)
 
     def _chances(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int) -> tuple[float, float]:
-        """``_landing``'s chances of the full and of the halved effect, without the roll's explanation:
-        an attack from ``attack_terms``' parts (the mode from the user's sight there and the target
-        square's light, the Defense from cover and flat-footedness, the d20's table)."""
+        """``_landing``'s chances of the full and of the halved effect, without an attack roll's
+        explanation: an attack from ``attack_terms``' parts (the mode from the user's sight there and
+        the target square's light, the Defense from cover and flat-footedness, the d20's table); a
+        save, or a use with no roll, by ``_landing`` itself."""
         state = self.state
-        if power.attack_bonus is not None:
-            assert state.levels is not None
-            there = esper.component_for_entity(target, Position).square
-            return attack_chance(seen.sight, int(state.levels[there]), striker[0], striker[1] + power.attack_bonus,
-                                 esper.component_for_entity(target, Defense).base, has_cover(state, seen.square, there),
-                                 "flat-footed" in esper.component_for_entity(target, Conditions).active,
-                                 state.rules), 0.0
-        if power.save_dc is not None:
-            roll, dc = save_terms(state, power, target)
-            saved = chance_at_least(roll.mode, dc)
-            return 1.0 - saved, (saved if power.save_half else 0.0)
-        return 1.0, 0.0
+        if power.attack_bonus is None:
+            full, half, _, _ = self._landing(power, seen.user, target, seen.square)
+            return full, half
+        assert state.levels is not None
+        there = esper.component_for_entity(target, Position).square
+        return attack_chance(seen.sight, int(state.levels[there]), striker[0], striker[1] + power.attack_bonus,
+                             esper.component_for_entity(target, Defense).base, has_cover(state, seen.square, there),
+                             "flat-footed" in esper.component_for_entity(target, Conditions).active,
+                             state.rules), 0.0
