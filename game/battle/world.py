@@ -52,15 +52,20 @@ def _drop_world(name: str, hosts: ScriptHosts | None) -> None:
     esper.delete_world(name)
 
 
+def _enter(battle: BattleCore) -> None:
+    """Make the battle's world esper's current one (a closed battle has none)."""
+    if battle.closed:
+        raise RuntimeError("this battle is closed")
+    if esper.current_world != battle.world_name:
+        esper.switch_world(battle.world_name)
+
+
 def entry(method: F) -> F:
     """Switch esper to this battle's world before running a public method."""
 
     @functools.wraps(method)
     def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
-        if self.closed:
-            raise RuntimeError("this battle is closed")
-        if esper.current_world != self.world_name:
-            esper.switch_world(self.world_name)
+        _enter(self)
         return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -78,14 +83,11 @@ def command(method: F) -> F:
     def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
         recording = self.recording
         if recording.supposed:
-            raise IllegalCommand(f"{method.__name__}: no command may be issued inside a supposing block (the "
+            raise IllegalCommand(f"{name}: no command may be issued inside a supposing block (the "
                                  "battle there is a what-if, put back as it was when the block ends)")
         recording.depth += 1
-        try:  # entry's switch, written out: a turn's orders come through here
-            if self.closed:
-                raise RuntimeError("this battle is closed")
-            if esper.current_world != self.world_name:
-                esper.switch_world(self.world_name)
+        try:
+            _enter(self)
             result = method(self, *args, **kwargs)
         finally:
             recording.depth -= 1
