@@ -74,16 +74,8 @@ class Dice:
 
     def roll(self, rng: random.Random) -> int:
         """Roll with ``rng`` (the battle's generator, so a seed replays every roll); never below 0."""
-        sides, total = self.sides, self.bonus
-        if type(rng) is not random.Random or sides < 1:
-            return max(0, sum([die(rng, sides) for _ in range(self.count)]) + total)
-        bits, draw = sides.bit_length(), rng.getrandbits
-        for _ in range(self.count):  # die's draws, written out: the same bits in the same order
-            drawn = draw(bits)
-            while drawn >= sides:
-                drawn = draw(bits)
-            total += 1 + drawn
-        return max(0, total)
+        sides = self.sides
+        return max(0, sum([die(rng, sides) for _ in range(self.count)]) + self.bonus)
 
     def average(self) -> float:
         return self.count * (self.sides + 1) / 2 + self.bonus
