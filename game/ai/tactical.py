@@ -156,7 +156,7 @@ def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
             fall = fall_odds(z - float(terrain.ground[stop]), bool(terrain.soft[stop]), turn.rules)
     if fall is None:
         return 0.0, 0.0
-    return fall.damage.mean, fall.damage.at_least(max(turn.health[turn.me].health, 1))
+    return fall.damage.mean, fall.damage.at_least(max(turn.glance[turn.me].health, 1))
 
 
 def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
@@ -183,7 +183,7 @@ def _rallied(turn: Turn, end: tuple[int, int], threat: Threat) -> float:
     what the reactions would then do (a rally heals the friends near the one who fell)."""
     if not turn.downs_heard:
         return 0.0
-    health, least = turn.health[turn.me].health, turn.weights.down_worth_asking
+    health, least = turn.glance[turn.me].health, turn.weights.down_worth_asking
     mine = min(1.0, _taken(turn, threat, {}) / max(health, 1))
     found = mine * turn.if_downed(turn.me, end) if mine >= least else 0.0
     for friend in turn.friends:  # each question is a script call: only about the friends in danger
@@ -229,10 +229,10 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     if there:
         best = there[0]
         score = base + best.score - caution * _taken(turn, threat, dict(best.downs))
-        found.append(_Option(score, (*moving, best.command), lambda: f"{ending()}; {best.why()}"))
+        found.append(_Option(score, (*moving, best.command), _joined(ending, best.why)))
     if here_best is not None and move is not None:
         score = base + here_best.score - caution * _taken(turn, threat, dict(here_best.downs))
-        found.append(_Option(score, (here_best.command, *moving), lambda: f"{here_best.why()}; then {ending()}"))
+        found.append(_Option(score, (here_best.command, *moving), _joined(here_best.why, ending, "; then ")))
     return found
 
 
@@ -389,8 +389,8 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     options.extend(_leaps(turn, field))
     # a light, darkness or fog is tried on the battle itself, which costs a snapshot a try: only on a
     # turn that has no use of a power worth making (in a crowd of 50 it cost seconds a round); so is a flight
-    acts = any(name == "use_power" for name, _, _ in max(options, key=lambda o: o.score).commands)
-    calm = max(options, key=lambda o: o.score)  # its best turn, with no use of a power in it
+    calm = max(options, key=lambda o: o.score)  # its best turn (with no use of a power in it, unless it acts)
+    acts = any(name == "use_power" for name, _, _ in calm.commands)
     veil = None if acts else veil_option(turn, calm.commands)
     if veil is not None:
         options.append(_Option(calm.score + veil[0], (*calm.commands, veil[1]), _joined(calm.why, _said(veil[2]))))

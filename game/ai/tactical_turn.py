@@ -126,7 +126,6 @@ class Turn:
         self.standing = [c for c in self.enemies if c in self.able]
         # its side still in the fight, itself included (downed or not): whom the enemies' blows would land on
         self.side = [c for c in self.friends if c == me or c in self.able]
-        self.health = {g.entity: g for g in living}  # Health left (``health``) and its ``max_health``
         self.powers = [battle.power(p) for p in mine.powers if allowed is None or p in allowed]
         # how far it walks by the rules as it is now (slowed, restrained), as next turn's walk will likely be
         self.speed = float(walk_speed(battle.get(me, Movement), battle.get(me, Conditions), battle.get(me, Falling),
@@ -149,8 +148,8 @@ class Turn:
 
     def low(self) -> bool:
         """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
-        health = self.health[self.me]
-        return health.health <= self.weights.low_health * health.max_health
+        mine = self.glance[self.me]
+        return mine.health <= self.weights.low_health * mine.max_health
 
     def caution(self) -> float:
         return self.weights.caution_when_low if self.low() else self.weights.caution
@@ -228,9 +227,9 @@ class Turn:
         worth what downing it is worth (``Weights.kill`` and its blow a round), and ``Weights.revive``
         besides. One valuation for a heal the player casts and for one a reaction script would cast
         (a rally that stands a downed friend up, or an enemy)."""
-        health = self.health[creature]
-        worth = self.weights.heal * min(amount, health.max_health - health.health)
-        if "downed" in health.conditions:
+        it = self.glance[creature]
+        worth = self.weights.heal * min(amount, it.max_health - it.health)
+        if "downed" in it.conditions:
             worth += (self.weights.revive + self.weights.kill + self.menace(creature)) * affected
         return worth
 
@@ -260,7 +259,7 @@ class Turn:
             forecast = self.battle.forecast_reactions(creature, moved=moved)
             found = 0.0
             for other, amount in forecast.healed.items():
-                if other in self.health and other != creature:
+                if other in self.square and other != creature:  # alive (``square`` holds the living)
                     worth = self.heal_worth(other, amount)
                     found += worth if other in self.friends else -worth
             for other, amount in forecast.hurt.items():
@@ -273,7 +272,7 @@ class Turn:
         could deal it where it stands (the battle's threat) over the health it has left."""
         found = self.down_odds.get(creature)
         if found is None:
-            health = self.health[creature].health
+            health = self.glance[creature].health
             if health <= 0:
                 found = 0.0
             else:

@@ -25,7 +25,7 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
     its side could stand it up again (then it is worth a kill).
     """
     w = turn.weights
-    health = turn.health[odds.target].health
+    health = turn.glance[odds.target].health
     damage = odds.damage if odds.damage is not None else 0.0
     falling = odds.affected * odds.fall if odds.fall is not None else 0.0
     hurt = damage + falling
