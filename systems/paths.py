@@ -8,6 +8,8 @@ one map, so the answers are kept in the battle's :class:`~systems.caches.MapCach
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import tcod.path
 
@@ -118,13 +120,17 @@ class Paths:
         A fact of the layout and the rules, asked when a move is issued, when the next order is
         checked after it, and when it resolves: kept in the caches, shared by the map's battles.
         """
-        terrain, rules = self.terrain, self.rules
-        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, goal, limit_ft, flying)
+        key = self._answer_key(start, goal, limit_ft, flying)
         found = self.caches.costs.get(key, -1)
         if found == -1:  # (no cost is negative)
             found = self._cost(start, goal, limit_ft, flying)
             self.caches.keep_cost(key, found)
         return found
+
+    def _answer_key(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None, flying: bool
+                    ) -> tuple[Any, ...]:
+        """What a cost or a route depends on: the layout, the rules' distances and the question."""
+        return (self.terrain.layout_key(), self.rules.diagonal, self.rules.square_ft, start, goal, limit_ft, flying)
 
     def _cost(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None, flying: bool) -> int | None:
         """:meth:`cost`, worked out."""
@@ -141,8 +147,7 @@ class Paths:
     def find(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
              flying: bool = False) -> tuple[list[tuple[int, int]], int] | None:
         """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost."""
-        terrain, rules = self.terrain, self.rules
-        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, goal, limit_ft, flying)
+        key = self._answer_key(start, goal, limit_ft, flying)
         known = self.caches.routes.get(key)  # the climb down a distance map: a fact of the layout too
         if known is not None:
             return list(known[0]), known[1]
