@@ -48,7 +48,7 @@ class MapCaches:
         #: the squares an area covers, by (layout, rules, shape, centre, facing): see systems.areas
         self.areas: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
-        self.sight: dict[tuple[Layout, bytes], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
+        self.sight: dict[tuple[Layout, bytes | None], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
         self.levels = LevelCache()
         # the last layout asked about and its answers: a battle asks about one layout thousands of
@@ -86,11 +86,15 @@ class MapCaches:
         self._last_cover = (layout, answers)
         return answers
 
-    def sight_answers(self, layout: Layout, levels: np.ndarray
+    def sight_answers(self, layout: Layout, levels: np.ndarray | None
                       ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
         """The known answers of "can a viewer of this level on this square see that one" for one
-        layout of walls and one level grid, ``(level, here, square) -> bool``."""
-        return self._answers(self.sight, (layout, levels.tobytes()))
+        layout of walls and one level grid, ``(level, here, square) -> bool``.
+
+        ``levels`` None stands for every grid with no square at no vision: on those, sight is the
+        walls' alone, so a light lit or put out (a new grid) finds the answers of the last one.
+        """
+        return self._answers(self.sight, (layout, None if levels is None else levels.tobytes()))
 
     def _answers(self, store: dict[K, dict[Any, V]], key: K) -> dict[Any, V]:
         """``store``'s answers for ``key``, begun afresh when there are none or more than

@@ -108,7 +108,9 @@ def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: It
     :func:`sight_level`, read once by a caller asking from one square about many)."""
     assert state.levels is not None
     if state.sight is None or state.sight[0] != state.levels_version:
-        state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), state.levels))
+        # only a square at no vision on the line can block what the walls let through (see ``sees``)
+        dark = state.levels if bool((state.levels == _NO_VISION).any()) else None
+        state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), dark))
     answers = state.sight[1]
     found = []
     for square in squares:

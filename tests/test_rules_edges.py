@@ -122,6 +122,26 @@ def test_darkness_between_two_lit_squares_blocks_sight() -> None:
         b.use_power(archer, "shoot", target=target)
 
 
+def test_sight_answers_follow_each_grid_as_darkness_and_lights_come_and_go() -> None:
+    """Grids with no square at no vision share their sight answers (the walls alone decide them):
+    a light lit or put out must not hide darkness that blocks a line, nor keep blocking a line
+    once the darkness is gone."""
+    b = Battle(seed=1)
+    archer, target = b.spawn("archer", 1, 5, team="a"), b.spawn("target", 9, 5, team="b")
+    behind_wall = b.spawn("hidden", 1, 9, team="b")
+    b.add_wall(1, 7)
+    assert b.can_see(archer, target) and not b.can_see(archer, behind_wall)
+    light = b.add_light(1, 1, 10, Visibility.NORMAL)  # a new grid, still no darkness anywhere
+    assert b.can_see(archer, target) and not b.can_see(archer, behind_wall)
+    smoke = b.add_area(5, 5, 5, Visibility.NO_VISION)
+    assert not b.can_see(archer, target)
+    b.remove_area(smoke)
+    b.remove_light(light)
+    assert b.can_see(archer, target) and not b.can_see(archer, behind_wall)
+    b.add_area(5, 5, 5, Visibility.NO_VISION)  # the same dark grid again: its own answers, not the light's
+    assert not b.can_see(archer, target)
+
+
 def test_no_surprise_rounds_means_nobody_is_surprised() -> None:
     b = Battle(seed=1, rules={"surprise_rounds": 0})
     sleeper = b.spawn("sleeper", 1, 1, prepared=False)
