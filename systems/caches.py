@@ -47,6 +47,8 @@ class MapCaches:
         self.routes: dict[tuple[Any, ...], tuple[tuple[tuple[int, int], ...], int]] = {}
         #: the squares an area covers, by (layout, rules, shape, centre, facing): see systems.areas
         self.areas: dict[tuple[Any, ...], tuple[tuple[int, int], ...]] = {}
+        #: the path searches' graphs, by (layout, diagonal rule, window, flying): see systems.paths
+        self.graphs: dict[tuple[Any, ...], Any] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
@@ -70,6 +72,15 @@ class MapCaches:
 
     def keep_cost(self, key: tuple[Any, ...], cost: int | None) -> None:
         _keep(self.costs, key, cost, self.paths_kept * 32)
+
+    def graph(self, key: tuple[Any, ...], make: Callable[[], T]) -> T:
+        """The search graph of one window of a layout (by layout, diagonal rule, window, flying),
+        made by ``make`` the first time: a graph costs more to build than a search over it."""
+        found = self.graphs.get(key)
+        if found is None:
+            found = make()
+            _keep(self.graphs, key, found, self.paths_kept)
+        return found  # type: ignore[no-any-return]
 
     def keep_area(self, key: tuple[Any, ...], squares: tuple[tuple[int, int], ...]) -> None:
         _keep(self.areas, key, squares, self.paths_kept * 8)
@@ -125,6 +136,7 @@ class MapCaches:
         self.costs.clear()
         self.routes.clear()
         self.areas.clear()
+        self.graphs.clear()
         self.cover.clear()
         self._last_cover = None
         self.sight.clear()

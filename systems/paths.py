@@ -35,23 +35,37 @@ def blocked_for(terrain: Terrain, flying: bool) -> np.ndarray:
 
 
 def distance_map(terrain: Terrain, rules: Rules, roots: list[tuple[int, int]],
-                 window: tuple[int, int, int, int] | None = None, flying: bool = False) -> np.ndarray:
+                 window: tuple[int, int, int, int] | None = None, flying: bool = False,
+                 caches: MapCaches | None = None) -> np.ndarray:
     """Path cost from the nearest of ``roots`` to every square, around what blocks the mover, in
     edge-cost units.
 
     ``window`` is ``(x0, y0, x1, y1)``: only that part of the map is searched. Squares not reached
-    are ``UNREACHABLE``.
+    are ``UNREACHABLE``. With ``caches``, the window's graph is built once for its layout (building
+    it costs more than the search; many starts near an edge share one clipped window).
     """
-    cardinal, diagonal, _ = edge_weights(rules)
     x0, y0, x1, y1 = window or (0, 0, terrain.width, terrain.height)
-    cost = np.where(blocked_for(terrain, flying)[x0:x1, y0:y1], 0, 1).astype(np.int32)
-    finder = tcod.path.Pathfinder(tcod.path.SimpleGraph(cost=cost, cardinal=cardinal, diagonal=diagonal))
+    if caches is None:
+        graph = _graph(terrain, rules, (x0, y0, x1, y1), flying)
+    else:
+        key = (terrain.layout_key(), rules.diagonal, (x0, y0, x1, y1), flying)
+        graph = caches.graph(key, lambda: _graph(terrain, rules, (x0, y0, x1, y1), flying))
+    finder = tcod.path.Pathfinder(graph)
     for x, y in roots:
         finder.add_root((x - x0, y - y0))
     finder.resolve()
     full: np.ndarray = tcod.path.maxarray((terrain.width, terrain.height), dtype=np.int32)
     full[x0:x1, y0:y1] = finder.distance
     return full
+
+
+def _graph(terrain: Terrain, rules: Rules, window: tuple[int, int, int, int], flying: bool) -> tcod.path.SimpleGraph:
+    """The search graph of one window of the map: its open squares, with the rules' edge costs."""
+    cardinal, diagonal, _ = edge_weights(rules)
+    x0, y0, x1, y1 = window
+    cost = np.where(blocked_for(terrain, flying)[x0:x1, y0:y1], 0, 1).astype(np.int32)
+    cost.flags.writeable = False  # the graph reads it on every search it serves
+    return tcod.path.SimpleGraph(cost=cost, cardinal=cardinal, diagonal=diagonal)
 
 
 class Paths:
@@ -79,7 +93,7 @@ class Paths:
             reach = int(max(limit_ft, 0) // rules.square_ft) + 1
             window = (max(0, start[0] - reach), max(0, start[1] - reach),
                       min(terrain.width, start[0] + reach + 1), min(terrain.height, start[1] + reach + 1))
-        distances = distance_map(terrain, rules, [start], window, flying)
+        distances = distance_map(terrain, rules, [start], window, flying, self.caches)
         self.caches.keep_distance_map(key, distances)
         return distances
 

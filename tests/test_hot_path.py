@@ -15,7 +15,7 @@ from components import Rules, Terrain
 from components.events import AttackRolled, CommandRefused
 from game import Battle
 from systems.caches import MapCaches
-from systems.paths import UNREACHABLE, Paths, edge_weights
+from systems.paths import UNREACHABLE, Paths, distance_map, edge_weights
 
 
 def _search_cost(paths: Paths, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None) -> int | None:
@@ -49,6 +49,32 @@ def test_one_square_moves_cost_what_the_search_finds(diagonal: str) -> None:
                         assert found[0] == [(int(a), int(b)) for a, b in climbed]
                     checked += 1
     assert checked > 3000
+
+
+@pytest.mark.parametrize("flying", [False, True])
+def test_searches_through_a_kept_graph_find_what_a_fresh_search_finds(flying: bool) -> None:
+    """A window's search graph is built once and kept: every start that shares it (near an edge,
+    clipped windows coincide), every limit, and the walls' next layout still get a fresh search's
+    answer."""
+    rng = random.Random(flying)
+    terrain = Terrain(12, 12)
+    for _ in range(30):
+        terrain.walls[rng.randrange(12), rng.randrange(12)] = True
+    terrain.touch()
+    rules, caches = Rules(), MapCaches()
+    for layout in range(2):
+        before = len(caches.graphs)
+        for x in range(12):
+            for y in range(12):
+                for limit in (None, 10, 25):
+                    reach = None if limit is None else int(limit // rules.square_ft) + 1
+                    window = None if reach is None else (max(0, x - reach), max(0, y - reach),
+                                                         min(12, x + reach + 1), min(12, y + reach + 1))
+                    kept = distance_map(terrain, rules, [(x, y)], window, flying, caches)
+                    assert (kept == distance_map(terrain, rules, [(x, y)], window, flying)).all()
+        assert 0 < len(caches.graphs) - before < 12 * 12 * 3  # the clipped windows were shared
+        terrain.walls[5, :] = layout == 0  # a wall across the map, then gone again
+        terrain.touch()
 
 
 def _turn_of(b: Battle, creature: int) -> None:
