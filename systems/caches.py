@@ -80,7 +80,7 @@ class MapCaches:
         if found is None:
             found = make()
             _keep(self.graphs, key, found, self.paths_kept)
-        return found  # type: ignore[no-any-return]
+        return found
 
     def keep_area(self, key: tuple[Any, ...], squares: tuple[tuple[int, int], ...]) -> None:
         _keep(self.areas, key, squares, self.paths_kept * 8)
