@@ -118,7 +118,7 @@ def pool_rate(path: str, battles: int, workers: int) -> tuple[float, float, dict
     try:
         warm = SimConfig(path, battles=workers * 4, seed=99, workers=workers, out_dir=None, chunk_size=2)
         simulate(warm, progress=False, executor=executor)
-        config = SimConfig(path, battles=battles, seed=0, workers=workers, out_dir=None, chunk_size=10)
+        config = SimConfig(path, battles=battles, seed=0, workers=workers, out_dir=None)  # chunks as users get them
         result = simulate(config, progress=False, executor=executor)
     finally:
         executor.shutdown(wait=True)

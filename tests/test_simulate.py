@@ -23,7 +23,7 @@ from game.sim.cli import parse_set
 from game.sim.config import SimConfig
 from game.sim.provenance import provenance
 from game.sim.runner import battle_seed, run_battle
-from game.sim.simulate import simulate
+from game.sim.simulate import chunk_size, chunk_sizes, chunks_of, simulate
 
 SCENARIO = textwrap.dedent("""
     name = "Test yard"
@@ -129,6 +129,24 @@ def test_same_master_seed_same_table_and_variants_share_seeds(scenario: str, tmp
     other = simulate(SimConfig(scenario, battles=12, seed=8, workers=1, out_dir=None), progress=False)
     assert other.summaries()[0]["mean_rounds"] != first.summaries()[0]["mean_rounds"] or \
         other.summaries()[0]["teams"] != first.summaries()[0]["teams"]
+
+
+@pytest.mark.parametrize(("battles", "variants", "workers", "given"),
+                         [(300, 1, 2, None), (1000, 1, 2, None), (1000, 3, 1, None), (7, 2, 2, None), (300, 1, 2, 7)])
+def test_chunks_cover_every_battle_once_and_shrink_so_the_workers_finish_together(
+        battles: int, variants: int, workers: int, given: int | None) -> None:
+    config = SimConfig("x.toml", battles=battles, workers=workers, chunk_size=given,
+                       sets=[("rules.cover_bonus", list(range(variants)))] if variants > 1 else [])
+    seeds = config.seeds()
+    chunks = list(chunks_of(config, seeds, config.variants(), None, chunk_sizes(config, battles * variants, workers)))
+    for variant in range(variants):
+        assert [s for c in chunks if c.variant == variant for s in c.battles] == seeds  # in order, each once
+    sizes = [len(c.battles) for c in chunks]
+    if given is not None:
+        assert set(sizes[:-1]) == {given}  # the user's --chunk is kept as asked
+    else:
+        first = chunk_size(config, battles * variants, workers)
+        assert max(sizes) == first and sizes[-2] <= max(first // 4, 1)  # the run ends on small chunks
 
 
 def test_single_battle_replays_by_seed(scenario: str) -> None:
