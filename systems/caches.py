@@ -50,7 +50,7 @@ class MapCaches:
         #: the path searches' graphs, by (layout, diagonal rule, window, flying): see systems.paths
         self.graphs: dict[tuple[Any, ...], Any] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
-        self.sight: dict[tuple[Layout, bytes | None], dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] = {}
+        self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
         self.levels = LevelCache()
         # the last layout asked about and its answers: a battle asks about one layout thousands of
@@ -98,9 +98,10 @@ class MapCaches:
         return answers
 
     def sight_answers(self, layout: Layout, levels: np.ndarray | None
-                      ) -> dict[tuple[int, tuple[int, int], tuple[int, int]], bool]:
-        """The known answers of "can a viewer of this level on this square see that one" for one
-        layout of walls and one level grid, ``(level, here, square) -> bool``.
+                      ) -> dict[tuple[tuple[int, int], tuple[int, int]], bool]:
+        """The known answers of "can a viewer with some vision on this square see that one" for one
+        layout of walls and one level grid, ``(square, square) -> bool``, the lesser square first
+        (sight is the same both ways).
 
         ``levels`` None stands for every grid with no square at no vision: on those, sight is the
         walls' alone, so a light lit or put out (a new grid) finds the answers of the last one.

@@ -108,7 +108,7 @@ class BattleState:
     levels_of_map: int = -1  # the terrain version ``levels`` was computed for
     #: (levels_version, the answers about sight for this level grid): the answers live in the
     #: caches, shared by every battle whose walls and level grid are these (None: look them up again)
-    sight: tuple[int, dict[tuple[int, tuple[int, int], tuple[int, int]], bool]] | None = None
+    sight: tuple[int, dict[tuple[tuple[int, int], tuple[int, int]], bool]] | None = None
     announced: dict[int, dict[str, str]] = field(default_factory=dict)  # entity -> condition -> why
     in_air: set[int] = field(default_factory=set)  # creatures still falling at the end of a round
     falls_seen_map: int = -1  # the terrain version the falling system last looked at everyone for

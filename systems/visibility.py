@@ -111,10 +111,14 @@ def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: It
         # only a square at no vision on the line can block what the walls let through (see ``sees``)
         dark = state.levels if bool((state.levels == _NO_VISION).any()) else None
         state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), dark))
+    if level == _NO_VISION:  # no vision of its own: it sees nothing (``sees`` asks this first)
+        return [False for _ in squares]
+    # past that, ``sees`` reads no more of the viewer's level, and a line is clear both ways or neither:
+    # one answer serves every viewer on either end
     answers = state.sight[1]
     found = []
     for square in squares:
-        key = (level, here, square)
+        key = (here, square) if here <= square else (square, here)
         seen = answers.get(key)
         if seen is None:
             seen = answers[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
