@@ -28,6 +28,21 @@ def after_hit(current: int, fatigue: int, most: int, amount: int, rules: Rules) 
     return after, fatigue
 
 
+def hits_to_die(current: int, fatigue: int, most: int, rules: Rules) -> int | None:
+    """How many more wounding hits a creature with ``current`` Health and ``fatigue`` of ``most``
+    takes before it is dead, each resolved by :func:`after_hit` (a planner weighs a blow at a downed
+    enemy as a step towards its death); 0 for the dead, None when hits no longer bring it nearer
+    (rules that give no fatigue for a hit at 0)."""
+    hits = 0
+    while not dead_at(current, fatigue, most):
+        after = after_hit(current, fatigue, most, max(current, 1), rules)
+        if after == (current, fatigue):
+            return None
+        current, fatigue = after
+        hits += 1
+    return hits
+
+
 class DamageSystem(esper.Processor):
     """Drains the health queue: hits and heals from the GM, falls and powers."""
 

@@ -284,6 +284,32 @@ def test_it_finishes_the_downed_enemy_one_hit_from_death_when_its_side_could_sta
     assert "to kill" not in decision.why
 
 
+def test_it_wounds_a_downed_enemy_its_side_could_stand_up_though_no_single_blow_kills_it():
+    """A downed orc three blows from death (fatigue 2 of 5): each wounding blow is a third of the
+    way to killing it, which matters only while a shaman of its side could stand it up again."""
+    def board(healer: bool) -> tuple[Battle, int, int]:
+        b = Battle(seed=10, width=16, height=8)
+        me = b.spawn("knight", 2, 4, team="a", powers=["strike"], health=20)
+        orc = b.spawn("orc", 6, 4, team="b", powers=["strike"], health=10)
+        b.spawn("ogre", 12, 4, team="b", powers=["strike"], health=30)
+        b.spawn("shaman", 15, 7, team="b", powers=["heal" if healer else "shoot"], speed=0)
+        b.start_combat()
+        b.add_fatigue(orc, 2)
+        b.damage(orc, 10)
+        b.tick()
+        assert "downed" in b.conditions(orc)
+        assert b.forecast(me, "strike", target=orc, from_square=(5, 4)).targets[0].kills == 0  # no blow kills
+        return b, me, orc
+
+    b, me, orc = board(healer=True)
+    decision = ai.decide(b, me, "tactical")
+    assert ("strike", {"target": orc}) in moves_and_uses(decision)[1], decision.why
+    assert "of a kill" in decision.why
+    b, me, orc = board(healer=False)  # nobody could stand it up: out of the fight for good
+    decision = ai.decide(b, me, "tactical")
+    assert ("strike", {"target": orc}) not in moves_and_uses(decision)[1], decision.why
+
+
 def test_it_focuses_fire_on_the_enemy_already_hurt():
     """Two like enemies in reach, neither to be downed by one blow: it strikes the one nearer its end."""
     b = Battle(seed=11, width=10, height=8)

@@ -6,9 +6,10 @@ import statistics
 
 import pytest
 
-from components import Fatigue, Position
+from components import Fatigue, Position, Rules
 from components.rules import ROLL_KINDS
 from game import Battle
+from systems.damage import hits_to_die
 
 
 def tired(b: Battle, level: int, x: int = 0, y: int = 0, **kw) -> int:
@@ -121,3 +122,17 @@ def test_four_fatigue_rolls_initiative_with_disadvantage():
         rolls.append(rolled.roll)
         b.close()
     assert statistics.mean(rolls) < 8.5
+
+
+@pytest.mark.parametrize(("health", "fatigue", "per_hit", "hits"), [
+    (0, 2, 1, 3),      # downed, three points of the track left: three hits
+    (0, 2, 2, 2),      # two points a hit: the last hit fills what is left
+    (0, 5, 1, 0),      # dead already
+    (6, 0, 1, 5),      # standing: the hit that downs it costs a point too
+    (0, 2, 0, None),   # hits at 0 cost nothing: they never bring its death nearer
+])
+def test_hits_to_die_counts_the_hits_the_damage_rule_resolves(health: int, fatigue: int, per_hit: int,
+                                                              hits: int | None) -> None:
+    """What a planner weighs a blow at a downed enemy by: the damage rule's own hits, one at a time."""
+    rules = Rules.from_mapping({"fatigue_per_hit_at_zero": per_hit})
+    assert hits_to_die(health, fatigue, 5, rules) == hits

@@ -7,6 +7,7 @@ reports (powers, health, conditions, squares), never a rule worked out again.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from components import Conditions, Falling, Movement
 from components.powers import Power
 from systems.actions import walk_speed
+from systems.damage import hits_to_die
 from systems.falling import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
 
@@ -245,6 +247,14 @@ class Turn:
             return True
         return any(battle.power(p).healing is not None for g in self.glance.values() if g.entity != creature
                    and g.team == it.team and g.can_act for p in g.powers)
+
+    def blows_to_kill(self, creature: int) -> float:
+        """How many more wounding blows a downed ``creature`` takes before it dies, by the damage
+        rule itself (``systems.damage.hits_to_die``): infinite where hits at 0 Health no longer
+        bring it nearer its death (rules that give no fatigue for them)."""
+        it = self.glance[creature]
+        hits = hits_to_die(0, it.fatigue, it.max_fatigue, self.rules)
+        return math.inf if hits is None else max(hits, 1)
 
     def if_downed(self, creature: int, me_at: tuple[int, int] | None = None) -> float:
         """What the reaction scripts would do if ``creature`` went down (with this creature standing

@@ -31,12 +31,15 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
     hurt = damage + falling
     if not odds.ally:
         if odds.target not in turn.standing:
-            # out of the fight, unless its side can stand it up again: then a blow that kills it is a kill
+            # out of the fight, unless its side can stand it up again: then each blow that wounds it is a
+            # step of the few its Fatigue track has left before it dies, and worth that part of a kill
             value = w.finish * hurt
-            if odds.kills and turn.could_come_back(odds.target):
-                value += odds.kills * (w.kill + turn.menace(odds.target))
-                return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down), " \
-                    f"{odds.kills:.0%} to kill"
+            if turn.could_come_back(odds.target):
+                wounds = odds.affected if hurt > 0 else 0.0  # the chance it lands (and deals damage)
+                part = max(odds.kills, wounds / turn.blows_to_kill(odds.target))
+                value += part * (w.kill + turn.menace(odds.target))
+                return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down), " + (
+                    f"{odds.kills:.0%} to kill" if odds.kills >= part else f"{part:.0%} of a kill")
             return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down)"
         menace = turn.menace(odds.target)
         value = hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace)
