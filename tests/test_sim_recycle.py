@@ -41,3 +41,20 @@ def test_a_run_that_recycles_every_two_chunks_finishes_every_battle(tmp_path: Pa
     again = simulate(SimConfig(scenario=KEEP, battles=12, seed=7, workers=1, chunk_size=2, recycle=0, max_rounds=4,
                                out_dir=None), progress=False)
     assert again.table() == result.table()   # recycling changes no digit
+
+
+@pytest.mark.slow
+def test_recycling_counts_battles_not_the_shrinking_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """64 battles on 2 workers, recycled every 16 battles a worker: two pools of two workers, each
+    pool given 32 battles, though the chunks shrink from 4 battles to 1 towards the end."""
+    (tmp_path / "sim_pid_hook.py").write_text(HOOK, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    pids = tmp_path / "pids.txt"
+    monkeypatch.setenv("SIM_TEST_PID_FILE", str(pids))
+    config = SimConfig(scenario=KEEP, battles=64, seed=7, workers=2, recycle=16, max_rounds=2,
+                       hook="sim_pid_hook:record_pid", out_dir=None)
+    result = simulate(config, progress=False)
+    assert result.done == 64 and result.failed == 0
+    seen = pids.read_text().split()
+    assert len(seen) == 64 and len(set(seen)) == 4  # not a third pool for the last, smallest chunks

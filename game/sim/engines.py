@@ -68,32 +68,34 @@ class Engine:
 class PoolEngine(Engine):
     """A local spawn process pool (its own, or a warm one handed over, which it never shuts down).
 
-    Recycling: the rules leak native memory that no Python code can free (tcod's ``dijkstra2d``
-    never frees its frontier: about 4 KiB a call, a few hundred KiB a battle), so after
-    ``recycle_chunks`` chunks an own pool is replaced by a fresh one. That happens between chunks,
-    never mid-flight: the next submit first lets every chunk of the old pool finish (their futures
-    keep their rows), then shuts it down and starts the new one.
+    Recycling: native memory that no Python code can free (a library's leak, a script host's
+    growth) would pile up in a worker that lives for a whole sweep, so after ``recycle_battles``
+    battles an own pool is replaced by a fresh one. Battles are counted, not chunks: chunks shrink
+    towards a run's end, and counting them would recycle a pool for its last few battles. It happens
+    between chunks, never mid-flight: the next submit first lets every chunk of the old pool finish
+    (their futures keep their rows), then shuts it down and starts the new one.
 
     Args:
         workers: worker processes.
         executor: a warm pool to use instead of an own one (never recycled nor shut down).
-        recycle_chunks: chunks per pool before it is replaced; None never replaces it.
+        recycle_battles: battles per pool (all its workers together) before it is replaced; None
+            never replaces it.
     """
 
     def __init__(self, workers: int, executor: cf.ProcessPoolExecutor | None = None,
-                 recycle_chunks: int | None = None) -> None:
+                 recycle_battles: int | None = None) -> None:
         self.workers = workers
-        self.recycle_chunks = recycle_chunks
+        self.recycle_battles = recycle_battles
         self.own = executor is None
         self.executor = executor or pool_executor(workers)
         self.window = workers * 3
-        self.submitted = 0
+        self.submitted = 0  # battles given to this pool
         self.recycled = 0
 
     def submit(self, chunk: Chunk) -> cf.Future[list[dict[str, Any]]]:
-        if self.own and self.recycle_chunks and self.submitted >= self.recycle_chunks:
+        if self.own and self.recycle_battles and self.submitted >= self.recycle_battles:
             self.recycle()
-        self.submitted += 1
+        self.submitted += len(chunk.battles)
         return self.executor.submit(pool_task, chunk)
 
     def recycle(self) -> None:

@@ -86,13 +86,15 @@ def chunk_size(config: SimConfig, total: int, workers: int) -> int:
 
 def chunk_sizes(config: SimConfig, total: int, workers: int) -> Iterator[int]:
     """The size of each next chunk, endlessly: ``--chunk`` when given; else :func:`chunk_size` at
-    first, shrinking near the end to an eighth of each worker's share of what is left (at least a
-    quarter of the first), so the workers finish together: one big last chunk would keep a single
-    worker busy while the others wait (5% of a 1,000-battle run on two workers at 50 a chunk)."""
+    first, and with more than one worker shrinking near the end to an eighth of each worker's share
+    of what is left (at least a quarter of the first), so the workers finish together: one big last
+    chunk would keep a single worker busy while the others wait (5% of a 1,000-battle run on two
+    workers at 50 a chunk). One worker has nobody to wait for: its chunks keep their size."""
     size = chunk_size(config, total, workers)
+    fixed = bool(config.chunk_size) or workers == 1
     left = total
     while True:
-        step = size if config.chunk_size else max(size // 4, 1, min(size, -(-left // (workers * 8))))
+        step = size if fixed else max(size // 4, 1, min(size, -(-left // (workers * 8))))
         left = max(left - step, 0)
         yield step
 
@@ -178,12 +180,11 @@ class _Collector:
                 self.bar.set_postfix(failed=self.failed, refresh=False)
 
 
-def _engine(config: SimConfig, workers: int, size: int, executor: cf.ProcessPoolExecutor | None) -> Engine:
+def _engine(config: SimConfig, workers: int, executor: cf.ProcessPoolExecutor | None) -> Engine:
     if config.engine == "dask":
         return DaskEngine(config.scheduler, config.workers)
     # About config.recycle battles per worker: the pool's workers share its chunks.
-    recycle = workers * -(-config.recycle // size) if config.recycle else None
-    return PoolEngine(workers, executor, recycle)
+    return PoolEngine(workers, executor, workers * config.recycle if config.recycle else None)
 
 
 def _run(engine_of: Callable[[], Engine], chunks: Iterator[Chunk], collect: _Collector) -> bool:
@@ -228,7 +229,6 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     out_dir = Path(config.out_dir) if config.out_dir else None
     replay_dir = str((out_dir / "replays").resolve()) if out_dir else None
     workers = config.workers or default_workers()
-    size = chunk_size(config, total, workers)
     bar = None
     if out_dir:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -243,7 +243,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
             sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
             collect = _Collector(config, stats, sink, bar, on_row)
             started = time.perf_counter()
-            interrupted = _run(lambda: _engine(config, workers, size, executor),
+            interrupted = _run(lambda: _engine(config, workers, executor),
                                chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
                                collect)
         finally:
