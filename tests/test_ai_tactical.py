@@ -286,9 +286,10 @@ def test_it_finishes_the_downed_enemy_one_hit_from_death_when_its_side_could_sta
 
 def test_it_wounds_a_downed_enemy_its_side_could_stand_up_though_no_single_blow_kills_it():
     """A downed orc three blows from death (fatigue 2 of 5): each wounding blow is a third of the
-    way to killing it, which matters only while a shaman of its side could stand it up again."""
-    def board(healer: bool) -> tuple[Battle, int, int]:
-        b = Battle(seed=10, width=16, height=8)
+    way to killing it, which matters only while a shaman of its side could stand it up again (and
+    not once it is unconscious, which a heal does not wake)."""
+    def board(healer: bool, rules: dict[str, int] | None = None) -> tuple[Battle, int, int]:
+        b = Battle(seed=10, width=16, height=8, rules=rules)
         me = b.spawn("knight", 2, 4, team="a", powers=["strike"], health=20)
         orc = b.spawn("orc", 6, 4, team="b", powers=["strike"], health=10)
         b.spawn("ogre", 12, 4, team="b", powers=["strike"], health=30)
@@ -306,6 +307,10 @@ def test_it_wounds_a_downed_enemy_its_side_could_stand_up_though_no_single_blow_
     assert ("strike", {"target": orc}) in moves_and_uses(decision)[1], decision.why
     assert "of a kill" in decision.why
     b, me, orc = board(healer=False)  # nobody could stand it up: out of the fight for good
+    decision = ai.decide(b, me, "tactical")
+    assert ("strike", {"target": orc}) not in moves_and_uses(decision)[1], decision.why
+    b, me, orc = board(healer=True, rules={"unconscious_at_fatigue": 2})  # a heal would not wake it
+    assert "unconscious" in b.conditions(orc)
     decision = ai.decide(b, me, "tactical")
     assert ("strike", {"target": orc}) not in moves_and_uses(decision)[1], decision.why
 

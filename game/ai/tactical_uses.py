@@ -21,8 +21,9 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
 
     Damage to an enemy is worth more the nearer it brings that enemy to going down (its blow a round
     over the health it has left: the enemy the team has already hurt is the one to finish); an enemy
-    already downed deals nothing, so a blow at it is worth little, unless the blow would kill it and
-    its side could stand it up again (then it is worth a kill).
+    already downed deals nothing, so a blow at it is worth little, unless its side could stand it up
+    again: then it dies only when hits fill its Fatigue track, and each wounding blow is worth its
+    share of a kill (the chance it lands over the hits left; all of one for a blow that kills).
     """
     w = turn.weights
     health = turn.glance[odds.target].health
@@ -38,8 +39,9 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
                 wounds = odds.affected if hurt > 0 else 0.0  # the chance it lands (and deals damage)
                 part = max(odds.kills, wounds / turn.blows_to_kill(odds.target))
                 value += part * (w.kill + turn.menace(odds.target))
-                return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down), " + (
-                    f"{odds.kills:.0%} to kill" if odds.kills >= part else f"{part:.0%} of a kill")
+                if part > 0:
+                    return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down), " + (
+                        f"{odds.kills:.0%} to kill" if odds.kills >= part else f"{part:.0%} of a kill")
             return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down)"
         menace = turn.menace(odds.target)
         value = hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace)
