@@ -24,13 +24,15 @@ V = TypeVar("V")
 
 
 class MapCaches:
-    """Path distance maps, cover-line counts and light masks, keyed by the layout of walls.
+    """Path distance maps and search graphs, path costs and routes, cover-line counts, sight lines,
+    area squares and light masks, keyed by the layout of walls.
 
     ``levels`` keeps each light's mask and the counts behind the last level grid (see
     :mod:`systems.lighting`).
 
     Args:
-        paths_kept: how many distance maps to keep (least recently used go first).
+        paths_kept: how many distance maps to keep (least recently used go first); a quarter as
+            many search graphs (each holds its window's costs; the oldest go first).
         layouts_kept: how many wall layouts' cover answers to keep.
         pairs_per_layout: cover answers kept per layout before they are forgotten and relearnt.
     """
@@ -79,7 +81,7 @@ class MapCaches:
         found = self.graphs.get(key)
         if found is None:
             found = make()
-            _keep(self.graphs, key, found, self.paths_kept)
+            _keep(self.graphs, key, found, max(self.paths_kept // 4, 1))
         return found
 
     def keep_area(self, key: tuple[Any, ...], squares: tuple[tuple[int, int], ...]) -> None:
@@ -110,8 +112,11 @@ class MapCaches:
 
     def _answers(self, store: dict[K, dict[Any, V]], key: K) -> dict[Any, V]:
         """``store``'s answers for ``key``, begun afresh when there are none or more than
-        ``pairs_per_layout``; the oldest key goes when ``layouts_kept`` are kept."""
-        answers = store.get(key)
+        ``pairs_per_layout``; the least recently asked key goes when ``layouts_kept`` are kept (the
+        sight answers every grid without darkness shares are asked for again and again)."""
+        answers = store.pop(key, None)
+        if answers is not None:
+            store[key] = answers  # asked again: last in line to go
         if answers is None or len(answers) > self.pairs_per_layout:
             if len(store) >= self.layouts_kept:
                 del store[next(iter(store))]

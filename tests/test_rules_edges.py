@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from components import Position, Visibility
 from components.events import RoundEnded
 from game import Battle
 from game.content.powers import default_powers, parse_power
+from systems.visibility import sees
 from tests.event_steps import kinds
 
 
@@ -140,6 +143,24 @@ def test_sight_answers_follow_each_grid_as_darkness_and_lights_come_and_go() -> 
     assert b.can_see(archer, target) and not b.can_see(archer, behind_wall)
     b.add_area(5, 5, 5, Visibility.NO_VISION)  # the same dark grid again: its own answers, not the light's
     assert not b.can_see(archer, target)
+
+
+def test_sight_is_the_same_both_ways_and_for_every_viewer_with_some_vision() -> None:
+    """Why one kept answer serves a pair of squares whoever looks: ``sees`` reads the viewer's
+    level only for "no vision", and a line is clear both ways or neither (walls and darkness)."""
+    rng = random.Random(5)
+    for _ in range(20):
+        walls = np.zeros((12, 12), dtype=bool)
+        levels = np.full((12, 12), int(Visibility.NORMAL), dtype=np.int8)
+        for _ in range(15):
+            walls[rng.randrange(12), rng.randrange(12)] = True
+            levels[rng.randrange(12), rng.randrange(12)] = int(Visibility.NO_VISION)
+        for _ in range(60):
+            a, b = (rng.randrange(12), rng.randrange(12)), (rng.randrange(12), rng.randrange(12))
+            seen = {sees(walls, levels, int(level), here, there) for level in Visibility
+                    if level != Visibility.NO_VISION for here, there in ((a, b), (b, a))}
+            assert len(seen) == 1, (a, b)
+            assert not sees(walls, levels, int(Visibility.NO_VISION), a, b)
 
 
 def test_no_surprise_rounds_means_nobody_is_surprised() -> None:
