@@ -238,9 +238,9 @@ class Turn:
     def could_come_back(self, creature: int) -> bool:
         """Whether a downed ``creature`` could be stood up again: never once it is unconscious (the
         battle's condition: a heal does not wake it) or its Fatigue track is full; else if the
-        scenario reacts to a creature going down
-        (a rally's heals: taken to help either side), or someone of its side able to act has a
-        healing power. A guess at whether finishing it matters, not a forecast."""
+        scenario reacts to a creature going down (a rally's heals: taken to help either side), or
+        someone of its side able to act has a healing power. A guess at whether finishing it
+        matters, not a forecast."""
         battle, it = self.battle, self.glance[creature]
         if "unconscious" in it.conditions or it.fatigue >= it.max_fatigue:
             return False
