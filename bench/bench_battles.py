@@ -10,7 +10,9 @@ Printed in one run, first side by side, then absolute:
 * ``simulate`` of ``assets/scenarios/keep.toml`` on a warm pool of one worker (1,000 battles by
   default, start-up excluded): what users run, measured as they run it;
 * the 2-worker speed-up: the same battles on a warm process pool of 2 against a pool of 1 (wall
-  clock: the machine's load average is printed beside it, since other work on the cores skews it);
+  clock: the machine's load average is printed beside it, since other work on the cores skews it),
+  beside what the machine's two cores give at that moment: two pools of one worker run at once, on
+  seeds of their own, against one alone (the pool's ceiling: no scheduling, no shared chunks);
 * memory: RSS through a long in-process run and the peak (``resource.getrusage`` maxrss) of this
   process and of the largest worker. The long run is 2,000 battles by default; ``--long`` makes it
   the 100,000 of the issue (about ten minutes of CPU).
@@ -21,6 +23,7 @@ Run: ``python -m bench.bench_battles [--battles N] [--long]`` (``make bench`` ru
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
 import cProfile
 import io
 import os
@@ -112,18 +115,26 @@ def rss_mib() -> float:
     return float("nan")
 
 
-def pool_rate(path: str, battles: int, workers: int) -> tuple[float, float, dict]:
+def pool_rate(path: str, battles: int, workers: int, seed: int = 0) -> tuple[float, float, dict]:
     """Battles/s of ``simulate`` on a warm pool of ``workers`` processes (start-up excluded)."""
     executor = pool_executor(workers)
     try:
         warm = SimConfig(path, battles=workers * 4, seed=99, workers=workers, out_dir=None, chunk_size=2)
         simulate(warm, progress=False, executor=executor)
-        config = SimConfig(path, battles=battles, seed=0, workers=workers, out_dir=None)  # chunks as users get them
+        config = SimConfig(path, battles=battles, seed=seed, workers=workers, out_dir=None)  # chunks as users get them
         result = simulate(config, progress=False, executor=executor)
     finally:
         executor.shutdown(wait=True)
     assert result.failed == 0, [f.error for f in result.failures[:3]]
     return result.rate, result.elapsed, result.summaries()[0]
+
+
+def side_by_side(path: str, battles: int) -> tuple[float, float]:
+    """Two pools of one worker at once, on seeds of their own: each one's battles/s. Their sum over one
+    alone is what the machine's cores give right now, the ceiling of the 2-worker speed-up."""
+    with cf.ThreadPoolExecutor(2) as both:  # the threads only wait: the battles run in the workers
+        first, second = both.map(lambda seed: pool_rate(path, battles, 1, seed)[0], (0, 1))
+    return first, second
 
 
 GROUPS = (
@@ -259,11 +270,15 @@ def main(argv: list[str] | None = None) -> int:
 
         one, one_s, summary = pool_rate(path, args.battles, 1)
         two, two_s, _ = pool_rate(path, args.battles, 2)
+        apart = side_by_side(path, args.battles)
         load = os.getloadavg()[0]
         print(f"\nprocess pool (wall clock, warm workers; load average {load:.1f} on {os.cpu_count()} cores):")
-        print(f"  speed-up 2 workers / 1 worker: {two / one:.2f}x   (target >= 1.8 on 2 idle cores)")
+        print(f"  speed-up 2 workers / 1 worker: {two / one:.2f}x   (target >= 1.8 on 2 idle cores); the "
+              f"machine's ceiling now: {sum(apart) / one:.2f}x (two 1-worker runs at once / one alone)")
         print(f"  1 worker : {one:7.1f} battles/s ({args.battles} in {one_s:.2f} s)")
         print(f"  2 workers: {two:7.1f} battles/s ({args.battles} in {two_s:.2f} s)")
+        print(f"  two 1-worker runs at once: {apart[0]:.1f} + {apart[1]:.1f} battles/s; the pool of 2 reaches "
+              f"{100 * two / sum(apart):.0f}% of them")
         fm = summary["first_mover"]
         print(f"  first mover wins {100 * fm['rate']:.1f}% [{100 * fm['low']:.1f}-{100 * fm['high']:.1f}] "
               f"of {summary['finished']} mirror battles (draws {100 * summary['draw_rate']:.1f}%, "
