@@ -327,3 +327,21 @@ def test_it_focuses_fire_on_the_enemy_already_hurt():
     assert b.forecast(me, "strike", target=hurt).targets[0].downs == 0
     decision = ai.decide(b, me, "tactical")
     assert ("strike", {"target": hurt}) in moves_and_uses(decision)[1], decision.why
+
+
+def test_it_leaves_a_downed_enemy_nothing_could_stand_up_and_closes_in_on_one_standing():
+    """A downed orc whose side has no healer and no rally is out of the battle for good: no blow at it
+    and no square beside it gains anything, so the knight goes for the archer still shooting."""
+    b = Battle(seed=10, width=16, height=8)
+    me = b.spawn("knight", 4, 4, team="a", powers=["strike"], health=20)
+    down = b.spawn("orc", 5, 4, team="b", powers=["strike"], health=10)
+    archer = b.spawn("archer", 13, 4, team="b", powers=["shoot"], health=10)
+    b.start_combat()
+    b.damage(down, 10)
+    b.tick()
+    assert "downed" in b.conditions(down) and b.can_act(archer)
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert not uses and moves, decision.why
+    x, y = moves[-1]
+    assert max(abs(x - 13), abs(y - 4)) <= 4, decision.why  # walked most of its way towards the archer

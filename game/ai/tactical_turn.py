@@ -120,8 +120,17 @@ class Turn:
         def away(c: int) -> float:
             return distance_3d_ft(self.here, self.z[me], self.square[c], self.z[c], self.rules)
 
-        # in a crowd only the nearest matter this turn: a plan weighs at most ``weights.crowd`` of each side
-        self.enemies = sorted((g.entity for g in living if g.team != self.team), key=away)[: weights.crowd]
+        # whether the scenario's reaction scripts do anything when a creature goes down (a rally's heals)
+        self.downs_heard = battle.reacts_to_downs()
+        # in a crowd only the nearest matter this turn: a plan weighs at most ``weights.crowd`` of each side.
+        # While one of them stands, a downed enemy that nothing could stand up again is out of the battle
+        # (its side loses when none of it stands): a blow at it, or a square beside it, gains nothing;
+        # weighed as an enemy, it kept the ledge's knight striking the fallen ogre while the goblin shot
+        # it down. Once none stands the battle is decided, and the blows left finish the fallen off.
+        foes = [g for g in living if g.team != self.team]
+        if any(g.can_act for g in foes):
+            foes = [g for g in foes if g.can_act or self.could_come_back(g.entity)]
+        self.enemies = sorted((g.entity for g in foes), key=away)[: weights.crowd]
         self.friends = sorted((g.entity for g in living if g.team == self.team), key=away)[: weights.crowd]
         # enemies still in the fight (not downed): the ones whose blows and turns count
         self.able = {c for c in (*self.enemies, *self.friends) if self.glance[c].can_act}
@@ -143,8 +152,6 @@ class Turn:
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
         self.rallies_seen: dict[tuple[int, tuple[int, int] | None], float] = {}
         self.down_odds: dict[int, float] = {}
-        # whether the scenario's reaction scripts do anything when a creature goes down (a rally's heals)
-        self.downs_heard = battle.reacts_to_downs()
         self.conditions_seen: dict[tuple[int, str], float | None] = {}  # see game.ai.tactical_conditions
         self.duels_seen: dict[int, tuple[float, float]] = {}  # each enemy's duel with its side as it stands
 
@@ -240,7 +247,8 @@ class Turn:
         battle's condition: a heal does not wake it) or its Fatigue track is full; else if the
         scenario reacts to a creature going down (a rally's heals: taken to help either side), or
         someone of its side able to act has a healing power. A guess at whether finishing it
-        matters, not a forecast."""
+        matters, not a forecast; a downed enemy that could not is not weighed at all (see
+        ``enemies``)."""
         battle, it = self.battle, self.glance[creature]
         if "unconscious" in it.conditions or it.fatigue >= it.max_fatigue:
             return False
