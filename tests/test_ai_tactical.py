@@ -10,7 +10,10 @@ import pytest
 from components import Fatigue
 from components.events import Fell, Pushed
 from game import ai
+from game.ai.tactical import DEFAULT, _approach_field, shortlist
+from game.ai.tactical_turn import Turn
 from game.battle.facade import Battle
+from systems.geometry import distance_3d_ft
 from tests.ai_steps import end_square, moves_and_uses
 
 
@@ -345,3 +348,18 @@ def test_it_leaves_a_downed_enemy_nothing_could_stand_up_and_closes_in_on_one_st
     assert not uses and moves, decision.why
     x, y = moves[-1]
     assert max(abs(x - 13), abs(y - 4)) <= 4, decision.why  # walked most of its way towards the archer
+
+
+def test_it_weighs_the_nearest_square_out_of_every_standing_enemys_reach():
+    """Besides the squares in reach and the farthest one, it weighs the nearest square out of every
+    standing enemy's reach this round: a step back that still keeps next turn's blow."""
+    b = Battle(seed=10, width=20, height=8)
+    me = b.spawn("knight", 4, 4, team="a", powers=["strike"], health=20)
+    orc = b.spawn("orc", 9, 4, team="b", powers=["strike"], health=10, speed=10)
+    b.start_combat()
+    turn = Turn(b, me, None, DEFAULT)
+    squares = shortlist(turn, set(), _approach_field(turn))
+    theirs = turn.glance[orc].speed_ft + turn.menace_reach(orc)
+    away = [distance_3d_ft(s, 0.0, (9, 4), 0.0, b.rules) for s in squares]
+    outside = [d for d in away if d > theirs]
+    assert outside and min(outside) <= theirs + 2 * b.rules.square_ft, (squares, theirs)

@@ -46,6 +46,8 @@ def test_every_creature_acts_in_initiative_order_and_the_persons_wait_for_them(s
             assert b.current_actor == actor
             app.handle(Key("space"))
         else:
+            while app.motion.walking:  # the last creature's walk ends first (the computer steps to squares)
+                app.tick_clock(0.05)
             before = len(b.command_log)
             app.tick_clock(0.3)
             assert b.current_actor == actor and len(b.command_log) == before  # not yet: the delay

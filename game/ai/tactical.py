@@ -22,77 +22,16 @@ from typing import Any
 import numpy as np
 
 from components.forecasts import MoveForecast, Threat
+from game.ai.tactical_squares import shortlist
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, longest_reach
 from game.ai.tactical_uses import uses_from
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
 from systems.falling import fall_odds, least_hurtful_drop_ft
-from systems.geometry import distance_3d_ft, distances_3d_ft, distances_3d_ft_to
+from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
 
 __all__ = ["DEFAULT", "Choice", "Decision", "Weights", "longest_reach", "plan", "shortlist", "uses_from"]
-
-
-# ---------------------------------------------------------------------- where to end the turn
-
-def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> list[tuple[int, int]]:
-    """The squares worth weighing in full: those from which an enemy is in reach, nearest first and
-    with cover from the most enemies; for each enemy still standing whose two nearest squares in
-    reach are neither chosen, the better of those two (a target behind its friends is weighed too);
-    and the one farthest from them (to fall back to)."""
-    battle, w = turn.battle, turn.weights
-    mask = battle.reachable(turn.me).copy()
-    for square in reserved:
-        mask[square] = False
-    mask[turn.here] = False
-    xs, ys = np.nonzero(mask)  # x-major: the order ties go by
-    if not len(xs):
-        return []
-    ground = battle.state.terrain.ground
-    reach = turn.reach()
-    targets = [(turn.square[e], turn.z[e]) for e in turn.enemies]
-    here_z = turn.z[turn.me]
-    soft = battle.state.terrain.soft
-    # every square at once: whether an enemy is in reach from it, and how far the way round is
-    zs = ground[xs, ys].astype(np.float64)
-    apart = distances_3d_ft_to(xs, ys, zs, targets, turn.rules)
-    out_of_reach = ~np.any(apart <= reach, axis=0)
-    paths = field[xs, ys].astype(np.float64)
-    cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
-    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths)
-    drops = here_z - zs
-    drops = np.where(drops >= least_hurtful_drop_ft(turn.rules), drops, 0.0)  # ranks as that much farther
-    far_by = drops * np.where(soft[xs, ys], 0.5, 1.0) + ways
-    # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
-    first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
-    # and for each enemy still standing, the two nearest ways into reach of it
-    by_enemy: list[list[int]] = []
-    for j, enemy in enumerate(turn.enemies):
-        if enemy not in turn.able:
-            continue
-        in_reach = np.flatnonzero(apart[j] <= reach)
-        near_it: list[int] = in_reach[np.argsort(far_by[in_reach], kind="stable")][:2].tolist()
-        by_enemy.append(near_it)
-        first.extend(i for i in near_it if i not in first)
-    rank: dict[tuple[int, int], tuple[int, float]] = {
-        (int(xs[i]), int(ys[i])): (int(out_of_reach[i]), float(far_by[i])) for i in first}
-    ranked = list(rank)
-    nearest = sorted(turn.enemies, key=lambda e: float(field[turn.square[e]]))[:3]
-    cover = battle.cover_map(nearest, ranked)
-    ranged = reach > 2 * turn.rules.square_ft
-    shots = battle.open_shots(turn.me, ranked, turn.enemies) if ranged else dict.fromkeys(ranked, 0)
-    ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
-    chosen = ranked[: w.shortlist]
-    for near_it in by_enemy:
-        mine = [(int(xs[i]), int(ys[i])) for i in near_it]
-        if mine and not any(s in chosen for s in mine):
-            chosen.append(min(mine, key=ranked.index))
-    # the way round, less twice what a drop or a detour adds: the first of equals (lowest x, then y)
-    away = int(np.argmax(paths - 2 * (far_by - paths)))
-    farthest = (int(xs[away]), int(ys[away]))
-    if farthest not in chosen:
-        chosen.append(farthest)
-    return chosen
 
 
 def _far_apart(turn: Turn) -> bool:

@@ -1,0 +1,97 @@
+"""Where the tactical player could end its turn: the few squares it weighs in full.
+
+Split from :mod:`game.ai.tactical` (which scores them by the battle's forecasts): only a guess at
+which squares are worth a forecast is made here, by distances and the battle's path searches,
+cover and open shots; what ending on each would cost or gain is the forecasts' to say.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from game.ai.tactical_turn import Turn
+from systems.falling import least_hurtful_drop_ft
+from systems.geometry import distances_3d_ft_to
+from systems.paths import UNREACHABLE
+
+
+def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> list[tuple[int, int]]:
+    """The squares worth weighing in full: those from which an enemy is in reach, nearest first and
+    with cover from the most enemies; for each enemy still standing whose two nearest squares in
+    reach are neither chosen, the better of those two (a target behind its friends is weighed too);
+    the one farthest from them (to fall back to); and the nearest out of every standing enemy's
+    reach this round (to step back to and still strike next turn, see :func:`_edge`)."""
+    battle, w = turn.battle, turn.weights
+    mask = battle.reachable(turn.me).copy()
+    for square in reserved:
+        mask[square] = False
+    mask[turn.here] = False
+    xs, ys = np.nonzero(mask)  # x-major: the order ties go by
+    if not len(xs):
+        return []
+    ground = battle.state.terrain.ground
+    reach = turn.reach()
+    targets = [(turn.square[e], turn.z[e]) for e in turn.enemies]
+    here_z = turn.z[turn.me]
+    soft = battle.state.terrain.soft
+    # every square at once: whether an enemy is in reach from it, and how far the way round is
+    zs = ground[xs, ys].astype(np.float64)
+    apart = distances_3d_ft_to(xs, ys, zs, targets, turn.rules)
+    out_of_reach = ~np.any(apart <= reach, axis=0)
+    paths = field[xs, ys].astype(np.float64)
+    cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
+    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths)
+    drops = here_z - zs
+    drops = np.where(drops >= least_hurtful_drop_ft(turn.rules), drops, 0.0)  # ranks as that much farther
+    far_by = drops * np.where(soft[xs, ys], 0.5, 1.0) + ways
+    # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
+    first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
+    # and for each enemy still standing, the two nearest ways into reach of it
+    by_enemy: list[list[int]] = []
+    for j, enemy in enumerate(turn.enemies):
+        if enemy not in turn.able:
+            continue
+        in_reach = np.flatnonzero(apart[j] <= reach)
+        near_it: list[int] = in_reach[np.argsort(far_by[in_reach], kind="stable")][:2].tolist()
+        by_enemy.append(near_it)
+        first.extend(i for i in near_it if i not in first)
+    rank: dict[tuple[int, int], tuple[int, float]] = {
+        (int(xs[i]), int(ys[i])): (int(out_of_reach[i]), float(far_by[i])) for i in first}
+    ranked = list(rank)
+    nearest = sorted(turn.enemies, key=lambda e: float(field[turn.square[e]]))[:3]
+    cover = battle.cover_map(nearest, ranked)
+    ranged = reach > 2 * turn.rules.square_ft
+    shots = battle.open_shots(turn.me, ranked, turn.enemies) if ranged else dict.fromkeys(ranked, 0)
+    ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
+    chosen = ranked[: w.shortlist]
+    for near_it in by_enemy:
+        mine = [(int(xs[i]), int(ys[i])) for i in near_it]
+        if mine and not any(s in chosen for s in mine):
+            chosen.append(min(mine, key=ranked.index))
+    # the way round, less twice what a drop or a detour adds: the first of equals (lowest x, then y)
+    away = int(np.argmax(paths - 2 * (far_by - paths)))
+    farthest = (int(xs[away]), int(ys[away]))
+    if farthest not in chosen:
+        chosen.append(farthest)
+    edge = _edge(turn, apart, far_by)
+    if edge is not None and (square := (int(xs[edge]), int(ys[edge]))) not in chosen:
+        chosen.append(square)
+    return chosen
+
+
+def _edge(turn: Turn, apart: np.ndarray, far_by: np.ndarray) -> int | None:
+    """Of the squares ``far_by`` ranks (``apart``: their distances to each enemy), the index of the
+    nearest the enemies that is out of every standing enemy's reach this round (its walk plus its
+    longest reach, as the arrow flies); None when there is none.
+
+    Why: the farthest square gives up next turn's blow, and the squares in reach are in theirs; a
+    blow and a step just out of reach keeps both (the ledge's ogre strikes and drops onto the hay,
+    where the knight must jump down after it into the goblin's shots).
+    """
+    standing = [j for j, enemy in enumerate(turn.enemies) if enemy in turn.able]
+    if not standing:
+        return None
+    theirs = np.array([turn.glance[turn.enemies[j]].speed_ft + turn.menace_reach(turn.enemies[j])
+                       for j in standing])
+    safe = np.flatnonzero(np.all(apart[standing] > theirs[:, None], axis=0))
+    return int(safe[np.argmin(far_by[safe])]) if len(safe) else None
