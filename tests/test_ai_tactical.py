@@ -10,7 +10,7 @@ import pytest
 from components import Fatigue
 from components.events import Fell, Pushed
 from game import ai
-from game.ai.tactical import DEFAULT, _approach_field, shortlist
+from game.ai.tactical import DEFAULT, shortlist
 from game.ai.tactical_turn import Turn
 from game.battle.facade import Battle
 from systems.geometry import distance_3d_ft
@@ -358,7 +358,7 @@ def test_it_weighs_the_nearest_square_out_of_every_standing_enemys_reach():
     orc = b.spawn("orc", 9, 4, team="b", powers=["strike"], health=10, speed=10)
     b.start_combat()
     turn = Turn(b, me, None, DEFAULT)
-    squares = shortlist(turn, set(), _approach_field(turn))
+    squares = shortlist(turn, set(), b.approach_map(me))  # the walk to the nearest enemy
     theirs = turn.glance[orc].speed_ft + turn.menace_reach(orc)
     away = [distance_3d_ft(s, 0.0, (9, 4), 0.0, b.rules) for s in squares]
     outside = [d for d in away if d > theirs]
