@@ -40,7 +40,7 @@ def _far_apart(turn: Turn) -> bool:
     blows would all say 0)."""
     mine = turn.glance[turn.me].speed_ft + turn.reach()
     for enemy in turn.enemies:
-        theirs = turn.glance[enemy].speed_ft + turn.menace_reach(enemy)
+        theirs = turn.round_reach(enemy)
         away = distance_3d_ft(turn.here, turn.z[turn.me], turn.square[enemy], turn.z[enemy], turn.rules)
         if away <= mine + theirs:
             return False

@@ -91,7 +91,6 @@ def _edge(turn: Turn, apart: np.ndarray, far_by: np.ndarray) -> int | None:
     standing = [j for j, enemy in enumerate(turn.enemies) if enemy in turn.able]
     if not standing:
         return None
-    theirs = np.array([turn.glance[turn.enemies[j]].speed_ft + turn.menace_reach(turn.enemies[j])
-                       for j in standing])
+    theirs = np.array([turn.round_reach(turn.enemies[j]) for j in standing])
     safe = np.flatnonzero(np.all(apart[standing] > theirs[:, None], axis=0))
     return int(safe[np.argmin(far_by[safe])]) if len(safe) else None

@@ -183,9 +183,14 @@ class Turn:
     def reaches_us(self, enemy: int) -> bool:
         """Whether ``enemy`` could bring a blow to bear on one of this creature's side still in the
         fight this round."""
-        reach = self.glance[enemy].speed_ft + self.menace_reach(enemy)
+        reach = self.round_reach(enemy)
         return any(distance_3d_ft(self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach
                    for f in self.friends if f == self.me or f in self.able)
+
+    def round_reach(self, creature: int) -> float:
+        """How far from where it stands a creature could bring a damaging blow this round, in feet: its
+        walk plus its longest reach (as the arrow flies; a guess at whom it threatens, not a forecast)."""
+        return self.glance[creature].speed_ft + self.menace_reach(creature)
 
     def menace_reach(self, creature: int) -> float:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
@@ -223,7 +228,7 @@ class Turn:
         enemy could reach this round (by speed plus reach, as the arrow flies), itself included."""
         found = self.shares.get(enemy)
         if found is None:
-            reach = self.glance[enemy].speed_ft + self.menace_reach(enemy)
+            reach = self.round_reach(enemy)
             near = sum(1 for f in self.friends if f != self.me and distance_3d_ft(
                 self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach)
             found = self.shares[enemy] = 1.0 / (1 + near)
