@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from components import Conditions, Falling, Movement
+from components.forecasts import UseOutcome
 from components.powers import Power
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
@@ -150,6 +151,7 @@ class Turn:
         self.own_reach: float | None = None
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
+        self.values_seen: dict[UseOutcome, tuple[float, Why]] = {}  # see game.ai.tactical_uses.uses_from
         self.rallies_seen: dict[tuple[int, tuple[int, int] | None], float] = {}
         self.down_odds: dict[int, float] = {}
         self.conditions_seen: dict[tuple[int, str], float | None] = {}  # see game.ai.tactical_conditions

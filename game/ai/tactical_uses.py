@@ -181,10 +181,16 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
              or power.pull_ft or power.script
              for aim in aims(turn, power, square)]
     choices = []
-    for (power_id, aim), forecast in zip(asked, turn.battle.outcomes_many(turn.me, square, asked)):
+    # a square in reach of no one asks nothing; from square after square the same use at the same target
+    # mostly forecasts the same numbers (cover and light alike), which are valued once a turn
+    forecasts = turn.battle.outcomes_many(turn.me, square, asked) if asked else []
+    for (power_id, aim), forecast in zip(asked, forecasts):
         if not forecast.legal:
             continue
-        value, why = value_of(turn, forecast)
+        valued = turn.values_seen.get(forecast)
+        if valued is None:
+            valued = turn.values_seen[forecast] = value_of(turn, forecast)
+        value, why = valued
         if value > 0:
             command: Command = ("use_power", (turn.me, power_id), dict(aim))
             downs = tuple((o.target, o.downs) for o in forecast.targets if not o.ally and o.downs > 0)

@@ -44,13 +44,14 @@ class Outcomes(Forecasts):
         # its side of every attack roll from there: its fatigue and attack bonus (its sight is the vantage's)
         striker = (esper.component_for_entity(seen.user, Fatigue).level,
                    esper.component_for_entity(seen.user, Defense).attack_bonus)
-        return [self._use_outcome(power, target, point, facing, unusable, seen, striker)
+        known = self.memo.table(self.state).setdefault("outcomes", {})
+        return [self._use_outcome(power, target, point, facing, unusable, seen, striker, known)
                 for power, target, point, facing, unusable in aims]
 
     def _use_outcome(self, power: Power, target: int | None, point: tuple[int, int] | None,
                      facing: tuple[int, int] | None, unusable: str | None, seen: Vantage,
-                     striker: tuple[int, int]) -> UseOutcome:
-        """One use's numbers (``_forecast_from``'s, by its parts)."""
+                     striker: tuple[int, int], known: dict[tuple[Any, ...], Outcome]) -> UseOutcome:
+        """One use's numbers (``_forecast_from``'s, by its parts; ``known``: see :meth:`_outcome`)."""
         state, user, origin = self.state, seen.user, seen.square
         if unusable or aim_problem(state, power, user, target, point, origin, facing, seen):
             return UseOutcome(power.id, False, bool(power.script), ())
@@ -58,15 +59,29 @@ class Outcomes(Forecasts):
         reached = creatures_reached(state, power, user, target, point, origin=origin, direction=facing,
                                     origin_z=seen.z, squares=squares)
         return UseOutcome(power.id, True, bool(power.script),
-                          tuple(self._outcome(power, seen, striker, t) for t in reached))
+                          tuple(self._outcome(power, seen, striker, t, known) for t in reached))
 
-    def _outcome(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int) -> Outcome:
-        """One creature's numbers: how the use lands on it, then ``_effects``, as ``_target_odds``."""
+    def _outcome(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int,
+                 known: dict[tuple[Any, ...], Outcome]) -> Outcome:
+        """One creature's numbers: how the use lands on it, then ``_effects``, as ``_target_odds``.
+
+        Past the landing chances, nothing of a use without a push or pull depends on where it is made
+        from (only a push's landing does): a planner asks the same target from square after square and
+        mostly finds the same chances, so the numbers are kept in ``known`` (the battle's memo, for as
+        long as its stamp holds) by power, target, side and chances.
+        """
         full, half = self._chances(power, seen, striker, target)
-        damage, healing, _, fall, downs, kills, ally = self._effects(power, target, seen.square, seen.team, full, half)
-        return Outcome(target, ally, full, None if damage is None else damage.mean,
-                       None if healing is None else healing.mean, None if fall is None else fall.damage.mean,
-                       power.grants, downs, kills)
+        key = None if power.push_ft or power.pull_ft else (power.id, target, seen.team, full, half)
+        found = None if key is None else known.get(key)
+        if found is None:
+            damage, healing, _, fall, downs, kills, ally = self._effects(power, target, seen.square, seen.team,
+                                                                         full, half)
+            found = Outcome(target, ally, full, None if damage is None else damage.mean,
+                            None if healing is None else healing.mean, None if fall is None else fall.damage.mean,
+                            power.grants, downs, kills)
+            if key is not None:
+                known[key] = found
+        return found
 
     def _chances(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int) -> tuple[float, float]:
         """``_landing``'s chances of the full and of the halved effect, without an attack roll's
