@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.events import AttackRolled
+from components.events import AttackRolled, Fell
 from game import ai
 from game.battle.facade import Battle
 from tests.ai_steps import moves_and_uses
@@ -211,3 +211,26 @@ def test_surprised_it_still_closes_in_on_enemies_out_of_next_turns_reach():
     moves, uses = moves_and_uses(ai.decide(b, me, "tactical"))
     assert moves and not uses
     assert moves[-1][0] > 2
+
+
+def test_it_walks_round_a_pit_its_way_would_drop_into_to_strike_the_slinger_beyond():
+    """The battle's cheapest way to every square beside the slinger runs through the pit, where a
+    walker drops 20 ft: the knight goes round it in two legs, each one the forecasts show dry, and
+    strikes, instead of staying to be shot with no blow back (the ledge's knight on the hay)."""
+    b = Battle(seed=3, width=12, height=8)
+    for x in range(6, 9):
+        for y in range(5, 7):
+            b.set_ground(x, y, -20)
+    me = b.spawn("knight", 6, 3, team="hill", powers=["strike"], health=20, defense=15, initiative_bonus=20)
+    slinger = b.spawn("goblin", 10, 6, team="vale", powers=["shoot"], health=8)
+    b.start_combat()
+    b.begin_round()
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert uses == [("strike", {"target": slinger})] and len(moves) == 2, decision.why
+    for name, args, kwargs in decision.commands:  # every command is legal in the order given
+        getattr(b, name)(*args, **kwargs)
+    b.end_turn()
+    assert b.square_of(me) == moves[-1]
+    assert not any(isinstance(e, Fell) for e in b.events)
+    assert any(isinstance(e, AttackRolled) and e.target == slinger for e in b.events)

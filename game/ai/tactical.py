@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from components.forecasts import MoveForecast, Threat
-from game.ai.tactical_squares import shortlist
+from game.ai.tactical_squares import shortlist, ways_round
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, longest_reach
 from game.ai.tactical_uses import uses_from
 from game.ai.tactical_veils import veil_option
@@ -140,8 +140,9 @@ def _exposure(threat: Threat) -> str:
 
 
 def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best: Choice | None,
-                field: np.ndarray) -> list[_Option]:
-    """Moving to ``move``'s square (or staying): then acting there, acting first, or only moving.
+                field: np.ndarray, via: tuple[int, int] | None = None) -> list[_Option]:
+    """Moving to ``move``'s square (or staying; by way of ``via`` first, when given: see
+    :func:`~game.ai.tactical_squares.ways_round`): then acting there, acting first, or only moving.
 
     Each is scored as what the action is worth now, minus the damage it expects to take where it
     ends (less the blows of enemies the action would down first), minus a fall, plus the blow it
@@ -155,12 +156,15 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     closer = w.approach * (float(field[turn.here]) - float(field[end])) / turn.rules.square_ft
     caution = turn.caution()
     moving: tuple[Command, ...] = () if move is None else (("move", (turn.me, *move.square), {}),)
+    if via is not None:
+        moving = (("move", (turn.me, *via), {}), *moving)
 
     def ending() -> str:
         words = _exposure(threat)
         if fall:
             words += f", a fall of {fall:.1f}"
-        return (f"moves to {move.square}" if move is not None else f"stays at {turn.here}") + f": {words}"
+        way = "" if via is None else f" by way of {via}"
+        return (f"moves to {move.square}{way}" if move is not None else f"stays at {turn.here}") + f": {words}"
 
     found = [_Option(base + closer - caution * _taken(turn, threat, {}), moving, ending)]
     # a walk that ends early (off a ledge) is checked as if it reached its goal: act only before it
@@ -325,6 +329,11 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     options: list[_Option] = []
     for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):
         options.extend(_options_at(turn, move, threat, here_best, field))
+    # a move whose way drops off a ledge short of its goal: the goal by a way round, if there is one
+    rounds = ways_round(turn, [m for m in moves if m is not None], reserved)
+    if rounds:
+        for (via, move), threat in zip(rounds, battle.threats(me, [m.square for _, m in rounds], turn.enemies)):
+            options.extend(_options_at(turn, move, threat, here_best, field, via))
     options.extend(_leaps(turn, field))
     # a light, darkness or fog is tried on the battle itself, which costs a snapshot a try: only on a
     # turn that has no use of a power worth making (in a crowd of 50 it cost seconds a round); so is a flight

@@ -2,13 +2,15 @@
 
 Split from :mod:`game.ai.tactical` (which scores them by the battle's forecasts): only a guess at
 which squares are worth a forecast is made here, by distances and the battle's path searches,
-cover and open shots; what ending on each would cost or gain is the forecasts' to say.
+cover and open shots; what ending on each would cost or gain is the forecasts' to say. So is the way
+there: where the battle's own way drops off a ledge, :func:`ways_round` finds one in two legs.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from components.forecasts import MoveForecast
 from game.ai.tactical_turn import Turn
 from systems.falling import least_hurtful_drop_ft
 from systems.geometry import distances_3d_ft_to
@@ -94,3 +96,49 @@ def _edge(turn: Turn, apart: np.ndarray, far_by: np.ndarray) -> int | None:
     theirs = np.array([turn.round_reach(turn.enemies[j]) for j in standing])
     safe = np.flatnonzero(np.all(apart[standing] > theirs[:, None], axis=0))
     return int(safe[np.argmin(far_by[safe])]) if len(safe) else None
+
+
+def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, int]]
+               ) -> list[tuple[tuple[int, int], MoveForecast]]:
+    """For each of ``moves`` whose way drops off a ledge before its goal, a way round in two legs: a
+    square beside the goal it reaches without a fall, and the move on from there (its forecast, made
+    on a snapshot with the first leg made, then restored: a forecast after a queued move reads the
+    height it started at, not the one a climb gives it); none for a goal with no such square.
+
+    Why: a move goes the battle's cheapest way, and a walker steps off the first ledge on it (the
+    rules' walk), though a way as short may go round. On the ledge the knight on the hay, shot by the
+    slinger beyond the pit, stayed turn after turn: the battle's way to every square beside the slinger
+    ran through the pit, so each move ended in it and no blow was forecast at its end, while staying
+    still counted as a blow next turn (the walk to the slinger is short). Two legs, each checked by
+    the battle's forecasts, take it there dry.
+    """
+    battle, me = turn.battle, turn.me
+    dropping = [m for m in moves if m.stops_at != m.square and m.fall is not None]
+    if not dropping or battle.current_actor != me:  # the first leg is resolved: only on its own turn
+        return []
+    mask = battle.reachable(me)
+    width, height = mask.shape
+    beside: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for move in dropping:
+        gx, gy = move.square
+        beside[move.square] = [(x, y) for x in (gx - 1, gx, gx + 1) for y in (gy - 1, gy, gy + 1)
+                               if 0 <= x < width and 0 <= y < height and (x, y) not in (move.square, turn.here)
+                               and mask[x, y] and (x, y) not in reserved]
+    asked = sorted({square for squares in beside.values() for square in squares})
+    dry = {f.square: f for f in battle.forecast_moves_to(me, asked, cover=False)
+           if f.legal and f.stops_at == f.square and f.fall is None}
+    found = []
+    for goal, squares in beside.items():
+        # the cheapest first leg first: it leaves the most of the walk for the second
+        for via in sorted((s for s in squares if s in dry), key=lambda s: (dry[s].cost_ft or 0, s)):
+            before = battle.snapshot()
+            try:
+                battle.move(me, *via)
+                battle.resolve_orders()  # where it then stands, and at what height (a climb raises it)
+                then = battle.forecast_moves_to(me, [goal], cover=False)[0]
+            finally:
+                battle.restore(before)
+            if then.legal and then.stops_at == goal and then.fall is None:
+                found.append((via, then))
+                break
+    return found
