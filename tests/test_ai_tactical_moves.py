@@ -234,3 +234,30 @@ def test_it_walks_round_a_pit_its_way_would_drop_into_to_strike_the_slinger_beyo
     assert b.square_of(me) == moves[-1]
     assert not any(isinstance(e, Fell) for e in b.events)
     assert any(isinstance(e, AttackRolled) and e.target == slinger for e in b.events)
+
+
+def test_its_way_round_the_pit_is_planned_off_its_turn_and_inside_a_what_if_alike():
+    """The way round is the battle's forecast, not a move tried on the battle: the knight's plan is the
+    same whoever's turn it is (a designer's hover, a test, a side planned at once) and inside a
+    ``supposing`` block, where no command may be issued, and asking it changes nothing."""
+    b = Battle(seed=3, width=12, height=8)
+    for x in range(6, 9):
+        for y in range(5, 7):
+            b.set_ground(x, y, -20)
+    knight = b.spawn("knight", 6, 3, team="hill", powers=["strike"], health=20, defense=15)
+    slinger = b.spawn("goblin", 10, 6, team="vale", powers=["shoot"], health=8, initiative_bonus=20)
+    b.start_combat()
+    b.begin_round()
+    assert b.current_actor == slinger
+    seen = len(b.events)
+    off_turn = ai.decide(b, knight, "tactical").commands
+    with b.supposing(slinger, "dazzled"):
+        supposed = ai.decide(b, knight, "tactical").commands
+    assert len(b.events) == seen  # nothing was tried on the battle
+    b.end_turn()  # the slinger holds
+    assert b.current_actor == knight
+    decision = ai.decide(b, knight, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert uses == [("strike", {"target": slinger})] and len(moves) == 2, decision.why
+    assert off_turn == decision.commands
+    assert [c for c in supposed if c[0] == "move"] == [c for c in off_turn if c[0] == "move"]

@@ -180,6 +180,26 @@ def test_a_move_forecast_is_the_move_that_happens() -> None:
     assert b.get(walker, Position).square == (3, 2)
 
 
+def test_a_move_forecast_after_a_queued_climb_starts_from_the_top() -> None:
+    """A walker keeps the height a climb gives it: after a move up onto the wall top is queued, a
+    move down off the far side falls the wall's height (from where it stands now it would not)."""
+    b = Battle(seed=5, width=10, height=6)
+    b.set_ground(2, 2, 20)
+    walker = b.spawn("Walker", 1, 2, team="blue", health=60)
+    b.spawn("Watcher", 8, 5, team="red")
+    what_if = b.forecast_moves_to(walker, [(3, 2)], after=(2, 2))[0]  # nothing queued
+    assert b.forecast_move(walker, (2, 2)).cost_ft == 5  # the what-if queued nothing: still a step away
+    b.move(walker, 2, 2)
+    f = b.forecast_move(walker, (3, 2))
+    assert f.legal and f.fall is not None and f.fall.distance_ft == 20
+    assert what_if == f
+    seen = len(b.events)
+    b.move(walker, 3, 2)
+    b.tick()
+    landed = [e for e in b.events[seen:] if isinstance(e, Landed)]
+    assert len(landed) == 1 and landed[0].distance_ft == f.fall.distance_ft
+
+
 def test_an_illegal_move_forecast_says_why() -> None:
     b, hero, foe = duel()
     f = b.forecast_move(hero, (11, 7))

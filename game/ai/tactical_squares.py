@@ -101,9 +101,9 @@ def _edge(turn: Turn, apart: np.ndarray, far_by: np.ndarray) -> int | None:
 def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, int]]
                ) -> list[tuple[tuple[int, int], MoveForecast]]:
     """For each of ``moves`` whose way drops off a ledge before its goal, a way round in two legs: a
-    square beside the goal it reaches without a fall, and the move on from there (its forecast, made
-    on a snapshot with the first leg made, then restored: a forecast after a queued move reads the
-    height it started at, not the one a climb gives it); none for a goal with no such square.
+    square beside the goal it reaches without a fall, and the battle's forecast of the move on from
+    there (``forecast_moves_to(..., after=)``: from the height the first leg leaves it at; its cost
+    and path are the second leg's alone); none for a goal with no such square.
 
     Why: a move goes the battle's cheapest way, and a walker steps off the first ledge on it (the
     rules' walk), though a way as short may go round. On the ledge the knight on the hay, shot by the
@@ -114,7 +114,7 @@ def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, i
     """
     battle, me = turn.battle, turn.me
     dropping = [m for m in moves if m.stops_at != m.square and m.fall is not None]
-    if not dropping or battle.current_actor != me:  # the first leg is resolved: only on its own turn
+    if not dropping:
         return []
     mask = battle.reachable(me)
     width, height = mask.shape
@@ -131,13 +131,7 @@ def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, i
     for goal, squares in beside.items():
         # the cheapest first leg first: it leaves the most of the walk for the second
         for via in sorted((s for s in squares if s in dry), key=lambda s: (dry[s].cost_ft or 0, s)):
-            before = battle.snapshot()
-            try:
-                battle.move(me, *via)
-                battle.resolve_orders()  # where it then stands, and at what height (a climb raises it)
-                then = battle.forecast_moves_to(me, [goal], cover=False)[0]
-            finally:
-                battle.restore(before)
+            then = battle.forecast_moves_to(me, [goal], cover=False, after=via)[0]
             if then.legal and then.stops_at == goal and then.fall is None:
                 found.append((via, then))
                 break

@@ -13,6 +13,7 @@ import esper
 import numpy as np
 
 from components import Conditions, Creature, Falling, Movement, Position
+from components.commands import Move
 from components.forecasts import MoveForecast
 from game.battle import orders, validate
 from game.battle.creatures import Creatures
@@ -38,10 +39,12 @@ class MoveForecasts(Creatures):
         return self.forecast_moves_to(entity, [square], cover)[0]
 
     @entry
-    def forecast_moves_to(self, entity: int, squares: Iterable[tuple[int, int]], cover: bool = True
-                          ) -> list[MoveForecast]:
+    def forecast_moves_to(self, entity: int, squares: Iterable[tuple[int, int]], cover: bool = True,
+                          after: tuple[int, int] | None = None) -> list[MoveForecast]:
         """:meth:`forecast_move` to each of ``squares``, the creature and its queued orders read once
-        (a planner weighs a few squares each turn).
+        (a planner weighs a few squares each turn); with ``after``, as if a move there were queued
+        first (a way in two legs: nothing is queued, and that first leg is not checked: its own
+        forecast says whether it is legal and dry).
 
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
@@ -49,7 +52,8 @@ class MoveForecasts(Creatures):
         state = self.state
         entity = self.check(entity)
         goals = [validate.square(state, *square, what="square") for square in squares]
-        position, movement = orders.projection(state, entity)
+        then = () if after is None else (Move(entity, *validate.square(state, *after, what="square")),)
+        position, movement = orders.projection(state, entity, then)
         conditions = esper.component_for_entity(entity, Conditions)
         falling = esper.component_for_entity(entity, Falling)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft

@@ -8,6 +8,7 @@ script bridge queue through here.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 
 import esper
 
@@ -15,18 +16,23 @@ from components import Conditions, Falling, Movement, Position
 from components.commands import ActorCommand, Move, Stand
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
-from systems.actions import move_problem
+from systems.actions import move_problem, speed_for_round, walk
 from systems.state import BattleState
 from systems.vitals import is_flying
 
 
-def projection(state: BattleState, entity: int) -> tuple[Position, Movement]:
-    """Where the creature will be, and what movement it will have used, after its queued commands
-    (new objects: a caller may keep them)."""
+def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
+    """Where the creature will be, at what height, and what movement it will have used, after its
+    queued commands and then ``then`` (a planner's what-if: nothing is queued, nothing checked)
+    (new objects: a caller may keep them).
+
+    The height is the walk's along each move's path, as the move resolves (a climb raises it): a
+    forecast after a queued climb starts from the top, not from where the creature stands now.
+    """
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
-    here, used = _through_queue(state, entity, position, movement)
-    return Position(here[0], here[1], position.z), Movement(movement.speed_ft, used, movement.flying)
+    here, used, z = _through_queue(state, entity, position, movement, then, heights=True)
+    return Position(here[0], here[1], z), Movement(movement.speed_ft, used, movement.flying)
 
 
 def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
@@ -34,26 +40,36 @@ def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
     position = esper.component_for_entity(entity, Position)
     if not state.actions.get(entity):
         return position.square
-    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement))[0]
+    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), (), False)[0]
 
 
-def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement
-                   ) -> tuple[tuple[int, int], int]:
-    """The square its queued moves leave it on and the movement used by then (a stand costs half its
-    speed), each move counted only where a path still leads."""
-    here, used = position.square, movement.used_ft
+def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement,
+                   then: Sequence[ActorCommand], heights: bool) -> tuple[tuple[int, int], int, float]:
+    """The square its queued moves (and ``then``) leave it on, the movement used by then (a stand
+    costs half its speed), each move counted only where a path still leads, and (with ``heights``)
+    its height there: the walk's (``systems.actions.walk``), as the move resolves; a walk that steps
+    off a ledge short of its goal is taken to end on the goal's ground (its fall is its own forecast's)."""
+    here, used, z = position.square, movement.used_ft, position.z
     queued = state.actions.get(entity)
-    if not queued:
-        return here, used
-    flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
-    for command in queued:
+    if not queued and not then:
+        return here, used, z
+    conditions = esper.component_for_entity(entity, Conditions)
+    flying = is_flying(movement, conditions)
+    for command in (*(queued or ()), *then):
         if isinstance(command, Move):
-            cost = state.paths.cost(here, (command.x, command.y), limit_ft=movement.speed_ft, flying=flying)
-            if cost is not None:
-                here, used = (command.x, command.y), used + cost
+            goal = (command.x, command.y)
+            cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
+            if cost is None:
+                continue
+            if heights:  # the way it resolves with: from here, within the movement it then has left
+                left = speed_for_round(movement, conditions, state.rules) - used
+                found = state.paths.find(here, goal, limit_ft=left, flying=flying)
+                stop, z = walk(state.terrain.ground, found[0], z, flying) if found else (goal, z)
+                z = z if stop == goal else float(state.terrain.ground[goal])
+            here, used = goal, used + cost
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
-    return here, used
+    return here, used, z
 
 
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:
