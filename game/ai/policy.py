@@ -218,8 +218,8 @@ def act_for(battle: Any, entities: Iterable[int], policy: str = "tactical", rng:
     issued: list[Command] = []
     for entity in order:
         commands = plan_turn(battle, entity, policy, rng, reserved, powers)
-        for name, args, _ in commands:
-            if name == "move":
-                reserved.add((args[1], args[2]))
+        ends = [(args[1], args[2]) for name, args, _ in commands if name == "move"]
+        if ends:  # where it ends its turn (a way in two legs only passes the first)
+            reserved.add(ends[-1])
         issued += issue(battle, commands)
     return issued
