@@ -72,3 +72,38 @@ def test_outcomes_refuse_what_forecasts_refuse() -> None:
         b.outcomes_many(ids[0], (40, 1), [("strike", {"target": ids[1]})])
     with pytest.raises(IllegalCommand):
         b.outcomes_many(ids[0], (1, 1), [("no-such-power", {"target": ids[1]})])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walls=st.lists(squares, max_size=8), fog=st.none() | squares, ledge=st.none() | squares,
+       spots=st.lists(squares, min_size=2, max_size=4, unique=True), tired=st.sampled_from([0, 4]),
+       blind=st.booleans(), origins=st.lists(squares, min_size=2, max_size=5, unique=True))
+def test_outcomes_asked_from_square_after_square_are_each_squares_own(walls, fog, ledge, spots, tired, blind,
+                                                                        origins):
+    """A planner asks the same uses from several squares in one turn, and the battle keeps a target's
+    numbers between them (by the chances they land with): each square's answer must still be its own."""
+    b, ids = board(walls, fog, ledge, spots, tired, blind, False)
+    uses = [(p, {"target": t}) for p in POWERS for t in ids]
+    for user in ids:
+        for origin in origins:
+            if b.terrain.walls[origin]:
+                continue
+            lean = b.outcomes_many(user, origin, uses)
+            assert [numbers(f) for f in b.forecast_many(user, origin, uses)] == \
+                [(o.power, o.legal, o.scripted, o.targets) for o in lean], (user, origin)
+
+
+def test_outcomes_asked_again_after_the_target_is_hurt_are_the_new_odds() -> None:
+    b = Battle(seed=4, width=10, height=8)
+    archer = b.spawn("archer", 1, 1, team="a", powers=["strike", "shoot"])
+    target = b.spawn("target", 2, 2, team="b", powers=["strike"], health=10)
+    b.start_combat()
+    uses = [("strike", {"target": target}), ("shoot", {"target": target})]
+    before = b.outcomes_many(archer, (1, 1), uses)
+    b.damage(target, 7)  # queued: it lands when orders resolve
+    b.begin_round()
+    b.resolve_orders()
+    after = b.outcomes_many(archer, (1, 1), uses)
+    assert [numbers(f) for f in b.forecast_many(archer, (1, 1), uses)] == \
+        [(o.power, o.legal, o.scripted, o.targets) for o in after]
+    assert after[0].targets[0].downs > before[0].targets[0].downs
