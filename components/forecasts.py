@@ -216,10 +216,11 @@ class MoveForecast:
     vision: int = 3
 
 
-@dataclass(frozen=True, slots=True)
-class ThreatSource:
+class ThreatSource(NamedTuple):
     """One enemy's best blow at a creature standing on a square: its power, the chance the blow lands
-    (hits, or the save fails) and the damage it would do on average, the chance included."""
+    (hits, or the save fails) and the damage it would do on average, the chance included. A planner's
+    numbers, as :class:`Outcome` is (a NamedTuple: a plan asks a few dozen a turn, and a frozen
+    dataclass's ``__init__`` pays a setattr call per field)."""
 
     enemy: int
     power: str
@@ -228,10 +229,10 @@ class ThreatSource:
     covered: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Threat:
+class Threat(NamedTuple):
     """What a creature standing on ``square`` could take before its next turn: each enemy that could
-    reach or shoot the square this round (speed plus reach), with its best power there."""
+    reach or shoot the square this round (speed plus reach), with its best power there (a NamedTuple,
+    as :class:`ThreatSource` is)."""
 
     entity: int
     square: tuple[int, int]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import esper
 
@@ -58,11 +59,13 @@ def _spent(state: BattleState, power: Power, user: int, queued: Iterable[UsePowe
     return f"it has already used its {action} this round" if used >= 1 else None
 
 
-@dataclass(frozen=True, slots=True)
-class Vantage:
+class Vantage(NamedTuple):
     """Where a user would stand for its uses, read once for every aim asked from there: the square,
     the height of its feet there, its team and how well it sees from there (a planner asks about
-    several aims of several powers from one square)."""
+    several aims of several powers from one square).
+
+    (A NamedTuple, not a frozen dataclass: a planner makes one per square and power it weighs, and a frozen
+    dataclass's ``__init__`` pays a setattr call per field; a tuple is made in one.)"""
 
     user: int
     square: tuple[int, int]

@@ -16,8 +16,7 @@ Deterministic: the same board gives the same plan; ties go to the earlier square
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -47,8 +46,9 @@ def _far_apart(turn: Turn) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class _Option:
+class _Option(NamedTuple):
+    """One way to spend the turn, scored (a NamedTuple, as :class:`~game.ai.tactical_turn.Choice` is)."""
+
     score: float
     commands: tuple[Command, ...]
     why: Why  # built only for the option chosen (a plan weighs a few dozen)

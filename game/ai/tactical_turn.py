@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from components import Conditions, Falling, Movement
 from components.forecasts import UseOutcome
@@ -59,10 +59,12 @@ DEFAULT = Weights()
 Why = Callable[[], str]
 
 
-@dataclass(frozen=True, slots=True)
-class Choice:
+class Choice(NamedTuple):
     """One scored use of a power from a square, with the words that explain it, and the chance it
-    downs each enemy it touches (a downed enemy deals nothing before the user's next turn)."""
+    downs each enemy it touches (a downed enemy deals nothing before the user's next turn).
+
+    (A NamedTuple, not a frozen dataclass: a plan weighs dozens of uses a turn, and a frozen dataclass's
+    ``__init__`` pays a setattr call per field; a tuple is made in one.)"""
 
     score: float
     command: Command

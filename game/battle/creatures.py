@@ -4,8 +4,7 @@ conditions) and what a caller may ask about them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import esper
 import numpy as np
@@ -39,10 +38,12 @@ from systems.vitals import can_act, is_dead, is_flying
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class Glance:
+class Glance(NamedTuple):
     """One creature as a planner reads it at the start of a turn (see ``Battle.roster``): plain values,
-    as they are at that moment."""
+    as they are at that moment.
+
+    (A NamedTuple, not a frozen dataclass: every plan reads every creature, a few hundred a battle, and a frozen
+    dataclass's ``__init__`` pays a setattr call per field; a tuple is made in one.)"""
 
     entity: int
     team: str

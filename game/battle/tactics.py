@@ -10,7 +10,7 @@ a copy of a rule.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import esper
 import numpy as np
@@ -33,10 +33,12 @@ from systems.vitals import can_act, is_dead, is_flying
 _BATCHED_PAIRS = 64
 
 
-@dataclass(frozen=True, slots=True)
-class _Menace:
+class _Menace(NamedTuple):
     """One enemy as a batch of threats reads it: read once, whichever square is asked about (its side
-    of every attack roll too: its sight where it stands, its fatigue, its attack bonus)."""
+    of every attack roll too: its sight where it stands, its fatigue, its attack bonus).
+
+    (A NamedTuple, not a frozen dataclass: read anew for each enemy whenever the battle changes, and a frozen
+    dataclass's ``__init__`` pays a setattr call per field; a tuple is made in one.)"""
 
     enemy: int
     square: tuple[int, int]
@@ -50,9 +52,9 @@ class _Menace:
     attack_bonus: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Struck:
-    """The creature a batch of threats is about, read once: its side of every attack roll."""
+class _Struck(NamedTuple):
+    """The creature a batch of threats is about, read once: its side of every attack roll (a NamedTuple,
+    as :class:`_Menace` is)."""
 
     entity: int
     base: int
