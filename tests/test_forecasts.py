@@ -200,6 +200,19 @@ def test_a_move_forecast_after_a_queued_climb_starts_from_the_top() -> None:
     assert len(landed) == 1 and landed[0].distance_ft == f.fall.distance_ft
 
 
+def test_a_move_forecast_after_a_queued_walk_over_a_ridge_starts_on_the_ground() -> None:
+    """A walker that crosses a ridge and steps down onto its goal lands there: the next move across
+    flat ground forecasts no fall (the height the ridge gave it is not kept)."""
+    b = Battle(seed=5, width=10, height=6)
+    for y in range(6):
+        b.set_ground(2, y, 5)
+    walker = b.spawn("Walker", 1, 2, team="blue", health=60)
+    b.spawn("Watcher", 8, 5, team="red")
+    b.move(walker, 3, 2)
+    f = b.forecast_move(walker, (4, 2))
+    assert f.legal and f.fall is None
+
+
 def test_an_illegal_move_forecast_says_why() -> None:
     b, hero, foe = duel()
     f = b.forecast_move(hero, (11, 7))

@@ -16,7 +16,7 @@ from components import Conditions, Falling, Movement, Position
 from components.commands import ActorCommand, Move, Stand
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
-from systems.actions import move_problem, speed_for_round, walk
+from systems.actions import move_problem
 from systems.state import BattleState
 from systems.vitals import is_flying
 
@@ -26,8 +26,8 @@ def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = (
     queued commands and then ``then`` (a planner's what-if: nothing is queued, nothing checked)
     (new objects: a caller may keep them).
 
-    The height is the walk's along each move's path, as the move resolves (a climb raises it): a
-    forecast after a queued climb starts from the top, not from where the creature stands now.
+    The height is where each move leaves it (a walker on the ground it ends on): a forecast after a
+    queued climb starts from the top, not from where the creature stands now.
     """
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
@@ -47,8 +47,10 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
                    then: Sequence[ActorCommand], heights: bool) -> tuple[tuple[int, int], int, float]:
     """The square its queued moves (and ``then``) leave it on, the movement used by then (a stand
     costs half its speed), each move counted only where a path still leads, and (with ``heights``)
-    its height there: the walk's (``systems.actions.walk``), as the move resolves; a walk that steps
-    off a ledge short of its goal is taken to end on the goal's ground (its fall is its own forecast's)."""
+    its height there, as the move leaves it (``systems.actions.walk``): a walker on the ground (a
+    climb raises it, a step down lands it), a flier at its height or the ground's if higher. A walk
+    that steps off a ledge short of its goal is taken to reach it: the fall and the refusal of what
+    is queued after it are the resolution's (the move's own forecast shows the fall)."""
     here, used, z = position.square, movement.used_ft, position.z
     queued = state.actions.get(entity)
     if not queued and not then:
@@ -61,11 +63,9 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
             cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
             if cost is None:
                 continue
-            if heights:  # the way it resolves with: from here, within the movement it then has left
-                left = speed_for_round(movement, conditions, state.rules) - used
-                found = state.paths.find(here, goal, limit_ft=left, flying=flying)
-                stop, z = walk(state.terrain.ground, found[0], z, flying) if found else (goal, z)
-                z = z if stop == goal else float(state.terrain.ground[goal])
+            if heights:  # a walker ends on the ground; a flier keeps its height, raised by higher ground
+                floor = float(state.terrain.ground[goal])
+                z = max(z, floor) if flying else floor
             here, used = goal, used + cost
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
