@@ -31,7 +31,7 @@ def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = (
     """
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
-    here, used, z = _through_queue(state, entity, position, movement, then, heights=True)
+    here, used, z = _through_queue(state, entity, position, movement, then)
     return Position(here[0], here[1], z), Movement(movement.speed_ft, used, movement.flying)
 
 
@@ -40,33 +40,30 @@ def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
     position = esper.component_for_entity(entity, Position)
     if not state.actions.get(entity):
         return position.square
-    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), (), False)[0]
+    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())[0]
 
 
 def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement,
-                   then: Sequence[ActorCommand], heights: bool) -> tuple[tuple[int, int], int, float]:
+                   then: Sequence[ActorCommand]) -> tuple[tuple[int, int], int, float]:
     """The square its queued moves (and ``then``) leave it on, the movement used by then (a stand
-    costs half its speed), each move counted only where a path still leads, and (with ``heights``)
-    its height there, as the move leaves it (``systems.actions.walk``): a walker on the ground (a
-    climb raises it, a step down lands it), a flier at its height or the ground's if higher. A walk
-    that steps off a ledge short of its goal is taken to reach it: the fall and the refusal of what
-    is queued after it are the resolution's (the move's own forecast shows the fall)."""
+    costs half its speed), each move counted only where a path still leads, and its height there,
+    as the move leaves it (``systems.actions.walk``): a walker on the ground (a climb raises it, a
+    step down lands it), a flier at its height or the ground's if higher. A walk that steps off a
+    ledge short of its goal is taken to reach it: the fall and the refusal of what is queued after
+    it are the resolution's (the move's own forecast shows the fall)."""
     here, used, z = position.square, movement.used_ft, position.z
     queued = state.actions.get(entity)
     if not queued and not then:
         return here, used, z
-    conditions = esper.component_for_entity(entity, Conditions)
-    flying = is_flying(movement, conditions)
+    flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
     for command in (*(queued or ()), *then):
         if isinstance(command, Move):
             goal = (command.x, command.y)
             cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
             if cost is None:
                 continue
-            if heights:  # a walker ends on the ground; a flier keeps its height, raised by higher ground
-                floor = float(state.terrain.ground[goal])
-                z = max(z, floor) if flying else floor
-            here, used = goal, used + cost
+            floor = float(state.terrain.ground[goal])
+            here, used, z = goal, used + cost, max(z, floor) if flying else floor
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
     return here, used, z
