@@ -130,8 +130,27 @@ def decide(battle: Any, entity: int, policy: str = "tactical", rng: random.Rando
     view = View(battle, entity, allowed)
     if not can_act(view) or not view.enemies:
         return Decision((), "cannot act" if view.enemies else "no enemy left")
-    commands = PLANNERS[policy](view, rng, reserved if reserved is not None else set())
+    commands = until_it_falls(battle, entity, PLANNERS[policy](view, rng, reserved if reserved is not None else set()))
     return Decision(tuple(commands), described(view, policy, commands))
+
+
+def until_it_falls(battle: Any, entity: int, commands: list[Command]) -> list[Command]:
+    """A baseline's plan, cut after a move that leaves the creature with nothing under it (the walk
+    steps off a ledge on the way, or onto its goal from above).
+
+    Why: the turn refuses whatever is queued after such a move ("it is falling"). The baselines weigh
+    no falls (greedy only keeps off a goal whose drop would hurt), and greedy is the fixed yardstick:
+    its choice is kept as it is, and only the order that could never resolve is left out. Only a plan
+    with more after a move is asked about (the move's forecast says whether it ends in a fall).
+    """
+    before: tuple[int, int] | None = None  # the plan's move before this one (a way in two legs)
+    for at, (name, args, _) in enumerate(commands[:-1]):
+        if name == "move":
+            goal = (int(args[1]), int(args[2]))
+            if battle.forecast_moves_to(entity, [goal], cover=False, after=before)[0].fall is not None:
+                return commands[:at + 1]
+            before = goal
+    return commands
 
 
 def described(view: View, policy: str, commands: Sequence[Command]) -> str:

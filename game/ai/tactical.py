@@ -167,8 +167,9 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         return (f"moves to {move.square}{way}" if move is not None else f"stays at {turn.here}") + f": {words}"
 
     found = [_Option(base + closer - caution * _taken(turn, threat, {}), moving, ending)]
-    # a walk that ends early (off a ledge) is checked as if it reached its goal: act only before it
-    there = uses_from(turn, end) if move is None or move.stops_at == move.square else []
+    # a walk that leaves it with nothing under it (it steps off a ledge on the way, or onto its goal
+    # from above) is followed by a fall, and the battle refuses anything queued after it: act only before it
+    there = uses_from(turn, end) if move is None or (move.stops_at == move.square and move.fall is None) else []
     if there:
         best = there[0]
         score = base + best.score - caution * _taken(turn, threat, dict(best.downs))
