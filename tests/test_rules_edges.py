@@ -10,7 +10,7 @@ import pytest
 
 from components import Position, Visibility
 from components.events import RoundEnded
-from game import Battle
+from game import Battle, IllegalCommand
 from game.content.powers import default_powers, parse_power
 from systems.visibility import sees
 from tests.event_steps import kinds
@@ -31,14 +31,24 @@ def test_walking_across_a_pit_steps_off_at_its_edge_and_falls() -> None:
 
 
 def test_a_second_queued_move_is_refused_once_the_creature_is_falling() -> None:
+    """Refused when it is given, if the first move will leave it falling; refused by the turn, if the
+    ground gave way under the first move's way after both were given."""
     b = Battle(seed=1)
     b.set_ground(1, 1, 20)
     e = b.spawn("e", 1, 1)
     b.move(e, 2, 1)
-    b.move(e, 3, 1)
+    with pytest.raises(IllegalCommand, match=r"cannot move to \(3, 1\): it will be falling after its move to \(2, 1\)"):
+        b.move(e, 3, 1)
+    b = Battle(seed=1)
+    b.set_ground(1, 1, 20)
+    b.set_ground(2, 1, 20)
+    e = b.spawn("e", 1, 1)
+    b.move(e, 2, 1)
+    b.move(e, 3, 1)  # along the ridge, then off its end: legal
+    b.set_ground(2, 1, 0)  # the ridge gives way
     b.tick()
     assert [m.to_square for m in kinds(b, "moved")] == [(2, 1)]
-    assert any(r.reason == "it is falling" for r in kinds(b, "command_refused"))
+    assert [(r.command, r.reason) for r in kinds(b, "command_refused")] == [("move to (3, 1)", "it is falling")]
 
 
 def test_a_flight_ending_in_the_air_drops_the_creature_in_the_same_round() -> None:

@@ -138,7 +138,8 @@ def until_it_falls(battle: Any, entity: int, commands: list[Command]) -> list[Co
     """A baseline's plan, cut after a move that leaves the creature with nothing under it (the walk
     steps off a ledge on the way, or onto its goal from above).
 
-    Why: the turn refuses whatever is queued after such a move ("it is falling"). The baselines weigh
+    Why: the turn refuses whatever is queued after such a move ("it is falling"), and so does the
+    facade when it is issued (IllegalCommand; ``Battle.queued_fall`` says why). The baselines weigh
     no falls (greedy only keeps off a goal whose drop would hurt), and greedy is the fixed yardstick:
     its choice is kept as it is, and only the order that could never resolve is left out. Only a plan
     with more after a move is asked about (the move's forecast says whether it ends in a fall).

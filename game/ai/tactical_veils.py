@@ -70,6 +70,8 @@ def veil_option(turn: Turn, moving: tuple[Command, ...] = ()) -> tuple[float, Co
     try:
         for name, args, kwargs in moving:
             getattr(battle, name)(*args, **kwargs)
+        if battle.queued_fall(me) is not None:  # its move leaves it falling: the turn would refuse a veil
+            return None
         battle.resolve_orders()
         taken, dealt = _exchange(turn)
         here = battle.square_of(me)

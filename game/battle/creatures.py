@@ -210,9 +210,9 @@ class Creatures(BattleCore):
         """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI)."""
         state = self.state
         entity = self.check(entity)
-        position, movement = orders.projection(state, entity)
+        position, movement, falling = orders.projected(state, entity)
         conditions = esper.component_for_entity(entity, Conditions)
-        if not can_act(conditions):
+        if not can_act(conditions) or falling is not None:  # a queued move leaves it falling: no more moves
             return np.zeros(state.terrain.walls.shape, dtype=bool)
         left = max(speed_for_round(movement, conditions, state.rules) - movement.used_ft, 0)
         flying = is_flying(movement, conditions)
@@ -252,7 +252,8 @@ class Creatures(BattleCore):
     def move(self, entity: int, x: int, y: int) -> None:
         """Move along the cheapest path around walls, on the creature's turn, within its speed.
 
-        Stepping off a ledge is legal: the creature keeps its height and falls from there.
+        Stepping off a ledge is legal: the creature keeps its height and falls from there, and
+        nothing can be queued after such a move (the turn's later orders would be refused).
 
         Raises:
             IllegalCommand: the move is not legal after what the creature has already queued.
@@ -260,6 +261,14 @@ class Creatures(BattleCore):
         entity = self.check(entity)
         goal = orders.move_goal(self.state, entity, x, y)
         orders.queue(self.state, entity, Move(entity, goal[0], goal[1], check_stamp(self.state)))
+
+    @entry
+    def queued_fall(self, entity: int) -> str | None:
+        """Why nothing more ``entity`` queues this turn could resolve: a queued move leaves it with
+        nothing under it ("it will be falling after its move to (4, 6) (it steps off at (4, 5))"),
+        so the turn refuses whatever comes after; None when it may queue more. A planner asks it
+        before adding to a turn."""
+        return orders.queued_fall(self.state, self.check(entity))
 
     @command
     def stand(self, entity: int) -> None:
@@ -270,6 +279,7 @@ class Creatures(BattleCore):
             raise IllegalCommand(f"{validate.label(entity)} is not prone")
         if not can_act(conditions):
             raise IllegalCommand(f"{validate.label(entity)} cannot act")
+        orders.refuse_if_falling(self.state, entity, "stand")
         orders.queue(self.state, entity, Stand(entity))
 
     # ------------------------------------------------------------------ commands at once

@@ -118,12 +118,17 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         facing = validate.direction(direction)
         if isinstance(trials, bool) or not isinstance(trials, int) or not 0 <= trials <= MAX_TRIALS:
             raise IllegalCommand(f"trials must be a whole number in 0..{MAX_TRIALS}, not {trials!r}")
-        # where its queued orders leave it, asked only when it matters (a planner names the square)
-        here = orders.projection(state, user)[0].square if from_square is None or (power.script and trials) else None
+        # where its queued orders leave it, asked only when it matters (a planner names the square),
+        # and whether one of them leaves it falling (the turn would refuse the use)
+        if from_square is None or (power.script and trials):
+            ahead = orders.projected(state, user)
+            here, falling = ahead.position.square, ahead.falling
+        else:
+            here, falling = None, orders.queued_fall(state, user)
         origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
-        found = self._forecast_from(power, target, point, facing, user_problem(state, power, user, queued),
+        found = self._forecast_from(power, target, point, facing, falling or user_problem(state, power, user, queued),
                                     vantage(state, user, origin))
         if power.script and trials and found.legal and origin == here:
             return replace(found, estimate=self._estimate(power, user, target, point, trials, facing))
@@ -156,6 +161,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         user = self.check(user)
         origin = validate.square(state, *from_square, what="from_square")
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
+        falling = orders.queued_fall(state, user)  # a queued move that leaves it falling: no use resolves
         seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
         found = []
         unusable: dict[str, str | None] = {}  # each power's aim-free problem, asked once for all its aims
@@ -166,7 +172,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             target, point = aim.get("target"), aim.get("point")
             power = self.power(power_id)
             if power_id not in unusable:
-                unusable[power_id] = user_problem(state, power, user, queued)
+                unusable[power_id] = falling or user_problem(state, power, user, queued)
             found.append((power, None if target is None else self.check(target),
                           None if point is None else self.aim_point(point), validate.direction(aim.get("direction")),
                           unusable[power_id]))

@@ -44,7 +44,8 @@ class MoveForecasts(Creatures):
         """:meth:`forecast_move` to each of ``squares``, the creature and its queued orders read once
         (a planner weighs a few squares each turn); with ``after``, as if a move there were queued
         first (a way in two legs: nothing is queued, and that first leg is not checked: its own
-        forecast says whether it is legal and dry).
+        forecast says whether it is legal and dry; one that would leave it falling makes every
+        forecast after it not legal, as the turn would refuse the second leg).
 
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
@@ -53,7 +54,9 @@ class MoveForecasts(Creatures):
         entity = self.check(entity)
         goals = [validate.square(state, *square, what="square") for square in squares]
         then = () if after is None else (Move(entity, *validate.square(state, *after, what="square")),)
-        position, movement = orders.projection(state, entity, then)
+        position, movement, refused = orders.projected(state, entity, then)
+        if refused is not None:  # a queued move (or ``after``) leaves it falling: the turn refuses any more
+            return [MoveForecast(entity, goal, False, refused) for goal in goals]
         conditions = esper.component_for_entity(entity, Conditions)
         falling = esper.component_for_entity(entity, Falling)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft

@@ -1,6 +1,6 @@
-"""A creature's queued orders: where they will leave it, and whether one more move is legal.
+"""A creature's queued orders: where they will leave it, and whether one more order is legal.
 
-A move is checked when it is issued against where the creature will be after what it has already
+An order is checked when it is issued against where the creature will be after what it has already
 queued this turn; the action system checks it again when it resolves. Both the facade and the
 script bridge queue through here.
 """
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import esper
 
@@ -16,23 +17,53 @@ from components import Conditions, Falling, Movement, Position
 from components.commands import ActorCommand, Move, Stand
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
-from systems.actions import move_problem
+from systems.actions import move_problem, speed_for_round, walk
 from systems.state import BattleState
 from systems.vitals import is_flying
 
 
-def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
+class Projection(NamedTuple):
+    """Where a creature's queued commands leave it this turn (see :func:`projected`)."""
+
+    position: Position
+    movement: Movement
+    #: why nothing more it queues this turn can resolve, in words ("it will be falling after its
+    #: move to (4, 6) (it steps off at (4, 5))"), or None
+    falling: str | None
+
+
+class _Leaves(NamedTuple):
+    """What :func:`_through_queue` finds: the square, the movement used, the height, the fall."""
+
+    square: tuple[int, int]
+    used: int
+    z: float
+    falling: str | None
+
+
+def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> Projection:
     """Where the creature will be, at what height, and what movement it will have used, after its
     queued commands and then ``then`` (a planner's what-if: nothing is queued, nothing checked)
-    (new objects: a caller may keep them).
+    (new objects: a caller may keep them); and, when one of those moves leaves it with nothing under
+    it, why nothing queued after it can resolve.
 
-    The height is where each move leaves it (a walker on the ground it ends on): a forecast after a
-    queued climb starts from the top, not from where the creature stands now.
+    The height is where each move leaves it (a walker on the ground it ends on, or at the height it
+    steps off from): a forecast after a queued climb starts from the top, not from where it stands now.
     """
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
-    here, used, z = _through_queue(state, entity, position, movement, then)
-    return Position(here[0], here[1], z), Movement(movement.speed_ft, used, movement.flying)
+    if not then and not state.actions.get(entity):  # nothing queued (most asks): as it is now
+        return Projection(Position(position.x, position.y, position.z),
+                          Movement(movement.speed_ft, movement.used_ft, movement.flying), None)
+    leaves = _through_queue(state, entity, position, movement, then)
+    return Projection(Position(leaves.square[0], leaves.square[1], leaves.z),
+                      Movement(movement.speed_ft, leaves.used, movement.flying), leaves.falling)
+
+
+def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
+    """:func:`projected`'s position and movement (what most callers read)."""
+    found = projected(state, entity, then)
+    return found.position, found.movement
 
 
 def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
@@ -40,40 +71,83 @@ def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
     position = esper.component_for_entity(entity, Position)
     if not state.actions.get(entity):
         return position.square
-    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())[0]
+    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ()).square
+
+
+def queued_fall(state: BattleState, entity: int) -> str | None:
+    """Why nothing more the creature queues this turn can resolve (``projected``'s ``falling``), or
+    None; at once when nothing is queued (a planner asks it of every use it weighs)."""
+    if not state.actions.get(entity):
+        return None
+    return _through_queue(state, entity, esper.component_for_entity(entity, Position),
+                          esper.component_for_entity(entity, Movement), ()).falling
 
 
 def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement,
-                   then: Sequence[ActorCommand]) -> tuple[tuple[int, int], int, float]:
+                   then: Sequence[ActorCommand]) -> _Leaves:
     """The square its queued moves (and ``then``) leave it on, the movement used by then (a stand
-    costs half its speed), each move counted only where a path still leads, and its height there,
-    as the move leaves it (``systems.actions.walk``): a walker on the ground (a climb raises it, a
-    step down lands it), a flier at its height or the ground's if higher. A walk that steps off a
-    ledge short of its goal is taken to reach it: the fall and the refusal of what is queued after
-    it are the resolution's (the move's own forecast shows the fall)."""
+    costs half its speed), each move counted only where a path still leads, its height there, and
+    whether it is left falling, each move as it resolves (``systems.actions.walk``).
+
+    A flier keeps its height, raised by higher ground. A walker on level ground at or below it ends
+    on the ground (no path is searched: the resolution takes the same short cut). Else its walk
+    follows the way the move resolves along, from there within the movement it then has left: a
+    climb raises it, and at the first square with nothing under it (short of its goal, or the goal
+    itself) it stops, at the height it steps off from, having used the walk to that square. The
+    resolution refuses everything queued after such a move ("it is falling") and the fall comes
+    later, so nothing after it moves it here either, and ``falling`` says why.
+    """
     here, used, z = position.square, movement.used_ft, position.z
     queued = state.actions.get(entity)
     if not queued and not then:
-        return here, used, z
-    flying = is_flying(movement, esper.component_for_entity(entity, Conditions))
+        return _Leaves(here, used, z, None)
+    conditions = esper.component_for_entity(entity, Conditions)
+    flying = is_flying(movement, conditions)
     for command in (*(queued or ()), *then):
         if isinstance(command, Move):
-            goal = (command.x, command.y)
-            cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
-            if cost is None:
+            leaves = _moved(state, (command.x, command.y), _Leaves(here, used, z, None), movement, conditions, flying)
+            if leaves is None:
                 continue
-            floor = float(state.terrain.ground[goal])
-            here, used, z = goal, used + cost, max(z, floor) if flying else floor
+            if leaves.falling is not None:
+                return leaves
+            here, used, z = leaves.square, leaves.used, leaves.z
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
-    return here, used, z
+    return _Leaves(here, used, z, None)
+
+
+def _moved(state: BattleState, goal: tuple[int, int], start: _Leaves, movement: Movement, conditions: Conditions,
+           flying: bool) -> _Leaves | None:
+    """Where one queued move to ``goal`` leaves the creature, from ``start`` (see :func:`_through_queue`);
+    None when no path leads there within its speed."""
+    here, used, z = start.square, start.used, start.z
+    cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
+    if cost is None:
+        return None
+    terrain = state.terrain
+    floor = float(terrain.ground[goal])
+    level = terrain.level_ground()
+    if flying or (level is not None and z <= level):
+        return _Leaves(goal, used + cost, max(z, floor) if flying else floor, None)
+    left = speed_for_round(movement, conditions, state.rules) - used
+    found = state.paths.find(here, goal, limit_ft=left, flying=False)
+    stop, top = walk(terrain.ground, found[0], z, False) if found is not None else (goal, floor)
+    ground = float(terrain.ground[stop])
+    if top <= ground:  # it reached its goal, on the ground there
+        return _Leaves(goal, used + cost, floor, None)
+    if stop != goal:
+        cost = state.paths.cost(here, stop, limit_ft=left, flying=False) or 0
+    how = f"it steps off at {stop}" if stop != goal else f"it is {top - ground:g} ft above the ground there"
+    return _Leaves(stop, used + cost, top, f"it will be falling after its move to {goal} ({how})")
 
 
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:
     """The destination, if the creature may move there after its queued commands; else IllegalCommand."""
     goal = square(state, x, y, "destination")
     if state.actions.get(entity):
-        position, movement = projection(state, entity)
+        position, movement, falling = projected(state, entity)
+        if falling is not None:
+            raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {falling}")
     else:  # nothing queued: it starts from where it is (the check only reads them)
         position = esper.component_for_entity(entity, Position)
         movement = esper.component_for_entity(entity, Movement)
@@ -84,6 +158,15 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
     if problem:
         raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {problem}")
     return goal
+
+
+def refuse_if_falling(state: BattleState, entity: int, doing: str) -> None:
+    """Raise IllegalCommand ("Knight (#3) cannot stand: it will be falling after ...") when the
+    creature's queued orders leave it falling: the resolution would refuse whatever comes after.
+    ``doing`` names the order ("stand", "use Strike")."""
+    falling = queued_fall(state, entity)
+    if falling is not None:
+        raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
 
 
 def queue(state: BattleState, entity: int, command: ActorCommand) -> None:

@@ -49,8 +49,8 @@ class PowerUses(BattleCore):
         With a range, an area is centred on ``point``; without one, on the user. A cone or line faces
         away from the user (toward ``point``) unless ``direction`` says otherwise (a compass point
         such as ``"ne"``, or a step ``(dx, dy)``); aimed at the user's own square it needs one.
-        Checked now (range, sight, surprise, action already spent, unknown power) and again when it
-        resolves; every step of it comes out as events.
+        Checked now (range, sight, surprise, action already spent, unknown power, a queued move that
+        leaves the user falling) and again when it resolves; every step of it comes out as events.
 
         Raises:
             IllegalCommand: the use is not legal now, with the reason.
@@ -63,6 +63,7 @@ class PowerUses(BattleCore):
             point = self.aim_point(point)
         facing = validate.direction(direction)
         state = self.state
+        orders.refuse_if_falling(state, user, f"use {power.name}")
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
         problem = use_problem(state, power, user, target, point, orders.projected_square(state, user), queued, facing)
         if problem:
