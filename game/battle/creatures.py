@@ -279,7 +279,7 @@ class Creatures(BattleCore):
             raise IllegalCommand(f"{validate.label(entity)} is not prone")
         if not can_act(conditions):
             raise IllegalCommand(f"{validate.label(entity)} cannot act")
-        orders.refuse_if_falling(self.state, entity, "stand")
+        orders.next_square(self.state, entity, "stand")  # IllegalCommand after a move that leaves it falling
         orders.queue(self.state, entity, Stand(entity))
 
     # ------------------------------------------------------------------ commands at once

@@ -32,13 +32,9 @@ class Projection(NamedTuple):
     falling: str | None
 
 
-class _Leaves(NamedTuple):
-    """What :func:`_through_queue` finds: the square, the movement used, the height, the fall."""
-
-    square: tuple[int, int]
-    used: int
-    z: float
-    falling: str | None
+#: What :func:`_through_queue` finds: the square, the movement used, the height, and why it is left
+#: falling (or None). A plain tuple: it is made on every ask while something is queued.
+_Leaves = tuple[tuple[int, int], int, float, str | None]
 
 
 def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> Projection:
@@ -55,9 +51,8 @@ def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
     if not then and not state.actions.get(entity):  # nothing queued (most asks): as it is now
         return Projection(Position(position.x, position.y, position.z),
                           Movement(movement.speed_ft, movement.used_ft, movement.flying), None)
-    leaves = _through_queue(state, entity, position, movement, then)
-    return Projection(Position(leaves.square[0], leaves.square[1], leaves.z),
-                      Movement(movement.speed_ft, leaves.used, movement.flying), leaves.falling)
+    (x, y), used, z, falling = _through_queue(state, entity, position, movement, then)
+    return Projection(Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling)
 
 
 def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
@@ -66,21 +61,13 @@ def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = (
     return found.position, found.movement
 
 
-def projected_square(state: BattleState, entity: int) -> tuple[int, int]:
-    """The square the creature will stand on after its queued commands (``projection``'s square)."""
-    position = esper.component_for_entity(entity, Position)
-    if not state.actions.get(entity):
-        return position.square
-    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ()).square
-
-
 def queued_fall(state: BattleState, entity: int) -> str | None:
     """Why nothing more the creature queues this turn can resolve (``projected``'s ``falling``), or
     None; at once when nothing is queued (a planner asks it of every use it weighs)."""
     if not state.actions.get(entity):
         return None
     return _through_queue(state, entity, esper.component_for_entity(entity, Position),
-                          esper.component_for_entity(entity, Movement), ()).falling
+                          esper.component_for_entity(entity, Movement), ())[3]
 
 
 def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement,
@@ -100,27 +87,26 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     here, used, z = position.square, movement.used_ft, position.z
     queued = state.actions.get(entity)
     if not queued and not then:
-        return _Leaves(here, used, z, None)
+        return here, used, z, None
     conditions = esper.component_for_entity(entity, Conditions)
     flying = is_flying(movement, conditions)
     for command in (*(queued or ()), *then):
         if isinstance(command, Move):
-            leaves = _moved(state, (command.x, command.y), _Leaves(here, used, z, None), movement, conditions, flying)
+            leaves = _moved(state, (command.x, command.y), here, used, z, movement, conditions, flying)
             if leaves is None:
                 continue
-            if leaves.falling is not None:
+            if leaves[3] is not None:
                 return leaves
-            here, used, z = leaves.square, leaves.used, leaves.z
+            here, used, z, _ = leaves
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
-    return _Leaves(here, used, z, None)
+    return here, used, z, None
 
 
-def _moved(state: BattleState, goal: tuple[int, int], start: _Leaves, movement: Movement, conditions: Conditions,
-           flying: bool) -> _Leaves | None:
-    """Where one queued move to ``goal`` leaves the creature, from ``start`` (see :func:`_through_queue`);
-    None when no path leads there within its speed."""
-    here, used, z = start.square, start.used, start.z
+def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], used: int, z: float,
+           movement: Movement, conditions: Conditions, flying: bool) -> _Leaves | None:
+    """Where one queued move to ``goal`` leaves the creature, from ``here`` at height ``z`` with ``used``
+    ft of movement used (see :func:`_through_queue`); None when no path leads there within its speed."""
     cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
     if cost is None:
         return None
@@ -128,17 +114,17 @@ def _moved(state: BattleState, goal: tuple[int, int], start: _Leaves, movement: 
     floor = float(terrain.ground[goal])
     level = terrain.level_ground()
     if flying or (level is not None and z <= level):
-        return _Leaves(goal, used + cost, max(z, floor) if flying else floor, None)
+        return goal, used + cost, max(z, floor) if flying else floor, None
     left = speed_for_round(movement, conditions, state.rules) - used
     found = state.paths.find(here, goal, limit_ft=left, flying=False)
     stop, top = walk(terrain.ground, found[0], z, False) if found is not None else (goal, floor)
     ground = float(terrain.ground[stop])
     if top <= ground:  # it reached its goal, on the ground there
-        return _Leaves(goal, used + cost, floor, None)
+        return goal, used + cost, floor, None
     if stop != goal:
         cost = state.paths.cost(here, stop, limit_ft=left, flying=False) or 0
     how = f"it steps off at {stop}" if stop != goal else f"it is {top - ground:g} ft above the ground there"
-    return _Leaves(stop, used + cost, top, f"it will be falling after its move to {goal} ({how})")
+    return stop, used + cost, top, f"it will be falling after its move to {goal} ({how})"
 
 
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:
@@ -160,13 +146,18 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
     return goal
 
 
-def refuse_if_falling(state: BattleState, entity: int, doing: str) -> None:
-    """Raise IllegalCommand ("Knight (#3) cannot stand: it will be falling after ...") when the
-    creature's queued orders leave it falling: the resolution would refuse whatever comes after.
-    ``doing`` names the order ("stand", "use Strike")."""
-    falling = queued_fall(state, entity)
+def next_square(state: BattleState, entity: int, doing: str) -> tuple[int, int]:
+    """The square one more order of the creature's starts from (where its queued orders leave it),
+    read in the same pass that checks it may be given: IllegalCommand ("Knight (#3) cannot stand: it will be
+    falling after ...") when its queued orders leave it falling, as the resolution would refuse
+    whatever comes after. ``doing`` names the order ("stand", "use Strike")."""
+    position = esper.component_for_entity(entity, Position)
+    if not state.actions.get(entity):
+        return position.square
+    here, _, _, falling = _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())
     if falling is not None:
         raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
+    return here
 
 
 def queue(state: BattleState, entity: int, command: ActorCommand) -> None:
