@@ -96,6 +96,7 @@ def test_every_forecast_after_it_says_not_legal_and_why():
     reason = "it will be falling after its move to (5, 1) (it steps off at (3, 1))"
     what_if = b.forecast_moves_to(me, [(5, 2)], after=(5, 1))[0]  # a way in two legs, nothing queued
     assert (what_if.legal, what_if.problem) == (False, reason)
+    assert (b.queued_fall(me, [(2, 1)]), b.queued_fall(me, [(5, 1)])) == (None, reason)  # what-ifs too
     b.move(me, 5, 1)
     move = b.forecast_move(me, (5, 2))
     assert (move.legal, move.problem) == (False, reason)

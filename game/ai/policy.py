@@ -139,18 +139,18 @@ def until_it_falls(battle: Any, entity: int, commands: list[Command]) -> list[Co
     steps off a ledge on the way, or onto its goal from above).
 
     Why: the turn refuses whatever is queued after such a move ("it is falling"), and so does the
-    facade when it is issued (IllegalCommand; ``Battle.queued_fall`` says why). The baselines weigh
-    no falls (greedy only keeps off a goal whose drop would hurt), and greedy is the fixed yardstick:
-    its choice is kept as it is, and only the order that could never resolve is left out. Only a plan
-    with more after a move is asked about (the move's forecast says whether it ends in a fall).
+    facade when it is issued (IllegalCommand). The baselines weigh no falls (greedy only keeps off a
+    goal whose drop would hurt), and greedy is the fixed yardstick: its choice is kept as it is, and
+    only the order that could never resolve is left out. Only a plan with more after a move is asked
+    about, by ``Battle.queued_fall`` with the plan's moves so far (no forecast: on level ground it
+    is a cached path cost a move, where a move's forecast cost greedy 3.7% more instructions a battle).
     """
-    before: tuple[int, int] | None = None  # the plan's move before this one (a way in two legs)
+    moves: list[tuple[int, int]] = []  # the plan's moves so far (a way in two legs)
     for at, (name, args, _) in enumerate(commands[:-1]):
         if name == "move":
-            goal = (int(args[1]), int(args[2]))
-            if battle.forecast_moves_to(entity, [goal], cover=False, after=before)[0].fall is not None:
+            moves.append((int(args[1]), int(args[2])))
+            if battle.queued_fall(entity, moves) is not None:
                 return commands[:at + 1]
-            before = goal
     return commands
 
 

@@ -263,12 +263,19 @@ class Creatures(BattleCore):
         orders.queue(self.state, entity, Move(entity, goal[0], goal[1], check_stamp(self.state)))
 
     @entry
-    def queued_fall(self, entity: int) -> str | None:
+    def queued_fall(self, entity: int, moves: Iterable[tuple[int, int]] = ()) -> str | None:
         """Why nothing more ``entity`` queues this turn could resolve: a queued move leaves it with
         nothing under it ("it will be falling after its move to (4, 6) (it steps off at (4, 5))"),
-        so the turn refuses whatever comes after; None when it may queue more. A planner asks it
-        before adding to a turn."""
-        return orders.queued_fall(self.state, self.check(entity))
+        so the turn refuses whatever comes after; None when it may queue more. With ``moves``, as
+        if moves to those squares were queued too (a planner's what-if: nothing is queued, and the
+        moves are not checked: their forecasts say whether they are legal).
+
+        Raises:
+            IllegalCommand: an unknown creature or a square off the grid.
+        """
+        entity = self.check(entity)
+        then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
+        return orders.queued_fall(self.state, entity, then)
 
     @command
     def stand(self, entity: int) -> None:

@@ -102,6 +102,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
                  from_square: tuple[int, int] | None = None, trials: int = 0,
                  direction: str | tuple[int, int] | None = None) -> PowerForecast:
         """What ``user`` using ``power_id`` would do (from ``from_square``: where it would stand).
+        After a queued move that leaves the user falling no use is legal: the turn would refuse it.
 
         Args:
             trials: for a scripted power, how many uses on a copy of the battle to estimate its
@@ -121,8 +122,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         # where its queued orders leave it, asked only when it matters (a planner names the square),
         # and whether one of them leaves it falling (the turn would refuse the use)
         if from_square is None or (power.script and trials):
-            ahead = orders.projected(state, user)
-            here, falling = ahead.position.square, ahead.falling
+            position, _, falling = orders.projected(state, user)
+            here: tuple[int, int] | None = position.square
         else:
             here, falling = None, orders.queued_fall(state, user)
         origin = here if from_square is None else validate.square(state, *from_square, what="from_square")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from typing import NamedTuple
 
 import esper
 
@@ -21,27 +20,18 @@ from systems.actions import move_problem, speed_for_round, walk
 from systems.state import BattleState
 from systems.vitals import is_flying
 
-
-class Projection(NamedTuple):
-    """Where a creature's queued commands leave it this turn (see :func:`projected`)."""
-
-    position: Position
-    movement: Movement
-    #: why nothing more it queues this turn can resolve, in words ("it will be falling after its
-    #: move to (4, 6) (it steps off at (4, 5))"), or None
-    falling: str | None
-
-
 #: What :func:`_through_queue` finds: the square, the movement used, the height, and why it is left
 #: falling (or None). A plain tuple: it is made on every ask while something is queued.
 _Leaves = tuple[tuple[int, int], int, float, str | None]
 
 
-def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> Projection:
+def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
+              ) -> tuple[Position, Movement, str | None]:
     """Where the creature will be, at what height, and what movement it will have used, after its
     queued commands and then ``then`` (a planner's what-if: nothing is queued, nothing checked)
     (new objects: a caller may keep them); and, when one of those moves leaves it with nothing under
-    it, why nothing queued after it can resolve.
+    it, why nothing queued after it can resolve, in words ("it will be falling after its move to
+    (4, 6) (it steps off at (4, 5))"), else None. (A plain tuple: a planner asks it many times a turn.)
 
     The height is where each move leaves it (a walker on the ground it ends on, or at the height it
     steps off from): a forecast after a queued climb starts from the top, not from where it stands now.
@@ -49,25 +39,26 @@ def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
     if not then and not state.actions.get(entity):  # nothing queued (most asks): as it is now
-        return Projection(Position(position.x, position.y, position.z),
-                          Movement(movement.speed_ft, movement.used_ft, movement.flying), None)
+        return (Position(position.x, position.y, position.z),
+                Movement(movement.speed_ft, movement.used_ft, movement.flying), None)
     (x, y), used, z, falling = _through_queue(state, entity, position, movement, then)
-    return Projection(Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling)
+    return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling
 
 
 def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
     """:func:`projected`'s position and movement (what most callers read)."""
-    found = projected(state, entity, then)
-    return found.position, found.movement
+    position, movement, _ = projected(state, entity, then)
+    return position, movement
 
 
-def queued_fall(state: BattleState, entity: int) -> str | None:
-    """Why nothing more the creature queues this turn can resolve (``projected``'s ``falling``), or
-    None; at once when nothing is queued (a planner asks it of every use it weighs)."""
-    if not state.actions.get(entity):
+def queued_fall(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> str | None:
+    """Why nothing more the creature queues this turn (after ``then``, a what-if as for ``projected``)
+    can resolve (``projected``'s ``falling``), or None; at once when nothing is queued (a planner asks
+    it of every use it weighs)."""
+    if not then and not state.actions.get(entity):
         return None
     return _through_queue(state, entity, esper.component_for_entity(entity, Position),
-                          esper.component_for_entity(entity, Movement), ())[3]
+                          esper.component_for_entity(entity, Movement), then)[3]
 
 
 def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement,
@@ -111,8 +102,8 @@ def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], use
     if cost is None:
         return None
     terrain = state.terrain
-    floor = float(terrain.ground[goal])
     level = terrain.level_ground()
+    floor = float(terrain.ground[goal]) if level is None else level
     if flying or (level is not None and z <= level):
         return goal, used + cost, max(z, floor) if flying else floor, None
     left = speed_for_round(movement, conditions, state.rules) - used
