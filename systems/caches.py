@@ -14,10 +14,13 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import numpy as np
+import tcod.los
 
 from systems.lighting import LevelCache
 
 Layout = tuple[tuple[int, int], bytes]
+#: sight lines kept are those under this many squares a side (see ``MapCaches.line_steps``)
+LINE_KEPT = 32
 T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
@@ -53,6 +56,8 @@ class MapCaches:
         self.graphs: dict[tuple[Any, ...], Any] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
+        #: tcod's Bresenham line from (0, 0) by its step (dx, dy): see ``line_steps``
+        self.lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
         self.levels = LevelCache()
         # the last layout asked about and its answers: a battle asks about one layout thousands of
@@ -89,6 +94,23 @@ class MapCaches:
 
     def keep_route(self, key: tuple[Any, ...], route: tuple[tuple[tuple[int, int], ...], int]) -> None:
         _keep(self.routes, key, route, self.paths_kept * 32)
+
+    def line_steps(self, dx: int, dy: int) -> tuple[tuple[int, int], ...]:
+        """The squares of tcod's Bresenham line from (0, 0) to (``dx``, ``dy``), both ends included.
+
+        Why kept: the walk depends on the step alone (a line from ``a`` is ``a`` plus these), so a
+        map's lines are a few thousand steps, each asked of tcod once. The sight answers are kept by
+        pair of squares, and new pairs keep coming for hundreds of battles on one map, each tcod call
+        with its array costing several times the check of the walls along it. Facts of geometry:
+        forgotten only by ``clear``. Only lines under ``LINE_KEPT`` squares a side are kept (at most
+        ~4,000 steps, a few MB): a longer one is asked of tcod each time, so a huge map holds no more.
+        """
+        found = self.lines.get((dx, dy))
+        if found is None:
+            found = tuple((x, y) for x, y in tcod.los.bresenham((0, 0), (dx, dy)).tolist())
+            if abs(dx) < LINE_KEPT and abs(dy) < LINE_KEPT:
+                self.lines[dx, dy] = found
+        return found
 
     def cover_answers(self, layout: Layout) -> dict[tuple[int, int, int, int], int]:
         """The known corner-line counts of one layout of walls, (ax, ay, dx, dy) -> lines blocked."""
@@ -146,6 +168,7 @@ class MapCaches:
         self.cover.clear()
         self._last_cover = None
         self.sight.clear()
+        self.lines.clear()
         if owned:
             self.shared.clear()
         self.levels.clear()

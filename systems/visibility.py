@@ -9,7 +9,7 @@ worsened by dazzled (at best terrible) and blinded (no vision).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 
 import esper
@@ -31,37 +31,45 @@ def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -
     return lit
 
 
-def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int]) -> bool:
+#: a line's squares by its step (dx, dy), from (0, 0): ``MapCaches.line_steps``, tcod's line kept
+LineSteps = Callable[[int, int], tuple[tuple[int, int], ...]]
+
+
+def line_squares(start: tuple[int, int], end: tuple[int, int], steps: LineSteps | None = None
+                 ) -> list[tuple[int, int]]:
+    """The squares of tcod's Bresenham line from ``start`` to ``end``, both ends included; by
+    ``steps`` (a map's kept lines) when given, else asked of tcod."""
+    x, y = start
+    if steps is None:
+        return [(x + dx, y + dy) for dx, dy in tcod.los.bresenham((0, 0), (end[0] - x, end[1] - y)).tolist()]
+    return [(x + dx, y + dy) for dx, dy in steps(end[0] - x, end[1] - y)]
+
+
+def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int], steps: LineSteps | None = None) -> bool:
     """Whether no wall stands between squares ``a`` and ``b`` (their own squares do not count).
 
     Bresenham lines are not symmetric, so the line is clear if it is clear in either direction:
     whoever can see whom, the other can see back.
     """
-    for start, end in ((a, b), (b, a)):
-        between = tcod.los.bresenham(start, end)[1:-1]
-        if not len(between) or not walls[between[:, 0], between[:, 1]].any():
-            return True
-    return False
+    return any(not any(walls[s] for s in line_squares(start, end, steps)[1:-1]) for start, end in ((a, b), (b, a)))
 
 
 def sees(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tuple[int, int],
-         square: tuple[int, int]) -> bool:
+         square: tuple[int, int], steps: LineSteps | None = None) -> bool:
     """Whether a viewer on ``here`` with ``viewer_level`` sight sees ``square``: the rules' "you can see".
 
     It needs some vision of its own, a line with no wall between the squares, and no square on that
     line (both ends included) at no vision: darkness or dense smoke between two lit squares blocks
     sight as surely as a wall. As with ``clear_line``, either direction of the line will do.
+    ``steps``: the map's kept lines (``MapCaches.line_steps``), else each line is asked of tcod.
     """
     if viewer_level == Visibility.NO_VISION:
         return False
     if here == square:
         return bool(levels[square] != Visibility.NO_VISION)
     for start, end in ((here, square), (square, here)):
-        line = tcod.los.bresenham(start, end)
-        between = line[1:-1]
-        if len(between) and walls[between[:, 0], between[:, 1]].any():
-            continue
-        if (levels[line[:, 0], line[:, 1]] == Visibility.NO_VISION).any():
+        line = line_squares(start, end, steps)
+        if any(walls[s] for s in line[1:-1]) or any(levels[s] == _NO_VISION for s in line):
             continue
         return True
     return False
@@ -121,7 +129,8 @@ def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: It
         key = (here, square) if here <= square else (square, here)
         seen = answers.get(key)
         if seen is None:
-            seen = answers[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square)
+            seen = answers[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square,
+                                       state.caches.line_steps)
         found.append(seen)
     return found
 

@@ -290,3 +290,47 @@ def test_a_creature_that_steps_into_the_light_attacks_in_it_the_same_turn() -> N
     b.tick()
     rolled = [e for e in b.events if isinstance(e, AttackRolled) and e.entity == hero]
     assert rolled and rolled[0].mode == "normal"
+
+
+def test_a_kept_line_is_tcods_line_from_any_start():
+    """Sight lines are kept by their step (``MapCaches.line_steps``): a line from any square must be
+    tcod's own Bresenham line between the two squares, or sight would change with the cache; only
+    short ones are kept (a huge map's lines would fill memory)."""
+    import random
+
+    import tcod.los
+
+    from systems.caches import LINE_KEPT, MapCaches
+    from systems.visibility import line_squares
+
+    caches, rng = MapCaches(), random.Random(7)
+    for _ in range(3000):
+        a = (rng.randrange(64), rng.randrange(64))
+        b = (a[0] + rng.randint(-20, 20), a[1] + rng.randint(-20, 20)) if rng.random() < 0.5 else \
+            (rng.randrange(64), rng.randrange(64))
+        want = [(int(x), int(y)) for x, y in tcod.los.bresenham(a, b)]
+        assert line_squares(a, b, caches.line_steps) == want
+        assert line_squares(a, b) == want
+    assert caches.lines and all(abs(dx) < LINE_KEPT and abs(dy) < LINE_KEPT for dx, dy in caches.lines)
+
+
+def test_sight_with_kept_lines_answers_as_tcods_lines_do():
+    """Whether one square sees another is the same with the map's kept lines and with tcod's asked
+    afresh, on boards with walls and darkness."""
+    import random
+
+    import numpy as np
+
+    from systems.caches import MapCaches
+    from systems.visibility import clear_line, sees
+
+    caches, rng = MapCaches(), random.Random(3)
+    for _ in range(40):
+        walls = np.array([[rng.random() < 0.2 for _ in range(12)] for _ in range(12)])
+        levels = np.array([[rng.choice([int(V.NORMAL), int(V.NO_VISION)]) if rng.random() < 0.1 else int(V.NORMAL)
+                            for _ in range(12)] for _ in range(12)], dtype=np.int8)
+        for _ in range(100):
+            a, b = (rng.randrange(12), rng.randrange(12)), (rng.randrange(12), rng.randrange(12))
+            seen = int(V.NORMAL)
+            assert sees(walls, levels, seen, a, b, caches.line_steps) == sees(walls, levels, seen, a, b)
+            assert clear_line(walls, a, b, caches.line_steps) == clear_line(walls, a, b)
