@@ -154,6 +154,8 @@ class Turn:
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
         self.values_seen: dict[UseOutcome, tuple[float, Why]] = {}  # see game.ai.tactical_uses.uses_from
+        #: each area power's aim points for the creatures near it, ranked (see game.ai.tactical_uses.area_points)
+        self.points_seen: dict[tuple[str, frozenset[int]], list[tuple[int, int]]] = {}
         self.rallies_seen: dict[tuple[int, tuple[int, int] | None], float] = {}
         self.down_odds: dict[int, float] = {}
         self.conditions_seen: dict[tuple[int, str], float | None] = {}  # see game.ai.tactical_conditions

@@ -115,16 +115,32 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
     A guess at which points are worth a forecast, nothing more: the battle's forecast of each says
     what it would reach. A burst keeps the few that look to hold the most of its targets and the
     fewest friends (by distance to the point), creatures' own squares first among equals.
+
+    Only leaving out ``square`` itself depends on where the user stands: the points and their order
+    are the same for the same power and the same creatures ``near`` (in any order), so they are
+    ranked once a turn (``Turn.points_seen``) and each square takes them less its own.
     """
+    key = (power.id, frozenset(near))
+    ranked = turn.points_seen.get(key)
+    if ranked is None:
+        ranked = turn.points_seen[key] = _ranked_points(turn, power, near, helps)
+    found = [p for p in ranked if p != square]
+    if power.range_ft is None or power.area.shape != "burst":
+        return found  # a cone or line from here: at each, and at each gap between them
+    return found[: turn.weights.targets]
+
+
+def _ranked_points(turn: Turn, power: Any, near: list[int], helps: bool) -> list[tuple[int, int]]:
+    """:func:`area_points` from no square in particular, every one of them in order (a strict order:
+    each point is its own last tie-break, so leaving one out keeps the others' order)."""
     span = power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
     aimed = {turn.square[c] for c in near}
     points = aimed | set(_between(turn, near, 2 * span if power.range_ft is not None else None))
     if power.range_ft is None or power.area.shape != "burst":
-        return sorted(points - {square})  # a cone or line from here: at each, and at each gap between them
+        return sorted(points)
     harms = not helps and power.targets not in ("enemies", "enemy")
     others = turn.side if harms else []
     points |= set(_past(turn, near, others, span))
-    points.discard(square)
     ground, rules = turn.battle.state.terrain.ground, turn.rules
 
     def held(point: tuple[int, int]) -> float:
@@ -133,7 +149,7 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
         theirs = sum(1 for f in others if distance_3d_ft(point, z, turn.square[f], turn.z[f], rules) <= span)
         return mine - turn.weights.friendly_fire * theirs
 
-    return sorted(points, key=lambda p: (-held(p), p not in aimed, p))[: turn.weights.targets]
+    return sorted(points, key=lambda p: (-held(p), p not in aimed, p))
 
 
 def _between(turn: Turn, near: list[int], within: float | None) -> list[tuple[int, int]]:
