@@ -13,7 +13,7 @@ hidden. Cover and sight are worked out on the grid's plane: heights do not chang
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import esper
 import numpy as np
@@ -244,6 +244,31 @@ def has_cover(state: BattleState, attacker: tuple[int, int], defender: tuple[int
     if not rules.cover_enabled or attacker == defender:
         return False
     return cover_count(state.caches, state.terrain, attacker, defender) >= rules.cover_lines_needed
+
+
+def has_cover_many(state: BattleState, attackers: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]]
+                   ) -> list[bool]:
+    """:func:`has_cover` for each pair ``(attackers[i], defenders[i])``, the rules and the layout's
+    known answers read once for all of them: a planner asks a few dozen pairs a turn (the cover a
+    square would give from each of the nearest enemies, the shots open from it), each answer a
+    lookup, and the calls around each lookup cost more than the lookup. A pair not known yet is
+    worked out by :func:`cover_count` itself, as :func:`has_cover` would."""
+    rules = state.rules
+    if not rules.cover_enabled:
+        return [False] * len(attackers)
+    caches, terrain, needed = state.caches, state.terrain, rules.cover_lines_needed
+    answers = caches.cover_answers(terrain.layout_key())
+    found = []
+    for attacker, defender in zip(attackers, defenders):
+        if attacker == defender:
+            found.append(False)
+            continue
+        count = answers.get((attacker[0], attacker[1], defender[0], defender[1]))
+        if count is None:
+            count = cover_count(caches, terrain, attacker, defender)
+            answers = caches.cover_answers(terrain.layout_key())  # (the store may have begun afresh)
+        found.append(count >= needed)
+    return found
 
 
 def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules, only: int | None = None) -> np.ndarray:

@@ -16,7 +16,7 @@ from components import Cover, Terrain
 from components.terrain import Blocks
 from game import Battle
 from systems.caches import MapCaches
-from systems.cover import blocked_lines, cover_count, cover_counts, solids_for
+from systems.cover import blocked_lines, cover_count, cover_counts, has_cover, has_cover_many, solids_for
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
 
@@ -243,3 +243,30 @@ def test_a_learnt_row_of_cover_answers_is_what_each_pair_alone_gets(attacker, wa
     assert [cover_count(caches, terrain, attacker, d) for d in squares] == one_by_one
     batch = cover_counts(MapCaches(), terrain, np.array([attacker] * len(squares)), np.array(squares))
     assert batch.tolist() == one_by_one
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    walls=st.sets(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=20),
+    slits=st.sets(st.tuples(st.integers(0, 9), st.integers(0, 9)), max_size=4),
+    pairs=st.lists(st.tuples(st.tuples(st.integers(0, 9), st.integers(0, 9)),
+                             st.tuples(st.integers(0, 9), st.integers(0, 9))), max_size=60),
+    enabled=st.booleans(),
+    needed=st.integers(1, 4),
+)
+def test_cover_asked_in_a_batch_is_each_pairs_own(walls, slits, pairs, enabled, needed):
+    """``has_cover_many`` (a planner's batch: the rules and the layout's answers read once) answers each
+    pair as ``has_cover`` does: own squares, arrow slits beside the attacker, cover switched off, and a
+    store of answers so small that it begins afresh in mid-batch."""
+    b = Battle(width=10, height=10, rules={"cover_enabled": enabled, "cover_lines_needed": needed},
+               caches=MapCaches(pairs_per_layout=25))
+    for w in walls:
+        b.terrain.walls[w] = True
+    for s in slits - walls:
+        b.terrain.blockers[s] = np.uint8(Blocks.COVER)
+    b.terrain.touch()
+    attackers, defenders = [a for a, _ in pairs], [d for _, d in pairs]
+    alone = [has_cover(b.state, a, d) for a, d in pairs]
+    b.state.caches.clear()
+    assert has_cover_many(b.state, attackers, defenders) == alone
+    assert has_cover_many(b.state, attackers, defenders) == alone  # and once the answers are known

@@ -8,6 +8,8 @@ there: where the battle's own way drops off a ledge, :func:`ways_round` finds on
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 from components.forecasts import MoveForecast
@@ -22,80 +24,100 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     with cover from the most enemies; for each enemy still standing whose two nearest squares in
     reach are neither chosen, the better of those two (a target behind its friends is weighed too);
     the one farthest from them (to fall back to); and the nearest out of every standing enemy's
-    reach this round (to step back to and still strike next turn, see :func:`_edge`)."""
+    reach this round (to step back to and still strike next turn, see :func:`_edge`).
+
+    Every reachable square is ranked at once with numpy; on a hundred squares each numpy call costs
+    about what the arithmetic does, so the calls are few: methods rather than ``np.`` functions, and
+    one pass for all the enemies where a pass per enemy gave the same answer.
+    """
     battle, w = turn.battle, turn.weights
     mask = battle.reachable(turn.me).copy()
     for square in reserved:
         mask[square] = False
     mask[turn.here] = False
-    xs, ys = np.nonzero(mask)  # x-major: the order ties go by
+    xs, ys = mask.nonzero()  # x-major: the order ties go by
     if not len(xs):
         return []
-    ground = battle.state.terrain.ground
+    terrain = battle.state.terrain
     reach = turn.reach()
-    targets = [(turn.square[e], turn.z[e]) for e in turn.enemies]
-    here_z = turn.z[turn.me]
-    soft = battle.state.terrain.soft
+    enemies = turn.enemies
+    targets = [(turn.square[e], turn.z[e]) for e in enemies]
     # every square at once: whether an enemy is in reach from it, and how far the way round is
-    zs = ground[xs, ys].astype(np.float64)
+    zs = terrain.ground[xs, ys].astype(np.float64, copy=False)
     apart = distances_3d_ft_to(xs, ys, zs, targets, turn.rules)
-    out_of_reach = ~np.any(apart <= reach, axis=0)
+    in_reach: np.ndarray = apart <= reach
+    out_of_reach = cast(np.ndarray, ~in_reach.any(axis=0))  # (an array: the stubs say it may be a bool)
     paths = field[xs, ys].astype(np.float64)
     cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
     ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths)
-    drops = here_z - zs
+    drops = turn.z[turn.me] - zs
     drops = np.where(drops >= least_hurtful_drop_ft(turn.rules), drops, 0.0)  # ranks as that much farther
-    far_by = drops * np.where(soft[xs, ys], 0.5, 1.0) + ways
+    far_by = drops * np.where(terrain.soft[xs, ys], 0.5, 1.0) + ways
     # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
     first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
     # and for each enemy still standing, the two nearest ways into reach of it
-    by_enemy: list[list[int]] = []
-    for j, enemy in enumerate(turn.enemies):
-        if enemy not in turn.able:
-            continue
-        in_reach = np.flatnonzero(apart[j] <= reach)
-        near_it: list[int] = in_reach[np.argsort(far_by[in_reach], kind="stable")][:2].tolist()
-        by_enemy.append(near_it)
+    able = [j for j, enemy in enumerate(enemies) if enemy in turn.able]
+    by_enemy = _two_nearest(in_reach[able], far_by) if able else []
+    for near_it in by_enemy:
         first.extend(i for i in near_it if i not in first)
+    xl, yl = xs.tolist(), ys.tolist()
     rank: dict[tuple[int, int], tuple[int, float]] = {
-        (int(xs[i]), int(ys[i])): (int(out_of_reach[i]), float(far_by[i])) for i in first}
+        (xl[i], yl[i]): (int(out_of_reach[i]), float(far_by[i])) for i in first}
     ranked = list(rank)
-    nearest = sorted(turn.enemies, key=lambda e: float(field[turn.square[e]]))[:3]
+    nearest = sorted(enemies, key=lambda e: float(field[turn.square[e]]))[:3]
     cover = battle.cover_map(nearest, ranked)
     ranged = reach > 2 * turn.rules.square_ft
-    shots = battle.open_shots(turn.me, ranked, turn.enemies) if ranged else dict.fromkeys(ranked, 0)
+    shots = battle.open_shots(turn.me, ranked, enemies) if ranged else dict.fromkeys(ranked, 0)
     ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
     chosen = ranked[: w.shortlist]
     for near_it in by_enemy:
-        mine = [(int(xs[i]), int(ys[i])) for i in near_it]
+        mine = [(xl[i], yl[i]) for i in near_it]
         if mine and not any(s in chosen for s in mine):
             chosen.append(min(mine, key=ranked.index))
     # the way round, less twice what a drop or a detour adds: the first of equals (lowest x, then y)
-    away = int(np.argmax(paths - 2 * (far_by - paths)))
-    farthest = (int(xs[away]), int(ys[away]))
+    away = int((paths - 2 * (far_by - paths)).argmax())
+    farthest = (xl[away], yl[away])
     if farthest not in chosen:
         chosen.append(farthest)
-    edge = _edge(turn, apart, far_by)
-    if edge is not None and (square := (int(xs[edge]), int(ys[edge]))) not in chosen:
+    edge = _edge(turn, apart[able], [enemies[j] for j in able], far_by) if able else None
+    if edge is not None and (square := (xl[edge], yl[edge])) not in chosen:
         chosen.append(square)
     return chosen
 
 
-def _edge(turn: Turn, apart: np.ndarray, far_by: np.ndarray) -> int | None:
-    """Of the squares ``far_by`` ranks (``apart``: their distances to each enemy), the index of the
-    nearest the enemies that is out of every standing enemy's reach this round (its walk plus its
-    longest reach, as the arrow flies); None when there is none.
+def _two_nearest(in_reach: np.ndarray, far_by: np.ndarray) -> list[list[int]]:
+    """For each row of ``in_reach`` (an enemy's squares in reach), the indices of the two of them
+    ``far_by`` ranks nearest, equals in index order (fewer when fewer are in reach): what a stable
+    sort of each row's squares in reach by ``far_by`` puts first, found by two ``argmin`` over all
+    rows at once (``argmin`` gives the first of equals; ``far_by`` is finite, so the infinity that
+    masks a square out of reach never ties one in reach)."""
+    rows = np.arange(len(in_reach))
+    masked = np.where(in_reach, far_by, np.inf)
+    one = masked.argmin(axis=1)
+    one_in = in_reach[rows, one]
+    masked[rows, one] = np.inf
+    two = masked.argmin(axis=1)
+    two_in = masked[rows, two] < np.inf  # (the first is masked out now: never found twice)
+    found = []
+    for a, a_in, b, b_in in zip(one.tolist(), one_in.tolist(), two.tolist(), two_in.tolist()):
+        found.append(([a, b] if b_in else [a]) if a_in else [])
+    return found
+
+
+def _edge(turn: Turn, apart: np.ndarray, standing: list[int], far_by: np.ndarray) -> int | None:
+    """Of the squares ``far_by`` ranks (``apart``: their distances to each of the enemies still
+    ``standing``, a row each), the index of the nearest the enemies that is out of every standing
+    enemy's reach this round (its walk plus its longest reach, as the arrow flies); None when there
+    is none (the first of equals, by one ``argmin`` over the squares masked to the safe ones).
 
     Why: the farthest square gives up next turn's blow, and the squares in reach are in theirs; a
     blow and a step just out of reach keeps both (the ledge's ogre strikes and drops onto the hay,
     where the knight must jump down after it into the goblin's shots).
     """
-    standing = [j for j, enemy in enumerate(turn.enemies) if enemy in turn.able]
-    if not standing:
-        return None
-    theirs = np.array([turn.round_reach(turn.enemies[j]) for j in standing])
-    safe = np.flatnonzero(np.all(apart[standing] > theirs[:, None], axis=0))
-    return int(safe[np.argmin(far_by[safe])]) if len(safe) else None
+    theirs = np.array([turn.round_reach(enemy) for enemy in standing])
+    safe = cast(np.ndarray, (apart > theirs[:, None]).all(axis=0))
+    found = int(np.where(safe, far_by, np.inf).argmin())
+    return found if safe[found] else None
 
 
 def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, int]]

@@ -22,11 +22,11 @@ from game.battle import orders, validate
 from game.battle.outcomes import Outcomes
 from game.battle.world import entry
 from systems.actions import walk_speed
-from systems.cover import cover_counts, has_cover
+from systems.cover import cover_counts, has_cover, has_cover_many
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
-from systems.visibility import Visibility, sight_level, visible, vision_level
+from systems.visibility import Visibility, seen_from, sight_level, vision_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
 #: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
@@ -225,7 +225,10 @@ class Tactics(Outcomes):
         if len(cells) * len(from_squares) > _BATCHED_PAIRS:
             return self._cover_batch(from_squares, cells)
         # a planner's handful of pairs: each answer is a lookup, cheaper than arrays of a few rows
-        return {cell: sum(1 for a in from_squares if has_cover(state, a, cell)) for cell in cells}
+        flags = has_cover_many(state, [a for _ in cells for a in from_squares],
+                               [cell for cell in cells for _ in from_squares])
+        width = len(from_squares)
+        return {cell: sum(flags[i * width:(i + 1) * width]) for i, cell in enumerate(cells)}
 
     def _cover_batch(self, from_squares: list[tuple[int, int]], squares: list[tuple[int, int]]
                      ) -> dict[tuple[int, int], int]:
@@ -279,9 +282,18 @@ class Tactics(Outcomes):
         targets = [esper.component_for_entity(e, Position).square for e in state.creatures
                    if esper.component_for_entity(e, Creature).team != team and (asked is None or e in asked)
                    and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
-        found = {}
-        for square in squares:
-            here = validate.square(state, *square, what="square")
-            found[here] = sum(1 for t, seen in zip(targets, visible(state, entity, targets, here))
-                              if seen and not has_cover(state, here, t))
+        # its sight from each square (``visible``'s, its conditions read once), then the cover of every
+        # enemy it would see, all in one batch
+        conditions, levels = esper.component_for_entity(entity, Conditions), state.levels
+        assert levels is not None
+        found = dict.fromkeys((validate.square(state, *square, what="square") for square in squares), 0)
+        shooters, shot = [], []
+        for here in found:
+            for t, seen in zip(targets, seen_from(state, vision_value(int(levels[here]), conditions), here, targets)):
+                if seen:
+                    shooters.append(here)
+                    shot.append(t)
+        for here, covered in zip(shooters, has_cover_many(state, shooters, shot)):
+            if not covered:
+                found[here] += 1
         return found
