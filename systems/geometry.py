@@ -80,8 +80,8 @@ def distances_3d_ft_to(xs: np.ndarray, ys: np.ndarray, zs: np.ndarray, targets: 
         larger: np.ndarray = np.maximum(across, up)
         return larger
     found: np.ndarray = across  # (its own array: astype made it)
-    raised = up.nonzero()  # (a float's nonzero is ``!= 0``: one call fewer on a planner's every turn)
-    if len(raised[0]):  # math.hypot, not numpy's: the two may differ in the last bit
+    if up.any():  # (on level ground nothing is raised: one cheap call rather than a search)
+        raised = up.nonzero()  # math.hypot, not numpy's: the two may differ in the last bit
         found[raised] = [math.hypot(a, u) for a, u in zip(across[raised].tolist(), up[raised].tolist())]
     return found
 

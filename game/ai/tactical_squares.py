@@ -49,15 +49,20 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     out_of_reach = cast(np.ndarray, ~in_reach.any(axis=0))  # (an array: the stubs say it may be a bool)
     paths = field[xs, ys].astype(np.float64)
     cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
-    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths)
+    # (on most turns no square is cut off and no drop hurts: then the way round is the path, and the
+    # arrays that would add nothing to it are not made; 0.0 times anything, plus a way, is the way)
+    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths) if cut_off.any() else paths
     drops = turn.z[turn.me] - zs
-    drops = np.where(drops >= least_hurtful_drop_ft(turn.rules), drops, 0.0)  # ranks as that much farther
-    far_by = drops * np.where(terrain.soft[xs, ys], 0.5, 1.0) + ways
+    hurts = drops >= least_hurtful_drop_ft(turn.rules)
+    far_by = ways  # a drop that hurts ranks as that much farther (half as much onto soft ground):
+    if hurts.any():
+        far_by = np.where(hurts, drops, 0.0) * np.where(terrain.soft[xs, ys], 0.5, 1.0) + ways
     # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
     first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
     # and for each enemy still standing, the two nearest ways into reach of it
     able = [j for j, enemy in enumerate(enemies) if enemy in turn.able]
-    by_enemy = _two_nearest(in_reach[able], far_by) if able else []
+    everyone = len(able) == len(enemies)  # (then their rows are the arrays themselves, not copies)
+    by_enemy = _two_nearest(in_reach if everyone else in_reach[able], far_by) if able else []
     for near_it in by_enemy:
         first.extend(i for i in near_it if i not in first)
     xl, yl = xs.tolist(), ys.tolist()
@@ -75,11 +80,11 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
         if mine and not any(s in chosen for s in mine):
             chosen.append(min(mine, key=ranked.index))
     # the way round, less twice what a drop or a detour adds: the first of equals (lowest x, then y)
-    away = int((paths - 2 * (far_by - paths)).argmax())
+    away = int((paths if far_by is paths else paths - 2 * (far_by - paths)).argmax())
     farthest = (xl[away], yl[away])
     if farthest not in chosen:
         chosen.append(farthest)
-    edge = _edge(turn, apart[able], [enemies[j] for j in able], far_by) if able else None
+    edge = _edge(turn, apart if everyone else apart[able], [enemies[j] for j in able], far_by) if able else None
     if edge is not None and (square := (xl[edge], yl[edge])) not in chosen:
         chosen.append(square)
     return chosen
