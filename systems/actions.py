@@ -14,11 +14,12 @@ from collections import deque
 from collections.abc import Callable
 
 import esper
-import numpy as np
 
 from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import ActorCommand, Move, Stand, UsePower
 from components.events import CommandRefused, Moved, StoodUp
+from components.terrain import Terrain
+from systems.falling import fall_dice
 from systems.geometry import distance_ft
 from systems.paths import Paths, blocked_for
 from systems.state import BattleState, Phase, check_stamp
@@ -83,20 +84,26 @@ def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movem
     return None
 
 
-def walk(ground: np.ndarray, path: list[tuple[int, int]], z: float, flying: bool) -> tuple[tuple[int, int], float]:
+def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, rules: Rules,
+         fall_room_ft: float) -> tuple[tuple[int, int], float]:
     """Where a move along ``path`` ends and at what height: the move itself and its forecast.
 
-    A walker keeps its height (raised by higher ground) and stops at the first square with nothing
-    under that height, where it steps off and falls; a flier goes all the way.
+    A walker keeps its height (raised by higher ground). A step down that no fall could hurt (under
+    the first die's drop, or a soft landing that halves the dice to none) is part of the walk: it
+    drops at once, unhurt, and walks on, as down a stair or into a stream, when the drop fits in the
+    fall the round has left it (``fall_room_ft``, constant over a turn: a creature whose move leaves
+    it falling acts no more). It stops at the first square with more under it than that, where it
+    steps off and falls (the falling system). A flier goes all the way.
     """
     goal = path[-1]
     if flying:
-        return goal, max(z, float(ground[goal]))
+        return goal, max(z, float(terrain.ground[goal]))
+    ground, soft = terrain.ground, terrain.soft
     for square in path[1:]:
         floor = float(ground[square])
-        z = max(z, floor)
-        if floor < z:
+        if floor < z and (z - floor > fall_room_ft or fall_dice(z - floor, bool(soft[square]), rules) > 0):
             return square, z
+        z = floor
     return goal, z
 
 
@@ -199,7 +206,8 @@ class ActionSystem(esper.Processor):
             found = state.paths.find(start, goal, limit_ft=left, flying=flying)
             assert found is not None
             path, cost = found
-            stop, z = walk(state.terrain.ground, path, position.z, flying)
+            room = state.rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
+            stop, z = walk(state.terrain, path, position.z, flying, state.rules, room)
             if stop != goal:
                 cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
         movement.used_ft += cost

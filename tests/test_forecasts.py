@@ -201,25 +201,25 @@ def test_a_move_forecast_after_a_queued_climb_starts_from_the_top() -> None:
 
 
 def test_a_move_forecast_after_a_queued_walk_over_a_ridge_down_onto_its_goal_says_it_will_be_falling() -> None:
-    """A walker that crosses a ridge and steps down onto its goal keeps the ridge's height there and
-    falls after its move: the turn refuses the next move, so its forecast says so (it once forecast a
+    """A walker that crosses a 10 ft ridge and steps down onto its goal (a drop that hurts) keeps the
+    ridge's height there and falls after its move: the turn refuses the next move, so its forecast says so (it once forecast a
     dry step on, then a fall from the ridge's height, neither of which happens)."""
     b = Battle(seed=5, width=10, height=6)
     for y in range(6):
-        b.set_ground(2, y, 5)
+        b.set_ground(2, y, 10)
     walker = b.spawn("Walker", 1, 2, team="blue", health=60)
     b.spawn("Watcher", 8, 5, team="red")
     b.move(walker, 3, 2)
     f = b.forecast_move(walker, (4, 2))
     assert not f.legal
-    assert f.problem == "it will be falling after its move to (3, 2) (it is 5 ft above the ground there)"
+    assert f.problem == "it will be falling after its move to (3, 2) (it is 10 ft above the ground there)"
     with pytest.raises(IllegalCommand, match=r"cannot move to \(4, 2\): it will be falling"):
         b.move(walker, 4, 2)
     seen = len(b.events)
     b.tick()
     [moved] = [e for e in b.events[seen:] if isinstance(e, Moved)]
-    assert (moved.to_square, moved.z) == ((3, 2), 5.0)  # on its goal, 5 ft up: then it lands
-    assert [e.distance_ft for e in b.events[seen:] if isinstance(e, Landed)] == [5.0]
+    assert (moved.to_square, moved.z) == ((3, 2), 10.0)  # on its goal, 10 ft up: then it lands
+    assert [e.distance_ft for e in b.events[seen:] if isinstance(e, Landed)] == [10.0]
 
 
 def test_an_illegal_move_forecast_says_why() -> None:

@@ -90,7 +90,7 @@ def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
     if fall is None and turn.flight_ends:
         terrain = turn.battle.state.terrain
         path = [turn.here] if move is None else list(move.path) or [turn.here]
-        stop, z = walk(terrain.ground, path, turn.z[turn.me], True)
+        stop, z = walk(terrain, path, turn.z[turn.me], True, turn.rules, 0.0)
         if z > float(terrain.ground[stop]):
             fall = fall_odds(z - float(terrain.ground[stop]), bool(terrain.soft[stop]), turn.rules)
     if fall is None:

@@ -76,7 +76,8 @@ class MoveForecasts(Creatures):
         found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it
         path, cost = found
-        stop, z = walk(state.terrain.ground, path, position.z, flying)
+        room = state.rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
+        stop, z = walk(state.terrain, path, position.z, flying, state.rules, room)
         if stop != goal:
             cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
             path = path[:path.index(stop) + 1]

@@ -70,10 +70,11 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     A flier keeps its height, raised by higher ground. A walker on level ground at or below it ends
     on the ground (no path is searched: the resolution takes the same short cut). Else its walk
     follows the way the move resolves along, from there within the movement it then has left: a
-    climb raises it, and at the first square with nothing under it (short of its goal, or the goal
-    itself) it stops, at the height it steps off from, having used the walk to that square. The
-    resolution refuses everything queued after such a move ("it is falling") and the fall comes
-    later, so nothing after it moves it here either, and ``falling`` says why.
+    climb raises it, a step down that no fall could hurt takes it down, and at the first square with
+    more under it than that (short of its goal, or the goal itself) it stops, at the height it steps
+    off from, having used the walk to that square. The resolution refuses everything queued after
+    such a move ("it is falling") and the fall comes later, so nothing after it moves it here either,
+    and ``falling`` says why.
     """
     here, used, z = position.square, movement.used_ft, position.z
     queued = state.actions.get(entity)
@@ -81,9 +82,10 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
         return here, used, z, None
     conditions = esper.component_for_entity(entity, Conditions)
     flying = is_flying(movement, conditions)
+    room = state.rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
     for command in (*(queued or ()), *then):
         if isinstance(command, Move):
-            leaves = _moved(state, (command.x, command.y), here, used, z, movement, conditions, flying)
+            leaves = _moved(state, (command.x, command.y), here, used, z, movement, conditions, flying, room)
             if leaves is None:
                 continue
             if leaves[3] is not None:
@@ -95,9 +97,10 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
 
 
 def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], used: int, z: float,
-           movement: Movement, conditions: Conditions, flying: bool) -> _Leaves | None:
+           movement: Movement, conditions: Conditions, flying: bool, room: float) -> _Leaves | None:
     """Where one queued move to ``goal`` leaves the creature, from ``here`` at height ``z`` with ``used``
-    ft of movement used (see :func:`_through_queue`); None when no path leads there within its speed."""
+    ft of movement used and ``room`` ft of the round's fall left (see :func:`_through_queue`); None
+    when no path leads there within its speed."""
     cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
     if cost is None:
         return None
@@ -108,7 +111,7 @@ def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], use
         return goal, used + cost, max(z, floor) if flying else floor, None
     left = speed_for_round(movement, conditions, state.rules) - used
     found = state.paths.find(here, goal, limit_ft=left, flying=False)
-    stop, top = walk(terrain.ground, found[0], z, False) if found is not None else (goal, floor)
+    stop, top = walk(terrain, found[0], z, False, state.rules, room) if found is not None else (goal, floor)
     ground = float(terrain.ground[stop])
     if top <= ground:  # it reached its goal, on the ground there
         return goal, used + cost, floor, None
