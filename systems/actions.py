@@ -118,7 +118,12 @@ def _describe(command: object) -> str:
 
 
 class ActionSystem(esper.Processor):
-    """Resolves the acting creature's own commands on its turn, in the order it issued them."""
+    """Resolves the acting creature's own commands on its turn, in the order it issued them.
+
+    An order that leaves someone with nothing under it ends the pass: the systems after this one
+    settle the fall (it lands, is hurt, falls prone or is downed), and the turn runs the pass again
+    for the orders left (``game.battle.turns``), each checked again against the battle as it is then.
+    """
 
     PHASES = frozenset({Phase.TURN})  # the only phases it runs in
 
@@ -144,10 +149,7 @@ class ActionSystem(esper.Processor):
                 if self._move(command, issued_in if first else None) and first and command.checked == issued_in \
                         and queue:
                     self._restamp(queue, issued_in)
-                first = False
-                continue
-            first = False
-            if isinstance(command, Stand):
+            elif isinstance(command, Stand):
                 self._stand(command)
             else:
                 handler = state.handlers.get(type(command))
@@ -156,6 +158,9 @@ class ActionSystem(esper.Processor):
                                               "no handler for this kind of command"))
                 else:
                     handler(command)
+            first = False
+            if queue and self._falls_to_settle():
+                return  # the rest resolves once the fall has (the turn runs ``Phase.TURN`` again)
 
     def _restamp(self, queue: deque[ActorCommand], issued_in: tuple[object, ...]) -> None:
         """The turn's first order was a move that went where the next order's check put the user:
@@ -168,6 +173,13 @@ class ActionSystem(esper.Processor):
         use = queue[0]
         if isinstance(use, UsePower) and use.checked == issued_in:
             queue[0] = UsePower(use.actor, use.power, use.target, use.point, use.direction, check_stamp(self.state))
+
+    def _falls_to_settle(self) -> bool:
+        """Whether the last order left someone with nothing under it (the mover stepped off a ledge, a
+        push sent a creature over one): its fall, landing and hurt come before the next order, as when
+        a person resolves the orders one at a time."""
+        state = self.state
+        return any(self._unsupported(entity) for entity in state.moved if esper.entity_exists(entity))
 
     def _unsupported(self, entity: int) -> bool:
         """Whether nothing holds the creature up (it stepped off something this turn and will fall)."""
@@ -230,3 +242,4 @@ class ActionSystem(esper.Processor):
         conditions.revoke("prone")
         state.dirty.add(entity)
         state.emit(StoodUp(state.round, entity))
+

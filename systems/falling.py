@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 
 import esper
-import numpy as np
 
 from components import Conditions, Falling, Fatigue, Health, Movement, Position, Rules
 from components.commands import Hit
@@ -43,25 +42,6 @@ def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:
     dice = fall_dice(distance_ft, soft, rules)
     chances = sum_of_dice(dice, rules.fall_die_sides)
     return FallOdds(distance_ft, soft, dice, Distribution.of({t: float(p) for t, p in enumerate(chances)}))
-
-
-def has_walkable_drop(ground: np.ndarray, soft: np.ndarray, rules: Rules) -> bool:
-    """Whether a walker could step down anywhere on the map: two neighbouring squares (diagonals
-    too) with a drop between them that no fall hurts (what ``systems.actions.walk`` walks down).
-    Where none is, a walk never takes a walker lower than it starts (a planner's short cut).
-    """
-    width, height = ground.shape
-    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-        here = ground[max(0, -dx):width - max(0, dx), max(0, -dy):height - max(0, dy)]
-        there = ground[max(0, dx):width - max(0, -dx), max(0, dy):height - max(0, -dy)]
-        lands_soft = soft[max(0, dx):width - max(0, -dx), max(0, dy):height - max(0, -dy)]
-        lands_soft_back = soft[max(0, -dx):width - max(0, dx), max(0, -dy):height - max(0, dy)]
-        for drop, on_soft in ((here - there, lands_soft), (there - here, lands_soft_back)):
-            dice = np.minimum(drop // rules.fall_ft_per_die, rules.fall_max_dice)
-            dice = np.where(on_soft, dice // rules.soft_landing_divisor, dice)
-            if ((drop > 0) & (drop <= rules.fall_ft_per_round) & (dice == 0)).any():
-                return True
-    return False
 
 
 class FallingSystem(esper.Processor):

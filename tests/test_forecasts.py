@@ -200,10 +200,10 @@ def test_a_move_forecast_after_a_queued_climb_starts_from_the_top() -> None:
     assert len(landed) == 1 and landed[0].distance_ft == f.fall.distance_ft
 
 
-def test_a_move_forecast_after_a_queued_walk_over_a_ridge_down_onto_its_goal_says_it_will_be_falling() -> None:
-    """A walker that crosses a 10 ft ridge and steps down onto its goal (a drop that hurts) keeps the
-    ridge's height there and falls after its move: the turn refuses the next move, so its forecast says so (it once forecast a
-    dry step on, then a fall from the ridge's height, neither of which happens)."""
+def test_a_move_forecast_after_a_queued_walk_over_a_ridge_down_onto_its_goal_starts_where_it_lands() -> None:
+    """A walker that crosses a 10 ft ridge and steps down onto its goal (a drop that hurts) falls there;
+    the fall settles before its next move, so that move's forecast starts on the ground (it once
+    forecast a dry step on from the ridge's height)."""
     b = Battle(seed=5, width=10, height=6)
     for y in range(6):
         b.set_ground(2, y, 10)
@@ -211,14 +211,12 @@ def test_a_move_forecast_after_a_queued_walk_over_a_ridge_down_onto_its_goal_say
     b.spawn("Watcher", 8, 5, team="red")
     b.move(walker, 3, 2)
     f = b.forecast_move(walker, (4, 2))
-    assert not f.legal
-    assert f.problem == "it will be falling after its move to (3, 2) (it is 10 ft above the ground there)"
-    with pytest.raises(IllegalCommand, match=r"cannot move to \(4, 2\): it will be falling"):
-        b.move(walker, 4, 2)
+    assert f.legal and f.fall is None and f.path == ((3, 2), (4, 2))
+    b.move(walker, 4, 2)
     seen = len(b.events)
     b.tick()
-    [moved] = [e for e in b.events[seen:] if isinstance(e, Moved)]
-    assert (moved.to_square, moved.z) == ((3, 2), 10.0)  # on its goal, 10 ft up: then it lands
+    moves = [(e.to_square, e.z) for e in b.events[seen:] if isinstance(e, Moved)]
+    assert moves == [((3, 2), 10.0), ((4, 2), 0.0)]  # on its goal 10 ft up, it lands, then walks on
     assert [e.distance_ft for e in b.events[seen:] if isinstance(e, Landed)] == [10.0]
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from components import Position, Visibility
 from components.events import RoundEnded
-from game import Battle, IllegalCommand
+from game import Battle
 from game.content.powers import default_powers, parse_power
 from systems.visibility import sees
 from tests.event_steps import kinds
@@ -30,22 +30,23 @@ def test_walking_across_a_pit_steps_off_at_its_edge_and_falls() -> None:
     assert b.get(walker, Position).z == 0 and kinds(b, "landed")[0].distance_ft == 30
 
 
-def test_a_second_queued_move_is_refused_once_the_creature_is_falling() -> None:
-    """Refused when it is given, if the first move will leave it falling; refused by the turn, if the
-    ground gave way under the first move's way after both were given."""
+def test_a_second_queued_move_goes_on_from_where_the_first_lands() -> None:
+    """Given after a move off a ledge, it starts from where that move lands; given along a ridge that
+    then gives way, the turn checks it again from where the creature landed."""
     b = Battle(seed=1)
     b.set_ground(1, 1, 20)
     e = b.spawn("e", 1, 1)
     b.move(e, 2, 1)
-    with pytest.raises(IllegalCommand, match=r"cannot move to \(3, 1\): it will be falling after its move to \(2, 1\)"):
-        b.move(e, 3, 1)
-    b = Battle(seed=1)
+    b.move(e, 3, 1)  # from (2, 1), on the ground
+    b.tick()
+    assert [m.to_square for m in kinds(b, "moved")] == [(2, 1), (3, 1)]
+    b = Battle(seed=1, rules={"fall_ft_per_round": 10})
     b.set_ground(1, 1, 20)
     b.set_ground(2, 1, 20)
     e = b.spawn("e", 1, 1)
     b.move(e, 2, 1)
     b.move(e, 3, 1)  # along the ridge, then off its end: legal
-    b.set_ground(2, 1, 0)  # the ridge gives way
+    b.set_ground(2, 1, 0)  # the ridge gives way: a 20 ft fall, 10 ft a round
     b.tick()
     assert [m.to_square for m in kinds(b, "moved")] == [(2, 1)]
     assert [(r.command, r.reason) for r in kinds(b, "command_refused")] == [("move to (3, 1)", "it is falling")]

@@ -1,11 +1,12 @@
-"""A queued move that leaves a walker with nothing under it: the orders checked after it see what the turn does.
+"""A queued move that steps off a ledge: its fall settles before the next order, as in the window.
 
-The walk (``systems.actions.walk``) stops a walker at the first square with nothing under its height,
-short of its goal or on it; the turn then refuses everything queued after that move ("it is falling")
-and the fall comes after. So the projection of its queued orders leaves it there, at that height;
-a move, a stand or a use queued after it is refused at once with the reason, and every forecast
-asked after it says it is not legal. A flier, and a walk that reaches its goal on the ground, are
-as they were.
+The walk (``systems.actions.walk``) stops a walker at the first square with a drop under it that
+hurts (short of its goal, or the goal itself), and it falls there. The turn lets that fall settle (it
+lands, is hurt, falls prone, or goes down) before the next queued order resolves, each checked again
+as the battle then is: the same as when a person resolves the orders one at a time. So the
+projection of its queued orders lands it there, and what it queues next starts from the ground. Only
+a fall longer than the round has left goes on into the next round: then everything after it is
+refused at once with the reason, and every forecast asked after it says it is not legal.
 """
 
 from __future__ import annotations
@@ -15,22 +16,23 @@ import pytest
 
 from components import Movement, Position
 from components.commands import Move
-from components.events import CommandRefused, Moved
+from components.events import CommandRefused, Fell, Landed, Moved, PowerUsed, Pushed
 from game import Battle, IllegalCommand
 from game.battle import orders
 from game.battle.script_bridge import ScriptBridge
 
-STEPS_OFF = r"it will be falling after its move to \(5, 1\) \(it steps off at \(3, 1\)\)"
+STEPS_OFF = (r"it will be falling after its move to \(5, 1\) \(it steps off at \(3, 1\) and falls 20 ft, "
+             r"more than the 10 ft a round has left\)")
 
 
-def ledge(**walker: object) -> tuple[Battle, int, int]:
+def ledge(rules: dict[str, int] | None = None, **walker: object) -> tuple[Battle, int, int]:
     """Ground 20 ft high in columns 0-2, 0 ft from column 3 on; a walker on the ledge at (1, 1), its
     turn under way, and a foe on the low ground at (6, 1), a step beyond the goal (5, 1)."""
-    b = Battle(seed=1, width=10, height=6)
+    b = Battle(seed=1, width=10, height=6, rules=rules)
     for x in range(3):
         for y in range(6):
             b.set_ground(x, y, 20)
-    me = b.spawn("Walker", 1, 1, team="blue", powers=["strike"], initiative_bonus=50, health=100, **walker)
+    me = b.spawn("Walker", 1, 1, team="blue", powers=["strike"], initiative_bonus=50, **{"health": 100, **walker})
     foe = b.spawn("Foe", 6, 1, team="red", powers=["strike"])
     b.start_combat()
     b.begin_round()
@@ -38,62 +40,123 @@ def ledge(**walker: object) -> tuple[Battle, int, int]:
     return b, me, foe
 
 
+def long_fall() -> tuple[Battle, int, int]:
+    """The ledge where a round's fall is 10 ft: the walker's 20 ft drop goes on into the next round."""
+    return ledge({"fall_ft_per_round": 10})
+
+
 def resolved_move(b: Battle, entity: int) -> Moved:
     """Resolve the turn's orders; the one move they made (where the walk left it, before any fall)."""
-    seen = len(b.events)
-    b.resolve_orders()
-    [moved] = [e for e in b.events[seen:] if isinstance(e, Moved) and e.entity == entity]
+    [moved] = [e for e in resolved(b) if isinstance(e, Moved) and e.entity == entity]
     return moved
 
 
-@pytest.mark.parametrize(("goal", "how"), [((5, 1), "it steps off at (3, 1)"),
-                                           ((3, 1), "it is 20 ft above the ground there")])
-def test_the_projection_after_a_queued_ledge_walk_is_where_the_walk_leaves_it(goal, how):
+def resolved(b: Battle) -> list[object]:
+    """Resolve the turn's orders; the events they made."""
+    seen = len(b.events)
+    b.resolve_orders()
+    return b.events[seen:]
+
+
+@pytest.mark.parametrize("goal", [(5, 1), (3, 1)])
+def test_the_projection_after_a_queued_ledge_walk_lands_it_where_it_steps_off(goal):
     b, me, _ = ledge()
     b.move(me, *goal)
     position, movement = orders.projection(b.state, me)
-    assert (position, movement.used_ft) == (Position(3, 1, 20), 10)  # not the goal's ground
-    assert b.queued_fall(me) == f"it will be falling after its move to {goal} ({how})"
-    moved = resolved_move(b, me)
-    assert (moved.to_square, moved.z, moved.cost_ft) == (position.square, position.z, movement.used_ft)
+    assert (position, movement.used_ft) == (Position(3, 1, 0), 10)  # landed where it stepped off
+    assert b.queued_fall(me) is None and b.queued_stop(me) == ((3, 1), None)
+    [moved] = [e for e in resolved(b) if isinstance(e, Moved)]
+    assert (moved.to_square, moved.z, moved.cost_ft) == ((3, 1), 20, movement.used_ft)
     assert b.get(me, Movement).used_ft == movement.used_ft
-    assert b.get(me, Position) == Position(3, 1, 0)  # then it fell
+    assert b.get(me, Position) == position
 
 
-def test_a_move_after_it_is_refused_with_the_reason_as_the_turn_would_refuse_it():
+def test_a_move_after_it_goes_on_from_where_it_landed_once_the_fall_has_settled():
     b, me, _ = ledge()
     b.move(me, 5, 1)
+    assert b.forecast_move(me, (5, 2)).cost_ft == 10  # from (3, 1), on the ground
+    b.move(me, 5, 2)
+    kinds = [(type(e).__name__, getattr(e, "to_square", None)) for e in resolved(b)
+             if isinstance(e, (Moved, Fell, Landed, CommandRefused))]
+    assert kinds == [("Moved", (3, 1)), ("Fell", None), ("Landed", None), ("Moved", (5, 2))]
+    assert b.get(me, Position) == Position(5, 2, 0) and b.get(me, Movement).used_ft == 20
+
+
+def test_a_blow_or_a_stand_after_it_resolves_from_the_ground():
+    """Down onto (3, 1) beside a second foe: it lands prone (2d6), may stand, then strikes."""
+    b, me, foe = ledge()
+    near = b.spawn("Near", 4, 1, team="red", health=30)
+    with pytest.raises(IllegalCommand, match="not prone"):
+        b.stand(me)
+    b.move(me, 3, 1)
+    with pytest.raises(IllegalCommand, match="15 ft away"):
+        b.use_power(me, "strike", target=foe)  # from where it lands, the far foe is out of reach
+    b.stand(me)  # it will be prone after the fall
+    with pytest.raises(IllegalCommand, match="not prone"):
+        b.stand(me)  # once is enough
+    b.use_power(me, "strike", target=near)
+    events = resolved(b)
+    order = [type(e).__name__ for e in events if isinstance(e, (Moved, Landed, PowerUsed, CommandRefused))]
+    assert order == ["Moved", "Landed", "PowerUsed"]
+    assert "prone" not in b.conditions(me)
+
+
+def test_orders_after_a_fall_that_downs_it_are_refused_when_the_turn_resolves():
+    b, me, _ = ledge(health=1)
+    near = b.spawn("Near", 4, 1, team="red", health=30)
+    b.move(me, 3, 1)
+    b.use_power(me, "strike", target=near)  # legal as queued: the fall may leave it standing
+    events = resolved(b)
+    assert [e.damage > 0 for e in events if isinstance(e, Landed)] == [True]
+    assert "downed" in b.conditions(me)
+    refused = [e for e in events if isinstance(e, CommandRefused)]
+    assert [r.command for r in refused] == ["use strike"] and not [e for e in events if isinstance(e, PowerUsed)]
+
+
+def test_a_creature_pushed_off_a_ledge_lands_before_the_next_order():
+    """Shoved off, then a move: the victim's fall is settled before the shover walks."""
+    b = Battle(seed=4, width=10, height=5)
+    for x in range(0, 5):
+        b.set_ground(x, 2, 30)
+    brute = b.spawn("Brute", 2, 2, team="blue", powers=["shove"], attack_bonus=20, initiative_bonus=50)
+    victim = b.spawn("Victim", 3, 2, team="red", health=200)
+    b.start_combat()
+    b.begin_round()
+    b.use_power(brute, "shove", target=victim)
+    b.move(brute, 1, 2)  # back along the ledge
+    events = resolved(b)
+    kinds = [type(e).__name__ for e in events if isinstance(e, (Pushed, Landed, Moved, CommandRefused))]
+    assert kinds == ["Pushed", "Landed", "Moved"]  # the victim lands before the brute walks
+    assert b.get(victim, Position).z == 0 and b.get(brute, Position) == Position(1, 2, 30)
+
+
+def test_a_fall_longer_than_the_round_has_left_refuses_everything_after_it():
+    b, me, foe = long_fall()
+    b.move(me, 5, 1)
+    position, _ = orders.projection(b.state, me)
+    assert position == Position(3, 1, 20)  # it steps off there; the fall goes on
     with pytest.raises(IllegalCommand, match=r"Walker \(#1\) cannot move to \(5, 2\): " + STEPS_OFF):
         b.move(me, 5, 2)
-    orders.queue(b.state, me, Move(me, 3, 2))  # past the check: the turn refuses it
-    seen = len(b.events)
-    b.resolve_orders()
-    assert [(e.command, e.reason) for e in b.events[seen:] if isinstance(e, CommandRefused)] == [
-        ("move to (3, 2)", "it is falling")]
-
-
-def test_a_use_or_a_stand_after_it_is_refused_with_the_reason():
-    b, me, foe = ledge()
-    b.move(me, 5, 1)
     with pytest.raises(IllegalCommand, match=r"Walker \(#1\) cannot use Strike: " + STEPS_OFF):
-        b.use_power(me, "strike", target=foe)  # from the goal, the foe would be a step away
+        b.use_power(me, "strike", target=foe)
     b.add_condition(me, "prone")
     with pytest.raises(IllegalCommand, match=r"Walker \(#1\) cannot stand: " + STEPS_OFF):
         b.stand(me)
-    assert [type(c).__name__ for c in b.state.actions[me]] == ["Move"]
-
-
-def test_a_script_cannot_queue_a_move_after_it():
-    b, me, _ = ledge()
-    b.move(me, 5, 1)
     bridge = ScriptBridge(b.state, set(b.creatures()))
     with pytest.raises(ValueError, match=r"cannot move to \(5, 2\): " + STEPS_OFF):
         bridge.command("move", (me, 5, 2), 0)
+    assert [type(c).__name__ for c in b.state.actions[me]] == ["Move"]
+    orders.queue(b.state, me, Move(me, 3, 2))  # past the check: the turn refuses it
+    events = resolved(b)
+    assert [(e.command, e.reason) for e in events if isinstance(e, CommandRefused)] == [
+        ("move to (3, 2)", "it is falling")]
+    assert [e.to_z for e in events if isinstance(e, Fell)] == [10.0]  # 10 ft this round, 10 more next
 
 
-def test_every_forecast_after_it_says_not_legal_and_why():
-    b, me, foe = ledge()
-    reason = "it will be falling after its move to (5, 1) (it steps off at (3, 1))"
+def test_every_forecast_after_a_fall_into_the_next_round_says_not_legal_and_why():
+    b, me, foe = long_fall()
+    reason = ("it will be falling after its move to (5, 1) (it steps off at (3, 1) and falls 20 ft, "
+              "more than the 10 ft a round has left)")
     what_if = b.forecast_moves_to(me, [(5, 2)], after=(5, 1))[0]  # a way in two legs, nothing queued
     assert (what_if.legal, what_if.problem) == (False, reason)
     assert (b.queued_fall(me, [(2, 1)]), b.queued_fall(me, [(5, 1)])) == (None, reason)  # what-ifs too
@@ -110,11 +173,7 @@ def test_every_forecast_after_it_says_not_legal_and_why():
 
 
 def test_a_flier_is_unaffected():
-    """The same moves: the walker is refused the second, the flier keeps its height and makes both."""
-    walking, walker, _ = ledge()
-    walking.move(walker, 5, 1)
-    with pytest.raises(IllegalCommand, match=STEPS_OFF):
-        walking.move(walker, 5, 2)
+    """The same moves: the walker lands at (3, 1) and goes on from there; the flier keeps its height."""
     b, me, foe = ledge(flying=True)
     b.move(me, 5, 1)
     position, movement = orders.projection(b.state, me)
@@ -122,9 +181,7 @@ def test_a_flier_is_unaffected():
     assert b.forecast_move(me, (5, 2)).legal
     assert "falling" not in (b.forecast(me, "strike", target=foe).problem or "")  # (20 ft up: out of reach)
     b.move(me, 5, 2)
-    seen = len(b.events)
-    b.resolve_orders()
-    assert not [e for e in b.events[seen:] if isinstance(e, CommandRefused)]
+    assert not [e for e in resolved(b) if isinstance(e, (CommandRefused, Fell))]
     assert b.get(me, Position) == Position(5, 2, 20)
 
 

@@ -137,16 +137,18 @@ def test_a_move_over_random_steps_ends_where_its_forecast_says(heights: list[int
         assert landed[0].distance_ft == forecast.fall.distance_ft
 
 
-@pytest.mark.parametrize("step_ft, threatened", [(5, True), (10, False)])
-def test_an_enemy_at_the_top_of_a_stair_threatens_the_bottom_only_if_it_can_walk_down(step_ft: int,
-                                                                                    threatened: bool) -> None:
-    """The threat forecast (what the computer player fears) walks the enemy down the same stair."""
-    b = Battle(seed=2, width=12, height=5)
+@pytest.mark.parametrize("step_ft, rules, threatened", [(5, {}, True), (10, {}, True),
+                                                        (10, {"fall_ft_per_round": 10}, False)])
+def test_an_enemy_at_the_top_of_a_stair_threatens_the_bottom_if_it_can_get_down_and_strike(
+        step_ft: int, rules: dict[str, int], threatened: bool) -> None:
+    """The threat forecast (what the computer player fears) brings the enemy down the stair: it walks
+    down 5 ft steps, jumps down 10 ft ones (each fall settles, then it goes on), but not 20 ft in all
+    where a round's fall is 10 ft."""
+    b = Battle(seed=2, width=12, height=5, rules=rules or None)
     for x in range(12):
         for y in range(5):
-            b.set_ground(x, y, max(0, 3 - x) * step_ft)  # 15, 10, 5, 0 (or 30, 20, 10, 0) from x = 0
+            b.set_ground(x, y, max(0, 3 - x) * step_ft)  # 15, 10, 5, 0 (30, 20, 10, 0) ft from x = 0
     brute = b.spawn("Brute", 1, 2, team="red", powers=["strike"], speed=30)
     me = b.spawn("Me", 5, 2, team="blue")
     [threat] = b.threats(me, [(5, 2)])
-    assert (threat.expected > 0) == threatened
     assert bool([s for s in threat.sources if s.enemy == brute]) == threatened

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -68,10 +69,12 @@ def test_no_enemy_in_reach_no_threat_and_cover_counts_match_the_rule():
     assert counts[(9, 2)] == 1 and counts[(18, 2)] == 0  # behind the wall from the foe; beside it
 
 
-def test_a_walker_on_a_ledge_threatens_no_one_below_it_but_a_shot_does():
-    # a walk stops where it steps off (the move's own forecast says so): the swordsman on the ledge
-    # cannot strike the creature below this round, however short its path; the archer beside it can
-    b = Battle(seed=3, width=8, height=4)
+@pytest.mark.parametrize("fall_ft_per_round, jumps", [(500, True), (20, False)])
+def test_a_walker_on_a_ledge_threatens_below_it_when_it_can_jump_down_and_strike(fall_ft_per_round: int,
+                                                                                 jumps: bool) -> None:
+    # the swordsman steps off the 30 ft ledge, its fall settles and it strikes from where it lands;
+    # where a round's fall is 20 ft it would still be falling, and only the archer beside it can
+    b = Battle(seed=3, width=8, height=4, rules={"fall_ft_per_round": fall_ft_per_round})
     for x in range(3):
         for y in range(4):
             b.set_ground(x, y, 30)
@@ -79,8 +82,8 @@ def test_a_walker_on_a_ledge_threatens_no_one_below_it_but_a_shot_does():
     sword = b.spawn("sword", 2, 1, z=30, team="b", powers=["strike"])
     bow = b.spawn("bow", 2, 2, z=30, team="b", powers=["shoot"])
     b.start_combat()
-    assert b.forecast_move(sword, (3, 1)).fall is not None  # stepping down is a fall, not a walk
-    assert [s.enemy for s in b.threat(me).sources] == [bow]
+    assert b.forecast_move(sword, (3, 1)).fall is not None  # stepping down 30 ft is a fall, not a walk
+    assert sorted(s.enemy for s in b.threat(me).sources) == sorted([bow, sword] if jumps else [bow])
     climber = b.spawn("climber", 2, 3, z=30, team="a")  # on its height, the swordsman reaches it
     assert sword in {s.enemy for s in b.threat(climber).sources}
 

@@ -135,21 +135,23 @@ def decide(battle: Any, entity: int, policy: str = "tactical", rng: random.Rando
 
 
 def until_it_falls(battle: Any, entity: int, commands: list[Command]) -> list[Command]:
-    """A baseline's plan, cut after a move that leaves the creature with nothing under it (the walk
-    steps off a ledge on the way, or onto its goal from above).
+    """A baseline's plan, cut after a move whose walk does not end on its goal: it steps off a ledge
+    short of it (and lands there), or its fall goes on into the next round.
 
-    Why: the turn refuses whatever is queued after such a move ("it is falling"), and so does the
-    facade when it is issued (IllegalCommand). The baselines weigh no falls (greedy only keeps off a
-    goal whose drop would hurt), and greedy is the fixed yardstick: its choice is kept as it is, and
-    only the order that could never resolve is left out. Only a plan with more after a move is asked
-    about, by ``Battle.queued_fall`` with the plan's moves so far (no forecast: on level ground it
-    is a cached path cost a move, where a move's forecast cost greedy 3.7% more instructions a battle).
+    Why: the baselines plan what follows a move from the move's goal, and weigh no falls (greedy only
+    keeps off a goal whose drop would hurt); from where the walk lands instead that order may not
+    reach, and after a fall into the next round the turn refuses everything ("it is falling").
+    Greedy is the fixed yardstick: its choice is kept as it is, and only what follows a move that
+    does not go as planned is left out. Only a plan with more after a move is asked about, by
+    ``Battle.queued_stop`` with the plan's moves so far (no forecast: on level ground it is a cached
+    path cost a move, where a move's forecast cost greedy 3.7% more instructions a battle).
     """
     moves: list[tuple[int, int]] = []  # the plan's moves so far (a way in two legs)
     for at, (name, args, _) in enumerate(commands[:-1]):
         if name == "move":
             moves.append((int(args[1]), int(args[2])))
-            if battle.queued_fall(entity, moves) is not None:
+            stop, falling = battle.queued_stop(entity, moves)
+            if falling is not None or stop != moves[-1]:
                 return commands[:at + 1]
     return commands
 

@@ -167,12 +167,15 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         return (f"moves to {move.square}{way}" if move is not None else f"stays at {turn.here}") + f": {words}"
 
     found = [_Option(base + closer - caution * _taken(turn, threat, {}), moving, ending)]
-    # a walk that leaves it with nothing under it (it steps off a ledge on the way, or onto its goal
-    # from above) is followed by a fall, and the battle refuses anything queued after it: act only before it
-    there = uses_from(turn, end) if move is None or (move.stops_at == move.square and move.fall is None) else []
+    # a walk that steps off a ledge (on the way, or onto its goal from above) falls where it steps off:
+    # the fall settles before its next order, so it acts from where it lands if the fall leaves it
+    # standing, and not at all when the fall goes on into the next round
+    lands = move is None or move.fall is None or turn.battle.queued_fall(turn.me, [move.square]) is None
+    there = uses_from(turn, end) if lands else []
     if there:
         best = there[0]
-        score = base + best.score - caution * _taken(turn, threat, dict(best.downs))
+        standing = 1.0 - fall_downs  # the blow needs it on its feet after the fall
+        score = base + standing * best.score - caution * _taken(turn, threat, dict(best.downs))
         found.append(_Option(score, (*moving, best.command), _joined(ending, best.why)))
     if here_best is not None and move is not None:
         score = base + here_best.score - caution * _taken(turn, threat, dict(here_best.downs))

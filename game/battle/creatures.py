@@ -252,8 +252,9 @@ class Creatures(BattleCore):
     def move(self, entity: int, x: int, y: int) -> None:
         """Move along the cheapest path around walls, on the creature's turn, within its speed.
 
-        Stepping off a ledge is legal: the creature keeps its height and falls from there, and
-        nothing can be queued after such a move (the turn's later orders would be refused).
+        Stepping off a ledge is legal: the creature falls from there and its fall settles before its
+        next order (it lands, prone if the fall hurts); only a fall longer than the round has left
+        goes on into the next round, and nothing can be queued after such a move.
 
         Raises:
             IllegalCommand: the move is not legal after what the creature has already queued.
@@ -264,9 +265,10 @@ class Creatures(BattleCore):
 
     @entry
     def queued_fall(self, entity: int, moves: Iterable[tuple[int, int]] = ()) -> str | None:
-        """Why nothing more ``entity`` queues this turn could resolve: a queued move leaves it with
-        nothing under it ("it will be falling after its move to (4, 6) (it steps off at (4, 5))"),
-        so the turn refuses whatever comes after; None when it may queue more. With ``moves``, as
+        """Why nothing more ``entity`` queues this turn could resolve: a queued move leaves it falling
+        into the next round ("it will be falling after its move to (4, 6) (it steps off at (4, 5) and
+        falls 600 ft, more than the 500 ft a round has left)"), so the turn refuses whatever comes
+        after; None when it may queue more (after a fall that lands this round, it may). With ``moves``, as
         if moves to those squares were queued too (a planner's what-if: nothing is queued, and the
         moves are not checked: their forecasts say whether they are legal).
 
@@ -277,16 +279,31 @@ class Creatures(BattleCore):
         then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
         return orders.queued_fall(self.state, entity, then)
 
+    @entry
+    def queued_stop(self, entity: int, moves: Iterable[tuple[int, int]] = ()) -> tuple[tuple[int, int], str | None]:
+        """Where ``entity``'s queued orders (and then moves to ``moves``, a what-if as for
+        :meth:`queued_fall`) leave it, on the ground where a fall lands it: a walk that steps off a
+        ledge short of its goal lands where it stepped off. With :meth:`queued_fall`'s reason.
+
+        Raises:
+            IllegalCommand: an unknown creature or a square off the grid.
+        """
+        entity = self.check(entity)
+        then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
+        position, _, falling = orders.projected(self.state, entity, then)
+        return position.square, falling
+
     @command
     def stand(self, entity: int) -> None:
         """Get up from prone on the creature's turn, for half its speed."""
         entity = self.check(entity)
         conditions = esper.component_for_entity(entity, Conditions)
-        if "prone" not in conditions.granted:
-            raise IllegalCommand(f"{validate.label(entity)} is not prone")
         if not can_act(conditions):
             raise IllegalCommand(f"{validate.label(entity)} cannot act")
         orders.next_square(self.state, entity, "stand")  # IllegalCommand after a move that leaves it falling
+        if not orders.will_be_prone(self.state, entity):  # prone now, or after a queued fall that hurts
+            raise IllegalCommand(f"{validate.label(entity)} is not prone"
+                                 + (" (it stands up in its queued orders)" if "prone" in conditions.granted else ""))
         orders.queue(self.state, entity, Stand(entity))
 
     # ------------------------------------------------------------------ commands at once

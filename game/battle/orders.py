@@ -17,31 +17,34 @@ from components.commands import ActorCommand, Move, Stand
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
 from systems.actions import move_problem, speed_for_round, walk
+from systems.falling import fall_dice
 from systems.state import BattleState
 from systems.vitals import is_flying
 
-#: What :func:`_through_queue` finds: the square, the movement used, the height, and why it is left
-#: falling (or None). A plain tuple: it is made on every ask while something is queued.
-_Leaves = tuple[tuple[int, int], int, float, str | None]
+#: What :func:`_through_queue` finds: the square, the movement used, the height, why it is left
+#: falling (or None), and whether it will be prone. A plain tuple: it is made on every ask while
+#: something is queued.
+_Leaves = tuple[tuple[int, int], int, float, str | None, bool]
 
 
 def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
               ) -> tuple[Position, Movement, str | None]:
     """Where the creature will be, at what height, and what movement it will have used, after its
     queued commands and then ``then`` (a planner's what-if: nothing is queued, nothing checked)
-    (new objects: a caller may keep them); and, when one of those moves leaves it with nothing under
-    it, why nothing queued after it can resolve, in words ("it will be falling after its move to
-    (4, 6) (it steps off at (4, 5))"), else None. (A plain tuple: a planner asks it many times a turn.)
+    (new objects: a caller may keep them); and, when one of those moves leaves it falling into the
+    next round, why nothing queued after it can resolve, in words ("it will be falling after its move
+    to (4, 6) (it steps off at (4, 5) and falls 600 ft, more than a round's 500)"), else None. (A
+    plain tuple: a planner asks it many times a turn.)
 
-    The height is where each move leaves it (a walker on the ground it ends on, or at the height it
-    steps off from): a forecast after a queued climb starts from the top, not from where it stands now.
+    The height is where each move leaves it (a walker on the ground it ends on, or where it lands
+    when it steps off a ledge): a forecast after a queued climb starts from the top.
     """
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
     if not then and not state.actions.get(entity):  # nothing queued (most asks): as it is now
         return (Position(position.x, position.y, position.z),
                 Movement(movement.speed_ft, movement.used_ft, movement.flying), None)
-    (x, y), used, z, falling = _through_queue(state, entity, position, movement, then)
+    (x, y), used, z, falling, _ = _through_queue(state, entity, position, movement, then)
     return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling
 
 
@@ -64,43 +67,60 @@ def queued_fall(state: BattleState, entity: int, then: Sequence[ActorCommand] = 
 def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement,
                    then: Sequence[ActorCommand]) -> _Leaves:
     """The square its queued moves (and ``then``) leave it on, the movement used by then (a stand
-    costs half its speed), each move counted only where a path still leads, its height there, and
-    whether it is left falling, each move as it resolves (``systems.actions.walk``).
+    costs half its speed), each move counted only where a path still leads, its height there, whether
+    it is left falling, and whether it will be prone, each move as it resolves
+    (``systems.actions.walk``).
 
     A flier keeps its height, raised by higher ground. A walker on level ground at or below it ends
     on the ground (no path is searched: the resolution takes the same short cut). Else its walk
     follows the way the move resolves along, from there within the movement it then has left: a
     climb raises it, a step down that no fall could hurt takes it down, and at the first square with
-    more under it than that (short of its goal, or the goal itself) it stops, at the height it steps
-    off from, having used the walk to that square. The resolution refuses everything queued after
-    such a move ("it is falling") and the fall comes later, so nothing after it moves it here either,
-    and ``falling`` says why.
+    more under it than that (short of its goal, or the goal itself) it steps off, having used the walk
+    to that square. The turn lets that fall settle before the next order: it lands there (prone when
+    the fall hurts) and the orders after it start from the ground. A fall longer than the round has
+    left goes on into the next round: the turn refuses everything after it ("it is falling"), and
+    ``falling`` says why. Whether the fall downs it is the fall's forecast, not this projection's.
     """
     here, used, z = position.square, movement.used_ft, position.z
+    conditions = esper.component_for_entity(entity, Conditions)
+    prone = "prone" in conditions.granted
     queued = state.actions.get(entity)
     if not queued and not then:
-        return here, used, z, None
-    conditions = esper.component_for_entity(entity, Conditions)
+        return here, used, z, None, prone
     flying = is_flying(movement, conditions)
-    room = state.rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
+    rules, terrain = state.rules, state.terrain
+    room = rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
     for command in (*(queued or ()), *then):
         if isinstance(command, Move):
-            leaves = _moved(state, (command.x, command.y), here, used, z, movement, conditions, flying, room)
-            if leaves is None:
+            goal = (command.x, command.y)
+            moved = _moved(state, goal, here, used, z, movement, conditions, flying, room)
+            if moved is None:
                 continue
-            if leaves[3] is not None:
-                return leaves
-            here, used, z, _ = leaves
+            here, used, z = moved
+            ground = float(terrain.ground[here])
+            if flying or z <= ground:
+                continue
+            drop = z - ground
+            if drop > room:
+                how = f"it steps off at {here}" if here != goal else f"it is {drop:g} ft above the ground there"
+                return here, used, z, (f"it will be falling after its move to {goal} ({how} and falls "
+                                       f"{drop:g} ft, more than the {room:g} ft a round has left)"), prone
+            room -= drop  # it lands: the fall counts toward the round's
+            z = ground
+            prone = prone or fall_dice(drop, bool(terrain.soft[here]), rules) > 0
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
-    return here, used, z, None
+            prone = False
+    return here, used, z, None, prone
 
 
 def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], used: int, z: float,
-           movement: Movement, conditions: Conditions, flying: bool, room: float) -> _Leaves | None:
+           movement: Movement, conditions: Conditions, flying: bool, room: float
+           ) -> tuple[tuple[int, int], int, float] | None:
     """Where one queued move to ``goal`` leaves the creature, from ``here`` at height ``z`` with ``used``
-    ft of movement used and ``room`` ft of the round's fall left (see :func:`_through_queue`); None
-    when no path leads there within its speed."""
+    ft of movement used and ``room`` ft of the round's fall left (see :func:`_through_queue`): the
+    square, the movement used by then, and its height there before any fall; None when no path leads
+    there within its speed."""
     cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
     if cost is None:
         return None
@@ -108,17 +128,13 @@ def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], use
     level = terrain.level_ground()
     floor = float(terrain.ground[goal]) if level is None else level
     if flying or (level is not None and z <= level):
-        return goal, used + cost, max(z, floor) if flying else floor, None
+        return goal, used + cost, max(z, floor) if flying else floor
     left = speed_for_round(movement, conditions, state.rules) - used
     found = state.paths.find(here, goal, limit_ft=left, flying=False)
     stop, top = walk(terrain, found[0], z, False, state.rules, room) if found is not None else (goal, floor)
-    ground = float(terrain.ground[stop])
-    if top <= ground:  # it reached its goal, on the ground there
-        return goal, used + cost, floor, None
     if stop != goal:
         cost = state.paths.cost(here, stop, limit_ft=left, flying=False) or 0
-    how = f"it steps off at {stop}" if stop != goal else f"it is {top - ground:g} ft above the ground there"
-    return stop, used + cost, top, f"it will be falling after its move to {goal} ({how})"
+    return stop, used + cost, top
 
 
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:
@@ -143,15 +159,22 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
 def next_square(state: BattleState, entity: int, doing: str) -> tuple[int, int]:
     """The square one more order of the creature's starts from (where its queued orders leave it),
     read in the same pass that checks it may be given: IllegalCommand ("Knight (#3) cannot stand: it will be
-    falling after ...") when its queued orders leave it falling, as the resolution would refuse
-    whatever comes after. ``doing`` names the order ("stand", "use Strike")."""
+    falling after ...") when its queued orders leave it falling into the next round, as the resolution
+    would refuse whatever comes after. ``doing`` names the order ("stand", "use Strike")."""
     position = esper.component_for_entity(entity, Position)
     if not state.actions.get(entity):
         return position.square
-    here, _, _, falling = _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())
+    here, _, _, falling, _ = _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())
     if falling is not None:
         raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
     return here
+
+
+def will_be_prone(state: BattleState, entity: int) -> bool:
+    """Whether the creature will be prone when one more order resolves: prone now and not standing
+    in its queued orders, or a queued move ends in a fall that hurts (it lands prone)."""
+    position = esper.component_for_entity(entity, Position)
+    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())[4]
 
 
 def queue(state: BattleState, entity: int, command: ActorCommand) -> None:

@@ -23,7 +23,6 @@ from game.battle.outcomes import Outcomes
 from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import cover_counts, has_cover, has_cover_many
-from systems.falling import has_walkable_drop
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
@@ -202,13 +201,12 @@ class Tactics(Outcomes):
                      walks: dict[int, np.ndarray]) -> bool:
         """Whether the enemy could bring a power of ``reach`` to bear on ``at`` this round: a reach of two
         squares or less by the way round walls (``walks`` keeps each enemy's path costs), a longer range
-        by the straight distance, within speed plus reach."""
+        by the straight distance, within speed plus reach. Height does not keep a walker up: it walks
+        down steps no fall hurts, and jumps down the rest (its fall settles, then it strikes), unless
+        the drop is longer than a round's fall."""
         rules = self.state.rules
-        if not menace.flying and menace.z - z > reach and not self._walkable_drops():
-            # a walk takes a walker down only by steps no fall hurts (``systems.actions.walk``); where
-            # the map has none, it stops where it steps off and falls with the rest of its turn
-            # refused, so it strikes from its own height or higher this round
-            return False
+        if not menace.flying and menace.z - z - reach > rules.fall_ft_per_round:
+            return False  # it would still be falling at the round's end: it strikes nothing this round
         if reach > 2 * rules.square_ft:  # a ranged power: the straight distance
             return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach
         costs = walks.get(menace.enemy)
@@ -216,15 +214,6 @@ class Tactics(Outcomes):
             costs = walks[menace.enemy] = self.state.paths.costs_from(
                 menace.square, limit_ft=menace.speed + 2 * rules.square_ft, flying=menace.flying)
         return bool(costs[at] <= menace.speed + reach)
-
-    def _walkable_drops(self) -> bool:
-        """``systems.falling.has_walkable_drop`` for the map as it is (kept with the battle's answers)."""
-        state = self.state
-        kept = self.memo.table(state)
-        found = kept.get("walkable drops")
-        if found is None:
-            found = kept["walkable drops"] = has_walkable_drop(state.terrain.ground, state.terrain.soft, state.rules)
-        return bool(found)
 
     @entry
     def cover_map(self, attackers: Iterable[int], squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:

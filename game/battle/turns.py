@@ -98,11 +98,21 @@ class Turns(BattleCore):
         self._resolve(self._actor())
 
     def _resolve(self, actor: int) -> None:
-        """The current turn's queued commands and their consequences, when there are any."""
+        """The current turn's queued commands and their consequences, when there are any.
+
+        A pass stops after an order that leaves someone falling, so that the fall settles first (as
+        when a person resolves orders one at a time); the orders left resolve in the next pass, each
+        checked again.
+        """
         state = self.state
         if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
             self.phases.run(Phase.TURN, actor)
             self.scripts.react()
+            while (left := len(state.actions.get(actor) or ())) > 0:
+                self.phases.run(Phase.TURN, actor)
+                self.scripts.react()
+                if len(state.actions.get(actor) or ()) >= left:
+                    break  # no order resolved (a world without the action system): never spin
 
     @command
     def end_turn(self) -> int | None:
