@@ -1,4 +1,4 @@
-"""The tactical computer player's ways of getting there: jumping onto hay, waiting up top, standing
+"""The tactical computer player's ways of getting there: jumping onto hay and walking on, standing
 from prone, planning with the speed the rules give it now, veiling archers, blinking over a river and
 walking round a brute. Fixed boards and seeds, no timing.
 """
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from components.events import AttackRolled, Fell
+from components.events import AttackRolled, Fell, Moved
 from game import ai
 from game.battle.facade import Battle
 from tests.ai_steps import moves_and_uses
@@ -36,14 +36,22 @@ def test_it_jumps_onto_the_hay_to_reach_a_slinger_it_cannot_otherwise_fight():
     assert forecast.fall is not None and forecast.fall.soft and forecast.stops_at[0] == 6, decision.why
 
 
-def test_it_waits_up_top_for_a_brute_that_will_climb_to_it():
-    """A brute whose blows are at hand will come up to it: that next-turn blow needs no jump."""
-    b, me, _ = ledge_with_hay()
+def test_it_jumps_walks_on_and_strikes_now_rather_than_wait_up_top_for_the_brute():
+    """A brute whose blows are at hand would come up to it, but the fall settles before its next
+    order: down onto the hay (1d6), the rest of the way, and a blow at the slinger this turn."""
+    b, me, slinger = ledge_with_hay()
     brute = b.spawn("ogre", 8, 4, team="vale", powers=["strike"], health=30, speed=40)
     assert any(s.enemy == brute for s in b.threat(me).sources)
     decision = ai.decide(b, me, "tactical")
-    for square in moves_and_uses(decision)[0]:
-        assert b.forecast_move(me, square).fall is None, decision.why
+    moves, uses = moves_and_uses(decision)
+    assert len(moves) == 2 and uses == [("strike", {"target": slinger})], decision.why
+    assert "jumps down at" in decision.why
+    ai.issue(b, decision.commands)
+    seen = len(b.events)
+    b.tick()  # the knight acts first (its orders are queued), then the others
+    mine = [type(e).__name__ for e in b.events[seen:] if isinstance(e, (Fell, Moved, AttackRolled))
+            and (getattr(e, "entity", None) == me)]
+    assert mine[:4] == ["Moved", "Fell", "Moved", "AttackRolled"], mine
 
 
 def test_a_prone_creature_stands_then_walks_up_and_strikes():

@@ -140,16 +140,19 @@ def _exposure(threat: Threat) -> str:
 
 
 def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best: Choice | None,
-                field: np.ndarray, via: tuple[int, int] | None = None) -> list[_Option]:
+                field: np.ndarray, via: tuple[int, int] | None = None, jump: MoveForecast | None = None
+                ) -> list[_Option]:
     """Moving to ``move``'s square (or staying; by way of ``via`` first, when given: see
-    :func:`~game.ai.tactical_squares.ways_round`): then acting there, acting first, or only moving.
+    :func:`~game.ai.tactical_squares.ways_round`; or after ``jump``, a move to the same goal whose
+    walk jumps down short of it and lands there: see :func:`_walks_on`): then acting there, acting
+    first, or only moving.
 
     Each is scored as what the action is worth now, minus the damage it expects to take where it
     ends (less the blows of enemies the action would down first), minus a fall, plus the blow it
     could strike from there next turn (a hit-and-run that ends out of reach gives that up).
     """
     w, end = turn.weights, threat.square
-    fall, fall_downs = _fall_cost(turn, move)
+    fall, fall_downs = _fall_cost(turn, move if jump is None else jump)
     z = turn.z[turn.me] if move is None else float(turn.battle.state.terrain.ground[end])
     base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, threat, z, field)
     base += _rallied(turn, end, threat)
@@ -158,19 +161,27 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     moving: tuple[Command, ...] = () if move is None else (("move", (turn.me, *move.square), {}),)
     if via is not None:
         moving = (("move", (turn.me, *via), {}), *moving)
+    elif jump is not None:
+        moving = (("move", (turn.me, *jump.square), {}), *moving)
 
     def ending() -> str:
         words = _exposure(threat)
         if fall:
             words += f", a fall of {fall:.1f}"
-        way = "" if via is None else f" by way of {via}"
-        return (f"moves to {move.square}{way}" if move is not None else f"stays at {turn.here}") + f": {words}"
+        if move is None:
+            return f"stays at {turn.here}: {words}"
+        if jump is not None:
+            return f"jumps down at {jump.stops_at}, then moves on to {move.square}: {words}"
+        if move.stops_at is not None and move.stops_at != move.square:
+            return f"moves towards {move.square}, jumping down at {move.stops_at}: {words}"
+        return f"moves to {move.square}{'' if via is None else f' by way of {via}'}: {words}"
 
     found = [_Option(base + closer - caution * _taken(turn, threat, {}), moving, ending)]
     # a walk that steps off a ledge (on the way, or onto its goal from above) falls where it steps off:
     # the fall settles before its next order, so it acts from where it lands if the fall leaves it
     # standing, and not at all when the fall goes on into the next round
-    lands = move is None or move.fall is None or turn.battle.queued_fall(turn.me, [move.square]) is None
+    lands = jump is not None or move is None or move.fall is None \
+        or turn.battle.queued_fall(turn.me, [move.square]) is None
     there = uses_from(turn, end) if lands else []
     if there:
         best = there[0]
@@ -181,6 +192,26 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         score = base + here_best.score - caution * _taken(turn, threat, dict(here_best.downs))
         found.append(_Option(score, (here_best.command, *moving), _joined(here_best.why, ending, "; then ")))
     return found
+
+
+def _walks_on(turn: Turn, moves: list[MoveForecast | None]) -> list[tuple[tuple[MoveForecast, MoveForecast], Threat]]:
+    """For each move whose walk jumps down short of its goal and lands this round, the rest of the
+    way from where it lands (the battle's forecast of the same move queued again, ``after=``) when
+    that reaches the goal dry, with the threat there.
+
+    Why: the fall settles before the next order, so a walker that jumps off a ledge may walk on; the
+    battle's move stops where it lands, and one more order takes it the rest of the way."""
+    battle, me = turn.battle, turn.me
+    jumps = [m for m in moves if m is not None and m.fall is not None and m.stops_at not in (None, m.square)
+             and battle.queued_fall(me, [m.square]) is None]
+    pairs = []
+    for jump in jumps:
+        [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square)
+        if on.legal and on.stops_at == on.square and on.fall is None:
+            pairs.append((jump, on))
+    if not pairs:
+        return []
+    return list(zip(pairs, battle.threats(me, [on.square for _, on in pairs], turn.enemies)))
 
 
 def _leaps(turn: Turn, field: np.ndarray) -> list[_Option]:
@@ -338,6 +369,8 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     if rounds:
         for (via, move), threat in zip(rounds, battle.threats(me, [m.square for _, m in rounds], turn.enemies)):
             options.extend(_options_at(turn, move, threat, here_best, field, via))
+    for (jump, on), threat in _walks_on(turn, moves):
+        options.extend(_options_at(turn, on, threat, here_best, field, jump=jump))
     options.extend(_leaps(turn, field))
     # a light, darkness or fog is tried on the battle itself, which costs a snapshot a try: only on a
     # turn that has no use of a power worth making (in a crowd of 50 it cost seconds a round); so is a flight
