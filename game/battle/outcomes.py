@@ -68,19 +68,29 @@ class Outcomes(Forecasts):
         Past the landing chances, nothing of a use without a push or pull depends on where it is made
         from (only a push's landing does): a planner asks the same target from square after square and
         mostly finds the same chances, so the numbers are kept in ``known`` (the battle's memo, for as
-        long as its stamp holds) by power, target, side and chances.
+        long as its stamp holds) by power, target, side and chances. A save's chances, or a sure
+        use's, are the target's alone (its save's roll mode reads no square of the user's): those
+        numbers are kept by power, target and side, and found again before any chance is worked out.
         """
+        moves = bool(power.push_ft or power.pull_ft)
+        key: tuple[Any, ...] | None = None
+        if not moves and power.attack_bonus is None:  # nothing of it depends on the user's square
+            key = (power.id, target, seen.team)
+            found = known.get(key)
+            if found is not None:
+                return found
         full, half = self._chances(power, seen, striker, target)
-        key = None if power.push_ft or power.pull_ft else (power.id, target, seen.team, full, half)
-        found = None if key is None else known.get(key)
-        if found is None:
-            damage, healing, _, fall, downs, kills, ally = self._effects(power, target, seen.square, seen.team,
-                                                                         full, half)
-            found = Outcome(target, ally, full, None if damage is None else damage.mean,
-                            None if healing is None else healing.mean, None if fall is None else fall.damage.mean,
-                            power.grants, downs, kills)
-            if key is not None:
-                known[key] = found
+        if not moves and power.attack_bonus is not None:
+            key = (power.id, target, seen.team, full, half)
+            found = known.get(key)
+            if found is not None:
+                return found
+        damage, healing, _, fall, downs, kills, ally = self._effects(power, target, seen.square, seen.team, full, half)
+        found = Outcome(target, ally, full, None if damage is None else damage.mean,
+                        None if healing is None else healing.mean, None if fall is None else fall.damage.mean,
+                        power.grants, downs, kills)
+        if key is not None:
+            known[key] = found
         return found
 
     def _chances(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int) -> tuple[float, float]:
