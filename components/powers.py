@@ -59,26 +59,25 @@ class Power:
     script: str | None = None
     source: str = field(default="", compare=False)
 
-    @property
-    def has_area(self) -> bool:
-        """It covers an area: a burst, cone or line, or an area of darkness, fog or light it makes."""
-        return self.area is not None or self.creates_area is not None or self.creates_light is not None
+    # What kind of use it is, read off the fields above: the checks, the forecasts and the planner ask
+    # these for every aim they weigh, so each is worked out once, when the power is made (fields left
+    # out of __init__, equality, hashing and repr: a power is still its data alone).
+    #: It covers an area: a burst, cone or line, or an area of darkness, fog or light it makes.
+    has_area: bool = field(init=False, repr=False, compare=False)
+    #: Aimed at a square you can see within range: an area with a range is centred there (a cone or line
+    #: starts there), and a teleport lands there. Without a range an area is centred on you.
+    aims_at_point: bool = field(init=False, repr=False, compare=False)
+    #: A cone or line: it faces somewhere, away from you when aimed at a point, else as told.
+    needs_direction: bool = field(init=False, repr=False, compare=False)
+    #: No area, not on yourself, no teleport: one creature you can see within range.
+    single_target: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def aims_at_point(self) -> bool:
-        """Aimed at a square you can see within range: an area with a range is centred there (a cone
-        or line starts there), and a teleport lands there. Without a range an area is centred on you."""
-        return self.range_ft is not None and (self.has_area or self.teleport)
-
-    @property
-    def needs_direction(self) -> bool:
-        """A cone or line: it faces somewhere, away from you when aimed at a point, else as told."""
-        return self.area is not None and self.area.shape != "burst"
-
-    @property
-    def single_target(self) -> bool:
-        """No area, not on yourself, no teleport: one creature you can see within range."""
-        return not self.has_area and self.targets != "self" and not self.teleport
+    def __post_init__(self) -> None:
+        has_area = self.area is not None or self.creates_area is not None or self.creates_light is not None
+        object.__setattr__(self, "has_area", has_area)
+        object.__setattr__(self, "aims_at_point", self.range_ft is not None and (has_area or self.teleport))
+        object.__setattr__(self, "needs_direction", self.area is not None and self.area.shape != "burst")
+        object.__setattr__(self, "single_target", not has_area and self.targets != "self" and not self.teleport)
 
     @property
     def grants(self) -> tuple[str, ...]:
