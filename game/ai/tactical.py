@@ -40,7 +40,7 @@ def _far_apart(turn: Turn) -> bool:
     mine = turn.glance[turn.me].speed_ft + turn.reach()
     for enemy in turn.enemies:
         theirs = turn.round_reach(enemy)
-        away = distance_3d_ft(turn.here, turn.z[turn.me], turn.square[enemy], turn.z[enemy], turn.rules)
+        away = turn.apart(turn.here, turn.z[turn.me])[enemy]
         if away <= mine + theirs:
             return False
     return True
@@ -327,8 +327,8 @@ def _approach_field(turn: Turn) -> np.ndarray:
     searched only as far as the farthest of them, and a turn's walk beyond, in 50 ft steps, so that turn
     after turn the same searches are found again (the battle keeps them)."""
     foes = turn.standing or turn.enemies
-    far = max((distance_3d_ft(turn.here, turn.z[turn.me], turn.square[e], turn.z[e], turn.rules) for e in foes),
-              default=0.0)
+    apart = turn.apart(turn.here, turn.z[turn.me])  # (the foes are enemies weighed)
+    far = max((apart[e] for e in foes), default=0.0)
     return turn.battle.approach_map(turn.me, foes, limit_ft=50.0 * (1 + int((2 * far + turn.speed) // 50)))
 
 

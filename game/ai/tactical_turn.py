@@ -160,6 +160,7 @@ class Turn:
         self.down_odds: dict[int, float] = {}
         self.conditions_seen: dict[tuple[int, str], float | None] = {}  # see game.ai.tactical_conditions
         self.duels_seen: dict[int, tuple[float, float]] = {}  # each enemy's duel with its side as it stands
+        self.apart_seen: dict[tuple[tuple[int, int], float, bool], dict[int, float]] = {}  # see ``apart``
 
     def low(self) -> bool:
         """Whether it is at or below ``low_health`` of its maximum (about to go down)."""
@@ -214,6 +215,18 @@ class Turn:
                                             or p.push_ft), self.rules.square_ft)
         return self.own_reach
 
+    def apart(self, square: tuple[int, int], z: float, friends: bool = False) -> dict[int, float]:
+        """Feet from ``square`` at height ``z`` to each enemy weighed (each friend, with ``friends``), as
+        the arrow flies: kept for the turn, since the aims of each power from a square and the blows
+        it could strike from there next turn ask the same distances."""
+        key = (square, z, friends)
+        found = self.apart_seen.get(key)
+        if found is None:
+            rules, at, high = self.rules, self.square, self.z
+            found = self.apart_seen[key] = {c: distance_3d_ft(square, z, at[c], high[c], rules)
+                                            for c in (self.friends if friends else self.enemies)}
+        return found
+
     def strikable_next_turn(self, end: tuple[int, int], z: float, field: Any) -> set[int]:
         """The enemies still standing that it could bring its blow to bear on next turn from ``end`` (at
         height ``z``): within a walk plus its reach, as the arrow flies for a shot; for a blow at hand, by
@@ -221,13 +234,13 @@ class Turn:
         down stops at its foot."""
         reach, rules = self.reach(), self.rules
         if reach > 2 * rules.square_ft:
-            return {e for e in self.standing
-                    if distance_3d_ft(end, z, self.square[e], self.z[e], rules) <= self.speed + reach}
+            apart = self.apart(end, z)  # (the standing are enemies weighed)
+            return {e for e in self.standing if apart[e] <= self.speed + reach}
         if float(field[end]) > self.speed + reach:
             return set()
         hurts = least_hurtful_drop_ft(rules)
-        return {e for e in self.standing if z - self.z[e] < hurts
-                and distance_3d_ft(end, z, self.square[e], self.z[e], rules) <= self.speed + reach}
+        apart = self.apart(end, z)
+        return {e for e in self.standing if z - self.z[e] < hurts and apart[e] <= self.speed + reach}
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the

@@ -95,8 +95,8 @@ def aims(turn: Turn, power: Any, square: tuple[int, int]) -> list[dict[str, Any]
     reach = reach_ft(power, turn.rules)
     if power.area is not None:  # an area reaches past its aim point (a burst) or out along itself (a cone)
         reach += power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
-    away = {c: distance_3d_ft(square, z, turn.square[c], turn.z[c], turn.rules) for c in pool}
-    up = set(turn.standing)
+    away = turn.apart(square, z, helps)  # (each of the pool's)
+    up = turn.standing
     near = sorted((c for c in pool if away[c] <= reach),
                   key=lambda c: (not helps and c not in up, away[c]))[: turn.weights.targets]
     if power.single_target:

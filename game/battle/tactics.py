@@ -92,7 +92,7 @@ class Tactics(Outcomes):
         asked = None if among is None else {self.check(e) for e in among}
         # what each enemy brings to bear is read once for all the squares (and kept for the turn);
         # only the reach is per square
-        menaces = [m for m in self._menaces(team) if asked is None or m.enemy in asked]
+        menaces = self._menaces(team, asked)
         struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
                          "flat-footed" in esper.component_for_entity(entity, Conditions).active)
         # each melee enemy's path costs (its walk and its reach), kept for the turn with its reading
@@ -106,13 +106,22 @@ class Tactics(Outcomes):
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
-    def _menaces(self, team: str) -> list[_Menace]:
-        """Every enemy of ``team`` able to take a turn, as a threat reads it (kept while the battle's
-        stamp holds: a plan asks the threats several times a turn)."""
+    def _menaces(self, team: str, asked: set[int] | None = None) -> list[_Menace]:
+        """Every enemy of ``team`` able to take a turn (only those ``asked`` about, when given), as a threat
+        reads it: each kept while the battle's stamp holds (a plan asks the threats several times a
+        turn), and read only once asked about (a duel of a condition's what-if asks about one enemy)."""
         memo = self.memo.table(self.state)
-        found: list[_Menace] | None = memo.get(("menaces", team))
-        if found is None:
-            found = memo[("menaces", team)] = [m for m in map(self._menace, self._able_enemies(team)) if m is not None]
+        able: list[int] | None = memo.get(("able", team))
+        if able is None:
+            able = memo[("able", team)] = list(self._able_enemies(team))
+        found = []
+        for enemy in able:
+            if asked is not None and enemy not in asked:
+                continue
+            key = ("menace", enemy)
+            menace = memo[key] if key in memo else memo.setdefault(key, self._menace(enemy))
+            if menace is not None:
+                found.append(menace)
         return found
 
     def _able_enemies(self, team: str) -> Iterable[int]:
@@ -157,10 +166,19 @@ class Tactics(Outcomes):
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
                    walks: dict[int, np.ndarray]) -> ThreatSource | None:
-        """The enemy's most damaging power at a creature standing on ``at``, if it could reach it."""
+        """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
+        power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
+        of its ranged powers."""
         best: ThreatSource | None = None
+        rules = self.state.rules
+        away: float | None = None
         for power, reach in menace.powers:
-            if not self._could_reach(menace, reach, at, z, walks):
+            if reach > 2 * rules.square_ft and (menace.flying or menace.z - z <= reach):
+                if away is None:  # (what _could_reach asks of a ranged power, the same for each)
+                    away = distance_3d_ft(menace.square, menace.z, at, z, rules)
+                if away > menace.speed + reach:
+                    continue
+            elif not self._could_reach(menace, reach, at, z, walks):
                 continue
             found = self._blow(power, menace, struck, at)
             if best is None or found.expected > best.expected:
