@@ -10,7 +10,7 @@ a copy of a rule.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import esper
 import numpy as np
@@ -92,25 +92,28 @@ class Tactics(Outcomes):
         asked = None if among is None else {self.check(e) for e in among}
         # what each enemy brings to bear is read once for all the squares (and kept for the turn);
         # only the reach is per square
-        menaces = self._menaces(team, asked)
+        memo = self.memo.table(state)
+        menaces = self._menaces(team, asked, memo)
         struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
                          "flat-footed" in esper.component_for_entity(entity, Conditions).active)
         # each melee enemy's path costs (its walk and its reach), kept for the turn with its reading
-        walks: dict[int, np.ndarray] = self.memo.table(state).setdefault("walks", {})
+        walks: dict[int, np.ndarray] = memo.setdefault("walks", {})
+        # a save's landing on this creature, and the damage it then deals, by power (see ``_blow``)
+        saved: dict[str, tuple[float, float]] = memo.setdefault(("saved", entity), {})
         found = []
         for square in squares:
             at = validate.square(state, *square, what="square")
             z = height_at(state, entity, at)
             sources = [blow for menace in menaces
-                       if (blow := self._best_blow(menace, struck, at, z, walks)) is not None]
+                       if (blow := self._best_blow(menace, struck, at, z, walks, saved)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
-    def _menaces(self, team: str, asked: set[int] | None = None) -> list[_Menace]:
+    def _menaces(self, team: str, asked: set[int] | None, memo: dict[Any, Any]) -> list[_Menace]:
         """Every enemy of ``team`` able to take a turn (only those ``asked`` about, when given), as a threat
         reads it: each kept while the battle's stamp holds (a plan asks the threats several times a
-        turn), and read only once asked about (a duel of a condition's what-if asks about one enemy)."""
-        memo = self.memo.table(self.state)
+        turn), and read only once asked about (a duel of a condition's what-if asks about one enemy);
+        ``memo``: the battle's answers for its stamp."""
         able: list[int] | None = memo.get(("able", team))
         if able is None:
             able = memo[("able", team)] = list(self._able_enemies(team))
@@ -165,7 +168,8 @@ class Tactics(Outcomes):
                        esper.component_for_entity(enemy, Defense).attack_bonus)
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
-                   walks: dict[int, np.ndarray]) -> ThreatSource | None:
+                   walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]]
+                   ) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
         power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
         of its ranged powers."""
@@ -180,12 +184,13 @@ class Tactics(Outcomes):
                     continue
             elif not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, menace, struck, at)
+            found = self._blow(power, menace, struck, at, saved)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
-    def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int]) -> ThreatSource:
+    def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
+              saved: dict[str, tuple[float, float]]) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
@@ -200,13 +205,17 @@ class Tactics(Outcomes):
             return ThreatSource(enemy, power.id, odds.affected, expected,
                                 odds.attack is not None and odds.attack.defense.cover)
         assert power.damage is not None
-        if power.save_half:  # the mean of the forecast's own damage distribution, halving included
+        if power.attack_bonus is None:  # a save, or a sure blow: the struck creature's alone
+            # (a save's roll mode reads no square, and the dice do not care who threw them): the landing
+            # and its damage are kept by power in ``saved``, found again whoever casts it from wherever
+            known = saved.get(power.id)
+            if known is None:
+                known = saved[power.id] = self._saved_blow(power, enemy, struck.entity, origin, at)
+            return ThreatSource(enemy, power.id, known[0], known[1], False)
+        if power.save_half:  # (an attack that a save would halve: a power made by hand, not by the loader)
             full, half, _, _ = self._landing(power, enemy, struck.entity, origin, target_square=at)
             expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
             return ThreatSource(enemy, power.id, full, expected, False)
-        if power.attack_bonus is None:  # a save with nothing on a success, or a sure blow
-            full = self._landing(power, enemy, struck.entity, origin, target_square=at)[0]
-            return ThreatSource(enemy, power.id, full, full * power.damage.average(), False)
         state = self.state
         assert state.levels is not None
         covered = has_cover(state, origin, at)
@@ -214,6 +223,17 @@ class Tactics(Outcomes):
                              menace.attack_bonus + power.attack_bonus, struck.base, covered, struck.flat_footed,
                              state.rules)
         return ThreatSource(enemy, power.id, full, full * power.damage.average(), covered)
+
+    def _saved_blow(self, power: Power, enemy: int, target: int, origin: tuple[int, int], at: tuple[int, int]
+                    ) -> tuple[float, float]:
+        """A blow with no attack roll at ``target`` on ``at``: the chance it lands in full, and the mean of
+        the forecast's own damage distribution (halving included where a save halves)."""
+        assert power.damage is not None
+        if power.save_half:
+            full, half, _, _ = self._landing(power, enemy, target, origin, target_square=at)
+            return full, self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
+        full = self._landing(power, enemy, target, origin, target_square=at)[0]
+        return full, full * power.damage.average()
 
     def _could_reach(self, menace: _Menace, reach: float, at: tuple[int, int], z: float,
                      walks: dict[int, np.ndarray]) -> bool:
