@@ -60,6 +60,9 @@ from systems.vitals import dead_at, is_dead, is_flying
 #: Most script trials one forecast may ask for (each is a whole use on a copy).
 MAX_TRIALS = 200
 
+#: What an aim of ``forecast_many`` and ``outcomes_many`` may hold.
+_AIM_KEYS = frozenset({"target", "point", "direction"})
+
 #: Damage answers kept per map's caches before they are forgotten (a battle needs a few dozen).
 _DAMAGE_ODDS_KEPT = 4096
 
@@ -167,16 +170,16 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         found = []
         unusable: dict[str, str | None] = {}  # each power's aim-free problem, asked once for all its aims
         for power_id, aim in uses:
-            unknown = set(aim) - {"target", "point", "direction"}
-            if unknown:
+            if not aim.keys() <= _AIM_KEYS:  # (a subset test: no set is made for the common aim)
+                unknown = set(aim) - _AIM_KEYS
                 raise IllegalCommand(f"{asked}: an aim takes target, point and direction, not {sorted(unknown)}")
-            target, point = aim.get("target"), aim.get("point")
+            target, point, direction = aim.get("target"), aim.get("point"), aim.get("direction")
             power = self.power(power_id)
             if power_id not in unusable:
                 unusable[power_id] = falling or user_problem(state, power, user, queued)
             found.append((power, None if target is None else self.check(target),
-                          None if point is None else self.aim_point(point), validate.direction(aim.get("direction")),
-                          unusable[power_id]))
+                          None if point is None else self.aim_point(point),
+                          None if direction is None else validate.direction(direction), unusable[power_id]))
         return seen, found
 
     def _forecast_from(self, power: Power, target: int | None, point: tuple[int, int] | None,
