@@ -145,12 +145,17 @@ def _facing_problem(power: Power, point: tuple[int, int] | None, direction: tupl
 
 
 def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
-    """Why the user cannot use this power at all now (helpless, surprised, not its power), or None."""
+    """Why the user cannot use this power at all now (helpless, surprised, in the air with nothing
+    under it, not its power), or None."""
     conditions = esper.component_for_entity(user, Conditions)
     if not can_act(conditions):
         return "it cannot act (downed, unconscious or dead)"
     if "surprised" in conditions.active:
         return "it is surprised and cannot use powers this round"
+    position = esper.component_for_entity(user, Position)
+    if position.z > state.terrain.ground_at(position.square) and \
+            not is_flying(esper.component_for_entity(user, Movement), conditions):
+        return "it is falling"  # (as the turn refuses it: a fall longer than the round's goes on)
     known = _powers_of(state, user)
     if known and power.id not in known:
         return f"it does not have the power {power.id!r} (it has {', '.join(known_powers(state, user))})"

@@ -199,3 +199,55 @@ def test_a_queued_walk_that_reaches_its_goal_on_the_ground_is_as_it_was():
     low.move(climber, 2, 1)
     assert orders.projection(low.state, climber) == (Position(2, 1, 20), Movement(30, 5))
     low.move(climber, 2, 2)  # from the top
+
+
+def test_a_move_forecast_after_a_queued_fall_has_only_the_rounds_fall_left():
+    """A round's fall of 15 ft: the first move's 10 ft drop lands (5 ft left); the second move's 9 ft
+    step down, harmless in itself, is more than that, so the walk steps off there and falls on into
+    the next round. The forecast, the projection and the turn agree."""
+    b = Battle(seed=1, width=8, height=3, rules={"fall_ft_per_round": 15})
+    for x in range(8):
+        for y in range(3):
+            b.set_ground(x, y, 19 if x <= 1 else (9 if x == 2 else 0))
+    me = b.spawn("Walker", 1, 1, team="blue", health=100, initiative_bonus=50, speed=60)
+    b.spawn("Foe", 7, 2, team="red")
+    b.start_combat()
+    b.begin_round()
+    [what_if] = b.forecast_moves_to(me, [(4, 1)], after=(2, 1))
+    b.move(me, 2, 1)
+    forecast = b.forecast_move(me, (4, 1))
+    assert (forecast.stops_at, what_if.stops_at) == ((3, 1), (3, 1)) and forecast.fall is not None
+    b.move(me, 4, 1)
+    assert b.queued_stop(me)[0] == (3, 1) and "more than the 5 ft a round has left" in (b.queued_fall(me) or "")
+    moved = [e.to_square for e in resolved(b) if isinstance(e, Moved)]
+    assert moved == [(2, 1), (3, 1)] and b.get(me, Position).z == 4.0  # 5 ft of the 9 this round
+
+
+def test_orders_a_reaction_queues_between_the_passes_resolve_in_the_same_turn():
+    b = Battle(seed=1, width=10, height=8)
+    for x in range(10):
+        for y in range(8):
+            b.set_ground(x, y, 20 if x <= 1 else (10 if x <= 3 else 0))
+    me = b.spawn("Walker", 1, 1, team="blue", health=100, initiative_bonus=50, speed=60)
+    b.spawn("Foe", 8, 6, team="red", health=100)
+
+    def rolls_aside(battle: Battle, event: Landed) -> None:
+        if event.entity == me and battle.get(me, Position).square == (2, 1):
+            battle.move(me, 2, 2)
+
+    b.on(Landed, rolls_aside)
+    b.start_combat()
+    b.begin_round()
+    b.move(me, 2, 1)
+    b.move(me, 4, 3)
+    b.end_turn()
+    assert [e.to_square for e in b.events if isinstance(e, Moved)] == [(2, 1), (4, 3), (2, 2)]
+    assert not b.state.actions.get(me)
+
+
+def test_a_creature_still_falling_can_use_no_power_and_its_forecast_says_so():
+    b, me, foe = long_fall()
+    b.move(me, 3, 1)
+    b.end_turn()  # it steps off and falls 10 ft of the 20 this round
+    assert b.get(me, Position).z == 10.0
+    assert b.forecast(me, "strike", target=foe).problem == "it is falling"

@@ -139,3 +139,16 @@ def test_a_shove_threat_is_the_fall_from_the_square_asked_about() -> None:
     b.tick()
     forecast = b.forecast(brute, "shove", target=me)
     assert forecast.targets[0].fall is not None and math.isclose(forecast.targets[0].fall.damage.mean, 10.5)
+
+
+@pytest.mark.parametrize("fall_ft_per_round, jumps", [(20, True), (10, False)])
+def test_a_drop_within_reach_still_has_to_be_fallen_within_the_round(fall_ft_per_round: int, jumps: bool) -> None:
+    """A 15 ft ledge: the swordsman's 5 ft reach does not shorten the fall it must take to strike below."""
+    b = Battle(seed=3, width=8, height=4, rules={"fall_ft_per_round": fall_ft_per_round})
+    for x in range(3):
+        for y in range(4):
+            b.set_ground(x, y, 15)
+    me = b.spawn("me", 3, 1, team="a")
+    sword = b.spawn("sword", 2, 1, team="b", powers=["strike"])
+    b.start_combat()
+    assert (sword in {s.enemy for s in b.threat(me).sources}) == jumps

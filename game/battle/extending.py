@@ -90,6 +90,9 @@ class Extending(BattleCore):
 
         It is called as ``process(phase, actor)`` in every phase (see ``systems.state.Phase``);
         ``priority`` places it in ``systems.schedule.ORDER`` (higher runs earlier; the built-in
-        systems have priorities ``len(ORDER)`` down to 1).
+        systems have priorities ``len(ORDER)`` down to 1). A turn runs ``Phase.TURN`` once for each
+        stretch of its orders: an order that leaves someone falling ends a pass, and the orders after
+        it run in the next, so something meant to happen once a turn belongs in ``TurnStarted``'s
+        handler (:meth:`on`) rather than in every TURN pass.
         """
         self.phases.add(processor, priority)

@@ -61,22 +61,22 @@ class MoveForecasts(Creatures):
         falling = esper.component_for_entity(entity, Falling)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
+        room = orders.fall_room(state, entity, then)  # a queued fall that lands uses some of the round's
         found = []
         for goal in goals:
             problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
                                    lambda there: state.taken(there, entity))
             found.append(MoveForecast(entity, goal, False, problem) if problem is not None
-                         else self._legal_move(entity, position, goal, left, flying, cover))
+                         else self._legal_move(entity, position, goal, left, flying, room, cover))
         return found
 
-    def _legal_move(self, entity: int, position: Position, goal: tuple[int, int], left: int, flying: bool,
+    def _legal_move(self, entity: int, position: Position, goal: tuple[int, int], left: int, flying: bool, room: float,
                     cover: bool) -> MoveForecast:
         """The forecast of a move ``move_problem`` found legal: its path, where it stops, and arriving."""
         state = self.state
         found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it
         path, cost = found
-        room = state.rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
         stop, z = walk(state.terrain, path, position.z, flying, state.rules, room)
         if stop != goal:
             cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0

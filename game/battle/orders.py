@@ -22,9 +22,9 @@ from systems.state import BattleState
 from systems.vitals import is_flying
 
 #: What :func:`_through_queue` finds: the square, the movement used, the height, why it is left
-#: falling (or None), and whether it will be prone. A plain tuple: it is made on every ask while
-#: something is queued.
-_Leaves = tuple[tuple[int, int], int, float, str | None, bool]
+#: falling (or None), whether it will be prone, and the fall the round has left it. A plain tuple:
+#: it is made on every ask while something is queued.
+_Leaves = tuple[tuple[int, int], int, float, str | None, bool, float]
 
 
 def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
@@ -44,7 +44,7 @@ def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
     if not then and not state.actions.get(entity):  # nothing queued (most asks): as it is now
         return (Position(position.x, position.y, position.z),
                 Movement(movement.speed_ft, movement.used_ft, movement.flying), None)
-    (x, y), used, z, falling, _ = _through_queue(state, entity, position, movement, then)
+    (x, y), used, z, falling, _, _ = _through_queue(state, entity, position, movement, then)
     return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling
 
 
@@ -84,12 +84,12 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     here, used, z = position.square, movement.used_ft, position.z
     conditions = esper.component_for_entity(entity, Conditions)
     prone = "prone" in conditions.granted
-    queued = state.actions.get(entity)
-    if not queued and not then:
-        return here, used, z, None, prone
-    flying = is_flying(movement, conditions)
     rules, terrain = state.rules, state.terrain
     room = rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
+    queued = state.actions.get(entity)
+    if not queued and not then:
+        return here, used, z, None, prone, room
+    flying = is_flying(movement, conditions)
     for command in (*(queued or ()), *then):
         if isinstance(command, Move):
             goal = (command.x, command.y)
@@ -104,14 +104,14 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
             if drop > room:
                 how = f"it steps off at {here}" if here != goal else f"it is {drop:g} ft above the ground there"
                 return here, used, z, (f"it will be falling after its move to {goal} ({how} and falls "
-                                       f"{drop:g} ft, more than the {room:g} ft a round has left)"), prone
+                                       f"{drop:g} ft, more than the {room:g} ft a round has left)"), prone, room
             room -= drop  # it lands: the fall counts toward the round's
             z = ground
             prone = prone or fall_dice(drop, bool(terrain.soft[here]), rules) > 0
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
             prone = False
-    return here, used, z, None, prone
+    return here, used, z, None, prone, room
 
 
 def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], used: int, z: float,
@@ -164,10 +164,18 @@ def next_square(state: BattleState, entity: int, doing: str) -> tuple[int, int]:
     position = esper.component_for_entity(entity, Position)
     if not state.actions.get(entity):
         return position.square
-    here, _, _, falling, _ = _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())
+    here, _, _, falling, _, _ = _through_queue(state, entity, position,
+                                               esper.component_for_entity(entity, Movement), ())
     if falling is not None:
         raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
     return here
+
+
+def fall_room(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> float:
+    """How far the creature may still fall this round once its queued orders (and ``then``) have
+    resolved: a round's fall less what it has fallen, and less each queued fall that lands."""
+    position = esper.component_for_entity(entity, Position)
+    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), then)[5]
 
 
 def will_be_prone(state: BattleState, entity: int) -> bool:

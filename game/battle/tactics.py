@@ -243,8 +243,10 @@ class Tactics(Outcomes):
         down steps no fall hurts, and jumps down the rest (its fall settles, then it strikes), unless
         the drop is longer than a round's fall."""
         rules = self.state.rules
-        if not menace.flying and menace.z - z - reach > rules.fall_ft_per_round:
-            return False  # it would still be falling at the round's end: it strikes nothing this round
+        if not menace.flying and menace.z - z > max(reach, rules.fall_ft_per_round):
+            # it must come down, and the fall down is longer than a round's: still falling at the
+            # round's end, it strikes nothing this round
+            return False
         if reach > 2 * rules.square_ft:  # a ranged power: the straight distance
             return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach
         costs = walks.get(menace.enemy)

@@ -108,10 +108,12 @@ class Turns(BattleCore):
         if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
             self.phases.run(Phase.TURN, actor)
             self.scripts.react()
-            while (left := len(state.actions.get(actor) or ())) > 0:
+            while queued := state.actions.get(actor):
+                head = queued[0]
                 self.phases.run(Phase.TURN, actor)
-                self.scripts.react()
-                if len(state.actions.get(actor) or ()) >= left:
+                self.scripts.react()  # (a reaction may queue more: they resolve this turn too)
+                left = state.actions.get(actor)
+                if left and left[0] is head:
                     break  # no order resolved (a world without the action system): never spin
 
     @command

@@ -270,12 +270,15 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         if len(battle.command_log) != document["build_commands"]:
             raise _fail(path, f"build_commands is {document['build_commands']} but the scenario builds with "
                               f"{len(battle.command_log)} commands")
+        mismatch = None
         for i, (method, args, kwargs) in enumerate(commands, start=document["build_commands"]):
             try:
                 getattr(battle, method)(*args, **kwargs)
             except Exception as err:
-                return battle, scenario, f"command #{i} ({method}) failed on replay: {type(err).__name__}: {err}"
-        mismatch = _first_difference(document["events"], _events(battle), "event")
+                mismatch = f"command #{i} ({method}) failed on replay: {type(err).__name__}: {err}"
+                break
+        if mismatch is None:
+            mismatch = _first_difference(document["events"], _events(battle), "event")
         if mismatch is None:
             mismatch = _first_difference(document["creatures"], _snapshot(battle), "creature")
         made_under = document.get("rules_version", 1)
