@@ -107,6 +107,15 @@ def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, 
     return goal, z
 
 
+def landing_problem(state: BattleState, mover: int, goal: tuple[int, int], stop: tuple[int, int]) -> str | None:
+    """Why a walk that steps off a ledge short of its goal cannot (another creature stands where it
+    would land: two never share a square), or None. Checked where the walk is known: when the move
+    is given, forecast and resolved."""
+    if stop != goal and state.taken(stop, mover):
+        return f"its way steps off a ledge at {stop}, where another creature stands"
+    return None
+
+
 def _describe(command: object) -> str:
     """A command as the log names it: "move to (3, 4)", "stand", "use strike"."""
     if isinstance(command, Move):
@@ -220,6 +229,10 @@ class ActionSystem(esper.Processor):
             path, cost = found
             room = state.rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
             stop, z = walk(state.terrain, path, position.z, flying, state.rules, room)
+            problem = landing_problem(state, entity, goal, stop)
+            if problem:
+                state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
+                return False
             if stop != goal:
                 cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
         movement.used_ft += cost

@@ -251,3 +251,22 @@ def test_a_creature_still_falling_can_use_no_power_and_its_forecast_says_so():
     b.end_turn()  # it steps off and falls 10 ft of the 20 this round
     assert b.get(me, Position).z == 10.0
     assert b.forecast(me, "strike", target=foe).problem == "it is falling"
+
+
+def test_a_walk_never_steps_off_onto_another_creature():
+    """Two never share a square: a way that would land the walker on a friend below the ledge is
+    refused when given and forecast so; one given before the friend came is refused by the turn."""
+    b, me, _ = ledge()
+    friend = b.spawn("Friend", 3, 1, team="blue")
+    reason = "its way steps off a ledge at (3, 1), where another creature stands"
+    assert (b.forecast_move(me, (5, 1)).legal, b.forecast_move(me, (5, 1)).problem) == (False, reason)
+    with pytest.raises(IllegalCommand, match=r"cannot move to \(5, 1\): its way steps off a ledge at \(3, 1\)"):
+        b.move(me, 5, 1)
+    b.move(me, 2, 1)  # along the top: its walk lands on no one
+    assert b.queued_stop(me) == ((2, 1), None)
+    late, walker, _ = ledge()
+    late.move(walker, 5, 1)  # legal now
+    late.spawn("Late", 3, 1, team="blue")
+    assert [(e.command, e.reason) for e in resolved(late) if isinstance(e, CommandRefused)] == [
+        ("move to (5, 1)", reason)]
+    assert late.get(walker, Position) == Position(1, 1, 20) and friend

@@ -135,24 +135,32 @@ def decide(battle: Any, entity: int, policy: str = "tactical", rng: random.Rando
 
 
 def until_it_falls(battle: Any, entity: int, commands: list[Command]) -> list[Command]:
-    """A baseline's plan, cut after a move whose walk does not end on its goal: it steps off a ledge
-    short of it (and lands there), or its fall goes on into the next round.
+    """A baseline's plan, cut after a move whose walk does not end on its goal (it steps off a ledge
+    short of it and lands there, or its fall goes on into the next round), and before a move the
+    turn would refuse (its walk would land it on another creature).
 
     Why: the baselines plan what follows a move from the move's goal, and weigh no falls (greedy only
     keeps off a goal whose drop would hurt); from where the walk lands instead that order may not
     reach, and after a fall into the next round the turn refuses everything ("it is falling").
-    Greedy is the fixed yardstick: its choice is kept as it is, and only what follows a move that
-    does not go as planned is left out. Only a plan with more after a move is asked about, by
-    ``Battle.queued_stop`` with the plan's moves so far (no forecast: on level ground it is a cached
-    path cost a move, where a move's forecast cost greedy 3.7% more instructions a battle).
+    Greedy is the fixed yardstick: its choice is kept as it is, and only what cannot go as planned is
+    left out. Each move is asked about by ``Battle.queued_stop`` with the plan's moves so far (no
+    forecast: on level ground it is a cached path cost a move, where a move's forecast cost greedy
+    3.7% more instructions a battle); a move that leaves it where it was was refused.
     """
     moves: list[tuple[int, int]] = []  # the plan's moves so far (a way in two legs)
-    for at, (name, args, _) in enumerate(commands[:-1]):
+    was = None
+    for at, (name, args, _) in enumerate(commands):
         if name == "move":
-            moves.append((int(args[1]), int(args[2])))
+            if was is None:
+                was = battle.queued_stop(entity)[0]
+            goal = (int(args[1]), int(args[2]))
+            moves.append(goal)
             stop, falling = battle.queued_stop(entity, moves)
-            if falling is not None or stop != moves[-1]:
+            if stop == was and goal != was:
+                return commands[:at]  # the walk would land on someone: the turn refuses it
+            if at < len(commands) - 1 and (falling is not None or stop != goal):
                 return commands[:at + 1]
+            was = stop
     return commands
 
 

@@ -18,7 +18,7 @@ from components.forecasts import MoveForecast
 from game.battle import orders, validate
 from game.battle.creatures import Creatures
 from game.battle.world import entry
-from systems.actions import move_problem, speed_for_round, walk
+from systems.actions import landing_problem, move_problem, speed_for_round, walk
 from systems.cover import has_cover
 from systems.falling import fall_odds
 from systems.visibility import vision_level
@@ -78,6 +78,9 @@ class MoveForecasts(Creatures):
         assert found is not None  # move_problem found it
         path, cost = found
         stop, z = walk(state.terrain, path, position.z, flying, state.rules, room)
+        problem = landing_problem(state, entity, goal, stop)
+        if problem:
+            return MoveForecast(entity, goal, False, problem)
         if stop != goal:
             cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
             path = path[:path.index(stop) + 1]

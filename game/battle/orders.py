@@ -16,7 +16,7 @@ from components import Conditions, Falling, Movement, Position
 from components.commands import ActorCommand, Move, Stand
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
-from systems.actions import move_problem, speed_for_round, walk
+from systems.actions import landing_problem, move_problem, speed_for_round, walk
 from systems.falling import fall_dice
 from systems.state import BattleState
 from systems.vitals import is_flying
@@ -93,7 +93,7 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     for command in (*(queued or ()), *then):
         if isinstance(command, Move):
             goal = (command.x, command.y)
-            moved = _moved(state, goal, here, used, z, movement, conditions, flying, room)
+            moved = _moved(state, entity, goal, here, used, z, movement, conditions, flying, room)
             if moved is None:
                 continue
             here, used, z = moved
@@ -114,13 +114,13 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     return here, used, z, None, prone, room
 
 
-def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], used: int, z: float,
+def _moved(state: BattleState, entity: int, goal: tuple[int, int], here: tuple[int, int], used: int, z: float,
            movement: Movement, conditions: Conditions, flying: bool, room: float
            ) -> tuple[tuple[int, int], int, float] | None:
     """Where one queued move to ``goal`` leaves the creature, from ``here`` at height ``z`` with ``used``
     ft of movement used and ``room`` ft of the round's fall left (see :func:`_through_queue`): the
     square, the movement used by then, and its height there before any fall; None when no path leads
-    there within its speed."""
+    there within its speed, or its walk would step off onto another creature (the turn refuses it)."""
     cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
     if cost is None:
         return None
@@ -132,6 +132,8 @@ def _moved(state: BattleState, goal: tuple[int, int], here: tuple[int, int], use
     left = speed_for_round(movement, conditions, state.rules) - used
     found = state.paths.find(here, goal, limit_ft=left, flying=False)
     stop, top = walk(terrain, found[0], z, False, state.rules, room) if found is not None else (goal, floor)
+    if landing_problem(state, entity, goal, stop):
+        return None  # the turn refuses it: it stays where it was
     if stop != goal:
         cost = state.paths.cost(here, stop, limit_ft=left, flying=False) or 0
     return stop, used + cost, top
@@ -141,16 +143,23 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
     """The destination, if the creature may move there after its queued commands; else IllegalCommand."""
     goal = square(state, x, y, "destination")
     if state.actions.get(entity):
-        position, movement, falling = projected(state, entity)
-        if falling is not None:
-            raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {falling}")
+        position, movement, refused = projected(state, entity)
+        if refused is not None:
+            raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {refused}")
     else:  # nothing queued: it starts from where it is (the check only reads them)
         position = esper.component_for_entity(entity, Position)
         movement = esper.component_for_entity(entity, Movement)
-    problem = move_problem(state.paths, state.rules, position, movement,
-                           esper.component_for_entity(entity, Conditions),
-                           esper.component_for_entity(entity, Falling), goal,
+    conditions = esper.component_for_entity(entity, Conditions)
+    falling = esper.component_for_entity(entity, Falling)
+    problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
                            lambda there: state.taken(there, entity))
+    if not problem and state.terrain.level_ground() is None and not is_flying(movement, conditions):
+        # where the walk steps off on its way (a drop that hurts) it lands: not on another creature
+        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
+        found = state.paths.find(position.square, goal, limit_ft=left, flying=False)
+        if found is not None:
+            stop = walk(state.terrain, found[0], position.z, False, state.rules, fall_room(state, entity))[0]
+            problem = landing_problem(state, entity, goal, stop)
     if problem:
         raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {problem}")
     return goal
