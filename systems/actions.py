@@ -91,9 +91,9 @@ def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, 
     A walker keeps its height (raised by higher ground). A step down that no fall could hurt (under
     the first die's drop, or a soft landing that halves the dice to none) is part of the walk: it
     drops at once, unhurt, and walks on, as down a stair or into a stream, when the drop fits in the
-    fall the round has left it (``fall_room_ft``, constant over a turn: a creature whose move leaves
-    it falling acts no more). It stops at the first square with more under it than that, where it
-    steps off and falls (the falling system). A flier goes all the way.
+    fall the round has left it (``fall_room_ft``: a round's fall less what it fell this round). It
+    stops at the first square with more under it than that, where it steps off and falls (the
+    falling system). A flier goes all the way.
     """
     goal = path[-1]
     if flying:
@@ -255,4 +255,3 @@ class ActionSystem(esper.Processor):
         conditions.revoke("prone")
         state.dirty.add(entity)
         state.emit(StoodUp(state.round, entity))
-
