@@ -23,8 +23,9 @@ def _duel(turn: Turn, enemy: int) -> tuple[float, float]:
     strikes one creature a turn), and the damage its side could deal that enemy."""
     battle = turn.battle
     friends = turn.side
-    taken = max((battle.threats(f, [battle.square_of(f)], [enemy])[0].expected for f in friends), default=0.0)
-    dealt = battle.threats(enemy, [battle.square_of(enemy)], friends)[0].expected if friends else 0.0
+    # (each side where it stands, asked in one call: the enemies of a team are read once for all of it)
+    taken = max((t.expected for t in battle.threats_where_they_stand(friends, [enemy])), default=0.0)
+    dealt = battle.threats_where_they_stand([enemy], friends)[0].expected if friends else 0.0
     return taken, dealt
 
 

@@ -46,8 +46,8 @@ def _exchange(turn: Turn) -> tuple[float, float]:
     damage its side could deal to the enemies still standing (where each of them stands)."""
     battle = turn.battle
     friends = turn.side
-    taken = sum(battle.threats(f, [battle.square_of(f)], turn.enemies)[0].expected for f in friends)
-    dealt = sum(battle.threats(e, [battle.square_of(e)], friends)[0].expected for e in turn.standing)
+    taken = sum(t.expected for t in battle.threats_where_they_stand(friends, turn.enemies))
+    dealt = sum(t.expected for t in battle.threats_where_they_stand(turn.standing, friends))
     return taken, dealt
 
 

@@ -86,14 +86,40 @@ class Tactics(Outcomes):
                 ) -> list[Threat]:
         """:meth:`threat` for each of ``squares``, the enemies and their paths found once; only from
         the enemies ``among`` when given (a planner in a crowd asks about the nearest)."""
-        state = self.state
         entity = self.check(entity)
-        team = esper.component_for_entity(entity, Creature).team
         asked = None if among is None else {self.check(e) for e in among}
+        memo = self.memo.table(self.state)
+        menaces = self._menaces(esper.component_for_entity(entity, Creature).team, asked, memo)
+        return self._threats_on(entity, squares, menaces, memo)
+
+    @entry
+    def threats_where_they_stand(self, entities: Iterable[int], among: Iterable[int] | None = None
+                                 ) -> list[Threat]:
+        """For each of ``entities``, :meth:`threats` on the square it stands on now (not where its
+        queued moves leave it), from the enemies ``among`` when given: what a what-if weighs for a
+        whole side at once (a duel, a veil), with the enemies of each team read once for all of them
+        rather than once a creature."""
+        asked = None if among is None else {self.check(e) for e in among}
+        memo = self.memo.table(self.state)
+        by_team: dict[str, list[_Menace]] = {}
+        found = []
+        for entity in entities:
+            entity = self.check(entity)
+            team = esper.component_for_entity(entity, Creature).team
+            menaces = by_team.get(team)
+            if menaces is None:
+                menaces = by_team[team] = self._menaces(team, asked, memo)
+            found.extend(self._threats_on(entity, [esper.component_for_entity(entity, Position).square],
+                                          menaces, memo))
+        return found
+
+    def _threats_on(self, entity: int, squares: Iterable[tuple[int, int]], menaces: list[_Menace],
+                    memo: dict[Any, Any]) -> list[Threat]:
+        """:meth:`threats` on ``squares`` for ``entity`` from ``menaces`` (its enemies, as ``_menaces``
+        reads them); ``memo``: the battle's answers for its stamp."""
+        state = self.state
         # what each enemy brings to bear is read once for all the squares (and kept for the turn);
         # only the reach is per square
-        memo = self.memo.table(state)
-        menaces = self._menaces(team, asked, memo)
         struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
                          "flat-footed" in esper.component_for_entity(entity, Conditions).active)
         # each melee enemy's path costs (its walk and its reach), kept for the turn with its reading
