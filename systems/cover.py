@@ -118,18 +118,30 @@ def _batch(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray, offs
 def _corners_blocked(solid: np.ndarray, sx: np.ndarray, sy: np.ndarray, px: np.ndarray | float,
                      py: np.ndarray | float, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     """Per pair (a row of ``solid``), how many of the defender's four corner lines from the
-    attacker's centre ``(px, py)`` pass through one of its solid squares ``(sx, sy)`` (slab clipping;
-    ``bx, by``: the defender's square). One piece of arithmetic for the batch and the row, so a pair
-    gets the same count whichever way it is asked."""
+    attacker's centre ``(px, py)`` pass through one of its solid squares ``(sx, sy)`` (``bx, by``: the
+    defender's square). One piece of arithmetic (:func:`_crossings`) for the batch and the row, so a
+    pair gets the same count whichever way it is asked."""
     total = np.zeros(len(solid), dtype=np.int64)
-    for ox, oy in ((0, 0), (1, 0), (0, 1), (1, 1)):
-        dx, dy = bx + ox - px, by + oy - py
-        tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
-        ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
-        t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
-        t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
-        total += np.any(solid & (t_out - t_in > _EPS), axis=1)
+    for ox, oy in _CORNERS:
+        total += np.any(solid & _crossings(sx, sy, px, py, bx, by, ox, oy), axis=1)
     return total
+
+
+_CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))  # a defender's corners, from its square's own corner
+
+
+def _crossings(sx: np.ndarray, sy: np.ndarray, px: np.ndarray | float, py: np.ndarray | float, bx: np.ndarray,
+               by: np.ndarray, ox: int, oy: int) -> np.ndarray:
+    """Element by element (any shapes that broadcast), whether the line from the attacker's centre
+    ``(px, py)`` to the corner ``(bx + ox, by + oy)`` of the defender's square passes through the open
+    inside of the solid square ``(sx, sy)``: slab clipping, an interval of zero length a graze."""
+    dx, dy = bx + ox - px, by + oy - py
+    tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
+    ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
+    t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
+    t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
+    crossed: np.ndarray = t_out - t_in > _EPS
+    return crossed
 
 
 def solids_for(terrain: Terrain, attacker: tuple[int, int]) -> np.ndarray:
@@ -158,7 +170,7 @@ def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[
     An attacker asked about once is asked about again from other squares (a planner weighs several
     squares against each enemy, turn after turn), so its whole row is clipped in one pass against
     the solid squares of its window (few on a real map) instead of one numpy pass per pair. The
-    arithmetic is :func:`_batch`'s (:func:`_corners_blocked`), so every count is the one a pair alone gets.
+    arithmetic is :func:`_batch`'s (:func:`_crossings`), so every count is the one a pair alone gets.
     None when the window holds too many solid squares to be worth it.
     """
     ax, ay = attacker
@@ -172,11 +184,16 @@ def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[
     wx, wy = wx + x0, wy + y0
     inside = (wx >= np.minimum(bx, ax)) & (wx <= np.maximum(bx, ax)) & (wy >= np.minimum(by, ay)) \
         & (wy <= np.maximum(by, ay)) & ~((wx == ax) & (wy == ay)) & ~((wx == bx) & (wy == by))
-    busy = np.flatnonzero(inside.any(axis=1))
-    if len(busy):
-        inside, dbx, dby = inside[busy], bx[busy], by[busy]
-        sx, sy = wx.astype(np.float64), wy.astype(np.float64)
-        counts[busy] = _corners_blocked(inside, sx, sy, ax + 0.5, ay + 0.5, dbx, dby)
+    # only the (defender, solid square) pairs whose box holds the square are clipped (a fifth of them
+    # on an open map), each by :func:`_crossings`' arithmetic, as a pair alone is
+    pair, wall = np.nonzero(inside)
+    if len(pair):
+        sx, sy = wx[wall].astype(np.float64), wy[wall].astype(np.float64)
+        dbx, dby = bx[pair, 0], by[pair, 0]
+        for ox, oy in _CORNERS:
+            crossed = np.zeros(len(bx), dtype=bool)
+            crossed[pair[_crossings(sx, sy, ax + 0.5, ay + 0.5, dbx, dby, ox, oy)]] = True
+            counts += crossed
     return bx.ravel().tolist(), by.ravel().tolist(), counts.tolist()
 
 
