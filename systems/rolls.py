@@ -19,7 +19,7 @@ from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS, Rules
 from systems.cover import has_cover
 from systems.state import BattleState
-from systems.visibility import sight_value
+from systems.visibility import level_at, sight_value
 
 _NORMAL = RollMode("normal", ())
 _LEVEL_NAMES: Mapping[int, str] = MappingProxyType(
@@ -40,11 +40,9 @@ def _seeing(state: BattleState, entity: int, target_square: tuple[int, int] | No
             from_square: tuple[int, int] | None) -> tuple[int, str]:
     """The level a roller sees at (a ``Visibility`` value): its own sight there, or the target
     square's if that is worse."""
-    levels = state.levels
-    assert levels is not None
     level = sight_value(state, entity, from_square)
     if target_square is not None:
-        at_target = int(levels[target_square])
+        at_target = level_at(state, target_square)
         if at_target < level:
             return at_target, "at the target"
     return level, "where it stands"

@@ -114,6 +114,9 @@ class BattleState:
     #: (levels_version, the answers about sight for this level grid): the answers live in the
     #: caches, shared by every battle whose walls and level grid are these (None: look them up again)
     sight: tuple[int, dict[tuple[tuple[int, int], tuple[int, int]], bool]] | None = None
+    #: plain-list copies of grids read square by square, each kept with the very array it copies (see
+    #: ``systems.visibility.rows_of``); derived, so a snapshot leaves them out
+    rows: dict[str, tuple[np.ndarray, list[list[Any]]]] = field(default_factory=dict)
     announced: dict[int, dict[str, str]] = field(default_factory=dict)  # entity -> condition -> why
     in_air: set[int] = field(default_factory=set)  # creatures still falling at the end of a round
     falls_seen_map: int = -1  # the terrain version the falling system last looked at everyone for

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
+from typing import Any
 
 import esper
 import numpy as np
@@ -54,25 +55,46 @@ def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int], steps:
     return any(not any(walls[s] for s in line_squares(start, end, steps)[1:-1]) for start, end in ((a, b), (b, a)))
 
 
-def sees(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tuple[int, int],
-         square: tuple[int, int], steps: LineSteps | None = None) -> bool:
+def sees(walls: np.ndarray | list[list[bool]], levels: np.ndarray | list[list[int]], viewer_level: int,
+         here: tuple[int, int], square: tuple[int, int], steps: LineSteps | None = None) -> bool:
     """Whether a viewer on ``here`` with ``viewer_level`` sight sees ``square``: the rules' "you can see".
 
     It needs some vision of its own, a line with no wall between the squares, and no square on that
     line (both ends included) at no vision: darkness or dense smoke between two lit squares blocks
     sight as surely as a wall. As with ``clear_line``, either direction of the line will do.
     ``steps``: the map's kept lines (``MapCaches.line_steps``), else each line is asked of tcod.
+    The grids are read ``[x][y]``: arrays, or their plain-list copies (:func:`rows_of`).
     """
     if viewer_level == Visibility.NO_VISION:
         return False
     if here == square:
-        return bool(levels[square] != Visibility.NO_VISION)
+        return bool(levels[square[0]][square[1]] != Visibility.NO_VISION)
     for start, end in ((here, square), (square, here)):
         line = line_squares(start, end, steps)
-        if any(walls[s] for s in line[1:-1]) or any(levels[s] == _NO_VISION for s in line):
+        if any(walls[x][y] for x, y in line[1:-1]) or any(levels[x][y] == _NO_VISION for x, y in line):
             continue
         return True
     return False
+
+
+def rows_of(state: BattleState, name: str, grid: np.ndarray) -> list[list[Any]]:
+    """``grid`` as plain lists (``[x][y]``), for reading square by square: a list's element costs a
+    fraction of a numpy element's (a scalar made, then converted). Kept in ``state.rows`` under
+    ``name`` with the very array it copies: the grids read so (the level grid, the walls that block
+    sight) are replaced when they change, never written, so the same array stands for the same copy."""
+    kept = state.rows.get(name)
+    if kept is None or kept[0] is not grid:
+        kept = state.rows[name] = (grid, grid.tolist())
+    return kept[1]
+
+
+def level_at(state: BattleState, square: tuple[int, int]) -> int:
+    """The level of ``square`` (a ``Visibility`` value): ``int(state.levels[square])``, read off its copy."""
+    levels, kept = state.levels, state.rows.get("levels")
+    assert levels is not None
+    if kept is None or kept[0] is not levels:  # (:func:`rows_of`, written out: asked a few hundred times a battle)
+        kept = state.rows["levels"] = (levels, levels.tolist())
+    return kept[1][square[0]][square[1]]  # type: ignore[no-any-return]
 
 
 def sight_level(state: BattleState, entity: int, square: tuple[int, int] | None = None) -> Visibility:
@@ -86,7 +108,7 @@ def sight_value(state: BattleState, entity: int, square: tuple[int, int] | None 
     """:func:`sight_level` as a plain number (what keys and comparisons need)."""
     assert state.levels is not None
     square = square or esper.component_for_entity(entity, Position).square
-    return vision_value(int(state.levels[square]), esper.component_for_entity(entity, Conditions))
+    return vision_value(level_at(state, square), esper.component_for_entity(entity, Conditions))
 
 
 def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tuple[int, int] | None = None) -> bool:
@@ -106,7 +128,7 @@ def visible(state: BattleState, viewer: int, squares: Iterable[tuple[int, int]],
     (a planner asks which enemies it would see from a square)."""
     assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
-    return seen_from(state, vision_value(int(state.levels[here]), esper.component_for_entity(viewer, Conditions)),
+    return seen_from(state, vision_value(level_at(state, here), esper.component_for_entity(viewer, Conditions)),
                      here, squares)
 
 
@@ -129,7 +151,8 @@ def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: It
         key = (here, square) if here <= square else (square, here)
         seen = answers.get(key)
         if seen is None:
-            seen = answers[key] = sees(state.terrain.blocking(Blocks.SIGHT), state.levels, level, here, square,
+            seen = answers[key] = sees(rows_of(state, "sight walls", state.terrain.blocking(Blocks.SIGHT)),
+                                       rows_of(state, "levels", state.levels), level, here, square,
                                        state.caches.line_steps)
         found.append(seen)
     return found

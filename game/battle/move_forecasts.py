@@ -21,7 +21,7 @@ from game.battle.world import entry
 from systems.actions import landing_problem, move_problem, speed_for_round, walk
 from systems.cover import has_cover
 from systems.falling import fall_odds
-from systems.visibility import vision_level
+from systems.visibility import level_at, vision_level
 from systems.vitals import can_act, is_flying
 
 
@@ -94,8 +94,7 @@ class MoveForecasts(Creatures):
         fall = None
         if not flying and z > ground:
             fall = fall_odds(z - ground, bool(state.terrain.soft[stop]), state.rules)
-        assert state.levels is not None
-        level = int(state.levels[stop])
+        level = level_at(state, stop)
         vision = int(vision_level(level, esper.component_for_entity(entity, Conditions)))
         return MoveForecast(entity, goal, True, None, cost, path, stop, fall,
                             tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity))

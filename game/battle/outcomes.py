@@ -25,6 +25,7 @@ from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
 from systems.power_checks import Vantage, aim_problem, attack_chance
+from systems.visibility import level_at
 
 
 class Outcomes(Forecasts):
@@ -102,9 +103,8 @@ class Outcomes(Forecasts):
         if power.attack_bonus is None:
             full, half, _, _ = self._landing(power, seen.user, target, seen.square)
             return full, half
-        assert state.levels is not None
         there = esper.component_for_entity(target, Position).square
-        return attack_chance(seen.sight, int(state.levels[there]), striker[0], striker[1] + power.attack_bonus,
+        return attack_chance(seen.sight, level_at(state, there), striker[0], striker[1] + power.attack_bonus,
                              esper.component_for_entity(target, Defense).base, has_cover(state, seen.square, there),
                              "flat-footed" in esper.component_for_entity(target, Conditions).active,
                              state.rules), 0.0

@@ -26,7 +26,7 @@ from systems.cover import cover_counts, has_cover, has_cover_many
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
-from systems.visibility import Visibility, seen_from, sight_level, vision_level, vision_value
+from systems.visibility import Visibility, level_at, seen_from, sight_level, vision_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
 #: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
@@ -243,9 +243,8 @@ class Tactics(Outcomes):
             expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
             return ThreatSource(enemy, power.id, full, expected, False)
         state = self.state
-        assert state.levels is not None
         covered = has_cover(state, origin, at)
-        full = attack_chance(menace.sight, int(state.levels[at]), menace.fatigue,
+        full = attack_chance(menace.sight, level_at(state, at), menace.fatigue,
                              menace.attack_bonus + power.attack_bonus, struck.base, covered, struck.flat_footed,
                              state.rules)
         return ThreatSource(enemy, power.id, full, full * power.damage.average(), covered)
@@ -350,12 +349,12 @@ class Tactics(Outcomes):
                    and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
         # its sight from each square (``visible``'s, its conditions read once), then the cover of every
         # enemy it would see, all in one batch
-        conditions, levels = esper.component_for_entity(entity, Conditions), state.levels
-        assert levels is not None
+        conditions = esper.component_for_entity(entity, Conditions)
         found = dict.fromkeys((validate.square(state, *square, what="square") for square in squares), 0)
         shooters, shot = [], []
         for here in found:
-            for t, seen in zip(targets, seen_from(state, vision_value(int(levels[here]), conditions), here, targets)):
+            sight = vision_value(level_at(state, here), conditions)
+            for t, seen in zip(targets, seen_from(state, sight, here, targets)):
                 if seen:
                     shooters.append(here)
                     shot.append(t)
