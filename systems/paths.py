@@ -84,24 +84,34 @@ class Paths:
         least one square), which makes a 30 ft move on a 64x64 map many times cheaper.
         """
         terrain, rules = self.terrain, self.rules
-        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, limit_ft, flying)
+        window = self._window(start, limit_ft)
+        key = (terrain.layout_key(), rules.diagonal, rules.square_ft, start, window, flying)
         found = self.caches.distance_map(key)
         if found is not None:
             return found
-        window = None
-        if limit_ft is not None:
-            reach = int(max(limit_ft, 0) // rules.square_ft) + 1
-            window = (max(0, start[0] - reach), max(0, start[1] - reach),
-                      min(terrain.width, start[0] + reach + 1), min(terrain.height, start[1] + reach + 1))
         distances = distance_map(terrain, rules, [start], window, flying, self.caches)
         self.caches.keep_distance_map(key, distances)
         return distances
+
+    def _window(self, start: tuple[int, int], limit_ft: float | None) -> tuple[int, int, int, int] | None:
+        """The part of the map a search from ``start`` of at most ``limit_ft`` covers (every step costs at
+        least one square), None for the whole map. The search's answer depends on the window, not the
+        limit, so maps are kept by window: on a small map most limits span all of it, and one search
+        serves them all."""
+        if limit_ft is None:
+            return None
+        terrain = self.terrain
+        reach = int(max(limit_ft, 0) // self.rules.square_ft) + 1
+        window = (max(0, start[0] - reach), max(0, start[1] - reach),
+                  min(terrain.width, start[0] + reach + 1), min(terrain.height, start[1] + reach + 1))
+        return None if window == (0, 0, terrain.width, terrain.height) else window
 
     def costs_from(self, start: tuple[int, int], limit_ft: float | None = None, flying: bool = False) -> np.ndarray:
         """Cost in feet of the cheapest path from ``start`` to every square (within ``limit_ft`` if
         given); unreachable squares are ``UNREACHABLE``. Read-only: it is kept and shared."""
         terrain, rules = self.terrain, self.rules
-        key = ("feet", terrain.layout_key(), rules.diagonal, rules.square_ft, start, limit_ft, flying)
+        key = ("feet", terrain.layout_key(), rules.diagonal, rules.square_ft, start, self._window(start, limit_ft),
+               flying)
         found = self.caches.distance_map(key)  # a big map's conversion costs more than its windowed search
         if found is not None:
             return found
