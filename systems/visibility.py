@@ -69,9 +69,11 @@ def sees(walls: np.ndarray | list[list[bool]], levels: np.ndarray | list[list[in
         return False
     if here == square:
         return bool(levels[square[0]][square[1]] != Visibility.NO_VISION)
-    for start, end in ((here, square), (square, here)):
-        line = line_squares(start, end, steps)
-        if any(walls[x][y] for x, y in line[1:-1]) or any(levels[x][y] == _NO_VISION for x, y in line):
+    for (x, y), (ex, ey) in ((here, square), (square, here)):
+        # the line's steps from its start, read where they fall (``line_squares`` less its list of squares)
+        line = steps(ex - x, ey - y) if steps is not None else tcod.los.bresenham((0, 0), (ex - x, ey - y)).tolist()
+        if any(walls[x + dx][y + dy] for dx, dy in line[1:-1]) or \
+                any(levels[x + dx][y + dy] == _NO_VISION for dx, dy in line):
             continue
         return True
     return False
