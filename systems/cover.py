@@ -14,6 +14,7 @@ hidden. Cover and sight are worked out on the grid's plane: heights do not chang
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 import esper
 import numpy as np
@@ -184,11 +185,10 @@ def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[
     if len(wx) * len(bx) > _ROW_BUDGET:
         return None
     wx, wy = wx + x0, wy + y0
-    inside = (wx >= np.minimum(bx, ax)) & (wx <= np.maximum(bx, ax)) & (wy >= np.minimum(by, ay)) \
-        & (wy <= np.maximum(by, ay)) & ~((wx == ax) & (wy == ay)) & ~((wx == bx) & (wy == by))
-    # only the (defender, solid square) pairs whose box holds the square are clipped (a fifth of them
-    # on an open map), each by :func:`_crossings`' arithmetic, as a pair alone is
-    # (the four corners at once, a row each: a quarter of the numpy calls)
+    ex, ey = wx - bx, wy - by  # a square lies between the two ends on an axis when it is on neither side of both
+    inside = (ex * (wx - ax) <= 0) & (ey * (wy - ay) <= 0) & ~((wx == ax) & (wy == ay)) & ((ex | ey) != 0)
+    # only the (defender, solid square) pairs whose box holds the square are clipped (a fifth of them on an
+    # open map), each by :func:`_crossings`' arithmetic, as a pair alone is (the four corners at once, a row each)
     pair, wall = np.nonzero(inside)
     if len(pair):
         sx, sy = wx[wall].astype(np.float64), wy[wall].astype(np.float64)
@@ -205,7 +205,7 @@ def _learn_row(answers: dict[tuple[int, int, int, int], int], solid: np.ndarray,
     row = _row(solid, attacker)
     if row is not None:
         ax, ay = attacker
-        answers.update(((ax, ay, x, y), c) for x, y, c in zip(*row))
+        answers.update(zip(zip(repeat(ax), repeat(ay), row[0], row[1]), row[2]))
 
 
 def _leans(terrain: Terrain, attacker: tuple[int, int]) -> bool:
