@@ -110,8 +110,8 @@ class Paths:
         """Cost in feet of the cheapest path from ``start`` to every square (within ``limit_ft`` if
         given); unreachable squares are ``UNREACHABLE``. Read-only: it is kept and shared."""
         terrain, rules = self.terrain, self.rules
-        key = ("feet", terrain.layout_key(), rules.diagonal, rules.square_ft, start, self._window(start, limit_ft),
-               flying)
+        # (kept by its limit, as asked: the search behind it is kept by its window, see ``raw_distances``)
+        key = ("feet", terrain.layout_key(), rules.diagonal, rules.square_ft, start, limit_ft, flying)
         found = self.caches.distance_map(key)  # a big map's conversion costs more than its windowed search
         if found is not None:
             return found
