@@ -116,14 +116,15 @@ def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0
 
 
-def _rallied(turn: Turn, end: tuple[int, int], threat: Threat) -> float:
+def _rallied(turn: Turn, end: tuple[int, int], taken: float) -> float:
     """What the scenario's reactions to a creature going down are worth to it standing on ``end``:
-    for itself and each friend, the chance it goes down before its next turn (the threats) times
-    what the reactions would then do (a rally heals the friends near the one who fell)."""
+    for itself and each friend, the chance it goes down before its next turn (``taken``: the damage
+    it expects there, :func:`_taken` with no blow of its own) times what the reactions would then do
+    (a rally heals the friends near the one who fell)."""
     if not turn.downs_heard:
         return 0.0
     health, least = turn.glance[turn.me].health, turn.weights.down_worth_asking
-    mine = min(1.0, _taken(turn, threat, {}) / max(health, 1))
+    mine = min(1.0, taken / max(health, 1))
     found = mine * turn.if_downed(turn.me, end) if mine >= least else 0.0
     for friend in turn.friends:  # each question is a script call: only about the friends in danger
         if friend != turn.me and friend in turn.able and (chance := turn.down_chance(friend)) >= least:
@@ -155,7 +156,10 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     fall, fall_downs = _fall_cost(turn, move if jump is None else jump)
     z = turn.z[turn.me] if move is None else float(turn.battle.state.terrain.ground[end])
     base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, threat, z, field)
-    base += _rallied(turn, end, threat)
+    # what it takes there with no blow of its own downing anyone first: asked once, since an option
+    # whose blow downs no one takes the same (a source's share times 1.0 is the share itself)
+    taken = _taken(turn, threat, {})
+    base += _rallied(turn, end, taken)
     closer = w.approach * (float(field[turn.here]) - float(field[end])) / turn.rules.square_ft
     caution = turn.caution()
     moving: tuple[Command, ...] = () if move is None else (("move", (turn.me, *move.square), {}),)
@@ -176,7 +180,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
             return f"moves towards {move.square}, jumping down at {move.stops_at}: {words}"
         return f"moves to {move.square}{'' if via is None else f' by way of {via}'}: {words}"
 
-    found = [_Option(base + closer - caution * _taken(turn, threat, {}), moving, ending)]
+    found = [_Option(base + closer - caution * taken, moving, ending)]
     # a walk that steps off a ledge (on the way, or onto its goal from above) falls where it steps off:
     # the fall settles before its next order, so it acts from where it lands if the fall leaves it
     # standing, and not at all when the fall goes on into the next round
@@ -186,10 +190,12 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     if there:
         best = there[0]
         standing = 1.0 - fall_downs  # the blow needs it on its feet after the fall
-        score = base + standing * best.score - caution * _taken(turn, threat, dict(best.downs))
+        score = base + standing * best.score - caution * (_taken(turn, threat, dict(best.downs)) if best.downs
+                                                          else taken)
         found.append(_Option(score, (*moving, best.command), _joined(ending, best.why)))
     if here_best is not None and move is not None:
-        score = base + here_best.score - caution * _taken(turn, threat, dict(here_best.downs))
+        score = base + here_best.score - caution * (_taken(turn, threat, dict(here_best.downs))
+                                                    if here_best.downs else taken)
         found.append(_Option(score, (here_best.command, *moving), _joined(here_best.why, ending, "; then ")))
     return found
 
