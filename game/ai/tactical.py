@@ -102,7 +102,17 @@ def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
     """The damage it expects to take on the threat's square before its next turn: every enemy that
     could reach it acts before then, unless this turn's blow downs it first (``downs``); an enemy
     strikes one creature a turn, so its blow is shared among the friends it could also reach."""
-    return sum(s.expected * turn.share(s.enemy) * (1.0 - downs.get(s.enemy, 0.0)) for s in threat.sources)
+    # (a loop, not ``sum`` over a generator: a plan asks this for most options it weighs; the same
+    # additions in the same order, so the same float)
+    total = 0.0
+    share = turn.share
+    if downs:
+        for s in threat.sources:
+            total += s.expected * share(s.enemy) * (1.0 - downs.get(s.enemy, 0.0))
+    else:
+        for s in threat.sources:
+            total += s.expected * share(s.enemy)  # (times 1.0: no blow of its own downs it first)
+    return total
 
 
 def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float:
