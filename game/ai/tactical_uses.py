@@ -209,7 +209,8 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
         value, why = valued
         if value > 0:
             command: Command = ("use_power", (turn.me, power_id), dict(aim))
-            downs = tuple((o.target, o.downs) for o in forecast.targets if not o.ally and o.downs > 0)
+            # (a list made into a tuple: cheaper than a generator for the few targets of a use)
+            downs = tuple([(o.target, o.downs) for o in forecast.targets if not o.ally and o.downs > 0])
             choices.append(Choice(value, command, why, downs))
     choices.sort(key=lambda c: -c.score)
     turn.uses_seen[key] = choices

@@ -60,7 +60,7 @@ class Outcomes(Forecasts):
         reached = creatures_reached(state, power, user, target, point, origin=origin, direction=facing,
                                     origin_z=seen.z, squares=squares)
         return UseOutcome(power.id, True, bool(power.script),
-                          tuple(self._outcome(power, seen, striker, t, known) for t in reached))
+                          tuple([self._outcome(power, seen, striker, t, known) for t in reached]))
 
     def _outcome(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int,
                  known: dict[tuple[Any, ...], Outcome]) -> Outcome:
