@@ -97,7 +97,7 @@ def aims(turn: Turn, power: Any, square: tuple[int, int]) -> list[dict[str, Any]
         reach += power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
     away = turn.apart(square, z, helps)  # (each of the pool's)
     up = turn.standing
-    near = sorted((c for c in pool if away[c] <= reach),
+    near = sorted([c for c in pool if away[c] <= reach],
                   key=lambda c: (not helps and c not in up, away[c]))[: turn.weights.targets]
     if power.single_target:
         return [{"target": c} for c in near]

@@ -201,9 +201,10 @@ class Tactics(Outcomes):
         of its ranged powers."""
         best: ThreatSource | None = None
         rules = self.state.rules
+        at_hand = 2 * rules.square_ft
         away: float | None = None
         for power, reach in menace.powers:
-            if reach > 2 * rules.square_ft and (menace.flying or menace.z - z <= reach):
+            if reach > at_hand and (menace.flying or menace.z - z <= reach):
                 if away is None:  # (what _could_reach asks of a ranged power, the same for each)
                     away = distance_3d_ft(menace.square, menace.z, at, z, rules)
                 if away > menace.speed + reach:
