@@ -19,7 +19,7 @@ from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import ActorCommand, Move, Stand, UsePower
 from components.events import CommandRefused, Moved, StoodUp
 from components.terrain import Terrain
-from systems.falling import fall_dice
+from systems.falling import fall_dice, is_unsupported, round_fall_left
 from systems.geometry import distance_ft
 from systems.paths import Paths, blocked_for
 from systems.state import BattleState, Phase, check_stamp
@@ -150,7 +150,7 @@ class ActionSystem(esper.Processor):
         first = True
         while queue:
             command = queue.popleft()
-            if self._unsupported(actor):
+            if is_unsupported(state, actor):
                 state.emit(CommandRefused(state.round, actor, _describe(command), "it is falling"))
                 first = False
                 continue
@@ -188,15 +188,7 @@ class ActionSystem(esper.Processor):
         push sent a creature over one): its fall, landing and hurt come before the next order, as when
         a person resolves the orders one at a time."""
         state = self.state
-        return any(self._unsupported(entity) for entity in state.moved if esper.entity_exists(entity))
-
-    def _unsupported(self, entity: int) -> bool:
-        """Whether nothing holds the creature up (it stepped off something this turn and will fall)."""
-        position = esper.component_for_entity(entity, Position)
-        if position.z <= self.state.terrain.ground_at(position.square):
-            return False
-        return not is_flying(esper.component_for_entity(entity, Movement),
-                             esper.component_for_entity(entity, Conditions))
+        return any(is_unsupported(state, entity) for entity in state.moved if esper.entity_exists(entity))
 
     def _move(self, command: Move, stamp: tuple[object, ...] | None) -> bool:
         """Resolve one move (``stamp``: the battle's, when known); True when it ended on its goal
@@ -227,7 +219,7 @@ class ActionSystem(esper.Processor):
             found = state.paths.find(start, goal, limit_ft=left, flying=flying)
             assert found is not None
             path, cost = found
-            room = state.rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
+            room = round_fall_left(esper.component_for_entity(entity, Falling), state.rules)
             stop, z = walk(state.terrain, path, position.z, flying, state.rules, room)
             problem = landing_problem(state, entity, goal, stop)
             if problem:

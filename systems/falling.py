@@ -44,6 +44,21 @@ def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:
     return FallOdds(distance_ft, soft, dice, Distribution.of({t: float(p) for t, p in enumerate(chances)}))
 
 
+def round_fall_left(falling: Falling, rules: Rules) -> float:
+    """How far a creature may still fall this round: a round's fall less what it has fallen in it.
+    What the falling system drops it by, and what a walk's harmless steps down must fit in."""
+    return rules.fall_ft_per_round - falling.fallen_this_round
+
+
+def is_unsupported(state: BattleState, entity: int) -> bool:
+    """Whether nothing holds the creature up where it is: above the ground there, and not flying.
+    The turn refuses its orders while it is so ("it is falling"), and its powers' checks say so."""
+    position = esper.component_for_entity(entity, Position)
+    if position.z <= state.terrain.ground_at(position.square):
+        return False
+    return not is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
+
+
 class FallingSystem(esper.Processor):
     """Starts, continues and ends falls."""
 
@@ -90,7 +105,7 @@ class FallingSystem(esper.Processor):
             return
         if falling.start_z is None:
             falling.start_z = position.z
-        room = rules.fall_ft_per_round - falling.fallen_this_round
+        room = round_fall_left(falling, rules)
         if room <= 0:
             self.state.in_air.add(entity)
             return

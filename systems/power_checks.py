@@ -21,6 +21,7 @@ from components.forecasts import DefenseBreakdown, RollMode
 from components.powers import Power
 from components.rules import Rules
 from systems.areas import facing
+from systems.falling import is_unsupported
 from systems.geometry import distance_3d_ft
 from systems.odds import chance_at_least
 from systems.paths import blocked_for
@@ -152,9 +153,7 @@ def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
         return "it cannot act (downed, unconscious or dead)"
     if "surprised" in conditions.active:
         return "it is surprised and cannot use powers this round"
-    position = esper.component_for_entity(user, Position)
-    if position.z > state.terrain.ground_at(position.square) and \
-            not is_flying(esper.component_for_entity(user, Movement), conditions):
+    if is_unsupported(state, user):
         return "it is falling"  # (as the turn refuses it: a fall longer than the round's goes on)
     known = _powers_of(state, user)
     if known and power.id not in known:

@@ -54,14 +54,13 @@ class MoveForecasts(Creatures):
         entity = self.check(entity)
         goals = [validate.square(state, *square, what="square") for square in squares]
         then = () if after is None else (Move(entity, *validate.square(state, *after, what="square")),)
-        position, movement, refused = orders.projected(state, entity, then)
+        position, movement, refused, room = orders.projected_room(state, entity, then)
         if refused is not None:  # a queued move (or ``after``) leaves it falling: the turn refuses any more
             return [MoveForecast(entity, goal, False, refused) for goal in goals]
         conditions = esper.component_for_entity(entity, Conditions)
         falling = esper.component_for_entity(entity, Falling)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
-        room = orders.fall_room(state, entity, then)  # a queued fall that lands uses some of the round's
         found = []
         for goal in goals:
             problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,

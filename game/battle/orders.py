@@ -17,7 +17,7 @@ from components.commands import ActorCommand, Move, Stand
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
 from systems.actions import landing_problem, move_problem, speed_for_round, walk
-from systems.falling import fall_dice
+from systems.falling import fall_dice, round_fall_left
 from systems.state import BattleState
 from systems.vitals import is_flying
 
@@ -44,8 +44,18 @@ def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
     if not then and not state.actions.get(entity):  # nothing queued (most asks): as it is now
         return (Position(position.x, position.y, position.z),
                 Movement(movement.speed_ft, movement.used_ft, movement.flying), None)
-    (x, y), used, z, falling, _, _ = _through_queue(state, entity, position, movement, then)
-    return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling
+    position, movement, falling, _ = projected_room(state, entity, then)
+    return position, movement, falling
+
+
+def projected_room(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
+                   ) -> tuple[Position, Movement, str | None, float]:
+    """:func:`projected` (without its short cut when nothing is queued), and the fall the round will
+    have left the creature then: what a walk after those orders may step down within."""
+    position = esper.component_for_entity(entity, Position)
+    movement = esper.component_for_entity(entity, Movement)
+    (x, y), used, z, falling, _, room = _through_queue(state, entity, position, movement, then)
+    return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling, room
 
 
 def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
@@ -85,7 +95,7 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     conditions = esper.component_for_entity(entity, Conditions)
     prone = "prone" in conditions.granted
     rules, terrain = state.rules, state.terrain
-    room = rules.fall_ft_per_round - esper.component_for_entity(entity, Falling).fallen_this_round
+    room = round_fall_left(esper.component_for_entity(entity, Falling), rules)
     queued = state.actions.get(entity)
     if not queued and not then:
         return here, used, z, None, prone, room
@@ -130,8 +140,7 @@ def _moved(state: BattleState, entity: int, goal: tuple[int, int], here: tuple[i
     if flying or (level is not None and z <= level):
         return goal, used + cost, max(z, floor) if flying else floor
     left = speed_for_round(movement, conditions, state.rules) - used
-    found = state.paths.find(here, goal, limit_ft=left, flying=False)
-    stop, top = walk(terrain, found[0], z, False, state.rules, room) if found is not None else (goal, floor)
+    stop, top = _walked(state, goal, here, z, left, room) or (goal, floor)
     if landing_problem(state, entity, goal, stop):
         return None  # the turn refuses it: it stays where it was
     if stop != goal:
@@ -139,27 +148,36 @@ def _moved(state: BattleState, entity: int, goal: tuple[int, int], here: tuple[i
     return stop, used + cost, top
 
 
+def _walked(state: BattleState, goal: tuple[int, int], here: tuple[int, int], z: float, left: float, room: float
+            ) -> tuple[tuple[int, int], float] | None:
+    """Where a walker's move to ``goal`` from ``here`` at height ``z`` ends or steps off, and its height
+    there, along the way the move resolves along within ``left`` ft (``systems.actions.walk``, with
+    ``room`` ft of the round's fall left); None when no way leads there within ``left``."""
+    found = state.paths.find(here, goal, limit_ft=left, flying=False)
+    return None if found is None else walk(state.terrain, found[0], z, False, state.rules, room)
+
+
 def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[int, int]:
     """The destination, if the creature may move there after its queued commands; else IllegalCommand."""
     goal = square(state, x, y, "destination")
+    conditions = esper.component_for_entity(entity, Conditions)
+    falling = esper.component_for_entity(entity, Falling)
     if state.actions.get(entity):
-        position, movement, refused = projected(state, entity)
+        position, movement, refused, room = projected_room(state, entity)
         if refused is not None:
             raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {refused}")
     else:  # nothing queued: it starts from where it is (the check only reads them)
         position = esper.component_for_entity(entity, Position)
         movement = esper.component_for_entity(entity, Movement)
-    conditions = esper.component_for_entity(entity, Conditions)
-    falling = esper.component_for_entity(entity, Falling)
+        room = round_fall_left(falling, state.rules)
     problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
                            lambda there: state.taken(there, entity))
     if not problem and state.terrain.level_ground() is None and not is_flying(movement, conditions):
         # where the walk steps off on its way (a drop that hurts) it lands: not on another creature
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        found = state.paths.find(position.square, goal, limit_ft=left, flying=False)
-        if found is not None:
-            stop = walk(state.terrain, found[0], position.z, False, state.rules, fall_room(state, entity))[0]
-            problem = landing_problem(state, entity, goal, stop)
+        walked = _walked(state, goal, position.square, position.z, left, room)
+        if walked is not None:
+            problem = landing_problem(state, entity, goal, walked[0])
     if problem:
         raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {problem}")
     return goal
@@ -178,13 +196,6 @@ def next_square(state: BattleState, entity: int, doing: str) -> tuple[int, int]:
     if falling is not None:
         raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
     return here
-
-
-def fall_room(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> float:
-    """How far the creature may still fall this round once its queued orders (and ``then``) have
-    resolved: a round's fall less what it has fallen, and less each queued fall that lands."""
-    position = esper.component_for_entity(entity, Position)
-    return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), then)[5]
 
 
 def will_be_prone(state: BattleState, entity: int) -> bool:

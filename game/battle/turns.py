@@ -105,16 +105,16 @@ class Turns(BattleCore):
         checked again.
         """
         state = self.state
-        if state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved:
+        if not (state.actions.get(actor) or state.health_queue or state.fatigue_queue or state.moved):
+            return
+        while True:
+            queued = state.actions.get(actor)
+            head = queued[0] if queued else None
             self.phases.run(Phase.TURN, actor)
-            self.scripts.react()
-            while queued := state.actions.get(actor):
-                head = queued[0]
-                self.phases.run(Phase.TURN, actor)
-                self.scripts.react()  # (a reaction may queue more: they resolve this turn too)
-                left = state.actions.get(actor)
-                if left and left[0] is head:
-                    break  # no order resolved (a world without the action system): never spin
+            self.scripts.react()  # (a reaction may queue more: they resolve this turn too)
+            left = state.actions.get(actor)
+            if not left or left[0] is head:
+                return  # all resolved, or none was (a world without the action system): never spin
 
     @command
     def end_turn(self) -> int | None:
