@@ -108,6 +108,7 @@ class Terrain:
     _layout: tuple[int, tuple[tuple[int, int], bytes]] | None = field(default=None, init=False, repr=False)
     _blocking: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
     _level: tuple[int, float | None] | None = field(default=None, init=False, repr=False)
+    _heights: tuple[int, bytes] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
@@ -152,10 +153,18 @@ class Terrain:
             self._layout = (self.version, (self.walls.shape, packed))
         return self._layout[1]
 
+    def heights_key(self) -> bytes:
+        """A key for the ground's heights and soft squares, equal for equal maps in any battle: what a
+        walk's way down ledges depends on besides the layout (see :meth:`layout_key`)."""
+        if self._heights is None or self._heights[0] != self.version:
+            self._heights = (self.version, self.ground.tobytes() + np.packbits(self.soft).tobytes())
+        return self._heights[1]
+
     def forget_derived(self) -> None:
         """Forget the masks and the layout key worked out from the map (after it is put back as it
         was at an older version, whose number may now stand for another map)."""
         self._layout = None
+        self._heights = None
         self._level = None
         self._blocking.clear()
 

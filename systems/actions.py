@@ -19,7 +19,8 @@ from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import ActorCommand, Move, Stand, UsePower
 from components.events import CommandRefused, Moved, StoodUp
 from components.terrain import Terrain
-from systems.falling import fall_dice, is_unsupported, round_fall_left
+from systems.drops import fall_dice
+from systems.falling import is_unsupported, round_fall_left
 from systems.geometry import distance_ft
 from systems.paths import Paths, blocked_for
 from systems.state import BattleState, Phase, check_stamp

@@ -6,8 +6,6 @@ in the ``Falling`` component; the landing becomes an ordinary hit for the damage
 
 from __future__ import annotations
 
-import math
-
 import esper
 
 from components import Conditions, Falling, Fatigue, Health, Movement, Position, Rules
@@ -15,26 +13,10 @@ from components.commands import Hit
 from components.dice import die
 from components.events import Fell, Landed
 from components.forecasts import Distribution, FallOdds
+from systems.drops import fall_dice
 from systems.odds import sum_of_dice
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead, is_flying
-
-
-def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
-    """Dice for a fall: one per full ``fall_ft_per_die`` (10 ft), capped, then halved on a soft landing.
-
-    The cap comes first and the halving after, so 1,200 ft into water is 50 dice halved to 25.
-    """
-    dice = min(int(distance_ft // rules.fall_ft_per_die), rules.fall_max_dice)
-    if soft:
-        dice //= rules.soft_landing_divisor
-    return dice
-
-
-def least_hurtful_drop_ft(rules: Rules) -> float:
-    """The shortest fall that deals any damage on hard ground (infinite when no fall does): what a
-    planner holds a drop against before it asks for the fall's odds."""
-    return float(rules.fall_ft_per_die) if rules.fall_max_dice > 0 else math.inf
 
 
 def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:

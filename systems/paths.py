@@ -16,6 +16,7 @@ import tcod.path
 from components import Rules, Terrain
 from components.terrain import Blocks
 from systems.caches import MapCaches
+from systems.drops import fall_dice, fall_dice_many
 
 UNREACHABLE = int(np.iinfo(np.int32).max)
 
@@ -170,8 +171,14 @@ class Paths:
 
     def find(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
              flying: bool = False) -> tuple[list[tuple[int, int]], int] | None:
-        """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost."""
+        """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost.
+
+        Of equally cheap ways, a walker's steps down the fewest drops that would hurt (see
+        :func:`gentlest_route`): on uneven ground the way is kept by the heights too.
+        """
         key = self._answer_key(start, goal, limit_ft, flying)
+        if not flying and self.terrain.level_ground() is None:
+            key = (*key, self.terrain.heights_key())
         known = self.caches.routes.get(key)  # the climb down a distance map: a fact of the layout too
         if known is not None:
             return list(known[0]), known[1]
@@ -181,7 +188,71 @@ class Paths:
         if self.step_cost(start, goal) is not None:  # one step: the path is its two ends
             route: tuple[tuple[int, int], ...] = (start,) if start == goal else (start, goal)
         else:
-            steps = tcod.path.hillclimb2d(self.raw_distances(start, limit_ft, flying), goal, True, True)[::-1]
+            distances = self.raw_distances(start, limit_ft, flying)
+            steps = tcod.path.hillclimb2d(distances, goal, True, True)[::-1]
             route = tuple((x, y) for x, y in steps.tolist())
+            if not flying and hurtful_steps(self.terrain, route, self.rules):
+                route = self._gentlest(route, distances, limit_ft)
         self.caches.keep_route(key, (route, cost))
         return list(route), cost
+
+    def _gentlest(self, route: tuple[tuple[int, int], ...], distances: np.ndarray, limit_ft: float | None
+                  ) -> tuple[tuple[int, int], ...]:
+        """Of the walker's cheapest ways from ``route``'s start to its end, one with the fewest steps
+        down that hurt (``route`` itself when none has fewer)."""
+        start, goal = route[0], route[-1]
+        window = self._window(start, limit_ft) or (0, 0, self.terrain.width, self.terrain.height)
+        found = gentlest_route(self.terrain, self.rules, window, start, goal, int(distances[goal]))
+        if found is None or hurtful_steps(self.terrain, found, self.rules) >= hurtful_steps(self.terrain, route,
+                                                                                           self.rules):
+            return route
+        return found
+
+
+#: The eight steps a walker may take, as (dx, dy).
+_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def hurtful_steps(terrain: Terrain, route: tuple[tuple[int, int], ...] | list[tuple[int, int]], rules: Rules) -> int:
+    """How many steps of ``route`` go down a drop whose fall would hurt (a die or more, soft ground
+    counted): where a walk along it would step off and fall (see ``systems.actions.walk``)."""
+    ground, soft = terrain.ground, terrain.soft
+    return sum(1 for here, there in zip(route, route[1:])
+               if fall_dice(float(ground[here] - ground[there]), bool(soft[there]), rules) > 0)
+
+
+def gentlest_route(terrain: Terrain, rules: Rules, window: tuple[int, int, int, int], start: tuple[int, int],
+                   goal: tuple[int, int], cheapest: int) -> tuple[tuple[int, int], ...] | None:
+    """A walker's way from ``start`` to ``goal`` within ``window`` that costs ``cheapest`` (the
+    search's least, in edge-cost units) and, of those, steps down the fewest drops that hurt; None
+    when the numbers would not fit the search's 32-bit distances (a way thousands of squares long).
+
+    Why: the walk steps off the first ledge on its way, so a way down a ledge where one as short
+    goes round it would throw the walker off "by accident". The search weighs each step at
+    ``scale`` times its cost, plus its cost again if it drops far enough to hurt: no way can save
+    a whole ``scale`` on drops (a step costs at most 3 and there are at most ``cheapest`` steps), so
+    the cheapest ways stay the cheapest and the fewest drops decide between them.
+    """
+    x0, y0, x1, y1 = window
+    scale = 3 * cheapest + 1
+    if (cheapest + 4) * (scale + 1) >= np.iinfo(np.int32).max:
+        return None
+    cardinal, diagonal, _ = edge_weights(rules)
+    ground = terrain.ground[x0:x1, y0:y1]
+    soft = terrain.soft[x0:x1, y0:y1]
+    open_squares = ~blocked_for(terrain, False)[x0:x1, y0:y1]
+    width, height = ground.shape
+    graph = tcod.path.CustomGraph((width, height))
+    for dx, dy in _STEPS:
+        to_x, to_y = slice(max(dx, 0), width + min(dx, 0)), slice(max(dy, 0), height + min(dy, 0))
+        from_x, from_y = slice(max(-dx, 0), width + min(-dx, 0)), slice(max(-dy, 0), height + min(-dy, 0))
+        drop = np.zeros_like(ground)
+        drop[to_x, to_y] = ground[from_x, from_y] - ground[to_x, to_y]
+        hurts = fall_dice_many(drop, soft, rules) > 0
+        cost = np.where(open_squares, scale + hurts, 0).astype(np.int32)
+        graph.add_edge((dx, dy), diagonal if dx and dy else cardinal, cost=cost)
+    finder = tcod.path.Pathfinder(graph)
+    finder.add_root((start[0] - x0, start[1] - y0))
+    finder.resolve((goal[0] - x0, goal[1] - y0))
+    steps = finder.path_to((goal[0] - x0, goal[1] - y0)).tolist()
+    return tuple((x + x0, y + y0) for x, y in steps)

@@ -224,10 +224,9 @@ def test_surprised_it_still_closes_in_on_enemies_out_of_next_turns_reach():
     assert moves[-1][0] > 2
 
 
-def test_it_walks_round_a_pit_its_way_would_drop_into_to_strike_the_slinger_beyond():
-    """The battle's cheapest way to every square beside the slinger runs through the pit, where a
-    walker drops 20 ft: the knight goes round it in two legs, each one the forecasts show dry, and
-    strikes, instead of staying to be shot with no blow back (the ledge's knight on the hay)."""
+def test_its_move_goes_round_a_pit_where_a_way_as_short_does_to_strike_the_slinger_beyond():
+    """Every square beside the slinger has a way as short through the pit (a 20 ft drop) as round
+    it: the battle's move takes the dry one, so the knight gets there in one move and strikes."""
     b = Battle(seed=3, width=12, height=8)
     for x in range(6, 9):
         for y in range(5, 7):
@@ -238,7 +237,39 @@ def test_it_walks_round_a_pit_its_way_would_drop_into_to_strike_the_slinger_beyo
     b.begin_round()
     decision = ai.decide(b, me, "tactical")
     moves, uses = moves_and_uses(decision)
+    assert uses == [("strike", {"target": slinger})] and len(moves) == 1, decision.why
+    for name, args, kwargs in decision.commands:
+        getattr(b, name)(*args, **kwargs)
+    b.end_turn()
+    assert b.square_of(me) == moves[-1]
+    assert not any(isinstance(e, Fell) for e in b.events)
+    assert any(isinstance(e, AttackRolled) and e.target == slinger for e in b.events)
+
+
+def _pit_in_the_way(knight_first: bool) -> tuple[Battle, int, int]:
+    """5-10-5 diagonals; a 20 ft pit at (4, 5)-(5, 5) between the knight at (5, 6) and the slinger at
+    (4, 0): the cheapest way beside the slinger runs through it, every dry way is longer."""
+    b = Battle(seed=3, width=10, height=8, rules={"diagonal": "alternating"})
+    for x in (4, 5):
+        b.set_ground(x, 5, -20)
+    knight = b.spawn("knight", 5, 6, team="hill", powers=["strike"], health=20, defense=15,
+                     initiative_bonus=20 if knight_first else 0)
+    slinger = b.spawn("goblin", 4, 0, team="vale", powers=["shoot"], health=8,
+                      initiative_bonus=0 if knight_first else 20)
+    b.start_combat()
+    b.begin_round()
+    return b, knight, slinger
+
+
+def test_it_walks_round_a_pit_in_two_legs_where_the_dry_way_is_longer():
+    """The battle's move to a square beside the slinger drops into the pit (the cheapest way): the
+    knight goes round in two legs, each one the forecasts show dry, and strikes, instead of staying
+    to be shot with no blow back (the ledge's knight on the hay)."""
+    b, me, slinger = _pit_in_the_way(knight_first=True)
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = moves_and_uses(decision)
     assert uses == [("strike", {"target": slinger})] and len(moves) == 2, decision.why
+    assert b.forecast_move(me, moves[-1]).fall is not None  # in one move it would drop into the pit
     for name, args, kwargs in decision.commands:  # every command is legal in the order given
         getattr(b, name)(*args, **kwargs)
     b.end_turn()
@@ -251,14 +282,7 @@ def test_its_way_round_the_pit_is_planned_off_its_turn_and_inside_a_what_if_alik
     """The way round is the battle's forecast, not a move tried on the battle: the knight's plan is the
     same whoever's turn it is (a designer's hover, a test, a side planned at once) and inside a
     ``supposing`` block, where no command may be issued, and asking it changes nothing."""
-    b = Battle(seed=3, width=12, height=8)
-    for x in range(6, 9):
-        for y in range(5, 7):
-            b.set_ground(x, y, -20)
-    knight = b.spawn("knight", 6, 3, team="hill", powers=["strike"], health=20, defense=15)
-    slinger = b.spawn("goblin", 10, 6, team="vale", powers=["shoot"], health=8, initiative_bonus=20)
-    b.start_combat()
-    b.begin_round()
+    b, knight, slinger = _pit_in_the_way(knight_first=False)
     assert b.current_actor == slinger
     seen = len(b.events)
     off_turn = ai.decide(b, knight, "tactical").commands

@@ -52,7 +52,8 @@ def test_a_walker_goes_down_a_stair_of_5_ft_steps_and_strikes_at_the_bottom() ->
 def test_a_drop_that_would_hurt_still_stops_the_walker_where_it_steps_off() -> None:
     """The same stair with 10 ft steps: the first step down is a 1d6 fall."""
     b, me, _ = stair()
-    b.set_ground(4, 2, 5)  # 15 -> 5: a 10 ft drop on the way
+    for y in range(5):  # 15 -> 5: a 10 ft drop across the whole map, so no way goes round it
+        b.set_ground(4, y, 5)
     forecast = b.forecast_move(me, (8, 2))
     assert forecast.stops_at == (4, 2) and forecast.fall is not None and forecast.fall.dice == 1
     b.move(me, 8, 2)

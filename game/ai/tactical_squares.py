@@ -3,7 +3,8 @@
 Split from :mod:`game.ai.tactical` (which scores them by the battle's forecasts): only a guess at
 which squares are worth a forecast is made here, by distances and the battle's path searches,
 cover and open shots; what ending on each would cost or gain is the forecasts' to say. So is the way
-there: where the battle's own way drops off a ledge, :func:`ways_round` finds one in two legs.
+there: where the battle's own way drops off a ledge and only a longer one goes round,
+:func:`ways_round` finds one in two legs.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import numpy as np
 
 from components.forecasts import MoveForecast
 from game.ai.tactical_turn import Turn
-from systems.falling import least_hurtful_drop_ft
+from systems.drops import least_hurtful_drop_ft
 from systems.geometry import distances_3d_ft_to
 from systems.paths import UNREACHABLE
 
@@ -132,12 +133,12 @@ def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, i
     there (``forecast_moves_to(..., after=)``: from the height the first leg leaves it at; its cost
     and path are the second leg's alone); none for a goal with no such square.
 
-    Why: a move goes the battle's cheapest way, and a walker steps off the first ledge on it (the
-    rules' walk), though a way as short may go round. On the ledge the knight on the hay, shot by the
-    slinger beyond the pit, stayed turn after turn: the battle's way to every square beside the slinger
-    ran through the pit, so each move ended in it and no blow was forecast at its end, while staying
-    still counted as a blow next turn (the walk to the slinger is short). Two legs, each checked by
-    the battle's forecasts, take it there dry.
+    Why: a move goes the battle's cheapest way (of equals, one that steps off no ledge that hurts),
+    and a walker steps off the first ledge on it (the rules' walk), though a way a step longer may go
+    round. Where the cheapest way to every square beside a target runs through a pit, each move ends
+    in it and no blow is forecast at its end, while staying still counts as a blow next turn (the
+    walk to the target is short): the creature stays to be shot. Two legs, each checked by the
+    battle's forecasts, take it there dry.
     """
     battle, me = turn.battle, turn.me
     dropping = [m for m in moves if m.stops_at != m.square and m.fall is not None]

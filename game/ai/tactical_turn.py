@@ -17,7 +17,7 @@ from components.forecasts import UseOutcome
 from components.powers import Power
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
-from systems.falling import least_hurtful_drop_ft
+from systems.drops import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]

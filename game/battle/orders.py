@@ -17,7 +17,8 @@ from components.commands import ActorCommand, Move, Stand
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
 from systems.actions import landing_problem, move_problem, speed_for_round, walk
-from systems.falling import fall_dice, round_fall_left
+from systems.drops import fall_dice
+from systems.falling import round_fall_left
 from systems.state import BattleState
 from systems.vitals import is_flying
 

@@ -1,0 +1,38 @@
+"""How much a drop hurts: the dice of a fall, for one drop and for a whole map's steps at once.
+
+Apart from :mod:`systems.falling` (the processor that drops and lands creatures) because the walk,
+the path search and the planners ask it too, and the path search sits below the battle's state.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from components import Rules
+
+
+def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
+    """Dice for a fall: one per full ``fall_ft_per_die`` (10 ft), capped, then halved on a soft landing.
+
+    The cap comes first and the halving after, so 1,200 ft into water is 50 dice halved to 25.
+    """
+    dice = min(int(distance_ft // rules.fall_ft_per_die), rules.fall_max_dice)
+    if soft:
+        dice //= rules.soft_landing_divisor
+    return dice
+
+
+def least_hurtful_drop_ft(rules: Rules) -> float:
+    """The shortest fall that deals any damage on hard ground (infinite when no fall does): what a
+    planner holds a drop against before it asks for the fall's odds."""
+    return float(rules.fall_ft_per_die) if rules.fall_max_dice > 0 else math.inf
+
+
+def fall_dice_many(drops_ft: np.ndarray, soft: np.ndarray, rules: Rules) -> np.ndarray:
+    """:func:`fall_dice` for every square at once: ``drops_ft`` and ``soft`` are same-shaped arrays
+    (a rise is a negative drop: no dice)."""
+    dice = np.minimum(drops_ft // rules.fall_ft_per_die, rules.fall_max_dice)
+    halved: np.ndarray = np.where(soft, dice // rules.soft_landing_divisor, dice)
+    return halved
