@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import esper
 import numpy as np
 
-from components import Conditions, Creature, Falling, Movement, Position
+from components import Conditions, Creature, Falling, Position
 from components.commands import Move
 from components.forecasts import MoveForecast
 from game.battle import orders, validate
@@ -60,7 +60,7 @@ class MoveForecasts(Creatures):
         conditions = esper.component_for_entity(entity, Conditions)
         falling = esper.component_for_entity(entity, Falling)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
-        flying = is_flying(esper.component_for_entity(entity, Movement), conditions)
+        flying = is_flying(movement, conditions)  # (the projection's: a queued flight counts)
         found = []
         for goal in goals:
             problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,

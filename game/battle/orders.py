@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import esper
 
 from components import Conditions, Falling, Movement, Position
-from components.commands import ActorCommand, Move, Stand
+from components.commands import ActorCommand, Move, Stand, UsePower
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
 from systems.actions import landing_problem, move_problem, speed_for_round, walk
@@ -23,9 +23,9 @@ from systems.state import BattleState
 from systems.vitals import is_flying
 
 #: What :func:`_through_queue` finds: the square, the movement used, the height, why it is left
-#: falling (or None), whether it will be prone, and the fall the round has left it. A plain tuple:
-#: it is made on every ask while something is queued.
-_Leaves = tuple[tuple[int, int], int, float, str | None, bool, float]
+#: falling (or None), whether it will be prone, the fall the round has left it, and whether it
+#: flies. A plain tuple: it is made on every ask while something is queued.
+_Leaves = tuple[tuple[int, int], int, float, str | None, bool, float, bool]
 
 
 def projected(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
@@ -55,8 +55,8 @@ def projected_room(state: BattleState, entity: int, then: Sequence[ActorCommand]
     have left the creature then: what a walk after those orders may step down within."""
     position = esper.component_for_entity(entity, Position)
     movement = esper.component_for_entity(entity, Movement)
-    (x, y), used, z, falling, _, room = _through_queue(state, entity, position, movement, then)
-    return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying), falling, room
+    (x, y), used, z, falling, _, room, flying = _through_queue(state, entity, position, movement, then)
+    return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying or flying), falling, room
 
 
 def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
@@ -91,17 +91,18 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     the fall hurts) and the orders after it start from the ground. A fall longer than the round has
     left goes on into the next round: the turn refuses everything after it ("it is falling"), and
     ``falling`` says why. Whether the fall downs it is the fall's forecast, not this projection's.
+
+    A queued teleport (a blink) puts it on the ground of its point, and a queued flight on itself
+    makes the moves after it flights, as each resolves when its turn comes (a use is taken to land:
+    the resolution checks it again, and a refused one refuses what relied on it).
     """
     here, used, z = position.square, movement.used_ft, position.z
     conditions = esper.component_for_entity(entity, Conditions)
     prone = "prone" in conditions.granted
     rules, terrain = state.rules, state.terrain
     room = round_fall_left(esper.component_for_entity(entity, Falling), rules)
-    queued = state.actions.get(entity)
-    if not queued and not then:
-        return here, used, z, None, prone, room
     flying = is_flying(movement, conditions)
-    for command in (*(queued or ()), *then):
+    for command in (*state.actions.get(entity, ()), *then):
         if isinstance(command, Move):
             goal = (command.x, command.y)
             moved = _moved(state, entity, goal, here, used, z, movement, conditions, flying, room)
@@ -115,14 +116,32 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
             if drop > room:
                 how = f"it steps off at {here}" if here != goal else f"it is {drop:g} ft above the ground there"
                 return here, used, z, (f"it will be falling after its move to {goal} ({how} and falls "
-                                       f"{drop:g} ft, more than the {room:g} ft a round has left)"), prone, room
+                                       f"{drop:g} ft, more than the {room:g} ft a round has left)"), prone, room, \
+                    flying
             room -= drop  # it lands: the fall counts toward the round's
             z = ground
             prone = prone or fall_dice(drop, bool(terrain.soft[here]), rules) > 0
         elif isinstance(command, Stand):
             used += movement.speed_ft // 2
             prone = False
-    return here, used, z, None, prone, room
+        elif isinstance(command, UsePower):
+            here, z, flying = _after_use(state, entity, command, here, z, flying)
+    return here, used, z, None, prone, room, flying
+
+
+def _after_use(state: BattleState, entity: int, command: UsePower, here: tuple[int, int], z: float, flying: bool
+               ) -> tuple[tuple[int, int], float, bool]:
+    """Where a queued use of a power leaves its user (from ``here`` at ``z``) and whether it flies
+    then: a teleport lands it on the ground of its point, a flight on itself makes it fly; any other
+    use leaves it as it was."""
+    power = state.powers.get(command.power)
+    if power is None:
+        return here, z, flying
+    if power.teleport and command.point is not None:
+        return command.point, float(state.terrain.ground[command.point]), flying
+    if power.flight and (power.targets == "self" or command.target == entity):
+        return here, z, True
+    return here, z, flying
 
 
 def _moved(state: BattleState, entity: int, goal: tuple[int, int], here: tuple[int, int], used: int, z: float,
@@ -192,7 +211,7 @@ def next_square(state: BattleState, entity: int, doing: str) -> tuple[int, int]:
     position = esper.component_for_entity(entity, Position)
     if not state.actions.get(entity):
         return position.square
-    here, _, _, falling, _, _ = _through_queue(state, entity, position,
+    here, _, _, falling, _, _, _ = _through_queue(state, entity, position,
                                                esper.component_for_entity(entity, Movement), ())
     if falling is not None:
         raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
