@@ -8,6 +8,7 @@ with a thousand creatures cheap.
 from __future__ import annotations
 
 import enum
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -108,7 +109,7 @@ class Terrain:
     _layout: tuple[int, tuple[tuple[int, int], bytes]] | None = field(default=None, init=False, repr=False)
     _blocking: dict[tuple[int, int], np.ndarray] = field(default_factory=dict, init=False, repr=False)
     _level: tuple[int, float | None] | None = field(default=None, init=False, repr=False)
-    _heights: tuple[int, bytes] | None = field(default=None, init=False, repr=False)
+    _heights: tuple[int, bytes, tuple[tuple[int, int], bytes]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
@@ -153,12 +154,21 @@ class Terrain:
             self._layout = (self.version, (self.walls.shape, packed))
         return self._layout[1]
 
-    def heights_key(self) -> bytes:
+    def heights_key(self) -> tuple[tuple[int, int], bytes]:
         """A key for the ground's heights and soft squares, equal for equal maps in any battle: what a
-        walk's way down ledges depends on besides the layout (see :meth:`layout_key`)."""
+        walk's way down ledges depends on besides the layout (see :meth:`layout_key`).
+
+        A digest, not the heights themselves: a million squares' heights are 8 MB, which every
+        lookup of a kept way would compare. Worked out again only when the heights changed, not
+        on every change of the map (a light lit, a fog gone).
+        """
         if self._heights is None or self._heights[0] != self.version:
-            self._heights = (self.version, self.ground.tobytes() + np.packbits(self.soft).tobytes())
-        return self._heights[1]
+            raw = self.ground.tobytes() + np.packbits(self.soft).tobytes()
+            if self._heights is not None and self._heights[1] == raw:
+                self._heights = (self.version, self._heights[1], self._heights[2])
+            else:
+                self._heights = (self.version, raw, (self.ground.shape, hashlib.blake2b(raw, digest_size=16).digest()))
+        return self._heights[2]
 
     def forget_derived(self) -> None:
         """Forget the masks and the layout key worked out from the map (after it is put back as it

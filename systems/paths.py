@@ -173,12 +173,13 @@ class Paths:
              flying: bool = False) -> tuple[list[tuple[int, int]], int] | None:
         """The cheapest path from ``start`` to ``goal`` (every square, both ends included) and its cost.
 
-        Of equally cheap ways, a walker's steps down the fewest drops that would hurt (see
-        :func:`gentlest_route`): on uneven ground the way is kept by the heights too.
+        A walker's way on uneven ground steps down no drop that would hurt when a way as cheap does
+        not (see :meth:`_dry_way`), so it is kept by the heights and the falling rules too.
         """
         key = self._answer_key(start, goal, limit_ft, flying)
-        if not flying and self.terrain.level_ground() is None:
-            key = (*key, self.terrain.heights_key())
+        uneven_walk = not flying and self.terrain.level_ground() is None
+        if uneven_walk:
+            key = (*key, *self._drops_key())
         known = self.caches.routes.get(key)  # the climb down a distance map: a fact of the layout too
         if known is not None:
             return list(known[0]), known[1]
@@ -191,22 +192,41 @@ class Paths:
             distances = self.raw_distances(start, limit_ft, flying)
             steps = tcod.path.hillclimb2d(distances, goal, True, True)[::-1]
             route = tuple((x, y) for x, y in steps.tolist())
-            if not flying and hurtful_steps(self.terrain, route, self.rules):
-                route = self._gentlest(route, distances, limit_ft)
+            if uneven_walk and hurtful_steps(self.terrain, route, self.rules):
+                route = self._dry_way(start, goal, limit_ft, int(distances[goal])) or route
         self.caches.keep_route(key, (route, cost))
         return list(route), cost
 
-    def _gentlest(self, route: tuple[tuple[int, int], ...], distances: np.ndarray, limit_ft: float | None
-                  ) -> tuple[tuple[int, int], ...]:
-        """Of the walker's cheapest ways from ``route``'s start to its end, one with the fewest steps
-        down that hurt (``route`` itself when none has fewer)."""
-        start, goal = route[0], route[-1]
-        window = self._window(start, limit_ft) or (0, 0, self.terrain.width, self.terrain.height)
-        found = gentlest_route(self.terrain, self.rules, window, start, goal, int(distances[goal]))
-        if found is None or hurtful_steps(self.terrain, found, self.rules) >= hurtful_steps(self.terrain, route,
-                                                                                           self.rules):
-            return route
-        return found
+    def _drops_key(self) -> tuple[Any, ...]:
+        """What a walk's drops depend on besides the layout: the heights, soft ground and the rules
+        that say which drop hurts."""
+        rules = self.rules
+        return self.terrain.heights_key(), rules.fall_ft_per_die, rules.fall_max_dice, rules.soft_landing_divisor
+
+    def _dry_way(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None, cheapest: int
+                 ) -> tuple[tuple[int, int], ...] | None:
+        """A walker's way from ``start`` to ``goal`` as cheap in feet as ``cheapest`` (the search's
+        least, in edge-cost units) that steps down no drop that would hurt, or None.
+
+        Why: a walk steps off the first ledge on its way that hurts, so the cheapest way the climb
+        happened to find over a pit's edge, where one as cheap goes round it, threw the walker in by
+        accident. Only asked when the climb's way has such a drop; the search is the one in the
+        window the move's limit spans, over a graph without those steps (kept like the others).
+        """
+        terrain, rules = self.terrain, self.rules
+        window = self._window(start, limit_ft) or (0, 0, terrain.width, terrain.height)
+        key = ("dry", terrain.layout_key(), *self._drops_key(), rules.diagonal, window)
+        graph = self.caches.graph(key, lambda: dry_graph(terrain, rules, window))
+        finder = tcod.path.Pathfinder(graph)
+        x0, y0 = window[0], window[1]
+        finder.add_root((start[0] - x0, start[1] - y0))
+        there = (goal[0] - x0, goal[1] - y0)
+        finder.resolve(there)
+        found = int(finder.distance[there])
+        divisor = edge_weights(rules)[2]
+        if found == UNREACHABLE or found // divisor != cheapest // divisor:
+            return None
+        return tuple((x + x0, y + y0) for x, y in finder.path_to(there).tolist())
 
 
 #: The eight steps a walker may take, as (dx, dy).
@@ -221,25 +241,13 @@ def hurtful_steps(terrain: Terrain, route: tuple[tuple[int, int], ...] | list[tu
                if fall_dice(float(ground[here] - ground[there]), bool(soft[there]), rules) > 0)
 
 
-def gentlest_route(terrain: Terrain, rules: Rules, window: tuple[int, int, int, int], start: tuple[int, int],
-                   goal: tuple[int, int], cheapest: int) -> tuple[tuple[int, int], ...] | None:
-    """A walker's way from ``start`` to ``goal`` within ``window`` that costs ``cheapest`` (the
-    search's least, in edge-cost units) and, of those, steps down the fewest drops that hurt; None
-    when the numbers would not fit the search's 32-bit distances (a way thousands of squares long).
-
-    Why: the walk steps off the first ledge on its way, so a way down a ledge where one as short
-    goes round it would throw the walker off "by accident". The search weighs each step at
-    ``scale`` times its cost, plus its cost again if it drops far enough to hurt: no way can save
-    a whole ``scale`` on drops (a step costs at most 3 and there are at most ``cheapest`` steps), so
-    the cheapest ways stay the cheapest and the fewest drops decide between them.
-    """
+def dry_graph(terrain: Terrain, rules: Rules, window: tuple[int, int, int, int]) -> tcod.path.CustomGraph:
+    """The search graph of a walker's steps within ``window`` that go down no drop that would hurt:
+    a step's edge is there only when its square is open to walkers and the drop onto it from the
+    square it comes from deals no dice (a rise, level ground, a short drop or a soft one)."""
     x0, y0, x1, y1 = window
-    scale = 3 * cheapest + 1
-    if (cheapest + 4) * (scale + 1) >= np.iinfo(np.int32).max:
-        return None
     cardinal, diagonal, _ = edge_weights(rules)
-    ground = terrain.ground[x0:x1, y0:y1]
-    soft = terrain.soft[x0:x1, y0:y1]
+    ground, soft = terrain.ground[x0:x1, y0:y1], terrain.soft[x0:x1, y0:y1]
     open_squares = ~blocked_for(terrain, False)[x0:x1, y0:y1]
     width, height = ground.shape
     graph = tcod.path.CustomGraph((width, height))
@@ -248,11 +256,6 @@ def gentlest_route(terrain: Terrain, rules: Rules, window: tuple[int, int, int, 
         from_x, from_y = slice(max(-dx, 0), width + min(-dx, 0)), slice(max(-dy, 0), height + min(-dy, 0))
         drop = np.zeros_like(ground)
         drop[to_x, to_y] = ground[from_x, from_y] - ground[to_x, to_y]
-        hurts = fall_dice_many(drop, soft, rules) > 0
-        cost = np.where(open_squares, scale + hurts, 0).astype(np.int32)
+        cost = (open_squares & (fall_dice_many(drop, soft, rules) <= 0)).astype(np.int8)
         graph.add_edge((dx, dy), diagonal if dx and dy else cardinal, cost=cost)
-    finder = tcod.path.Pathfinder(graph)
-    finder.add_root((start[0] - x0, start[1] - y0))
-    finder.resolve((goal[0] - x0, goal[1] - y0))
-    steps = finder.path_to((goal[0] - x0, goal[1] - y0)).tolist()
-    return tuple((x + x0, y + y0) for x, y in steps)
+    return graph

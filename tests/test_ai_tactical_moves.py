@@ -247,14 +247,15 @@ def test_its_move_goes_round_a_pit_where_a_way_as_short_does_to_strike_the_sling
 
 
 def _pit_in_the_way(knight_first: bool) -> tuple[Battle, int, int]:
-    """5-10-5 diagonals; a 20 ft pit at (4, 5)-(5, 5) between the knight at (5, 6) and the slinger at
-    (4, 0): the cheapest way beside the slinger runs through it, every dry way is longer."""
-    b = Battle(seed=3, width=10, height=8, rules={"diagonal": "alternating"})
-    for x in (4, 5):
-        b.set_ground(x, 5, -20)
-    knight = b.spawn("knight", 5, 6, team="hill", powers=["strike"], health=20, defense=15,
+    """A 20 ft pit over (3, 1)-(5, 3) between the knight at (2, 5) and the slinger at (6, 0): the
+    cheapest way to the square below the slinger runs through it, every dry way is longer."""
+    b = Battle(seed=3, width=10, height=8)
+    for x in range(3, 6):
+        for y in range(1, 4):
+            b.set_ground(x, y, -20)
+    knight = b.spawn("knight", 2, 5, team="hill", powers=["strike"], health=20, defense=15,
                      initiative_bonus=20 if knight_first else 0)
-    slinger = b.spawn("goblin", 4, 0, team="vale", powers=["shoot"], health=8,
+    slinger = b.spawn("goblin", 6, 0, team="vale", powers=["shoot"], health=8,
                       initiative_bonus=0 if knight_first else 20)
     b.start_combat()
     b.begin_round()

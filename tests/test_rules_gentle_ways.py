@@ -1,4 +1,4 @@
-"""Of the equally short ways to a square, a walk takes one that steps off no ledge that would hurt.
+"""Of the equally cheap ways to a square, a walk takes one that steps off no ledge that would hurt.
 
 A walker steps off the first drop on its way that hurts and falls there (``systems.actions.walk``),
 so a move whose way runs over a pit's edge, where a way as short goes round it, threw the walker in
@@ -9,14 +9,13 @@ between equals changed, and a jump stays a jump when no way as short goes round.
 
 from __future__ import annotations
 
-import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from components.events import Fell, Moved
 from game import Battle
 from systems.drops import fall_dice
-from systems.paths import UNREACHABLE, edge_weights, hurtful_steps
+from systems.paths import edge_weights, hurtful_steps
 
 
 def plateau(pit: tuple[int, int], **rules: object) -> tuple[Battle, int]:
@@ -85,35 +84,74 @@ def test_the_way_follows_the_ground_when_it_changes() -> None:
     assert b.forecast_move(me, (2, 1)).path == ((0, 0), (1, 1), (2, 1))
 
 
-def fewest_hurtful_drops(b: Battle, start: tuple[int, int], goal: tuple[int, int]) -> int:
-    """By brute force: the fewest drops that hurt on any cheapest way, squares taken in order of
-    their distance from ``start`` (each one's best over the neighbours a cheapest way comes from)."""
+def test_with_5_10_5_diagonals_a_way_as_cheap_in_feet_goes_round() -> None:
+    """Diagonal, diagonal (5 + 10 ft) through the pit at (1, 1), or a diagonal between two straight
+    steps round it (5 + 5 + 5 ft): the same 15 ft, though the search counts the second a unit more."""
+    b, me = plateau((1, 1), diagonal="alternating")
+    forecast = b.forecast_move(me, (2, 2))
+    assert forecast.stops_at == (2, 2) and forecast.fall is None and forecast.cost_ft == 15
+    assert (1, 1) not in forecast.path
+
+
+def test_battles_sharing_a_maps_caches_under_other_falling_rules_get_their_own_ways() -> None:
+    """A 5 ft dip hurts where a die is 5 ft of fall, not where it is 10: two battles on one map's
+    caches (as a simulation's variants may be) each walk the way their own rules call dry."""
+    from systems.caches import MapCaches
+
+    caches = MapCaches()
+    stops = []
+    for per_die in (10, 5):
+        b = Battle(seed=2, width=5, height=4, rules={"fall_ft_per_die": per_die}, caches=caches)
+        for x in range(5):
+            for y in range(4):
+                b.set_ground(x, y, 5)
+        b.set_ground(1, 1, 0)
+        me = b.spawn("Walker", 0, 0, team="blue", initiative_bonus=50)
+        b.spawn("Foe", 4, 3, team="red")
+        b.start_combat()
+        b.begin_round()
+        forecast = b.forecast_move(me, (2, 1))
+        stops.append((forecast.stops_at, forecast.fall is None))
+    assert stops == [((2, 1), True), ((2, 1), True)]
+
+
+def least_units(b: Battle, start: tuple[int, int], goal: tuple[int, int], dry: bool) -> float:
+    """By brute force (Dijkstra over the open squares, in the search's edge-cost units): the least
+    a way from ``start`` to ``goal`` costs, over every step or (``dry``) only over steps down no drop
+    that would hurt."""
+    import heapq
+
     state = b.state
-    distances = state.paths.raw_distances(start)
     cardinal, diagonal, _ = edge_weights(state.rules)
-    ground, soft = state.terrain.ground, state.terrain.soft
+    terrain = state.terrain
     best = {start: 0}
-    for x, y in sorted(zip(*np.nonzero(distances < UNREACHABLE), strict=True), key=lambda s: distances[s]):
-        square = (int(x), int(y))
+    heap = [(0, start)]
+    while heap:
+        units, (x, y) = heapq.heappop(heap)
+        if units > best[(x, y)]:
+            continue
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
-                before = (square[0] - dx, square[1] - dy)
-                if before == square or before not in best:
+                there = (x + dx, y + dy)
+                if there == (x, y) or not terrain.inside(*there) or terrain.walls[there]:
                     continue
-                step = diagonal if dx and dy else cardinal
-                if distances[before] + step == distances[square]:
-                    hurt = fall_dice(float(ground[before] - ground[square]), bool(soft[square]), state.rules) > 0
-                    best[square] = min(best.get(square, 1 << 30), best[before] + hurt)
-    return best[goal]
+                if dry and fall_dice(float(terrain.ground[x, y] - terrain.ground[there]), bool(terrain.soft[there]),
+                                     state.rules) > 0:
+                    continue
+                step = units + (diagonal if dx and dy else cardinal)
+                if step < best.get(there, 1 << 30):
+                    best[there] = step
+                    heapq.heappush(heap, (step, there))
+    return best.get(goal, float("inf"))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(heights=st.lists(st.sampled_from([0, 5, 10, 20]), min_size=36, max_size=36),
        soft=st.lists(st.booleans(), min_size=36, max_size=36),
        walls=st.lists(st.integers(0, 35), max_size=5),
        goal=st.tuples(st.integers(0, 5), st.integers(0, 5)),
        diagonal=st.sampled_from(["alternating", "one"]))
-def test_the_way_is_a_cheapest_one_with_the_fewest_drops_that_hurt(
+def test_the_way_is_a_cheapest_one_and_dry_when_a_dry_one_is_as_cheap(
         heights: list[int], soft: list[bool], walls: list[int], goal: tuple[int, int], diagonal: str) -> None:
     b = Battle(seed=1, width=6, height=6, rules={"diagonal": diagonal})
     for i, (height, is_soft) in enumerate(zip(heights, soft, strict=True)):
@@ -135,5 +173,7 @@ def test_the_way_is_a_cheapest_one_with_the_fewest_drops_that_hurt(
     for (x0, y0), (x1, y1) in zip(route, route[1:]):
         assert max(abs(x1 - x0), abs(y1 - y0)) == 1 and not b.state.terrain.walls[x1, y1]
         units += diagonal_cost if x1 != x0 and y1 != y0 else cardinal
-    assert units // divisor * b.state.rules.square_ft == cost  # a cheapest way
-    assert hurtful_steps(b.state.terrain, route, b.state.rules) == fewest_hurtful_drops(b, (0, 0), goal)
+    assert units // divisor * b.state.rules.square_ft == cost  # a cheapest way, in feet
+    dry = least_units(b, (0, 0), goal, dry=True)
+    if dry < float("inf") and int(dry) // divisor == int(least_units(b, (0, 0), goal, dry=False)) // divisor:
+        assert hurtful_steps(b.state.terrain, route, b.state.rules) == 0  # a dry way as cheap: this one is dry
