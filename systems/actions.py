@@ -19,6 +19,7 @@ from components import Conditions, Falling, Movement, Position, Rules
 from components.commands import ActorCommand, Move, Stand, UsePower
 from components.events import CommandRefused, Moved, StoodUp
 from components.terrain import Terrain
+from systems.areas import flies_its_user
 from systems.drops import fall_dice
 from systems.falling import is_unsupported, round_fall_left
 from systems.geometry import distance_ft
@@ -162,15 +163,34 @@ class ActionSystem(esper.Processor):
             elif isinstance(command, Stand):
                 self._stand(command)
             else:
-                handler = state.handlers.get(type(command))
-                if handler is None:
-                    state.emit(CommandRefused(state.round, actor, type(command).__name__,
-                                              "no handler for this kind of command"))
-                else:
-                    handler(command)
+                self._handle(command, queue)
             first = False
             if queue and self._falls_to_settle():
                 return  # the rest resolves once the fall has (the turn runs ``Phase.TURN`` again)
+
+    def _handle(self, command: ActorCommand, queue: deque[ActorCommand]) -> None:
+        """A command this system does not resolve itself (a power's use): its type's handler does."""
+        state = self.state
+        handler = state.handlers.get(type(command))
+        if handler is None:
+            state.emit(CommandRefused(state.round, command.actor, type(command).__name__,
+                                      "no handler for this kind of command"))
+        elif handler(command) is False and queue and isinstance(command, UsePower):
+            self._refuse_what_relied_on(command, queue)
+
+    def _refuse_what_relied_on(self, use: UsePower, queue: deque[ActorCommand]) -> None:
+        """A refused use that would have moved its user (a teleport, a flight on itself): the orders
+        queued after it were checked from where, or as what, it would have left the user, so they
+        are refused too, rather than carried out from where it still stands (a step forecast dry
+        from a blink's point walked from the old square into a trench)."""
+        state = self.state
+        power = state.powers.get(use.power)
+        if power is None or not (power.teleport or flies_its_user(state, power, use.actor, use.target, use.point,
+                                                                   use.direction)):
+            return
+        while queue:
+            state.emit(CommandRefused(state.round, use.actor, _describe(queue.popleft()),
+                                      f"it was given after {power.name}, which was refused"))
 
     def _restamp(self, queue: deque[ActorCommand], issued_in: tuple[object, ...]) -> None:
         """The turn's first order was a move that went where the next order's check put the user:

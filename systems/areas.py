@@ -187,3 +187,14 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
             continue  # above or below the area
         found.append(entity)
     return found
+
+
+def flies_its_user(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
+                   direction: tuple[int, int] | None = None, origin: tuple[int, int] | None = None,
+                   origin_z: float | None = None) -> bool:
+    """Whether a use that lands makes its own user fly: "flying" among what it grants (a flight, or
+    the condition itself), and the user among those it reaches (on itself, aimed at itself, or in its
+    area from ``origin``, where it will stand). Orders given after such a use are checked as a
+    flier's; a teleport is the other use that moves its user."""
+    return "flying" in power.grants and user in creatures_reached(state, power, user, target, point, origin,
+                                                                   direction, origin_z)

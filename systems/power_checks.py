@@ -75,9 +75,11 @@ class Vantage(NamedTuple):
     sight: int
 
 
-def vantage(state: BattleState, user: int, square: tuple[int, int]) -> Vantage:
-    """The user as it would stand on ``square`` (see :class:`Vantage`)."""
-    return Vantage(user, square, height_at(state, user, square), esper.component_for_entity(user, Creature).team,
+def vantage(state: BattleState, user: int, square: tuple[int, int], z: float | None = None) -> Vantage:
+    """The user as it would stand on ``square`` (see :class:`Vantage`), at height ``z`` when known
+    (where its queued orders leave it), else as :func:`height_at` guesses."""
+    height = height_at(state, user, square) if z is None else z
+    return Vantage(user, square, height, esper.component_for_entity(user, Creature).team,
                    int(sight_level(state, user, square)))
 
 
@@ -163,16 +165,17 @@ def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
 
 def use_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
                 user_square: tuple[int, int] | None = None, queued: Iterable[UsePower] = (),
-                direction: tuple[int, int] | None = None) -> str | None:
+                direction: tuple[int, int] | None = None, user_z: float | None = None) -> str | None:
     """Why this use is illegal now, in words a player can act on; None when it is legal.
 
     Args:
         user_square: where the user will stand when the use resolves (after its queued moves).
         queued: its uses already queued this turn (they spend its actions too).
         direction: where a cone or line faces (by default away from the user, toward the point).
+        user_z: its height then (a flight's moves keep it aloft), when known.
     """
     return user_problem(state, power, user, queued) or aim_problem(state, power, user, target, point, user_square,
-                                                                    direction)
+                                                                    direction, user_z=user_z)
 
 
 def user_problem(state: BattleState, power: Power, user: int, queued: Iterable[UsePower] = ()) -> str | None:
@@ -184,13 +187,14 @@ def user_problem(state: BattleState, power: Power, user: int, queued: Iterable[U
 
 def aim_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
                 user_square: tuple[int, int] | None = None, direction: tuple[int, int] | None = None,
-                seen: Vantage | None = None) -> str | None:
+                seen: Vantage | None = None, user_z: float | None = None) -> str | None:
     """The rest of :func:`use_problem`: why this aim is illegal from ``user_square`` (reach with
     height, sight, the kind of target, a way to face, a square to land on), or None. ``seen``: the
-    user on that square, read once by a caller asking about many aims from it."""
+    user on that square, read once by a caller asking about many aims from it; ``user_z``: its
+    height there, when known (else :func:`height_at`'s)."""
     here = user_square or esper.component_for_entity(user, Position).square
     if seen is None or seen.square != here or seen.user != user:
-        seen = vantage(state, user, here)
+        seen = vantage(state, user, here, user_z)
     if power.single_target:
         return _target_problem(state, power, seen, target)
     if power.aims_at_point:

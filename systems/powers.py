@@ -42,13 +42,14 @@ class PowerSystem(esper.Processor):
         if phase is Phase.START and state.spent and next(iter(state.spent))[1] < state.round:
             state.spent = {k: v for k, v in state.spent.items() if k[1] >= state.round}
 
-    def resolve(self, command: UsePower) -> None:
-        """Resolve one use on the user's turn: checked again, then rolled and applied target by target."""
+    def resolve(self, command: UsePower) -> bool:
+        """Resolve one use on the user's turn: checked again, then rolled and applied target by target.
+        False when the check refused it (the action system refuses what relied on it)."""
         state = self.state
         power = state.powers[command.power]
         actor, rnd = command.actor, state.round
         if (command.checked is None or command.checked != check_stamp(state)) and self._refused(command, power):
-            return
+            return False
         spent = state.spent
         if spent and next(iter(spent))[1] < rnd:
             spent = state.spent = {k: v for k, v in spent.items() if k[1] >= rnd}  # old rounds are over
@@ -78,6 +79,7 @@ class PowerSystem(esper.Processor):
             teleport(state, actor, command.point)
         if power.creates_area or power.creates_light:
             self._create(power, command, effect)
+        return True
 
     def _refused(self, command: UsePower, power: Power) -> bool:
         """Check the use again (the battle changed since it was issued); a refusal is an event."""

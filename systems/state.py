@@ -102,7 +102,8 @@ class BattleState:
     dirty: set[int] = field(default_factory=set)  # anything changed: vision and conditions are derived again
     looked: set[int] = field(default_factory=set)  # square or height changed: vision is looked at again
     positions_version: int = 0
-    handlers: dict[type, Callable[[Any], None]] = field(default_factory=dict)
+    #: how the action system resolves a command it does not itself: False when its check refused it
+    handlers: dict[type, Callable[[Any], bool | None]] = field(default_factory=dict)
     effects: dict[int, ActiveEffect] = field(default_factory=dict)
     last_effect_id: int = 0
     effect_end_hooks: list[Callable[[ActiveEffect], None]] = field(default_factory=list)

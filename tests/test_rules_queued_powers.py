@@ -9,8 +9,10 @@ blink was measured from the square the blink leaves ("40 ft away") and refused.
 
 from __future__ import annotations
 
-from components.events import Fell, Moved, PowerUsed, Teleported
-from game import Battle
+import pytest
+
+from components.events import CommandRefused, Fell, Moved, PowerUsed, Teleported
+from game import Battle, IllegalCommand
 
 
 def blinker(foe_x: int = 10) -> tuple[Battle, int, int]:
@@ -84,3 +86,73 @@ def test_a_move_blocked_to_walkers_is_legal_after_a_queued_flight() -> None:
     b.move(me, 3, 2)
     b.end_turn()
     assert b.square_of(me) == (3, 2)
+
+
+def test_orders_given_after_a_blink_refused_when_it_resolves_are_refused_too() -> None:
+    """A faster ally ends on the blink's point first: the blink is refused, and the step queued after
+    it (checked from the point: dry) is refused with it, not walked from the mage's own square into
+    the 30 ft trench between."""
+    b = Battle(seed=2, width=12, height=5)
+    mage = b.spawn("Mage", 1, 2, team="blue", powers=["blink", "strike"])
+    runner = b.spawn("Runner", 7, 2, team="blue", initiative_bonus=50)
+    b.spawn("Foe", 11, 4, team="red", initiative_bonus=-50)
+    for y in range(5):
+        for x in (3, 4):
+            b.set_ground(x, y, -30)
+    b.start_combat()
+    b.move(runner, 5, 2)  # the runner acts first and ends on the blink's point
+    b.use_power(mage, "blink", point=(5, 2))
+    assert b.forecast_move(mage, (6, 2)).fall is None
+    b.move(mage, 6, 2)
+    seen = len(b.events)
+    b.tick()
+    refused = [(e.command, e.reason) for e in b.events[seen:] if isinstance(e, CommandRefused) and e.entity == mage]
+    assert refused == [("use blink", "point (5, 2) is taken"),
+                       ("move to (6, 2)", "it was given after Blink, which was refused")]
+    assert b.square_of(mage) == (1, 2) and "prone" not in b.conditions(mage)
+
+
+def test_a_blow_given_after_a_flight_and_a_move_is_checked_at_the_height_they_leave_it() -> None:
+    """Flying, the mage keeps its height over the 20 ft pillar it crosses: beside the foe it is still
+    20 ft up, out of Strike's 5 ft. The blow is refused when given, as the turn would refuse it."""
+    b, me, foe = blinker(foe_x=5)
+    b.set_ground(2, 2, 20)
+    b.use_power(me, "fly")
+    b.move(me, 2, 2)
+    b.move(me, 4, 2)
+    assert not b.forecast(me, "strike", target=foe).legal
+    with pytest.raises(IllegalCommand, match=r"20.62 ft away and Strike reaches 5 ft"):
+        b.use_power(me, "strike", target=foe)
+
+
+def test_a_flight_given_by_its_conditions_or_an_area_counts_for_the_moves_after_it() -> None:
+    """Not only a plain flight on itself: a power granting the flying condition, an area flight that
+    takes in its user, and a blink that also grants flight all make the next move a flight."""
+    from game.content.power_parse import parse_power
+    from game.content.powers import default_powers
+
+    extra = {
+        "levitate": {"targets": "self", "conditions": ["flying"]},
+        "mass-fly": {"targets": "allies", "flight": True, "area": {"shape": "burst", "radius_ft": 10}},
+        "soar": {"targets": "self", "teleport": True, "flight": True, "range_ft": 30},
+    }
+    powers = dict(default_powers())
+    for power_id, table in extra.items():
+        powers[power_id] = parse_power(power_id, {"name": power_id, "description": "x.", "action": "bonus",
+                                                  "duration": 1, **table}, "test")
+    for power_id in extra:
+        b = Battle(seed=2, width=12, height=5, powers=powers)
+        me = b.spawn("Mage", 1, 2, team="blue", powers=[power_id], initiative_bonus=50)
+        b.spawn("Foe", 10, 2, team="red")
+        for y in range(5):
+            b.set_ground(3, y, -30)  # a trench across the map
+        b.start_combat()
+        b.begin_round()
+        b.use_power(me, power_id, **({"point": (2, 2)} if power_id == "soar" else {}))
+        forecast = b.forecast_move(me, (5, 2))
+        assert forecast.stops_at == (5, 2) and forecast.fall is None, power_id
+        b.move(me, 5, 2)
+        seen = len(b.events)
+        b.end_turn()
+        assert not [e for e in b.events[seen:] if isinstance(e, (Fell, CommandRefused))], power_id
+        assert b.square_of(me) == (5, 2)

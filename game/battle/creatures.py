@@ -300,7 +300,7 @@ class Creatures(BattleCore):
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions):
             raise IllegalCommand(f"{validate.label(entity)} cannot act")
-        orders.next_square(self.state, entity, "stand")  # IllegalCommand after a move that leaves it falling
+        orders.next_place(self.state, entity, "stand")  # IllegalCommand after a move that leaves it falling
         if not orders.will_be_prone(self.state, entity):  # prone now, or after a queued fall that hurts
             raise IllegalCommand(f"{validate.label(entity)} is not prone"
                                  + (" (it stands up in its queued orders)" if "prone" in conditions.granted else ""))

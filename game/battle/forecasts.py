@@ -132,8 +132,9 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
+        z = position.z if from_square is None else None  # its height after its orders (a flight's stays aloft)
         found = self._forecast_from(power, target, point, facing, falling or user_problem(state, power, user, queued),
-                                    vantage(state, user, origin))
+                                    vantage(state, user, origin, z))
         if power.script and trials and found.legal and origin == here:
             return replace(found, estimate=self._estimate(power, user, target, point, trials, facing))
         return found

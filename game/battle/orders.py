@@ -17,6 +17,7 @@ from components.commands import ActorCommand, Move, Stand, UsePower
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
 from systems.actions import landing_problem, move_problem, speed_for_round, walk
+from systems.areas import flies_its_user
 from systems.drops import fall_dice
 from systems.falling import round_fall_left
 from systems.state import BattleState
@@ -132,15 +133,16 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
 def _after_use(state: BattleState, entity: int, command: UsePower, here: tuple[int, int], z: float, flying: bool
                ) -> tuple[tuple[int, int], float, bool]:
     """Where a queued use of a power leaves its user (from ``here`` at ``z``) and whether it flies
-    then: a teleport lands it on the ground of its point, a flight on itself makes it fly; any other
-    use leaves it as it was."""
+    then: a use that makes it fly (``systems.areas.flies_its_user``: a flight on itself, or one
+    whose area takes it in) and a teleport, which lands it on the ground of its point; any other
+    use leaves it as it was. A script's doings are not foreseen."""
     power = state.powers.get(command.power)
     if power is None:
         return here, z, flying
+    if not flying and flies_its_user(state, power, entity, command.target, command.point, command.direction, here, z):
+        flying = True
     if power.teleport and command.point is not None:
         return command.point, float(state.terrain.ground[command.point]), flying
-    if power.flight and (power.targets == "self" or command.target == entity):
-        return here, z, True
     return here, z, flying
 
 
@@ -203,19 +205,20 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
     return goal
 
 
-def next_square(state: BattleState, entity: int, doing: str) -> tuple[int, int]:
-    """The square one more order of the creature's starts from (where its queued orders leave it),
-    read in the same pass that checks it may be given: IllegalCommand ("Knight (#3) cannot stand: it will be
-    falling after ...") when its queued orders leave it falling into the next round, as the resolution
-    would refuse whatever comes after. ``doing`` names the order ("stand", "use Strike")."""
+def next_place(state: BattleState, entity: int, doing: str) -> tuple[tuple[int, int], float]:
+    """The square one more order of the creature's starts from (where its queued orders leave it)
+    and its height there, read in the same pass that checks it may be given: IllegalCommand
+    ("Knight (#3) cannot stand: it will be falling after ...") when its queued orders leave it
+    falling into the next round, as the resolution would refuse whatever comes after. ``doing``
+    names the order ("stand", "use Strike")."""
     position = esper.component_for_entity(entity, Position)
     if not state.actions.get(entity):
-        return position.square
-    here, _, _, falling, _, _, _ = _through_queue(state, entity, position,
-                                               esper.component_for_entity(entity, Movement), ())
+        return position.square, position.z
+    here, _, z, falling, _, _, _ = _through_queue(state, entity, position,
+                                                  esper.component_for_entity(entity, Movement), ())
     if falling is not None:
         raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
-    return here
+    return here, z
 
 
 def will_be_prone(state: BattleState, entity: int) -> bool:

@@ -63,9 +63,9 @@ class PowerUses(BattleCore):
             point = self.aim_point(point)
         facing = validate.direction(direction)
         state = self.state
-        here = orders.next_square(state, user, f"use {power.name}")  # not after a move that leaves it falling
+        here, z = orders.next_place(state, user, f"use {power.name}")  # not after a move that leaves it falling
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
-        problem = use_problem(state, power, user, target, point, here, queued, facing)
+        problem = use_problem(state, power, user, target, point, here, queued, facing, z)
         if problem:
             raise IllegalCommand(f"{validate.label(user)} cannot use {power.name}: {problem}")
         orders.queue(self.state, user, UsePower(user, power.id, target, point, facing, check_stamp(self.state)))
