@@ -169,7 +169,11 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         falling = orders.queued_fall(state, user)  # a queued move that leaves it falling: no use resolves
         seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
         found = []
-        unusable: dict[str, str | None] = {}  # each power's aim-free problem, asked once for all its aims
+        # each power's aim-free problem, asked once for all its aims; it reads nothing of the square, so it is kept
+        # for as long as the battle's stamp holds (all that ``use_problem`` reads: see ``check_stamp``), by the user,
+        # the uses it has queued and what its queued moves leave it (the queue is no part of the stamp)
+        unusable: dict[str, str | None] = self.memo.table(state).setdefault(("unusable", user, tuple(queued), falling),
+                                                                            {})
         for power_id, aim in uses:
             if not aim.keys() <= _AIM_KEYS:  # (a subset test: no set is made for the common aim)
                 unknown = set(aim) - _AIM_KEYS

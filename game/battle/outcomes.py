@@ -45,13 +45,16 @@ class Outcomes(Forecasts):
         # its side of every attack roll from there: its fatigue and attack bonus (its sight is the vantage's)
         striker = (esper.component_for_entity(seen.user, Fatigue).level,
                    esper.component_for_entity(seen.user, Defense).attack_bonus)
-        known = self.memo.table(self.state).setdefault("outcomes", {})
-        return [self._use_outcome(power, target, point, facing, unusable, seen, striker, known)
+        memo = self.memo.table(self.state)
+        known = memo.setdefault("outcomes", {})
+        hits = memo.setdefault("attack_chances", {})  # (shared with the threats' blows: see ``_chances``)
+        return [self._use_outcome(power, target, point, facing, unusable, seen, striker, known, hits)
                 for power, target, point, facing, unusable in aims]
 
     def _use_outcome(self, power: Power, target: int | None, point: tuple[int, int] | None,
                      facing: tuple[int, int] | None, unusable: str | None, seen: Vantage,
-                     striker: tuple[int, int], known: dict[tuple[Any, ...], Outcome]) -> UseOutcome:
+                     striker: tuple[int, int], known: dict[tuple[Any, ...], Outcome],
+                     hits: dict[tuple[int, ...], float]) -> UseOutcome:
         """One use's numbers (``_forecast_from``'s, by its parts; ``known``: see :meth:`_outcome`)."""
         state, user, origin = self.state, seen.user, seen.square
         if unusable or aim_problem(state, power, user, target, point, origin, facing, seen):
@@ -60,10 +63,10 @@ class Outcomes(Forecasts):
         reached = creatures_reached(state, power, user, target, point, origin=origin, direction=facing,
                                     origin_z=seen.z, squares=squares)
         return UseOutcome(power.id, True, bool(power.script),
-                          tuple([self._outcome(power, seen, striker, t, known) for t in reached]))
+                          tuple([self._outcome(power, seen, striker, t, known, hits) for t in reached]))
 
     def _outcome(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int,
-                 known: dict[tuple[Any, ...], Outcome]) -> Outcome:
+                 known: dict[tuple[Any, ...], Outcome], hits: dict[tuple[int, ...], float]) -> Outcome:
         """One creature's numbers: how the use lands on it, then ``_effects``, as ``_target_odds``.
 
         Past the landing chances, nothing of a use without a push or pull depends on where it is made
@@ -80,7 +83,7 @@ class Outcomes(Forecasts):
             found = known.get(key)
             if found is not None:
                 return found
-        full, half = self._chances(power, seen, striker, target)
+        full, half = self._chances(power, seen, striker, target, hits)
         if not moves and power.attack_bonus is not None:
             key = (power.id, target, seen.team, full, half)
             found = known.get(key)
@@ -94,17 +97,25 @@ class Outcomes(Forecasts):
             known[key] = found
         return found
 
-    def _chances(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int) -> tuple[float, float]:
+    def _chances(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int,
+                 hits: dict[tuple[int, ...], float]) -> tuple[float, float]:
         """``_landing``'s chances of the full and of the halved effect, without an attack roll's
         explanation: an attack from ``attack_terms``' parts (the mode from the user's sight there and
         the target square's light, the Defense from cover and flat-footedness, the d20's table); a
-        save, or a use with no roll, by ``_landing`` itself."""
+        save, or a use with no roll, by ``_landing`` itself.
+
+        An attack's chance is a function of those parts and the rules alone (a battle keeps its rules for
+        its whole life): it is kept in ``hits`` by its parts (the battle's memo, for as long as its stamp
+        holds), which a planner finds again from square after square and in the threats' blows."""
         state = self.state
         if power.attack_bonus is None:
             full, half, _, _ = self._landing(power, seen.user, target, seen.square)
             return full, half
         there = esper.component_for_entity(target, Position).square
-        return attack_chance(seen.sight, level_at(state, there), striker[0], striker[1] + power.attack_bonus,
-                             esper.component_for_entity(target, Defense).base, has_cover(state, seen.square, there),
-                             "flat-footed" in esper.component_for_entity(target, Conditions).active,
-                             state.rules), 0.0
+        parts = (seen.sight, level_at(state, there), striker[0], striker[1] + power.attack_bonus,
+                 esper.component_for_entity(target, Defense).base, has_cover(state, seen.square, there),
+                 "flat-footed" in esper.component_for_entity(target, Conditions).active)
+        chance = hits.get(parts)
+        if chance is None:
+            chance = hits[parts] = attack_chance(*parts, state.rules)
+        return chance, 0.0

@@ -126,12 +126,14 @@ class Tactics(Outcomes):
         walks: dict[int, np.ndarray] = memo.setdefault("walks", {})
         # a save's landing on this creature, and the damage it then deals, by power (see ``_blow``)
         saved: dict[str, tuple[float, float]] = memo.setdefault(("saved", entity), {})
+        # an attack's chance by its parts (see ``_blow``): the same few for square after square
+        hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
         found = []
         for square in squares:
             at = validate.square(state, *square, what="square")
             z = height_at(state, entity, at)
             sources = [blow for menace in menaces
-                       if (blow := self._best_blow(menace, struck, at, z, walks, saved)) is not None]
+                       if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
@@ -194,8 +196,8 @@ class Tactics(Outcomes):
                        esper.component_for_entity(enemy, Defense).attack_bonus)
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
-                   walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]]
-                   ) -> ThreatSource | None:
+                   walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
+                   hits: dict[tuple[int, ...], float]) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
         power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
         of its ranged powers."""
@@ -211,13 +213,13 @@ class Tactics(Outcomes):
                     continue
             elif not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, menace, struck, at, saved)
+            found = self._blow(power, menace, struck, at, saved, hits)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
     def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
-              saved: dict[str, tuple[float, float]]) -> ThreatSource:
+              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float]) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
@@ -245,10 +247,14 @@ class Tactics(Outcomes):
             return ThreatSource(enemy, power.id, full, expected, False)
         state = self.state
         covered = has_cover(state, origin, at)
-        full = attack_chance(menace.sight, level_at(state, at), menace.fatigue,
-                             menace.attack_bonus + power.attack_bonus, struck.base, covered, struck.flat_footed,
-                             state.rules)
-        return ThreatSource(enemy, power.id, full, full * power.damage.average(), covered)
+        # the chance is a function of these parts and the rules alone (kept in ``hits`` by them: a plan
+        # asks the same few parts of square after square; a battle keeps its rules for its whole life)
+        parts = (menace.sight, level_at(state, at), menace.fatigue, menace.attack_bonus + power.attack_bonus,
+                 struck.base, covered, struck.flat_footed)
+        chance = hits.get(parts)
+        if chance is None:
+            chance = hits[parts] = attack_chance(*parts, state.rules)
+        return ThreatSource(enemy, power.id, chance, chance * power.damage.average(), covered)
 
     def _saved_blow(self, power: Power, enemy: int, target: int, origin: tuple[int, int], at: tuple[int, int]
                     ) -> tuple[float, float]:
