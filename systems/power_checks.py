@@ -38,8 +38,13 @@ def reach_ft(power: Power, rules: Rules) -> float:  # a power's reach; distances
 
 def known_powers(state: BattleState, user: int) -> list[str]:
     """The powers a creature has: its own, or every power of the battle for a GM's creature."""
-    known = _powers_of(state, user)
-    return list(known) if known is not state.powers else sorted(known)
+    return list(power_ids(state, esper.component_for_entity(user, Abilities)))
+
+
+def power_ids(state: BattleState, abilities: Abilities) -> tuple[str, ...]:
+    """:func:`known_powers` from a creature's ``Abilities``, as a tuple (what a roster keeps)."""
+    own = abilities.powers
+    return tuple(own) if own else tuple(sorted(state.powers))
 
 
 def _powers_of(state: BattleState, user: int) -> Collection[str]:
