@@ -212,15 +212,20 @@ class Creatures(BattleCore):
         """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI)."""
         state = self.state
         entity = self.check(entity)
-        position, movement, falling = orders.projected(state, entity)
+        if state.actions.get(entity):
+            position, movement, falling = orders.projected(state, entity)
+        else:  # nothing queued: it starts from where it is (the mask only reads them)
+            position = esper.component_for_entity(entity, Position)
+            movement = esper.component_for_entity(entity, Movement)
+            falling = None
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions) or falling is not None:  # a queued move leaves it falling: no more moves
             return np.zeros(state.terrain.walls.shape, dtype=bool)
         left = max(speed_for_round(movement, conditions, state.rules) - movement.used_ft, 0)
-        flying = is_flying(movement, conditions)
-        mask: np.ndarray = state.paths.costs_from(position.square, limit_ft=left, flying=flying) <= left
+        here = position.square
+        mask: np.ndarray = state.paths.costs_from(here, limit_ft=left, flying=is_flying(movement, conditions)) <= left
         for square in list(state.squares):
-            if square != position.square and state.taken(square, entity):
+            if square != here and state.taken(square, entity):
                 mask[square] = False
         return mask
 
