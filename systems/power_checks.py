@@ -118,7 +118,7 @@ def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float
     """How high a creature's feet would be on ``square``: where it is, its height; elsewhere the
     ground there (a flier keeps its height if that is higher)."""
     position = esper.component_for_entity(entity, Position)
-    if square == position.square:
+    if square == (position.x, position.y):  # (its square, read without the property's call)
         return float(position.z)
     ground = state.terrain.ground_at(square)
     flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
