@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import esper
 
@@ -62,28 +62,49 @@ def move_problem(paths: Paths, rules: Rules, position: Position, movement: Movem
     ``taken(square)`` says whether another living creature stands on a square. What stops the
     mover depends on whether it flies (a battlement stops walkers, not fliers).
     """
+    return move_problems(paths, rules, position, movement, conditions, falling, (goal,), taken)[0]
+
+
+def move_problems(paths: Paths, rules: Rules, position: Position, movement: Movement,
+                  conditions: Conditions, falling: Falling, goals: Sequence[tuple[int, int]],
+                  taken: Callable[[tuple[int, int]], bool]) -> list[str | None]:
+    """:func:`move_problem` for each of ``goals``: one check, what does not depend on the goal (can it
+    move at all, does it fly, how far it may go) read once, since a planner weighs several squares a
+    turn and the forecasts ask about them together."""
     problem = _stuck(conditions, falling)
     if problem:
-        return problem
+        return [problem for _ in goals]
     flying = is_flying(movement, conditions)
-    if blocked_for(paths.terrain, flying)[goal]:  # (walls block everyone: a wall is the first reason)
-        if paths.terrain.walls[goal]:
-            return f"square {goal} is a wall"
-        return f"square {goal} is blocked to {'fliers' if flying else 'movement'}"
-    if goal != position.square and taken(goal):
-        return f"square {goal} is taken by another creature"
+    blocked = blocked_for(paths.terrain, flying)
     left = max(speed_for_round(movement, conditions, rules) - movement.used_ft, 0)
-    straight = distance_ft(position.square, goal, rules)
-    if straight > left:
-        return f"square {goal} is {straight} ft away and it has {left} ft of movement left this round"
-    cost = paths.cost(position.square, goal, limit_ft=left, flying=flying)
-    if cost is None:
-        if paths.cost(position.square, goal, flying=flying) is None:
-            return f"no path to {goal} around the walls"
-        return f"the way around the walls to {goal} is longer than the {left} ft of movement it has left"
-    if cost > left:
-        return f"square {goal} is {cost} ft away around the walls and it has {left} ft of movement left"
-    return None
+    here = position.square
+    found: list[str | None] = []
+    for goal in goals:
+        if blocked[goal]:  # (walls block everyone: a wall is the first reason)
+            if paths.terrain.walls[goal]:
+                found.append(f"square {goal} is a wall")
+            else:
+                found.append(f"square {goal} is blocked to {'fliers' if flying else 'movement'}")
+            continue
+        if goal != here and taken(goal):
+            found.append(f"square {goal} is taken by another creature")
+            continue
+        straight = distance_ft(here, goal, rules)
+        if straight > left:
+            found.append(f"square {goal} is {straight} ft away and it has {left} ft of movement left this round")
+            continue
+        cost = paths.cost(here, goal, limit_ft=left, flying=flying)
+        if cost is None:
+            if paths.cost(here, goal, flying=flying) is None:
+                found.append(f"no path to {goal} around the walls")
+            else:
+                found.append(f"the way around the walls to {goal} is longer than the {left} ft of movement it "
+                             "has left")
+        elif cost > left:
+            found.append(f"square {goal} is {cost} ft away around the walls and it has {left} ft of movement left")
+        else:
+            found.append(None)
+    return found
 
 
 def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, rules: Rules,

@@ -178,7 +178,7 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
     for entity, (position, creature, health, fatigue) in sorted(
             esper.get_components(Position, Creature, Health, Fatigue)):
         # the user stands where it would use the power from (a forecast asks from other squares)
-        square, height = (origin, z) if entity == user else (position.square, position.z)
+        square, height = (origin, z) if entity == user else ((position.x, position.y), position.z)
         if square not in covered or is_dead(health, fatigue):
             continue
         if not _of_kind(power, user, entity, team, creature):

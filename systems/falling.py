@@ -36,7 +36,7 @@ def is_unsupported(state: BattleState, entity: int) -> bool:
     """Whether nothing holds the creature up where it is: above the ground there, and not flying.
     The turn refuses its orders while it is so ("it is falling"), and its powers' checks say so."""
     position = esper.component_for_entity(entity, Position)
-    if position.z <= state.terrain.ground_at(position.square):
+    if position.z <= state.terrain.ground_at((position.x, position.y)):  # (its square, without the property's call)
         return False
     return not is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
 

@@ -35,6 +35,8 @@ def distance_3d_ft(a: tuple[int, int], a_z: float, b: tuple[int, int], b_z: floa
     if ax < ay:
         ax, ay = ay, ax
     across = (ax if rules.diagonal == "one" else ax + ay // 2) * rules.square_ft
+    if a_z == b_z:  # the same height (on level ground, nearly every ask): no conversions
+        return float(across)
     up = abs(float(a_z) - float(b_z))
     if up == 0:
         return float(across)

@@ -38,8 +38,13 @@ def reach_ft(power: Power, rules: Rules) -> float:  # a power's reach; distances
 
 def known_powers(state: BattleState, user: int) -> list[str]:
     """The powers a creature has: its own, or every power of the battle for a GM's creature."""
-    known = _powers_of(state, user)
-    return list(known) if known is not state.powers else sorted(known)
+    return list(power_ids(state, esper.component_for_entity(user, Abilities)))
+
+
+def power_ids(state: BattleState, abilities: Abilities) -> tuple[str, ...]:
+    """:func:`known_powers` from a creature's ``Abilities``, as a tuple (what a roster keeps)."""
+    own = abilities.powers
+    return tuple(own) if own else tuple(sorted(state.powers))
 
 
 def _powers_of(state: BattleState, user: int) -> Collection[str]:
@@ -115,7 +120,7 @@ def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float
     """How high a creature's feet would be on ``square``: where it is, its height; elsewhere the
     ground there (a flier keeps its height if that is higher)."""
     position = esper.component_for_entity(entity, Position)
-    if square == position.square:
+    if square == (position.x, position.y):  # (its square, read without the property's call)
         return float(position.z)
     ground = state.terrain.ground_at(square)
     flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))

@@ -14,8 +14,9 @@ def dead_at(health: int, fatigue: int, most: int) -> bool:
 
 
 def is_dead(health: Health, fatigue: Fatigue) -> bool:
-    """:func:`dead_at` of a creature's components."""
-    return dead_at(health.current, fatigue.level, fatigue.maximum)
+    """:func:`dead_at` of a creature's components (its test written out: every check of a target asks
+    it, and a call costs more than the test)."""
+    return health.current == 0 and fatigue.level >= fatigue.maximum
 
 
 def can_act(conditions: Conditions) -> bool:
@@ -26,4 +27,4 @@ def can_act(conditions: Conditions) -> bool:
 def is_flying(movement: Movement, conditions: Conditions) -> bool:
     """Whether something other than the ground holds the creature up: it flies by nature, or a power
     (or the GM) granted it flight. The one test falls, moves, pushes, forecasts and the window use."""
-    return movement.flying or conditions.has_granted("flying")
+    return movement.flying or "flying" in conditions.granted  # (``has_granted``, without its call)

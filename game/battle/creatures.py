@@ -4,7 +4,7 @@ conditions) and what a caller may ask about them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import esper
 import numpy as np
@@ -31,7 +31,7 @@ from game.battle.naming import numbered
 from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
 from systems.paths import blocked_for
-from systems.power_checks import known_powers
+from systems.power_checks import known_powers, power_ids
 from systems.state import Phase, check_stamp
 from systems.vitals import can_act, is_dead, is_flying
 
@@ -58,6 +58,10 @@ class Glance(NamedTuple):
     speed_ft: int
     powers: tuple[str, ...]  # the powers it has (``powers_of``)
     name: str  # the name a person reads (``display_name``)
+
+
+#: The components a roster reads of each creature, in the order it unpacks them.
+_GLANCED: tuple[type[Any], ...] = (Creature, Position, Health, Fatigue, Conditions, Movement, Abilities)
 
 
 class Creatures(BattleCore):
@@ -138,16 +142,14 @@ class Creatures(BattleCore):
         conditions, health, fatigue, speed, powers and name in one call (a plan reads them for every
         creature, which one question each would ask of the battle a hundred times a turn)."""
         state, found, names = self.state, [], self._numbered()
+        # one esper query for every creature's parts (kept by esper until a component is added or
+        # removed, which a battle under way never does), rather than seven lookups a creature
+        parts: dict[int, Any] = dict(esper.get_components(*_GLANCED))
         for entity in state.creatures:
-            creature = esper.component_for_entity(entity, Creature)
-            position = esper.component_for_entity(entity, Position)
-            health = esper.component_for_entity(entity, Health)
-            fatigue = esper.component_for_entity(entity, Fatigue)
-            conditions = esper.component_for_entity(entity, Conditions)
-            found.append(Glance(entity, creature.team, position.square, float(position.z), conditions.active,
+            creature, position, health, fatigue, conditions, movement, abilities = parts[entity]
+            found.append(Glance(entity, creature.team, (position.x, position.y), float(position.z), conditions.active,
                                 can_act(conditions), health.current, health.maximum, fatigue.level, fatigue.maximum,
-                                esper.component_for_entity(entity, Movement).speed_ft,
-                                tuple(known_powers(state, entity)), names[entity]))
+                                movement.speed_ft, power_ids(state, abilities), names[entity]))
         return found
 
     @entry
@@ -210,15 +212,20 @@ class Creatures(BattleCore):
         """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI)."""
         state = self.state
         entity = self.check(entity)
-        position, movement, falling = orders.projected(state, entity)
+        if state.actions.get(entity):
+            position, movement, falling = orders.projected(state, entity)
+        else:  # nothing queued: it starts from where it is (the mask only reads them)
+            position = esper.component_for_entity(entity, Position)
+            movement = esper.component_for_entity(entity, Movement)
+            falling = None
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions) or falling is not None:  # a queued move leaves it falling: no more moves
             return np.zeros(state.terrain.walls.shape, dtype=bool)
         left = max(speed_for_round(movement, conditions, state.rules) - movement.used_ft, 0)
-        flying = is_flying(movement, conditions)
-        mask: np.ndarray = state.paths.costs_from(position.square, limit_ft=left, flying=flying) <= left
+        here = position.square
+        mask: np.ndarray = state.paths.costs_from(here, limit_ft=left, flying=is_flying(movement, conditions)) <= left
         for square in list(state.squares):
-            if square != position.square and state.taken(square, entity):
+            if square != here and state.taken(square, entity):
                 mask[square] = False
         return mask
 

@@ -12,16 +12,16 @@ from collections.abc import Iterable
 import esper
 import numpy as np
 
-from components import Conditions, Creature, Falling, Position
+from components import Conditions, Creature, Falling, Movement, Position
 from components.commands import Move
 from components.forecasts import MoveForecast
 from game.battle import orders, validate
 from game.battle.creatures import Creatures
 from game.battle.world import entry
-from systems.actions import landing_problem, move_problem, speed_for_round, walk
+from systems.actions import landing_problem, move_problems, speed_for_round, walk
 from systems.cover import has_cover
-from systems.falling import fall_odds
-from systems.visibility import level_at, vision_level
+from systems.falling import fall_odds, round_fall_left
+from systems.visibility import level_at, vision_value
 from systems.vitals import can_act, is_flying
 
 
@@ -54,47 +54,53 @@ class MoveForecasts(Creatures):
         entity = self.check(entity)
         goals = [validate.square(state, *square, what="square") for square in squares]
         then = () if after is None else (Move(entity, *validate.square(state, *after, what="square")),)
-        position, movement, refused, room = orders.projected_room(state, entity, then)
-        if refused is not None:  # a queued move (or ``after``) leaves it falling: the turn refuses any more
-            return [MoveForecast(entity, goal, False, refused) for goal in goals]
-        conditions = esper.component_for_entity(entity, Conditions)
         falling = esper.component_for_entity(entity, Falling)
+        if then or state.actions.get(entity):
+            position, movement, refused, room = orders.projected_room(state, entity, then)
+            if refused is not None:  # a queued move (or ``after``) leaves it falling: the turn refuses any more
+                return [MoveForecast(entity, goal, False, refused) for goal in goals]
+        else:  # nothing queued: it starts from where it is (the forecasts only read them)
+            position = esper.component_for_entity(entity, Position)
+            movement = esper.component_for_entity(entity, Movement)
+            room = round_fall_left(falling, state.rules)
+        conditions = esper.component_for_entity(entity, Conditions)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(movement, conditions)  # (the projection's: a queued flight counts)
-        found = []
-        for goal in goals:
-            problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
-                                   lambda there: state.taken(there, entity))
-            found.append(MoveForecast(entity, goal, False, problem) if problem is not None
-                         else self._legal_move(entity, position, goal, left, flying, room, cover))
-        return found
+        problems = move_problems(state.paths, state.rules, position, movement, conditions, falling, goals,
+                                 lambda there: state.taken(there, entity))
+        start = position.square
+        return [MoveForecast(entity, goal, False, problem) if problem is not None
+                else self._legal_move(entity, start, position.z, goal, left, flying, room, conditions, cover)
+                for goal, problem in zip(goals, problems)]
 
-    def _legal_move(self, entity: int, position: Position, goal: tuple[int, int], left: int, flying: bool, room: float,
-                    cover: bool) -> MoveForecast:
+    def _legal_move(self, entity: int, start: tuple[int, int], z: float, goal: tuple[int, int], left: int,
+                    flying: bool, room: float, conditions: Conditions, cover: bool) -> MoveForecast:
         """The forecast of a move ``move_problem`` found legal: its path, where it stops, and arriving."""
         state = self.state
-        found = state.paths.find(position.square, goal, limit_ft=left, flying=flying)
+        found = state.paths.find(start, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it
         path, cost = found
-        stop, z = walk(state.terrain, path, position.z, flying, state.rules, room)
+        stop, z = walk(state.terrain, path, z, flying, state.rules, room)
         problem = landing_problem(state, entity, goal, stop)
         if problem:
             return MoveForecast(entity, goal, False, problem)
         if stop != goal:
-            cost = state.paths.cost(position.square, stop, limit_ft=left, flying=flying) or 0
+            cost = state.paths.cost(start, stop, limit_ft=left, flying=flying) or 0
             path = path[:path.index(stop) + 1]
-        return self._arrival(entity, goal, cost, tuple(path), stop, z, flying, cover)
+        return self._arrival(entity, goal, cost, tuple(path), stop, z, flying, cover, conditions)
 
     def _arrival(self, entity: int, goal: tuple[int, int], cost: int, path: tuple[tuple[int, int], ...],
-                 stop: tuple[int, int], z: float, flying: bool, cover: bool = True) -> MoveForecast:
-        """The forecast of a legal move: the fall at its end, cover and light where it ends."""
+                 stop: tuple[int, int], z: float, flying: bool, cover: bool, conditions: Conditions) -> MoveForecast:
+        """The forecast of a legal move: the fall at its end, cover and light where it ends (``conditions``:
+        the mover's, read once by the caller for every square it asks about)."""
         state = self.state
-        ground = float(state.terrain.ground[stop])
+        terrain = state.terrain
+        ground = terrain.ground_at(stop)
         fall = None
         if not flying and z > ground:
-            fall = fall_odds(z - ground, bool(state.terrain.soft[stop]), state.rules)
+            fall = fall_odds(z - ground, bool(terrain.soft[stop]), state.rules)
         level = level_at(state, stop)
-        vision = int(vision_level(level, esper.component_for_entity(entity, Conditions)))
+        vision = vision_value(level, conditions)
         return MoveForecast(entity, goal, True, None, cost, path, stop, fall,
                             tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity))
                             if cover else (),

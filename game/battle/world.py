@@ -65,8 +65,13 @@ def entry(method: F) -> F:
 
     @functools.wraps(method)
     def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
-        _enter(self)
-        return method(self, *args, **kwargs)
+        # (a planner asks a few hundred questions a battle, each through here: _enter's tests are written
+        # out, as most asks need neither, and a call without keywords passes none on, which costs less)
+        if self.closed or esper.current_world != self.world_name:
+            _enter(self)
+        if kwargs:
+            return method(self, *args, **kwargs)
+        return method(self, *args)
 
     return wrapper  # type: ignore[return-value]
 

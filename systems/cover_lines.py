@@ -1,0 +1,199 @@
+"""The corner lines of cover: how many of the four lines from an attacker's square to a defender's
+corners pass through a solid square, for one pair, for many at once, or for a whole row of defenders.
+
+Split from :mod:`systems.cover` (which keeps the answers, asks them and runs the cover system): this is
+the geometry alone, the same float operations whichever way a pair is asked (see ``systems.cover`` for
+the rule and for see-through cover).
+"""
+
+from __future__ import annotations
+
+from itertools import repeat
+
+import numpy as np
+
+from components import Terrain
+from components.terrain import Blocks
+
+_EPS = 1e-9  # well below the narrowest real crossing on a 1024-square grid, well above float error
+
+
+def _crossing(px: float, py: float, qx: float, qy: float, xs: np.ndarray, ys: np.ndarray) -> bool:
+    """Whether the segment P->Q passes through the open interior of any square (xs[i], ys[i]).
+
+    Liang-Barsky clipping against each open unit square; an interval of zero length is a graze.
+    """
+    dx, dy = qx - px, qy - py  # never 0: centres are half-integers, corners whole numbers
+    tx1, tx2 = (xs - px) / dx, (xs + 1 - px) / dx
+    ty1, ty2 = (ys - py) / dy, (ys + 1 - py) / dy
+    lo = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
+    hi = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
+    return bool(np.any(hi - lo > _EPS))
+
+
+def blocked_lines(walls: np.ndarray, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
+    """How many of the four corner lines from ``attacker`` to ``defender`` a wall blocks (0-4)."""
+    ax, ay = attacker
+    bx, by = defender
+    x0, x1 = min(ax, bx), max(ax, bx)
+    y0, y1 = min(ay, by), max(ay, by)
+    sub = walls[x0:x1 + 1, y0:y1 + 1]
+    if not sub.any():
+        return 0
+    xs, ys = np.nonzero(sub)
+    xs = xs + x0
+    ys = ys + y0
+    keep = ~(((xs == ax) & (ys == ay)) | ((xs == bx) & (ys == by)))
+    if not keep.any():
+        return 0
+    xs, ys = xs[keep].astype(np.float64), ys[keep].astype(np.float64)
+    px, py = ax + 0.5, ay + 0.5
+    corners = ((bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1))
+    return sum(_crossing(px, py, cx, cy, xs, ys) for cx, cy in corners)
+
+
+_WINDOWS = (4, 8, 16, 32)  # pairs are batched by the size of their bounding box
+
+
+def _offsets(window: int) -> np.ndarray:
+    return np.stack(np.meshgrid(np.arange(window), np.arange(window), indexing="ij"), -1).reshape(-1, 2)
+
+
+_OFFSETS = {w: _offsets(w) for w in _WINDOWS}
+
+
+def blocked_lines_many(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
+    """``blocked_lines`` for many pairs at once: ``(n, 2)`` squares in, ``(n,)`` counts out.
+
+    Pairs are batched by the size of their bounding box and clipped against every square of it in
+    one vectorised pass per batch; only pairs more than 32 squares apart fall back to one at a time.
+    """
+    n = len(attackers)
+    counts = np.zeros(n, dtype=np.int64)
+    if n == 0:
+        return counts
+    span = np.abs(attackers - defenders).max(axis=1)
+    done = np.zeros(n, dtype=bool)
+    for window in _WINDOWS:
+        idx = np.flatnonzero(~done & (span < window))
+        if len(idx):
+            counts[idx] = _batch(walls, attackers[idx], defenders[idx], _OFFSETS[window])
+            done[idx] = True
+    for i in np.flatnonzero(~done):
+        counts[i] = blocked_lines(walls, (int(attackers[i, 0]), int(attackers[i, 1])),
+                                  (int(defenders[i, 0]), int(defenders[i, 1])))
+    return counts
+
+
+def _batch(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Corner lines blocked for pairs whose bounding boxes fit in the window ``offsets`` spans."""
+    counts = np.zeros(len(attackers), dtype=np.int64)
+    lo = np.minimum(attackers, defenders)
+    span = np.abs(attackers - defenders)
+    cells = lo[:, None, :] + offsets[None, :, :]                            # (p, k, 2)
+    inside = np.all(offsets[None, :, :] <= span[:, None, :], axis=2)        # within the box
+    cx = np.minimum(cells[..., 0], walls.shape[0] - 1)
+    cy = np.minimum(cells[..., 1], walls.shape[1] - 1)
+    solid = inside & walls[cx, cy]
+    solid &= ~(np.all(cells == attackers[:, None, :], axis=2) | np.all(cells == defenders[:, None, :], axis=2))
+    busy = np.flatnonzero(solid.any(axis=1))
+    if not len(busy):
+        return counts
+    solid = solid[busy]
+    sx, sy = cells[busy, :, 0].astype(np.float64), cells[busy, :, 1].astype(np.float64)
+    px = attackers[busy, 0:1] + 0.5
+    py = attackers[busy, 1:2] + 0.5
+    counts[busy] = _corners_blocked(solid, sx, sy, px, py, defenders[busy, 0:1], defenders[busy, 1:2])
+    return counts
+
+
+def _corners_blocked(solid: np.ndarray, sx: np.ndarray, sy: np.ndarray, px: np.ndarray | float,
+                     py: np.ndarray | float, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
+    """Per pair (a row of ``solid``), how many of the defender's four corner lines from the
+    attacker's centre ``(px, py)`` pass through one of its solid squares ``(sx, sy)`` (``bx, by``: the
+    defender's square). One piece of arithmetic (:func:`_crossings`) for the batch and the row, so a
+    pair gets the same count whichever way it is asked."""
+    total = np.zeros(len(solid), dtype=np.int64)
+    for ox, oy in _CORNERS:
+        total += np.any(solid & _crossings(sx, sy, px, py, bx, by, ox, oy), axis=1)
+    return total
+
+
+_CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))  # a defender's corners, from its square's own corner
+_CORNER_X, _CORNER_Y = (np.array([[c[i]] for c in _CORNERS]) for i in (0, 1))  # the same, as (4, 1) columns
+
+
+def _crossings(sx: np.ndarray, sy: np.ndarray, px: np.ndarray | float, py: np.ndarray | float, bx: np.ndarray,
+               by: np.ndarray, ox: int | np.ndarray, oy: int | np.ndarray) -> np.ndarray:
+    """Element by element (any shapes that broadcast), whether the line from the attacker's centre
+    ``(px, py)`` to the corner ``(bx + ox, by + oy)`` of the defender's square passes through the open
+    inside of the solid square ``(sx, sy)``: slab clipping, an interval of zero length a graze."""
+    dx, dy = bx + ox - px, by + oy - py
+    tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx
+    ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy
+    t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
+    t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
+    crossed: np.ndarray = t_out - t_in > _EPS
+    return crossed
+
+
+def solids_for(terrain: Terrain, attacker: tuple[int, int]) -> np.ndarray:
+    """The squares that block an attacker's corner lines: every cover-giving square, except the
+    see-through ones right beside the attacker (it leans to the opening)."""
+    solid = terrain.blocking(Blocks.COVER)
+    if not terrain.has_blockers():
+        return solid
+    x, y = attacker
+    window = (slice(max(0, x - 1), x + 2), slice(max(0, y - 1), y + 2))
+    lean = solid[window] & ~terrain.blocking(Blocks.SIGHT)[window]
+    if not lean.any():
+        return solid
+    mine = solid.copy()
+    mine[window] &= ~lean
+    return mine
+
+
+_ROW_SPAN = 15  # a row is every defender whose pair fits the 16-square window (the map's usual reach)
+_ROW_BUDGET = 12_000  # defender x solid square pairs one row may clip; past it, pairs are asked one by one
+
+
+def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[int], list[int]] | None:
+    """``blocked_lines`` from ``attacker`` to every square within ``_ROW_SPAN`` of it, at once.
+
+    An attacker asked about once is asked about again from other squares (a planner weighs several
+    squares against each enemy, turn after turn), so its whole row is clipped in one pass against
+    the solid squares of its window (few on a real map) instead of one numpy pass per pair. The
+    arithmetic is :func:`_batch`'s (:func:`_crossings`), so every count is the one a pair alone gets.
+    None when the window holds too many solid squares to be worth it.
+    """
+    ax, ay = attacker
+    x0, x1 = max(ax - _ROW_SPAN, 0), min(ax + _ROW_SPAN + 1, solid.shape[0])
+    y0, y1 = max(ay - _ROW_SPAN, 0), min(ay + _ROW_SPAN + 1, solid.shape[1])
+    every = np.arange((x1 - x0) * (y1 - y0)).reshape(-1, 1)  # the window's squares, x-major (as meshgrid "ij")
+    bx, by = every // (y1 - y0) + x0, every % (y1 - y0) + y0
+    counts = np.zeros(len(bx), dtype=np.int64)
+    wx, wy = np.nonzero(solid[x0:x1, y0:y1])
+    if len(wx) * len(bx) > _ROW_BUDGET:
+        return None
+    wx, wy = wx + x0, wy + y0
+    ex, ey = wx - bx, wy - by  # a square lies between the two ends on an axis when it is on neither side of both
+    inside = (ex * (wx - ax) <= 0) & (ey * (wy - ay) <= 0) & ~((wx == ax) & (wy == ay)) & ((ex | ey) != 0)
+    # only the (defender, solid square) pairs whose box holds the square are clipped (a fifth of them on an
+    # open map), each by :func:`_crossings`' arithmetic, as a pair alone is (the four corners at once, a row each)
+    pair, wall = np.nonzero(inside)
+    if len(pair):
+        sx, sy = wx[wall].astype(np.float64), wy[wall].astype(np.float64)
+        crossed = _crossings(sx, sy, ax + 0.5, ay + 0.5, bx[pair, 0], by[pair, 0], _CORNER_X, _CORNER_Y)
+        lines = np.zeros((len(_CORNERS), len(bx)), dtype=bool)
+        corner, hit = np.nonzero(crossed)
+        lines[corner, pair[hit]] = True
+        counts = lines.sum(axis=0)
+    return bx.ravel().tolist(), by.ravel().tolist(), counts.tolist()
+
+
+def learn_row(answers: dict[tuple[int, int, int, int], int], solid: np.ndarray, attacker: tuple[int, int]) -> None:
+    """Keep ``attacker``'s whole row (see :func:`_row`) among ``answers``, if it is worth clipping."""
+    row = _row(solid, attacker)
+    if row is not None:
+        ax, ay = attacker
+        answers.update(zip(zip(repeat(ax), repeat(ay), row[0], row[1]), row[2]))
