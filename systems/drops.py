@@ -1,4 +1,4 @@
-"""How much a drop hurts: the dice of a fall, for one drop and for a whole map's steps at once.
+"""How much a drop hurts: the dice of a fall and their odds, for one drop and for a whole map's steps.
 
 Apart from :mod:`systems.falling` (the processor that drops and lands creatures) because the walk,
 the path search and the planners ask it too, and the path search sits below the battle's state.
@@ -11,6 +11,8 @@ import math
 import numpy as np
 
 from components import Rules
+from components.forecasts import Distribution, FallOdds
+from systems.odds import sum_of_dice
 
 
 def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
@@ -36,3 +38,10 @@ def fall_dice_many(drops_ft: np.ndarray, soft: np.ndarray, rules: Rules) -> np.n
     dice = np.minimum(drops_ft // rules.fall_ft_per_die, rules.fall_max_dice)
     halved: np.ndarray = np.where(soft, dice // rules.soft_landing_divisor, dice)
     return halved
+
+
+def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:
+    """The damage a fall of ``distance_ft`` would do, exactly: what ``FallingSystem`` rolls."""
+    dice = fall_dice(distance_ft, soft, rules)
+    chances = sum_of_dice(dice, rules.fall_die_sides)
+    return FallOdds(distance_ft, soft, dice, Distribution.of({t: float(p) for t, p in enumerate(chances)}))

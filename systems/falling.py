@@ -12,18 +12,9 @@ from components import Conditions, Falling, Fatigue, Health, Movement, Position,
 from components.commands import Hit
 from components.dice import die
 from components.events import Fell, Landed
-from components.forecasts import Distribution, FallOdds
 from systems.drops import fall_dice
-from systems.odds import sum_of_dice
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead, is_flying
-
-
-def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:
-    """The damage a fall of ``distance_ft`` would do, exactly: what ``FallingSystem`` rolls."""
-    dice = fall_dice(distance_ft, soft, rules)
-    chances = sum_of_dice(dice, rules.fall_die_sides)
-    return FallOdds(distance_ft, soft, dice, Distribution.of({t: float(p) for t, p in enumerate(chances)}))
 
 
 def round_fall_left(falling: Falling, rules: Rules) -> float:

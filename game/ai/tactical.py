@@ -26,8 +26,7 @@ from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weig
 from game.ai.tactical_uses import uses_from
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
-from systems.drops import least_hurtful_drop_ft
-from systems.falling import fall_odds
+from systems.drops import fall_odds, least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
 

@@ -39,7 +39,7 @@ from game.battle.uses import PowerUses
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.damage import after_hit
-from systems.falling import fall_odds
+from systems.drops import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
 from systems.odds import chance_at_least, dice_outcomes

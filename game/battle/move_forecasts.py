@@ -20,7 +20,8 @@ from game.battle.creatures import Creatures
 from game.battle.world import entry
 from systems.actions import landing_problem, move_problems, speed_for_round, walk
 from systems.cover import has_cover
-from systems.falling import fall_odds, round_fall_left
+from systems.drops import fall_odds
+from systems.falling import round_fall_left
 from systems.visibility import level_at, vision_value
 from systems.vitals import can_act, is_flying
 
