@@ -21,10 +21,7 @@ import numpy as np
 from components import Conditions, Cover, Creature, Position, Rules, Terrain
 from components.terrain import Blocks
 from systems.caches import MapCaches
-from systems.cover_lines import blocked_lines as blocked_lines
-from systems.cover_lines import blocked_lines_many as blocked_lines_many
-from systems.cover_lines import learn_row
-from systems.cover_lines import solids_for as solids_for
+from systems.cover_lines import blocked_lines, blocked_lines_many, learn_row, solids_for
 from systems.state import BattleState, Phase
 
 

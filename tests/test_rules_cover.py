@@ -16,7 +16,8 @@ from components import Cover, Terrain
 from components.terrain import Blocks
 from game import Battle
 from systems.caches import MapCaches
-from systems.cover import blocked_lines, cover_count, cover_counts, has_cover, has_cover_many, solids_for
+from systems.cover import cover_count, cover_counts, has_cover, has_cover_many
+from systems.cover_lines import blocked_lines, solids_for
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
 

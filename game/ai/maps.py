@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from components import Rules, Terrain
-from systems.cover import blocked_lines, blocked_lines_many
+from systems.cover_lines import blocked_lines, blocked_lines_many
 from systems.paths import distance_map
 from systems.visibility import sees
 
