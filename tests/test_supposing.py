@@ -127,3 +127,44 @@ def test_no_command_may_be_issued_inside_the_block(trusted_system: bool) -> None
             b.add_condition(foe, "prone")
     assert b.events == events and b.command_log == log and "flying" not in b.conditions(fighter)
     b.move(fighter, 6, 5)  # and after it, commands are taken again
+
+
+def melee() -> tuple[Battle, list[int], list[int]]:
+    """Two against three, in combat, with powers of every kind the threats read (attacks at range and
+    in reach, a save), so each side's menaces, walks, saves and chances all land in the memo."""
+    b = Battle(seed=7, width=12, height=8)
+    b.add_wall(6, 3)
+    blue = [b.spawn("Archer", 2, 3, team="blue", powers=["shoot", "fireball"]),
+            b.spawn("Fighter", 5, 5, team="blue", powers=["strike"])]
+    red = [b.spawn("Foe", 9, 3, team="red", powers=["shoot", "strike"]),
+           b.spawn("Brute", 7, 5, team="red", powers=["strike"]),
+           b.spawn("Mage", 10, 6, team="red", powers=list(b.powers))]
+    b.start_combat()
+    return b, blue, red
+
+
+def every_threat(b: Battle, blue: list[int], red: list[int]) -> list[tuple[float, tuple[object, ...]]]:
+    """The threats on every creature where it stands, from all its enemies and from each alone."""
+    asked = [b.threats_where_they_stand(blue + red)]
+    asked += [b.threats_where_they_stand(blue + red, [e]) for e in blue + red]
+    return [(t.expected, t.sources) for found in asked for t in found]
+
+
+@pytest.mark.parametrize("side", ["blue", "red"])
+@pytest.mark.parametrize("condition", [
+    "blinded", "dazzled", "restrained", "prone", "slowed", "surprised", "flying", "hidden"])
+def test_answers_kept_into_the_what_if_are_a_real_grants(condition: str, side: str) -> None:
+    """The memo's answers taken into the block (the threats asked just before it) give what a real
+    grant gives, for a creature of either side."""
+    b, blue, red = melee()
+    for entity in blue if side == "blue" else red:
+        before = b.snapshot()
+        try:
+            b.add_condition(entity, condition)
+            expected = every_threat(b, blue, red)
+        finally:
+            b.restore(before)
+        plain = every_threat(b, blue, red)  # the memo, full of answers for the battle as it is
+        with b.supposing(entity, condition):
+            assert every_threat(b, blue, red) == expected
+        assert every_threat(b, blue, red) == plain

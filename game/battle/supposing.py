@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import esper
 
@@ -25,7 +26,7 @@ from game.battle.world import entry
 from systems.conditions import ConditionSystem, derive
 from systems.gm import GmSystem
 from systems.grants import grant_condition
-from systems.state import Phase
+from systems.state import Phase, check_stamp
 from systems.visibility import VisibilitySystem, look
 
 #: The source a supposed grant is made under (never seen outside the ``with`` block).
@@ -63,14 +64,28 @@ class Supposing(Creatures, Snapshots):
         conditions = esper.component_for_entity(entity, Conditions)
         vision = esper.component_for_entity(entity, Vision)
         granted, active, level = conditions.granted, conditions.active, vision.level
-        kept = self.memo.swap()  # the stamp stays, the battle does not: answers kept for it don't hold here
+        # the stamp stays, the battle does not: only the answers that no change of this creature's
+        # conditions and sight can reach are taken into the what-if (see ``_kept_beside``)
+        found = self.memo.table(self.state)
+        kept = self.memo.swap()
         try:
             self._grant_in_place(entity, name)
+            self.memo.swap((check_stamp(self.state), self._kept_beside(entity, found)))
             with self.recording.what_if():
                 yield
         finally:
             conditions.granted, conditions.active, vision.level = granted, active, level
             self.memo.swap(kept)
+
+    def _kept_beside(self, entity: int, found: dict[Any, Any]) -> dict[Any, Any]:
+        """Of ``found`` (the memo's answers for the battle as it is), those that hold as well in a
+        battle that differs only in ``entity``'s granted and derived conditions and its sight, which
+        is all an in-place grant changes (``_grant_in_place``; the block puts back just those three).
+        A container the what-if may add to is a copy, unless all it can hold holds for the battle as
+        well: what the what-if works out of its own never reaches the battle's memo otherwise. None
+        here; a part of the battle that keeps answers says which of its own hold
+        (:class:`game.battle.tactics.Tactics`)."""
+        return {}
 
     def _settles_alone(self) -> bool:
         """Whether a grant now would settle by itself: nothing else queued or waiting to settle, the

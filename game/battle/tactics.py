@@ -155,6 +155,25 @@ class Tactics(Outcomes):
                 found.append(menace)
         return found
 
+    def _kept_beside(self, entity: int, found: dict[Any, Any]) -> dict[Any, Any]:
+        """The threats' answers that hold whatever ``entity``'s conditions and sight (a supposed grant
+        changes nothing else): each is worked out from what it names, never from that creature's
+        conditions or sight. An attack's chance is a function of its parts and the rules alone. Another
+        creature's menace reads its own components, the powers, the rules and the light of its square;
+        its walk, the map; a save landing on it, its fatigue. The able enemies of ``entity``'s own team
+        are read with it passed over on its team alone."""
+        kept = super()._kept_beside(entity, found)
+        team = esper.component_for_entity(entity, Creature).team
+        for key, answer in found.items():
+            if key == "attack_chances":
+                kept[key] = answer  # (shared: what the what-if adds to it holds for the battle as well)
+            elif key == "walks":
+                kept[key] = {enemy: costs for enemy, costs in answer.items() if enemy != entity}
+            elif isinstance(key, tuple) and (key[0] in ("menace", "saved") and key[1] != entity
+                                             or key == ("able", team)):
+                kept[key] = answer if key[0] == "menace" else answer.copy()
+        return kept
+
     def _able_enemies(self, team: str) -> Iterable[int]:
         """Creatures of other teams that could take a turn: alive, not downed, not falling."""
         for other in self.state.creatures:
