@@ -93,9 +93,10 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
     left goes on into the next round: the turn refuses everything after it ("it is falling"), and
     ``falling`` says why. Whether the fall downs it is the fall's forecast, not this projection's.
 
-    A queued teleport (a blink) puts it on the ground of its point, and a queued flight on itself
-    makes the moves after it flights, as each resolves when its turn comes (a use is taken to land:
-    the resolution checks it again, and a refused one refuses what relied on it).
+    A queued teleport (a blink) puts it on the ground of its point, and a queued use that makes it
+    fly (:func:`_after_use`) makes the moves after it flights, as each resolves when its turn comes (a
+    use is taken to land: the resolution checks it again, and the action system refuses the orders
+    given after such a use when it is refused).
     """
     here, used, z = position.square, movement.used_ft, position.z
     conditions = esper.component_for_entity(entity, Conditions)
