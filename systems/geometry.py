@@ -38,8 +38,6 @@ def distance_3d_ft(a: tuple[int, int], a_z: float, b: tuple[int, int], b_z: floa
     if a_z == b_z:  # the same height (on level ground, nearly every ask): no conversions
         return float(across)
     up = abs(float(a_z) - float(b_z))
-    if up == 0:
-        return float(across)
     if rules.height_distance == "larger":
         return max(float(across), up)
     return math.hypot(across, up)

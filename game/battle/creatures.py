@@ -212,12 +212,7 @@ class Creatures(BattleCore):
         """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI)."""
         state = self.state
         entity = self.check(entity)
-        if state.actions.get(entity):
-            position, movement, falling = orders.projected(state, entity)
-        else:  # nothing queued: it starts from where it is (the mask only reads them)
-            position = esper.component_for_entity(entity, Position)
-            movement = esper.component_for_entity(entity, Movement)
-            falling = None
+        position, movement, falling, _ = orders.starting_point(state, entity)
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions) or falling is not None:  # a queued move leaves it falling: no more moves
             return np.zeros(state.terrain.walls.shape, dtype=bool)

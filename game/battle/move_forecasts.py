@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import esper
 import numpy as np
 
-from components import Conditions, Creature, Falling, Movement, Position
+from components import Conditions, Creature, Falling, Position
 from components.commands import Move
 from components.forecasts import MoveForecast
 from game.battle import orders, validate
@@ -21,7 +21,6 @@ from game.battle.world import entry
 from systems.actions import landing_problem, move_problems, speed_for_round, walk
 from systems.cover import has_cover
 from systems.drops import fall_odds
-from systems.falling import round_fall_left
 from systems.visibility import level_at, vision_value
 from systems.vitals import can_act, is_flying
 
@@ -55,15 +54,10 @@ class MoveForecasts(Creatures):
         entity = self.check(entity)
         goals = [validate.square(state, *square, what="square") for square in squares]
         then = () if after is None else (Move(entity, *validate.square(state, *after, what="square")),)
+        position, movement, refused, room = orders.starting_point(state, entity, then)
+        if refused is not None:  # a queued move (or ``after``) leaves it falling: the turn refuses any more
+            return [MoveForecast(entity, goal, False, refused) for goal in goals]
         falling = esper.component_for_entity(entity, Falling)
-        if then or state.actions.get(entity):
-            position, movement, refused, room = orders.projected_room(state, entity, then)
-            if refused is not None:  # a queued move (or ``after``) leaves it falling: the turn refuses any more
-                return [MoveForecast(entity, goal, False, refused) for goal in goals]
-        else:  # nothing queued: it starts from where it is (the forecasts only read them)
-            position = esper.component_for_entity(entity, Position)
-            movement = esper.component_for_entity(entity, Movement)
-            room = round_fall_left(falling, state.rules)
         conditions = esper.component_for_entity(entity, Conditions)
         left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
         flying = is_flying(movement, conditions)  # (the projection's: a queued flight counts)

@@ -60,6 +60,18 @@ def projected_room(state: BattleState, entity: int, then: Sequence[ActorCommand]
     return Position(x, y, z), Movement(movement.speed_ft, used, movement.flying or flying), falling, room
 
 
+def starting_point(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()
+                   ) -> tuple[Position, Movement, str | None, float]:
+    """Where one more order of the creature's starts from, to be read and not kept: with nothing
+    queued (and no ``then``) its own Position and Movement, the way it is (most asks: no copies
+    made), else :func:`projected_room`'s; with why nothing more can resolve, and the fall the round
+    has left it. What a move's check, its forecasts and the reachable squares read."""
+    if then or state.actions.get(entity):
+        return projected_room(state, entity, then)
+    return (esper.component_for_entity(entity, Position), esper.component_for_entity(entity, Movement), None,
+            round_fall_left(esper.component_for_entity(entity, Falling), state.rules))
+
+
 def projection(state: BattleState, entity: int, then: Sequence[ActorCommand] = ()) -> tuple[Position, Movement]:
     """:func:`projected`'s position and movement (what most callers read)."""
     position, movement, _ = projected(state, entity, then)
@@ -185,14 +197,9 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
     goal = square(state, x, y, "destination")
     conditions = esper.component_for_entity(entity, Conditions)
     falling = esper.component_for_entity(entity, Falling)
-    if state.actions.get(entity):
-        position, movement, refused, room = projected_room(state, entity)
-        if refused is not None:
-            raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {refused}")
-    else:  # nothing queued: it starts from where it is (the check only reads them)
-        position = esper.component_for_entity(entity, Position)
-        movement = esper.component_for_entity(entity, Movement)
-        room = round_fall_left(falling, state.rules)
+    position, movement, refused, room = starting_point(state, entity)
+    if refused is not None:
+        raise IllegalCommand(f"{label(entity)} cannot move to {goal}: {refused}")
     problem = move_problem(state.paths, state.rules, position, movement, conditions, falling, goal,
                            lambda there: state.taken(there, entity))
     if not problem and state.terrain.level_ground() is None and not is_flying(movement, conditions):
