@@ -194,6 +194,27 @@ class UseOutcome(NamedTuple):
 
 
 @dataclass(frozen=True, slots=True)
+class ScriptForesight:
+    """What a power's script would ask for in a use not yet made (``Battle.foresee_script``): its
+    ``on_hit`` when the use lands on ``target``, or its ``on_use`` when ``target`` is None.
+
+    ``runs`` holds the commands asked in each run, ``(method, args)`` in order, one run for each
+    quantile its dice were read at. ``outcomes`` are their numbers for each creature they touch, as
+    a planner weighs a forecast's: the share of runs that hurt or heal it (``affected``), the mean
+    damage and healing over all runs, the share that down it and that kill it; then one more for
+    each condition granted, with the share of runs that grant it as ``affected``. Commands that move
+    creatures or make lights and areas are in ``runs`` only. ``known`` is False when the script
+    failed or is out: nothing is foreseen.
+    """
+
+    power: str
+    target: int | None
+    known: bool = True
+    runs: tuple[tuple[tuple[str, tuple[object, ...]], ...], ...] = ()
+    outcomes: tuple[Outcome, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class MoveForecast:
     """What a move to a square would do.
 

@@ -27,6 +27,14 @@ from systems.rolls import roll_die
 from systems.state import BattleState, Phase, check_stamp
 
 
+def script_ctx(rnd: int, power: str, user: int, target: int | None, point: tuple[int, int] | None,
+               effect: int = -1) -> dict[str, Any]:
+    """What a power's script reads of its use (``ctx``'s plain fields): the same for the real call and
+    for a what-if of it (``Battle.foresee_script``), so the what-if answers as the call would."""
+    return {"user": user, "power": power, "round": rnd, "target": target if target is not None else -1,
+            "x": point[0] if point else -1, "y": point[1] if point else -1, "effect": effect}
+
+
 class PowerSystem(esper.Processor):
     """Resolves ``UsePower`` commands for the action system, in the order a creature issued them."""
 
@@ -64,7 +72,8 @@ class PowerSystem(esper.Processor):
             state.effects[effect.id] = effect  # before the scripts run: what they grant is the effect's too
         source = effect.source if effect else f"power:{power.id}"
         scripts = state.scripts if power.script else None
-        ctx = self._ctx(power, command, effect) if scripts is not None else {}
+        ctx = script_ctx(state.round, power.id, command.actor, command.target, command.point,
+                         effect.id if effect else -1) if scripts is not None else {}
         if scripts is not None and power.script:
             scripts.run(power.script, "on_use", ctx)
         for target in creatures_reached(state, power, actor, command.target, command.point,
@@ -89,12 +98,6 @@ class PowerSystem(esper.Processor):
             state.emit(CommandRefused(state.round, command.actor, f"use {power.id}", problem))
         return bool(problem)
 
-    def _ctx(self, power: Power, command: UsePower, effect: ActiveEffect | None) -> dict[str, Any]:
-        """What a power's script reads of its use (``ctx``'s plain fields)."""
-        return {"user": command.actor, "power": power.id, "round": self.state.round,
-                "target": command.target if command.target is not None else -1,
-                "x": command.point[0] if command.point else -1, "y": command.point[1] if command.point else -1,
-                "effect": effect.id if effect else -1}
 
     def _outcome(self, power: Power, user: int, target: int) -> str:
         """Roll the attack or the save, if any: "hit" (effects apply), "half" (saved, half damage) or "miss"."""

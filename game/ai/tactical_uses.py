@@ -57,6 +57,9 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
     # a friend's wound costs what the same wound on an enemy would be worth, and more (``friendly_fire``)
     menace = turn.menace(odds.target)
     value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace))
+    for c in odds.conditions:  # a harm laid on a friend (an area's blindness, a script's dazzle) costs its weight
+        if c not in turn.glance[odds.target].conditions:
+            value -= odds.affected * w.conditions.get(c, 0.0) * (1 + menace)
     if odds.healing is not None:
         value += turn.heal_worth(odds.target, odds.healing, odds.affected)
     healing = odds.healing
@@ -65,22 +68,51 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
 
 
 def value_of(turn: Turn, forecast: UseOutcome) -> tuple[float, Why]:
-    """A use's value: the sum over every creature it would touch, friends counted against it."""
+    """A use's value: the sum over every creature it would touch, friends counted against it, and
+    what its script would add, as the battle foresees it (``Battle.foresee_script``: its ``on_use``
+    once, its ``on_hit`` for each creature by the chance the use lands on it)."""
     total, parts = 0.0, []
     rounds = max(turn.battle.power(forecast.power).duration or 1, 1)
     for odds in forecast.targets:
         value, words = worth(turn, odds, rounds)
         total += value
         parts.append((odds.target, words))
-    if forecast.scripted:  # a script decides what it does: worth a modest guess per creature it reaches
-        power = turn.battle.power(forecast.power)
-        guess = [turn.weights.script_guess * (-1 if odds.ally else 1) * odds.affected for odds in forecast.targets
-                 if power.damage is None and power.healing is None]
-        total += sum(guess) if forecast.targets else 0.5
+    if forecast.scripted:
+        added = scripted(turn, forecast)
+        if added is None:  # the script cannot be foreseen: worth a modest guess per creature it reaches
+            power = turn.battle.power(forecast.power)
+            guess = [turn.weights.script_guess * (-1 if odds.ally else 1) * odds.affected
+                     for odds in forecast.targets if power.damage is None and power.healing is None]
+            total += sum(guess) if forecast.targets else 0.5
+        else:
+            for odds in added:
+                value, words = worth(turn, odds, rounds)
+                total += value
+                parts.append((odds.target, words))
     name = turn.battle.power(forecast.power).name
     glance = turn.glance  # the names as they were when the plan was made
     return total, lambda: f"{name}: " + "; ".join(f"{glance[t].name} {words()}" for t, words in parts) \
         if parts else name
+
+
+def scripted(turn: Turn, forecast: UseOutcome) -> list[Outcome] | None:
+    """What the use's script adds, creature by creature, as the battle foresees it: its ``on_use``
+    once, and its ``on_hit`` on each creature the use reaches, scaled by the chance it lands there
+    (the script's own numbers are for a use that lands); None when the script cannot be foreseen."""
+    battle, me = turn.battle, turn.me
+    once = battle.foresee_script(me, forecast.power)
+    if not once.known:
+        return None
+    found = list(once.outcomes)
+    for odds in forecast.targets:
+        hit = battle.foresee_script(me, forecast.power, odds.target)
+        if not hit.known:
+            return None
+        p = odds.affected
+        found += [Outcome(o.target, o.ally, p * o.affected, None if o.damage is None else p * o.damage,
+                          None if o.healing is None else p * o.healing, None, o.conditions, p * o.downs, p * o.kills)
+                  for o in hit.outcomes]
+    return found
 
 
 def aims(turn: Turn, power: Any, square: tuple[int, int]) -> list[dict[str, Any]]:

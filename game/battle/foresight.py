@@ -1,10 +1,16 @@
-"""What-ifs of reaction scripts: their commands for an event that has not happened, none applied.
+"""What-ifs of scripts: their commands for an event or a use that has not happened, none applied.
 
 Split from :mod:`game.battle.reactions` (which runs reactions for real). A what-if is asked often
 (a planner weighs a few squares a turn), and a script call costs tens of microseconds in process and
 a pipe round trip in a worker, so answers are remembered with the reads they rested on: a script is
 hermetic, its reads are all it knows, so while every one of those reads answers the same, so does
 the script, and it need not run again. Nothing here is charged to a battle's script budgets.
+
+A power's script is foreseen with its dice read at fixed quantiles (:data:`QUANTILES`): one run with
+every die at its 10th percentile, one at its 30th, and so on. The runs stand for equal slices of the
+dice's odds, so their mean is a fair estimate of the mean, and the share of runs in which a blow
+downs someone a fair estimate of that chance; and no die is rolled, so the answer is a function of
+the reads alone and is remembered like a reaction's, and the battle's generator is never touched.
 """
 
 from __future__ import annotations
@@ -12,14 +18,42 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from components.dice import Dice
 from components.events import Event
 from game.battle.script_bridge import READS, ScriptBridge
 from game.scripting import InProcessHost, Weighed, WorkerHost
+from systems.odds import dice_outcomes
 
 #: What-if questions a battle remembers (one a creature and reaction, in practice), and answers
 #: kept for each (a few squares the planner stands on)
 MEMO_KEYS = 256
 MEMO_ANSWERS = 4
+
+#: Where a power's what-if reads every die it rolls, one run each: the middles of five equal slices of
+#: the odds, so each run stands for a fifth of them.
+QUANTILES = (0.1, 0.3, 0.5, 0.7, 0.9)
+
+Asked = tuple[tuple[str, tuple[Any, ...]], ...]
+
+
+def quantile_roll(notation: object, quantile: float) -> int:
+    """The least value of the dice ``notation`` names that they roll at or under with chance
+    ``quantile`` (what a what-if reads for ``ctx.roll``).
+
+    Raises:
+        ValueError: notation that is not dice, as ``ctx.roll`` refuses it.
+    """
+    try:
+        dice = Dice.parse(notation)
+    except ValueError as err:
+        raise ValueError(f"roll: {err}") from None
+    values = sorted(dice_outcomes(dice).items())
+    total = 0.0
+    for value, p in values:
+        total += p
+        if total >= quantile - 1e-12:
+            return value
+    return values[-1][0]
 
 
 def small_fields(event: Event) -> dict[str, Any]:
@@ -44,9 +78,12 @@ class Foreseer:
     def __init__(self, host: InProcessHost | WorkerHost, bridge: ScriptBridge) -> None:
         self.host = host
         self.bridge = bridge
-        self.memo: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], tuple[Any, ...]]]] = {}
+        #: question -> answers with the reads they rested on (a reaction's commands, or a power's runs)
+        self.memo: dict[tuple[Any, ...], list[tuple[tuple[Any, ...], Any]]] = {}
         #: scripts whose what-if failed once: not foreseen again in this battle
         self.failed: set[str] = set()
+        #: (dice notation, quantile) -> the value read there: a planner asks the same few dice all battle
+        self.quantiles: dict[tuple[str, float], int] = {}
 
     def call(self, name: str, function: str, owner: int | None, event: Event
              ) -> list[tuple[str, tuple[Any, ...]]]:
@@ -73,6 +110,50 @@ class Foreseer:
             self.memo[key] = [(tuple(reads_seen), tuple(asked)), *kept][:MEMO_ANSWERS]
         return asked
 
+    def power(self, name: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...]) -> tuple[Asked, ...]:
+        """A power script's commands for a use that has not happened, one run a quantile of
+        :data:`QUANTILES` (its dice read there): remembered with the reads they rested on, as a
+        reaction's are (the dice are no read: each run's are fixed by its quantile).
+
+        Raises:
+            ScriptError: the script failed in a run (a loop past its steps, a refused command).
+        """
+        key = ("power", name, function, tuple(sorted(ctx.items())), args)
+        kept = self.memo.get(key, [])
+        for reads, runs in kept:
+            if all(self.same_answer(method, call, value) for method, call, value in reads):
+                return runs
+        reads_seen: list[tuple[str, tuple[Any, ...], Any]] = []
+        found = []
+        self.bridge.ctx = ctx
+        for quantile in QUANTILES:
+            asked: list[tuple[str, tuple[Any, ...]]] = []
+
+            def answer(method: str, call: tuple[Any, ...], q: float = quantile,
+                       asked: list[tuple[str, tuple[Any, ...]]] = asked) -> Any:
+                if method != "roll":
+                    return self.answer(method, call, asked, reads_seen)
+                key = (call[0], q) if isinstance(call[0], str) else None
+                value = self.quantiles.get(key) if key is not None else None
+                if value is None:
+                    value = quantile_roll(call[0], q)
+                    if key is not None and len(self.quantiles) < MEMO_KEYS:
+                        self.quantiles[key] = value
+                return self.weighed(value, method, call)
+
+            self.host.call(name, function, args=(ctx, *args), bridge=answer, max_steps=self.host.limits.max_steps)
+            found.append(tuple(asked))
+        runs = tuple(found)
+        if len(self.memo) >= MEMO_KEYS and key not in self.memo:
+            del self.memo[next(iter(self.memo))]  # the oldest question
+        self.memo[key] = [(tuple(reads_seen), runs), *kept][:MEMO_ANSWERS]
+        return runs
+
+    def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:
+        """``value`` as the host takes a ctx call's answer: with the steps the call weighs, if any."""
+        weight = self.bridge.weight(method, args)
+        return Weighed(value, weight) if weight else value
+
     def same_answer(self, method: str, args: tuple[Any, ...], value: Any) -> bool:
         """Whether a read remembered from an earlier what-if answers the same now."""
         try:
@@ -86,12 +167,12 @@ class Foreseer:
         is checked as the real one would be and noted, never buffered."""
         if method in READS:
             value = self.bridge.read(method, args)
-            reads.append((method, tuple(args), copy.deepcopy(value)))
+            reads.append((method, tuple(args), value if isinstance(value, (int, float, str, bool)) else
+                          copy.deepcopy(value)))  # (a plain answer cannot change under it)
         else:
             if len(asked) >= self.host.limits.max_commands:
                 raise ValueError("too many commands in one call")
             self.bridge.command(method, args, len(asked))  # refused as the real one would be
             asked.append((method, tuple(args)))
             value = None
-        weight = self.bridge.weight(method, args)
-        return Weighed(value, weight) if weight else value
+        return self.weighed(value, method, args)

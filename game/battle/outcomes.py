@@ -21,6 +21,7 @@ from components import Conditions, Defense, Fatigue, Position
 from components.forecasts import Outcome, UseOutcome
 from components.powers import Power
 from game.battle.forecasts import Forecasts
+from game.battle.script_forecasts import ScriptForecasts
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
@@ -28,7 +29,7 @@ from systems.power_checks import Vantage, aim_problem, attack_chance
 from systems.visibility import level_at
 
 
-class Outcomes(Forecasts):
+class Outcomes(Forecasts, ScriptForecasts):
     """``outcomes_many``: the numbers of ``forecast_many``, for a planner."""
 
     @entry

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, ScriptFailed, TurnStarted
 from game.battle.foresight import Foreseer, reaction_ctx, small_fields
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
+from game.battle.script_names import checked_name, failure_place, named_error
 from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
 from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
 from game.scripting.signatures import entry_problems
@@ -68,7 +69,6 @@ UNCOUNTED_KINDS = frozenset({"timeout", "died", "panic", "protocol", "lost"})
 SCRIPT_OUT = "script_out"
 
 _OUT = "out for the rest of the battle"
-_MAX_NAME = 120
 
 Recorder = Callable[[str, tuple[Any, ...]], None]
 
@@ -76,35 +76,6 @@ Recorder = Callable[[str, tuple[Any, ...]], None]
 def new_hosts() -> ScriptHosts:
     """Script hosts offering the battle's ctx methods (for an owner that plays many battles)."""
     return ScriptHosts({**READS, **COMMANDS}, COMMANDS)
-
-
-def _named(err: ScriptError, host_name: str, script: str) -> ScriptError:
-    """The same error, told by the script's file name instead of the host's name for it."""
-    return ScriptError(script, err.reason.replace(host_name, script), line=err.line, function=err.function,
-                       kind=err.kind, steps=err.steps, detail=err.detail.replace(host_name, script))
-
-
-def checked_name(script: object) -> str:
-    """A script is named by a plain, printable file name ending in .star, inside the script folder.
-
-    Raises:
-        ScriptError: (kind ``missing``) any other name; the message shows it as ``repr`` (clipped),
-            so a NUL, a newline or an escape sequence in it is visible, not acted upon.
-    """
-    if not (isinstance(script, str) and script.endswith(".star") and len(script) <= 255 and script.isprintable()
-            and "/" not in script and "\\" not in script and ".." not in script):
-        shown = repr(script)
-        shown = shown if len(shown) <= _MAX_NAME else shown[:_MAX_NAME - 3] + "..."
-        raise ScriptError(shown, "a script is a plain file name ending in .star, in the script folder",
-                          kind="missing")
-    return script
-
-
-def _where(err: ScriptError | None, script: str) -> str:
-    """``file:line in function`` of a failure, or the file alone."""
-    if err is None:
-        return script
-    return str(err).removesuffix(f": {err.reason}")
 
 
 class ScriptHook:
@@ -192,7 +163,7 @@ class ScriptHook:
         try:
             self.host.load(name, source)
         except ScriptError as err:
-            named = _named(err, name, script)
+            named = named_error(err, name, script)
             if named.kind not in UNCOUNTED_KINDS:  # a load that may work next time is not cached
                 self._broken[script] = named
             raise named from None
@@ -256,7 +227,7 @@ class ScriptHook:
         except ScriptError as failure:
             state.rng.setstate(rng_state)  # rolls made during the failed call never happened
             self._buffer = []
-            self._failed(index, script, function, _named(failure, self._names[script], script), allowance, which)
+            self._failed(index, script, function, named_error(failure, self._names[script], script), allowance, which)
             return False
         self.budget.spend(self.host.last_steps)
         buffer, self._buffer = self._buffer, []
@@ -272,7 +243,7 @@ class ScriptHook:
             return
         self.budget.spend(err.steps or 0)
         if err.kind == "budget" and allowance < self.host.limits.max_steps:
-            self._put_out(script, function, f"{_where(err, script)}: {self.budget.describe(which)} ran out in "
+            self._put_out(script, function, f"{failure_place(err, script)}: {self.budget.describe(which)} ran out in "
                                             f"this call; {_OUT}")
             return
         self.state.emit(ScriptFailed(self.state.round, script, function, stable(str(err))))
@@ -287,7 +258,7 @@ class ScriptHook:
             why = f"took longer than {self.host.limits.wall_seconds} s"
         else:
             why = "stopped the script host (out of memory, or a crash)"
-        reason = f"{stable(_where(err, script))}: {why}; {_OUT}"
+        reason = f"{stable(failure_place(err, script))}: {why}; {_OUT}"
         self.budget.spend(allowance)
         if self.record is not None:
             self.record(SCRIPT_OUT, (index, script, function, reason))
@@ -380,6 +351,24 @@ class ScriptHook:
             self.bridge.moved = {}
             self.state.rng.setstate(rng_state)
         return tuple(asked), True, heard
+
+    def foresee_power(self, script: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...] = ()
+                      ) -> tuple[tuple[tuple[tuple[str, tuple[Any, ...]], ...], ...], bool]:
+        """What a power's ``function`` would ask for in a use that has not happened: its commands,
+        checked and none applied, one run for each quantile its dice are read at
+        (:data:`game.battle.foresight.QUANTILES`); and whether that is known (False when the script
+        fails, does not load, is out, or failed a what-if before). No run when it does not define
+        ``function``. Charged to no budget and counted as no call, like :meth:`foresee`.
+        """
+        if script in self.out or script in self._broken or script in self.foreseer.failed:
+            return (), False
+        try:
+            if function not in self.load(script):
+                return (), True
+            return self.foreseer.power(self._names[script], function, ctx, args), True
+        except ScriptError:
+            self.foreseer.failed.add(script)  # not asked again this battle (see ``foresee``)
+            return (), False
 
     def listens(self, event: type[Event]) -> bool:
         """Whether a reaction script that loads defines the function for this kind of event."""

@@ -1,0 +1,100 @@
+"""What a power's script would do, foreseen by the script itself, for a planner and a person.
+
+A power whose effect a script decides (a draining touch that heals its user, a bolt that jumps to a
+second enemy) cannot be forecast from its data: the data says only what the script adds to. Its
+forecast says ``scripted``; this asks the script. Its hook runs as a what-if (commands checked and
+none applied, nothing charged, no die rolled: :mod:`game.battle.foresight`), once for each of a few
+quantiles its dice are read at, and what the runs ask is summed per creature into the numbers a
+forecast gives (the damage rule decides who goes down and who dies). A computer player weighs those
+numbers as it weighs a forecast's; where the script cannot be foreseen, it can only guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import esper
+
+from components import Creature, Fatigue, Health
+from components.forecasts import Outcome, ScriptForesight
+from game.battle.uses import PowerUses
+from game.battle.world import entry
+from systems.damage import after_hit
+from systems.powers import script_ctx
+from systems.state import BattleState
+from systems.vitals import dead_at
+
+Runs = Sequence[Sequence[tuple[str, Sequence[Any]]]]
+
+
+class ScriptForecasts(PowerUses):
+    """``foresee_script``: a power's script asked what it would do."""
+
+    @entry
+    def foresee_script(self, user: int, power_id: str, target: int | None = None,
+                       point: tuple[int, int] | None = None) -> ScriptForesight:
+        """What the script of ``power_id`` would ask for if ``user`` used it now: its ``on_hit`` when
+        the use lands on ``target``, or its ``on_use`` (once a use, landing or not) when no target is
+        given; ``point`` is where an area is aimed. Each of its dice is read at the quantiles of
+        :data:`game.battle.foresight.QUANTILES`, one run each, and the runs' commands are summed per
+        creature (see :class:`~components.forecasts.ScriptForesight`). What the power's data does is
+        the forecast's (``forecast``, ``outcomes_many``); this is only what its script adds.
+
+        Why: without it a computer player can only guess what a scripted power is worth, and uses it
+        too little or too much; a designer who writes a script wants it weighed as it plays.
+
+        Raises:
+            IllegalCommand: an unknown creature or power, or a point off the grid.
+        """
+        user, power = self.check(user), self.power(power_id)
+        target = None if target is None else self.check(target)
+        point = None if point is None else self.aim_point(point)
+        if not power.script:
+            return ScriptForesight(power.id, target)  # nothing of it is a script's
+        aimed = target if power.area is None else None  # what the use names: an area's names no creature
+        ctx = script_ctx(self.state.round, power.id, user, aimed, point)
+        function, args = ("on_use", ()) if target is None else ("on_hit", (target,))
+        runs, known = self.scripts.foresee_power(power.script, function, ctx, args)
+        if not known:
+            return ScriptForesight(power.id, target, known=False)
+        return ScriptForesight(power.id, target, True, runs, script_outcomes(self.state, user, runs))
+
+
+def script_outcomes(state: BattleState, user: int, runs: Runs) -> tuple[Outcome, ...]:
+    """The runs' numbers for each creature they touch, in the order first touched: the share of runs
+    that hurt or heal it, the mean damage and healing over all runs, and the share that down it and
+    that kill it (each damage command a hit, resolved by ``systems.damage.after_hit``); then one more
+    for each condition a run grants it, with the share of runs that grant it."""
+    team = esper.component_for_entity(user, Creature).team
+    rules, count = state.rules, max(len(runs), 1)
+    order: list[int] = []
+    for run in runs:
+        order += [args[0] for method, args in run if args and args[0] not in order
+                  and method in ("damage", "heal", "add_condition")]
+    found = []
+    for creature in order:
+        health = esper.component_for_entity(creature, Health)
+        fatigue = esper.component_for_entity(creature, Fatigue)
+        ally = esper.component_for_entity(creature, Creature).team == team
+        was_dead = dead_at(health.current, fatigue.level, fatigue.maximum)
+        touched = damage = healing = downs = kills = 0  # summed over the runs, then shared out
+        granted: dict[str, int] = {}
+        for run in runs:
+            hits = [int(args[1]) for method, args in run if method == "damage" and args[0] == creature]
+            heals = [int(args[1]) for method, args in run if method == "heal" and args[0] == creature]
+            touched += bool(hits or heals)
+            damage, healing = damage + sum(hits), healing + sum(heals)
+            current, tired = health.current, fatigue.level
+            for amount in hits:
+                current, tired = after_hit(current, tired, fatigue.maximum, amount, rules)
+            downs += health.current > 0 and current == 0
+            kills += not was_dead and dead_at(current, tired, fatigue.maximum)
+            for name in {str(args[1]) for method, args in run if method == "add_condition" and args[0] == creature}:
+                granted[name] = granted.get(name, 0) + 1
+        if touched:
+            found.append(Outcome(creature, ally, touched / count, damage / count if damage else None,
+                                 healing / count if healing else None, None, (), downs / count, kills / count))
+        found += [Outcome(creature, ally, runs_granting / count, None, None, None, (name,), 0.0, 0.0)
+                  for name, runs_granting in sorted(granted.items())]
+    return tuple(found)

@@ -1,0 +1,41 @@
+"""How a battle names its scripts: the file names it accepts, and errors told by them.
+
+A host knows a script by its file name and a digest of its text (see
+:meth:`game.battle.reactions.ScriptHook.load`); a person reads the file name alone.
+"""
+
+from __future__ import annotations
+
+from game.scripting import ScriptError
+
+#: The most characters of a refused name an error shows.
+_MAX_NAME = 120
+
+
+def named_error(err: ScriptError, host_name: str, script: str) -> ScriptError:
+    """The same error, told by the script's file name instead of the host's name for it."""
+    return ScriptError(script, err.reason.replace(host_name, script), line=err.line, function=err.function,
+                       kind=err.kind, steps=err.steps, detail=err.detail.replace(host_name, script))
+
+
+def checked_name(script: object) -> str:
+    """A script is named by a plain, printable file name ending in .star, inside the script folder.
+
+    Raises:
+        ScriptError: (kind ``missing``) any other name; the message shows it as ``repr`` (clipped),
+            so a NUL, a newline or an escape sequence in it is visible, not acted upon.
+    """
+    if not (isinstance(script, str) and script.endswith(".star") and len(script) <= 255 and script.isprintable()
+            and "/" not in script and "\\" not in script and ".." not in script):
+        shown = repr(script)
+        shown = shown if len(shown) <= _MAX_NAME else shown[:_MAX_NAME - 3] + "..."
+        raise ScriptError(shown, "a script is a plain file name ending in .star, in the script folder",
+                          kind="missing")
+    return script
+
+
+def failure_place(err: ScriptError | None, script: str) -> str:
+    """``file:line in function`` of a failure, or the file alone."""
+    if err is None:
+        return script
+    return str(err).removesuffix(f": {err.reason}")

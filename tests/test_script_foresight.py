@@ -1,0 +1,110 @@
+"""``Battle.foresee_script``: a power's script asked what it would do, and the computer player weighing
+it. The what-if changes nothing (events, dice, budgets), reads the dice at fixed quantiles, agrees
+with what the use then really does, and lets the tactical player prefer a draining touch it can
+only have guessed at before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from components.events import AttackRolled
+from game import Battle, ai
+from game.battle.foresight import QUANTILES, quantile_roll
+from tests.event_steps import kinds
+from tests.power_steps import custom, hp, powers
+
+
+def test_a_draining_touch_is_foreseen_die_by_quantile_and_its_kill_dazzles_its_user():
+    with Battle(seed=2) as b:
+        user = b.spawn("vampire", 2, 2, team="a", health=30)
+        victim = b.spawn("victim", 3, 2, team="b", health=8)
+        b.damage(user, 20)
+        b.tick()
+        seen = b.foresee_script(user, "vampiric-touch", victim)
+        rolled = [quantile_roll("2d6", q) for q in QUANTILES]
+        assert seen.known and len(seen.runs) == len(QUANTILES) and rolled == [4, 6, 7, 8, 10]
+        hurt, healed, dazzled = seen.outcomes
+        assert (hurt.target, hurt.ally, hurt.damage) == (victim, False, sum(rolled) / 5)
+        # 2d6 at or over its 8 Health in two runs of five: it goes down in those
+        assert hurt.downs == 0.4 and hurt.kills == 0.0
+        # the user heals what the victim really loses (at most its 8), and the kill dazzles it
+        assert (healed.target, healed.ally, healed.healing) == (user, True, (4 + 6 + 7 + 8 + 8) / 5)
+        assert (dazzled.target, dazzled.conditions, dazzled.affected) == (user, ("dazzled",), 0.4)
+
+
+def test_a_what_if_changes_nothing_in_the_battle():
+    with Battle(seed=5) as b:
+        user = b.spawn("mage", 2, 2, team="a", powers=["chain-lightning"])
+        first = b.spawn("first", 6, 2, team="b", health=20)
+        b.spawn("second", 8, 2, team="b", health=20)
+        b.start_combat()
+        before = (len(b.events), b.state.rng.getstate(), b.scripts.calls, b.scripts.budget.battle_used)
+        seen = b.foresee_script(user, "chain-lightning", first)
+        assert seen.known and [o.target for o in seen.outcomes] != []
+        assert (len(b.events), b.state.rng.getstate(), b.scripts.calls, b.scripts.budget.battle_used) == before
+        assert hp(b, first) == 20
+
+
+def test_what_has_no_script_or_no_such_hook_foresees_nothing():
+    with Battle(seed=1) as b:
+        user = b.spawn("knight", 2, 2, team="a")
+        target = b.spawn("t", 3, 2, team="b")
+        plain = b.foresee_script(user, "strike", target)
+        no_hook = b.foresee_script(user, "vampiric-touch")  # it has on_hit only: its on_use asks nothing
+        assert (plain.known, plain.runs, plain.outcomes) == (True, (), ())
+        assert no_hook.known and no_hook.outcomes == () and no_hook.runs == ()
+
+
+def test_a_script_that_fails_its_what_if_is_not_known_and_not_asked_again(tmp_path: Path):
+    (tmp_path / "spin.star").write_text(
+        "def on_hit(ctx, target):\n    n = 0\n    for i in range(100000000):\n        n += i\n"
+        "    ctx.damage(target, 1)\n")
+    spin = custom("spin", range_ft=30, script="spin.star")
+    with Battle(seed=1, powers=powers(spin), script_dir=tmp_path) as b:
+        user = b.spawn("mage", 2, 2, team="a")
+        target = b.spawn("t", 5, 2, team="b")
+        calls = b.scripts.calls
+        assert not b.foresee_script(user, "spin", target).known
+        assert not b.foresee_script(user, "spin", target).known  # (remembered: not run again)
+        assert b.scripts.calls == calls and not kinds(b, "script_failed")
+
+
+@settings(max_examples=25, deadline=None)
+@given(amount=st.integers(0, 12), mend=st.integers(0, 6), health=st.integers(1, 12))
+def test_a_script_without_dice_is_foreseen_exactly_as_it_then_resolves(tmp_path_factory, amount: int, mend: int,
+                                                                       health: int):
+    folder = tmp_path_factory.mktemp("scripts")
+    (folder / "fixed.star").write_text(
+        f"def on_hit(ctx, target):\n    ctx.damage(target, {amount})\n    ctx.heal(ctx.user, {mend})\n")
+    sure = custom("sure", range_ft=30, targets="enemy", script="fixed.star")  # no roll: it always lands
+    with Battle(seed=3, powers=powers(sure), script_dir=folder) as b:
+        user = b.spawn("mage", 2, 2, team="a", health=20)
+        target = b.spawn("t", 5, 2, team="b", health=health)
+        b.damage(user, 10)
+        b.tick()
+        hurt, *healed = b.foresee_script(user, "sure", target).outcomes
+        b.use_power(user, "sure", target=target)
+        b.tick()
+        assert not kinds(b, AttackRolled)
+        assert hp(b, target) == max(0, health - amount) and hurt.damage == (amount or None)
+        assert hurt.downs == (1.0 if amount >= health else 0.0)
+        assert hp(b, user) == 10 + mend and [o.healing for o in healed] == [mend or None]
+
+
+def test_the_tactical_player_drains_rather_than_strikes_when_it_is_hurt():
+    # a strike deals 1d8+2 (6.5), the touch 2d6 (7) and heals the user as much: weighed by the
+    # battle's foresight of the script, not a guess of 2.5 a target
+    with Battle(seed=4, width=8, height=6) as b:
+        knight = b.spawn("knight", 2, 2, team="a", health=20, powers=["strike", "vampiric-touch"],
+                         initiative_bonus=20)
+        b.spawn("ogre", 3, 2, team="b", health=30, powers=["strike"])
+        b.damage(knight, 10)
+        b.start_combat()
+        b.begin_round()
+        decision = ai.decide(b, knight, "tactical")
+        used = [args[1] for name, args, _ in decision.commands if name == "use_power"]
+        assert used == ["vampiric-touch"], decision.why
+        assert "knight" in decision.why  # the heal the script would give it is in the reason
