@@ -186,8 +186,8 @@ class ActionSystem(esper.Processor):
             else:
                 self._handle(command, queue)
             first = False
-            if queue and self._falls_to_settle():
-                return  # the rest resolves once the fall has (the turn runs ``Phase.TURN`` again)
+            if queue and (self._falls_to_settle() or isinstance(command, UsePower) and self._use_to_settle()):
+                return  # the rest resolves once the fall or the use has (the turn runs ``Phase.TURN`` again)
 
     def _handle(self, command: ActorCommand, queue: deque[ActorCommand]) -> None:
         """A command this system does not resolve itself (a power's use): its type's handler does."""
@@ -231,6 +231,17 @@ class ActionSystem(esper.Processor):
         a person resolves the orders one at a time."""
         state = self.state
         return any(is_unsupported(state, entity) for entity in state.moved if esper.entity_exists(entity))
+
+    def _use_to_settle(self) -> bool:
+        """Whether the last order, a power's use, left something for the systems after this one to
+        settle: hits and heals (who is downed), fatigue, a light or an area (the level grid, who
+        sees what), a grant (the derived conditions: flat-footed, downed). The next order meets the
+        battle as that use left it, as when a person resolves the orders one at a time: a shot after
+        a light rolls in the light, a blink after darkness needs to see its point, a downed caster
+        blinks nowhere."""
+        state = self.state
+        return bool(state.health_queue or state.fatigue_queue or state.dirty or state.looked
+                    or state.terrain.version != state.levels_of_map)
 
     def _move(self, command: Move, stamp: tuple[object, ...] | None) -> bool:
         """Resolve one move (``stamp``: the battle's, when known); True when it ended on its goal
