@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components.events import AttackRolled
 from game import Battle, ai
-from game.battle.foresight import QUANTILES, quantile_roll
+from game.battle.errors import IllegalCommand
+from game.battle.foresight import quantile_roll, quantiles
 from tests.event_steps import kinds
 from tests.power_steps import custom, hp, powers
 
@@ -24,8 +26,8 @@ def test_a_draining_touch_is_foreseen_die_by_quantile_and_its_kill_dazzles_its_u
         b.damage(user, 20)
         b.tick()
         seen = b.foresee_script(user, "vampiric-touch", victim)
-        rolled = [quantile_roll("2d6", q) for q in QUANTILES]
-        assert seen.known and len(seen.runs) == len(QUANTILES) and rolled == [4, 6, 7, 8, 10]
+        rolled = [quantile_roll("2d6", q) for q in quantiles(5)]
+        assert seen.known and len(seen.runs) == 5 and rolled == [4, 6, 7, 8, 10]
         hurt, healed, dazzled = seen.outcomes
         assert (hurt.target, hurt.ally, hurt.damage) == (victim, False, sum(rolled) / 5)
         # 2d6 at or over its 8 Health in two runs of five: it goes down in those
@@ -33,6 +35,18 @@ def test_a_draining_touch_is_foreseen_die_by_quantile_and_its_kill_dazzles_its_u
         # the user heals what the victim really loses (at most its 8), and the kill dazzles it
         assert (healed.target, healed.ally, healed.healing) == (user, True, (4 + 6 + 7 + 8 + 8) / 5)
         assert (dazzled.target, dazzled.conditions, dazzled.affected) == (user, ("dazzled",), 0.4)
+
+
+def test_one_run_reads_the_dice_at_their_median_and_runs_are_range_checked():
+    with Battle(seed=2) as b:
+        user = b.spawn("mage", 2, 2, team="a")
+        first = b.spawn("first", 6, 2, team="b", health=20)
+        second = b.spawn("second", 8, 2, team="b", health=20)
+        [jump] = b.foresee_script(user, "chain-lightning", first, runs=1).outcomes
+        assert (jump.target, jump.damage, jump.affected) == (second, quantile_roll("1d6", 0.5), 1.0)
+        for runs in (0, 10, 2.5, True):
+            with pytest.raises(IllegalCommand, match=r"runs must be a whole number in 1\.\.9"):
+                b.foresee_script(user, "chain-lightning", first, runs=runs)
 
 
 def test_a_what_if_changes_nothing_in_the_battle():
@@ -108,3 +122,18 @@ def test_the_tactical_player_drains_rather_than_strikes_when_it_is_hurt():
         used = [args[1] for name, args, _ in decision.commands if name == "use_power"]
         assert used == ["vampiric-touch"], decision.why
         assert "knight" in decision.why  # the heal the script would give it is in the reason
+
+
+def test_a_what_if_is_asked_again_when_what_the_script_read_has_changed():
+    with Battle(seed=2) as b:
+        user = b.spawn("mage", 2, 2, team="a")
+        first = b.spawn("first", 6, 2, team="b", health=20)
+        second = b.spawn("second", 8, 2, team="b", health=20)
+        near = b.foresee_script(user, "chain-lightning", first, runs=1)
+        b.move(second, 14, 2)  # (out of the jump's 15 ft: nothing to jump to)
+        b.tick()
+        away = b.foresee_script(user, "chain-lightning", first, runs=1)
+        b.move(second, 8, 2)
+        b.tick()
+        again = b.foresee_script(user, "chain-lightning", first, runs=1)
+        assert [o.target for o in near.outcomes] == [second] and away.outcomes == () and again == near

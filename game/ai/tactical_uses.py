@@ -98,14 +98,20 @@ def value_of(turn: Turn, forecast: UseOutcome) -> tuple[float, Why]:
 def scripted(turn: Turn, forecast: UseOutcome) -> list[Outcome] | None:
     """What the use's script adds, creature by creature, as the battle foresees it: its ``on_use``
     once, and its ``on_hit`` on each creature the use reaches, scaled by the chance it lands there
-    (the script's own numbers are for a use that lands); None when the script cannot be foreseen."""
+    (the script's own numbers are for a use that lands); None when the script cannot be foreseen.
+
+    Where the power's data gives its damage or healing the script only adds to them (a bolt's jump
+    to a second enemy), and one run with its dice at their medians says what; where the script
+    decides everything, five runs (a what-if is a script call each: a planner asks a few a turn)."""
     battle, me = turn.battle, turn.me
-    once = battle.foresee_script(me, forecast.power)
+    power = battle.power(forecast.power)
+    runs = 5 if power.damage is None and power.healing is None else 1
+    once = battle.foresee_script(me, forecast.power, runs=runs)
     if not once.known:
         return None
     found = list(once.outcomes)
     for odds in forecast.targets:
-        hit = battle.foresee_script(me, forecast.power, odds.target)
+        hit = battle.foresee_script(me, forecast.power, odds.target, runs=runs)
         if not hit.known:
             return None
         p = odds.affected

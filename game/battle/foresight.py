@@ -6,11 +6,12 @@ a pipe round trip in a worker, so answers are remembered with the reads they res
 hermetic, its reads are all it knows, so while every one of those reads answers the same, so does
 the script, and it need not run again. Nothing here is charged to a battle's script budgets.
 
-A power's script is foreseen with its dice read at fixed quantiles (:data:`QUANTILES`): one run with
-every die at its 10th percentile, one at its 30th, and so on. The runs stand for equal slices of the
-dice's odds, so their mean is a fair estimate of the mean, and the share of runs in which a blow
-downs someone a fair estimate of that chance; and no die is rolled, so the answer is a function of
-the reads alone and is remembered like a reaction's, and the battle's generator is never touched.
+A power's script is foreseen with its dice read at fixed quantiles (:func:`quantiles`): in five
+runs, one with every die at its 10th percentile, one at its 30th, and so on. The runs stand for
+equal slices of the dice's odds, so their mean is a fair estimate of the mean, and the share of runs
+in which a blow downs someone a fair estimate of that chance; and no die is rolled, so the answer is
+a function of the reads alone and is remembered like a reaction's, and the battle's generator is
+never touched.
 """
 
 from __future__ import annotations
@@ -29,9 +30,14 @@ from systems.odds import dice_outcomes
 MEMO_KEYS = 256
 MEMO_ANSWERS = 4
 
-#: Where a power's what-if reads every die it rolls, one run each: the middles of five equal slices of
-#: the odds, so each run stands for a fifth of them.
-QUANTILES = (0.1, 0.3, 0.5, 0.7, 0.9)
+#: The most runs a power's what-if may ask for (each is a call of the script).
+MAX_RUNS = 9
+
+
+def quantiles(runs: int) -> tuple[float, ...]:
+    """Where a power's what-if of ``runs`` runs reads every die it rolls, one run each: the middles of
+    ``runs`` equal slices of the odds (five runs: 0.1, 0.3, 0.5, 0.7, 0.9; one: the median)."""
+    return tuple((i + 0.5) / runs for i in range(runs))
 
 Asked = tuple[tuple[str, tuple[Any, ...]], ...]
 
@@ -110,44 +116,44 @@ class Foreseer:
             self.memo[key] = [(tuple(reads_seen), tuple(asked)), *kept][:MEMO_ANSWERS]
         return asked
 
-    def power(self, name: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...]) -> tuple[Asked, ...]:
-        """A power script's commands for a use that has not happened, one run a quantile of
-        :data:`QUANTILES` (its dice read there): remembered with the reads they rested on, as a
+    def power(self, name: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...], runs: int = 5
+              ) -> tuple[Asked, ...]:
+        """A power script's commands for a use that has not happened, one run for each of
+        :func:`quantiles` (its dice read there): remembered with the reads they rested on, as a
         reaction's are (the dice are no read: each run's are fixed by its quantile).
 
         Raises:
             ScriptError: the script failed in a run (a loop past its steps, a refused command).
         """
-        key = ("power", name, function, tuple(sorted(ctx.items())), args)
+        key = ("power", name, function, tuple(sorted(ctx.items())), args, runs)
         kept = self.memo.get(key, [])
-        for reads, runs in kept:
+        for reads, answered in kept:
             if all(self.same_answer(method, call, value) for method, call, value in reads):
-                return runs
+                return answered  # type: ignore[no-any-return]
         reads_seen: list[tuple[str, tuple[Any, ...], Any]] = []
         found = []
         self.bridge.ctx = ctx
-        for quantile in QUANTILES:
+        for quantile in quantiles(runs):
             asked: list[tuple[str, tuple[Any, ...]]] = []
 
             def answer(method: str, call: tuple[Any, ...], q: float = quantile,
                        asked: list[tuple[str, tuple[Any, ...]]] = asked) -> Any:
                 if method != "roll":
                     return self.answer(method, call, asked, reads_seen)
-                key = (call[0], q) if isinstance(call[0], str) else None
-                value = self.quantiles.get(key) if key is not None else None
+                dice = (call[0], q) if isinstance(call[0], str) else None
+                value = self.quantiles.get(dice) if dice is not None else None
                 if value is None:
                     value = quantile_roll(call[0], q)
-                    if key is not None and len(self.quantiles) < MEMO_KEYS:
-                        self.quantiles[key] = value
+                    if dice is not None and len(self.quantiles) < MEMO_KEYS:
+                        self.quantiles[dice] = value
                 return self.weighed(value, method, call)
 
             self.host.call(name, function, args=(ctx, *args), bridge=answer, max_steps=self.host.limits.max_steps)
             found.append(tuple(asked))
-        runs = tuple(found)
         if len(self.memo) >= MEMO_KEYS and key not in self.memo:
             del self.memo[next(iter(self.memo))]  # the oldest question
-        self.memo[key] = [(tuple(reads_seen), runs), *kept][:MEMO_ANSWERS]
-        return runs
+        self.memo[key] = [(tuple(reads_seen), tuple(found)), *kept][:MEMO_ANSWERS]
+        return tuple(found)
 
     def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:
         """``value`` as the host takes a ctx call's answer: with the steps the call weighs, if any."""

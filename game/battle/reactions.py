@@ -352,11 +352,11 @@ class ScriptHook:
             self.state.rng.setstate(rng_state)
         return tuple(asked), True, heard
 
-    def foresee_power(self, script: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...] = ()
-                      ) -> tuple[tuple[tuple[tuple[str, tuple[Any, ...]], ...], ...], bool]:
+    def foresee_power(self, script: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...] = (),
+                      runs: int = 5) -> tuple[tuple[tuple[tuple[str, tuple[Any, ...]], ...], ...], bool]:
         """What a power's ``function`` would ask for in a use that has not happened: its commands,
         checked and none applied, one run for each quantile its dice are read at
-        (:data:`game.battle.foresight.QUANTILES`); and whether that is known (False when the script
+        (:func:`game.battle.foresight.quantiles`); and whether that is known (False when the script
         fails, does not load, is out, or failed a what-if before). No run when it does not define
         ``function``. Charged to no budget and counted as no call, like :meth:`foresee`.
         """
@@ -365,7 +365,7 @@ class ScriptHook:
         try:
             if function not in self.load(script):
                 return (), True
-            return self.foreseer.power(self._names[script], function, ctx, args), True
+            return self.foreseer.power(self._names[script], function, ctx, args, runs), True
         except ScriptError:
             self.foreseer.failed.add(script)  # not asked again this battle (see ``foresee``)
             return (), False

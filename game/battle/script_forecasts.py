@@ -18,6 +18,8 @@ import esper
 
 from components import Creature, Fatigue, Health
 from components.forecasts import Outcome, ScriptForesight
+from game.battle.errors import IllegalCommand
+from game.battle.foresight import MAX_RUNS
 from game.battle.uses import PowerUses
 from game.battle.world import entry
 from systems.damage import after_hit
@@ -33,20 +35,24 @@ class ScriptForecasts(PowerUses):
 
     @entry
     def foresee_script(self, user: int, power_id: str, target: int | None = None,
-                       point: tuple[int, int] | None = None) -> ScriptForesight:
+                       point: tuple[int, int] | None = None, runs: int = 5) -> ScriptForesight:
         """What the script of ``power_id`` would ask for if ``user`` used it now: its ``on_hit`` when
         the use lands on ``target``, or its ``on_use`` (once a use, landing or not) when no target is
-        given; ``point`` is where an area is aimed. Each of its dice is read at the quantiles of
-        :data:`game.battle.foresight.QUANTILES`, one run each, and the runs' commands are summed per
-        creature (see :class:`~components.forecasts.ScriptForesight`). What the power's data does is
+        given; ``point`` is where an area is aimed. In each of ``runs`` runs its dice are read at one
+        quantile (:func:`game.battle.foresight.quantiles`: five runs read the 10th, 30th, ... 90th
+        percentiles, one run the median), and the runs' commands are summed per creature (see
+        :class:`~components.forecasts.ScriptForesight`). What the power's data does is
         the forecast's (``forecast``, ``outcomes_many``); this is only what its script adds.
 
         Why: without it a computer player can only guess what a scripted power is worth, and uses it
         too little or too much; a designer who writes a script wants it weighed as it plays.
 
         Raises:
-            IllegalCommand: an unknown creature or power, or a point off the grid.
+            IllegalCommand: an unknown creature or power, a point off the grid, or runs not in
+                1..MAX_RUNS.
         """
+        if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
+            raise IllegalCommand(f"runs must be a whole number in 1..{MAX_RUNS}, not {runs!r}")
         user, power = self.check(user), self.power(power_id)
         target = None if target is None else self.check(target)
         point = None if point is None else self.aim_point(point)
@@ -55,10 +61,10 @@ class ScriptForecasts(PowerUses):
         aimed = target if power.area is None else None  # what the use names: an area's names no creature
         ctx = script_ctx(self.state.round, power.id, user, aimed, point)
         function, args = ("on_use", ()) if target is None else ("on_hit", (target,))
-        runs, known = self.scripts.foresee_power(power.script, function, ctx, args)
+        asked, known = self.scripts.foresee_power(power.script, function, ctx, args, runs)
         if not known:
             return ScriptForesight(power.id, target, known=False)
-        return ScriptForesight(power.id, target, True, runs, script_outcomes(self.state, user, runs))
+        return ScriptForesight(power.id, target, True, asked, script_outcomes(self.state, user, asked))
 
 
 def script_outcomes(state: BattleState, user: int, runs: Runs) -> tuple[Outcome, ...]:
