@@ -13,13 +13,15 @@ from systems.vitals import is_dead, is_flying
 
 
 def push_landing(state: BattleState, origin: tuple[int, int], target: int, feet: float, away: bool,
-                 start: tuple[int, int] | None = None, z: float | None = None) -> tuple[int, int]:
+                 start: tuple[int, int] | None = None, z: float | None = None,
+                 pusher: int | None = None) -> tuple[int, int]:
     """Where a push (away from ``origin``) or pull (toward it) of ``feet`` would leave ``target``
     (standing on ``start`` at height ``z`` when given: a forecast of it standing elsewhere).
 
     Square by square: walls, cliff faces and creatures stop it, and so does an edge, since over a
     drop there is nothing under the creature and it falls there. A forecast asks this; so does the
-    push itself.
+    push itself. ``pusher`` stands on ``origin`` (a forecast's from a square it would move to, or
+    blink to, first): the square it stands on now is no obstacle then, and ``origin`` is.
     """
     position = esper.component_for_entity(target, Position)
     start = position.square if start is None else start
@@ -34,7 +36,7 @@ def push_landing(state: BattleState, origin: tuple[int, int], target: int, feet:
     x, y = start
     for _ in range(int(feet // state.rules.square_ft)):
         nx, ny = x + sx, y + sy
-        if not terrain.inside(nx, ny) or stops[nx, ny] or state.taken((nx, ny), target):
+        if not terrain.inside(nx, ny) or stops[nx, ny] or _taken(state, (nx, ny), target, pusher, origin):
             break
         if terrain.ground[nx, ny] > height:
             break  # a cliff face: you cannot push someone into rock
@@ -44,6 +46,18 @@ def push_landing(state: BattleState, origin: tuple[int, int], target: int, feet:
     return (x, y)
 
 
+def _taken(state: BattleState, square: tuple[int, int], target: int, pusher: int | None,
+           origin: tuple[int, int]) -> bool:
+    """Whether a living creature other than the pushed one stands on ``square``, the pusher counted
+    on ``origin`` (not where it stands now) when it is named."""
+    if pusher is None:
+        return state.taken(square, target)
+    if square == origin:
+        return True
+    return any(e != pusher and e != target and "dead" not in esper.component_for_entity(e, Conditions).active
+               for e in state.squares.get(square, ()))
+
+
 def push(state: BattleState, user: int, target: int, feet: float, away: bool) -> None:
     """Push (away from ``user``) or pull (toward it) ``target``; the dead are a record and stay put."""
     if is_dead(esper.component_for_entity(target, Health), esper.component_for_entity(target, Fatigue)):
@@ -51,7 +65,7 @@ def push(state: BattleState, user: int, target: int, feet: float, away: bool) ->
     origin = esper.component_for_entity(user, Position).square
     position = esper.component_for_entity(target, Position)
     start = position.square
-    landing = push_landing(state, origin, target, feet, away)
+    landing = push_landing(state, origin, target, feet, away, pusher=user)
     if landing != start:
         state.place(target, position, landing)
         state.emit(Pushed(state.round, target, start, landing, user))

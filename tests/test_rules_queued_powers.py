@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from components import Position
 from components.events import CommandRefused, Fell, Moved, PowerUsed, Teleported
 from game import Battle, IllegalCommand
 
@@ -156,3 +157,25 @@ def test_a_flight_given_by_its_conditions_or_an_area_counts_for_the_moves_after_
         b.end_turn()
         assert not [e for e in b.events[seen:] if isinstance(e, (Fell, CommandRefused))], power_id
         assert b.square_of(me) == (5, 2)
+
+
+@pytest.mark.parametrize("first", ["move", "blink"])
+def test_a_shove_after_a_queued_move_or_blink_lands_where_its_forecast_says(first: str) -> None:
+    # the knight leaves the pit's square first, then shoves the goblin across it: the square it left
+    # is no obstacle, and the goblin goes over the edge (the forecast counted the knight still there)
+    b = Battle(seed=4, width=10, height=3)
+    b.set_ground(7, 1, -20)
+    knight = b.spawn("Knight", 7, 1, z=-20, team="a", powers=["shove", "blink"], initiative_bonus=50,
+                     attack_bonus=100)
+    goblin = b.spawn("Goblin", 5, 1, team="b", health=30)
+    b.start_combat()
+    assert b.begin_round() == knight
+    if first == "move":
+        b.move(knight, 4, 1)
+    else:
+        b.use_power(knight, "blink", point=(4, 1))
+    [odds] = b.forecast(knight, "shove", target=goblin).targets
+    assert odds.pushed_to == (7, 1) and odds.fall is not None and odds.fall.distance_ft == 20
+    b.use_power(knight, "shove", target=goblin)
+    b.end_turn()
+    assert b.get(goblin, Position).square == (7, 1) and b.get(goblin, Position).z == -20

@@ -205,13 +205,13 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         """The odds of one target (standing on ``target_square`` when given): the roll, then each
         effect weighted by the roll's outcome."""
         full, half, attack, save = self._landing(power, user, target, origin, target_square)
-        damage, healing, pushed_to, fall, downs, kills, ally = self._effects(power, target, origin, team, full, half,
-                                                                             target_square)
+        damage, healing, pushed_to, fall, downs, kills, ally = self._effects(power, user, target, origin, team, full,
+                                                                             half, target_square)
         return TargetForecast(target, ally, full, attack, save, damage, healing, power.grants, pushed_to, fall,
                               downs, kills)
 
-    def _effects(self, power: Power, target: int, origin: tuple[int, int], team: str, full: float, half: float,
-                 target_square: tuple[int, int] | None = None
+    def _effects(self, power: Power, user: int, target: int, origin: tuple[int, int], team: str, full: float,
+                 half: float, target_square: tuple[int, int] | None = None
                  ) -> tuple[Distribution | None, Distribution | None, tuple[int, int] | None, FallOdds | None,
                             float, float, bool]:
         """What a use landing with these chances does to one target (standing on ``target_square`` when
@@ -224,7 +224,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             hurt, damage = self._damage_odds(power.damage, full, half, miss)
         if power.healing is not None:
             healing = Distribution.of(_mix([(full + half, dice_outcomes(power.healing)), (miss, {0: 1.0})]))
-        pushed_to, fall = self._push_odds(power, target, origin, target_square)
+        pushed_to, fall = self._push_odds(power, user, target, origin, target_square)
         # a push lands only with the full effect, whose damage is the dice in full: the fall goes with that branch
         branches: list[tuple[float, dict[int, float], dict[int, float] | None]] = [(1.0, hurt, None)]
         if fall is not None:
@@ -295,16 +295,16 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             return 1.0 - saved, (saved if power.save_half else 0.0), None, SaveOdds(mode, dc, saved, power.save_half)
         return 1.0, 0.0, None, None
 
-    def _push_odds(self, power: Power, target: int, origin: tuple[int, int],
+    def _push_odds(self, power: Power, user: int, target: int, origin: tuple[int, int],
                    target_square: tuple[int, int] | None = None) -> tuple[tuple[int, int] | None, FallOdds | None]:
-        """Where a push or pull would leave the target (standing on ``target_square`` when given, at the
-        height its feet would have there), and the fall it would take there."""
+        """Where a push or pull by ``user`` from ``origin`` would leave the target (standing on
+        ``target_square`` when given, at the height its feet would have there), and its fall there."""
         feet = power.push_ft or power.pull_ft
         if not feet:
             return None, None
         state = self.state
         z = None if target_square is None else height_at(state, target, target_square)
-        landing = push_landing(state, origin, target, feet, away=bool(power.push_ft), start=target_square, z=z)
+        landing = push_landing(state, origin, target, feet, bool(power.push_ft), target_square, z, pusher=user)
         height = esper.component_for_entity(target, Position).z if z is None else z
         ground = float(state.terrain.ground[landing])
         flying = is_flying(esper.component_for_entity(target, Movement), esper.component_for_entity(target, Conditions))

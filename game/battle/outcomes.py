@@ -90,7 +90,8 @@ class Outcomes(Forecasts, ScriptForecasts):
             found = known.get(key)
             if found is not None:
                 return found
-        damage, healing, _, fall, downs, kills, ally = self._effects(power, target, seen.square, seen.team, full, half)
+        damage, healing, _, fall, downs, kills, ally = self._effects(power, seen.user, target, seen.square,
+                                                                     seen.team, full, half)
         found = Outcome(target, ally, full, None if damage is None else damage.mean,
                         None if healing is None else healing.mean, None if fall is None else fall.damage.mean,
                         power.grants, downs, kills)
