@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from components import Conditions, Falling, Movement
-from components.forecasts import UseOutcome
+from components.forecasts import ScriptForesight, UseOutcome
 from components.powers import Power
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
@@ -154,6 +154,8 @@ class Turn:
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
         self.values_seen: dict[UseOutcome, tuple[float, Why]] = {}  # see game.ai.tactical_uses.uses_from
+        #: (power, creature hit or None, runs) -> what its script would add (game.ai.tactical_uses.scripted)
+        self.scripts_seen: dict[tuple[str, int | None, int], ScriptForesight] = {}
         #: each area power's aim points for the creatures near it, ranked (see game.ai.tactical_uses.area_points)
         self.points_seen: dict[tuple[str, frozenset[int]], list[tuple[int, int]]] = {}
         self.rallies_seen: dict[tuple[int, tuple[int, int] | None], float] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from components.forecasts import Outcome, UseOutcome
+from components.forecasts import Outcome, ScriptForesight, UseOutcome
 from game.ai.tactical_conditions import condition_worth
 from game.ai.tactical_turn import Choice, Command, Turn, Why
 from systems.geometry import distance_3d_ft
@@ -103,21 +103,30 @@ def scripted(turn: Turn, forecast: UseOutcome) -> list[Outcome] | None:
     Where the power's data gives its damage or healing the script only adds to them (a bolt's jump
     to a second enemy), and one run with its dice at their medians says what; where the script
     decides everything, five runs (a what-if is a script call each: a planner asks a few a turn)."""
-    battle, me = turn.battle, turn.me
-    power = battle.power(forecast.power)
+    power = turn.battle.power(forecast.power)
     runs = 5 if power.damage is None and power.healing is None else 1
-    once = battle.foresee_script(me, forecast.power, runs=runs)
+    once = _foreseen(turn, power.id, None, runs)
     if not once.known:
         return None
     found = list(once.outcomes)
     for odds in forecast.targets:
-        hit = battle.foresee_script(me, forecast.power, odds.target, runs=runs)
+        hit = _foreseen(turn, power.id, odds.target, runs)
         if not hit.known:
             return None
         p = odds.affected
         found += [Outcome(o.target, o.ally, p * o.affected, None if o.damage is None else p * o.damage,
                           None if o.healing is None else p * o.healing, None, o.conditions, p * o.downs, p * o.kills)
                   for o in hit.outcomes]
+    return found
+
+
+def _foreseen(turn: Turn, power: str, target: int | None, runs: int) -> ScriptForesight:
+    """``Battle.foresee_script``'s answer, asked once a turn (a plan values the same use from square
+    after square, and the battle's own memo of it checks every read the script made)."""
+    key = (power, target, runs)
+    found = turn.scripts_seen.get(key)
+    if found is None:
+        found = turn.scripts_seen[key] = turn.battle.foresee_script(turn.me, power, target, runs=runs)
     return found
 
 
