@@ -152,6 +152,26 @@ def test_choosing_a_power_with_the_mouse_already_on_a_target_shows_its_odds_at_o
     assert app.ui.move_preview is None
 
 
+def test_hovering_a_scripted_power_shows_what_its_script_would_add() -> None:
+    """A vampiric touch's data says nothing of its damage: the hover box shows what its script would
+    do (the battle's foresight of it), the drain on the target and the heal for its user."""
+    b = Battle(seed=1, width=10, height=8)
+    knight = b.spawn("Knight", 2, 2, team="blue", powers=["vampiric-touch"], health=20)
+    orc = b.spawn("Orc", 3, 2, team="red", health=30)
+    b.damage(knight, 10)
+    b.tick()
+    app = App(b, {"blue"})
+    play_to_turn(app, knight)
+    app.handle(Key("1"))
+    app.handle(Hover((3, 2)))
+    assert app.ui.foresight == (b.foresee_script(knight, "vampiric-touch"),
+                                b.foresee_script(knight, "vampiric-touch", orc))
+    text = _text(odds.forecast_lines(app.ui.forecast, "Vampiric touch", b.name, foresight=app.ui.foresight))
+    assert "Orc" in text and "damage avg 7.0" in text and "Knight" in text and "healing avg 7.0" in text
+    assert "not counted above" not in text
+    app.draw()
+
+
 def test_a_one_square_move_says_one_square() -> None:
     b = Battle(seed=1, width=10, height=8)
     hero = b.spawn("Hero", 1, 1, team="blue")

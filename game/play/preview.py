@@ -33,6 +33,17 @@ def power_forecast(app: App, user: int, power_id: str, square: tuple[int, int]) 
         return None
 
 
+def script_foresight(app: App, user: int, forecast: Any) -> tuple[Any, ...] | None:
+    """What the power's script would add (``battle.foresee_script``): its ``on_use``, then its
+    ``on_hit`` on each creature the use reaches; None when it has no script or one is not foreseen."""
+    if forecast is None or not forecast.scripted or not forecast.legal:
+        return None
+    b = app.battle
+    asked = [b.foresee_script(user, forecast.power)]
+    asked += [b.foresee_script(user, forecast.power, t.target) for t in forecast.targets]
+    return tuple(asked) if all(f.known for f in asked) else None
+
+
 def move_forecast(app: App, entity: int, square: tuple[int, int]) -> Any:
     """``battle.forecast_move`` to the hovered square (None on the creature's own or a taken one)."""
     b = app.battle
@@ -47,11 +58,12 @@ def move_forecast(app: App, entity: int, square: tuple[int, int]) -> Any:
 def update(app: App) -> None:
     """Ask the battle again what the hovered square would give the creature whose turn it is."""
     ui = app.ui
-    ui.forecast = ui.move_preview = None
+    ui.forecast = ui.move_preview = ui.foresight = None
     user, square = ui.selected, ui.hover
     if user is None or square is None or not app.may_order(user):
         return
     if ui.power is not None:
         ui.forecast = power_forecast(app, user, ui.power, square)
+        ui.foresight = script_foresight(app, user, ui.forecast)
     else:
         ui.move_preview = move_forecast(app, user, square)

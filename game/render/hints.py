@@ -49,7 +49,7 @@ def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui
         power_name = battle.power(forecast.power).name
     except (KeyError, ValueError):
         power_name = forecast.power
-    lines = odds.forecast_lines(forecast, power_name, name, ui.shows)
+    lines = odds.forecast_lines(forecast, power_name, name, ui.shows, ui.foresight)
     box_beside(surface, view, rect, _surfaces(lines, text))
 
 

@@ -70,9 +70,11 @@ def target_lines(t: Any, name: NameFn) -> list[Line]:
     return lines
 
 
-def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn = _everyone) -> list[Line]:
+def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn = _everyone,
+                   foresight: Any = None) -> list[Line]:
     """The hover box for a power aimed at a target or point: illegal and why, or who it catches
-    (allies marked) and each one's odds; creatures ``shows`` hides (fog) are left out."""
+    (allies marked) and each one's odds, and what its script would add (``foresight``); creatures
+    ``shows`` hides (fog) are left out."""
     if not forecast.legal:
         return [(power_name, "text"), (f"cannot: {forecast.problem}", "bad")]
     lines: list[Line] = [(power_name, "text")]
@@ -85,7 +87,26 @@ def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn 
     if len(targets) > 1 and len(targets) == len(forecast.targets):
         lines.append((f"expected damage (enemies - allies): {forecast.expected_damage:.1f}", "text"))
     if forecast.scripted:
-        lines.append(("a script decides part of this: not counted above", "dim"))
+        lines += script_lines(foresight, name, shows)
+    return lines
+
+
+def script_lines(foresight: Any, name: NameFn, shows: ShowsFn = _everyone) -> list[Line]:
+    """What the use's script would add (``battle.foresee_script``: its ``on_use``, then its ``on_hit``
+    on each target, for a use that lands), or that a script decides what is not shown."""
+    if foresight is None:
+        return [("a script decides part of this: not counted above", "dim")]
+    lines: list[Line] = [("its script adds (if it lands; dice read at 5 quantiles):", "dim")]
+    for seen in foresight:
+        for o in seen.outcomes:
+            if not shows(o.target):
+                continue
+            parts = [f"damage avg {o.damage:.1f}"] if o.damage is not None else []
+            parts += [f"healing avg {o.healing:.1f}"] if o.healing is not None else []
+            parts += [f"{', '.join(o.conditions)} {o.affected:.0%}"] if o.conditions else []
+            parts += [f"drops it {o.downs:.0%}"] if o.downs > 0 else []
+            who = name(o.target) + (" (ALLY)" if o.ally else "")
+            lines.append((f"  {who}: {'; '.join(parts)}", "ally" if o.ally else "text"))
     return lines
 
 

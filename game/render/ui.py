@@ -47,6 +47,8 @@ class UiState:
     up_next: tuple[int, ...] = ()
     #: ``battle.forecast`` of the chosen power at the hovered target or point (None: none asked)
     forecast: Any = None
+    #: ``battle.foresee_script`` of that use's script: on_use, then on_hit on each target (None: none)
+    foresight: Any = None
     #: ``battle.forecast_move`` of the selected creature to the hovered square
     move_preview: Any = None
     #: fog of war: the squares the person's team sees (None: everything is shown) ...
