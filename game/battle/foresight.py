@@ -39,6 +39,8 @@ def quantiles(runs: int) -> tuple[float, ...]:
     ``runs`` equal slices of the odds (five runs: 0.1, 0.3, 0.5, 0.7, 0.9; one: the median)."""
     return tuple((i + 0.5) / runs for i in range(runs))
 
+
+#: One run's commands, ``(method, args)`` in the order asked.
 Asked = tuple[tuple[str, tuple[Any, ...]], ...]
 
 
