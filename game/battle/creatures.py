@@ -74,7 +74,8 @@ class Creatures(BattleCore):
         """Put a creature on the grid and return its entity id.
 
         ``z`` is raised to the ground of its square (standing on a ledge); a creature spawned above
-        the ground without flying falls at the next tick. Without a ``team`` it fights alone.
+        the ground without flying falls at once once the first round has begun, and at the first
+        tick while the battle is being set up. Without a ``team`` it fights alone.
 
         Raises:
             IllegalCommand: a square off the grid or in a wall, or a value out of range.
