@@ -282,3 +282,24 @@ def test_a_gm_damage_waits_for_the_next_tick_when_a_flight_ends_early():
     assert [e.source for e in kinds(b, "damaged", glider)] == ["fall"]
     b.end_turn()
     assert [e.source for e in kinds(b, "damaged", glider)] == ["fall", "gm"]
+
+
+def test_an_unconscious_natural_flier_falls_a_downed_one_keeps_flying():
+    """A creature that flies by nature must be conscious to stay up: downed it still flies, knocked
+    unconscious it falls (hurt, as any fall); a flight a power (or the GM) grants holds it up still."""
+    b = Battle(seed=1, width=10, height=6)
+    downed = b.spawn("Downed", 3, 3, z=40, flying=True, team="b", health=5)
+    sleepy = b.spawn("Sleepy", 4, 3, z=40, flying=True, team="b", health=50)
+    held = b.spawn("Held", 5, 3, z=30, team="b", health=5)
+    b.add_condition(held, "flying")
+    b.spawn("Foe", 8, 5, team="a")
+    b.start_combat()
+    b.damage(downed, 5)
+    b.add_fatigue(sleepy, 5)
+    b.add_fatigue(held, 5)
+    b.tick()
+    assert "downed" in b.conditions(downed) and b.get(downed, Position).z == 40
+    assert "unconscious" in b.conditions(sleepy) and b.get(sleepy, Position).z == 0
+    [landed] = kinds(b, "landed", sleepy)
+    assert (landed.distance_ft, landed.dice) == (40, 4) and "prone" in b.conditions(sleepy)
+    assert "unconscious" in b.conditions(held) and b.get(held, Position).z == 30  # its granted flight holds it
