@@ -59,7 +59,12 @@ def facing(power: Power, origin: tuple[int, int], point: tuple[int, int] | None,
 
 def _shape_mask(power: Power, shape: tuple[int, int], centre: tuple[int, int], face: tuple[int, int],
                 apex: bool, square_ft: int, state: BattleState) -> np.ndarray:
-    """The squares of a cone or line from ``centre`` facing ``face`` (``apex``: its own square too)."""
+    """The squares of a cone or line from ``centre`` facing ``face`` (``apex``: its own square too).
+
+    Both reach as far as their length by the rules' distance (:func:`within_radius`, the measure
+    of every range and burst): a 30 ft line covers six squares east, and six diagonally when a
+    diagonal step counts one square. The direction only decides which of those squares are in.
+    """
     assert power.area is not None
     rules = state.rules
     xs = (np.arange(shape[0]) - centre[0])[:, None].astype(float)
@@ -67,15 +72,14 @@ def _shape_mask(power: Power, shape: tuple[int, int], centre: tuple[int, int], f
     norm = math.hypot(*face)
     ux, uy = face[0] / norm, face[1] / norm
     along = xs * ux + ys * uy
-    dist = np.hypot(xs, ys)
+    reach = within_radius(shape, centre, power.area.length_ft, rules)
     if power.area.shape == "cone":
-        reach = within_radius(shape, centre, power.area.length_ft, rules)
+        dist = np.hypot(xs, ys)
         mask: np.ndarray = reach & (along >= _CONE_COS * dist) & (dist > 0)
     else:
         across = np.abs(xs * uy - ys * ux)
         half_width = power.area.width_ft / square_ft / 2
-        length = power.area.length_ft / square_ft
-        mask = (along > 0) & (along <= length + 0.5) & (across < half_width + 1e-9)
+        mask = reach & (along > 0) & (across < half_width + 1e-9)
     if apex:
         mask[centre] = True
     return mask
@@ -131,14 +135,13 @@ def _covered(state: BattleState, power: Power, centre: tuple[int, int], face: tu
 
 
 def _reach(power: Power, square_ft: int) -> int:
-    """Squares an area can reach from its centre along each axis (a line's width included): its
-    squares, and every square between them and the centre that could block it, lie that close."""
+    """Squares an area can reach from its centre along each axis: its squares (each within its
+    radius or length by the rules' distance), and every square between them and the centre that
+    could block it, lie that close."""
     assert power.area is not None
     if power.area.shape == "burst":
         return int(power.area.radius_ft // square_ft) + 1
-    if power.area.shape == "cone":
-        return int(power.area.length_ft // square_ft) + 1
-    return math.ceil(math.hypot(power.area.length_ft / square_ft + 0.5, power.area.width_ft / square_ft / 2)) + 1
+    return int(power.area.length_ft // square_ft) + 1  # a cone or line: its length by the rules' distance
 
 
 def _of_kind(power: Power, user: int, entity: int, team: str, creature: Creature) -> bool:

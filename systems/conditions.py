@@ -65,7 +65,12 @@ class ConditionSystem(esper.Processor):
         """Derive one creature's conditions again and announce what changed."""
         if "dead" in conditions.active:
             return  # the dead are a record: nothing changes them any more
+        before = conditions.active
         conditions.active = derive(conditions, health, fatigue, vision, self.state.rules)
+        if "unconscious" in conditions.active and "unconscious" not in before:
+            # a natural flier's own flight no longer holds it up: the falling system looks at it
+            # again in the next phase it runs in
+            self.state.moved.add(entity)
         self._announce(entity, conditions)
 
     def _announce(self, entity: int, conditions: Conditions) -> None:

@@ -12,6 +12,7 @@ import esper
 from components import Fatigue, Health, Rules
 from components.commands import Heal, Hit
 from components.events import Damaged, FatigueChanged, Healed
+from systems.falling import FALL_SOURCE
 from systems.state import BattleState, Phase
 from systems.vitals import dead_at, is_dead
 
@@ -44,15 +45,23 @@ def hits_to_die(current: int, fatigue: int, most: int, rules: Rules) -> int | No
 
 
 class DamageSystem(esper.Processor):
-    """Drains the health queue: hits and heals from the GM, falls and powers."""
+    """Drains the health queue: hits and heals from the GM, falls and powers.
 
-    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END})  # the only phases it runs in
+    In the GM phase only the landings of falls that phase started resolve (support taken away
+    between orders: the fall settles at once); the GM's own damage and heals wait for the next
+    tick, as documented, in the order issued.
+    """
+
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END, Phase.GM})  # the only phases it runs in
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
         if phase not in self.PHASES:
+            return
+        if phase is Phase.GM:
+            self._landings()
             return
         queue = self.state.health_queue
         while queue:
@@ -63,6 +72,19 @@ class DamageSystem(esper.Processor):
                 self._hit(request)
             elif isinstance(request, Heal):
                 self._heal(request)
+
+    def _landings(self) -> None:
+        """The falls' hits of the queue, in order; the rest stays queued, in its order."""
+        queue = self.state.health_queue
+        if not any(isinstance(r, Hit) and r.source == FALL_SOURCE for r in queue):
+            return
+        kept = [r for r in queue if not (isinstance(r, Hit) and r.source == FALL_SOURCE)]
+        landings = [r for r in queue if isinstance(r, Hit) and r.source == FALL_SOURCE]
+        queue.clear()
+        queue.extend(kept)
+        for hit in landings:
+            if esper.entity_exists(hit.target):
+                self._hit(hit)
 
     def _hit(self, hit: Hit) -> None:
         state = self.state

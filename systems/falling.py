@@ -16,6 +16,8 @@ from systems.drops import fall_dice
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead, is_flying
 
+#: The source of a landing's hit (the log's, and the damage system's in the GM phase).
+FALL_SOURCE = "fall"
 
 def round_fall_left(falling: Falling, rules: Rules) -> float:
     """How far a creature may still fall this round: a round's fall less what it has fallen in it.
@@ -33,9 +35,17 @@ def is_unsupported(state: BattleState, entity: int) -> bool:
 
 
 class FallingSystem(esper.Processor):
-    """Starts, continues and ends falls."""
+    """Starts, continues and ends falls.
 
-    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END})  # the only phases it runs in
+    It runs in the GM phase too: support taken away between orders (an effect ended early, flight
+    revoked, the ground lowered) drops the creature at once, and the damage system settles its
+    landing in the same phase, as a fall after an order settles before the next. Not before the
+    battle's first round: a battle being set up (a creature spawned in the air before its flight is
+    granted, the ground drawn under creatures already placed) is not yet one in which anyone falls;
+    what is unsupported then falls at the first tick's start.
+    """
+
+    PHASES = frozenset({Phase.START, Phase.TURN, Phase.END, Phase.GM})  # the only phases it runs in
 
     def __init__(self, state: BattleState) -> None:
         self.state = state
@@ -44,6 +54,8 @@ class FallingSystem(esper.Processor):
         if phase not in self.PHASES:
             return
         state = self.state
+        if phase is Phase.GM and state.round == 0:
+            return  # still being set up: the first tick looks at whoever moved or had the map change
         if state.terrain.version != state.falls_seen_map:
             # The ground may have dropped away under anyone (a floor gives way): look at everyone.
             state.falls_seen_map = state.terrain.version
@@ -104,6 +116,6 @@ class FallingSystem(esper.Processor):
         self.state.in_air.discard(entity)
         state.emit(Landed(state.round, entity, distance, dice, damage, soft))
         if damage > 0:
-            state.health_queue.append(Hit(entity, damage, "fall"))
+            state.health_queue.append(Hit(entity, damage, FALL_SOURCE))
             esper.component_for_entity(entity, Conditions).grant("prone", "fall")
             state.dirty.add(entity)

@@ -25,6 +25,10 @@ def can_act(conditions: Conditions) -> bool:
 
 
 def is_flying(movement: Movement, conditions: Conditions) -> bool:
-    """Whether something other than the ground holds the creature up: it flies by nature, or a power
-    (or the GM) granted it flight. The one test falls, moves, pushes, forecasts and the window use."""
-    return movement.flying or "flying" in conditions.granted  # (``has_granted``, without its call)
+    """Whether something other than the ground holds the creature up: a power (or the GM) granted it
+    flight, or it flies by nature and is conscious to do it (an unconscious bird falls: "if there is
+    nothing supporting your character, you fall"). The one test falls, moves, pushes, forecasts and
+    the window use."""
+    if "flying" in conditions.granted:  # (``has_granted``, without its call)
+        return True
+    return movement.flying and "unconscious" not in conditions.active

@@ -199,3 +199,27 @@ def test_light_may_be_ended_early_darkness_may_not():
         with pytest.raises(ValueError, match="cannot be ended early"):
             b.end_power(u, dark["id"])
         assert b.visibility_at(8, 8) == Visibility.NO_VISION and b.effects() == [dark]
+
+
+@pytest.mark.parametrize("helpless", ["dead", "unconscious"])
+def test_a_user_that_cannot_act_cannot_end_its_power_early(helpless):
+    """"You can't end an ongoing power early unless it specifies that": ending it is its user's
+    choice, so a dead or unconscious user's Light runs its duration (the refusal changes nothing)."""
+    with Battle(seed=1) as b:
+        mage = b.spawn("Mage", 1, 1, team="a", powers=["light"], health=5)
+        b.spawn("Foe", 8, 5, team="b")
+        b.start_combat()
+        b.use_power(mage, "light", point=(2, 2))
+        b.tick()
+        [light] = b.effects()
+        if helpless == "dead":
+            b.damage(mage, 5)
+        b.add_fatigue(mage, 5 if helpless == "unconscious" else 4)
+        b.tick()
+        assert helpless in b.conditions(mage)
+        with pytest.raises(ValueError, match=f"Mage \\(#{mage}\\) is {helpless} and cannot end Light early"):
+            b.end_power(mage, light["id"])
+        assert b.effects() == [light] and not kinds(b, "effect_ended")
+        b.run(2)
+        [ended] = kinds(b, "effect_ended")
+        assert ended.reason == "duration over" and not b.effects()

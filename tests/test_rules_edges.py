@@ -10,8 +10,10 @@ import pytest
 
 from components import Position, Visibility
 from components.events import RoundEnded
-from game import Battle
+from game import Battle, IllegalCommand
 from game.content.powers import default_powers, parse_power
+from game.content.scenario import load_scenario_text
+from game.content.scenario_model import ScenarioError
 from systems.visibility import sees
 from tests.event_steps import kinds
 
@@ -199,3 +201,62 @@ def test_reaction_scripts_are_plain_names_in_the_script_folder() -> None:
     b = Battle(seed=1)
     with pytest.raises(ValueError, match=r"\.star"):
         b.attach_reaction("../../../../etc/hostname")
+
+
+def test_two_living_creatures_never_share_a_square_however_they_are_spawned() -> None:
+    """spawn refuses a square a living creature stands on, naming it, as the scenario loader does;
+    the refusal changes nothing. The dead stand in nobody's way (a move may end on them too)."""
+    b = Battle(seed=1, width=8, height=8)
+    orc = b.spawn("Orc", 3, 4, team="red", health=4)
+    before = (list(b.events), list(b.command_log), b.creatures())
+    with pytest.raises(IllegalCommand, match=rf"\(3, 4\).*Orc \(#{orc}\) stands there"):
+        b.spawn("Elf", 3, 4, team="blue")
+    assert (list(b.events), list(b.command_log), b.creatures()) == before
+    with pytest.raises(ScenarioError, match=r"\(1, 0\) is already taken by 'orc'"):
+        load_scenario_text(_TWO_ON_ONE.replace('x = 5', 'x = 1'))
+    b.damage(orc, 4)
+    b.add_fatigue(orc, 5)
+    b.tick()
+    assert "dead" in b.conditions(orc)
+    assert b.get(b.spawn("Elf", 3, 4, team="blue"), Position).square == (3, 4)
+
+
+_TWO_ON_ONE = """
+[map]
+rows = ["..~..."]
+legend = { "." = { ground = 0 }, "~" = { ground = -3, soft = true } }
+[teams.a]
+[teams.b]
+[[creatures]]
+key = "orc"
+team = "a"
+x = 1
+y = 0
+[[creatures]]
+key = "wader"
+team = "b"
+x = 2
+y = 0
+[[creatures]]
+key = "elf"
+team = "b"
+x = 5
+y = 0
+"""
+
+
+def test_a_creature_spawned_without_a_height_stands_on_the_ground_of_its_square() -> None:
+    """In a stream 3 ft below the bank, spawned by the API or by a scenario, a creature stands on the
+    stream's bed: nothing falls at the first tick. A height below the ground is raised to it."""
+    b = Battle(seed=1, width=8, height=8)
+    b.set_ground(2, 2, -3)
+    wader = b.spawn("Wader", 2, 2, team="a")
+    low = b.spawn("Low", 3, 3, z=-50, team="b")
+    assert b.get(wader, Position).z == -3 and b.get(low, Position).z == 0
+    battle, ids = load_scenario_text(_TWO_ON_ONE).build_with_ids()
+    assert battle.get(ids["wader"], Position).z == -3
+    for each in (b, battle):
+        each.tick()
+        assert not kinds(each, "fell") and not kinds(each, "landed")
+    assert b.get(wader, Position).z == -3 and battle.get(ids["wader"], Position).z == -3
+    battle.close()

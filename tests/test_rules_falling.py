@@ -6,6 +6,7 @@ import pytest
 
 from components import Fatigue, Health, Position
 from game import Battle
+from game.content.powers import default_powers, parse_power
 from tests.event_steps import kinds
 
 
@@ -231,3 +232,74 @@ def test_the_move_forecast_refuses_what_move_refuses(battle):
     e = battle.spawn("walker", 3, 4)
     with pytest.raises(ValueError, match="wall"):
         fall_if_moved(battle, e, 4, 4)
+
+
+def _glider_over_a_pit() -> tuple[Battle, int, int]:
+    """A glider (a flight it may end early) over a 40 ft pit in its turn, its orders resolved."""
+    table = dict(default_powers())
+    table["glide"] = parse_power("glide", {"name": "Glide", "description": "test", "action": "bonus",
+                                           "targets": "self", "flight": True, "duration": 3, "end_early": True},
+                                 "test")
+    b = Battle(seed=3, width=12, height=5, powers=table)
+    for y in range(5):
+        for x in range(3, 7):
+            b.set_ground(x, y, -40)
+    glider = b.spawn("Glider", 1, 2, team="a", powers=["glide", "strike"], initiative_bonus=50, health=40)
+    b.spawn("Foe", 10, 2, team="b", initiative_bonus=-50)
+    b.start_combat()
+    assert b.begin_round() == glider
+    b.use_power(glider, "glide")
+    b.move(glider, 4, 2)
+    b.resolve_orders()
+    assert b.get(glider, Position).z == 0 and "flying" in b.conditions(glider)
+    return b, glider, next(e["id"] for e in b.effects() if e["power"] == "glide")
+
+
+def test_a_flight_ended_early_over_a_pit_drops_the_creature_at_once():
+    """"If there is nothing supporting your character, you fall": ending its own flight leaves the
+    glider with nothing under it, so it falls and lands (hurt, prone) then and there, and its next
+    order is checked, forecast and resolved from the bottom of the pit."""
+    b, glider, effect = _glider_over_a_pit()
+    b.end_power(glider, effect)
+    [landed] = kinds(b, "landed", glider)
+    assert (landed.distance_ft, landed.dice) == (40, 4)
+    [hit] = kinds(b, "damaged", glider)
+    assert (hit.amount, hit.source) == (landed.damage, "fall")
+    assert b.get(glider, Position).z == -40 and b.get(glider, Health).current == 40 - landed.damage
+    assert "prone" in b.conditions(glider) and "flying" not in b.conditions(glider)
+    b.move(glider, 5, 2)  # along the pit's floor: it walks from where it landed
+    assert b.forecast_move(glider, (5, 2)).legal
+    b.end_turn()
+    assert not kinds(b, "command_refused", glider)
+    assert b.get(glider, Position).square == (5, 2) and len(kinds(b, "landed", glider)) == 1
+
+
+def test_a_gm_damage_waits_for_the_next_tick_when_a_flight_ends_early():
+    """The landing settles at once; the GM's own damage, queued before, still resolves with the orders."""
+    b, glider, effect = _glider_over_a_pit()
+    b.damage(glider, 1)
+    b.end_power(glider, effect)
+    assert [e.source for e in kinds(b, "damaged", glider)] == ["fall"]
+    b.end_turn()
+    assert [e.source for e in kinds(b, "damaged", glider)] == ["fall", "gm"]
+
+
+def test_an_unconscious_natural_flier_falls_a_downed_one_keeps_flying():
+    """A creature that flies by nature must be conscious to stay up: downed it still flies, knocked
+    unconscious it falls (hurt, as any fall); a flight a power (or the GM) grants holds it up still."""
+    b = Battle(seed=1, width=10, height=6)
+    downed = b.spawn("Downed", 3, 3, z=40, flying=True, team="b", health=5)
+    sleepy = b.spawn("Sleepy", 4, 3, z=40, flying=True, team="b", health=50)
+    held = b.spawn("Held", 5, 3, z=30, team="b", health=5)
+    b.add_condition(held, "flying")
+    b.spawn("Foe", 8, 5, team="a")
+    b.start_combat()
+    b.damage(downed, 5)
+    b.add_fatigue(sleepy, 5)
+    b.add_fatigue(held, 5)
+    b.tick()
+    assert "downed" in b.conditions(downed) and b.get(downed, Position).z == 40
+    assert "unconscious" in b.conditions(sleepy) and b.get(sleepy, Position).z == 0
+    [landed] = kinds(b, "landed", sleepy)
+    assert (landed.distance_ft, landed.dice) == (40, 4) and "prone" in b.conditions(sleepy)
+    assert "unconscious" in b.conditions(held) and b.get(held, Position).z == 30  # its granted flight holds it

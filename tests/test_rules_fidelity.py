@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from components import Health, Position
-from components.events import AreaCreated, Healed, Moved
+from components.events import AreaCreated, Healed, Moved, SaveRolled
 from game import Battle, IllegalCommand, load_scenario
 from game.content.powers import default_powers, parse_power
 from game.content.saves import SaveError, load_game, save_game
+from systems.geometry import distance_ft
 
 
 def powers(**extra: dict[str, Any]) -> dict[str, Any]:
@@ -66,6 +67,29 @@ def test_a_cone_from_a_point_faces_where_the_command_says() -> None:
     east = b.spawn("East", 13, 10, team="red")
     assert reached(b, mage, "spray", point=(11, 10), direction="n") == {north}
     assert reached(b, mage, "spray", point=(11, 10), direction=(1, 0)) == {east}
+
+
+@pytest.mark.parametrize("diagonal", ["one", "alternating"])
+def test_a_line_is_as_long_by_the_rules_distance_whichever_way_it_faces(diagonal: str) -> None:
+    """"Some powers have an area": a 30 ft line reaches 30 ft as every range and burst measures feet
+    (the rules' diagonal rule), aimed along a row or a diagonal, and the forecast's squares are the
+    squares the use resolves over."""
+    b = Battle(seed=9, width=20, height=20, rules={"diagonal": diagonal})
+    mage = b.spawn("Mage", 1, 1, team="blue", powers=["lightning"])
+    for direction in ("e", "se", "s", (2, 1)):
+        squares = b.squares_in_area("lightning", mage, direction=direction)
+        farthest = max(distance_ft((1, 1), s, b.rules) for s in squares)
+        assert farthest == 30, (direction, squares)
+        assert sorted(b.forecast(mage, "lightning", direction=direction).squares) == sorted(squares)
+    diagonal_squares = b.squares_in_area("lightning", mage, direction="se")
+    assert len(diagonal_squares) == (6 if diagonal == "one" else 4)  # 4 diagonal steps are 5-10-5-10: 30 ft
+    foe = b.spawn("Foe", 6, 6, team="red")  # five diagonal steps: 25 ft, or 35 ft under 5-10-5
+    assert reached(b, mage, "lightning", direction="se") == ({foe} if diagonal == "one" else set())
+    b.start_combat()
+    b.use_power(mage, "lightning", direction="se")
+    b.tick()
+    rolled = {e.entity for e in b.events if isinstance(e, SaveRolled)}
+    assert rolled == ({foe} if diagonal == "one" else set())
 
 
 def test_a_cone_aimed_at_the_users_own_square_needs_a_direction() -> None:

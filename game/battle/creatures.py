@@ -68,25 +68,25 @@ class Creatures(BattleCore):
     """Spawning, commanding and asking about creatures."""
 
     @command
-    def spawn(self, name: str, x: int, y: int, z: float = 0, health: int = 10, defense: int = 10,
+    def spawn(self, name: str, x: int, y: int, z: float | None = None, health: int = 10, defense: int = 10,
               flying: bool = False, prepared: bool = True, *, team: str | None = None, speed: int | None = None,
               attack_bonus: int = 0, initiative_bonus: int = 0, powers: Iterable[str] = (), fatigue: int = 0) -> int:
         """Put a creature on the grid and return its entity id.
 
-        ``z`` is raised to the ground of its square (standing on a ledge); a creature spawned above
-        the ground without flying falls at the next tick. Without a ``team`` it fights alone.
+        Without ``z`` it stands on the ground of its square (a ledge, or the bed of a stream below
+        0); a ``z`` below the ground is raised to it, and a creature spawned above the ground
+        without flying falls at once once the first round has begun, and at the first tick while
+        the battle is being set up. Two living creatures never share a square (the scenario loader
+        refuses it too): a move could not bring them there. Without a ``team`` it fights alone.
 
         Raises:
-            IllegalCommand: a square off the grid or in a wall, or a value out of range.
+            IllegalCommand: a square off the grid, in a wall or with a living creature on it, or a
+                value out of range.
         """
         state = self.state
-        square = validate.square(state, x, y, f"spawn square of {name!r}")
+        square = self._spawn_square(name, x, y, bool(flying))
         terrain = state.terrain
-        if terrain.walls[square]:
-            raise IllegalCommand(f"cannot spawn {name!r} at {square}: it is a wall")
-        if blocked_for(terrain, bool(flying))[square]:
-            raise IllegalCommand(f"cannot spawn {name!r} at {square}: the terrain there blocks it")
-        if isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z):
+        if z is not None and (isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z)):
             raise IllegalCommand(f"z of {name!r} must be a finite number of feet, not {z!r}")
         if isinstance(health, bool) or not isinstance(health, int) or health <= 0:
             raise IllegalCommand(f"health of {name!r} must be a positive whole number, not {health!r}")
@@ -98,7 +98,8 @@ class Creatures(BattleCore):
         try:
             if not isinstance(initiative_bonus, int) or isinstance(initiative_bonus, bool):
                 raise ValueError(f"initiative bonus must be an integer, not {initiative_bonus!r}")
-            position = Position(square[0], square[1], max(float(z), float(terrain.ground[square])))
+            ground = float(terrain.ground[square])
+            position = Position(square[0], square[1], ground if z is None else max(float(z), ground))
             parts = [Health(health, health), Fatigue(fatigue, state.rules.max_fatigue), position,
                      Defense(defense, attack_bonus), Movement(speed_ft, 0, bool(flying)), Falling(),
                      Readiness(bool(prepared), initiative_bonus), Conditions(), Vision(), Cover(), Abilities(known)]
@@ -117,6 +118,24 @@ class Creatures(BattleCore):
         state.dirty.add(entity)  # its conditions are derived for the first time (a spawned fatigue slows it)
         self.settle()
         return entity
+
+    def _spawn_square(self, name: str, x: int, y: int, flying: bool) -> tuple[int, int]:
+        """The square a creature may be spawned on: on the grid, open to it, and free of the living.
+
+        Raises:
+            IllegalCommand: off the grid, a wall, terrain that blocks it, or a living creature there.
+        """
+        state = self.state
+        square = validate.square(state, x, y, f"spawn square of {name!r}")
+        if state.terrain.walls[square]:
+            raise IllegalCommand(f"cannot spawn {name!r} at {square}: it is a wall")
+        if blocked_for(state.terrain, flying)[square]:
+            raise IllegalCommand(f"cannot spawn {name!r} at {square}: the terrain there blocks it")
+        if state.taken(square):
+            there = ", ".join(validate.label(e) for e in sorted(state.squares.get(square, ()))
+                              if "dead" not in esper.component_for_entity(e, Conditions).active)
+            raise IllegalCommand(f"cannot spawn {name!r} at {square}: {there} stands there (pick a free square)")
+        return square
 
     # ------------------------------------------------------------------ asking
 

@@ -24,6 +24,8 @@ from game.battle.creatures import Creatures
 from game.battle.snapshots import Snapshots
 from game.battle.world import entry
 from systems.conditions import ConditionSystem, derive
+from systems.damage import DamageSystem
+from systems.falling import FallingSystem
 from systems.gm import GmSystem
 from systems.grants import grant_condition
 from systems.state import Phase, check_stamp
@@ -31,9 +33,10 @@ from systems.visibility import VisibilitySystem, look
 
 #: The source a supposed grant is made under (never seen outside the ``with`` block).
 SUPPOSED = "supposed"
-#: The systems of the GM phase whose work a supposed grant repeats; any other (a trusted add_system)
-#: might react to the grant in a way only the real settling pass shows.
-_SETTLING = (GmSystem, VisibilitySystem, ConditionSystem)
+#: The systems of the GM phase whose work a supposed grant repeats, or that have nothing to do for a
+#: grant (no grant takes support away: a fall waits for a move, a revoked flight or a map change);
+#: any other (a trusted add_system) might react to the grant in a way only the real settling pass shows.
+_SETTLING = (GmSystem, FallingSystem, DamageSystem, VisibilitySystem, ConditionSystem)
 
 
 class Supposing(Creatures, Snapshots):
@@ -88,11 +91,13 @@ class Supposing(Creatures, Snapshots):
         return {}
 
     def _settles_alone(self) -> bool:
-        """Whether a grant now would settle by itself: nothing else queued or waiting to settle, the
-        level grid current, and no processor in the GM phase but the three a grant goes through."""
+        """Whether a grant now would settle by itself: nothing else queued or waiting to settle (no
+        fall either: nobody moved and the map is as the falls last saw it, once the battle is under
+        way), the level grid current, and no processor in the GM phase but those of ``_SETTLING``."""
         state = self.state
         return (not state.gm_queue and not state.dirty and not state.looked and state.levels is not None
                 and state.levels_of_map == state.terrain.version
+                and (state.round == 0 or (not state.moved and state.falls_seen_map == state.terrain.version))
                 and all(type(p) in _SETTLING for p in self.phases.by_phase[Phase.GM]))
 
     def _grant_in_place(self, entity: int, name: str) -> None:

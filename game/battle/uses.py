@@ -10,7 +10,7 @@ from typing import Any
 
 import esper
 
-from components import Position
+from components import Conditions, Position
 from components.commands import EndEffect, UsePower
 from components.powers import Power
 from game.battle import orders, validate
@@ -22,6 +22,7 @@ from systems.cover import has_cover
 from systems.power_checks import use_problem
 from systems.state import check_stamp
 from systems.visibility import can_see
+from systems.vitals import can_act
 
 
 class PowerUses(BattleCore):
@@ -79,6 +80,11 @@ class PowerUses(BattleCore):
             raise IllegalCommand(f"{validate.label(user)} has no ongoing effect {effect_id!r}")
         if not effect.can_end_early:
             raise IllegalCommand(f"{self.power(effect.power).name} cannot be ended early")
+        conditions = esper.component_for_entity(user, Conditions)
+        if not can_act(conditions):  # ending it is the user's own choice, as using it was
+            helpless = next(c for c in ("dead", "unconscious", "downed") if c in conditions.active)
+            raise IllegalCommand(f"{validate.label(user)} is {helpless} and cannot end "
+                                 f"{self.power(effect.power).name} early: it runs its duration")
         self.state.gm_queue.append(EndEffect(effect_id, "ended early"))
         self.settle()
 

@@ -271,7 +271,7 @@ class Scenario:
         ids: dict[str, int] = {}
         for spec in self.creatures:
             ids[spec.key] = battle.spawn(
-                spec.name, spec.x, spec.y, z=0 if spec.z is None else spec.z, health=spec.health,
+                spec.name, spec.x, spec.y, z=spec.z, health=spec.health,
                 defense=spec.defense, flying=spec.flying, prepared=spec.prepared, team=spec.team,
                 speed=spec.speed, attack_bonus=spec.attack_bonus, initiative_bonus=spec.initiative_bonus,
                 powers=list(spec.powers), fatigue=spec.fatigue)
