@@ -196,7 +196,8 @@ class UseOutcome(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class ScriptForesight:
     """What a power's script would ask for in a use not yet made (``Battle.foresee_script``): its
-    ``on_hit`` when the use lands on ``target``, or its ``on_use`` when ``target`` is None.
+    ``on_hit`` when the use lands on ``target`` (the creature hit), or its ``on_use`` when ``target``
+    is None.
 
     ``runs`` holds the commands asked in each run, ``(method, args)`` in order, one run for each
     quantile its dice were read at. ``outcomes`` are their numbers for each creature they touch, as

@@ -164,8 +164,8 @@ def test_hovering_a_scripted_power_shows_what_its_script_would_add() -> None:
     play_to_turn(app, knight)
     app.handle(Key("1"))
     app.handle(Hover((3, 2)))
-    assert app.ui.foresight == (b.foresee_script(knight, "vampiric-touch"),
-                                b.foresee_script(knight, "vampiric-touch", orc))
+    assert app.ui.foresight == (b.foresee_script(knight, "vampiric-touch", orc),
+                                b.foresee_script(knight, "vampiric-touch", orc, hit=orc))
     text = _text(odds.forecast_lines(app.ui.forecast, "Vampiric touch", b.name, foresight=app.ui.foresight))
     assert "Orc" in text and "damage avg 7.0" in text and "Knight" in text and "healing avg 7.0" in text
     assert "not counted above" not in text

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from components import Conditions, Falling, Movement
-from components.forecasts import ScriptForesight, UseOutcome
+from components.forecasts import ScriptForesight
 from components.powers import Power
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
@@ -153,9 +153,10 @@ class Turn:
         self.own_reach: float | None = None
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
-        self.values_seen: dict[UseOutcome, tuple[float, Why]] = {}  # see game.ai.tactical_uses.uses_from
-        #: (power, creature hit or None, runs) -> what its script would add (game.ai.tactical_uses.scripted)
-        self.scripts_seen: dict[tuple[str, int | None, int], ScriptForesight] = {}
+        self.values_seen: dict[Any, tuple[float, Why]] = {}  # see game.ai.tactical_uses.uses_from
+        #: (power, (target, point) aimed, creature hit or None, runs) -> what its script would add
+        #: (game.ai.tactical_uses.scripted)
+        self.scripts_seen: dict[tuple[str, tuple[Any, Any], int | None, int], ScriptForesight] = {}
         #: each area power's aim points for the creatures near it, ranked (see game.ai.tactical_uses.area_points)
         self.points_seen: dict[tuple[str, frozenset[int]], list[tuple[int, int]]] = {}
         self.rallies_seen: dict[tuple[int, tuple[int, int] | None], float] = {}

@@ -45,6 +45,8 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
             return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected (already down)"
         menace = turn.menace(odds.target)
         value = hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace)
+        if odds.healing is not None:  # healing an enemy (a script's, an area's) is worth as much to its side
+            value -= turn.heal_worth(odds.target, odds.healing, odds.affected)
         value += odds.downs * turn.if_downed(odds.target) if odds.downs else 0.0  # its friends' rally, say
         for c in odds.conditions:
             if c not in turn.glance[odds.target].conditions:
@@ -54,10 +56,17 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
         return value, lambda: f"{odds.affected:.0%}, {hurt:.1f} expected" \
             + (f", fall {falling:.1f}" if falling else "") \
             + (f", {odds.downs:.0%} to down" if odds.downs >= 0.05 else "")
-    # a friend's wound costs what the same wound on an enemy would be worth, and more (``friendly_fire``)
+    return _to_a_friend(turn, odds, hurt, health)
+
+
+def _to_a_friend(turn: Turn, odds: Outcome, hurt: float, health: int) -> tuple[float, Why]:
+    """``worth`` of a friend's outcome: its wound costs what the same wound on an enemy would be worth,
+    and more (``friendly_fire``); a harm laid on it (an area's blindness, a script's dazzle) costs its
+    weight; healing it is worth what it gives back."""
+    w = turn.weights
     menace = turn.menace(odds.target)
     value = -w.friendly_fire * (hurt * (1 + w.focus * menace / max(health, 1)) + odds.downs * (w.kill + menace))
-    for c in odds.conditions:  # a harm laid on a friend (an area's blindness, a script's dazzle) costs its weight
+    for c in odds.conditions:
         if c not in turn.glance[odds.target].conditions:
             value -= odds.affected * w.conditions.get(c, 0.0) * (1 + menace)
     if odds.healing is not None:
@@ -67,7 +76,7 @@ def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
         (lambda: f"friend hit {hurt:.1f}")
 
 
-def value_of(turn: Turn, forecast: UseOutcome) -> tuple[float, Why]:
+def value_of(turn: Turn, forecast: UseOutcome, aim: dict[str, Any] | None = None) -> tuple[float, Why]:
     """A use's value: the sum over every creature it would touch, friends counted against it, and
     what its script would add, as the battle foresees it (``Battle.foresee_script``: its ``on_use``
     once, its ``on_hit`` for each creature by the chance the use lands on it)."""
@@ -78,7 +87,7 @@ def value_of(turn: Turn, forecast: UseOutcome) -> tuple[float, Why]:
         total += value
         parts.append((odds.target, words))
     if forecast.scripted:
-        added = scripted(turn, forecast)
+        added = scripted(turn, forecast, aim or {})
         if added is None:  # the script cannot be foreseen: worth a modest guess per creature it reaches
             power = turn.battle.power(forecast.power)
             guess = [turn.weights.script_guess * (-1 if odds.ally else 1) * odds.affected
@@ -95,22 +104,24 @@ def value_of(turn: Turn, forecast: UseOutcome) -> tuple[float, Why]:
         if parts else name
 
 
-def scripted(turn: Turn, forecast: UseOutcome) -> list[Outcome] | None:
+def scripted(turn: Turn, forecast: UseOutcome, aim: dict[str, Any]) -> list[Outcome] | None:
     """What the use's script adds, creature by creature, as the battle foresees it: its ``on_use``
     once, and its ``on_hit`` on each creature the use reaches, scaled by the chance it lands there
-    (the script's own numbers are for a use that lands); None when the script cannot be foreseen.
+    (the script's own numbers are for a use that lands), for the use aimed as ``aim`` says; None when
+    the script cannot be foreseen.
 
     Where the power's data gives its damage or healing the script only adds to them (a bolt's jump
     to a second enemy), and one run with its dice at their medians says what; where the script
     decides everything, five runs (a what-if is a script call each: a planner asks a few a turn)."""
     power = turn.battle.power(forecast.power)
     runs = 5 if power.damage is None and power.healing is None else 1
-    once = _foreseen(turn, power.id, None, runs)
+    aimed = (aim.get("target"), aim.get("point"))
+    once = _foreseen(turn, power.id, aimed, None, runs)
     if not once.known:
         return None
     found = list(once.outcomes)
     for odds in forecast.targets:
-        hit = _foreseen(turn, power.id, odds.target, runs)
+        hit = _foreseen(turn, power.id, aimed, odds.target, runs)
         if not hit.known:
             return None
         p = odds.affected
@@ -120,13 +131,13 @@ def scripted(turn: Turn, forecast: UseOutcome) -> list[Outcome] | None:
     return found
 
 
-def _foreseen(turn: Turn, power: str, target: int | None, runs: int) -> ScriptForesight:
+def _foreseen(turn: Turn, power: str, aimed: tuple[Any, Any], hit: int | None, runs: int) -> ScriptForesight:
     """``Battle.foresee_script``'s answer, asked once a turn (a plan values the same use from square
     after square, and the battle's own memo of it checks every read the script made)."""
-    key = (power, target, runs)
+    key = (power, aimed, hit, runs)
     found = turn.scripts_seen.get(key)
     if found is None:
-        found = turn.scripts_seen[key] = turn.battle.foresee_script(turn.me, power, target, runs=runs)
+        found = turn.scripts_seen[key] = turn.battle.foresee_script(turn.me, power, *aimed, hit=hit, runs=runs)
     return found
 
 
@@ -250,9 +261,11 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
     for (power_id, aim), forecast in zip(asked, forecasts):
         if not forecast.legal:
             continue
-        valued = turn.values_seen.get(forecast)
+        # (a script may read the aim: its use is valued by aim too)
+        seen = (forecast, tuple(sorted(aim.items()))) if forecast.scripted else forecast
+        valued = turn.values_seen.get(seen)
         if valued is None:
-            valued = turn.values_seen[forecast] = value_of(turn, forecast)
+            valued = turn.values_seen[seen] = value_of(turn, forecast, aim)
         value, why = valued
         if value > 0:
             command: Command = ("use_power", (turn.me, power_id), dict(aim))

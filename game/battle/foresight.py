@@ -17,6 +17,8 @@ never touched.
 from __future__ import annotations
 
 import copy
+import math
+from statistics import NormalDist
 from typing import Any
 
 from components.dice import Dice
@@ -32,6 +34,16 @@ MEMO_ANSWERS = 4
 
 #: The most runs a power's what-if may ask for (each is a call of the script).
 MAX_RUNS = 9
+
+#: Above this many faces in all (count x sides) a what-if reads dice off the normal curve of their
+#: sum (mean and spread exact, the curve the law of large sums), not their exact odds: those of a
+#: stranger's 1000d1000 take a second to work out, where a real roll of them takes 200 us.
+EXACT_OUTCOMES = 4096
+
+#: Commands whose check reads nothing but the creature and the amount or condition named: a what-if
+#: that asked only these is remembered with its reads (a move's, a push's or a light's check reads the
+#: map and who stands where, which no read records).
+STABLE_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition"})
 
 
 def quantiles(runs: int) -> tuple[float, ...]:
@@ -55,6 +67,11 @@ def quantile_roll(notation: object, quantile: float) -> int:
         dice = Dice.parse(notation)
     except ValueError as err:
         raise ValueError(f"roll: {err}") from None
+    if dice.count * dice.sides > EXACT_OUTCOMES:  # (a stranger's 1000d1000: its odds take a second)
+        spread = math.sqrt(dice.count * (dice.sides * dice.sides - 1) / 12)
+        value = round(NormalDist(dice.average(), spread or 1.0).inv_cdf(min(max(quantile, 1e-9), 1 - 1e-9)))
+        low, high = dice.count + dice.bonus, dice.count * dice.sides + dice.bonus
+        return max(0, min(max(value, low), high))
     values = sorted(dice_outcomes(dice).items())
     total = 0.0
     for value, p in values:
@@ -152,9 +169,10 @@ class Foreseer:
 
             self.host.call(name, function, args=(ctx, *args), bridge=answer, max_steps=self.host.limits.max_steps)
             found.append(tuple(asked))
-        if len(self.memo) >= MEMO_KEYS and key not in self.memo:
-            del self.memo[next(iter(self.memo))]  # the oldest question
-        self.memo[key] = [(tuple(reads_seen), tuple(found)), *kept][:MEMO_ANSWERS]
+        if all(method in STABLE_COMMANDS for run in found for method, _ in run):
+            if len(self.memo) >= MEMO_KEYS and key not in self.memo:
+                del self.memo[next(iter(self.memo))]  # the oldest question
+            self.memo[key] = [(tuple(reads_seen), tuple(found)), *kept][:MEMO_ANSWERS]
         return tuple(found)
 
     def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:

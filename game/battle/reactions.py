@@ -366,9 +366,10 @@ class ScriptHook:
             if function not in self.load(script):
                 return (), True
             return self.foreseer.power(self._names[script], function, ctx, args, runs), True
-        except ScriptError:
-            self.foreseer.failed.add(script)  # not asked again this battle (see ``foresee``)
-            return (), False
+        except ScriptError as err:
+            if err.kind != "bridge":  # a loop past its steps, a worker's clock: not asked again this battle
+                self.foreseer.failed.add(script)
+            return (), False  # (a command refused now, a square taken, may be allowed at the next ask)
 
     def listens(self, event: type[Event]) -> bool:
         """Whether a reaction script that loads defines the function for this kind of event."""

@@ -35,14 +35,16 @@ class ScriptForecasts(PowerUses):
 
     @entry
     def foresee_script(self, user: int, power_id: str, target: int | None = None,
-                       point: tuple[int, int] | None = None, runs: int = 5) -> ScriptForesight:
-        """What the script of ``power_id`` would ask for if ``user`` used it now: its ``on_hit`` when
-        the use lands on ``target``, or its ``on_use`` (once a use, landing or not) when no target is
-        given; ``point`` is where an area is aimed. In each of ``runs`` runs its dice are read at one
-        quantile (:func:`game.battle.foresight.quantiles`: five runs read the 10th, 30th, ... 90th
-        percentiles, one run the median), and the runs' commands are summed per creature (see
-        :class:`~components.forecasts.ScriptForesight`). What the power's data does is
-        the forecast's (``forecast``, ``outcomes_many``); this is only what its script adds.
+                       point: tuple[int, int] | None = None, hit: int | None = None,
+                       runs: int = 5) -> ScriptForesight:
+        """What the script of ``power_id`` would ask for if ``user`` used it now, aimed as
+        ``use_power`` aims it (``target``, ``point``): its ``on_hit`` when the use lands on ``hit``,
+        or its ``on_use`` (once a use, landing or not) when no ``hit`` is given. In each of ``runs``
+        runs its dice are read at one quantile (:func:`game.battle.foresight.quantiles`: five runs
+        read the 10th, 30th, ... 90th percentiles, one run the median), and the runs' commands are
+        summed per creature (see :class:`~components.forecasts.ScriptForesight`). What the power's
+        data does is the forecast's (``forecast``, ``outcomes_many``); this is only what its script
+        adds.
 
         Why: without it a computer player can only guess what a scripted power is worth, and uses it
         too little or too much; a designer who writes a script wants it weighed as it plays.
@@ -55,16 +57,16 @@ class ScriptForecasts(PowerUses):
             raise IllegalCommand(f"runs must be a whole number in 1..{MAX_RUNS}, not {runs!r}")
         user, power = self.check(user), self.power(power_id)
         target = None if target is None else self.check(target)
+        hit = None if hit is None else self.check(hit)
         point = None if point is None else self.aim_point(point)
         if not power.script:
-            return ScriptForesight(power.id, target)  # nothing of it is a script's
-        aimed = target if power.area is None else None  # what the use names: an area's names no creature
-        ctx = script_ctx(self.state.round, power.id, user, aimed, point)
-        function, args = ("on_use", ()) if target is None else ("on_hit", (target,))
+            return ScriptForesight(power.id, hit)  # nothing of it is a script's
+        ctx = script_ctx(self.state.round, power.id, user, target, point)
+        function, args = ("on_use", ()) if hit is None else ("on_hit", (hit,))
         asked, known = self.scripts.foresee_power(power.script, function, ctx, args, runs)
         if not known:
-            return ScriptForesight(power.id, target, known=False)
-        return ScriptForesight(power.id, target, True, asked, script_outcomes(self.state, user, asked))
+            return ScriptForesight(power.id, hit, known=False)
+        return ScriptForesight(power.id, hit, True, asked, script_outcomes(self.state, user, asked))
 
 
 def script_outcomes(state: BattleState, user: int, runs: Runs) -> tuple[Outcome, ...]:
@@ -76,8 +78,9 @@ def script_outcomes(state: BattleState, user: int, runs: Runs) -> tuple[Outcome,
     rules, count = state.rules, max(len(runs), 1)
     order: list[int] = []
     for run in runs:
-        order += [args[0] for method, args in run if args and args[0] not in order
-                  and method in ("damage", "heal", "add_condition")]
+        for method, args in run:
+            if method in ("damage", "heal", "add_condition") and args[0] not in order:
+                order.append(args[0])
     found = []
     for creature in order:
         health = esper.component_for_entity(creature, Health)

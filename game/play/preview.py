@@ -39,8 +39,9 @@ def script_foresight(app: App, user: int, forecast: Any) -> tuple[Any, ...] | No
     if forecast is None or not forecast.scripted or not forecast.legal:
         return None
     b = app.battle
-    asked = [b.foresee_script(user, forecast.power)]
-    asked += [b.foresee_script(user, forecast.power, t.target) for t in forecast.targets]
+    aim = (forecast.target, forecast.point)
+    asked = [b.foresee_script(user, forecast.power, *aim)]
+    asked += [b.foresee_script(user, forecast.power, *aim, hit=t.target) for t in forecast.targets]
     return tuple(asked) if all(f.known for f in asked) else None
 
 
