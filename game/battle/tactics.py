@@ -26,7 +26,7 @@ from systems.cover import cover_counts, has_cover, has_cover_many
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
-from systems.visibility import Visibility, level_at, seen_from, sight_level, vision_level, vision_value
+from systems.visibility import Visibility, level_at, seen_from, sight_value, vision_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
 #: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
@@ -47,7 +47,8 @@ class _Menace(NamedTuple):
     speed: float
     flying: bool
     powers: tuple[tuple[Power, float], ...]  # its powers that roll and hurt (dice, or a fall), with their reach
-    sight: Visibility
+    sight: int  # (its sight level as a plain number: a member of an IntEnum hashes its name in Python, and
+    # this is part of every attack chance's key)
     fatigue: int
     attack_bonus: int
 
@@ -211,7 +212,7 @@ class Tactics(Outcomes):
         speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)
         return _Menace(enemy, position.square, float(position.z), esper.component_for_entity(enemy, Creature).team,
                        speed, is_flying(movement, conditions), tuple(powers),
-                       sight_level(state, enemy, position.square), esper.component_for_entity(enemy, Fatigue).level,
+                       sight_value(state, enemy, position.square), esper.component_for_entity(enemy, Fatigue).level,
                        esper.component_for_entity(enemy, Defense).attack_bonus)
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
@@ -304,7 +305,7 @@ class Tactics(Outcomes):
         if costs is None:
             costs = walks[menace.enemy] = self.state.paths.costs_from(
                 menace.square, limit_ft=menace.speed + 2 * rules.square_ft, flying=menace.flying)
-        return bool(costs[at] <= menace.speed + reach)
+        return costs.item(at) <= menace.speed + reach  # (``item``: a Python int, not a numpy scalar)
 
     @entry
     def cover_map(self, attackers: Iterable[int], squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
