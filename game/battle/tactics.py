@@ -9,7 +9,7 @@ a copy of a rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import esper
@@ -22,7 +22,7 @@ from game.battle import orders, validate
 from game.battle.outcomes import Outcomes
 from game.battle.world import entry
 from systems.actions import walk_speed
-from systems.cover import cover_counts, has_cover, has_cover_many
+from systems.cover import cover_counts, cover_lookup, has_cover_many
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
@@ -129,12 +129,13 @@ class Tactics(Outcomes):
         saved: dict[str, tuple[float, float]] = memo.setdefault(("saved", entity), {})
         # an attack's chance by its parts (see ``_blow``): the same few for square after square
         hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
+        covered = cover_lookup(state)  # (nothing changes the map while the threats are asked)
         found = []
         for square in squares:
             at = validate.square(state, *square, what="square")
             z = height_at(state, entity, at)
             sources = [blow for menace in menaces
-                       if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits)) is not None]
+                       if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits, covered)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
@@ -217,10 +218,11 @@ class Tactics(Outcomes):
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
-                   hits: dict[tuple[int, ...], float]) -> ThreatSource | None:
+                   hits: dict[tuple[int, ...], float], covered: Callable[[tuple[int, int], tuple[int, int]], bool]
+                   ) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
         power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
-        of its ranged powers."""
+        of its ranged powers (``covered``: ``systems.cover.cover_lookup``'s test)."""
         best: ThreatSource | None = None
         rules = self.state.rules
         at_hand = 2 * rules.square_ft
@@ -233,13 +235,14 @@ class Tactics(Outcomes):
                     continue
             elif not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, menace, struck, at, saved, hits)
+            found = self._blow(power, menace, struck, at, saved, hits, covered)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
     def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
-              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float]) -> ThreatSource:
+              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float],
+              covered: Callable[[tuple[int, int], tuple[int, int]], bool]) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
@@ -266,15 +269,15 @@ class Tactics(Outcomes):
             expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
             return ThreatSource(enemy, power.id, full, expected, False)
         state = self.state
-        covered = has_cover(state, origin, at)
+        cover = covered(origin, at)
         # the chance is a function of these parts and the rules alone (kept in ``hits`` by them: a plan
         # asks the same few parts of square after square; a battle keeps its rules for its whole life)
         parts = (menace.sight, level_at(state, at), menace.fatigue, menace.attack_bonus + power.attack_bonus,
-                 struck.base, covered, struck.flat_footed)
+                 struck.base, cover, struck.flat_footed)
         chance = hits.get(parts)
         if chance is None:
             chance = hits[parts] = attack_chance(*parts, state.rules)
-        return ThreatSource(enemy, power.id, chance, chance * power.damage.average(), covered)
+        return ThreatSource(enemy, power.id, chance, chance * power.damage.average(), cover)
 
     def _saved_blow(self, power: Power, enemy: int, target: int, origin: tuple[int, int], at: tuple[int, int]
                     ) -> tuple[float, float]:
