@@ -298,7 +298,8 @@ class Tactics(Outcomes):
         down steps no fall hurts, and jumps down the rest (its fall settles, then it strikes), unless
         the drop is longer than a round's fall."""
         rules = self.state.rules
-        if not menace.flying and menace.z - z > max(reach, rules.fall_ft_per_round):
+        fall = rules.fall_ft_per_round
+        if not menace.flying and menace.z - z > (fall if fall > reach else reach):  # (max, without its call)
             # it must come down, and the fall down is longer than a round's: still falling at the
             # round's end, it strikes nothing this round
             return False
