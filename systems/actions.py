@@ -76,7 +76,8 @@ def move_problems(paths: Paths, rules: Rules, position: Position, movement: Move
         return [problem for _ in goals]
     flying = is_flying(movement, conditions)
     blocked = blocked_for(paths.terrain, flying)
-    left = max(speed_for_round(movement, conditions, rules) - movement.used_ft, 0)
+    left = speed_for_round(movement, conditions, rules) - movement.used_ft
+    left = 0 if 0 > left else left  # (max(left, 0), without the builtin's call)
     here = position.square
     found: list[str | None] = []
     for goal in goals:

@@ -13,7 +13,7 @@ hidden. Cover and sight are worked out on the grid's plane: heights do not chang
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import esper
 import numpy as np
@@ -81,6 +81,30 @@ def has_cover(state: BattleState, attacker: tuple[int, int], defender: tuple[int
     if not rules.cover_enabled or attacker == defender:
         return False
     return cover_count(state.caches, state.terrain, attacker, defender) >= rules.cover_lines_needed
+
+
+def cover_lookup(state: BattleState) -> Callable[[tuple[int, int], tuple[int, int]], bool]:
+    """:func:`has_cover` for pair after pair: the rules and the layout's known answers read once, each
+    answer then a lookup (a planner's threats ask it of every enemy's blow on every square weighed, and
+    the calls around each lookup cost more than the lookup). For one batch of asks, in which nothing
+    changes the map. A pair not known yet is worked out by :func:`cover_count`, as :func:`has_cover`
+    would (into the store's answers: the ones read here are facts of the layout, even if the store
+    has begun afresh since)."""
+    rules = state.rules
+    if not rules.cover_enabled:
+        return lambda attacker, defender: False
+    caches, terrain, needed = state.caches, state.terrain, rules.cover_lines_needed
+    answers = caches.cover_answers(terrain.layout_key())
+
+    def covered(attacker: tuple[int, int], defender: tuple[int, int]) -> bool:
+        if attacker == defender:
+            return False
+        count = answers.get((attacker[0], attacker[1], defender[0], defender[1]))
+        if count is None:
+            count = cover_count(caches, terrain, attacker, defender)
+        return count >= needed
+
+    return covered
 
 
 def has_cover_many(state: BattleState, attackers: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]]

@@ -12,9 +12,11 @@ from components import Rules
 def distance_squares(dx: int, dy: int, rules: Rules) -> int:
     """Squares between two squares ``dx``, ``dy`` apart: a diagonal is one square, or 5-10-5."""
     ax, ay = abs(dx), abs(dy)
+    if ax < ay:  # (the larger first, without max and min: CPython 3.11's builtins cost a call each)
+        ax, ay = ay, ax
     if rules.diagonal == "one":
-        return max(ax, ay)
-    return max(ax, ay) + min(ax, ay) // 2
+        return ax
+    return ax + ay // 2
 
 
 def distance_ft(a: tuple[int, int], b: tuple[int, int], rules: Rules) -> int:

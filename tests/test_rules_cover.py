@@ -16,7 +16,7 @@ from components import Cover, Terrain
 from components.terrain import Blocks
 from game import Battle
 from systems.caches import MapCaches
-from systems.cover import cover_count, cover_counts, has_cover, has_cover_many
+from systems.cover import cover_count, cover_counts, cover_lookup, has_cover, has_cover_many
 from systems.cover_lines import blocked_lines, solids_for
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
@@ -256,9 +256,9 @@ def test_a_learnt_row_of_cover_answers_is_what_each_pair_alone_gets(attacker, wa
     needed=st.integers(1, 4),
 )
 def test_cover_asked_in_a_batch_is_each_pairs_own(walls, slits, pairs, enabled, needed):
-    """``has_cover_many`` (a planner's batch: the rules and the layout's answers read once) answers each
-    pair as ``has_cover`` does: own squares, arrow slits beside the attacker, cover switched off, and a
-    store of answers so small that it begins afresh in mid-batch."""
+    """``has_cover_many`` and ``cover_lookup`` (a planner's batch: the rules and the layout's answers
+    read once) answer each pair as ``has_cover`` does: own squares, arrow slits beside the attacker,
+    cover switched off, and a store of answers so small that it begins afresh in mid-batch."""
     b = Battle(width=10, height=10, rules={"cover_enabled": enabled, "cover_lines_needed": needed},
                caches=MapCaches(pairs_per_layout=25))
     for w in walls:
@@ -271,3 +271,7 @@ def test_cover_asked_in_a_batch_is_each_pairs_own(walls, slits, pairs, enabled, 
     b.state.caches.clear()
     assert has_cover_many(b.state, attackers, defenders) == alone
     assert has_cover_many(b.state, attackers, defenders) == alone  # and once the answers are known
+    b.state.caches.clear()
+    covered = cover_lookup(b.state)  # (the threats' test: the answers read once, pair after pair)
+    assert [covered(a, d) for a, d in pairs] == alone
+    assert [covered(a, d) for a, d in pairs] == alone

@@ -217,7 +217,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         """What a use landing with these chances does to one target (standing on ``target_square`` when
         given): its damage and healing, where a push leaves it and the fall there, the chance it goes
         down and dies, and whether it is a friend."""
-        miss = max(0.0, 1.0 - full - half)
+        miss = 1.0 - full - half
+        miss = miss if miss > 0.0 else 0.0  # (max(0.0, miss), without the builtin's call)
         damage = healing = None
         hurt: dict[int, float] = {0: 1.0}
         if power.damage is not None:

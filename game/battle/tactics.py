@@ -9,7 +9,7 @@ a copy of a rule.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 import esper
@@ -22,11 +22,11 @@ from game.battle import orders, validate
 from game.battle.outcomes import Outcomes
 from game.battle.world import entry
 from systems.actions import walk_speed
-from systems.cover import cover_counts, has_cover, has_cover_many
+from systems.cover import cover_counts, cover_lookup, has_cover_many
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
-from systems.visibility import Visibility, level_at, seen_from, sight_level, vision_level, vision_value
+from systems.visibility import Visibility, level_at, seen_from, sight_value, vision_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
 #: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
@@ -47,7 +47,8 @@ class _Menace(NamedTuple):
     speed: float
     flying: bool
     powers: tuple[tuple[Power, float], ...]  # its powers that roll and hurt (dice, or a fall), with their reach
-    sight: Visibility
+    sight: int  # (its sight level as a plain number: a member of an IntEnum hashes its name in Python, and
+    # this is part of every attack chance's key)
     fatigue: int
     attack_bonus: int
 
@@ -128,12 +129,13 @@ class Tactics(Outcomes):
         saved: dict[str, tuple[float, float]] = memo.setdefault(("saved", entity), {})
         # an attack's chance by its parts (see ``_blow``): the same few for square after square
         hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
+        covered = cover_lookup(state)  # (nothing changes the map while the threats are asked)
         found = []
         for square in squares:
             at = validate.square(state, *square, what="square")
             z = height_at(state, entity, at)
             sources = [blow for menace in menaces
-                       if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits)) is not None]
+                       if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits, covered)) is not None]
             found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
         return found
 
@@ -211,15 +213,16 @@ class Tactics(Outcomes):
         speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)
         return _Menace(enemy, position.square, float(position.z), esper.component_for_entity(enemy, Creature).team,
                        speed, is_flying(movement, conditions), tuple(powers),
-                       sight_level(state, enemy, position.square), esper.component_for_entity(enemy, Fatigue).level,
+                       sight_value(state, enemy, position.square), esper.component_for_entity(enemy, Fatigue).level,
                        esper.component_for_entity(enemy, Defense).attack_bonus)
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
-                   hits: dict[tuple[int, ...], float]) -> ThreatSource | None:
+                   hits: dict[tuple[int, ...], float], covered: Callable[[tuple[int, int], tuple[int, int]], bool]
+                   ) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
         power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
-        of its ranged powers."""
+        of its ranged powers (``covered``: ``systems.cover.cover_lookup``'s test)."""
         best: ThreatSource | None = None
         rules = self.state.rules
         at_hand = 2 * rules.square_ft
@@ -232,13 +235,14 @@ class Tactics(Outcomes):
                     continue
             elif not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, menace, struck, at, saved, hits)
+            found = self._blow(power, menace, struck, at, saved, hits, covered)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
     def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
-              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float]) -> ThreatSource:
+              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float],
+              covered: Callable[[tuple[int, int], tuple[int, int]], bool]) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
@@ -265,15 +269,15 @@ class Tactics(Outcomes):
             expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
             return ThreatSource(enemy, power.id, full, expected, False)
         state = self.state
-        covered = has_cover(state, origin, at)
+        cover = covered(origin, at)
         # the chance is a function of these parts and the rules alone (kept in ``hits`` by them: a plan
         # asks the same few parts of square after square; a battle keeps its rules for its whole life)
         parts = (menace.sight, level_at(state, at), menace.fatigue, menace.attack_bonus + power.attack_bonus,
-                 struck.base, covered, struck.flat_footed)
+                 struck.base, cover, struck.flat_footed)
         chance = hits.get(parts)
         if chance is None:
             chance = hits[parts] = attack_chance(*parts, state.rules)
-        return ThreatSource(enemy, power.id, chance, chance * power.damage.average(), covered)
+        return ThreatSource(enemy, power.id, chance, chance * power.damage.average(), cover)
 
     def _saved_blow(self, power: Power, enemy: int, target: int, origin: tuple[int, int], at: tuple[int, int]
                     ) -> tuple[float, float]:
@@ -294,7 +298,8 @@ class Tactics(Outcomes):
         down steps no fall hurts, and jumps down the rest (its fall settles, then it strikes), unless
         the drop is longer than a round's fall."""
         rules = self.state.rules
-        if not menace.flying and menace.z - z > max(reach, rules.fall_ft_per_round):
+        fall = rules.fall_ft_per_round
+        if not menace.flying and menace.z - z > (fall if fall > reach else reach):  # (max, without its call)
             # it must come down, and the fall down is longer than a round's: still falling at the
             # round's end, it strikes nothing this round
             return False
@@ -304,7 +309,7 @@ class Tactics(Outcomes):
         if costs is None:
             costs = walks[menace.enemy] = self.state.paths.costs_from(
                 menace.square, limit_ft=menace.speed + 2 * rules.square_ft, flying=menace.flying)
-        return bool(costs[at] <= menace.speed + reach)
+        return costs.item(at) <= menace.speed + reach  # (``item``: a Python int, not a numpy scalar)
 
     @entry
     def cover_map(self, attackers: Iterable[int], squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
