@@ -291,7 +291,7 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     turn = Turn(battle, me, allowed, weights)
     if not turn.enemies:
         return Decision((), "no enemy left")
-    conditions = battle.conditions(me)
+    conditions = turn.glance[me].conditions  # (the battle's, read with the roster a moment ago)
     # surprised, the forecasts refuse its powers this round: the reason says why none is used
     aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
     if "prone" not in conditions or "restrained" in conditions:
@@ -318,9 +318,9 @@ def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option 
     fall where the flight would run out, by the battle's effects), and the battle is restored.
     """
     battle, me = turn.battle, turn.me
-    if "flying" in battle.conditions(me):
-        return None
     wings = [p for p in turn.powers if p.flight and p.damage is None and p.healing is None and not p.conditions]
+    if not wings or "flying" in battle.conditions(me):
+        return None
     best: _Option | None = None
     for power in wings:
         if not battle.forecast(me, power.id).legal:
@@ -393,8 +393,8 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     calm = max(options, key=lambda o: o.score)  # its best turn (with no use of a power in it, unless it acts)
     acts = any(name == "use_power" for name, _, _ in calm.commands)
     veil = None if acts else veil_option(turn, calm.commands)
-    if veil is not None:
-        options.append(_Option(calm.score + veil[0], (*calm.commands, veil[1]), _joined(calm.why, _said(veil[2]))))
-    best = max(options, key=lambda o: o.score)  # the first of equals: staying, then shortlist order
+    best = calm  # the first of equals: staying, then shortlist order; a veil after it only if it gains
+    if veil is not None and calm.score + veil[0] > calm.score:
+        best = _Option(calm.score + veil[0], (*calm.commands, veil[1]), _joined(calm.why, _said(veil[2])))
     flight = None if acts or flown else _flight(turn, reserved, prone)
     return flight if flight is not None and flight.score > best.score else best
