@@ -19,12 +19,18 @@ from tests.event_steps import kinds
 from tests.power_steps import custom, hp, powers
 
 
+def _hurt_vampire(b: Battle, victim_health: int) -> tuple[int, int]:
+    """A vampire with a vampiric touch, 20 of its 30 Health lost, beside a victim."""
+    user = b.spawn("vampire", 2, 2, team="a", health=30)
+    victim = b.spawn("victim", 3, 2, team="b", health=victim_health)
+    b.damage(user, 20)
+    b.tick()
+    return user, victim
+
+
 def test_a_draining_touch_is_foreseen_die_by_quantile_and_its_kill_dazzles_its_user():
     with Battle(seed=2) as b:
-        user = b.spawn("vampire", 2, 2, team="a", health=30)
-        victim = b.spawn("victim", 3, 2, team="b", health=8)
-        b.damage(user, 20)
-        b.tick()
+        user, victim = _hurt_vampire(b, 8)
         seen = b.foresee_script(user, "vampiric-touch", victim, hit=victim)
         rolled = [quantile_roll("2d6", q) for q in quantiles(5)]
         assert seen.known and len(seen.runs) == 5 and rolled == [4, 6, 7, 8, 10]
@@ -142,10 +148,7 @@ def test_a_what_if_is_asked_again_when_what_the_script_read_has_changed():
 def test_a_creature_a_run_touches_twice_is_one_outcome_and_its_condition_one_more():
     # the victim's 3 Health: every run kills, so every run heals the user and dazzles it
     with Battle(seed=2) as b:
-        user = b.spawn("vampire", 2, 2, team="a", health=30)
-        victim = b.spawn("victim", 3, 2, team="b", health=3)
-        b.damage(user, 20)
-        b.tick()
+        user, victim = _hurt_vampire(b, 3)
         outcomes = b.foresee_script(user, "vampiric-touch", victim, hit=victim).outcomes
         assert [(o.target, o.conditions) for o in outcomes] == [(victim, ()), (user, ()), (user, ("dazzled",))]
         assert outcomes[1].healing == 3.0 and outcomes[2].affected == 1.0
