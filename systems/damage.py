@@ -10,7 +10,7 @@ from __future__ import annotations
 import esper
 
 from components import Fatigue, Health, Rules
-from components.commands import Heal, Hit
+from components.commands import Heal, HealthRequest, Hit
 from components.events import Damaged, FatigueChanged, Healed
 from systems.falling import FALL_SOURCE
 from systems.state import BattleState, Phase
@@ -76,10 +76,15 @@ class DamageSystem(esper.Processor):
     def _landings(self) -> None:
         """The falls' hits of the queue, in order; the rest stays queued, in its order."""
         queue = self.state.health_queue
-        if not any(isinstance(r, Hit) and r.source == FALL_SOURCE for r in queue):
+        landings: list[Hit] = []
+        kept: list[HealthRequest] = []
+        for request in queue:
+            if isinstance(request, Hit) and request.source == FALL_SOURCE:
+                landings.append(request)
+            else:
+                kept.append(request)
+        if not landings:
             return
-        kept = [r for r in queue if not (isinstance(r, Hit) and r.source == FALL_SOURCE)]
-        landings = [r for r in queue if isinstance(r, Hit) and r.source == FALL_SOURCE]
         queue.clear()
         queue.extend(kept)
         for hit in landings:

@@ -19,6 +19,7 @@ from systems.vitals import is_dead, is_flying
 #: The source of a landing's hit (the log's, and the damage system's in the GM phase).
 FALL_SOURCE = "fall"
 
+
 def round_fall_left(falling: Falling, rules: Rules) -> float:
     """How far a creature may still fall this round: a round's fall less what it has fallen in it.
     What the falling system drops it by, and what a walk's harmless steps down must fit in."""

@@ -52,10 +52,7 @@ def _taken(state: BattleState, square: tuple[int, int], target: int, pusher: int
     on ``origin`` (not where it stands now) when it is named."""
     if pusher is None:
         return state.taken(square, target)
-    if square == origin:
-        return True
-    return any(e != pusher and e != target and "dead" not in esper.component_for_entity(e, Conditions).active
-               for e in state.squares.get(square, ()))
+    return square == origin or state.taken(square, target, also=pusher)
 
 
 def push(state: BattleState, user: int, target: int, feet: float, away: bool) -> None:

@@ -148,10 +148,12 @@ class BattleState:
         self.squares.setdefault(square, set()).add(entity)
         self.mark_moved(entity)
 
-    def taken(self, square: tuple[int, int], mover: int | None = None) -> bool:
-        """Whether a living creature other than ``mover`` stands on ``square`` (the dead don't block)."""
+    def taken(self, square: tuple[int, int], mover: int | None = None, also: int | None = None) -> bool:
+        """Whether a living creature other than ``mover`` (and ``also``: a pusher counted elsewhere)
+        stands on ``square`` (the dead don't block)."""
         for entity in self.squares.get(square, ()):
-            if entity != mover and "dead" not in esper.component_for_entity(entity, Conditions).active:
+            if entity != mover and entity != also \
+                    and "dead" not in esper.component_for_entity(entity, Conditions).active:
                 return True
         return False
 
