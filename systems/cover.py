@@ -109,27 +109,11 @@ def cover_lookup(state: BattleState) -> Callable[[tuple[int, int], tuple[int, in
 
 def has_cover_many(state: BattleState, attackers: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]]
                    ) -> list[bool]:
-    """:func:`has_cover` for each pair ``(attackers[i], defenders[i])``, the rules and the layout's
-    known answers read once for all of them: a planner asks a few dozen pairs a turn (the cover a
-    square would give from each of the nearest enemies, the shots open from it), each answer a
-    lookup, and the calls around each lookup cost more than the lookup. A pair not known yet is
-    worked out by :func:`cover_count` itself, as :func:`has_cover` would."""
-    rules = state.rules
-    if not rules.cover_enabled:
-        return [False] * len(attackers)
-    caches, terrain, needed = state.caches, state.terrain, rules.cover_lines_needed
-    answers = caches.cover_answers(terrain.layout_key())
-    found = []
-    for attacker, defender in zip(attackers, defenders):
-        if attacker == defender:
-            found.append(False)
-            continue
-        count = answers.get((attacker[0], attacker[1], defender[0], defender[1]))
-        if count is None:
-            count = cover_count(caches, terrain, attacker, defender)
-            answers = caches.cover_answers(terrain.layout_key())  # (the store may have begun afresh)
-        found.append(count >= needed)
-    return found
+    """:func:`has_cover` for each pair ``(attackers[i], defenders[i])``, by one :func:`cover_lookup`
+    (a planner asks a few dozen pairs a turn: the cover a square would give from each of the nearest
+    enemies, the shots open from it)."""
+    covered = cover_lookup(state)
+    return [covered(attacker, defender) for attacker, defender in zip(attackers, defenders)]
 
 
 def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules, only: int | None = None) -> np.ndarray:
