@@ -42,14 +42,16 @@ def known_powers(state: BattleState, user: int) -> list[str]:
 
 
 def power_ids(state: BattleState, abilities: Abilities) -> tuple[str, ...]:
-    """:func:`known_powers` from a creature's ``Abilities``, as a tuple (what a roster keeps)."""
-    own = abilities.powers
-    return tuple(own) if own else tuple(sorted(state.powers))
+    """:func:`known_powers` from a creature's ``Abilities``, as a tuple (what a roster keeps): its own
+    in their order, or the battle's sorted."""
+    known = _known(state, abilities)
+    return tuple(known) if known is not state.powers else tuple(sorted(known))
 
 
-def _powers_of(state: BattleState, user: int) -> Collection[str]:
-    """:func:`known_powers` without its copy (to ask whether it has one): its own, else the battle's."""
-    own: Collection[str] = esper.component_for_entity(user, Abilities).powers
+def _known(state: BattleState, abilities: Abilities) -> Collection[str]:
+    """The powers a creature has, without a copy (to ask whether it has one): its own, else every
+    power of the battle (a GM's creature). The one place that rule is written."""
+    own: Collection[str] = abilities.powers
     return own if own else state.powers
 
 
@@ -162,7 +164,7 @@ def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
         return "it is surprised and cannot use powers this round"
     if is_unsupported(state, user):
         return "it is falling"  # (as the turn refuses it: a fall longer than the round's goes on)
-    known = _powers_of(state, user)
+    known = _known(state, esper.component_for_entity(user, Abilities))
     if known and power.id not in known:
         return f"it does not have the power {power.id!r} (it has {', '.join(known_powers(state, user))})"
     return None
