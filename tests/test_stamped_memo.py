@@ -13,7 +13,7 @@ import esper
 import pytest
 
 from components import Cover, Movement
-from game import Battle
+from game import Battle, IllegalCommand
 
 
 def duel() -> tuple[Battle, int, int]:
@@ -39,6 +39,21 @@ def test_a_new_power_table_is_seen_at_once() -> None:
     assert after > before
     b.memo.forget()
     assert b.threat(me, (3, 1)).expected == after
+
+
+def test_the_power_table_cannot_be_replaced_once_a_power_was_used() -> None:
+    """A replay gives every use the table the battle has: a use under an older one would replay apart."""
+    b = Battle(seed=8, width=6, height=3)
+    me = b.spawn("Me", 1, 1, team="a", powers=["strike"])
+    foe = b.spawn("Foe", 2, 1, team="b", powers=["strike"])
+    b.start_combat()
+    actor = b.begin_round()
+    b.use_power(actor, "strike", target=foe if actor == me else me)
+    b.resolve_orders()
+    strike = b.power("strike")
+    with pytest.raises(IllegalCommand, match="before the battle's first use of a power"):
+        b.powers = {**b.powers, "strike": dataclasses.replace(strike, attack_bonus=strike.attack_bonus + 10)}
+    assert b.power("strike") is strike
 
 
 def test_the_power_table_cannot_be_changed_in_place() -> None:

@@ -251,6 +251,18 @@ class BattleCore:
 
     @powers.setter
     def powers(self, table: Mapping[str, Power]) -> None:
+        """Replace the table, before any power has been used.
+
+        Why not after: the command log does not record the table, and a replay (a save's load, a
+        rewind) gives every command the table the battle was made with or ends with; a use made under
+        an older table would replay under the new one, and the two battles would part.
+
+        Raises:
+            IllegalCommand: a power has already been used in this battle.
+        """
+        if any(name == "use_power" for name, _, _ in self.recording.log):
+            raise IllegalCommand("the power table can be replaced only before the battle's first use of a power "
+                                 "(a replay would give the earlier uses the new table): make a new battle instead")
         self.state.powers = dict(table)
         self.state.powers_version += 1
 
