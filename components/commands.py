@@ -12,11 +12,17 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """One hit of damage; each is resolved on its own, in order (two hits at 0 health are two fatigue)."""
+    """One hit of damage; each is resolved on its own, in order (two hits at 0 health are two fatigue).
+
+    ``landing`` marks a fall's own hit, which the GM phase resolves at once (a creature dropped there
+    lands before the next command): a flag, not the source's name, so that damage a GM or a script
+    calls "fall" waits its turn like any other.
+    """
 
     target: int
     amount: int
     source: str = "gm"
+    landing: bool = False
 
 
 @dataclass(frozen=True, slots=True)

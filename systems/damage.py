@@ -12,7 +12,6 @@ import esper
 from components import Fatigue, Health, Rules
 from components.commands import Heal, HealthRequest, Hit
 from components.events import Damaged, FatigueChanged, Healed
-from systems.falling import FALL_SOURCE
 from systems.state import BattleState, Phase
 from systems.vitals import dead_at, is_dead
 
@@ -79,7 +78,7 @@ class DamageSystem(esper.Processor):
         landings: list[Hit] = []
         kept: list[HealthRequest] = []
         for request in queue:
-            if isinstance(request, Hit) and request.source == FALL_SOURCE:
+            if isinstance(request, Hit) and request.landing:
                 landings.append(request)
             else:
                 kept.append(request)

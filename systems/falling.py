@@ -117,6 +117,6 @@ class FallingSystem(esper.Processor):
         self.state.in_air.discard(entity)
         state.emit(Landed(state.round, entity, distance, dice, damage, soft))
         if damage > 0:
-            state.health_queue.append(Hit(entity, damage, FALL_SOURCE))
+            state.health_queue.append(Hit(entity, damage, FALL_SOURCE, landing=True))
             esper.component_for_entity(entity, Conditions).grant("prone", "fall")
             state.dirty.add(entity)

@@ -149,6 +149,19 @@ def test_set_ground_raised_under_a_creature_lifts_it(battle):
     assert not kinds(battle, "landed", e)
 
 
+def test_damage_a_gm_names_fall_waits_for_the_next_tick_as_any_gm_damage(battle):
+    """Only a fall's own landing resolves at once when the GM changes the map: a GM's hit is a hit."""
+    e = battle.spawn("a", 4, 4, health=20)
+    battle.damage(e, 3, source="fall")
+    battle.spawn("b", 6, 6)  # a GM command: its phase lands whoever a change dropped
+    assert battle.get(e, Health).current == 20
+    battle.tick()
+    assert battle.get(e, Health).current == 17
+    [hit] = kinds(battle, "damaged", e)
+    assert (hit.amount, hit.source) == (3, "fall")
+    assert not kinds(battle, "landed", e)
+
+
 def test_flying_creatures_do_not_fall(battle):
     e = battle.spawn("bird", 3, 3, z=100, flying=True)
     battle.run(2)

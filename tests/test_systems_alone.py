@@ -121,7 +121,8 @@ def test_the_falling_system_drops_the_unsupported_and_lands_them_as_a_hit(state:
     FallingSystem(state).process(Phase.TURN)
     landed = [e for e in state.events if isinstance(e, Landed)]
     assert landed == [Landed(0, faller, 40, 2, landed[0].damage, True)]  # 4 dice halved on hay
-    assert list(state.health_queue) == ([Hit(faller, landed[0].damage, "fall")] if landed[0].damage else [])
+    hurt = landed[0].damage
+    assert list(state.health_queue) == ([Hit(faller, hurt, "fall", landing=True)] if hurt else [])
 
 
 def test_the_visibility_system_lights_the_map_and_worsens_vision_by_conditions(state: BattleState) -> None:
