@@ -28,6 +28,25 @@ def after_hit(current: int, fatigue: int, most: int, amount: int, rules: Rules) 
     return after, fatigue
 
 
+def healed(current: int, maximum: int, fatigue: int, most: int, amount: int) -> int:
+    """What a heal of ``amount`` gives back to a creature with ``current`` of ``maximum`` Health and
+    ``fatigue`` of ``most``: no more than it lacks, and nothing to the dead. The rule a heal resolves
+    by, and a forecast of one asks."""
+    if dead_at(current, fatigue, most) or amount <= 0:
+        return 0
+    room = maximum - current
+    return amount if amount < room else room
+
+
+def heal_outcomes(health: Health, fatigue: Fatigue, rolled: dict[int, float]) -> dict[int, float]:
+    """The chances of what a heal rolling ``rolled`` gives back (:func:`healed`, roll by roll)."""
+    found: dict[int, float] = {}
+    for amount, p in rolled.items():
+        given = healed(health.current, health.maximum, fatigue.level, fatigue.maximum, amount)
+        found[given] = found.get(given, 0.0) + p
+    return found
+
+
 def hits_to_die(current: int, fatigue: int, most: int, rules: Rules) -> int | None:
     """How many more wounding hits a creature with ``current`` Health and ``fatigue`` of ``most``
     takes before it is dead, each resolved by :func:`after_hit` (a planner weighs a blow at a downed
@@ -108,11 +127,10 @@ class DamageSystem(esper.Processor):
         state = self.state
         health = esper.component_for_entity(heal.target, Health)
         fatigue = esper.component_for_entity(heal.target, Fatigue)
-        if is_dead(health, fatigue) or heal.amount <= 0:
-            return
+        given = healed(health.current, health.maximum, fatigue.level, fatigue.maximum, heal.amount)
+        if not given:
+            return  # dead, or already at full health: nothing happened
         before = health.current
-        health.current = min(health.maximum, before + heal.amount)
-        if health.current == before:
-            return  # already at full health: nothing happened
+        health.current = before + given
         state.dirty.add(heal.target)
         state.emit(Healed(state.round, heal.target, health.current - before, health.current, heal.source))

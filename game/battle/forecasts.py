@@ -38,7 +38,7 @@ from game.battle.supposing import Supposing
 from game.battle.uses import PowerUses
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
-from systems.damage import after_hit
+from systems.damage import after_hit, heal_outcomes
 from systems.drops import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
@@ -224,7 +224,9 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         if power.damage is not None:
             hurt, damage = self._damage_odds(power.damage, full, half, miss)
         if power.healing is not None:
-            healing = Distribution.of(_mix([(full + half, dice_outcomes(power.healing)), (miss, {0: 1.0})]))
+            gives = heal_outcomes(esper.component_for_entity(target, Health),
+                                  esper.component_for_entity(target, Fatigue), dice_outcomes(power.healing))
+            healing = Distribution.of(_mix([(full + half, gives), (miss, {0: 1.0})]))
         pushed_to, fall = self._push_odds(power, user, target, origin, target_square)
         # a push lands only with the full effect, whose damage is the dice in full: the fall goes with that branch
         branches: list[tuple[float, dict[int, float], dict[int, float] | None]] = [(1.0, hurt, None)]

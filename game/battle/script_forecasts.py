@@ -16,13 +16,13 @@ from typing import Any
 
 import esper
 
-from components import Creature, Fatigue, Health
+from components import Creature, Fatigue, Health, Rules
 from components.forecasts import Outcome, ScriptForesight
 from game.battle.errors import IllegalCommand
 from game.battle.foresight import MAX_RUNS
 from game.battle.uses import PowerUses
 from game.battle.world import entry
-from systems.damage import after_hit
+from systems.damage import after_hit, healed
 from systems.powers import script_ctx
 from systems.state import BattleState
 from systems.vitals import dead_at
@@ -69,10 +69,27 @@ class ScriptForecasts(PowerUses):
         return ScriptForesight(power.id, hit, True, asked, script_outcomes(self.state, user, asked))
 
 
+def _run_on(run: Sequence[tuple[str, Sequence[Any]]], creature: int, health: Health, fatigue: Fatigue,
+            rules: Rules) -> tuple[int, int, int, int]:
+    """One run's hits and heals on ``creature`` in the order given, each by the rule it resolves by:
+    the damage dealt, the healing given (no more than it then lacks), and its Health and fatigue after."""
+    dealt = given = 0
+    current, tired = health.current, fatigue.level
+    for method, args in run:
+        if method == "damage" and args[0] == creature:
+            dealt += int(args[1])
+            current, tired = after_hit(current, tired, fatigue.maximum, int(args[1]), rules)
+        elif method == "heal" and args[0] == creature:
+            back = healed(current, health.maximum, tired, fatigue.maximum, int(args[1]))
+            given, current = given + back, current + back
+    return dealt, given, current, tired
+
+
 def script_outcomes(state: BattleState, user: int, runs: Runs) -> tuple[Outcome, ...]:
     """The runs' numbers for each creature they touch, in the order first touched: the share of runs
     that hurt or heal it, the mean damage and healing over all runs, and the share that down it and
-    that kill it (each damage command a hit, resolved by ``systems.damage.after_hit``); then one more
+    that kill it (each damage command a hit, resolved by ``systems.damage.after_hit``, and each heal
+    what ``systems.damage.healed`` gives back then: no more than it lacks); then one more
     for each condition a run grants it, with the share of runs that grant it."""
     team = esper.component_for_entity(user, Creature).team
     rules, count = state.rules, max(len(runs), 1)
@@ -90,13 +107,9 @@ def script_outcomes(state: BattleState, user: int, runs: Runs) -> tuple[Outcome,
         touched = damage = healing = downs = kills = 0  # summed over the runs, then shared out
         granted: dict[str, int] = {}
         for run in runs:
-            hits = [int(args[1]) for method, args in run if method == "damage" and args[0] == creature]
-            heals = [int(args[1]) for method, args in run if method == "heal" and args[0] == creature]
-            touched += bool(hits or heals)
-            damage, healing = damage + sum(hits), healing + sum(heals)
-            current, tired = health.current, fatigue.level
-            for amount in hits:
-                current, tired = after_hit(current, tired, fatigue.maximum, amount, rules)
+            dealt, given, current, tired = _run_on(run, creature, health, fatigue, rules)
+            touched += any(method in ("damage", "heal") and args[0] == creature for method, args in run)
+            damage, healing = damage + dealt, healing + given
             downs += health.current > 0 and current == 0
             kills += not was_dead and dead_at(current, tired, fatigue.maximum)
             for name in {str(args[1]) for method, args in run if method == "add_condition" and args[0] == creature}:
