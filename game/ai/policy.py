@@ -166,7 +166,9 @@ def until_it_falls(battle: Any, entity: int, commands: list[Command]) -> list[Co
 
 def described(view: View, policy: str, commands: Sequence[Command]) -> str:
     """What a baseline's plan does, in a few words for ``--explain``: its moves, and each power with
-    its target and the damage the baseline itself expected of it (the baselines weigh nothing else)."""
+    its target and the damage the baseline itself expected of it (the baselines weigh nothing else).
+    That count is the fixed baseline's own and rough (a power's own attack bonus left out, a save
+    taken as half the dice): said so, since it differs from the battle's forecast."""
     battle, parts = view.battle, []
     for name, args, kwargs in commands:
         if name == "move":
@@ -177,7 +179,8 @@ def described(view: View, policy: str, commands: Sequence[Command]) -> str:
                 f" at {tuple(kwargs['point'])}" if "point" in kwargs else ""
             expected = expected_of(view, (name, args, kwargs)) if aim is not None else \
                 _area_expected(view, args[1], kwargs)
-            parts.append(f"{battle.power(args[1]).name}{at}" + (f" ({expected:.1f} expected)" if expected else ""))
+            parts.append(f"{battle.power(args[1]).name}{at}"
+                         + (f" ({expected:.1f} expected by its own rough count)" if expected else ""))
         else:
             parts.append("stands up" if name == "stand" else name.replace("_", " "))
     return f"{policy}: " + ("; ".join(parts) if parts else "does nothing")
