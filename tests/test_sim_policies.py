@@ -9,7 +9,7 @@ import pytest
 from game import ai
 from game.play import cli
 from game.sim.config import SimConfig
-from game.sim.report import VariantStats, paired_difference, with_paired
+from game.sim.report import VariantStats, paired_difference, winners_difference, with_paired
 from game.sim.simulate import check_config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,7 +56,7 @@ def test_paired_difference_counts_the_seeds_both_variants_played():
     assert d["n"] == 4 and d["diff"] == pytest.approx(0.5)
     assert d["low"] < 0.5 < d["high"]
     same = paired_difference(base, base, "keep")
-    assert same["diff"] == same["low"] == same["high"] == 0.0  # identical battles: no noise at all
+    assert same["diff"] == 0.0 and same["low"] == -same["high"] < 0.0  # 4 alike: not proof of no difference
     summaries = with_paired([base.summary(), other.summary()], [base, other])
     assert "paired" not in summaries[0] and summaries[1]["paired"]["keep"]["diff"] == pytest.approx(0.5)
 
@@ -66,3 +66,18 @@ def test_the_power_table_lists_powers_never_used():
     v.uses.update({"shoot": 3})
     powers = v.summary()["powers"]
     assert powers["fly"]["uses"] == 0 and powers["shoot"]["uses"] == 3
+
+
+def test_the_paired_interval_is_honest_when_every_pair_agrees():
+    """Four battles that came out alike under both variants say little: the interval is wide at small
+    n (it was +0 [+0, +0]), narrows as the battles grow, and always holds the observed difference."""
+    widths = []
+    for n in (4, 40, 400):
+        d = winners_difference(["keep"] * (n // 2) + ["raiders"] * (n - n // 2),
+                               ["keep"] * (n // 2) + ["raiders"] * (n - n // 2), "keep")
+        assert d["diff"] == 0.0 and d["low"] < 0.0 < d["high"]
+        widths.append(d["high"] - d["low"])
+    assert widths[0] > 0.5 and widths[0] > widths[1] > widths[2]
+    # a clear gain stays clear, and the interval holds it
+    d = winners_difference(["raiders"] * 30, ["keep"] * 24 + ["raiders"] * 6, "keep")
+    assert d["diff"] == pytest.approx(0.8) and 0.55 < d["low"] < 0.8 < d["high"] <= 1.0
