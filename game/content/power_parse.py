@@ -49,7 +49,8 @@ Ranges: ``range_ft``, ``push_ft``, ``pull_ft``, ``area.radius_ft``/``length_ft``
 the ``radius_ft`` of ``light`` and ``area_effect`` are feet above 0, at most 10000;
 ``attack.bonus`` -1000..1000; ``save.dc`` 1..1000; ``duration`` 1..1000 rounds; dice at most 1000
 dice of 1..1000 sides with a bonus within -1000..1000 (see ``components.dice``), and ``damage`` and
-``healing`` able to roll 0 or more (``-3`` or ``1d4-9`` would always be 0).
+``healing`` able to roll more than 0 (``-3``, ``1d4-4`` or ``0d6`` would always be 0), or ``0`` itself
+(none: a sweep's way to switch it off).
 """
 
 from __future__ import annotations
@@ -156,9 +157,9 @@ class _Reader:
             dice = Dice.parse(value)
         except ValueError as err:
             raise self.error(f"key {key!r}: {err}") from None
-        if dice.count * dice.sides + dice.bonus < 0:
-            raise self.fail(key, f'dice like "2d6+3" that can roll 0 or more (a roll counts at least 0, so this '
-                                 f"{key} would always be 0)", value)
+        if dice.count * dice.sides + dice.bonus <= 0 and (dice.count, dice.sides, dice.bonus) != (0, 0, 0):
+            raise self.fail(key, f'dice like "2d6+3" that can roll more than 0 (a roll counts at least 0, so this '
+                                 f"{key} would always be 0; write 0 for none)", value)
         return dice
 
     def choice(self, key: str, options: tuple[str, ...], default: str | None = None) -> str | None:
