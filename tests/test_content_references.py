@@ -222,6 +222,7 @@ def test_a_scenario_folder_with_its_own_powers_and_scripts_works_from_anywhere(
 @pytest.mark.parametrize(("files", "key", "words"), [
     ('["nowhere.toml"]', "power_files[0]", "cannot read"),
     ('["../outside.toml"]', "power_files", "inside the scenario's folder"),
+    ('["hexes.toml", "../outside.toml"]', "power_files", "got an array holding '../outside.toml'"),
     ('["/etc/passwd.toml"]', "power_files", "inside the scenario's folder"),
     ('["hexes.toml", "again.toml"]', "power_files[1]", "already defined"),
     ('["strike.toml"]', "power_files[0]", "[strike] is already defined in"),

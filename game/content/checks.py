@@ -253,9 +253,12 @@ def relative_files(value: Any) -> tuple[str, ...]:
     def fits(name: object) -> bool:
         return (isinstance(name, str) and name.endswith(".toml") and not name.startswith(("/", "\\"))
                 and ".." not in name.replace("\\", "/").split("/") and "\0" not in name and ":" not in name)
-    if not isinstance(value, list) or not all(fits(v) for v in value):
-        raise Bad(f"expected an array of .toml file paths inside the scenario's folder (like \"powers.toml\" or "
-                  f"\"powers/hexes.toml\"), got {describe(value)}")
+    wanted = "an array of .toml file paths inside the scenario's folder (like \"powers.toml\" or \"powers/hexes.toml\")"
+    if not isinstance(value, list):
+        raise Bad(f"expected {wanted}, got {describe(value)}")
+    for name in value:
+        if not fits(name):  # the entry itself, not "an array": a designer sees which one is wrong
+            raise Bad(f"expected {wanted}, got an array holding {shown(name)}")
     return tuple(value)
 
 
