@@ -21,7 +21,7 @@ from components.powers import Power
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
 from game.content.checks import Problems
 from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
-from game.content.powers import PowerFile, PowerFileCache, PowerLibrary
+from game.content.powers import SCRIPTS_DIR, PowerFile, PowerFileCache, PowerLibrary
 from game.scripting import ScriptError, ScriptHosts
 from game.scripting.signatures import entry_problems
 
@@ -53,7 +53,9 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
         source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
     except (UnreadableFile, UnicodeDecodeError) as err:
         reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
-        raise ScriptError(name, f"cannot read script in {folder}: {reason}", kind="missing") from None
+        shipped = " (the shipped scripts: a file's own go in a scripts/ folder beside it or one folder up)" \
+            if folder == SCRIPTS_DIR else ""
+        raise ScriptError(name, f"cannot read script in {folder}{shipped}: {reason}", kind="missing") from None
     if not trusted and multiprocessing.current_process().daemon:
         _check_entries(name, source, entries, others, None)  # read from the text: no host to parse it
         return None
