@@ -90,7 +90,7 @@ def test_a_missing_reaction_script_is_refused_at_load_naming_the_key(tmp_path: P
 def test_a_missing_reaction_script_with_no_scripts_folder_says_where_a_scenarios_own_go(tmp_path: Path) -> None:
     """With no scripts/ folder beside it, a scenario's scripts are looked for among the shipped ones:
     the error says so, and where its own would be found."""
-    path = _folder(tmp_path, _ledge(top='ambient = "normal"\nreactions = ["nope.star"]\n'), {})
+    path = _folder(tmp_path, _ledge(top='ambient = "normal"\nreactions = ["nope.star"]\n'), {"notes.txt": ""})
     message = _refusal(path)
     assert "reactions[0]" in message and "nope.star" in message and "scripts/ folder beside it" in message
 
