@@ -193,3 +193,23 @@ def test_a_scripted_use_with_custom_powers_replays_to_the_same_events(tmp_path: 
             assert replayed.events == b.events
         finally:
             replayed.close()
+
+
+def test_a_battle_with_a_python_handler_replays_the_same_given_the_handler_again():
+    """A handler's commands are not logged apart: the replay attaches the handler (``extend``) and
+    the handler issues them again, at the same moments."""
+    def bleed(battle: Battle, event: AttackRolled) -> None:
+        if event.hit:
+            battle.damage(event.target, 1)
+
+    with Battle(seed=7, width=10, height=10) as b:
+        h = b.spawn("Hero", 2, 2, team="blue", powers=["strike"], health=20, attack_bonus=30)
+        o = b.spawn("Orc", 3, 2, team="red", health=20)
+        b.start_combat()
+        b.on(AttackRolled, bleed)
+        b.use_power(h, "strike", target=o)
+        b.run(2)
+        with Battle.replay(7, 10, 10, None, b.command_log) as bare:
+            assert bare.events != b.events  # without the handler the bleeding is missing
+        with Battle.replay(7, 10, 10, None, b.command_log, extend=lambda r: r.on(AttackRolled, bleed)) as again:
+            assert again.events == b.events and hp(again, o) == hp(b, o) < 20

@@ -9,7 +9,7 @@ turns, powers and rolls, forecasts, snapshots and extensions.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from components import Rules
@@ -29,17 +29,23 @@ class Battle(Tactics, MapCommands, Turns, Extending):
 
     @classmethod
     def replay(cls, seed: int, width: int, height: int, rules: Rules | Mapping[str, Any] | None,
-               commands: Iterable[LogEntry], **options: Any) -> Battle:
+               commands: Iterable[LogEntry], extend: Callable[[Battle], None] | None = None,
+               **options: Any) -> Battle:
         """A new battle with the same seed, fed the same command log: it produces the same events.
 
         ``options`` are the rest of the original's constructor arguments (``powers``,
-        ``script_dir``, ``trusted_scripts``, ...), which the log does not record.
+        ``script_dir``, ``trusted_scripts``, ...), which the log does not record. ``extend(battle)``,
+        when given, attaches the original's trusted Python before the first command (its ``on``
+        handlers and ``add_system`` processors): the log records the commands a handler issues only
+        as the handler itself, so a battle that had one replays the same only with it.
 
         Raises:
             IllegalCommand: the log names something that is not a battle command, or a command in it
                 is refused.
         """
         battle = cls(seed=seed, width=width, height=height, rules=rules, **options)
+        if extend is not None:
+            extend(battle)
         for name, args, kwargs in commands:
             if not cls.is_command(name):
                 raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
