@@ -78,6 +78,8 @@ class Creatures(BattleCore):
         without flying falls at once once the first round has begun, and at the first tick while
         the battle is being set up. Two living creatures never share a square (the scenario loader
         refuses it too): a move could not bring them there. Without a ``team`` it fights alone.
+        Without ``powers`` (or with none listed) it may use every power of the battle, as a GM's
+        creature does.
 
         Raises:
             IllegalCommand: a square off the grid, in a wall or with a living creature on it, or a
