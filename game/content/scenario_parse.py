@@ -270,6 +270,8 @@ class _Creatures:
     library: PowerLibrary
     keys: dict[str, int]
     squares: dict[tuple[int, int], str]
+    #: whether ``library`` holds every power file the scenario names (else unknown names are not checked)
+    complete: bool = True
 
     def check(self, i: int, table: dict[str, Any], problems: Problems) -> CreatureSpec | None:
         where = f"creatures[{i}]"
@@ -304,7 +306,7 @@ class _Creatures:
         before = len(problems)
         for power in checked["powers"]:
             problem = self.library.problem(power)
-            if problem:
+            if problem and self.complete:  # else it may be in the file that did not load, reported already
                 problems.add(f"{where}.powers", problem)
         folder, trusted = self.context.script_dir, self.context.parse_trusted
         if len(problems) == before:
@@ -338,6 +340,16 @@ def _library(context: Context, files: tuple[str, ...], problems: Problems) -> Po
     return library
 
 
+def _head(data: Mapping[str, Any], problems: Problems) -> dict[str, Any]:
+    """The top-level fields, each checked on its own: a bad ``ambient`` or ``seed`` must not lose
+    ``power_files``, or every creature's own power would be reported unknown as well."""
+    head: dict[str, Any] = {}
+    for name, spec in _HEAD_FIELDS.items():
+        one = c.check_fields({name: data[name]} if name in data else {}, {name: spec}, "", problems)
+        head.update(one or {})
+    return head
+
+
 def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     """The fields of a Scenario (all but source, path, text and overrides) from one file's data.
 
@@ -346,17 +358,21 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     """
     problems = Problems()
     c.unknown_keys(data, TOP_FIELDS, "", problems)
-    head = c.check_fields({k: v for k, v in data.items() if k in _HEAD_FIELDS}, _HEAD_FIELDS, "", problems) or {}
+    head = _head(data, problems)
     grid = check_map(data["map"], problems) if "map" in data else None
     if "map" not in data:
         problems.add("map", "missing (required): [map] with rows and legend")
     rules = check_rules(data.get("rules", {}), problems)
     lights, areas = _lights(data, "lights", grid, problems), _lights(data, "areas", grid, problems)
     teams = _teams(data, problems)
+    before_library = len(problems)
     library = _library(context, head.get("power_files", ()), problems)
+    # A power file that did not load (or a power_files key that was wrong) leaves the table short:
+    # a creature's power that is not in it may be in that file, so it is not called unknown.
+    complete = "power_files" in head and len(problems) == before_library
     check_reactions(head.get("reactions", ()), "reactions", context.script_dir, context.parse_trusted, problems)
     check_lit_squares(grid, rules, lights, areas, problems)
-    creatures = _Creatures(context, grid, rules, data.get("teams"), teams, library, {}, {})
+    creatures = _Creatures(context, grid, rules, data.get("teams"), teams, library, {}, {}, complete)
     allowed = MAX_CREATURES if grid is None else max_creatures(len(grid[0][0]), len(grid[0]))
     crowded = isinstance(data.get("creatures"), list) and len(data["creatures"]) > allowed
     if crowded:
