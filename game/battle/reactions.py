@@ -91,6 +91,7 @@ class ScriptHook:
         limits: each call's budget, and the round's and the battle's.
         record: appends an entry to the battle's command log at once (a failure no count decides).
         files: script files already found inside the folder, by path (shared by the battles on a map).
+        texts: the scripts' texts by file name, read instead of the folder (a save's or replay's).
 
     Attributes:
         calls: script calls asked for so far; a recorded failure names the call by this index.
@@ -100,7 +101,8 @@ class ScriptHook:
 
     def __init__(self, battle: Battle, state: BattleState, creatures: set[int], hosts: ScriptHosts,
                  trusted: bool, script_dir: Path | str, limits: Limits = Limits(),
-                 record: Recorder | None = None, files: dict[str, tuple[int, int]] | None = None) -> None:
+                 record: Recorder | None = None, files: dict[str, tuple[int, int]] | None = None,
+                 texts: Mapping[str, str] | None = None) -> None:
         self._battle = weakref.ref(battle)  # the battle owns its hook: see ``battle``
         self.state = state
         self.trusted = trusted
@@ -110,6 +112,7 @@ class ScriptHook:
         self.budget = ScriptBudget(limits)
         self.record = record
         self.files = {} if files is None else files  # path -> identity
+        self.texts = texts
         self.reactions: list[tuple[str, int | None]] = []  # (script, creature or None for the whole battle)
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self.seen = 0  # events before this index have been heard
@@ -152,9 +155,14 @@ class ScriptHook:
         try:
             # Only a regular file inside the script folder (a symlink out of it could read any file
             # on the machine into an error message), and not a huge one.
-            if not inside_folder(path, self.script_dir, self.files):
+            if self.texts is not None and script not in self.texts:
+                raise UnreadableFile("it is not among the scripts this save or replay recorded")
+            if self.texts is not None:
+                source = self.texts[script]
+            elif not inside_folder(path, self.script_dir, self.files):
                 raise UnreadableFile("it leads outside the script folder")
-            source = read_bounded(path, MEGABYTE).decode("utf-8")
+            else:
+                source = read_bounded(path, MEGABYTE).decode("utf-8")
         except (UnreadableFile, UnicodeDecodeError) as err:
             reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
             self._broken[script] = ScriptError(script, stable(f"cannot read script: {reason}"), kind="missing")
@@ -171,6 +179,10 @@ class ScriptHook:
         self._loaded[script] = self.host.functions(name)
         self._sources[script] = source
         return self._loaded[script]
+
+    def sources(self) -> dict[str, str]:
+        """The text of every script this battle has loaded, by file name (saves record them)."""
+        return dict(self._sources)
 
     def entry_problems(self, script: str, entries: Mapping[str, tuple[str, ...]],
                        others: Collection[str] = ()) -> list[str]:

@@ -155,6 +155,8 @@ class BattleCore:
             simulation worker's); the battle's own by default.
         script_hosts: script hosts to share with other battles; the battle's own (closed with it)
             by default.
+        script_texts: the scripts' texts by file name, read instead of ``script_dir`` (a save or
+            replay carries the texts its battle ran, so a later edit of a file cannot change it).
 
     Raises:
         IllegalCommand: a seed that is not a whole number in 0..2**63-1, or a grid size out of range.
@@ -165,7 +167,7 @@ class BattleCore:
                  rules: Rules | Mapping[str, Any] | None = None, powers: Mapping[str, Power] | None = None,
                  trusted_scripts: bool = True, script_dir: str | Path = SCRIPTS_DIR,
                  script_limits: Limits = Limits(), caches: MapCaches | None = None,
-                 script_hosts: ScriptHosts | None = None) -> None:
+                 script_hosts: ScriptHosts | None = None, script_texts: Mapping[str, str] | None = None) -> None:
         self.closed = True  # until the world exists, so a failed __init__ leaves nothing half-made
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             # a negative seed would play its absolute value's battle (Python's generator takes the
@@ -195,7 +197,8 @@ class BattleCore:
         own_hosts = new_hosts() if script_hosts is None else None
         self.scripts = ScriptHook(self, self.state, self.ids, script_hosts or own_hosts,  # type: ignore[arg-type]
                                   trusted=trusted_scripts, script_dir=script_dir, limits=script_limits,
-                                  record=self.recording.note, files=self.state.caches.owned("script_files", dict))
+                                  record=self.recording.note, files=self.state.caches.owned("script_files", dict),
+                                  texts=script_texts)
         self.state.scripts = self.scripts
         self.state.effect_end_hooks.append(self._effect_ended)
         self.world_name = f"battle-{uuid.uuid4().hex}"

@@ -100,6 +100,19 @@ def check_fields(table: Mapping[str, Any], spec: FieldSpec, where: str, problems
     return out if len(problems) == before else None
 
 
+def check_each(table: Mapping[str, Any], spec: FieldSpec, problems: Problems) -> dict[str, Any]:
+    """The fields of ``spec`` that ``table`` gives rightly (or their defaults), each checked on its own.
+
+    Unlike :func:`check_fields` one wrong field does not lose the others: a scenario's bad
+    ``ambient`` must not lose its ``power_files``, or each creature's own power would be reported
+    unknown as well. Keys ``spec`` does not know are not looked at.
+    """
+    out: dict[str, Any] = {}
+    for name, one in spec.items():
+        out.update(check_fields({name: table[name]} if name in table else {}, {name: one}, "", problems) or {})
+    return out
+
+
 def table_of(value: Any, where: str, problems: Problems) -> dict[str, Any] | None:
     """``value`` when it is a table, else None with the problem reported."""
     if not isinstance(value, dict):

@@ -39,7 +39,8 @@ from game.content.power_parse import KEYS, PowerError, did_you_mean, parse_power
 
 __all__ = [
     "ASSETS", "POWERS_DIR", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",
-    "apply_power_overrides", "default_powers", "load_power_file", "load_powers", "parse_power", "script_folder",
+    "apply_power_overrides", "default_powers", "load_power_file", "load_powers", "parse_power", "power_file_text",
+    "script_folder",
     "shipped_library",
 ]
 
@@ -72,6 +73,8 @@ class PowerFile:
     tables: Mapping[str, Mapping[str, Any]]
     ids: tuple[str, ...] = ()
     error: PowerError | None = None
+    #: the file's text as read: saves and replays record it, so a later edit cannot change them
+    text: str = dataclasses.field(default="", repr=False, compare=False)
 
 
 def read_power_file(path: str | Path, script_dir: Path | None = None) -> PowerFile:
@@ -85,20 +88,35 @@ def read_power_file(path: str | Path, script_dir: Path | None = None) -> PowerFi
     folder = script_folder(path) if script_dir is None else script_dir
     try:
         text = read_bounded(path, POWER_FILE_BYTES).decode("utf-8")
+    except (UnreadableFile, UnicodeDecodeError) as err:
+        return _broken(where, PowerError(f"{where}: cannot read: {err}"))
+    return power_file_text(where, text, folder)
+
+
+def power_file_text(where: str, text: str, script_dir: Path | None) -> PowerFile:
+    """Check one power file given as its text (read from disk, or recorded in a save or replay);
+    a problem is kept in the result (``error``), never raised.
+
+    Args:
+        where: what its powers' ``source`` and its errors call it (its path).
+        text: the TOML.
+        script_dir: where its powers' scripts must be; None checks their names only (a recorded
+            file's scripts are recorded beside it, and checked when its scenario loads).
+    """
+    try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         return _broken(where, PowerError(f"{where}: not valid TOML: {err}"))
-    except (UnreadableFile, UnicodeDecodeError, RecursionError) as err:
-        reason = "arrays or tables nested too deeply" if isinstance(err, RecursionError) else str(err)
-        return _broken(where, PowerError(f"{where}: cannot read: {reason}"))
+    except RecursionError:
+        return _broken(where, PowerError(f"{where}: cannot read: arrays or tables nested too deeply"))
     except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)
         return _broken(where, PowerError(f"{where}: cannot read: {too_long_number(text)}"))
     try:
-        powers = {power_id: parse_power(power_id, table, where, folder) for power_id, table in data.items()}
+        powers = {power_id: parse_power(power_id, table, where, script_dir) for power_id, table in data.items()}
     except PowerError as err:
         return _broken(where, err, tuple(data))
     tables = types.MappingProxyType({power_id: types.MappingProxyType(table) for power_id, table in data.items()})
-    return PowerFile(where, types.MappingProxyType(powers), tables, tuple(data))
+    return PowerFile(where, types.MappingProxyType(powers), tables, tuple(data), text=text)
 
 
 def _broken(where: str, error: PowerError, ids: tuple[str, ...] = ()) -> PowerFile:
@@ -300,7 +318,8 @@ def _split(item: object, powers: Mapping[str, Power], library: PowerLibrary) -> 
 
 def apply_power_overrides(overrides: Iterable[tuple[str, Any]],
                           base: PowerLibrary | Mapping[str, Power] | None = None,
-                          script_dir: Path | None = None, files: PowerFileCache | None = None) -> dict[str, Power]:
+                          script_dir: Path | None = None, files: PowerFileCache | None = None,
+                          check_scripts: bool = True) -> dict[str, Power]:
     """The power table with some fields replaced, each changed power re-validated by ``parse_power``.
 
     Keys are ``powers.ID.KEY`` where KEY is the power's TOML key (``damage``, ``range_ft``,
@@ -315,6 +334,8 @@ def apply_power_overrides(overrides: Iterable[tuple[str, Any]],
         script_dir: where the battle will read a changed ``script`` (a scenario's script folder);
             None: where the power's own file finds its scripts.
         files: the caller's cache of power files already read.
+        check_scripts: False checks a changed ``script``'s name only (a replay's scripts are the
+            texts it recorded, not files on this disk).
 
     Raises:
         PowerError: an unknown power or key (with a "did you mean"), a power with no file to
@@ -340,7 +361,8 @@ def apply_power_overrides(overrides: Iterable[tuple[str, Any]],
         table[path[-1]] = value
     for power_id, table in tables.items():
         source = powers[power_id].source
-        folder = script_dir if script_dir is not None else script_folder(source) if Path(source).is_file() else None
+        folder = None if not check_scripts else script_dir if script_dir is not None \
+            else script_folder(source) if Path(source).is_file() else None
         parsed = parse_power(power_id, table, f"{source} (overridden by {keys[power_id]})", folder)
         powers[power_id] = dataclasses.replace(parsed, source=source)
     return powers

@@ -20,18 +20,26 @@ from pathlib import Path
 from components.powers import Power
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
 from game.content.checks import Problems
-from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
-from game.content.powers import SCRIPTS_DIR, PowerFile, PowerFileCache, PowerLibrary
+from game.content.files import UnreadableFile, inside_folder
+from game.content.powers import (
+    SCRIPTS_DIR,
+    PowerError,
+    PowerFile,
+    PowerFileCache,
+    PowerLibrary,
+    power_file_text,
+    shipped_library,
+)
+from game.content.recorded import SCRIPT_BYTES, ScriptReads
 from game.scripting import ScriptError, ScriptHosts
 from game.scripting.signatures import entry_problems
 
-__all__ = ["check_reactions", "check_power_scripts", "scenario_power_files"]
-
-SCRIPT_BYTES = MEGABYTE
+__all__ = ["SCRIPT_BYTES", "check_reactions", "check_power_scripts", "scenario_library", "scenario_power_files"]
 
 
 def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
-                entries: Mapping[str, tuple[str, ...]], others: Collection[str]) -> frozenset[str] | None:
+                entries: Mapping[str, tuple[str, ...]], others: Collection[str],
+                reads: ScriptReads | None = None) -> frozenset[str] | None:
     """Read and parse one script as a battle will; the functions it defines. Its ``entries`` (the
     functions this use calls, with the arguments each gets) must take those arguments, and each
     ``on_`` function must be one of them or of ``others`` (see game.scripting.signatures).
@@ -46,16 +54,14 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
             entry point the battle cannot call (kind "signature"); the message names the file and
             the function, never the host's name for the file.
     """
-    path = folder / name
+    reads = reads if reads is not None else ScriptReads()
     try:
-        if not inside_folder(path, folder):
-            raise UnreadableFile("it leads outside the script folder")
-        source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
-    except (UnreadableFile, UnicodeDecodeError) as err:
-        reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
+        source = reads.text(folder, name)
+    except UnreadableFile as err:
         shipped = " (the shipped scripts: a file's own go in a scripts/ folder beside it or one folder up)" \
-            if folder == SCRIPTS_DIR else ""
-        raise ScriptError(name, f"cannot read script in {folder}{shipped}: {reason}", kind="missing") from None
+            if folder == SCRIPTS_DIR and reads.recorded is None else ""
+        where = "recorded" if reads.recorded is not None else f"in {folder}{shipped}"
+        raise ScriptError(name, f"cannot read script {where}: {err}", kind="missing") from None
     if not trusted and multiprocessing.current_process().daemon:
         _check_entries(name, source, entries, others, None)  # read from the text: no host to parse it
         return None
@@ -78,17 +84,19 @@ def _check_entries(name: str, source: str, entries: Mapping[str, tuple[str, ...]
         raise ScriptError(name, "; ".join(p.removeprefix(f"{name}: ") for p in problems), kind="signature")
 
 
-def check_reactions(scripts: tuple[str, ...], where: str, folder: Path, trusted: bool, problems: Problems) -> None:
-    """Every reaction script exists, parses and defines at least one reaction."""
+def check_reactions(scripts: tuple[str, ...], where: str, folder: Path, trusted: bool, problems: Problems,
+                    reads: ScriptReads | None = None) -> None:
+    """Every reaction script exists, parses and defines at least one reaction (``reads`` as for
+    :func:`load_script`)."""
     with new_hosts() as hosts:
         for i, script in enumerate(scripts):
-            _check_reaction(i, script, where, folder, trusted, problems, hosts)
+            _check_reaction(i, script, where, folder, trusted, problems, hosts, reads)
 
 
 def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool, problems: Problems,
-                    hosts: ScriptHosts) -> None:
+                    hosts: ScriptHosts, reads: ScriptReads | None) -> None:
     try:
-        functions = load_script(folder, script, trusted, hosts, reaction_entries(), POWER_ENTRIES)
+        functions = load_script(folder, script, trusted, hosts, reaction_entries(), POWER_ENTRIES, reads)
     except ScriptError as err:
         problems.add(f"{where}[{i}]", str(err))
         return
@@ -98,34 +106,44 @@ def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool
 
 
 def check_power_scripts(powers: tuple[str, ...], where: str, library: PowerLibrary, folder: Path, trusted: bool,
-                        problems: Problems) -> None:
-    """The scripts of these powers exist in the scenario's script folder (where its battles look) and parse."""
+                        problems: Problems, reads: ScriptReads | None = None) -> None:
+    """The scripts of these powers exist in the scenario's script folder (where its battles look) and
+    parse (``reads`` as for :func:`load_script`)."""
     scripted = [(power_id, library.powers[power_id]) for power_id in powers
                 if power_id in library.powers and library.powers[power_id].script is not None]
     if not scripted:
         return
     with new_hosts() as hosts:
         for power_id, power in scripted:
-            _check_power_script(power_id, power, where, folder, trusted, problems, hosts)
+            _check_power_script(power_id, power, where, folder, trusted, problems, hosts, reads)
 
 
 def _check_power_script(power_id: str, power: Power, where: str, folder: Path, trusted: bool, problems: Problems,
-                        hosts: ScriptHosts) -> None:
+                        hosts: ScriptHosts, reads: ScriptReads | None) -> None:
     assert power.script is not None
     try:
-        load_script(folder, power.script, trusted, hosts, POWER_ENTRIES, reaction_entries())
+        load_script(folder, power.script, trusted, hosts, POWER_ENTRIES, reaction_entries(), reads)
     except ScriptError as err:
         problems.add(where, f"power {power_id!r} ({power.source}) runs a script this scenario's battles "
                             f"cannot load: {err}")
 
 
 def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir: Path,
-                         problems: Problems, cache: PowerFileCache) -> list[tuple[int, PowerFile]]:
+                         problems: Problems, cache: PowerFileCache, recorded: Mapping[str, str] | None = None
+                         ) -> list[tuple[int, PowerFile]]:
     """The scenario's own power files (``power_files``) that load, with their index; each one that
-    does not is reported by its key (``power_files[1]``)."""
+    does not is reported by its key (``power_files[1]``). ``recorded``: the texts a save or replay
+    recorded, read instead of the disk (None: the files in the scenario's folder)."""
     files: list[tuple[int, PowerFile]] = []
     for i, name in enumerate(names):
         where = f"power_files[{i}]"
+        if recorded is not None:
+            file = _recorded_power_file(name, folder, recorded)
+            if file.error is not None:
+                problems.add(where, str(file.error))
+            else:
+                files.append((i, file))
+            continue
         if folder is None:
             problems.add(where, f"a scenario given as text has no folder to read {name!r} from; load it from its file")
             continue
@@ -139,3 +157,27 @@ def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir
             continue
         files.append((i, file))
     return files
+
+
+def _recorded_power_file(name: str, folder: Path | None, recorded: Mapping[str, str]) -> PowerFile:
+    """A power file from the text a save or replay recorded; named by its path where it was read,
+    and its scripts checked by name only (they are recorded too, and checked when the scenario loads)."""
+    where = str(folder / name) if folder is not None else name
+    if name not in recorded:
+        return PowerFile(where, {}, {}, error=PowerError(f"{where}: not among the power files this save or "
+                                                         "replay recorded"))
+    return power_file_text(where, recorded[name], None)
+
+
+def scenario_library(names: tuple[str, ...], folder: Path | None, script_dir: Path, problems: Problems,
+                     cache: PowerFileCache, recorded: Mapping[str, str] | None = None
+                     ) -> tuple[PowerLibrary, dict[str, str]]:
+    """The shipped powers and the scenario's own files (:func:`scenario_power_files`), and the text
+    of each of its own files that loaded, by its name in ``power_files`` (saves record them)."""
+    own = scenario_power_files(names, folder, script_dir, problems, cache, recorded)
+    library = shipped_library(cache).extended(file for _, file in own)
+    index = {file.path: i for i, file in own}
+    for file in library.broken:
+        if file.path in index:  # one of its own redefines a shipped power (or an earlier file's)
+            problems.add(f"power_files[{index[file.path]}]", str(file.error))
+    return library, {names[i]: file.text for i, file in own}

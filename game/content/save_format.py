@@ -15,13 +15,16 @@ from typing import Any
 from components.values import MAX_SEED, Bound, shown
 from game.battle.facade import Battle
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
+from game.content.recorded import RecordedFiles
 from game.content.save_values import SaveError, argument_problem, decode_value
 
 __all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "read_document"]
 
 SAVE_FORMAT = "gridbattle-save"
 REPLAY_FORMAT = "gridbattle-replay"
-FORMAT_VERSION = 1
+#: 2: the file carries the text of its scenario's power files and scripts (``files``) and is
+#: replayed from them; a version 1 file reads them from beside its scenario's path, as it always did.
+FORMAT_VERSION = 2
 SAVE_BYTES = 256 * MEGABYTE
 BUILD_COMMANDS = Bound(0, 10_000_000)
 #: A battle's seed: 0..2**63-1, as ``Battle(seed=...)`` takes it (and a scenario's own seed).
@@ -29,8 +32,9 @@ BATTLE_SEED = Bound(0, MAX_SEED)
 
 _KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
 #: "powers": power overrides of a simulation's sweep, as [key, value] pairs; "rules_version": the
-#: rules it was played under (files from before it was recorded are version 1).
-_OPTIONAL_KEYS = ("powers", "rules_version")
+#: rules it was played under (files from before it was recorded are version 1); "files": the power
+#: files' and scripts' texts (game.content.recorded), required from version 2 on.
+_OPTIONAL_KEYS = ("powers", "rules_version", "files")
 RULES_VERSIONS = Bound(1, 1000)
 _SCENARIO_KEYS = ("path", "name", "text", "overrides")
 
@@ -73,7 +77,7 @@ def _check_header(path: Path, document: dict[str, Any], kinds: Sequence[str]) ->
         newer = isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION
         raise _fail(path, f"version {shown(version)} is newer than this game reads ({FORMAT_VERSION})" if newer
                     else f"version must be a whole number in 1..{FORMAT_VERSION}, not {shown(version)}")
-    missing = [k for k in _KEYS if k not in document]
+    missing = [k for k in (*_KEYS, *(("files",) if version >= 2 else ())) if k not in document]
     unknown = [k for k in document if k not in _KEYS + _OPTIONAL_KEYS]
     if missing or unknown:
         listed = [f"missing key {k!r}" for k in missing] + [f"unknown key {shown(k)}" for k in unknown]
@@ -110,6 +114,18 @@ def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
     problem = RULES_VERSIONS.problem(document.get("rules_version", 1))
     if problem:
         raise _fail(path, f"rules_version: {problem}")
+    _check_files(path, document)
+
+
+def _check_files(path: Path, document: dict[str, Any]) -> None:
+    """``files`` (the power files' and scripts' texts): from version 2 on, and well formed."""
+    if document["version"] < 2 and "files" in document:
+        raise _fail(path, "files: a version 1 file does not carry files; expected version 2")
+    if "files" in document:
+        try:
+            RecordedFiles.from_json(document["files"])
+        except ValueError as err:
+            raise _fail(path, str(err)) from None
 
 
 def _decode_commands(path: Path, document: dict[str, Any]) -> list[Command]:

@@ -8,17 +8,23 @@ does not reproduce exactly is refused instead of quietly loading a different bat
 
 File layout (JSON)::
 
-    {"format": "gridbattle-save" | "gridbattle-replay", "version": 1,
+    {"format": "gridbattle-save" | "gridbattle-replay", "version": 2,
      "scenario": {"path": "assets/scenarios/ledge.toml", "name": "The ledge",
                   "text": "<the whole TOML file>", "overrides": [["rules.cover_bonus", 4]]},
+     "files": {"power_files": {"my_powers.toml": "<its text>"}, "scripts": {"rally.star": "<its text>"}},
      "seed": 11, "build_commands": 63,
      "commands": [{"method": "move", "args": [2, 6, 3], "kwargs": {}}, ...],
      "events": [{"kind": "spawned", "round": 0, ...}, ...],
      "creatures": [{"entity": 1, "health": 12, "x": 3, "y": 1, "z": 30.0}, ...]}
 
 The scenario text travels inside the file so a later edit of the ``.toml`` cannot silently change
-an old save; the path is kept for people. Command arguments that JSON cannot say exactly are
-tagged: ``{"$tuple": [x, y]}``, ``{"$visibility": "POOR"}``, ``{"$float": "inf"}``, ``{"$dict": {}}``.
+an old save; the path is kept for people. So do the texts of the scenario's own power files and of
+every script it or its battle read (``files``, from version 2): the file is replayed from them,
+never from the disk, and its scripts then run sandboxed (the texts came from a file, not from
+``assets/``). A version 1 file still reads them from beside its scenario's path.
+
+Command arguments that JSON cannot say exactly are tagged:
+``{"$tuple": [x, y]}``, ``{"$visibility": "POOR"}``, ``{"$float": "inf"}``, ``{"$dict": {}}``.
 
 Writes are atomic (a temporary file beside the target, flushed and fsynced, then ``os.replace``:
 see game.content.atomic), so a crash or a kill mid-save leaves the previous file whole, and the
@@ -44,6 +50,7 @@ from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
+from game.content.recorded import RecordedFiles
 from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, read_document
 from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
@@ -150,6 +157,8 @@ def _document(kind: str, scenario: Scenario, battle: Battle, build_commands: int
         "version": FORMAT_VERSION,
         "scenario": {"path": scenario.path, "name": scenario.name, "text": scenario.text,
                      "overrides": [[k, encode_value(v, f"override {k}")] for k, v in scenario.overrides]},
+        # what the battle read besides the scenario: replayed from these texts, never from the disk
+        "files": scenario.files.with_scripts(battle.scripts.sources()).as_json(),
         "seed": battle.seed,
         "build_commands": count,
         "commands": [_encode_command(i, c) for i, c in enumerate(log[count:], start=count)],
@@ -215,10 +224,13 @@ def _read(path: Path, kinds: tuple[str, ...]) -> tuple[dict[str, Any], list[Comm
 
 def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
     info = document["scenario"]
+    recorded = RecordedFiles.from_json(document["files"]) if "files" in document else None
     try:
         if info["text"] is not None:
-            # Read as the file it came from, so that its scripts and power files are found beside it.
-            scenario = load_scenario_text(info["text"], info["path"] or f"{path} (scenario)", path=info["path"])
+            # Read as the file it came from (its power files and scripts: the ones the file recorded;
+            # a version 1 file's are found beside it).
+            scenario = load_scenario_text(info["text"], info["path"] or f"{path} (scenario)", path=info["path"],
+                                          recorded=recorded)
         else:
             stored = Path(info["path"])
             candidates = [stored] if stored.is_absolute() else [path.parent / stored, stored]
@@ -228,7 +240,9 @@ def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
             overrides = {k: decode_value(v, f"scenario.overrides {k}") for k, v in info["overrides"]}
             scenario = scenario.with_overrides(overrides)
     except (ScenarioError, SaveError) as err:
-        raise _fail(path, f"its scenario does not load: {err}") from None
+        old = "" if recorded is not None else (f" (a version {document['version']} file carries no power files or "
+                                               f"scripts: they are read from beside {info['path']!r}, as they are now)")
+        raise _fail(path, f"its scenario does not load: {err}{old}") from None
     return scenario
 
 
@@ -247,7 +261,8 @@ def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
     the table its battle was played with (None: the scenario's own), and the overrides."""
     try:
         changed = tuple((k, decode_value(v, f"power override {k}")) for k, v in document.get("powers", []))
-        powers = apply_power_overrides(changed, scenario.library, scenario.script_dir) if changed else None
+        powers = apply_power_overrides(changed, scenario.library, scenario.script_dir,
+                                       check_scripts=not scenario.recorded) if changed else None
     except (PowerError, SaveError) as err:
         raise _fail(path, f"its power overrides do not apply: {err}") from None
     return powers, changed

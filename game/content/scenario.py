@@ -93,9 +93,9 @@ missing or broken one is refused with the key that names it.
 from __future__ import annotations
 
 import copy
-import re
+import dataclasses
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,6 +105,8 @@ from components.powers import Power
 from game.battle.facade import Battle
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
+from game.content.recorded import RecordedFiles
+from game.content.scenario_map import draw_map
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 from game.content.scenario_overrides import apply_override
 from game.content.scenario_parse import Context, parse
@@ -155,6 +157,10 @@ class Scenario:
     overrides: tuple[tuple[str, Any], ...] = ()
     reactions: tuple[str, ...] = ()
     power_files: tuple[str, ...] = ()
+    #: the text of every power file and script it read (saves and replays record them); with
+    #: ``recorded`` it reads nothing from disk: its power files and scripts are these texts
+    files: RecordedFiles = field(default_factory=RecordedFiles, repr=False, compare=False)
+    recorded: bool = field(default=False, compare=False)
     power_library: PowerLibrary | None = field(default=None, repr=False, compare=False)
     parse_trusted: bool | None = field(default=None, repr=False, compare=False)
     _data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
@@ -170,7 +176,7 @@ class Scenario:
         A scenario from anywhere else may come from a stranger, so its scripts run in the sandboxed
         worker, where a memory bomb or a runaway loop cannot take the game down.
         """
-        if self.path is None:
+        if self.path is None or self.recorded:  # a save's scripts are texts it carries, whoever wrote them
             return False
         return Path(self.path).resolve().is_relative_to(ASSETS)
 
@@ -202,17 +208,6 @@ class Scenario:
             if spec.key == key:
                 return spec
         raise KeyError(f"no creature {key!r} in {self.source}; keys: {', '.join(c.key for c in self.creatures)}")
-
-    def _squares(self, which: Callable[[LegendEntry], bool]) -> Iterator[tuple[int, int, LegendEntry]]:
-        """The squares whose legend entry ``which`` picks, row by row: a 1024 x 1024 map of open
-        ground is a million squares, so each row is searched for the picked characters in C."""
-        picked = [char for char, entry in self.legend.items() if which(entry)]
-        if not picked:
-            return
-        pattern = re.compile("[" + "".join(re.escape(char) for char in picked) + "]")
-        for y, row in enumerate(self.rows):
-            for found in pattern.finditer(row):
-                yield found.start(), y, self.legend[found.group()]
 
     # ------------------------------------------------------------------ building
 
@@ -262,12 +257,13 @@ class Scenario:
         return Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
                       rules=self.rules, powers=dict(self.powers),
                       trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir,
-                      caches=self.caches, script_hosts=script_hosts)
+                      caches=self.caches, script_hosts=script_hosts,
+                      script_texts=self.files.scripts if self.recorded else None)
 
     def place(self, battle: Battle) -> dict[str, int]:
         """Issue the build's commands for the map, lights, areas and creatures; each key's entity id.
         (What a simulation's battle template keeps: the reactions are attached to each battle.)"""
-        self._draw_map(battle)
+        draw_map(battle, self.rows, self.legend, self.ambient, self.lights, self.areas)
         ids: dict[str, int] = {}
         for spec in self.creatures:
             ids[spec.key] = battle.spawn(
@@ -284,21 +280,6 @@ class Scenario:
         for spec in self.creatures:
             for script in spec.reactions:
                 battle.attach_reaction(script, ids[spec.key])
-
-    def _draw_map(self, battle: Battle) -> None:
-        for x, y, entry in self._squares(lambda e: not e.wall and (e.ground != 0 or e.soft)):
-            battle.set_ground(x, y, entry.ground, entry.soft)
-        for x, y, entry in self._squares(lambda e: bool(e.wall or e.blocks or e.cover)):
-            if entry.wall:
-                battle.add_wall(x, y)
-            elif entry.blocks or entry.cover:
-                battle.set_terrain(x, y, entry.blocks, entry.cover)
-        if self.ambient != Visibility.NORMAL:
-            battle.set_ambient(self.ambient)
-        for light in self.lights:
-            battle.add_light(light.x, light.y, light.radius_ft, light.level)
-        for area in self.areas:
-            battle.add_area(area.x, area.y, area.radius_ft, area.level)
 
     def powers_by_entity(self, ids: Mapping[str, int]) -> dict[int, tuple[str, ...]]:
         """Each entity's power ids, given :meth:`build_with_ids`'s key->entity map (for the power UI/AI)."""
@@ -328,8 +309,10 @@ class Scenario:
             raise ScenarioError(self.source, problems)
         done = dict(self.overrides)
         done.update(overrides)
-        context = Context(self.source, self.path, tuple(done.items()), self.library, self.parse_trusted)
-        return _made(data, context, self.text)
+        context = Context(self.source, self.path, tuple(done.items()), self.library, self.parse_trusted,
+                          recorded=self.files if self.recorded else None)
+        made = _made(data, context, self.text)  # its power files are the original's: so are their texts
+        return dataclasses.replace(made, files=RecordedFiles(self.files.power_files, made.files.scripts))
 
 
 # ---------------------------------------------------------------------------------------------- loading
@@ -361,7 +344,8 @@ def load_scenario(path: str | Path, *, trusted: bool | None = None, files: Power
 
 
 def load_scenario_text(text: str, name: str = "<string>", *, path: str | Path | None = None,
-                       trusted: bool | None = None, files: PowerFileCache | None = None) -> Scenario:
+                       trusted: bool | None = None, files: PowerFileCache | None = None,
+                       recorded: RecordedFiles | None = None) -> Scenario:
     """Validate a scenario given as TOML text (tests, saves that carry their scenario).
 
     Args:
@@ -370,6 +354,8 @@ def load_scenario_text(text: str, name: str = "<string>", *, path: str | Path | 
         path: the file it was read from, if any: its folder holds its scripts and power files.
         trusted: as for :func:`load_scenario`.
         files: as for :func:`load_scenario`.
+        recorded: the power files and scripts a save or replay recorded: they are read instead of
+            the disk, and its scripts run sandboxed unless ``trusted`` says otherwise.
 
     Raises:
         ScenarioError: it is not TOML or has any problem (all are listed).
@@ -377,7 +363,7 @@ def load_scenario_text(text: str, name: str = "<string>", *, path: str | Path | 
     if not isinstance(text, str):
         raise ScenarioError(name, [f"expected the scenario as text, not {type(text).__name__}"])
     return _load(text, Context(name, None if path is None else str(path), trusted=trusted,
-                               files=files or PowerFileCache()))
+                               files=files or PowerFileCache(), recorded=recorded))
 
 
 def _load(text: str, context: Context) -> Scenario:
@@ -396,4 +382,4 @@ def _made(data: dict[str, Any], context: Context, text: str) -> Scenario:
     parsed = parse(data, context)
     # ``data`` is the scenario's own (fresh from tomllib, or a copy made for the overrides).
     return Scenario(**parsed, source=context.source, path=context.path, text=text, overrides=context.overrides,
-                    parse_trusted=context.trusted, _data=data)
+                    parse_trusted=context.trusted, _data=data, recorded=context.recorded is not None)

@@ -21,8 +21,9 @@ from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_LIT_SQU
 from components.values import MAX_SEED, Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
-from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
-from game.content.references import check_power_scripts, check_reactions, scenario_power_files
+from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder
+from game.content.recorded import RecordedFiles, ScriptReads
+from game.content.references import check_power_scripts, check_reactions, scenario_library
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 
 __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
@@ -93,7 +94,8 @@ class Context:
     ``path`` is its file (None for text with no file); ``library`` the powers already loaded for it
     (overrides reuse the original's); ``trusted`` which script host parses its scripts (None: the
     project's own scenarios in-process, any other in the sandboxed worker); ``files`` the power files
-    the caller has already read (its own cache, or a fresh one for this load).
+    the caller has already read (its own cache, or a fresh one for this load); ``recorded`` the power
+    files and scripts a save or replay recorded, read instead of the disk.
     """
 
     source: str
@@ -102,6 +104,12 @@ class Context:
     library: PowerLibrary | None = None
     trusted: bool | None = None
     files: PowerFileCache = field(default_factory=PowerFileCache, compare=False)
+    recorded: RecordedFiles | None = None
+
+    @cached_property
+    def reads(self) -> ScriptReads:
+        """Where its scripts are read from, keeping the text of each (see game.content.recorded)."""
+        return ScriptReads(None if self.recorded is None else self.recorded.scripts)
 
     @cached_property
     def script_dir(self) -> Path:
@@ -111,7 +119,7 @@ class Context:
     def parse_trusted(self) -> bool:
         if self.trusted is not None:
             return self.trusted
-        return self.path is not None and Path(self.path).resolve().is_relative_to(ASSETS)
+        return self.recorded is None and self.path is not None and Path(self.path).resolve().is_relative_to(ASSETS)
 
     def fail(self, problems: Problems) -> ScenarioError:
         where = self.source if not self.overrides else \
@@ -309,9 +317,10 @@ class _Creatures:
             if problem and self.complete:  # else it may be in the file that did not load, reported already
                 problems.add(f"{where}.powers", problem)
         folder, trusted = self.context.script_dir, self.context.parse_trusted
+        reads = self.context.reads
         if len(problems) == before:
-            check_power_scripts(checked["powers"], f"{where}.powers", self.library, folder, trusted, problems)
-        check_reactions(checked["reactions"], f"{where}.reactions", folder, trusted, problems)
+            check_power_scripts(checked["powers"], f"{where}.powers", self.library, folder, trusted, problems, reads)
+        check_reactions(checked["reactions"], f"{where}.reactions", folder, trusted, problems, reads)
 
 
 def check_sides(specs: list[CreatureSpec | None], teams: Mapping[str, TeamSpec], problems: Problems) -> None:
@@ -326,28 +335,14 @@ def check_sides(specs: list[CreatureSpec | None], teams: Mapping[str, TeamSpec],
                               f"(teams: {named})")
 
 
-def _library(context: Context, files: tuple[str, ...], problems: Problems) -> PowerLibrary:
-    """The shipped powers and the scenario's own files (the original's, when overriding)."""
+def _library(context: Context, files: tuple[str, ...], problems: Problems) -> tuple[PowerLibrary, dict[str, str]]:
+    """The shipped powers and the scenario's own files, and the text of each of its own files by
+    its name in ``power_files`` (when overriding: the original's library; its texts stay the original's)."""
     if context.library is not None:
-        return context.library
+        return context.library, {}
     folder = Path(context.path).resolve().parent if context.path is not None else None
-    own = scenario_power_files(files, folder, context.script_dir, problems, context.files)
-    library = shipped_library(context.files).extended(file for _, file in own)
-    index = {file.path: i for i, file in own}
-    for file in library.broken:
-        if file.path in index:  # one of its own redefines a shipped power (or an earlier file's)
-            problems.add(f"power_files[{index[file.path]}]", str(file.error))
-    return library
-
-
-def _head(data: Mapping[str, Any], problems: Problems) -> dict[str, Any]:
-    """The top-level fields, each checked on its own: a bad ``ambient`` or ``seed`` must not lose
-    ``power_files``, or every creature's own power would be reported unknown as well."""
-    head: dict[str, Any] = {}
-    for name, spec in _HEAD_FIELDS.items():
-        one = c.check_fields({name: data[name]} if name in data else {}, {name: spec}, "", problems)
-        head.update(one or {})
-    return head
+    recorded = None if context.recorded is None else context.recorded.power_files
+    return scenario_library(files, folder, context.script_dir, problems, context.files, recorded)
 
 
 def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
@@ -358,7 +353,7 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     """
     problems = Problems()
     c.unknown_keys(data, TOP_FIELDS, "", problems)
-    head = _head(data, problems)
+    head = c.check_each(data, _HEAD_FIELDS, problems)  # a bad seed must not lose power_files
     grid = check_map(data["map"], problems) if "map" in data else None
     if "map" not in data:
         problems.add("map", "missing (required): [map] with rows and legend")
@@ -366,11 +361,12 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     lights, areas = _lights(data, "lights", grid, problems), _lights(data, "areas", grid, problems)
     teams = _teams(data, problems)
     before_library = len(problems)
-    library = _library(context, head.get("power_files", ()), problems)
+    library, own_texts = _library(context, head.get("power_files", ()), problems)
     # A power file that did not load (or a power_files key that was wrong) leaves the table short:
     # a creature's power that is not in it may be in that file, so it is not called unknown.
     complete = "power_files" in head and len(problems) == before_library
-    check_reactions(head.get("reactions", ()), "reactions", context.script_dir, context.parse_trusted, problems)
+    check_reactions(head.get("reactions", ()), "reactions", context.script_dir, context.parse_trusted, problems,
+                    context.reads)
     check_lit_squares(grid, rules, lights, areas, problems)
     creatures = _Creatures(context, grid, rules, data.get("teams"), teams, library, {}, {}, complete)
     allowed = MAX_CREATURES if grid is None else max_creatures(len(grid[0][0]), len(grid[0]))
@@ -396,4 +392,5 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
         "lights": lights, "areas": areas, "teams": types.MappingProxyType(teams),
         "creatures": tuple(s for s in specs if s is not None), "reactions": head["reactions"],
         "power_files": head["power_files"], "power_library": library,
+        "files": RecordedFiles(types.MappingProxyType(own_texts), types.MappingProxyType(dict(context.reads.read))),
     }

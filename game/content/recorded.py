@@ -1,0 +1,92 @@
+"""The texts of the files a scenario reads besides itself: its own power files and its scripts.
+
+A save or a replay records them beside the scenario's text, and is replayed from them, never from
+the disk: an edit of ``my_powers.toml`` (``1d8+1`` -> ``3d8+1``) or of a script after the battle was
+played must not change the battle it replays, and a deleted file must not stop it from loading.
+While a scenario loads, :class:`ScriptReads` keeps the text of every script it reads (or hands out
+the recorded ones), so the scenario knows exactly what it read.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
+
+__all__ = ["RecordedFiles", "ScriptReads", "SCRIPT_BYTES"]
+
+SCRIPT_BYTES = MEGABYTE
+_EMPTY: Mapping[str, str] = types.MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class RecordedFiles:
+    """File name -> text: ``power_files`` by the name the scenario's ``power_files`` gives,
+    ``scripts`` by the script's file name (as ``reactions`` and a power's ``script`` name it)."""
+
+    power_files: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    scripts: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+
+    def with_scripts(self, scripts: Mapping[str, str]) -> RecordedFiles:
+        """These files, with more scripts (a battle's, which win over the ones of the same name)."""
+        return RecordedFiles(self.power_files, types.MappingProxyType({**self.scripts, **scripts}))
+
+    def as_json(self) -> dict[str, dict[str, str]]:
+        """The ``files`` object of a save or replay, names sorted so that equal files write equal text."""
+        return {"power_files": dict(sorted(self.power_files.items())), "scripts": dict(sorted(self.scripts.items()))}
+
+    @classmethod
+    def from_json(cls, value: Any) -> RecordedFiles:
+        """The ``files`` object of a save or replay, checked.
+
+        Raises:
+            ValueError: saying which key is wrong and what was expected.
+        """
+        if not isinstance(value, dict) or sorted(value) != ["power_files", "scripts"]:
+            raise ValueError("files must be an object with keys power_files and scripts")
+        for key in ("power_files", "scripts"):
+            table = value[key]
+            if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                      for k, v in table.items()):
+                raise ValueError(f"files.{key} must be an object from file names to their texts")
+            bad = next((k for k in table if not k or "\0" in k or len(k) > 4096), None)
+            if bad is not None:
+                raise ValueError(f"files.{key}: {bad!r} is not a file name")
+        return cls(types.MappingProxyType(dict(value["power_files"])), types.MappingProxyType(dict(value["scripts"])))
+
+
+@dataclass
+class ScriptReads:
+    """Where a loading scenario's scripts come from, and the text of each one read.
+
+    ``recorded``: the scripts a save or replay recorded (None: read from the script folder on disk).
+    ``read``: every script read so far, by file name; the scenario keeps it for its saves.
+    """
+
+    recorded: Mapping[str, str] | None = None
+    read: dict[str, str] = field(default_factory=dict)
+
+    def text(self, folder: Path, name: str) -> str:
+        """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most 1 MB.
+
+        Raises:
+            UnreadableFile: it is not recorded, leads outside the folder, is missing, too big or not UTF-8.
+        """
+        if self.recorded is not None:
+            if name not in self.recorded:
+                raise UnreadableFile("it is not among the scripts this save or replay recorded")
+            source = self.recorded[name]
+        else:
+            path = folder / name
+            if not inside_folder(path, folder):
+                raise UnreadableFile("it leads outside the script folder")
+            try:
+                source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
+            except UnicodeDecodeError:
+                raise UnreadableFile("not UTF-8 text") from None
+        self.read[name] = source
+        return source
