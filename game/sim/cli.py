@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import math
 import resource
+import shlex
 import signal
 import sys
 from collections import Counter
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game import ai
+from game.sim.command import battle_flags, parse_value, rerun_line, split_values
 from game.sim.config import ENGINES, POLICIES, SimConfig
 from game.sim.flags import (
     SEED,
@@ -44,16 +46,6 @@ MAX_VARIANTS = 1_000
 BATTLE_SECONDS = (0.01, 3600.0)
 
 
-def parse_value(text: str) -> Any:
-    """A --set value as TOML would read it (30 -> int, 0.5 -> float, true -> bool, 4d6 -> string)."""
-    import tomllib
-
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text.strip()
-
-
 def parse_set(text: str) -> tuple[str, list[Any]]:
     """``KEY=V1,V2,...`` -> ``(KEY, [V1, V2, ...])``; every value non-empty and given once.
 
@@ -62,7 +54,7 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
             key and values mean is checked against the scenario, before any battle).
     """
     key, sep, values = text.partition("=")
-    parts = [v.strip() for v in values.split(",")]
+    parts = [v.strip() for v in split_values(values)]
     if not sep or not key.strip() or not all(parts):
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=V1,V2,... with no empty value, "
                                          f"like creatures.ogre.health=20,30")
@@ -207,6 +199,7 @@ def report(result: SimResult) -> str:
     policies = ", ".join(f"{team}={ai.policy_of(parsed, team)}" for team in result.teams)
     lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policies {policies}, "
              f"engine {c.engine}{cut}",
+             f"battles played with: {shlex.join(battle_flags(c))}",
              "", result.table(), ""]
     lines += notes(result)
     if result.failed:
@@ -218,10 +211,8 @@ def report(result: SimResult) -> str:
             lines.append(f"  ... and {result.failed - 20} more (see battles.csv)")
         if result.failures:
             first = result.failures[0]
-            sets = " ".join(f"--set {k}={v}" for k, v in result.variants[first.variant].overrides)
-            lines.append(f"  re-run the first alone: python -m game simulate {c.scenario} --only-seed {first.seed} "
-                         f"--policy {c.policy} --max-rounds {c.max_rounds} {sets}".rstrip()
-                         + (f" --hook {c.hook}" if c.hook else ""))
+            again = rerun_line(c, first.seed, result.variants[first.variant].overrides)
+            lines.append(f"  re-run the first alone: {again}")
     for variant_index, seed, replay in result.replays:
         if replay.startswith(NOT_WRITTEN):
             lines.append(f"replay of variant {variant_index} seed {seed} FAILED: {replay[1:-1]}")

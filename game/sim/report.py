@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from game.sim.command import toml_value
 from game.sim.runner import DRAW
 
 #: Failed battles whose seed and error are kept for the report (all are counted).
@@ -65,7 +66,7 @@ class VariantStats:
     @property
     def label(self) -> str:
         """The variant as people write it: ``powers.fireball.damage=4d6 creatures.ogre.health=30``."""
-        return " ".join(f"{k}={v}" for k, v in self.overrides) or "(as written)"
+        return " ".join(f"{k}={toml_value(v)}" for k, v in self.overrides) or "(as written)"
 
     @property
     def finished(self) -> int:

@@ -37,6 +37,7 @@ from typing import Any
 from game import ai
 from game.content.atomic import atomic_write, replacing
 from game.content.scenario import Scenario
+from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
@@ -264,7 +265,7 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
     result.files.append(out_dir / "battles.csv")
     if result.done > result.failed:
         result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir)
-    summary = {"scenario": str(config.scenario), "seed": config.seed, "policy": config.policy,
+    summary = {"scenario": str(config.scenario), "seed": config.seed, **battle_settings(config),
                "battles_per_variant": seeds_per_variant, "done": result.done, "failed": result.failed,
                "interrupted": result.interrupted, "variants": result.summaries(),
                "failures": [f.__dict__ for f in result.failures], "provenance": provenance()}
