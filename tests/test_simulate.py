@@ -310,7 +310,8 @@ def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_p
 
 def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: str, tmp_path: Path) -> None:
     """battles.csv is replaced only once a run ends: one that fails on the way keeps the last run's
-    table whole, and a summary that cannot be written is an error naming the file."""
+    table whole, and a summary that could not be written is refused before any battle, naming --out
+    and the file (a write that fails after the battles: tests/test_sim_outputs.py)."""
     from game.sim.cli import main
 
     args = [scenario, "--battles", "2", "--workers", "1", "--out", str(tmp_path), "--no-progress"]
@@ -327,15 +328,16 @@ def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: 
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
     (tmp_path / "summary.json").unlink()
     (tmp_path / "summary.json").mkdir()  # in the way of this run's summary
-    with pytest.raises(OSError, match="cannot write .*summary.json"):
-        simulate(config)
+    with pytest.raises(ValueError, match=r"--out '.*': '.*summary\.json' is a directory"):
+        simulate(config, on_row=boom)  # refused before the first battle: boom is never called
 
 
 def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: Path,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     from game.sim.cli import main
 
-    (tmp_path / "replays").write_text("a file where the replays folder would go")
+    (tmp_path / "replays").mkdir()
+    (tmp_path / "replays" / "variant-0").write_text("a file where the variant's replays folder would go")
     status = main([scenario, "--only-seed", "3", "--workers", "1", "--out", str(tmp_path), "--no-progress"])
     out = capsys.readouterr().out
     assert status == 1 and "replay of variant 0 seed 3 FAILED: not written:" in out, out

@@ -30,6 +30,7 @@ from game.sim.flags import (
     seconds,
     whole,
 )
+from game.sim.outputs import check_outputs
 from game.sim.runner import NOT_WRITTEN
 from game.sim.simulate import SimResult, simulate
 
@@ -132,14 +133,15 @@ def check_args(args: argparse.Namespace) -> None:
     load_hook(args.hook)  # raises a one-line ValueError naming --hook
     if args.scheduler is not None:
         check_scheduler(args.scheduler)
-    check_out_dir("--out", args.out)
+    check_outputs(check_out_dir("--out", args.out))
 
 
 def run_cli(args: argparse.Namespace) -> int:
     """Run from parsed arguments; print the table, failures, files and peak memory.
 
     Returns:
-        0 when every battle finished, 1 when some failed, 130 when interrupted, and 2 (with one line
+        0 when every battle finished, 1 when some failed or an output could not be written (the
+        table is printed all the same), 130 when interrupted, and 2 (with one line
         on stderr naming the flag or file) when the command was refused before any battle.
     """
     from game.content.scenario import ScenarioError
@@ -169,7 +171,7 @@ def run_cli(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
     print(report(result))
     unwritten = any(replay.startswith(NOT_WRITTEN) for _, _, replay in result.replays)
-    return 130 if result.interrupted else (1 if result.failed or unwritten else 0)
+    return 130 if result.interrupted else (1 if result.failed or unwritten or result.write_errors else 0)
 
 
 def notes(result: SimResult) -> list[str]:
@@ -220,6 +222,8 @@ def report(result: SimResult) -> str:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:
         lines.append(f"wrote {path}")
+    for problem in result.write_errors:
+        lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     battles = "1 battle" if result.done == 1 else f"{result.done} battles"

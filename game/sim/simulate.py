@@ -41,6 +41,7 @@ from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
+from game.sim.outputs import check_outputs, remove_stale_replays, remove_unwritten
 from game.sim.provenance import provenance
 from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot, with_paired
 from game.sim.schedule import schedule
@@ -64,6 +65,8 @@ class SimResult:
     interrupted: bool
     files: list[Path] = field(default_factory=list)
     replays: list[tuple[int, int, str]] = field(default_factory=list)  # (variant, seed, path) for --only-seed
+    #: outputs that could not be written (the table is still whole: the caller prints it)
+    write_errors: list[str] = field(default_factory=list)
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -232,45 +235,64 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     workers = config.workers or default_workers()
     bar = None
     if out_dir:
+        check_outputs(out_dir)  # before any battle: a path in the way would lose the whole run's files
         out_dir.mkdir(parents=True, exist_ok=True)
-    # rows go to a temporary beside battles.csv, which replaces the last run's table when the run ends
-    # (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing)
-    with replacing(out_dir / "battles.csv") if out_dir else contextlib.nullcontext() as csv_handle:
-        try:
-            if progress:
-                from tqdm import tqdm
+        remove_stale_replays(out_dir)  # an earlier run's replays would pass for this one's
+    finished, write_errors = False, []
+    try:
+        # rows go to a temporary beside battles.csv, which replaces the last run's table when the run
+        # ends (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing)
+        with replacing(out_dir / "battles.csv") if out_dir else contextlib.nullcontext() as csv_handle:
+            try:
+                if progress:
+                    from tqdm import tqdm
 
-                bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
-            sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
-            collect = _Collector(config, stats, sink, bar, on_row)
-            started = time.perf_counter()
-            interrupted = _run(lambda: _engine(config, workers, executor),
-                               chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
-                               collect)
-        finally:
-            if bar is not None:
-                bar.close()
+                    bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
+                sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
+                collect = _Collector(config, stats, sink, bar, on_row)
+                started = time.perf_counter()
+                interrupted = _run(lambda: _engine(config, workers, executor),
+                                   chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
+                                   collect)
+                finished = True
+            finally:
+                if bar is not None:
+                    bar.close()
+    except OSError as err:
+        if not finished or out_dir is None:
+            raise
+        write_errors.append(f"cannot write {out_dir / 'battles.csv'}: {err.strerror or err}")
     elapsed = time.perf_counter() - started
     collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
     result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, elapsed,
-                       interrupted, replays=sorted(collect.replays))
+                       interrupted, replays=sorted(collect.replays), write_errors=write_errors)
     if out_dir:
         _write_files(result, out_dir, len(seeds))
     return result
 
 
 def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> None:
-    """battles.csv is written already; add the plots (when a battle finished) and summary.json."""
+    """battles.csv is written already; add the plots (when a battle finished) and summary.json, then
+    remove the output files of an earlier run that this one did not write. A file that cannot be
+    written is noted in ``result.write_errors``: the table, in memory, is never lost with it."""
     config = result.config
-    result.files.append(out_dir / "battles.csv")
-    if result.done > result.failed:
-        result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir)
+    if not result.write_errors:  # battles.csv replaced the last run's
+        result.files.append(out_dir / "battles.csv")
+    try:
+        if result.done > result.failed:
+            result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir)
+    except OSError as err:
+        result.write_errors.append(f"cannot write the plots in {out_dir}: {err.strerror or err}")
     summary = {"scenario": str(config.scenario), "seed": config.seed, **battle_settings(config),
                "battles_per_variant": seeds_per_variant, "done": result.done, "failed": result.failed,
                "interrupted": result.interrupted, "variants": result.summaries(),
                "failures": [f.__dict__ for f in result.failures], "provenance": provenance()}
     try:
         atomic_write(out_dir / "summary.json", json.dumps(summary, indent=1, default=str).encode("utf-8"))
+        result.files.append(out_dir / "summary.json")
     except OSError as err:
-        raise OSError(err.errno, f"cannot write {out_dir / 'summary.json'}: {err.strerror or err}") from None
-    result.files.append(out_dir / "summary.json")
+        result.write_errors.append(f"cannot write {out_dir / 'summary.json'}: {err.strerror or err}")
+    try:
+        remove_unwritten(out_dir, result.files)
+    except OSError as err:
+        result.write_errors.append(f"cannot remove an earlier run's output in {out_dir}: {err.strerror or err}")

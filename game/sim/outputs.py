@@ -1,0 +1,90 @@
+"""What a simulation writes into ``--out``: checked before any battle, tidied when the run ends.
+
+A run's outputs must agree with each other: an old ``paired.png`` beside a ``summary.json`` with no
+paired figures, or an earlier run's ``replays/``, would contradict the table. So the run removes the
+project's own output names it does not write this time, and nothing else: only these names (and
+``replays/variant-N/seed-S.json``), only files (a link is removed, never followed), never a folder
+with anything left in it, never a file of a name the simulation does not make.
+
+A path the run could not write (``battles.csv`` that is a directory, say) is found before the
+battles, not after every one of them has run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from pathlib import Path
+
+from game.sim.flags import FlagError
+
+__all__ = ["FILES", "REPLAYS", "check_outputs", "remove_stale_replays", "remove_unwritten"]
+
+#: Every file a run may write at the top of ``--out``.
+FILES = ("battles.csv", "summary.json", "winrate.png", "rounds.png", "paired.png")
+#: The folder of replay files (``variant-N/seed-S.json``).
+REPLAYS = "replays"
+_VARIANT = re.compile(r"variant-\d{1,9}")
+_REPLAY = re.compile(r"seed-\d{1,20}\.json")
+
+
+def check_outputs(out_dir: Path, flag: str = "--out") -> None:
+    """Each output path of a run into ``out_dir`` can be written: a file name that is not a folder
+    (or a device), a replays folder that is not a file.
+
+    Raises:
+        FlagError: naming the flag, the directory and the path in the way.
+    """
+    for name in FILES:
+        path = out_dir / name
+        if path.exists() and not path.is_file():
+            kind = "a directory" if path.is_dir() else "not a regular file"
+            raise FlagError(f"{flag} {str(out_dir)!r}: {str(path)!r} is {kind}; expected a file this run can "
+                            f"replace (move it away, or choose another {flag})")
+    replays = out_dir / REPLAYS
+    if replays.exists() and not replays.is_dir():
+        raise FlagError(f"{flag} {str(out_dir)!r}: {str(replays)!r} is a file; expected the folder of replays "
+                        f"(move it away, or choose another {flag})")
+
+
+def _unlink(path: Path, removed: list[Path]) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+        removed.append(path)
+
+
+def remove_stale_replays(out_dir: Path) -> list[Path]:
+    """Before the battles: an earlier run's replay files (and the folders they leave empty).
+
+    Raises:
+        OSError: one cannot be removed.
+    """
+    removed: list[Path] = []
+    replays = out_dir / REPLAYS
+    if replays.is_symlink() or not replays.is_dir():
+        return removed
+    for variant in sorted(replays.iterdir()):
+        if not _VARIANT.fullmatch(variant.name) or variant.is_symlink() or not variant.is_dir():
+            continue
+        for file in sorted(variant.iterdir()):
+            if _REPLAY.fullmatch(file.name):
+                _unlink(file, removed)
+        if not any(variant.iterdir()):
+            variant.rmdir()
+    if not any(replays.iterdir()):
+        replays.rmdir()
+    return removed
+
+
+def remove_unwritten(out_dir: Path, written: Collection[Path]) -> list[Path]:
+    """After the run: the output files it did not write (an earlier run's, which would contradict it).
+
+    Raises:
+        OSError: one cannot be removed.
+    """
+    removed: list[Path] = []
+    mine = {Path(p) for p in written}
+    for name in FILES:
+        if out_dir / name not in mine:
+            _unlink(out_dir / name, removed)
+    return removed

@@ -1,0 +1,108 @@
+"""``--out`` holds one run's outputs, checked before the battles and never lost with a write.
+
+* A path in the way (``out/battles.csv`` a directory) used to be found only after every battle had
+  run, failing with ``[Errno 21] Is a directory`` and losing the table: it is refused before any
+  battle, naming ``--out`` and the path; and a write that fails after the battles (a full disk)
+  still prints the table, then says what was not written.
+* Files of an earlier run (an old ``paired.png`` beside a ``summary.json`` with no paired figures,
+  old ``replays/``) used to stay and contradict the new run: the project's own output names this run
+  does not write are removed, and nothing else.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.sim import simulate as simulate_module
+from game.sim.cli import main
+from game.sim.flags import FlagError
+from game.sim.outputs import check_outputs, remove_stale_replays, remove_unwritten
+
+ROOT = Path(__file__).resolve().parent.parent
+KEEP = str(ROOT / "assets" / "scenarios" / "keep.toml")
+
+
+@pytest.mark.parametrize("name", ["battles.csv", "summary.json", "paired.png"])
+def test_an_output_name_taken_by_a_directory_is_refused_before_any_battle(
+        tmp_path: Path, name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "ox"
+    (out / name).mkdir(parents=True)
+    with pytest.raises(FlagError, match=rf"--out '.*ox': '.*ox/{name}' is a directory; expected a file"):
+        check_outputs(out)
+    assert main([KEEP, "--battles", "3", "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert f"simulate: --out '{out}': '{out / name}' is a directory" in err and "Errno" not in err
+    assert sorted(p.name for p in out.iterdir()) == [name]  # nothing was written, nothing ran
+
+
+def test_a_replays_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "replays").write_text("not a folder", encoding="utf-8")
+    with pytest.raises(FlagError, match=r"--out '.*': '.*replays' is a file; expected the folder of replays"):
+        check_outputs(tmp_path)
+
+
+def _earlier_run(out: Path) -> None:
+    for name in ("battles.csv", "summary.json", "winrate.png", "rounds.png", "paired.png", "notes.txt"):
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_text("old", encoding="utf-8")
+    for name in ("variant-0/seed-1.json", "variant-3/seed-22.json", "variant-3/mine.json", "keep/seed-5.json"):
+        (out / "replays" / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / "replays" / name).write_text("old", encoding="utf-8")
+
+
+def _tree(out: Path) -> list[str]:
+    return sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+
+
+def test_only_the_projects_own_names_are_removed(tmp_path: Path) -> None:
+    _earlier_run(tmp_path)
+    elsewhere = tmp_path.parent / f"{tmp_path.name}-kept"
+    (elsewhere / "variant-0").mkdir(parents=True)
+    (elsewhere / "variant-0" / "seed-9.json").write_text("not ours to remove", encoding="utf-8")
+    (tmp_path / "replays" / "variant-7").symlink_to(elsewhere / "variant-0")  # never followed
+    remove_stale_replays(tmp_path)
+    remove_unwritten(tmp_path, [tmp_path / "battles.csv", tmp_path / "summary.json"])
+    assert _tree(tmp_path) == ["battles.csv", "notes.txt", "replays/keep/seed-5.json", "replays/variant-3/mine.json",
+                               "summary.json"]
+    assert (elsewhere / "variant-0" / "seed-9.json").read_text(encoding="utf-8") == "not ours to remove"
+
+
+def test_an_empty_replays_folder_goes_with_its_files(tmp_path: Path) -> None:
+    (tmp_path / "replays" / "variant-0").mkdir(parents=True)
+    (tmp_path / "replays" / "variant-0" / "seed-1.json").write_text("old", encoding="utf-8")
+    assert remove_stale_replays(tmp_path) == [tmp_path / "replays" / "variant-0" / "seed-1.json"]
+    assert not (tmp_path / "replays").exists()
+
+
+@pytest.mark.slow
+def test_a_run_leaves_only_its_own_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _earlier_run(tmp_path)
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3", "--out", str(tmp_path),
+                 "--no-progress"]) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert _tree(tmp_path) == ["battles.csv", "notes.txt", "replays/keep/seed-5.json", "replays/variant-3/mine.json",
+                               "rounds.png", "summary.json", "winrate.png"]  # no old paired.png, no old replays
+
+
+@pytest.mark.slow
+def test_a_write_that_fails_after_the_battles_still_prints_the_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "summary.json").write_text('{"from": "an earlier run"}', encoding="utf-8")
+
+    def full(path: Path, data: bytes) -> Any:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(simulate_module, "atomic_write", full)
+    status = main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3", "--out", str(tmp_path),
+                   "--no-progress"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert "keep win [95% CI]" in out and "(as written)" in out  # the table
+    assert f"FAILED to write: cannot write {tmp_path / 'summary.json'}: No space left on device" in out
+    assert not (tmp_path / "summary.json").exists()  # the old one would pass for this run's
+    assert (tmp_path / "battles.csv").is_file()
