@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from components.events import PowerUsed
+from game.content.powers import POWERS_DIR
 from game.content.saves import SaveError, load_game, play_replay, read_replay, save_game, write_replay
 from game.content.scenario import load_scenario
 from game.sim.runner import ai_rng, play
@@ -84,8 +85,24 @@ def test_the_file_records_the_texts_of_the_power_files_and_scripts(tmp_path: Pat
     out = _played(_folder(tmp_path), tmp_path / "r.json")
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["version"] == 2
+    shipped = {path.name: path.read_text(encoding="utf-8") for path in sorted(POWERS_DIR.glob("*.toml"))}
     assert document["files"] == {"power_files": {"my_powers.toml": POWERS},
-                                 "scripts": {"blade.star": BLADE, "rally.star": RALLY}}
+                                 "scripts": {"blade.star": BLADE, "rally.star": RALLY},
+                                 "shipped_power_files": shipped}
+
+
+def test_the_shipped_powers_are_the_ones_the_file_recorded(tmp_path: Path) -> None:
+    """The project's own power files change between versions too: a replay uses the recorded ones."""
+    out = _played(_folder(tmp_path), tmp_path / "r.json")
+    document = json.loads(out.read_text(encoding="utf-8"))
+    martial = document["files"]["shipped_power_files"]["martial.toml"]
+    assert 'damage = "1d8+2"' in martial
+    stronger = martial.replace('damage = "1d8+2"', 'damage = "9d8+2"', 1)
+    document["files"]["shipped_power_files"]["martial.toml"] = stronger
+    out.write_text(json.dumps(document), encoding="utf-8")
+    battle, _, _ = play_replay(out)
+    with battle:
+        assert str(battle.power("strike").damage).startswith("9d8")
 
 
 def test_a_replay_ignores_edits_of_its_power_files_and_scripts(tmp_path: Path) -> None:
@@ -149,7 +166,8 @@ def test_a_version_1_file_still_replays_from_the_files_beside_its_scenario(tmp_p
 
 @pytest.mark.parametrize(("change", "words"), [
     (lambda d: d.pop("files"), r"missing key 'files'"),
-    (lambda d: d["files"].pop("scripts"), r"files must be an object with keys power_files and scripts"),
+    (lambda d: d["files"].pop("scripts"), r"files must be an object with keys power_files, scripts, "
+                                          r"shipped_power_files"),
     (lambda d: d["files"]["scripts"].update({"blade.star": 3}), r"files\.scripts must be an object from file names"),
     (lambda d: d["files"]["scripts"].pop("rally.star"),
      r"reactions\[0\]: rally\.star: cannot read script recorded: it is not among the scripts"),

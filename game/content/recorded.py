@@ -1,4 +1,5 @@
-"""The texts of the files a scenario reads besides itself: its own power files and its scripts.
+"""The texts of the files a scenario reads besides itself: power files (its own and the shipped ones)
+and scripts.
 
 A save or a replay records them beside the scenario's text, and is replayed from them, never from
 the disk: an edit of ``my_powers.toml`` (``1d8+1`` -> ``3d8+1``) or of a script after the battle was
@@ -21,23 +22,28 @@ __all__ = ["RecordedFiles", "ScriptReads", "SCRIPT_BYTES"]
 
 SCRIPT_BYTES = MEGABYTE
 _EMPTY: Mapping[str, str] = types.MappingProxyType({})
+_KEYS = ("power_files", "scripts", "shipped_power_files")
 
 
 @dataclass(frozen=True)
 class RecordedFiles:
     """File name -> text: ``power_files`` by the name the scenario's ``power_files`` gives,
-    ``scripts`` by the script's file name (as ``reactions`` and a power's ``script`` name it)."""
+    ``scripts`` by the script's file name (as ``reactions`` and a power's ``script`` name it),
+    ``shipped`` the project's own power files (``assets/powers``) by file name: an edit of those
+    must not change an old battle either."""
 
     power_files: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
     scripts: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
+    shipped: Mapping[str, str] = field(default_factory=lambda: _EMPTY)
 
     def with_scripts(self, scripts: Mapping[str, str]) -> RecordedFiles:
         """These files, with more scripts (a battle's, which win over the ones of the same name)."""
-        return RecordedFiles(self.power_files, types.MappingProxyType({**self.scripts, **scripts}))
+        return RecordedFiles(self.power_files, types.MappingProxyType({**self.scripts, **scripts}), self.shipped)
 
     def as_json(self) -> dict[str, dict[str, str]]:
         """The ``files`` object of a save or replay, names sorted so that equal files write equal text."""
-        return {"power_files": dict(sorted(self.power_files.items())), "scripts": dict(sorted(self.scripts.items()))}
+        return {key: dict(sorted(table.items())) for key, table in zip(_KEYS, (self.power_files, self.scripts,
+                                                                             self.shipped))}
 
     @classmethod
     def from_json(cls, value: Any) -> RecordedFiles:
@@ -46,9 +52,9 @@ class RecordedFiles:
         Raises:
             ValueError: saying which key is wrong and what was expected.
         """
-        if not isinstance(value, dict) or sorted(value) != ["power_files", "scripts"]:
-            raise ValueError("files must be an object with keys power_files and scripts")
-        for key in ("power_files", "scripts"):
+        if not isinstance(value, dict) or sorted(value) != sorted(_KEYS):
+            raise ValueError(f"files must be an object with keys {', '.join(_KEYS)}")
+        for key in _KEYS:
             table = value[key]
             if not isinstance(table, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                       for k, v in table.items()):
@@ -56,7 +62,7 @@ class RecordedFiles:
             bad = next((k for k in table if not k or "\0" in k or len(k) > 4096), None)
             if bad is not None:
                 raise ValueError(f"files.{key}: {bad!r} is not a file name")
-        return cls(types.MappingProxyType(dict(value["power_files"])), types.MappingProxyType(dict(value["scripts"])))
+        return cls(*(types.MappingProxyType(dict(value[key])) for key in _KEYS))
 
 
 @dataclass

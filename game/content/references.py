@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import types
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_
 from game.content.checks import Problems
 from game.content.files import UnreadableFile, inside_folder
 from game.content.powers import (
+    POWERS_DIR,
     SCRIPTS_DIR,
     PowerError,
     PowerFile,
@@ -30,7 +32,7 @@ from game.content.powers import (
     power_file_text,
     shipped_library,
 )
-from game.content.recorded import SCRIPT_BYTES, ScriptReads
+from game.content.recorded import SCRIPT_BYTES, RecordedFiles, ScriptReads
 from game.scripting import ScriptError, ScriptHosts
 from game.scripting.signatures import entry_problems
 
@@ -170,14 +172,23 @@ def _recorded_power_file(name: str, folder: Path | None, recorded: Mapping[str, 
 
 
 def scenario_library(names: tuple[str, ...], folder: Path | None, script_dir: Path, problems: Problems,
-                     cache: PowerFileCache, recorded: Mapping[str, str] | None = None
-                     ) -> tuple[PowerLibrary, dict[str, str]]:
-    """The shipped powers and the scenario's own files (:func:`scenario_power_files`), and the text
-    of each of its own files that loaded, by its name in ``power_files`` (saves record them)."""
-    own = scenario_power_files(names, folder, script_dir, problems, cache, recorded)
-    library = shipped_library(cache).extended(file for _, file in own)
+                     cache: PowerFileCache, recorded: RecordedFiles | None = None
+                     ) -> tuple[PowerLibrary, RecordedFiles]:
+    """The shipped powers and the scenario's own files (:func:`scenario_power_files`), read from
+    ``recorded`` when a save or replay gave them; and the text of each file that loaded (its own by
+    their names in ``power_files``, the shipped ones by file name), which saves record."""
+    own = scenario_power_files(names, folder, script_dir, problems, cache,
+                               None if recorded is None else recorded.power_files)
+    if recorded is None:
+        shipped = shipped_library(cache)
+    else:  # as the file recorded them, scripts checked by name (they are recorded too)
+        shipped = PowerLibrary.of(power_file_text(str(POWERS_DIR / name), text, None)
+                                  for name, text in sorted(recorded.shipped.items()))
+    library = shipped.extended(file for _, file in own)
     index = {file.path: i for i, file in own}
     for file in library.broken:
         if file.path in index:  # one of its own redefines a shipped power (or an earlier file's)
             problems.add(f"power_files[{index[file.path]}]", str(file.error))
-    return library, {names[i]: file.text for i, file in own}
+    texts = RecordedFiles(types.MappingProxyType({names[i]: file.text for i, file in own}),
+                          shipped=types.MappingProxyType({Path(f.path).name: f.text for f in shipped.files if f.text}))
+    return library, texts

@@ -11,17 +11,19 @@ File layout (JSON)::
     {"format": "gridbattle-save" | "gridbattle-replay", "version": 2,
      "scenario": {"path": "assets/scenarios/ledge.toml", "name": "The ledge",
                   "text": "<the whole TOML file>", "overrides": [["rules.cover_bonus", 4]]},
-     "files": {"power_files": {"my_powers.toml": "<its text>"}, "scripts": {"rally.star": "<its text>"}},
+     "files": {"power_files": {"my_powers.toml": "<its text>"}, "scripts": {"rally.star": "<its text>"},
+               "shipped_power_files": {"martial.toml": "<its text>", ...}},
      "seed": 11, "build_commands": 63,
      "commands": [{"method": "move", "args": [2, 6, 3], "kwargs": {}}, ...],
      "events": [{"kind": "spawned", "round": 0, ...}, ...],
      "creatures": [{"entity": 1, "health": 12, "x": 3, "y": 1, "z": 30.0}, ...]}
 
 The scenario text travels inside the file so a later edit of the ``.toml`` cannot silently change
-an old save; the path is kept for people. So do the texts of the scenario's own power files and of
-every script it or its battle read (``files``, from version 2): the file is replayed from them,
-never from the disk, and its scripts then run sandboxed (the texts came from a file, not from
-``assets/``). A version 1 file still reads them from beside its scenario's path.
+an old save; the path is kept for people. So do the texts of the power files (the scenario's own
+and the shipped ``assets/powers``) and of every script it or its battle read (``files``, from
+version 2): the file is replayed from them, never from the disk, and its scripts then run
+sandboxed (the texts came from a file, not from ``assets/``). A version 1 file still reads them
+from beside its scenario's path.
 
 Command arguments that JSON cannot say exactly are tagged:
 ``{"$tuple": [x, y]}``, ``{"$visibility": "POOR"}``, ``{"$float": "inf"}``, ``{"$dict": {}}``.

@@ -312,7 +312,8 @@ class Scenario:
         context = Context(self.source, self.path, tuple(done.items()), self.library, self.parse_trusted,
                           recorded=self.files if self.recorded else None)
         made = _made(data, context, self.text)  # its power files are the original's: so are their texts
-        return dataclasses.replace(made, files=RecordedFiles(self.files.power_files, made.files.scripts))
+        return dataclasses.replace(made, files=RecordedFiles(self.files.power_files, made.files.scripts,
+                                                             self.files.shipped))
 
 
 # ---------------------------------------------------------------------------------------------- loading

@@ -335,14 +335,13 @@ def check_sides(specs: list[CreatureSpec | None], teams: Mapping[str, TeamSpec],
                               f"(teams: {named})")
 
 
-def _library(context: Context, files: tuple[str, ...], problems: Problems) -> tuple[PowerLibrary, dict[str, str]]:
-    """The shipped powers and the scenario's own files, and the text of each of its own files by
-    its name in ``power_files`` (when overriding: the original's library; its texts stay the original's)."""
+def _library(context: Context, files: tuple[str, ...], problems: Problems) -> tuple[PowerLibrary, RecordedFiles]:
+    """The shipped powers and the scenario's own files, and the text of each power file (when
+    overriding: the original's library; its texts stay the original's)."""
     if context.library is not None:
-        return context.library, {}
+        return context.library, RecordedFiles()
     folder = Path(context.path).resolve().parent if context.path is not None else None
-    recorded = None if context.recorded is None else context.recorded.power_files
-    return scenario_library(files, folder, context.script_dir, problems, context.files, recorded)
+    return scenario_library(files, folder, context.script_dir, problems, context.files, context.recorded)
 
 
 def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
@@ -361,7 +360,7 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
     lights, areas = _lights(data, "lights", grid, problems), _lights(data, "areas", grid, problems)
     teams = _teams(data, problems)
     before_library = len(problems)
-    library, own_texts = _library(context, head.get("power_files", ()), problems)
+    library, texts = _library(context, head.get("power_files", ()), problems)
     # A power file that did not load (or a power_files key that was wrong) leaves the table short:
     # a creature's power that is not in it may be in that file, so it is not called unknown.
     complete = "power_files" in head and len(problems) == before_library
@@ -392,5 +391,5 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
         "lights": lights, "areas": areas, "teams": types.MappingProxyType(teams),
         "creatures": tuple(s for s in specs if s is not None), "reactions": head["reactions"],
         "power_files": head["power_files"], "power_library": library,
-        "files": RecordedFiles(types.MappingProxyType(own_texts), types.MappingProxyType(dict(context.reads.read))),
+        "files": RecordedFiles(texts.power_files, types.MappingProxyType(dict(context.reads.read)), texts.shipped),
     }
