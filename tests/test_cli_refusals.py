@@ -84,6 +84,12 @@ SIMULATE: list[tuple[str, list[str], str]] = [
     ("scheduler-garbage", ["--engine", "dask", "--scheduler", "::::"], "--scheduler"),
     ("unknown-flag", ["--bogus"], "--bogus"),
     ("only-seed-twice", ["--only-seed", "3", "--only-seed", "4", "--only-seed", "3"], "--only-seed 3: given twice"),
+    # one value spelt three ways would be three identical variants under three labels
+    ("set-same-value-spelt-apart", ["--set", "rules.cover_bonus=4,+4,0x4"], "a value is given twice (4;"),
+    # sweeps that could change nothing a simulation counts: the variants would be the same battles
+    ("set-seed", ["--set", "seed=5,6"], "sweeping seed changes nothing"),
+    ("set-team-control", ["--set", "teams.keep.control=human,computer"], "plays every team by --policy"),
+    ("set-creature-name", ["--set", "creatures.sergeant.name=A,B"], "a name is only a name"),
 ]
 
 #: Whole command lines of the other subcommands (and a bad scenario for simulate).

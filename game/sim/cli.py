@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game import ai
-from game.sim.command import battle_flags, parse_value, rerun_line, split_values
+from game.sim.command import battle_flags, parse_value, rerun_line, split_values, toml_value
 from game.sim.config import ENGINES, POLICIES, SimConfig
 from game.sim.flags import (
     SEED,
@@ -59,9 +59,29 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
     if not sep or not key.strip() or not all(parts):
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=V1,V2,... with no empty value, "
                                          f"like creatures.ogre.health=20,30")
-    if len(set(parts)) < len(parts):
-        raise argparse.ArgumentTypeError(f"{text!r}: a value is given twice (each variant once)")
-    return key.strip(), [parse_value(v) for v in parts]
+    parsed = [parse_value(v) for v in parts]
+    spelled = [toml_value(v) for v in parsed]  # (4, +4 and 0x4 are one value: compared as read)
+    twice = sorted({v for v in spelled if spelled.count(v) > 1})
+    if twice:
+        raise argparse.ArgumentTypeError(f"{text!r}: a value is given twice ({twice[0]}; each variant once)")
+    inert = inert_key(key.strip())
+    if inert:
+        raise argparse.ArgumentTypeError(f"{text!r}: sweeping {key.strip()} changes nothing in a simulation's "
+                                         f"battles ({inert})")
+    return key.strip(), parsed
+
+
+def inert_key(key: str) -> str | None:
+    """Why sweeping ``key`` could change nothing a simulation counts, or None: its variants would be
+    the same battles, told apart only by their label."""
+    parts = key.split(".")
+    if key == "seed":
+        return "every battle's seed comes from --seed, the master seed"
+    if key in ("name", "description") or (len(parts) == 3 and parts[0] == "creatures" and parts[2] == "name"):
+        return "a name is only a name"
+    if len(parts) == 3 and parts[0] == "teams" and parts[2] in ("control", "colour"):
+        return "simulate plays every team by --policy" if parts[2] == "control" else "a colour is only drawn"
+    return None
 
 
 def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
