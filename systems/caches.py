@@ -55,6 +55,8 @@ class MapCaches:
         #: the path searches' graphs, by (layout, diagonal rule, window, flying): see systems.paths
         self.graphs: dict[tuple[Any, ...], Any] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
+        #: attackers' rows of cover counts by layout (see ``systems.cover_lines.row_of``; None: not worth one)
+        self.cover_rows: dict[Layout, dict[tuple[int, int], Any]] = {}
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
         #: tcod's Bresenham line from (0, 0) by its step (dx, dy): see ``line_steps``
         self.lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -121,6 +123,14 @@ class MapCaches:
         self._last_cover = (layout, answers)
         return answers
 
+    def rows_of_cover(self, layout: Layout) -> dict[tuple[int, int], Any]:
+        """The attackers' rows of cover counts kept for one layout of walls (begun afresh past as many rows
+        as hold ``pairs_per_layout`` counts of a 16-square window)."""
+        rows = self._answers(self.cover_rows, layout)
+        if len(rows) > self.pairs_per_layout // 256:
+            rows.clear()
+        return rows
+
     def sight_answers(self, layout: Layout, levels: np.ndarray | None
                       ) -> dict[tuple[tuple[int, int], tuple[int, int]], bool]:
         """The known answers of "can a viewer with some vision on this square see that one" for one
@@ -166,6 +176,7 @@ class MapCaches:
         self.areas.clear()
         self.graphs.clear()
         self.cover.clear()
+        self.cover_rows.clear()
         self._last_cover = None
         self.sight.clear()
         self.lines.clear()

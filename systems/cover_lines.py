@@ -8,8 +8,6 @@ the rule and for see-through cover).
 
 from __future__ import annotations
 
-from itertools import repeat
-
 import numpy as np
 
 from components import Terrain
@@ -157,14 +155,20 @@ _ROW_SPAN = 15  # a row is every defender whose pair fits the 16-square window (
 _ROW_BUDGET = 12_000  # defender x solid square pairs one row may clip; past it, pairs are asked one by one
 
 
-def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[int], list[int]] | None:
+#: an attacker's row of counts: its window ``(x0, y0, x1, y1)`` and the counts of its squares, x-major
+CoverRow = tuple[int, int, int, int, list[int]]
+
+
+def row_of(solid: np.ndarray, attacker: tuple[int, int]) -> CoverRow | None:
     """``blocked_lines`` from ``attacker`` to every square within ``_ROW_SPAN`` of it, at once.
 
     An attacker asked about once is asked about again from other squares (a planner weighs several
     squares against each enemy, turn after turn), so its whole row is clipped in one pass against
     the solid squares of its window (few on a real map) instead of one numpy pass per pair. The
     arithmetic is :func:`_batch`'s (:func:`_crossings`), so every count is the one a pair alone gets.
-    None when the window holds too many solid squares to be worth it.
+    None when the window holds too many solid squares to be worth it. Kept as one list (see
+    :func:`row_count`): a planner asks a tenth of a row, and an answer kept per pair costs more to
+    file than its share of the clipping.
     """
     ax, ay = attacker
     x0, x1 = max(ax - _ROW_SPAN, 0), min(ax + _ROW_SPAN + 1, solid.shape[0])
@@ -188,12 +192,13 @@ def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[
         corner, hit = np.nonzero(crossed)
         lines[corner, pair[hit]] = True
         counts = lines.sum(axis=0)
-    return bx.ravel().tolist(), by.ravel().tolist(), counts.tolist()
+    return x0, y0, x1, y1, counts.tolist()
 
 
-def learn_row(answers: dict[tuple[int, int, int, int], int], solid: np.ndarray, attacker: tuple[int, int]) -> None:
-    """Keep ``attacker``'s whole row (see :func:`_row`) among ``answers``, if it is worth clipping."""
-    row = _row(solid, attacker)
-    if row is not None:
-        ax, ay = attacker
-        answers.update(zip(zip(repeat(ax), repeat(ay), row[0], row[1]), row[2]))
+def row_count(row: CoverRow, defender: tuple[int, int]) -> int | None:
+    """The count ``row`` (see :func:`row_of`) holds for ``defender``, None outside its window."""
+    x0, y0, x1, y1, counts = row
+    x, y = defender
+    if x0 <= x < x1 and y0 <= y < y1:
+        return counts[(x - x0) * (y1 - y0) + y - y0]
+    return None
