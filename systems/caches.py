@@ -57,6 +57,8 @@ class MapCaches:
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
         #: attackers' rows of cover counts by layout (see ``systems.cover_lines.row_of``; None: not worth one)
         self.cover_rows: dict[Layout, dict[tuple[int, int], Any]] = {}
+        #: each layout's squares that block cover lines, when few (see ``systems.cover_lines.few_solids``)
+        self.solids: dict[Layout, Any] = {}
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
         #: tcod's Bresenham line from (0, 0) by its step (dx, dy): see ``line_steps``
         self.lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -131,6 +133,15 @@ class MapCaches:
             rows.clear()
         return rows
 
+    def cover_solids(self, layout: Layout, make: Callable[[], T]) -> T:
+        """The squares that block cover lines on one layout, made by ``make`` the first time (None: too many)."""
+        if layout in self.solids:
+            found: T = self.solids[layout]
+            return found
+        found = make()
+        _keep(self.solids, layout, found, self.layouts_kept)
+        return found
+
     def sight_answers(self, layout: Layout, levels: np.ndarray | None
                       ) -> dict[tuple[tuple[int, int], tuple[int, int]], bool]:
         """The known answers of "can a viewer with some vision on this square see that one" for one
@@ -177,6 +188,7 @@ class MapCaches:
         self.graphs.clear()
         self.cover.clear()
         self.cover_rows.clear()
+        self.solids.clear()
         self._last_cover = None
         self.sight.clear()
         self.lines.clear()

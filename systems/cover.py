@@ -21,7 +21,15 @@ import numpy as np
 from components import Conditions, Cover, Creature, Position, Rules, Terrain
 from components.terrain import Blocks
 from systems.caches import Layout, MapCaches
-from systems.cover_lines import blocked_lines, blocked_lines_many, row_count, row_of, solids_for
+from systems.cover_lines import (
+    blocked_among,
+    blocked_lines,
+    blocked_lines_many,
+    few_solids,
+    row_count,
+    row_of,
+    solids_for,
+)
 from systems.state import BattleState, Phase
 
 
@@ -40,9 +48,13 @@ def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], 
     key = (attacker[0], attacker[1], defender[0], defender[1])
     found = answers.get(key)
     if found is None:
-        found = _from_row(caches, terrain, layout, attacker, defender)
-        if found is None:  # too far, or too many solid squares around it for a row
-            found = blocked_lines(solids_for(terrain, attacker), attacker, defender)
+        few = caches.cover_solids(layout, lambda: few_solids(terrain))
+        if few is not None:  # a few solid squares: the pair alone
+            found = blocked_among(few, attacker, defender)
+        else:
+            found = _from_row(caches, terrain, layout, attacker, defender)
+            if found is None:  # too far, or too many solid squares around it for a row
+                found = blocked_lines(solids_for(terrain, attacker), attacker, defender)
         answers[key] = found
     return found
 
