@@ -55,6 +55,10 @@ class MapCaches:
         #: the path searches' graphs, by (layout, diagonal rule, window, flying): see systems.paths
         self.graphs: dict[tuple[Any, ...], Any] = {}
         self.cover: dict[Layout, dict[tuple[int, int, int, int], int]] = {}
+        #: attackers' rows of cover counts by layout (see ``systems.cover_lines.row_of``; None: not worth one)
+        self.cover_rows: dict[Layout, dict[tuple[int, int], Any]] = {}
+        #: each layout's squares that block cover lines, when few (see ``systems.cover_lines.few_solids``)
+        self.solids: dict[Layout, Any] = {}
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
         #: tcod's Bresenham line from (0, 0) by its step (dx, dy): see ``line_steps``
         self.lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -121,6 +125,23 @@ class MapCaches:
         self._last_cover = (layout, answers)
         return answers
 
+    def rows_of_cover(self, layout: Layout) -> dict[tuple[int, int], Any]:
+        """The attackers' rows of cover counts kept for one layout of walls (begun afresh past as many rows
+        as hold ``pairs_per_layout`` counts of a 16-square window)."""
+        rows = self._answers(self.cover_rows, layout)
+        if len(rows) > self.pairs_per_layout // 256:
+            rows.clear()
+        return rows
+
+    def cover_solids(self, layout: Layout, make: Callable[[], T]) -> T:
+        """The squares that block cover lines on one layout, made by ``make`` the first time (None: too many)."""
+        if layout in self.solids:
+            found: T = self.solids[layout]
+            return found
+        found = make()
+        _keep(self.solids, layout, found, self.layouts_kept)
+        return found
+
     def sight_answers(self, layout: Layout, levels: np.ndarray | None
                       ) -> dict[tuple[tuple[int, int], tuple[int, int]], bool]:
         """The known answers of "can a viewer with some vision on this square see that one" for one
@@ -166,6 +187,8 @@ class MapCaches:
         self.areas.clear()
         self.graphs.clear()
         self.cover.clear()
+        self.cover_rows.clear()
+        self.solids.clear()
         self._last_cover = None
         self.sight.clear()
         self.lines.clear()

@@ -20,8 +20,16 @@ import numpy as np
 
 from components import Conditions, Cover, Creature, Position, Rules, Terrain
 from components.terrain import Blocks
-from systems.caches import MapCaches
-from systems.cover_lines import blocked_lines, blocked_lines_many, learn_row, solids_for
+from systems.caches import Layout, MapCaches
+from systems.cover_lines import (
+    blocked_among,
+    blocked_lines,
+    blocked_lines_many,
+    few_solids,
+    row_count,
+    row_of,
+    solids_for,
+)
 from systems.state import BattleState, Phase
 
 
@@ -35,16 +43,32 @@ def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], 
     The same pairs are asked about over and over (every attack, every forecast, every battle of a
     simulation on one map), so answers are kept per layout of walls, whichever battle asks.
     """
-    answers = caches.cover_answers(terrain.layout_key())
+    layout = terrain.layout_key()
+    answers = caches.cover_answers(layout)
     key = (attacker[0], attacker[1], defender[0], defender[1])
     found = answers.get(key)
     if found is None:
-        solid = solids_for(terrain, attacker)
-        learn_row(answers, solid, attacker)
-        found = answers.get(key)
-        if found is None:  # too far, or too many solid squares around it for a row
-            found = answers[key] = blocked_lines(solid, attacker, defender)
+        few = caches.cover_solids(layout, lambda: few_solids(terrain))
+        if few is not None:  # a few solid squares: the pair alone
+            found = blocked_among(few, attacker, defender)
+        else:
+            found = _from_row(caches, terrain, layout, attacker, defender)
+            if found is None:  # too far, or too many solid squares around it for a row
+                found = blocked_lines(solids_for(terrain, attacker), attacker, defender)
+        answers[key] = found
     return found
+
+
+def _from_row(caches: MapCaches, terrain: Terrain, layout: Layout, attacker: tuple[int, int],
+              defender: tuple[int, int]) -> int | None:
+    """The count ``attacker``'s row holds for ``defender`` (the row clipped at its first question and kept
+    with the layout), None when no row holds it."""
+    rows = caches.rows_of_cover(layout)
+    if attacker in rows:
+        row = rows[attacker]
+    else:
+        row = rows[attacker] = row_of(solids_for(terrain, attacker), attacker)
+    return None if row is None else row_count(row, defender)
 
 
 def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
@@ -59,12 +83,12 @@ def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, def
         for i in leaning:
             counts[i] = cover_count(caches, terrain, keys[i][:2], keys[i][2:])
         missing = np.flatnonzero(counts < 0)
-    if len(missing):  # learn each attacker's row, then clip only what no row covers
-        solid = terrain.blocking(Blocks.COVER)
-        for attacker in {keys[i][:2] for i in missing.tolist()}:
-            learn_row(answers, solid, attacker)
+    if len(missing):  # from each attacker's row, then clip only what no row covers
+        layout = terrain.layout_key()
         for i in missing.tolist():
-            counts[i] = answers.get(keys[i], -1)
+            found = _from_row(caches, terrain, layout, keys[i][:2], keys[i][2:])
+            if found is not None:
+                counts[i] = answers[keys[i]] = found
         missing = np.flatnonzero(counts < 0)
     if len(missing):
         fresh = blocked_lines_many(terrain.blocking(Blocks.COVER), attackers[missing], defenders[missing])

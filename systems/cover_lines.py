@@ -8,8 +8,6 @@ the rule and for see-through cover).
 
 from __future__ import annotations
 
-from itertools import repeat
-
 import numpy as np
 
 from components import Terrain
@@ -157,14 +155,75 @@ _ROW_SPAN = 15  # a row is every defender whose pair fits the 16-square window (
 _ROW_BUDGET = 12_000  # defender x solid square pairs one row may clip; past it, pairs are asked one by one
 
 
-def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[int], list[int]] | None:
+_FEW_SOLIDS = 64  # up to this many solid squares on a map (none see-through), a pair is clipped alone
+
+#: a map's few solid squares, x-major, and their running counts (``counts[x][y]``: those left of x, above y)
+FewSolids = tuple[tuple[tuple[int, int], ...], list[list[int]]]
+
+
+def few_solids(terrain: Terrain) -> FewSolids | None:
+    """The squares that block every attacker's corner lines, for :func:`blocked_among`; None when there
+    are more than a few, or see-through ones (which do not block an attacker beside them)."""
+    if terrain.has_blockers():
+        return None
+    solid = terrain.blocking(Blocks.COVER)
+    xs, ys = np.nonzero(solid)
+    if len(xs) > _FEW_SOLIDS:
+        return None
+    counts = np.zeros((solid.shape[0] + 1, solid.shape[1] + 1), dtype=np.int64)
+    counts[1:, 1:] = solid.cumsum(axis=0).cumsum(axis=1)
+    return tuple(zip(xs.tolist(), ys.tolist())), counts.tolist()
+
+
+def blocked_among(solids: FewSolids, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
+    """:func:`blocked_lines` on a map whose solid squares are ``solids`` (see :func:`few_solids`), in
+    whole numbers: the same count, for a pair asked alone (a planner asks about a tenth of a row).
+
+    Why it is the same: in half squares every end and edge is a whole number, so each ``t`` of the
+    clipping is a ratio of whole numbers whose divisor is at most 2049 on a 1024-square grid; two that
+    differ differ by more than 2e-7, far above ``_EPS``, and the float quotients are exact to 1e-16.
+    So a line crosses by floats exactly when it does in exact arithmetic, which this asks by
+    comparing cross-multiplied numerators (no numpy call: each costs more than a pair's arithmetic)."""
+    ax, ay = attacker
+    bx, by = defender
+    x0, x1 = (ax, bx) if ax < bx else (bx, ax)
+    y0, y1 = (ay, by) if ay < by else (by, ay)
+    squares, counts = solids
+    if not counts[x1 + 1][y1 + 1] - counts[x0][y1 + 1] - counts[x1 + 1][y0] + counts[x0][y0]:
+        return 0  # nothing solid in the box
+    px, py = 2 * ax + 1, 2 * ay + 1  # the attacker's centre, in half squares
+    # each solid square in the box (but the two ends): its near edges from the centre, in half squares
+    near = [(2 * x - px, 2 * y - py) for x, y in squares
+            if x0 <= x <= x1 and y0 <= y <= y1 and (x != ax or y != ay) and (x != bx or y != by)]
+    blocked = 0
+    for cx, cy in ((bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)):
+        dx, dy = 2 * cx - px, 2 * cy - py  # never 0: a whole number less an odd one
+        for lx, ly in near:
+            # the line enters the square's slab at t = x_in / wx and leaves it at x_out / wx (wx > 0), each axis
+            x_in, x_out, wx = (lx, lx + 2, dx) if dx > 0 else (-lx - 2, -lx, -dx)
+            y_in, y_out, wy = (ly, ly + 2, dy) if dy > 0 else (-ly - 2, -ly, -dy)
+            # inside the open square for some t in (0, 1): every entry (and 0) before every exit (and 1)
+            if x_out > 0 and y_out > 0 and x_in < wx and y_in < wy and x_in * wy < y_out * wx \
+                    and y_in * wx < x_out * wy:
+                blocked += 1
+                break
+    return blocked
+
+
+#: an attacker's row of counts: its window ``(x0, y0, x1, y1)`` and the counts of its squares, x-major
+CoverRow = tuple[int, int, int, int, list[int]]
+
+
+def row_of(solid: np.ndarray, attacker: tuple[int, int]) -> CoverRow | None:
     """``blocked_lines`` from ``attacker`` to every square within ``_ROW_SPAN`` of it, at once.
 
     An attacker asked about once is asked about again from other squares (a planner weighs several
     squares against each enemy, turn after turn), so its whole row is clipped in one pass against
     the solid squares of its window (few on a real map) instead of one numpy pass per pair. The
     arithmetic is :func:`_batch`'s (:func:`_crossings`), so every count is the one a pair alone gets.
-    None when the window holds too many solid squares to be worth it.
+    None when the window holds too many solid squares to be worth it. Kept as one list (see
+    :func:`row_count`): a planner asks a tenth of a row, and an answer kept per pair costs more to
+    file than its share of the clipping.
     """
     ax, ay = attacker
     x0, x1 = max(ax - _ROW_SPAN, 0), min(ax + _ROW_SPAN + 1, solid.shape[0])
@@ -188,12 +247,13 @@ def _row(solid: np.ndarray, attacker: tuple[int, int]) -> tuple[list[int], list[
         corner, hit = np.nonzero(crossed)
         lines[corner, pair[hit]] = True
         counts = lines.sum(axis=0)
-    return bx.ravel().tolist(), by.ravel().tolist(), counts.tolist()
+    return x0, y0, x1, y1, counts.tolist()
 
 
-def learn_row(answers: dict[tuple[int, int, int, int], int], solid: np.ndarray, attacker: tuple[int, int]) -> None:
-    """Keep ``attacker``'s whole row (see :func:`_row`) among ``answers``, if it is worth clipping."""
-    row = _row(solid, attacker)
-    if row is not None:
-        ax, ay = attacker
-        answers.update(zip(zip(repeat(ax), repeat(ay), row[0], row[1]), row[2]))
+def row_count(row: CoverRow, defender: tuple[int, int]) -> int | None:
+    """The count ``row`` (see :func:`row_of`) holds for ``defender``, None outside its window."""
+    x0, y0, x1, y1, counts = row
+    x, y = defender
+    if x0 <= x < x1 and y0 <= y < y1:
+        return counts[(x - x0) * (y1 - y0) + y - y0]
+    return None

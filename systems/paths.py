@@ -19,6 +19,8 @@ from systems.caches import MapCaches
 from systems.drops import fall_dice, fall_dice_many
 
 UNREACHABLE = int(np.iinfo(np.int32).max)
+#: up to this many squares, :meth:`Paths.costs_up_to` searches the whole map
+SMALL_MAP = 32 * 32
 
 
 def edge_weights(rules: Rules) -> tuple[int, int, int]:
@@ -125,6 +127,18 @@ class Paths:
         self.caches.keep_distance_map(key, feet)
         return feet
 
+    def costs_up_to(self, start: tuple[int, int], limit_ft: float, flying: bool = False) -> np.ndarray:
+        """:meth:`costs_from`, exact wherever the cost is at most ``limit_ft`` (elsewhere more than it): for
+        a question that only compares costs with ``limit_ft`` or less (where can it walk, what can it
+        reach). On a map of up to ``SMALL_MAP`` squares the whole map is searched, so that one search
+        from a square serves every limit (and every window its neighbours' limits span): there a
+        search costs its setting up, not its squares. The answers agree: a way of at most
+        ``limit_ft`` never leaves the window a limit spans, so searched in it or in the whole map it
+        costs the same, and a dearer one costs more than ``limit_ft`` either way."""
+        terrain = self.terrain
+        small = terrain.width * terrain.height <= SMALL_MAP
+        return self.costs_from(start, None if small else limit_ft, flying)
+
     def step_cost(self, start: tuple[int, int], goal: tuple[int, int]) -> int | None:
         """Feet of a move of at most one square (the goal open), with no search; None for a longer one.
 
@@ -167,10 +181,23 @@ class Paths:
         step = self.step_cost(start, goal)
         if step is not None:
             return step
-        dist = self.raw_distances(start, limit_ft, flying)
+        dist = self._distances_to(start, goal, limit_ft, flying)
         if dist[goal] == UNREACHABLE:
             return None
         return int(dist[goal]) // edge_weights(self.rules)[2] * self.rules.square_ft
+
+    def _distances_to(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None, flying: bool
+                      ) -> np.ndarray:
+        """:meth:`raw_distances` in the window ``limit_ft`` spans, as far as ``goal`` is concerned: on a small
+        map the whole map's search (see :meth:`costs_up_to`) when it finds ``goal`` within the limit. Then
+        the two agree on every square as cheap as ``goal``, so on its cost and on the climb back from it."""
+        terrain = self.terrain
+        if limit_ft is not None and terrain.width * terrain.height <= SMALL_MAP:
+            whole = self.raw_distances(start, None, flying)
+            cost = int(whole[goal])
+            if cost != UNREACHABLE and cost // edge_weights(self.rules)[2] * self.rules.square_ft <= limit_ft:
+                return whole
+        return self.raw_distances(start, limit_ft, flying)
 
     def find(self, start: tuple[int, int], goal: tuple[int, int], limit_ft: float | None = None,
              flying: bool = False) -> tuple[list[tuple[int, int]], int] | None:
@@ -192,7 +219,7 @@ class Paths:
         if self.step_cost(start, goal) is not None:  # one step: the path is its two ends
             route: tuple[tuple[int, int], ...] = (start,) if start == goal else (start, goal)
         else:
-            distances = self.raw_distances(start, limit_ft, flying)
+            distances = self._distances_to(start, goal, limit_ft, flying)
             steps = tcod.path.hillclimb2d(distances, goal, True, True)[::-1]
             route = tuple((x, y) for x, y in steps.tolist())
             if uneven_walk and hurtful_steps(self.terrain, route, self.rules):

@@ -52,6 +52,33 @@ def test_one_square_moves_cost_what_the_search_finds(diagonal: str) -> None:
 
 
 @pytest.mark.parametrize("diagonal", ["one", "alternating"])
+def test_a_small_maps_whole_search_answers_as_the_limits_window(diagonal: str) -> None:
+    """On a small map a question with a limit is answered from the whole map's search where that is
+    exact (``costs_up_to``, and a cost or a way within the limit): the squares within the limit, every
+    cost and every way are what the search in the limit's own window finds."""
+    rng = random.Random(diagonal + " whole")
+    terrain = Terrain(14, 14)
+    for _ in range(45):
+        terrain.walls[rng.randrange(14), rng.randrange(14)] = True
+    terrain.touch()
+    paths = Paths(terrain, Rules.from_mapping({"diagonal": diagonal}), MapCaches())
+    divisor, checked = edge_weights(paths.rules)[2], 0
+    for start in [(rng.randrange(14), rng.randrange(14)) for _ in range(12)]:
+        for limit in (5, 15, 30, 45):
+            window = paths.raw_distances(start, limit)
+            within = (window != UNREACHABLE) & (window // divisor * paths.rules.square_ft <= limit)
+            assert ((paths.costs_up_to(start, limit) <= limit) == within).all()
+            for goal in [(x, y) for x in range(14) for y in range(14)]:
+                assert paths.cost(start, goal, limit) == _search_cost(paths, start, goal, limit)
+                found = paths.find(start, goal, limit)
+                if found is not None and max(abs(goal[0] - start[0]), abs(goal[1] - start[1])) > 1:
+                    climbed = tcod.path.hillclimb2d(paths.raw_distances(start, limit), goal, True, True)[::-1]
+                    assert found[0] == [(int(a), int(b)) for a, b in climbed]
+                    checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("diagonal", ["one", "alternating"])
 @pytest.mark.parametrize("flying", [False, True])
 def test_searches_through_a_kept_graph_find_what_a_fresh_search_finds(flying: bool, diagonal: str) -> None:
     """A window's search graph is built once and kept: every start that shares it (near an edge,

@@ -17,7 +17,7 @@ from components.terrain import Blocks
 from game import Battle
 from systems.caches import MapCaches
 from systems.cover import cover_count, cover_counts, cover_lookup, has_cover, has_cover_many
-from systems.cover_lines import blocked_lines, solids_for
+from systems.cover_lines import blocked_among, blocked_lines, few_solids, solids_for
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
 
@@ -221,6 +221,27 @@ def test_every_single_wall_near_the_origin_matches_the_oracle():
             grid = np.zeros((6, 6), dtype=bool)
             grid[wall] = True
             assert blocked_lines(grid, (0, 0), defender) == oracle_blocked({wall}, (0, 0), defender), (defender, wall)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    attacker=st.tuples(st.integers(0, 11), st.integers(0, 11)),
+    walls=st.sets(st.tuples(st.integers(0, 11), st.integers(0, 11)), max_size=30),
+)
+def test_a_pair_clipped_alone_in_whole_numbers_counts_as_the_floats_do(attacker, walls):
+    """``blocked_among`` (a pair alone, in whole numbers, on a map of few solid squares) counts every
+    pair as ``blocked_lines``' float clipping and the exact oracle do, grazes included."""
+    terrain = Terrain(12, 12)
+    for w in walls:
+        terrain.walls[w] = True
+    terrain.touch()
+    few = few_solids(terrain)
+    assert few is not None
+    for defender in itertools.product(range(12), repeat=2):
+        if defender != attacker:
+            counted = blocked_among(few, attacker, defender)
+            assert counted == blocked_lines(terrain.walls, attacker, defender)
+            assert counted == oracle_blocked(walls, attacker, defender)
 
 
 @settings(max_examples=40, deadline=None)

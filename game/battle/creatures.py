@@ -239,7 +239,7 @@ class Creatures(BattleCore):
             return np.zeros(state.terrain.walls.shape, dtype=bool)
         left = max(speed_for_round(movement, conditions, state.rules) - movement.used_ft, 0)
         here = position.square
-        mask: np.ndarray = state.paths.costs_from(here, limit_ft=left, flying=is_flying(movement, conditions)) <= left
+        mask: np.ndarray = state.paths.costs_up_to(here, left, is_flying(movement, conditions)) <= left
         for square in list(state.squares):
             if square != here and state.taken(square, entity):
                 mask[square] = False

@@ -307,8 +307,8 @@ class Tactics(Outcomes):
             return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach
         costs = walks.get(menace.enemy)
         if costs is None:
-            costs = walks[menace.enemy] = self.state.paths.costs_from(
-                menace.square, limit_ft=menace.speed + 2 * rules.square_ft, flying=menace.flying)
+            costs = walks[menace.enemy] = self.state.paths.costs_up_to(
+                menace.square, menace.speed + 2 * rules.square_ft, menace.flying)
         return costs.item(at) <= menace.speed + reach  # (``item``: a Python int, not a numpy scalar)
 
     @entry
