@@ -6,11 +6,15 @@ person can act on, before anything changes; a script's bridge turns those into a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import esper
 import numpy as np
 
-from components import Creature
+from components import Abilities, Creature
+from components.powers import Power
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS
+from components.values import shown
 from game.battle.errors import IllegalCommand, UnknownEntity
 from systems.areas import COMPASS
 from systems.state import BattleState
@@ -73,3 +77,34 @@ def direction(value: object) -> tuple[int, int] | None:
         return int(value[0]), int(value[1])
     raise IllegalCommand(f"a direction is a compass point ({', '.join(COMPASS)}) or a step (dx, dy) of whole "
                          f"numbers in -1024..1024, not both 0; not {value!r}")
+
+
+
+# ------------------------------------------------------------------ the power table
+
+
+def power_table(table: object) -> dict[str, Power]:
+    """A battle's power table, copied: a mapping of power ids to :class:`Power`, each under its own id.
+    Why checked whole, at once: a wrong entry would fail deep inside the first forecast that reads it."""
+    if not isinstance(table, Mapping):
+        raise IllegalCommand(f"the power table must be a mapping of power ids to powers, not {shown(table)}")
+    for key, power in table.items():
+        if not isinstance(power, Power):
+            raise IllegalCommand(f"the power table's {shown(key)} must be a components.powers.Power, "
+                                 f"not {shown(power)}")
+        if key != power.id:
+            raise IllegalCommand(f"the power table holds power {power.id!r} under {shown(key)}: "
+                                 "each power goes under its own id")
+    return dict(table)
+
+
+def powers_kept(state: BattleState, table: Mapping[str, Power]) -> None:
+    """Every power a creature of the battle has is in ``table`` (a new table must not take one away:
+    its forecasts and turns would meet an id the battle no longer knows)."""
+    for entity in state.creatures:
+        for power_id in esper.component_for_entity(entity, Abilities).powers:
+            if power_id not in table:
+                raise IllegalCommand(f"the new power table lacks {power_id!r}, which {label(entity)} has")
+
+
+# ------------------------------------------------------------------ rounds and snapshots

@@ -159,8 +159,9 @@ class BattleCore:
             replay carries the texts its battle ran, so a later edit of a file cannot change it).
 
     Raises:
-        IllegalCommand: a seed that is not a whole number in 0..2**63-1, or a grid size out of range.
-        ValueError: a rules override the rules table refuses.
+        IllegalCommand: a seed that is not a whole number in 0..2**63-1, a grid size out of range, a
+            rules override the rules table refuses, or a power table that is not a mapping of power ids
+            to :class:`~components.powers.Power` (each under its own id).
     """
 
     def __init__(self, seed: int = 0, width: int = 16, height: int = 16,
@@ -173,7 +174,10 @@ class BattleCore:
             # a negative seed would play its absolute value's battle (Python's generator takes the
             # magnitude), a silent alias: refused, as every --seed flag and scenario refuses it
             raise IllegalCommand(f"seed must be a whole number in 0..2**63-1, not {seed!r}")
-        table = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
+        try:
+            table = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
+        except ValueError as err:  # (an IllegalCommand, as every refusal of the battle's arguments is)
+            raise IllegalCommand(str(err)) from None
         try:
             terrain = Terrain(width, height)
         except ValueError as err:
@@ -181,7 +185,7 @@ class BattleCore:
         self.seed = seed
         self.state = BattleState(rules=table, terrain=terrain, rng=random.Random(seed),
                                  caches=caches if caches is not None else MapCaches(),
-                                 powers=dict(default_powers() if powers is None else powers))
+                                 powers=dict(default_powers()) if powers is None else validate.power_table(powers))
         self.recording = Recording()
         self.ids: set[int] = set()
         #: the names a person reads, numbered where creatures share one; (creatures counted, names)
@@ -261,12 +265,16 @@ class BattleCore:
         an older table would replay under the new one, and the two battles would part.
 
         Raises:
-            IllegalCommand: a power has already been used in this battle.
+            IllegalCommand: a power has already been used in this battle; the table is not a mapping of
+                power ids to powers; or it lacks a power a creature of the battle has.
         """
+        checked = validate.power_table(table)
+        _enter(self)
+        validate.powers_kept(self.state, checked)
         if any(name == "use_power" for name, _, _ in self.recording.log):
             raise IllegalCommand("the power table can be replaced only before the battle's first use of a power "
                                  "(a replay would give the earlier uses the new table): make a new battle instead")
-        self.state.powers = dict(table)
+        self.state.powers = checked
         self.state.powers_version += 1
 
     @property
