@@ -115,6 +115,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         Raises:
             IllegalCommand: an unknown creature, power or square, or trials out of range.
         """
+        from_square = None if from_square is None else validate.place(self.state, from_square, "from_square")
         state = self.state
         user, power = self.check(user), self.power(power_id)
         target = None if target is None else self.check(target)
@@ -149,6 +150,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         Raises:
             IllegalCommand: an unknown creature, power, square or aim.
         """
+        from_square, uses = validate.place(self.state, from_square, "from_square"), validate.uses(uses, "forecast_many")
         seen, aims = self._aims_from(user, from_square, uses, "forecast_many")
         return [self._forecast_from(power, target, point, facing, unusable, seen)
                 for power, target, point, facing, unusable in aims]
@@ -349,6 +351,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         creature's square and the squares around it (where an area catches most); powers on the
         user itself once. Illegal uses are left out.
         """
+        from_square = None if from_square is None else validate.place(self.state, from_square, "from_square")
         user = self.check(user)
         origin = from_square or orders.projection(self.state, user)[0].square
         found = []
@@ -387,6 +390,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
     @entry
     def visible_squares(self, team: str) -> np.ndarray:
         """Boolean ``[x, y]`` mask of the squares some living creature of ``team`` can see now."""
+        validate.text(team, "team")
         state = self.state
         seen = np.zeros(state.terrain.walls.shape, dtype=bool)
         viewers = [e for e in state.creatures if esper.component_for_entity(e, Creature).team == team

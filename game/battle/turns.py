@@ -16,6 +16,7 @@ import esper
 from components import Conditions, Fatigue, Health
 from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
+from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems.state import Phase
@@ -177,7 +178,14 @@ class Turns(BattleCore):
             actor = self._next_turn()
 
     def run(self, rounds: int) -> None:
-        """Tick ``rounds`` times."""
+        """Tick ``rounds`` times.
+
+        Raises:
+            IllegalCommand: ``rounds`` is not a whole number of at least 0.
+        """
+        rounds = validate.whole(rounds, "rounds")
+        if rounds < 0:
+            raise IllegalCommand(f"rounds must not be negative, not {rounds}")
         for _ in range(rounds):
             self.tick()
 
