@@ -1,7 +1,7 @@
 """The battle's refusals are its one error type: IllegalCommand (a ValueError, so that callers who
-know only the contract still catch them). A rules override the rules refuse raised a plain
-ValueError; a closed battle's RuntimeError stays (it is no refusal of an argument: the battle is
-gone).
+know only the contract still catch them). Restoring another battle's snapshot and a rules override
+the rules refuse raised plain ValueErrors; a closed battle's RuntimeError stays (it is no refusal of
+an argument: the battle is gone), as the README says.
 """
 
 from __future__ import annotations
@@ -9,6 +9,14 @@ from __future__ import annotations
 import pytest
 
 from game import Battle, IllegalCommand
+
+
+def test_another_battles_snapshot_is_an_illegal_command() -> None:
+    one, other = Battle(seed=1, width=5, height=5), Battle(seed=1, width=5, height=5)
+    one.spawn("A", 1, 1, team="a")
+    with pytest.raises(IllegalCommand, match="that snapshot was taken of another battle"):
+        other.restore(one.snapshot())
+    assert other.creatures() == []
 
 
 @pytest.mark.parametrize(("rules", "words"), [

@@ -79,6 +79,7 @@ CASES: list[tuple[str, Call, str]] = [
     ("end_power [1]", lambda b, h, o: b.end_power(h, [1]), r"an effect id .* must be a whole number, not \[1\]"),
     ("run None", lambda b, h, o: b.run(None), r"rounds must be a whole number, not None"),
     ("run -1", lambda b, h, o: b.run(-1), r"rounds must not be negative"),
+    ("restore None", lambda b, h, o: b.restore(None), r"restore takes what this battle's snapshot\(\) returned"),
 ]
 
 

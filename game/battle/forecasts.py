@@ -322,7 +322,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         """Use the power ``trials`` times on a copy of the battle, and average what it asked for."""
         state = self.state
         resolve = state.handlers[UsePower]
-        before = self.snapshot()
+        before = self._snapshot_now()
         damage: dict[int, float] = defaultdict(float)
         healing: dict[int, float] = defaultdict(float)
         failed = 0
@@ -336,9 +336,9 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
                 for request in state.health_queue:
                     book = damage if isinstance(request, Hit) else healing
                     book[request.target] += request.amount / trials
-                self.restore(before)
+                self._restore_to(before)
         finally:
-            self.restore(before)
+            self._restore_to(before)
         return ScriptEstimate(trials, tuple(sorted(damage.items())), tuple(sorted(healing.items())), failed)
 
     # ------------------------------------------------------------------ a whole turn at once

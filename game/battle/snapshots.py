@@ -22,6 +22,7 @@ import numpy as np
 
 from components import Conditions, Cover, Defense, Falling, Fatigue, Health, Movement, Position, Vision
 from components.terrain import Terrain
+from game.battle import validate
 from game.battle.world import BattleCore, entry
 from systems.state import SNAPSHOT_FIELDS
 
@@ -144,7 +145,16 @@ class Snapshots(BattleCore):
 
     @entry
     def snapshot(self) -> Snapshot:
-        """The battle as it is now."""
+        """The battle as it is now.
+
+        Raises:
+            IllegalCommand: inside a supposing block (it would keep the what-if, not the battle).
+        """
+        validate.snapshot_allowed(self.recording, "snapshot")
+        return self._snapshot_now()
+
+    def _snapshot_now(self) -> Snapshot:
+        """:meth:`snapshot`, unchecked: for the battle's own what-ifs, which restore it before they end."""
         state = self.state
         parts = {e: tuple(_values(esper.component_for_entity(e, kind), names)
                           for kind, names in zip(_CHANGING, _FIELDS)) for e in state.creatures}
@@ -163,10 +173,14 @@ class Snapshots(BattleCore):
         """Put the battle back as it was when ``snapshot`` was taken (it can be restored again).
 
         Raises:
-            ValueError: the snapshot is another battle's.
+            IllegalCommand: not a snapshot, or another battle's; inside a supposing block (the block puts
+                the battle back when it ends).
         """
-        if snapshot.owner != id(self):
-            raise ValueError("that snapshot was taken of another battle")
+        validate.restorable(self.recording, snapshot, Snapshot, id(self))
+        self._restore_to(snapshot)
+
+    def _restore_to(self, snapshot: Snapshot) -> None:
+        """:meth:`restore`, unchecked: for the battle's own what-ifs."""
         state = self.state
         for entity in [e for e in state.creatures if e not in snapshot.components]:
             esper.delete_entity(entity, immediate=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import esper
 import numpy as np
@@ -20,6 +20,9 @@ from components.values import shown, unprintable
 from game.battle.errors import IllegalCommand, UnknownEntity
 from systems.areas import COMPASS
 from systems.state import BattleState
+
+if TYPE_CHECKING:
+    from game.battle.world import Recording
 
 
 def creature_id(state: BattleState, entity: object, known: set[int]) -> int:
@@ -275,9 +278,6 @@ def log_entry(entry: object, what: str) -> tuple[str, tuple[Any, ...], dict[str,
 # ------------------------------------------------------------------ the power table
 
 
-# ------------------------------------------------------------------ the power table
-
-
 def power_table(table: object) -> dict[str, Power]:
     """A battle's power table, copied: a mapping of power ids to :class:`Power`, each under its own id.
     Why checked whole, at once: a wrong entry would fail deep inside the first forecast that reads it."""
@@ -303,3 +303,21 @@ def powers_kept(state: BattleState, table: Mapping[str, Power]) -> None:
 
 
 # ------------------------------------------------------------------ rounds and snapshots
+
+
+def snapshot_allowed(recording: Recording, name: str) -> None:
+    """Whether a snapshot may be taken or restored now: not inside a supposing block (it would keep,
+    or be undone by, the what-if)."""
+    if recording.supposed:
+        raise IllegalCommand(f"{name}: no snapshot may be taken or restored inside a supposing block (the battle "
+                             "there is a what-if, put back as it was when the block ends)")
+
+
+def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -> None:
+    """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
+    :func:`snapshot_allowed`)."""
+    if not isinstance(snapshot, kind):
+        raise IllegalCommand(f"restore takes what this battle's snapshot() returned, not {shown(snapshot)}")
+    if getattr(snapshot, "owner", None) != owner:
+        raise IllegalCommand("that snapshot was taken of another battle")
+    snapshot_allowed(recording, "restore")
