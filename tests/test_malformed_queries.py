@@ -80,6 +80,7 @@ CASES: list[tuple[str, Call, str]] = [
     ("run None", lambda b, h, o: b.run(None), r"rounds must be a whole number, not None"),
     ("run -1", lambda b, h, o: b.run(-1), r"rounds must not be negative"),
     ("restore None", lambda b, h, o: b.restore(None), r"restore takes what this battle's snapshot\(\) returned"),
+    ("tick orders='x'", lambda b, h, o: b.tick(orders="x"), r"tick: orders must be a list of"),
 ]
 
 

@@ -82,8 +82,13 @@ class Extending(BattleCore):
         """Trusted Python: call ``handler(battle, event)`` for each event of this type, during ticks.
 
         For developers only (it runs with the engine's full power); designers use reaction scripts.
-        A handler talks back through the public commands, which resolve at the next opportunity.
+        A handler talks back through the public commands, which resolve at the next opportunity. One
+        that raises leaves the round it ran in half played: the battle refuses commands until a restore.
+
+        Raises:
+            IllegalCommand: ``event_type`` is not an event class, or ``handler`` cannot be called.
         """
+        validate.handler(event_type, handler, Event)
         self.scripts.python_handlers.setdefault(event_type, []).append(handler)
 
     @entry

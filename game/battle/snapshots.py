@@ -52,6 +52,9 @@ class Snapshot:
     #: orders a turn controller had issued in the tick under way (a planner's trials on a snapshot
     #: inside a tick must not be recorded for the replay): -1 outside a controller's turn
     orders_length: int = -1
+    #: taken between commands (not inside a tick or another command): after an exception left a round
+    #: half played, only such a snapshot is taken before it
+    between_commands: bool = True
 
 
 def _clone(value: Any, memo: dict[int, Any]) -> Any:
@@ -148,7 +151,8 @@ class Snapshots(BattleCore):
         """The battle as it is now.
 
         Raises:
-            IllegalCommand: inside a supposing block (it would keep the what-if, not the battle).
+            IllegalCommand: inside a supposing block (it would keep the what-if, not the battle), or
+                after an exception left a round half played (there is no battle worth keeping).
         """
         validate.snapshot_allowed(self.recording, "snapshot")
         return self._snapshot_now()
@@ -166,7 +170,8 @@ class Snapshots(BattleCore):
         spent = (budget.round, budget.round_used, budget.battle_used, self.scripts.calls)
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
-                        -1 if self.recording.orders is None else len(self.recording.orders))
+                        -1 if self.recording.orders is None else len(self.recording.orders),
+                        self.recording.depth == 0)
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
@@ -174,10 +179,12 @@ class Snapshots(BattleCore):
 
         Raises:
             IllegalCommand: not a snapshot, or another battle's; inside a supposing block (the block puts
-                the battle back when it ends).
+                the battle back when it ends); after an exception left a round half played, a snapshot
+                taken inside that round.
         """
         validate.restorable(self.recording, snapshot, Snapshot, id(self))
         self._restore_to(snapshot)
+        self.recording.interrupted = None
 
     def _restore_to(self, snapshot: Snapshot) -> None:
         """:meth:`restore`, unchecked: for the battle's own what-ifs."""

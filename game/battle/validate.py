@@ -307,17 +307,54 @@ def powers_kept(state: BattleState, table: Mapping[str, Power]) -> None:
 
 def snapshot_allowed(recording: Recording, name: str) -> None:
     """Whether a snapshot may be taken or restored now: not inside a supposing block (it would keep,
-    or be undone by, the what-if)."""
+    or be undone by, the what-if), nor after an exception left a round half played."""
     if recording.supposed:
         raise IllegalCommand(f"{name}: no snapshot may be taken or restored inside a supposing block (the battle "
                              "there is a what-if, put back as it was when the block ends)")
+    if recording.interrupted is not None and name == "snapshot":
+        raise IllegalCommand(f"{name}: {recording.interrupted}")
 
 
 def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -> None:
     """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
-    :func:`snapshot_allowed`)."""
+    :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands."""
     if not isinstance(snapshot, kind):
         raise IllegalCommand(f"restore takes what this battle's snapshot() returned, not {shown(snapshot)}")
     if getattr(snapshot, "owner", None) != owner:
         raise IllegalCommand("that snapshot was taken of another battle")
     snapshot_allowed(recording, "restore")
+    if recording.interrupted is not None and not getattr(snapshot, "between_commands", True):
+        raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's round) and would "
+                             f"leave it half played; {recording.interrupted}")
+
+
+def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
+    """``tick``'s controller (None or a callable) and its recorded orders, ``[[actor, [[name, args,
+    kwargs], ...]], ...]`` (as a log holds them), by actor. Why up front: found inside the round, either
+    would leave it half played."""
+    if controller is not None and not callable(controller):
+        raise IllegalCommand(f"tick: a controller is called as controller(battle, actor), and {shown(controller)} "
+                             "cannot be called")
+    if orders is None:
+        return {}
+    shape = "[actor, [[name, args, kwargs], ...]]"
+    if isinstance(orders, (str, bytes, Mapping)) or not isinstance(orders, Iterable):
+        raise IllegalCommand(f"tick: orders must be a list of {shape}, not {shown(orders)}")
+    found: dict[int, list[Any]] = {}
+    for turn in orders:
+        if not isinstance(turn, (list, tuple)) or len(turn) != 2 or not isinstance(turn[1], (list, tuple)):
+            raise IllegalCommand(f"tick: each of orders must be {shape}, not {shown(turn)}")
+        actor = whole(turn[0], "tick: an actor of orders")
+        for order in turn[1]:
+            log_entry(order, "tick: an order")
+        found[actor] = list(turn[1])
+    return found
+
+
+def handler(event_type: object, function: object, event: type) -> None:
+    """``on``'s event class and handler: found wrong only inside a round, they would leave it half played."""
+    if not isinstance(event_type, type) or not issubclass(event_type, event):
+        raise IllegalCommand(f"on: the event type must be an event class such as Damaged, not {shown(event_type)}")
+    if not callable(function):
+        raise IllegalCommand(f"on: a handler is called as handler(battle, event), and {shown(function)} cannot be "
+                             "called")

@@ -87,9 +87,8 @@ def command(method: F) -> F:
     @functools.wraps(method)
     def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
         recording = self.recording
-        if recording.supposed:
-            raise IllegalCommand(f"{name}: no command may be issued inside a supposing block (the "
-                                 "battle there is a what-if, put back as it was when the block ends)")
+        if recording.supposed or recording.interrupted is not None:
+            raise IllegalCommand(recording.refusal(name))
         recording.depth += 1
         try:
             _enter(self)
@@ -112,6 +111,32 @@ class Recording:
         self.orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
         self.tick_orders: list[list[Any]] = []  # what controllers issued in the tick running now
         self.supposed = 0  # what-if blocks open (``Battle.supposing``): no command may be issued in one
+        #: why commands are refused since an exception left a round half played (None: they are not);
+        #: only a restore of a snapshot taken before it clears it (see ``interruptible``)
+        self.interrupted: str | None = None
+
+    def refusal(self, name: str) -> str:
+        """Why command ``name`` is refused now: a supposing block is open, or a round was left half played."""
+        if self.interrupted is not None:
+            return f"{name}: {self.interrupted}"
+        return (f"{name}: no command may be issued inside a supposing block (the battle there is a what-if, "
+                "put back as it was when the block ends)")
+
+    @contextmanager
+    def interruptible(self, name: str, state: BattleState) -> Iterator[None]:
+        """A stretch of a round that runs the caller's code (a turn controller, a ``Battle.on`` handler):
+        an exception raised there leaves the round half played and its command unlogged, so that a log
+        finished by hand could not replay it. Then every later command is refused until a restore.
+
+        Why not a snapshot before each tick: simulations play thousands of rounds, and a snapshot
+        costs as much as a turn; an exception in the caller's own code is rare and theirs to fix."""
+        try:
+            yield
+        except BaseException:
+            if self.interrupted is None or name == "tick":  # (the tick around an end_turn names itself)
+                self.interrupted = (f"an exception inside {name} left round {state.round} half played: restore a "
+                                    "snapshot taken before it, or start a new battle")
+            raise
 
     @contextmanager
     def what_if(self) -> Iterator[None]:
