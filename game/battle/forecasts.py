@@ -351,9 +351,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         creature's square and the squares around it (where an area catches most); powers on the
         user itself once. Illegal uses are left out.
         """
-        from_square = None if from_square is None else validate.place(self.state, from_square, "from_square")
         user = self.check(user)
-        origin = from_square or orders.projection(self.state, user)[0].square
+        origin = validate.place(self.state, from_square or orders.projection(self.state, user)[0].square, "from_square")
         found = []
         for power_id in self.powers_of(user):
             for target, point in self._aims(self.power(power_id), user, origin):
@@ -390,7 +389,6 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
     @entry
     def visible_squares(self, team: str) -> np.ndarray:
         """Boolean ``[x, y]`` mask of the squares some living creature of ``team`` can see now."""
-        validate.text(team, "team")
         state = self.state
         seen = np.zeros(state.terrain.walls.shape, dtype=bool)
         viewers = [e for e in state.creatures if esper.component_for_entity(e, Creature).team == team

@@ -79,7 +79,6 @@ class Tactics(Outcomes):
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
-        square = None if square is None else validate.place(self.state, square, "square")
         at = orders.projection(self.state, self.check(entity))[0].square if square is None else square
         return self.threats(entity, [at])[0]
 
