@@ -86,6 +86,9 @@ class Creatures(BattleCore):
             IllegalCommand: a square off the grid, in a wall or with a living creature on it, or a
                 value out of range.
         """
+        name, z, health, defense, flying, prepared, team, attack_bonus, initiative_bonus, powers, fatigue = \
+            validate.spawn_values(name, z, health, defense, flying, prepared, team, attack_bonus, initiative_bonus,
+                                  powers, fatigue)
         state = self.state
         square = self._spawn_square(name, x, y, bool(flying))
         terrain = state.terrain
@@ -150,6 +153,7 @@ class Creatures(BattleCore):
     @entry
     def get(self, entity: int, component: type[T]) -> T:
         """One component of a creature; UnknownEntity (a KeyError) when either does not exist."""
+        validate.component_kind(component)
         entity = self.check(entity)
         if component is Cover:
             self.phases.run(Phase.REFRESH, entity)  # cover is worked out only when asked, for the one asked about
@@ -260,24 +264,28 @@ class Creatures(BattleCore):
     @command
     def damage(self, entity: int, amount: int, source: str = "gm") -> None:
         """One hit of ``amount`` damage, applied at the start of the next tick, in the order issued."""
+        source = validate.text(source, "damage source")
         entity = self.check(entity)
         self.state.health_queue.append(Hit(entity, validate.amount(amount, "damage"), source))
 
     @command
     def heal(self, entity: int, amount: int, source: str = "gm") -> None:
         """Heal ``amount`` points at the start of the next tick (never above the maximum)."""
+        source = validate.text(source, "healing source")
         entity = self.check(entity)
         self.state.health_queue.append(Heal(entity, validate.amount(amount, "healing"), source))
 
     @command
     def add_fatigue(self, entity: int, amount: int = 1, reason: str = "gm") -> None:
         """Gain fatigue at the start of the next tick (exhaustion); the track stops at its maximum."""
+        reason = validate.text(reason, "fatigue reason")
         entity = self.check(entity)
         self.state.fatigue_queue.append(ChangeFatigue(entity, validate.amount(amount, "fatigue"), reason))
 
     @command
     def recover_fatigue(self, entity: int, amount: int = 1, reason: str = "rest") -> None:
         """Lose fatigue at the start of the next tick (rest); the track stops at 0."""
+        reason = validate.text(reason, "recovery reason")
         entity = self.check(entity)
         self.state.fatigue_queue.append(ChangeFatigue(entity, -validate.amount(amount, "fatigue"), reason))
 
@@ -308,6 +316,7 @@ class Creatures(BattleCore):
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
+        moves = validate.places(self.state, moves, "moves")
         entity = self.check(entity)
         then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
         return orders.queued_fall(self.state, entity, then)
@@ -321,6 +330,7 @@ class Creatures(BattleCore):
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
+        moves = validate.places(self.state, moves, "moves")
         entity = self.check(entity)
         then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
         position, _, falling = orders.projected(self.state, entity, then)
@@ -344,6 +354,7 @@ class Creatures(BattleCore):
     @command
     def add_condition(self, entity: int, condition: str, source: str = "gm") -> None:
         """Grant a condition now (dazzled, blinded, prone, ...). Derived ones cannot be granted."""
+        source = validate.text(source, "condition source")
         entity = self.check(entity)
         self.state.gm_queue.append(GrantCondition(entity, validate.condition_name(condition), source))
         self.settle()
@@ -351,6 +362,7 @@ class Creatures(BattleCore):
     @command
     def remove_condition(self, entity: int, condition: str, source: str | None = None) -> None:
         """End a granted condition now: every grant of it, or only ``source``'s."""
+        source = validate.optional_text(source, "condition source")
         entity = self.check(entity)
         self.state.gm_queue.append(RevokeCondition(entity, validate.condition_name(condition), source))
         self.settle()

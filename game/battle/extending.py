@@ -30,6 +30,7 @@ class Extending(BattleCore):
                 battle cannot call with ``(ctx, event)``, or an ``on_`` function that is no entry
                 point (it is loaded now, so a broken one is refused at once).
         """
+        script = validate.text(script, "a reaction script's file name")
         if entity is not None:
             entity = self.check(entity)
         try:
@@ -59,13 +60,14 @@ class Extending(BattleCore):
         Raises:
             IllegalCommand: an unknown creature, or a square off the grid.
         """
+        validate.moved(moved)
         entity = self.check(entity)
         if not self.scripts.reactions:
             return ReactionForecast("downed", entity)
         ground = self.state.terrain.ground
         places = {}
         for creature, square in (moved or {}).items():
-            at = validate.square(self.state, *square, what="square")
+            at = validate.place(self.state, square, "square")
             places[self.check(creature)] = (at[0], at[1], float(ground[at]))
         commands, known, heard = self.scripts.foresee(Downed(self.state.round, entity), places)
         return ReactionForecast("downed", entity, commands, known, heard)
@@ -80,8 +82,13 @@ class Extending(BattleCore):
         """Trusted Python: call ``handler(battle, event)`` for each event of this type, during ticks.
 
         For developers only (it runs with the engine's full power); designers use reaction scripts.
-        A handler talks back through the public commands, which resolve at the next opportunity.
+        A handler talks back through the public commands, which resolve at the next opportunity. One
+        that raises leaves the round it ran in half played: the battle refuses commands until a restore.
+
+        Raises:
+            IllegalCommand: ``event_type`` is not an event class, or ``handler`` cannot be called.
         """
+        validate.handler(event_type, handler, Event)
         self.scripts.python_handlers.setdefault(event_type, []).append(handler)
 
     @entry

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from components import Rules
+from components.values import shown
+from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.extending import Extending
 from game.battle.mapping import MapCommands
@@ -46,7 +48,10 @@ class Battle(Tactics, MapCommands, Turns, Extending):
         battle = cls(seed=seed, width=width, height=height, rules=rules, **options)
         if extend is not None:
             extend(battle)
-        for name, args, kwargs in commands:
+        if isinstance(commands, (str, bytes)) or not isinstance(commands, Iterable):
+            raise IllegalCommand(f"the log must be a list of (name, args, kwargs), not {shown(commands)}")
+        for index, entry in enumerate(commands):
+            name, args, kwargs = validate.log_entry(entry, f"the log's entry {index}")
             if not cls.is_command(name):
                 raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
             getattr(battle, name)(*args, **kwargs)

@@ -115,6 +115,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         Raises:
             IllegalCommand: an unknown creature, power or square, or trials out of range.
         """
+        from_square = None if from_square is None else validate.place(self.state, from_square, "from_square")
         state = self.state
         user, power = self.check(user), self.power(power_id)
         target = None if target is None else self.check(target)
@@ -149,6 +150,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         Raises:
             IllegalCommand: an unknown creature, power, square or aim.
         """
+        from_square, uses = validate.place(self.state, from_square, "from_square"), validate.uses(uses, "forecast_many")
         seen, aims = self._aims_from(user, from_square, uses, "forecast_many")
         return [self._forecast_from(power, target, point, facing, unusable, seen)
                 for power, target, point, facing, unusable in aims]
@@ -320,7 +322,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         """Use the power ``trials`` times on a copy of the battle, and average what it asked for."""
         state = self.state
         resolve = state.handlers[UsePower]
-        before = self.snapshot()
+        before = self._snapshot_now()
         damage: dict[int, float] = defaultdict(float)
         healing: dict[int, float] = defaultdict(float)
         failed = 0
@@ -334,9 +336,9 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
                 for request in state.health_queue:
                     book = damage if isinstance(request, Hit) else healing
                     book[request.target] += request.amount / trials
-                self.restore(before)
+                self._restore_to(before)
         finally:
-            self.restore(before)
+            self._restore_to(before)
         return ScriptEstimate(trials, tuple(sorted(damage.items())), tuple(sorted(healing.items())), failed)
 
     # ------------------------------------------------------------------ a whole turn at once
@@ -350,7 +352,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         user itself once. Illegal uses are left out.
         """
         user = self.check(user)
-        origin = from_square or orders.projection(self.state, user)[0].square
+        origin = validate.place(self.state, from_square or orders.projection(self.state, user)[0].square, "from_square")
         found = []
         for power_id in self.powers_of(user):
             for target, point in self._aims(self.power(power_id), user, origin):

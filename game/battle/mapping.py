@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import esper
-import numpy as np
 
 from components import Area, Light, Position, Visibility
 from components.terrain import BLOCK_NAMES, Blocks
@@ -28,11 +27,11 @@ class MapCommands(BattleCore):
         Mid-battle this is a floor giving way: whoever is left above the ground falls next tick.
         """
         square = validate.square(self.state, x, y)
-        if isinstance(height_ft, bool) or not isinstance(height_ft, (int, float)) or not np.isfinite(height_ft):
-            raise IllegalCommand(f"ground height at {square} must be a number of feet, not {height_ft!r}")
+        height = validate.feet(height_ft, f"ground height at {square}")
+        is_soft = validate.flag(soft, f"soft at {square}")
         terrain = self.state.terrain
-        terrain.ground[square] = float(height_ft)
-        terrain.soft[square] = bool(soft)
+        terrain.ground[square] = height
+        terrain.soft[square] = is_soft
         terrain.touch()
         self.mid_battle("ground", *square)
 
@@ -62,8 +61,10 @@ class MapCommands(BattleCore):
             IllegalCommand: an unknown name, or it would block a square a creature stands on.
         """
         square = validate.square(self.state, x, y)
+        stops = (blocks,) if isinstance(blocks, str) else validate.names(blocks, f"what the terrain at {square} blocks")
+        cover = None if cover is None else validate.flag(cover, f"cover at {square}")
         flags = Blocks(0)
-        for name in blocks if not isinstance(blocks, str) else (blocks,):
+        for name in stops:
             if name not in BLOCK_NAMES or name == "cover":
                 raise IllegalCommand(f"terrain blocks some of {', '.join(n for n in BLOCK_NAMES if n != 'cover')},"
                                      f" not {name!r}")
@@ -90,10 +91,9 @@ class MapCommands(BattleCore):
     def _source_args(self, x: int, y: int, radius_ft: float, level: Visibility | str | int, what: str
                      ) -> tuple[tuple[int, int], float, Visibility]:
         square = validate.square(self.state, x, y, f"{what} centre")
-        if isinstance(radius_ft, bool) or not isinstance(radius_ft, (int, float)):
-            raise IllegalCommand(f"{what} radius must be a number of feet, not {radius_ft!r}")
+        radius = validate.feet(radius_ft, f"{what} radius")
         try:
-            return square, float(radius_ft), Visibility.parse(level)
+            return square, radius, Visibility.parse(level)
         except ValueError as err:
             raise IllegalCommand(f"{what} level: {err}") from None
 
@@ -102,6 +102,7 @@ class MapCommands(BattleCore):
                   source: str = "map") -> int:
         """A light (a torch): within ``radius_ft``, where it reaches around walls, visibility is at least
         ``level``. Returns an id for :meth:`remove_light`."""
+        source = validate.text(source, "light source")
         square, radius, parsed = self._source_args(x, y, radius_ft, level, "light")
         try:
             light_id = self.state.terrain.add_light(Light(square[0], square[1], radius, parsed, source))
@@ -113,6 +114,8 @@ class MapCommands(BattleCore):
 
     @command
     def remove_light(self, light_id: int) -> None:
+        """Put out a light that :meth:`add_light` made."""
+        light_id = validate.whole(light_id, "a light id (what add_light returned)")
         if light_id not in self.state.terrain.lights:
             raise IllegalCommand(f"no light with id {light_id!r}")
         light = self.state.terrain.lights.pop(light_id)
@@ -125,6 +128,7 @@ class MapCommands(BattleCore):
                  source: str = "map") -> int:
         """An obscuring area (fog, smoke): within ``radius_ft`` visibility is at most ``level``.
         Returns an id for :meth:`remove_area`."""
+        source = validate.text(source, "area source")
         square, radius, parsed = self._source_args(x, y, radius_ft, level, "area")
         try:
             area_id = self.state.terrain.add_area(Area(square[0], square[1], radius, parsed, source))
@@ -136,6 +140,8 @@ class MapCommands(BattleCore):
 
     @command
     def remove_area(self, area_id: int) -> None:
+        """Clear an area that :meth:`add_area` made."""
+        area_id = validate.whole(area_id, "an area id (what add_area returned)")
         if area_id not in self.state.terrain.areas:
             raise IllegalCommand(f"no area with id {area_id!r}")
         area = self.state.terrain.areas.pop(area_id)

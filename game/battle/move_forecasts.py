@@ -36,7 +36,7 @@ class MoveForecasts(Creatures):
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
-        return self.forecast_moves_to(entity, [square], cover)[0]
+        return self.forecast_moves_to(entity, [validate.place(self.state, square, "square")], cover)[0]
 
     @entry
     def forecast_moves_to(self, entity: int, squares: Iterable[tuple[int, int]], cover: bool = True,
@@ -50,6 +50,8 @@ class MoveForecasts(Creatures):
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
+        squares, cover = validate.places(self.state, squares), validate.flag(cover, "cover")
+        after = None if after is None else validate.place(self.state, after, "after")
         state = self.state
         entity = self.check(entity)
         goals = [validate.square(state, *square, what="square") for square in squares]

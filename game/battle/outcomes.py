@@ -20,6 +20,7 @@ import esper
 from components import Conditions, Defense, Fatigue, Position
 from components.forecasts import Outcome, UseOutcome
 from components.powers import Power
+from game.battle import validate
 from game.battle.forecasts import Forecasts
 from game.battle.script_forecasts import ScriptForecasts
 from game.battle.world import entry
@@ -42,6 +43,7 @@ class Outcomes(Forecasts, ScriptForecasts):
         Raises:
             IllegalCommand: an unknown creature, power, square or aim.
         """
+        from_square, uses = validate.place(self.state, from_square, "from_square"), validate.uses(uses, "outcomes_many")
         seen, aims = self._aims_from(user, from_square, uses, "outcomes_many")
         # its side of every attack roll from there: its fatigue and attack bonus (its sight is the vantage's)
         striker = (esper.component_for_entity(seen.user, Fatigue).level,

@@ -22,6 +22,7 @@ import numpy as np
 
 from components import Conditions, Cover, Defense, Falling, Fatigue, Health, Movement, Position, Vision
 from components.terrain import Terrain
+from game.battle import validate
 from game.battle.world import BattleCore, entry
 from systems.state import SNAPSHOT_FIELDS
 
@@ -51,6 +52,9 @@ class Snapshot:
     #: orders a turn controller had issued in the tick under way (a planner's trials on a snapshot
     #: inside a tick must not be recorded for the replay): -1 outside a controller's turn
     orders_length: int = -1
+    #: taken between commands (not inside a tick or another command): after an exception left a round
+    #: half played, only such a snapshot is taken before it
+    between_commands: bool = True
 
 
 def _clone(value: Any, memo: dict[int, Any]) -> Any:
@@ -144,7 +148,17 @@ class Snapshots(BattleCore):
 
     @entry
     def snapshot(self) -> Snapshot:
-        """The battle as it is now."""
+        """The battle as it is now.
+
+        Raises:
+            IllegalCommand: inside a supposing block (it would keep the what-if, not the battle), or
+                after an exception left a round half played (there is no battle worth keeping).
+        """
+        validate.snapshot_allowed(self.recording, "snapshot")
+        return self._snapshot_now()
+
+    def _snapshot_now(self) -> Snapshot:
+        """:meth:`snapshot`, unchecked: for the battle's own what-ifs, which restore it before they end."""
         state = self.state
         parts = {e: tuple(_values(esper.component_for_entity(e, kind), names)
                           for kind, names in zip(_CHANGING, _FIELDS)) for e in state.creatures}
@@ -156,17 +170,24 @@ class Snapshots(BattleCore):
         spent = (budget.round, budget.round_used, budget.battle_used, self.scripts.calls)
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
-                        -1 if self.recording.orders is None else len(self.recording.orders))
+                        -1 if self.recording.orders is None else len(self.recording.orders),
+                        self.recording.depth == 0)
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
         """Put the battle back as it was when ``snapshot`` was taken (it can be restored again).
 
         Raises:
-            ValueError: the snapshot is another battle's.
+            IllegalCommand: not a snapshot, or another battle's; inside a supposing block (the block puts
+                the battle back when it ends); after an exception left a round half played, a snapshot
+                taken inside that round.
         """
-        if snapshot.owner != id(self):
-            raise ValueError("that snapshot was taken of another battle")
+        validate.restorable(self.recording, snapshot, Snapshot, id(self))
+        self._restore_to(snapshot)
+        self.recording.interrupted = None
+
+    def _restore_to(self, snapshot: Snapshot) -> None:
+        """:meth:`restore`, unchecked: for the battle's own what-ifs."""
         state = self.state
         for entity in [e for e in state.creatures if e not in snapshot.components]:
             esper.delete_entity(entity, immediate=True)

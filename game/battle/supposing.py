@@ -56,13 +56,13 @@ class Supposing(Creatures, Snapshots):
         entity = self.check(entity)
         name = validate.condition_name(condition)
         if not self._settles_alone():
-            before = self.snapshot()
+            before = self._snapshot_now()
             try:
                 self.add_condition(entity, name, source=SUPPOSED)
                 with self.recording.what_if():
                     yield
             finally:
-                self.restore(before)
+                self._restore_to(before)
             return
         conditions = esper.component_for_entity(entity, Conditions)
         vision = esper.component_for_entity(entity, Vision)

@@ -87,6 +87,7 @@ class Tactics(Outcomes):
                 ) -> list[Threat]:
         """:meth:`threat` for each of ``squares``, the enemies and their paths found once; only from
         the enemies ``among`` when given (a planner in a crowd asks about the nearest)."""
+        squares, among = validate.places(self.state, squares), validate.optional_ids(among, "among")
         entity = self.check(entity)
         asked = None if among is None else {self.check(e) for e in among}
         memo = self.memo.table(self.state)
@@ -100,6 +101,7 @@ class Tactics(Outcomes):
         queued moves leave it), from the enemies ``among`` when given: what a what-if weighs for a
         whole side at once (a duel, a veil), with the enemies of each team read once for all of them
         rather than once a creature."""
+        entities, among = validate.ids(entities, "entities"), validate.optional_ids(among, "among")
         asked = None if among is None else {self.check(e) for e in among}
         memo = self.memo.table(self.state)
         by_team: dict[str, list[_Menace]] = {}
@@ -315,6 +317,7 @@ class Tactics(Outcomes):
     def cover_map(self, attackers: Iterable[int], squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
         """For each of ``squares``, how many of ``attackers`` it has cover from (the rules' cover test
         from where each attacker stands, the GM's switch included)."""
+        squares, attackers = validate.places(self.state, squares), validate.ids(attackers, "attackers")
         state = self.state
         cells = [validate.square(state, *s, what="square") for s in squares]
         from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
@@ -350,6 +353,7 @@ class Tactics(Outcomes):
         ``systems.paths.UNREACHABLE``; only the enemies ``among`` count when given, and only ways of
         at most ``limit_ft`` (a search in the window it spans: a big map costs its window). What a
         planner closes in by."""
+        among, limit_ft = validate.optional_ids(among, "among"), validate.optional_limit(limit_ft, "limit_ft")
         state = self.state
         entity = self.check(entity)
         flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
@@ -371,6 +375,7 @@ class Tactics(Outcomes):
                    ) -> dict[tuple[int, int], int]:
         """For each of ``squares``, how many living enemies (of ``among`` when given) ``entity`` would
         see from there with no cover from it (the rules' sight and cover tests, from where it would stand)."""
+        squares, among = validate.places(self.state, squares), validate.optional_ids(among, "among")
         state = self.state
         entity = self.check(entity)
         team = esper.component_for_entity(entity, Creature).team

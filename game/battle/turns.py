@@ -16,6 +16,7 @@ import esper
 from components import Conditions, Fatigue, Health
 from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
+from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems.state import Phase
@@ -83,10 +84,11 @@ class Turns(BattleCore):
         state = self.state
         if state.round_open:
             raise IllegalCommand(f"round {state.round} is still under way: end its turns first")
-        self.phases.run(Phase.START)
-        self.scripts.react()
-        state.round_order, state.turn_index, state.round_open = self.turn_order(), -1, True
-        return self._next_turn()  # a round with nobody to act ends at once
+        with self.recording.interruptible("begin_round", state):  # (its handlers are the caller's code)
+            self.phases.run(Phase.START)
+            self.scripts.react()
+            state.round_order, state.turn_index, state.round_open = self.turn_order(), -1, True
+            return self._next_turn()  # a round with nobody to act ends at once
 
     @command
     def resolve_orders(self) -> None:
@@ -95,7 +97,9 @@ class Turns(BattleCore):
         Raises:
             IllegalCommand: no turn is under way.
         """
-        self._resolve(self._actor())
+        actor = self._actor()
+        with self.recording.interruptible("resolve_orders", self.state):
+            self._resolve(actor)
 
     def _resolve(self, actor: int) -> None:
         """The current turn's queued commands and their consequences, when there are any.
@@ -125,7 +129,8 @@ class Turns(BattleCore):
             IllegalCommand: no turn is under way.
         """
         self.resolve_orders()
-        return self._next_turn()
+        with self.recording.interruptible("end_turn", self.state):
+            return self._next_turn()
 
     def _actor(self) -> int:
         if self.state.actor is None:
@@ -165,19 +170,34 @@ class Turns(BattleCore):
                 moment; the commands it issues resolve in that turn.
             orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],
                 ...]], ...]``; replays pass it instead of a controller (the log records it).
+
+        Raises:
+            IllegalCommand: a controller that cannot be called, malformed ``orders``, a round still
+                under way, or (after an exception in the controller or a handler left the round half
+                played, the exception itself re-raised) any command until a snapshot is restored.
         """
-        recorded = {int(actor): commands for actor, commands in (orders or [])}
+        recorded = validate.recorded_orders(controller, orders)
+        if self.state.round_open:  # (begin_round's refusal, before anything is under way)
+            raise IllegalCommand(f"round {self.state.round} is still under way: end its turns first")
         self.recording.tick_orders = []
-        actor = self.begin_round()
-        while actor is not None:
-            if controller is not None or actor in recorded:
-                self._turn_orders(actor, controller, recorded.get(actor, ()))
-            # end_turn without its wrappers: inside a tick it is never logged, and a turn is short
-            self._resolve(self._actor())
-            actor = self._next_turn()
+        with self.recording.interruptible("tick", self.state):
+            actor = self.begin_round()
+            while actor is not None:
+                if controller is not None or actor in recorded:
+                    self._turn_orders(actor, controller, recorded.get(actor, ()))
+                # end_turn without its wrappers: inside a tick it is never logged, and a turn is short
+                self._resolve(self._actor())
+                actor = self._next_turn()
 
     def run(self, rounds: int) -> None:
-        """Tick ``rounds`` times."""
+        """Tick ``rounds`` times.
+
+        Raises:
+            IllegalCommand: ``rounds`` is not a whole number of at least 0.
+        """
+        rounds = validate.whole(rounds, "rounds")
+        if rounds < 0:
+            raise IllegalCommand(f"rounds must not be negative, not {rounds}")
         for _ in range(rounds):
             self.tick()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import esper
+import numpy as np
 
 from components import Conditions, Position
 from components.commands import EndEffect, UsePower
@@ -74,6 +75,7 @@ class PowerUses(BattleCore):
     @command
     def end_power(self, user: int, effect_id: int) -> None:
         """End an ongoing power early, when its data allows it (``end_early = true``)."""
+        effect_id = validate.whole(effect_id, "an effect id (as effects() lists them)")
         user = self.check(user)
         effect = self.state.effects.get(effect_id)
         if effect is None or effect.user != user:
@@ -114,8 +116,8 @@ class PowerUses(BattleCore):
 
     def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
         """A creature's square, or a square checked against the grid."""
-        if isinstance(target, tuple):
-            return validate.square(self.state, *target, what="target square")
+        if isinstance(target, (tuple, list, np.ndarray)):
+            return validate.place(self.state, target, "target square")
         return esper.component_for_entity(self.check(target), Position).square
 
     # ------------------------------------------------------------------ rolls and defence
@@ -140,6 +142,7 @@ class PowerUses(BattleCore):
         Raises:
             IllegalCommand: an unknown kind of roll.
         """
+        validate.roll_kind(kind, sight, advantage, disadvantage)
         entity = self.check(entity)
         square = None if target is None else self.square_of(target)
         try:

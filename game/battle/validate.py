@@ -6,14 +6,23 @@ person can act on, before anything changes; a script's bridge turns those into a
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, cast
+
 import esper
 import numpy as np
 
-from components import Creature
+from components import Abilities, Creature
+from components.powers import Power
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS
+from components.values import shown, unprintable
 from game.battle.errors import IllegalCommand, UnknownEntity
 from systems.areas import COMPASS
 from systems.state import BattleState
+
+if TYPE_CHECKING:
+    from game.battle.world import Recording
 
 
 def creature_id(state: BattleState, entity: object, known: set[int]) -> int:
@@ -73,3 +82,279 @@ def direction(value: object) -> tuple[int, int] | None:
         return int(value[0]), int(value[1])
     raise IllegalCommand(f"a direction is a compass point ({', '.join(COMPASS)}) or a step (dx, dy) of whole "
                          f"numbers in -1024..1024, not both 0; not {value!r}")
+
+
+# ------------------------------------------------------------------ plain values a caller passes in
+#
+# Each check has a fast path for the well-formed value a program passes (``type(x) is ...``) before
+# any slower test: planners ask forecasts, threats and outcomes thousands of times a battle.
+
+_NUMBERS = (int, float, np.integer, np.floating)
+#: The most feet a height or radius may be, up or down: a save's bound on a command's number, far past any map.
+MAX_FEET = 1e9
+
+
+def text(value: object, what: str) -> str:
+    """A name, source or reason: a string without control characters (it is logged, saved and drawn)."""
+    if type(value) is str and value.isprintable():
+        return value
+    if not isinstance(value, str):
+        raise IllegalCommand(f"{what} must be text, not {shown(value)}")
+    bad = unprintable(value)
+    if bad is not None:
+        raise IllegalCommand(f"{what} may not hold control characters such as {bad}, not {shown(value)}")
+    return value
+
+
+def optional_text(value: object, what: str) -> str | None:
+    """:func:`text`, or None."""
+    return None if value is None else text(value, what)
+
+
+def whole(value: object, what: str) -> int:
+    """A whole number (an int or a numpy integer; a bool is not one, though Python says it is an int)."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise IllegalCommand(f"{what} must be a whole number, not {shown(value)}")
+    return int(value)
+
+
+def flag(value: object, what: str) -> bool:
+    """True or False (a numpy bool too): not a number, text or anything else that Python finds true."""
+    if value is True or value is False:
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    raise IllegalCommand(f"{what} must be True or False, not {shown(value)}")
+
+
+def feet(value: object, what: str) -> float:
+    """A finite number of feet (int, float or a numpy number; not a bool, nan or infinity)."""
+    if type(value) is float and -MAX_FEET <= value <= MAX_FEET:
+        return value
+    if isinstance(value, bool) or not isinstance(value, _NUMBERS):
+        raise IllegalCommand(f"{what} must be a number of feet, not {shown(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not -MAX_FEET <= number <= MAX_FEET:  # (nan compares false: refused too)
+        raise IllegalCommand(f"{what} must be a finite number of feet within -{MAX_FEET:.0f}..{MAX_FEET:.0f}, "
+                             f"not {shown(value)}")
+    return number
+
+
+def optional_limit(value: object, what: str) -> float | None:
+    """None (no limit), or a number of feet of at least 0 (kept as given: a cache is keyed by it)."""
+    if value is None or (type(value) is int and value >= 0):
+        return value
+    number = feet(value, what)
+    if number < 0:
+        raise IllegalCommand(f"{what} must not be negative, not {shown(value)}")
+    return value if type(value) is float else number
+
+
+def names(value: object, what: str) -> tuple[str, ...]:
+    """Names given as a list (a tuple, a set, any iterable but one string): each a string."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise IllegalCommand(f"{what} must be a list of names, not {shown(value)}")
+    found = tuple(value)
+    for name in found:
+        if not isinstance(name, str):
+            raise IllegalCommand(f"{what} must be a list of names, and {shown(name)} is not one")
+    return found
+
+
+def place(state: BattleState, value: object, what: str = "square") -> tuple[int, int]:
+    """A square given as a pair ``(x, y)`` (a tuple, list or array of two), on this battle's grid."""
+    if type(value) is tuple and len(value) == 2:
+        return square(state, value[0], value[1], what)
+    if isinstance(value, (tuple, list, np.ndarray)) and len(value) == 2:
+        return square(state, value[0], value[1], what)
+    raise IllegalCommand(f"{what} must be a square (x, y), not {shown(value)}")
+
+
+def places(state: BattleState, values: object, what: str = "squares") -> list[tuple[int, int]]:
+    """Squares given as a list (any iterable) of pairs ``(x, y)``, each on the grid.
+
+    The list a planner passes (of tuples of two ints on the grid) is returned as it is."""
+    if type(values) is list:
+        for value in values:
+            if type(value) is not tuple or len(value) != 2 or type(value[0]) is not int or type(value[1]) is not int:
+                break
+        else:
+            return values
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise IllegalCommand(f"{what} must be a list of squares (x, y), not {shown(values)}")
+    return [place(state, value, f"each of {what}") for value in values]
+
+
+def ids(values: object, what: str) -> Iterable[int]:
+    """Creatures given as a list (any iterable) of ids (each is checked where it is read, as an int)."""
+    if type(values) is list or type(values) is tuple or type(values) is set or type(values) is frozenset:
+        return cast(Iterable[int], values)
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise IllegalCommand(f"{what} must be a list of creature ids, not {shown(values)}")
+    return list(values)
+
+
+def optional_ids(values: object, what: str) -> Iterable[int] | None:
+    """:func:`ids`, or None (everyone)."""
+    return None if values is None else ids(values, what)
+
+
+def uses(values: object, asked: str) -> list[tuple[str, Mapping[str, Any]]]:
+    """A planner's uses: a list of pairs ``(power_id, aim)``, the aim a mapping of ``target``,
+    ``point`` and ``direction`` (each checked where it is read)."""
+    if type(values) is list:
+        for use in values:
+            if type(use) is not tuple or len(use) != 2 or type(use[0]) is not str or type(use[1]) is not dict:
+                break
+        else:
+            return values
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise IllegalCommand(f"{asked}: uses must be a list of (power_id, aim) pairs, not {shown(values)}")
+    found = list(values)
+    for use in found:
+        if not isinstance(use, (tuple, list)) or len(use) != 2 or not isinstance(use[0], str) \
+                or not isinstance(use[1], Mapping):
+            raise IllegalCommand(f"{asked}: each use must be a pair (power_id, aim), the aim a mapping such as "
+                                 f"{{'target': 3}} (empty for none), not {shown(use)}")
+    return [(use[0], use[1]) for use in found]
+
+
+def spawn_values(name: object, z: object, health: object, defense: object, flying: object, prepared: object,
+                 team: object, attack_bonus: object, initiative_bonus: object, powers: object, fatigue: object
+                 ) -> tuple[str, float | None, int, int, bool, bool, str | None, int, int, tuple[str, ...], int]:
+    """``spawn``'s arguments of their kinds (numbers whole, flags True or False, names text), numpy
+    numbers as Python's; their ranges are the creature's components' to check. Why here: a bool taken
+    for a number, or a 0 for no team, made a creature nobody asked for."""
+    label = text(name, "a creature's name")
+    if team is not None and (not isinstance(team, str) or not team):
+        raise IllegalCommand(f"team of {label!r} must be a non-empty name (None: it fights alone), not {shown(team)}")
+    numbers = tuple(whole(value, f"{what} of {label!r}") for value, what in (
+        (health, "health"), (defense, "defense"), (attack_bonus, "attack bonus"),
+        (initiative_bonus, "initiative bonus"), (fatigue, "fatigue")))
+    return (label, None if z is None else feet(z, f"z of {label!r}"), numbers[0], numbers[1],
+            flag(flying, f"flying of {label!r}"), flag(prepared, f"prepared of {label!r}"),
+            None if team is None else text(team, f"team of {label!r}"), numbers[2], numbers[3],
+            names(powers, f"powers of {label!r}"), numbers[4])
+
+
+def component_kind(component: object) -> None:
+    """What ``get`` is asked for: a component class (Health, Position, ...), not an instance or a name."""
+    if not isinstance(component, type):
+        raise IllegalCommand(f"get: the component must be a component class such as Health, not {shown(component)}")
+
+
+def roll_kind(kind: object, sight: object, advantage: object, disadvantage: object) -> None:
+    """``roll_mode``'s kind of roll (a name, which the rules then look up) and its flags."""
+    if type(kind) is not str:
+        raise IllegalCommand(f"the kind of roll must be a name such as 'attack' or 'notice', not {shown(kind)}")
+    for value, what in ((sight, "sight"), (advantage, "advantage"), (disadvantage, "disadvantage")):
+        flag(value, what)
+
+
+def moved(value: object) -> None:
+    """``forecast_reactions``' ``moved``: None, or a mapping of creatures to squares (each checked where read)."""
+    if value is not None and not isinstance(value, Mapping):
+        raise IllegalCommand(f"moved must be a mapping of creature ids to squares (x, y), not {shown(value)}")
+
+
+def log_entry(entry: object, what: str) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+    """One command of a log: ``(name, args, kwargs)``, a name, a list of arguments and a mapping of
+    keyword arguments (the command itself then checks them)."""
+    if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+        raise IllegalCommand(f"{what} must be (name, args, kwargs), not {shown(entry)}")
+    name, args, kwargs = entry
+    if not isinstance(name, str) or not isinstance(args, (list, tuple)) or not isinstance(kwargs, Mapping) \
+            or not all(isinstance(key, str) for key in kwargs):
+        raise IllegalCommand(f"{what} must be (name, args, kwargs): a command's name, a list of arguments and a "
+                             f"mapping of keyword arguments, not {shown(entry)}")
+    return name, tuple(args), dict(kwargs)
+
+
+# ------------------------------------------------------------------ the power table
+
+
+def power_table(table: object) -> dict[str, Power]:
+    """A battle's power table, copied: a mapping of power ids to :class:`Power`, each under its own id.
+    Why checked whole, at once: a wrong entry would fail deep inside the first forecast that reads it."""
+    if not isinstance(table, Mapping):
+        raise IllegalCommand(f"the power table must be a mapping of power ids to powers, not {shown(table)}")
+    for key, power in table.items():
+        if not isinstance(power, Power):
+            raise IllegalCommand(f"the power table's {shown(key)} must be a components.powers.Power, "
+                                 f"not {shown(power)}")
+        if key != power.id:
+            raise IllegalCommand(f"the power table holds power {power.id!r} under {shown(key)}: "
+                                 "each power goes under its own id")
+    return dict(table)
+
+
+def powers_kept(state: BattleState, table: Mapping[str, Power]) -> None:
+    """Every power a creature of the battle has is in ``table`` (a new table must not take one away:
+    its forecasts and turns would meet an id the battle no longer knows)."""
+    for entity in state.creatures:
+        for power_id in esper.component_for_entity(entity, Abilities).powers:
+            if power_id not in table:
+                raise IllegalCommand(f"the new power table lacks {power_id!r}, which {label(entity)} has")
+
+
+# ------------------------------------------------------------------ rounds and snapshots
+
+
+def snapshot_allowed(recording: Recording, name: str) -> None:
+    """Whether a snapshot may be taken or restored now: not inside a supposing block (it would keep,
+    or be undone by, the what-if), nor after an exception left a round half played."""
+    if recording.supposed:
+        raise IllegalCommand(f"{name}: no snapshot may be taken or restored inside a supposing block (the battle "
+                             "there is a what-if, put back as it was when the block ends)")
+    if recording.interrupted is not None and name == "snapshot":
+        raise IllegalCommand(f"{name}: {recording.interrupted}")
+
+
+def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -> None:
+    """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
+    :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands."""
+    if not isinstance(snapshot, kind):
+        raise IllegalCommand(f"restore takes what this battle's snapshot() returned, not {shown(snapshot)}")
+    if getattr(snapshot, "owner", None) != owner:
+        raise IllegalCommand("that snapshot was taken of another battle")
+    snapshot_allowed(recording, "restore")
+    if recording.interrupted is not None and not getattr(snapshot, "between_commands", True):
+        raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's round) and would "
+                             f"leave it half played; {recording.interrupted}")
+
+
+def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
+    """``tick``'s controller (None or a callable) and its recorded orders, ``[[actor, [[name, args,
+    kwargs], ...]], ...]`` (as a log holds them), by actor. Why up front: found inside the round, either
+    would leave it half played."""
+    if controller is not None and not callable(controller):
+        raise IllegalCommand(f"tick: a controller is called as controller(battle, actor), and {shown(controller)} "
+                             "cannot be called")
+    if orders is None:
+        return {}
+    shape = "[actor, [[name, args, kwargs], ...]]"
+    if isinstance(orders, (str, bytes, Mapping)) or not isinstance(orders, Iterable):
+        raise IllegalCommand(f"tick: orders must be a list of {shape}, not {shown(orders)}")
+    found: dict[int, list[Any]] = {}
+    for turn in orders:
+        if not isinstance(turn, (list, tuple)) or len(turn) != 2 or not isinstance(turn[1], (list, tuple)):
+            raise IllegalCommand(f"tick: each of orders must be {shape}, not {shown(turn)}")
+        actor = whole(turn[0], "tick: an actor of orders")
+        for order in turn[1]:
+            log_entry(order, "tick: an order")
+        found[actor] = list(turn[1])
+    return found
+
+
+def handler(event_type: object, function: object, event: type) -> None:
+    """``on``'s event class and handler: found wrong only inside a round, they would leave it half played."""
+    if not isinstance(event_type, type) or not issubclass(event_type, event):
+        raise IllegalCommand(f"on: the event type must be an event class such as Damaged, not {shown(event_type)}")
+    if not callable(function):
+        raise IllegalCommand(f"on: a handler is called as handler(battle, event), and {shown(function)} cannot be "
+                             "called")

@@ -87,9 +87,8 @@ def command(method: F) -> F:
     @functools.wraps(method)
     def wrapper(self: BattleCore, *args: Any, **kwargs: Any) -> Any:
         recording = self.recording
-        if recording.supposed:
-            raise IllegalCommand(f"{name}: no command may be issued inside a supposing block (the "
-                                 "battle there is a what-if, put back as it was when the block ends)")
+        if recording.supposed or recording.interrupted is not None:
+            raise IllegalCommand(recording.refusal(name))
         recording.depth += 1
         try:
             _enter(self)
@@ -112,6 +111,32 @@ class Recording:
         self.orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
         self.tick_orders: list[list[Any]] = []  # what controllers issued in the tick running now
         self.supposed = 0  # what-if blocks open (``Battle.supposing``): no command may be issued in one
+        #: why commands are refused since an exception left a round half played (None: they are not);
+        #: only a restore of a snapshot taken before it clears it (see ``interruptible``)
+        self.interrupted: str | None = None
+
+    def refusal(self, name: str) -> str:
+        """Why command ``name`` is refused now: a supposing block is open, or a round was left half played."""
+        if self.interrupted is not None:
+            return f"{name}: {self.interrupted}"
+        return (f"{name}: no command may be issued inside a supposing block (the battle there is a what-if, "
+                "put back as it was when the block ends)")
+
+    @contextmanager
+    def interruptible(self, name: str, state: BattleState) -> Iterator[None]:
+        """A stretch of a round that runs the caller's code (a turn controller, a ``Battle.on`` handler):
+        an exception raised there leaves the round half played and its command unlogged, so that a log
+        finished by hand could not replay it. Then every later command is refused until a restore.
+
+        Why not a snapshot before each tick: simulations play thousands of rounds, and a snapshot
+        costs as much as a turn; an exception in the caller's own code is rare and theirs to fix."""
+        try:
+            yield
+        except BaseException:
+            if self.interrupted is None or name == "tick":  # (the tick around an end_turn names itself)
+                self.interrupted = (f"an exception inside {name} left round {state.round} half played: restore a "
+                                    "snapshot taken before it, or start a new battle")
+            raise
 
     @contextmanager
     def what_if(self) -> Iterator[None]:
@@ -159,8 +184,9 @@ class BattleCore:
             replay carries the texts its battle ran, so a later edit of a file cannot change it).
 
     Raises:
-        IllegalCommand: a seed that is not a whole number in 0..2**63-1, or a grid size out of range.
-        ValueError: a rules override the rules table refuses.
+        IllegalCommand: a seed that is not a whole number in 0..2**63-1, a grid size out of range, a
+            rules override the rules table refuses, or a power table that is not a mapping of power ids
+            to :class:`~components.powers.Power` (each under its own id).
     """
 
     def __init__(self, seed: int = 0, width: int = 16, height: int = 16,
@@ -173,7 +199,10 @@ class BattleCore:
             # a negative seed would play its absolute value's battle (Python's generator takes the
             # magnitude), a silent alias: refused, as every --seed flag and scenario refuses it
             raise IllegalCommand(f"seed must be a whole number in 0..2**63-1, not {seed!r}")
-        table = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
+        try:
+            table = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
+        except ValueError as err:  # (an IllegalCommand, as every refusal of the battle's arguments is)
+            raise IllegalCommand(str(err)) from None
         try:
             terrain = Terrain(width, height)
         except ValueError as err:
@@ -181,7 +210,7 @@ class BattleCore:
         self.seed = seed
         self.state = BattleState(rules=table, terrain=terrain, rng=random.Random(seed),
                                  caches=caches if caches is not None else MapCaches(),
-                                 powers=dict(default_powers() if powers is None else powers))
+                                 powers=dict(default_powers()) if powers is None else validate.power_table(powers))
         self.recording = Recording()
         self.ids: set[int] = set()
         #: the names a person reads, numbered where creatures share one; (creatures counted, names)
@@ -261,12 +290,16 @@ class BattleCore:
         an older table would replay under the new one, and the two battles would part.
 
         Raises:
-            IllegalCommand: a power has already been used in this battle.
+            IllegalCommand: a power has already been used in this battle; the table is not a mapping of
+                power ids to powers; or it lacks a power a creature of the battle has.
         """
+        checked = validate.power_table(table)
+        _enter(self)
+        validate.powers_kept(self.state, checked)
         if any(name == "use_power" for name, _, _ in self.recording.log):
             raise IllegalCommand("the power table can be replaced only before the battle's first use of a power "
                                  "(a replay would give the earlier uses the new table): make a new battle instead")
-        self.state.powers = dict(table)
+        self.state.powers = checked
         self.state.powers_version += 1
 
     @property

@@ -1,0 +1,115 @@
+"""Malformed squares, lists and values given to the queries and commands: each is refused with
+IllegalCommand naming the argument and what was expected, never a TypeError, AttributeError or a
+numpy error from deep inside, and a refused call changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from game import Battle, IllegalCommand
+
+Call = Callable[[Battle, int, int], Any]
+
+
+def skirmish() -> tuple[Battle, int, int]:
+    b = Battle(seed=1, width=8, height=8)
+    hero = b.spawn("H", 1, 1, team="a", powers=["shoot", "fireball", "burning-hands"])
+    orc = b.spawn("O", 4, 1, team="b")
+    b.start_combat()
+    return b, hero, orc
+
+
+CASES: list[tuple[str, Call, str]] = [
+    ("forecast from_square=3", lambda b, h, o: b.forecast(h, "shoot", target=o, from_square=3),
+     r"from_square must be a square \(x, y\), not 3"),
+    ("forecast from_square=(1,)", lambda b, h, o: b.forecast(h, "shoot", target=o, from_square=(1,)),
+     r"from_square must be a square \(x, y\), not \(1,\)"),
+    ("forecast_move None", lambda b, h, o: b.forecast_move(h, None), r"square must be a square \(x, y\), not None"),
+    ("forecast_moves_to [5]", lambda b, h, o: b.forecast_moves_to(h, [5]), r"each of squares must be a square"),
+    ("forecast_moves_to 5", lambda b, h, o: b.forecast_moves_to(h, 5), r"squares must be a list of squares"),
+    ("forecast_moves_to after", lambda b, h, o: b.forecast_moves_to(h, [(2, 2)], after=7),
+     r"after must be a square \(x, y\), not 7"),
+    ("forecast_uses", lambda b, h, o: b.forecast_uses(h, "a"), r"from_square must be a square"),
+    ("threat True", lambda b, h, o: b.threat(h, True), r"each of squares must be a square \(x, y\), not True"),
+    ("threats among=True", lambda b, h, o: b.threats(h, [(2, 2)], among=True),
+     r"among must be a list of creature ids, not True"),
+    ("threats [None]", lambda b, h, o: b.threats(h, [None]), r"each of squares must be a square"),
+    ("queued_stop [None]", lambda b, h, o: b.queued_stop(h, [None]), r"each of moves must be a square"),
+    ("queued_fall 3", lambda b, h, o: b.queued_fall(h, 3), r"moves must be a list of squares"),
+    ("can_see (1,)", lambda b, h, o: b.can_see(h, (1,)), r"target square must be a square \(x, y\), not \(1,\)"),
+    ("forecast_many (shoot, None)", lambda b, h, o: b.forecast_many(h, (1, 1), [("shoot", None)]),
+     r"forecast_many: each use must be a pair \(power_id, aim\)"),
+    ("forecast_many None", lambda b, h, o: b.forecast_many(h, (1, 1), None),
+     r"forecast_many: uses must be a list of \(power_id, aim\) pairs"),
+    ("forecast_many from", lambda b, h, o: b.forecast_many(h, None, []), r"from_square must be a square"),
+    ("outcomes_many ['x']", lambda b, h, o: b.outcomes_many(h, (1, 1), ["x"]),
+     r"outcomes_many: each use must be a pair \(power_id, aim\)"),
+    ("outcomes_many from", lambda b, h, o: b.outcomes_many(h, (1,), []), r"from_square must be a square"),
+    ("approach_map nan", lambda b, h, o: b.approach_map(h, limit_ft=float("nan")), r"limit_ft must be a finite number"),
+    ("approach_map -5", lambda b, h, o: b.approach_map(h, limit_ft=-5), r"limit_ft must not be negative"),
+    ("approach_map among", lambda b, h, o: b.approach_map(h, among=3), r"among must be a list of creature ids"),
+    ("cover_map squares", lambda b, h, o: b.cover_map([o], [3]), r"each of squares must be a square"),
+    ("cover_map attackers", lambda b, h, o: b.cover_map(o, [(2, 2)]), r"attackers must be a list of creature ids"),
+    ("open_shots", lambda b, h, o: b.open_shots(h, [(1, 2, 3)]), r"each of squares must be a square"),
+    ("threats_where_they_stand", lambda b, h, o: b.threats_where_they_stand(h),
+     r"entities must be a list of creature ids"),
+    ("squares_in_area", lambda b, h, o: b.squares_in_area("fireball", h, point=(1,)),
+     r"target square must be a square"),
+    ("get None", lambda b, h, o: b.get(h, None), r"get: the component must be a component class such as Health"),
+    ("roll_mode ['attack']", lambda b, h, o: b.roll_mode(h, ["attack"]),
+     r"the kind of roll must be a name such as 'attack'"),
+    ("roll_mode sight", lambda b, h, o: b.roll_mode(h, "attack", sight="no"), r"sight must be True or False"),
+    ("forecast_reactions moved", lambda b, h, o: b.forecast_reactions(h, moved=[(1, 1)]),
+     r"moved must be a mapping of creature ids to squares"),
+    ("spawn z=10**30", lambda b, h, o: b.spawn("Z", 5, 5, z=10**30), r"z of 'Z' must be a finite number of feet"),
+    ("spawn powers=None", lambda b, h, o: b.spawn("Z", 5, 5, powers=None), r"powers of 'Z' must be a list of names"),
+    ("spawn powers='shoot'", lambda b, h, o: b.spawn("Z", 5, 5, powers="shoot"), r"powers of 'Z' must be a list"),
+    ("set_ground 10**30", lambda b, h, o: b.set_ground(5, 5, 10**30), r"ground height at \(5, 5\) must be a finite"),
+    ("set_ground nan", lambda b, h, o: b.set_ground(5, 5, float("nan")), r"ground height at \(5, 5\) must be a finite"),
+    ("set_terrain blocks=None", lambda b, h, o: b.set_terrain(5, 5, blocks=None),
+     r"what the terrain at \(5, 5\) blocks must be a list of names, not None"),
+    ("add_light radius", lambda b, h, o: b.add_light(5, 5, "far"), r"light radius must be a number of feet"),
+    ("remove_light [1]", lambda b, h, o: b.remove_light([1]), r"a light id \(what add_light returned\) must be"),
+    ("remove_area {}", lambda b, h, o: b.remove_area({}), r"an area id \(what add_area returned\) must be a whole"),
+    ("end_power [1]", lambda b, h, o: b.end_power(h, [1]), r"an effect id .* must be a whole number, not \[1\]"),
+    ("run None", lambda b, h, o: b.run(None), r"rounds must be a whole number, not None"),
+    ("run -1", lambda b, h, o: b.run(-1), r"rounds must not be negative"),
+    ("restore None", lambda b, h, o: b.restore(None), r"restore takes what this battle's snapshot\(\) returned"),
+    ("tick orders='x'", lambda b, h, o: b.tick(orders="x"), r"tick: orders must be a list of"),
+]
+
+
+@pytest.mark.parametrize(("call", "words"), [(c, w) for _, c, w in CASES], ids=[n for n, _, _ in CASES])
+def test_malformed_arguments_are_refused_by_name(call: Call, words: str) -> None:
+    b, hero, orc = skirmish()
+    before = (list(b.events), list(b.command_log), repr(b.roster()), b.terrain.version)
+    with pytest.raises(IllegalCommand, match=words):
+        call(b, hero, orc)
+    assert (list(b.events), list(b.command_log), repr(b.roster()), b.terrain.version) == before
+
+
+@pytest.mark.parametrize(("log", "words"), [
+    ([5], r"the log's entry 0 must be \(name, args, kwargs\), not 5"),
+    ([("spawn", ("A", 1, 1), {}), ("tick",)], r"the log's entry 1 must be \(name, args, kwargs\)"),
+    ([("tick", 5, {})], r"the log's entry 0 must be \(name, args, kwargs\): a command's name, a list"),
+    (None, r"the log must be a list of \(name, args, kwargs\), not None"),
+])
+def test_replay_refuses_a_malformed_log(log: object, words: str) -> None:
+    with pytest.raises(IllegalCommand, match=words):
+        Battle.replay(1, 5, 5, None, log)  # type: ignore[arg-type]
+
+
+def test_well_formed_squares_of_other_kinds_are_taken() -> None:
+    """A list or a numpy pair is a square too, and numpy integers are whole numbers."""
+    import numpy as np
+
+    b, hero, orc = skirmish()
+    assert b.threat(hero, [2, 2]).square == (2, 2)
+    assert b.threat(hero, np.array([2, 2])).square == (2, 2)
+    assert b.threats(hero, iter([(2, 2), (3, 3)]))[1].square == (3, 3)
+    assert b.forecast_move(hero, (np.int64(2), 1)).square == (2, 1)
+    assert b.forecast(hero, "shoot", target=orc, from_square=[1, 1]).legal
