@@ -28,12 +28,12 @@ from components.events import Spawned
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.naming import numbered
+from game.battle.reach import refuse_landings
 from game.battle.world import BattleCore, command, entry
-from systems.actions import landing_problem, speed_for_round, walk
-from systems.drops import fall_dice
+from systems.actions import speed_for_round
 from systems.paths import blocked_for
 from systems.power_checks import known_powers, power_ids
-from systems.state import BattleState, Phase, check_stamp
+from systems.state import Phase, check_stamp
 from systems.vitals import can_act, is_dead, is_flying
 
 T = TypeVar("T")
@@ -250,13 +250,8 @@ class Creatures(BattleCore):
         taken = [square for square in list(state.squares) if square != here and state.taken(square, entity)]
         for square in taken:
             mask[square] = False
-        # a walk that steps off a ledge onto another creature is refused (``landing_problem``): the squares
-        # whose way could pass such a square are walked as the move would walk them
-        steps = [] if flying else [t for t in taken if _a_step_down(state, t, position.z, room)]
-        for step in steps:
-            for goal in zip(*np.nonzero(mask & _beyond(costs, step, left, state.rules.square_ft))):
-                if _lands_on_another(state, entity, here, position.z, (int(goal[0]), int(goal[1])), left, room):
-                    mask[goal] = False
+        if not flying:
+            refuse_landings(state, entity, mask, costs, taken, here, position.z, left, room)
         return mask
 
     # ------------------------------------------------------------------ commands at the next tick
@@ -367,34 +362,3 @@ class Creatures(BattleCore):
         self.state.gm_queue.append(RevokeCondition(entity, validate.condition_name(condition), source))
         self.settle()
 
-
-def _a_step_down(state: BattleState, square: tuple[int, int], z: float, room: float) -> bool:
-    """Whether a walk could stop at ``square`` by stepping off a ledge onto it (``walk``'s test, with
-    the highest the walker could come from: a neighbour's ground, or its own height ``z``)."""
-    ground, rules = state.terrain.ground, state.rules
-    x, y = square
-    drop = max(float(ground[max(x - 1, 0):x + 2, max(y - 1, 0):y + 2].max()), z) - float(ground[square])
-    return drop > 0 and (drop > room or fall_dice(drop, bool(state.terrain.soft[square]), rules) > 0)
-
-
-def _beyond(costs: np.ndarray, step: tuple[int, int], left: int, square_ft: int) -> np.ndarray:
-    """The squares a way within ``left`` could reach by way of ``step``: dearer than ``step``, and near
-    enough to it for what is left after reaching it (a lower bound of the grid distance)."""
-    spare = left - float(costs[step])
-    if spare <= 0:
-        return np.zeros(costs.shape, dtype=bool)
-    xs, ys = np.indices(costs.shape)
-    apart = np.maximum(np.abs(xs - step[0]), np.abs(ys - step[1])) * square_ft
-    found: np.ndarray = (costs > costs[step]) & (apart <= spare)
-    return found
-
-
-def _lands_on_another(state: BattleState, entity: int, here: tuple[int, int], z: float, goal: tuple[int, int],
-                      left: int, room: float) -> bool:
-    """Whether the walk to ``goal`` steps off a ledge where another creature stands, which the move
-    refuses (``landing_problem``): the move's own way and walk, as its forecast finds them."""
-    found = state.paths.find(here, goal, limit_ft=left, flying=False)
-    if found is None:
-        return False
-    stop, _ = walk(state.terrain, found[0], z, False, state.rules, room)
-    return landing_problem(state, entity, goal, stop) is not None
