@@ -3,9 +3,27 @@ default power table with extras, and a creature's hit points (events of one kind
 
 from __future__ import annotations
 
+import textwrap
+from pathlib import Path
+
 from components import Health
 from game import Battle
 from game.content.powers import default_powers, parse_power
+
+#: The shipped ledge scenario's text, which the scenario-folder tests edit into packs of their own.
+LEDGE = (Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "ledge.toml").read_text(encoding="utf-8")
+
+#: A scenario's own power file holding one power, a longbow (the archers' shot in those packs).
+LONGBOW = textwrap.dedent('''
+    [longbow]
+    name = "Longbow"
+    description = "A long shot."
+    action = "action"
+    range_ft = 90
+    targets = "enemy"
+    attack = { bonus = 2 }
+    damage = "1d8+1"
+''')
 
 
 def custom(power_id: str, **table) -> object:

@@ -20,19 +20,10 @@ from game.content.powers import POWERS_DIR
 from game.content.saves import SaveError, load_game, play_replay, read_replay, save_game, write_replay
 from game.content.scenario import load_scenario
 from game.sim.runner import ai_rng, play
+from tests.power_steps import LEDGE, LONGBOW
 
 ROOT = Path(__file__).resolve().parent.parent
-LEDGE = (ROOT / "assets" / "scenarios" / "ledge.toml").read_text(encoding="utf-8")
-POWERS = textwrap.dedent('''
-    [longbow]
-    name = "Longbow"
-    description = "A long shot."
-    action = "action"
-    range_ft = 90
-    targets = "enemy"
-    attack = { bonus = 2 }
-    damage = "1d8+1"
-
+POWERS = LONGBOW + textwrap.dedent('''
     [blade]
     name = "Blade"
     description = "A cut, and what its script adds."

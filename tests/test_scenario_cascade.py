@@ -9,25 +9,15 @@ The scenario's own power files used to be read only when every top-level key was
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
 
 from game.content.scenario import ScenarioError, load_scenario
+from tests.power_steps import LEDGE, LONGBOW
 
 ROOT = Path(__file__).resolve().parent.parent
-LEDGE = (ROOT / "assets" / "scenarios" / "ledge.toml").read_text(encoding="utf-8")
-BOWS = textwrap.dedent('''
-    [longbow]
-    name = "Longbow"
-    description = "A long shot."
-    action = "action"
-    range_ft = 90
-    targets = "enemy"
-    attack = { bonus = 2 }
-    damage = "1d8+1"
-''')
+BOWS = LONGBOW
 
 
 def _folder(tmp_path: Path, top: str, files: str = '["bows.toml"]', seed: str = "7",
