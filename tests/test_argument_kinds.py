@@ -56,22 +56,18 @@ def state(b: Battle) -> tuple[object, ...]:
     return list(b.events), list(b.command_log), repr(b.roster()), b.effects(), b.terrain.version
 
 
-@pytest.mark.parametrize("what", sorted(WHOLE))
-@pytest.mark.parametrize("value", NOT_WHOLE, ids=named)
-def test_whole_numbers_refuse_bools_and_everything_else(what: str, value: object) -> None:
-    b, hero, orc = skirmish()
-    call, words = WHOLE[what]
-    before = state(b)
-    with pytest.raises(IllegalCommand, match=words):
-        call(b, hero, orc, value)
-    assert state(b) == before
+#: (argument, value) for every whole-number argument with every value that is not one, and every flag with
+#: every value that is not True or False
+KINDS = [(WHOLE, what, value) for what in sorted(WHOLE) for value in NOT_WHOLE] + \
+    [(FLAG, what, value) for what in sorted(FLAG) for value in NOT_FLAG]
 
 
-@pytest.mark.parametrize("what", sorted(FLAG))
-@pytest.mark.parametrize("value", NOT_FLAG, ids=named)
-def test_flags_are_true_or_false(what: str, value: object) -> None:
+@pytest.mark.parametrize(("table", "what", "value"), KINDS,
+                         ids=[f"{what}-{named(value)}" for _, what, value in KINDS])
+def test_whole_numbers_refuse_bools_and_everything_else_and_flags_are_true_or_false(
+        table: dict[str, Any], what: str, value: object) -> None:
     b, hero, orc = skirmish()
-    call, words = FLAG[what]
+    call, words = table[what]
     before = state(b)
     with pytest.raises(IllegalCommand, match=words):
         call(b, hero, orc, value)
