@@ -128,6 +128,9 @@ def test_the_tactical_player_drains_rather_than_strikes_when_it_is_hurt():
         used = [args[1] for name, args, _ in decision.commands if name == "use_power"]
         assert used == ["vampiric-touch"], decision.why
         assert "knight" in decision.why  # the heal the script would give it is in the reason
+        # the data's bare hit and the script's drain on the ogre are one clause: the ogre is named once
+        touch = decision.why.split("Vampiric touch: ", 1)[1]
+        assert touch.count("ogre") == 1 and "ogre 0%" not in touch and "0.0 expected" not in touch, decision.why
 
 
 def test_a_what_if_is_asked_again_when_what_the_script_read_has_changed():

@@ -94,14 +94,26 @@ def value_of(turn: Turn, forecast: UseOutcome, aim: dict[str, Any] | None = None
                      for odds in forecast.targets if power.damage is None and power.healing is None]
             total += sum(guess) if forecast.targets else 0.5
         else:
+            # where the power's data does nothing to a creature and its script does (a draining touch),
+            # the reason names the creature once, with what the script does
+            bare = {odds.target: i for i, odds in enumerate(forecast.targets) if not _does_anything(odds)}
             for odds in added:
                 value, words = worth(turn, odds, rounds)
                 total += value
-                parts.append((odds.target, words))
+                at = bare.pop(odds.target, None) if _does_anything(odds) else None
+                if at is not None:
+                    parts[at] = (odds.target, words)
+                elif _does_anything(odds):  # (a heal of one at full health gives nothing: not said)
+                    parts.append((odds.target, words))
     name = turn.battle.power(forecast.power).name
     glance = turn.glance  # the names as they were when the plan was made
     return total, lambda: f"{name}: " + "; ".join(f"{glance[t].name} {words()}" for t, words in parts) \
         if parts else name
+
+
+def _does_anything(odds: Outcome) -> bool:
+    """Whether a creature's outcome says anything happens to it (damage, healing, a fall, a condition)."""
+    return bool(odds.damage or odds.healing or odds.fall or odds.conditions)
 
 
 def scripted(turn: Turn, forecast: UseOutcome, aim: dict[str, Any]) -> list[Outcome] | None:
