@@ -121,7 +121,7 @@ def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float
     enemy whose own blows are at hand could reach it there this round (it comes to strike, and stands in
     reach after)."""
     at_hand = 2 * turn.rules.square_ft
-    able = bool(turn.strikable_next_turn(threat.square, z, field)) or any(
+    able = turn.strikes_next_turn(threat.square, z, field) or any(
         turn.menace_reach(s.enemy) <= at_hand for s in threat.sources)
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0
 
