@@ -102,16 +102,12 @@ def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
     """The damage it expects to take on the threat's square before its next turn: every enemy that
     could reach it acts before then, unless this turn's blow downs it first (``downs``); an enemy
     strikes one creature a turn, so its blow is shared among the friends it could also reach."""
-    # (a loop, not ``sum`` over a generator: a plan asks this for most options it weighs; the same
-    # additions in the same order, so the same float)
-    total = 0.0
-    share = turn.share
-    if downs:
-        for s in threat.sources:
-            total += s.expected * share(s.enemy) * (1.0 - downs.get(s.enemy, 0.0))
-    else:
-        for s in threat.sources:
-            total += s.expected * share(s.enemy)  # (times 1.0: no blow of its own downs it first)
+    # (a loop, not ``sum`` over a generator, and each share read from the turn's table once it is there,
+    # not by a call: a plan asks this for most options it weighs; the same products in the same order)
+    total, shares = 0.0, turn.shares
+    for s in threat.sources:
+        part = s.expected * (shares[s.enemy] if s.enemy in shares else turn.share(s.enemy))
+        total += part * (1.0 - downs.get(s.enemy, 0.0)) if downs else part  # (no downs: times 1.0)
     return total
 
 
@@ -121,7 +117,7 @@ def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float
     enemy whose own blows are at hand could reach it there this round (it comes to strike, and stands in
     reach after)."""
     at_hand = 2 * turn.rules.square_ft
-    able = bool(turn.strikable_next_turn(threat.square, z, field)) or any(
+    able = turn.strikes_next_turn(threat.square, z, field) or any(
         turn.menace_reach(s.enemy) <= at_hand for s in threat.sources)
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0
 

@@ -144,13 +144,18 @@ class Turn:
         # how far it walks by the rules as it is now (slowed, restrained), as next turn's walk will likely be
         self.speed = float(walk_speed(battle.get(me, Movement), battle.get(me, Conditions), battle.get(me, Falling),
                                       battle.rules))
+        self.own_reach: float | None = None
+        # next turn's blow (strikable_next_turn) is held to its walk plus its reach, and a blow at hand (not
+        # a shot) also to its way round and to the height below it that a walk down stops at
+        self.shoots = self.reach() > 2 * self.rules.square_ft
+        self.next_within = self.speed + self.reach()
+        self.next_hurts = math.inf if self.shoots else least_hurtful_drop_ft(self.rules)
         # a flight of its own that runs out before its next turn: wherever it then hangs over lower ground, it
         # falls (the battle's effects say when each ends; the tactical player counts that fall in a move's cost)
         self.flight_ends = any(e["user"] == me and battle.power(e["power"]).flight
                                and e["ends_after_round"] <= battle.round for e in battle.effects())
         self.menace_seen: dict[int, float] = {}
         self.reaches_seen: dict[int, float] = {}  # each creature's longest damaging reach (its powers' data)
-        self.own_reach: float | None = None
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
         self.values_seen: dict[Any, tuple[float, Why]] = {}  # see game.ai.tactical_uses.uses_from
@@ -235,15 +240,21 @@ class Turn:
         height ``z``): within a walk plus its reach, as the arrow flies for a shot; for a blow at hand, by
         the way round (``field``, the walk to the nearest enemy) and not below a hurtful drop, where a walk
         down stops at its foot."""
-        reach, rules = self.reach(), self.rules
-        if reach > 2 * rules.square_ft:
-            apart = self.apart(end, z)  # (the standing are enemies weighed)
-            return {e for e in self.standing if apart[e] <= self.speed + reach}
-        if float(field[end]) > self.speed + reach:
+        if not self.shoots and float(field[end]) > self.next_within:
             return set()
-        hurts = least_hurtful_drop_ft(rules)
-        apart = self.apart(end, z)
-        return {e for e in self.standing if z - self.z[e] < hurts and apart[e] <= self.speed + reach}
+        apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
+        return {e for e in self.standing if z - high[e] < hurts and apart[e] <= within}
+
+    def strikes_next_turn(self, end: tuple[int, int], z: float, field: Any) -> bool:
+        """Whether :meth:`strikable_next_turn` names anyone: asked of every square a plan weighs, so a
+        loop that stops at the first, where the set would be built only to be tested."""
+        if not self.shoots and float(field[end]) > self.next_within:
+            return False
+        apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
+        for e in self.standing:
+            if z - high[e] < hurts and apart[e] <= within:
+                return True
+        return False
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the
