@@ -35,7 +35,8 @@ from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, 
 from game.battle.foresight import Foreseer, reaction_ctx, small_fields
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.battle.script_names import checked_name, failure_place, named_error
-from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
+from game.content.files import UnreadableFile
+from game.content.recorded import ScriptReads
 from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
 from game.scripting.signatures import entry_problems
 from systems.state import BattleState
@@ -111,8 +112,7 @@ class ScriptHook:
         self.bridge = ScriptBridge(state, creatures)
         self.budget = ScriptBudget(limits)
         self.record = record
-        self.files = {} if files is None else files  # path -> identity
-        self.texts = texts
+        self.reads = ScriptReads(texts, known={} if files is None else files)  # (known: path -> identity)
         self.reactions: list[tuple[str, int | None]] = []  # (script, creature or None for the whole battle)
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self.seen = 0  # events before this index have been heard
@@ -151,21 +151,12 @@ class ScriptHook:
             return self._loaded[script]
         if script in self._broken:
             raise self._broken[script]  # read and parsed once: a broken script stays broken this battle
-        path = self.script_dir / checked_name(script)
         try:
-            # Only a regular file inside the script folder (a symlink out of it could read any file
-            # on the machine into an error message), and not a huge one.
-            if self.texts is not None and script not in self.texts:
-                raise UnreadableFile("it is not among the scripts this save or replay recorded")
-            if self.texts is not None:
-                source = self.texts[script]
-            elif not inside_folder(path, self.script_dir, self.files):
-                raise UnreadableFile("it leads outside the script folder")
-            else:
-                source = read_bounded(path, MEGABYTE).decode("utf-8")
-        except (UnreadableFile, UnicodeDecodeError) as err:
-            reason = str(err) if isinstance(err, UnreadableFile) else "not UTF-8 text"
-            self._broken[script] = ScriptError(script, stable(f"cannot read script: {reason}"), kind="missing")
+            # the recorded text, or only a regular file inside the script folder (a symlink out of it
+            # could read any file on the machine into an error message), and not a huge one
+            source = self.reads.text(self.script_dir, checked_name(script))
+        except UnreadableFile as err:
+            self._broken[script] = ScriptError(script, stable(f"cannot read script: {err}"), kind="missing")
             raise self._broken[script] from None
         name = f"{script}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
         try:

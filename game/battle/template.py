@@ -80,7 +80,7 @@ class BattleTemplate:
             "width": state.terrain.width, "height": state.terrain.height, "rules": state.rules,
             "powers": state.powers, "trusted_scripts": battle.scripts.trusted,
             "script_dir": battle.scripts.script_dir, "script_limits": battle.scripts.budget.limits,
-            "script_texts": battle.scripts.texts,
+            "script_texts": battle.scripts.reads.recorded,
             "caches": state.caches}
         self.power_overrides = battle.power_overrides
         self.heard = battle.scripts.seen

@@ -71,10 +71,12 @@ class ScriptReads:
 
     ``recorded``: the scripts a save or replay recorded (None: read from the script folder on disk).
     ``read``: every script read so far, by file name; the scenario keeps it for its saves.
+    ``known``: the files found inside the folder before, by path (``inside_folder``'s cache).
     """
 
     recorded: Mapping[str, str] | None = None
     read: dict[str, str] = field(default_factory=dict)
+    known: dict[str, tuple[int, int]] | None = None
 
     def text(self, folder: Path, name: str) -> str:
         """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most 1 MB.
@@ -88,7 +90,7 @@ class ScriptReads:
             source = self.recorded[name]
         else:
             path = folder / name
-            if not inside_folder(path, folder):
+            if not inside_folder(path, folder, self.known):
                 raise UnreadableFile("it leads outside the script folder")
             try:
                 source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
