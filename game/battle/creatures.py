@@ -90,25 +90,20 @@ class Creatures(BattleCore):
             validate.spawn_values(name, z, health, defense, flying, prepared, team, attack_bonus, initiative_bonus,
                                   powers, fatigue)
         state = self.state
-        square = self._spawn_square(name, x, y, bool(flying))
+        square = self._spawn_square(name, x, y, flying)
         terrain = state.terrain
-        if z is not None and (isinstance(z, bool) or not isinstance(z, (int, float)) or not np.isfinite(z)):
-            raise IllegalCommand(f"z of {name!r} must be a finite number of feet, not {z!r}")
-        if isinstance(health, bool) or not isinstance(health, int) or health <= 0:
+        if health <= 0:  # (its kind and the others' are spawn_values' to check)
             raise IllegalCommand(f"health of {name!r} must be a positive whole number, not {health!r}")
         speed_ft = state.rules.speed_ft if speed is None else validate.amount(speed, f"speed of {name!r}")
-        known = tuple(powers)
-        for power_id in known:
+        for power_id in powers:
             if power_id not in state.powers:
                 raise IllegalCommand(f"cannot spawn {name!r}: unknown power {power_id!r}")
         try:
-            if not isinstance(initiative_bonus, int) or isinstance(initiative_bonus, bool):
-                raise ValueError(f"initiative bonus must be an integer, not {initiative_bonus!r}")
             ground = float(terrain.ground[square])
-            position = Position(square[0], square[1], ground if z is None else max(float(z), ground))
+            position = Position(square[0], square[1], ground if z is None else max(z, ground))
             parts = [Health(health, health), Fatigue(fatigue, state.rules.max_fatigue), position,
-                     Defense(defense, attack_bonus), Movement(speed_ft, 0, bool(flying)), Falling(),
-                     Readiness(bool(prepared), initiative_bonus), Conditions(), Vision(), Cover(), Abilities(known)]
+                     Defense(defense, attack_bonus), Movement(speed_ft, 0, flying), Falling(),
+                     Readiness(prepared, initiative_bonus), Conditions(), Vision(), Cover(), Abilities(powers)]
             Creature(name, team or "-")
         except ValueError as err:
             raise IllegalCommand(f"cannot spawn {name!r}: {err}") from None

@@ -82,8 +82,7 @@ class Turns(BattleCore):
             IllegalCommand: a round is still under way.
         """
         state = self.state
-        if state.round_open:
-            raise IllegalCommand(f"round {state.round} is still under way: end its turns first")
+        self._no_round_open()
         with self.recording.interruptible("begin_round", state):  # (its handlers are the caller's code)
             self.phases.run(Phase.START)
             self.scripts.react()
@@ -132,6 +131,11 @@ class Turns(BattleCore):
         with self.recording.interruptible("end_turn", self.state):
             return self._next_turn()
 
+    def _no_round_open(self) -> None:
+        """Refuse to begin a round while one is under way."""
+        if self.state.round_open:
+            raise IllegalCommand(f"round {self.state.round} is still under way: end its turns first")
+
     def _actor(self) -> int:
         if self.state.actor is None:
             raise IllegalCommand("no creature's turn is under way: begin a round first")
@@ -177,8 +181,7 @@ class Turns(BattleCore):
                 played, the exception itself re-raised) any command until a snapshot is restored.
         """
         recorded = validate.recorded_orders(controller, orders)
-        if self.state.round_open:  # (begin_round's refusal, before anything is under way)
-            raise IllegalCommand(f"round {self.state.round} is still under way: end its turns first")
+        self._no_round_open()  # (begin_round's refusal, before the tick's stretch of the caller's code)
         self.recording.tick_orders = []
         with self.recording.interruptible("tick", self.state):
             actor = self.begin_round()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
 import esper
 import numpy as np
@@ -157,7 +157,7 @@ def optional_limit(value: object, what: str) -> float | None:
 
 def names(value: object, what: str) -> tuple[str, ...]:
     """Names given as a list (a tuple, a set, any iterable but one string): each a string."""
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+    if not _listed(value):
         raise IllegalCommand(f"{what} must be a list of names, not {shown(value)}")
     found = tuple(value)
     for name in found:
@@ -173,6 +173,12 @@ def place(state: BattleState, value: object, what: str = "square") -> tuple[int,
     if isinstance(value, (tuple, list, np.ndarray)) and len(value) == 2:
         return square(state, value[0], value[1], what)
     raise IllegalCommand(f"{what} must be a square (x, y), not {shown(value)}")
+
+
+def _listed(value: object) -> TypeGuard[Iterable[Any]]:
+    """Whether ``value`` is a list of things (any iterable but a string, bytes or a mapping, whose
+    iteration would give characters or keys)."""
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, Mapping))
 
 
 def _pairs_of(values: object, first: type, second: type) -> bool:
@@ -192,7 +198,7 @@ def places(state: BattleState, values: object, what: str = "squares") -> list[tu
     The list a planner passes (of tuples of two ints on the grid) is returned as it is."""
     if _pairs_of(values, int, int):
         return cast(list[tuple[int, int]], values)
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+    if not _listed(values):
         raise IllegalCommand(f"{what} must be a list of squares (x, y), not {shown(values)}")
     return [place(state, value, f"each of {what}") for value in values]
 
@@ -201,7 +207,7 @@ def ids(values: object, what: str) -> Iterable[int]:
     """Creatures given as a list (any iterable) of ids (each is checked where it is read, as an int)."""
     if type(values) is list or type(values) is tuple or type(values) is set or type(values) is frozenset:
         return cast(Iterable[int], values)
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+    if not _listed(values):
         raise IllegalCommand(f"{what} must be a list of creature ids, not {shown(values)}")
     return list(values)
 
@@ -216,7 +222,7 @@ def uses(values: object, asked: str) -> list[tuple[str, Mapping[str, Any]]]:
     ``point`` and ``direction`` (each checked where it is read)."""
     if _pairs_of(values, str, dict):
         return cast(list[tuple[str, Mapping[str, Any]]], values)
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+    if not _listed(values):
         raise IllegalCommand(f"{asked}: uses must be a list of (power_id, aim) pairs, not {shown(values)}")
     found = list(values)
     for use in found:
@@ -341,7 +347,7 @@ def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
     if orders is None:
         return {}
     shape = "[actor, [[name, args, kwargs], ...]]"
-    if isinstance(orders, (str, bytes, Mapping)) or not isinstance(orders, Iterable):
+    if not _listed(orders):
         raise IllegalCommand(f"tick: orders must be a list of {shape}, not {shown(orders)}")
     found: dict[int, list[Any]] = {}
     for turn in orders:
