@@ -100,11 +100,13 @@ def value_of(turn: Turn, forecast: UseOutcome, aim: dict[str, Any] | None = None
             for odds in added:
                 value, words = worth(turn, odds, rounds)
                 total += value
-                at = bare.pop(odds.target, None) if _does_anything(odds) else None
-                if at is not None:
-                    parts[at] = (odds.target, words)
-                elif _does_anything(odds):  # (a heal of one at full health gives nothing: not said)
+                if not _does_anything(odds):  # (a heal of one at full health gives nothing: not said)
+                    continue
+                at = bare.pop(odds.target, None)
+                if at is None:
                     parts.append((odds.target, words))
+                else:
+                    parts[at] = (odds.target, words)
     name = turn.battle.power(forecast.power).name
     glance = turn.glance  # the names as they were when the plan was made
     return total, lambda: f"{name}: " + "; ".join(f"{glance[t].name} {words()}" for t, words in parts) \
