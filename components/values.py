@@ -89,3 +89,12 @@ class Bound:
             assert isinstance(value, (int, float))
             ok = (self.lo < value if self.above else self.lo <= value) and value <= self.hi
         return None if ok else f"expected {self}, got {shown(value)}"
+
+
+#: What a creature may be given, by a scenario file and by ``Battle.spawn`` alike: past these a
+#: number describes no creature and only costs time, or outgrows what a save keeps.
+CREATURE_HEALTH = Bound(0, 100_000, above=True)
+CREATURE_BONUS = Bound(-1000, 1000)
+CREATURE_SPEED = Bound(0, 10_000, unit="ft")
+#: The damage, healing or fatigue one command deals or gives.
+AMOUNT = Bound(0, 1_000_000)

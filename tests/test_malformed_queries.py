@@ -77,7 +77,16 @@ CASES: list[tuple[str, Call, str]] = [
     ("remove_area {}", lambda b, h, o: b.remove_area({}), r"an area id \(what add_area returned\) must be a whole"),
     ("end_power [1]", lambda b, h, o: b.end_power(h, [1]), r"an effect id .* must be a whole number, not \[1\]"),
     ("run None", lambda b, h, o: b.run(None), r"rounds must be a whole number, not None"),
-    ("run -1", lambda b, h, o: b.run(-1), r"rounds must not be negative"),
+    ("run -1", lambda b, h, o: b.run(-1), r"rounds: expected a whole number in 0\.\.100000 rounds, got -1"),
+    ("run 10**30", lambda b, h, o: b.run(10**30), r"rounds: expected .*, got a whole number of about 31 digits"),
+    # numbers of the right kind but out of the range a scenario file allows (a save keeps up to 1e9)
+    ("damage 10**12", lambda b, h, o: b.damage(o, 10**12), r"damage: expected a whole number in 0\.\.1000000"),
+    ("heal -1", lambda b, h, o: b.heal(o, -1), r"healing: expected a whole number in 0\.\.1000000, got -1"),
+    ("spawn health", lambda b, h, o: b.spawn("Z", 5, 5, health=10**6), r"health of 'Z': expected .* at most 100000"),
+    ("spawn defense", lambda b, h, o: b.spawn("Z", 5, 5, defense=-5000), r"defense of 'Z': expected .* -1000\.\.1000"),
+    ("spawn speed 3", lambda b, h, o: b.spawn("Z", 5, 5, speed=3), r"speed of 'Z': expected 0 .* or at least 5 ft"),
+    ("spawn z 20000", lambda b, h, o: b.spawn("Z", 5, 5, z=20000), r"z of 'Z': expected a number in -10000\.\.10000"),
+    ("set_ground 5e8", lambda b, h, o: b.set_ground(5, 5, 5e8), r"ground height at \(5, 5\): expected .*10000 ft"),
     ("restore None", lambda b, h, o: b.restore(None), r"restore takes what this battle's snapshot\(\) returned"),
     ("tick orders='x'", lambda b, h, o: b.tick(orders="x"), r"tick: orders must be a list of"),
 ]

@@ -89,6 +89,21 @@ def test_save_and_load_round_trip(tmp_path: Path, small: Scenario) -> None:
     restored.close()
 
 
+def test_the_largest_numbers_a_command_accepts_are_saved(tmp_path: Path, small: Scenario) -> None:
+    """Every number the API accepts fits a save: past its range a command is refused up front, not at
+    the save after an hour of play (a damage of 10**12 had played, then no save could keep it)."""
+    battle, _count, _ids = played(small)
+    with battle:
+        giant = battle.spawn("Giant", 5, 4, z=10_000, health=100_000, defense=-1000, attack_bonus=1000,
+                             initiative_bonus=-1000, speed=10_000, team="titans")
+        battle.set_ground(5, 0, -10_000)
+        battle.heal(giant, 1_000_000)
+        battle.damage(giant, 1_000_000)
+        battle.run(2)
+        save_game(tmp_path / "big.json", small, battle)
+        assert load_game(tmp_path / "big.json").events == battle.events
+
+
 def test_build_commands_is_worked_out_and_checked(tmp_path: Path, small: Scenario) -> None:
     battle, count, _ids = played(small)
     with battle:

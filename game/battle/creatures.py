@@ -92,9 +92,7 @@ class Creatures(BattleCore):
         state = self.state
         square = self._spawn_square(name, x, y, flying)
         terrain = state.terrain
-        if health <= 0:  # (its kind and the others' are spawn_values' to check)
-            raise IllegalCommand(f"health of {name!r} must be a positive whole number, not {health!r}")
-        speed_ft = state.rules.speed_ft if speed is None else validate.amount(speed, f"speed of {name!r}")
+        speed_ft = state.rules.speed_ft if speed is None else validate.speed(speed, state.rules, name)
         for power_id in powers:
             if power_id not in state.powers:
                 raise IllegalCommand(f"cannot spawn {name!r}: unknown power {power_id!r}")

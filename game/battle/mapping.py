@@ -27,7 +27,7 @@ class MapCommands(BattleCore):
         Mid-battle this is a floor giving way: whoever is left above the ground falls next tick.
         """
         square = validate.square(self.state, x, y)
-        height = validate.feet(height_ft, f"ground height at {square}")
+        height = validate.height(height_ft, f"ground height at {square}")
         is_soft = validate.flag(soft, f"soft at {square}")
         terrain = self.state.terrain
         terrain.ground[square] = height

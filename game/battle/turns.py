@@ -16,6 +16,7 @@ import esper
 from components import Conditions, Fatigue, Health
 from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
+from components.values import Bound
 from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
@@ -26,6 +27,8 @@ Controller = Callable[[Any, int], None]
 
 #: Who is not asked for orders (the downed still are: a controller may have them do nothing).
 _OUT_COLD = frozenset({"unconscious", "dead"})
+#: How many rounds one ``run`` may tick.
+RUN_ROUNDS = Bound(0, 100_000, unit="rounds")
 
 
 class Turns(BattleCore):
@@ -196,11 +199,10 @@ class Turns(BattleCore):
         """Tick ``rounds`` times.
 
         Raises:
-            IllegalCommand: ``rounds`` is not a whole number of at least 0.
+            IllegalCommand: ``rounds`` is not a whole number in 0..100000 (many more would not return
+                in a person's lifetime, and no run of a battle needs them).
         """
-        rounds = validate.whole(rounds, "rounds")
-        if rounds < 0:
-            raise IllegalCommand(f"rounds must not be negative, not {rounds}")
+        rounds = validate.within(rounds, RUN_ROUNDS, "rounds")
         for _ in range(rounds):
             self.tick()
 

@@ -15,8 +15,9 @@ import numpy as np
 
 from components import Abilities, Creature
 from components.powers import Power
-from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS
-from components.values import shown, unprintable
+from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, Rules, short_of
+from components.terrain import MAX_HEIGHT_FT
+from components.values import AMOUNT, CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, Bound, shown, unprintable
 from game.battle.errors import IllegalCommand, UnknownEntity
 from systems.areas import COMPASS
 from systems.state import BattleState
@@ -49,12 +50,18 @@ def square(state: BattleState, x: object, y: object, what: str = "square") -> tu
 
 
 def amount(value: object, what: str) -> int:
-    """A whole, non-negative number (damage, healing, fatigue, speed)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise IllegalCommand(f"{what} must be a whole number, not {value!r}")
-    if value < 0:
-        raise IllegalCommand(f"{what} must not be negative, not {value}")
-    return int(value)
+    """A whole number of damage, healing or fatigue, in :data:`~components.values.AMOUNT`'s range."""
+    return within(value, AMOUNT, what)
+
+
+def within(value: object, bound: Bound, what: str) -> int:
+    """A whole number in ``bound``'s range. Why: a number past it would still play, but the battle's
+    save and replay keep numbers only up to a billion, so the battle could not be saved."""
+    number = whole(value, what)
+    problem = bound.problem(number)
+    if problem:
+        raise IllegalCommand(f"{what}: {problem}")
+    return number
 
 
 def condition_name(condition: object) -> str:
@@ -142,6 +149,16 @@ def feet(value: object, what: str) -> float:
     if not -MAX_FEET <= number <= MAX_FEET:  # (nan compares false: refused too)
         raise IllegalCommand(f"{what} must be a finite number of feet within -{MAX_FEET:.0f}..{MAX_FEET:.0f}, "
                              f"not {shown(value)}")
+    return number
+
+
+def height(value: object, what: str) -> float:
+    """A height in feet within +-``MAX_HEIGHT_FT``, as a scenario file may give it. Why: a ledge or a
+    creature a million feet up would fall 500 ft a round for thousands of rounds."""
+    number = feet(value, what)
+    if not -MAX_HEIGHT_FT <= number <= MAX_HEIGHT_FT:
+        raise IllegalCommand(f"{what}: expected a number in -{MAX_HEIGHT_FT:.0f}..{MAX_HEIGHT_FT:.0f} ft, "
+                             f"got {shown(value)}")
     return number
 
 
@@ -237,18 +254,30 @@ def spawn_values(name: object, z: object, health: object, defense: object, flyin
                  team: object, attack_bonus: object, initiative_bonus: object, powers: object, fatigue: object
                  ) -> tuple[str, float | None, int, int, bool, bool, str | None, int, int, tuple[str, ...], int]:
     """``spawn``'s arguments of their kinds (numbers whole, flags True or False, names text), numpy
-    numbers as Python's; their ranges are the creature's components' to check. Why here: a bool taken
-    for a number, or a 0 for no team, made a creature nobody asked for."""
+    numbers as Python's, and in the ranges a scenario file allows (fatigue's is the rules', which
+    its component checks). Why here: a bool taken for a number, or a 0 for no team, made a creature
+    nobody asked for; a health of 10**12 made one no save could keep."""
     label = text(name, "a creature's name")
     if team is not None and (not isinstance(team, str) or not team):
         raise IllegalCommand(f"team of {label!r} must be a non-empty name (None: it fights alone), not {shown(team)}")
-    numbers = tuple(whole(value, f"{what} of {label!r}") for value, what in (
-        (health, "health"), (defense, "defense"), (attack_bonus, "attack bonus"),
-        (initiative_bonus, "initiative bonus"), (fatigue, "fatigue")))
-    return (label, None if z is None else feet(z, f"z of {label!r}"), numbers[0], numbers[1],
+    numbers = tuple(within(value, bound, f"{what} of {label!r}") for value, what, bound in (
+        (health, "health", CREATURE_HEALTH), (defense, "defense", CREATURE_BONUS),
+        (attack_bonus, "attack bonus", CREATURE_BONUS), (initiative_bonus, "initiative bonus", CREATURE_BONUS),
+        (fatigue, "fatigue", AMOUNT)))
+    return (label, None if z is None else height(z, f"z of {label!r}"), numbers[0], numbers[1],
             flag(flying, f"flying of {label!r}"), flag(prepared, f"prepared of {label!r}"),
             None if team is None else text(team, f"team of {label!r}"), numbers[2], numbers[3],
             names(powers, f"powers of {label!r}"), numbers[4])
+
+
+def speed(value: object, rules: Rules, name: str) -> int:
+    """A creature's own speed in feet, as a scenario file may give it: 0 (it never moves) or at
+    least a square (a shorter walk never leaves its square), at most ``CREATURE_SPEED``."""
+    feet_a_round = within(value, CREATURE_SPEED, f"speed of {name!r}")
+    if short_of(feet_a_round, rules.square_ft):
+        raise IllegalCommand(f"speed of {name!r}: expected 0 (it never moves) or at least {rules.square_ft:g} ft "
+                             f"(one square), got {feet_a_round}")
+    return feet_a_round
 
 
 def component_kind(component: object) -> None:

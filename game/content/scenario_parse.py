@@ -18,7 +18,7 @@ from typing import Any
 from components import Rules, Visibility
 from components.rules import field_problem, order_problems, short_of
 from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
-from components.values import MAX_SEED, Bound, shown
+from components.values import CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, MAX_SEED, Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder
@@ -52,9 +52,7 @@ SEED = Bound(0, MAX_SEED)
 SQUARE = Bound(0, MAX_MAP_SQUARES - 1, unit="(a square)")
 HEIGHT = Bound(-MAX_HEIGHT_FT, MAX_HEIGHT_FT, whole=False, unit="ft")
 RADIUS = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")
-HEALTH = Bound(0, 100_000, above=True)
-BONUS = Bound(-1000, 1000)
-SPEED = Bound(0, 10_000, unit="ft")
+HEALTH, BONUS, SPEED = CREATURE_HEALTH, CREATURE_BONUS, CREATURE_SPEED
 FATIGUE = Bound(0, 100)
 
 
