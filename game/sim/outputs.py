@@ -18,10 +18,15 @@ from pathlib import Path
 
 from game.sim.flags import FlagError
 
-__all__ = ["FILES", "REPLAYS", "check_outputs", "remove_stale_replays", "remove_unwritten"]
+__all__ = ["FILES", "PAIRED_PLOT", "REPLAYS", "ROUNDS_PLOT", "SUMMARY", "TABLE", "WINRATE_PLOT",
+           "check_outputs", "remove_stale_replays", "remove_unwritten"]
 
+#: The files a run writes at the top of ``--out``: its table of battles, its summary and its plots
+#: (win rates, rounds, and the paired differences when a sweep has variants to pair).
+TABLE, SUMMARY = "battles.csv", "summary.json"
+WINRATE_PLOT, ROUNDS_PLOT, PAIRED_PLOT = "winrate.png", "rounds.png", "paired.png"
 #: Every file a run may write at the top of ``--out``.
-FILES = ("battles.csv", "summary.json", "winrate.png", "rounds.png", "paired.png")
+FILES = (TABLE, SUMMARY, WINRATE_PLOT, ROUNDS_PLOT, PAIRED_PLOT)
 #: The folder of replay files (``variant-N/seed-S.json``).
 REPLAYS = "replays"
 _VARIANT = re.compile(r"variant-\d{1,9}")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from game.sim.command import toml_value
+from game.sim.outputs import PAIRED_PLOT, ROUNDS_PLOT, WINRATE_PLOT
 from game.sim.runner import DRAW
 
 #: Failed battles whose seed and error are kept for the report (all are counted).
@@ -299,15 +300,15 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     for panel in axes[0]:
         panel.set_ylim(0, 100)
         panel.grid(alpha=0.3)
-    written = [_save(plt, fig, out_dir / "winrate.png")]
+    written = [_save(plt, fig, out_dir / WINRATE_PLOT)]
     fig, axis = plt.subplots(figsize=(7, 4.2))
     _plot_rounds(axis, variants)
-    written.append(_save(plt, fig, out_dir / "rounds.png"))
+    written.append(_save(plt, fig, out_dir / ROUNDS_PLOT))
     paired = [s for s in summaries if "paired" in s]
     if paired:
         fig, axis = plt.subplots(figsize=(7, 4.2))
         _plot_paired(axis, summaries[0], paired, teams)
-        written.append(_save(plt, fig, out_dir / "paired.png"))
+        written.append(_save(plt, fig, out_dir / PAIRED_PLOT))
     return written
 
 

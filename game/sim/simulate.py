@@ -41,7 +41,7 @@ from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
-from game.sim.outputs import check_outputs, remove_stale_replays, remove_unwritten
+from game.sim.outputs import SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
 from game.sim.provenance import provenance
 from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot, with_paired
 from game.sim.schedule import schedule
@@ -242,7 +242,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     try:
         # rows go to a temporary beside battles.csv, which replaces the last run's table when the run
         # ends (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing)
-        with replacing(out_dir / "battles.csv") if out_dir else contextlib.nullcontext() as csv_handle:
+        with replacing(out_dir / TABLE) if out_dir else contextlib.nullcontext() as csv_handle:
             try:
                 if progress:
                     from tqdm import tqdm
@@ -277,7 +277,7 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
     written is noted in ``result.write_errors``: the table, in memory, is never lost with it."""
     config = result.config
     if not result.write_errors:  # battles.csv replaced the last run's
-        result.files.append(out_dir / "battles.csv")
+        result.files.append(out_dir / TABLE)
     try:
         if result.done > result.failed:
             result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir)
@@ -288,8 +288,8 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
                "interrupted": result.interrupted, "variants": result.summaries(),
                "failures": [f.__dict__ for f in result.failures], "provenance": provenance()}
     try:
-        atomic_write(out_dir / "summary.json", json.dumps(summary, indent=1, default=str).encode("utf-8"))
-        result.files.append(out_dir / "summary.json")
+        atomic_write(out_dir / SUMMARY, json.dumps(summary, indent=1, default=str).encode("utf-8"))
+        result.files.append(out_dir / SUMMARY)
     except OSError as err:
         result.write_errors.append(f"cannot write {out_dir / 'summary.json'}: {err.strerror or err}")
     try:
