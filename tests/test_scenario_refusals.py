@@ -4,6 +4,7 @@ creatures, or creatures on one team only (every battle of it would end undecided
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,14 @@ def test_a_negative_seed_override_is_refused_as_the_file_would_be() -> None:
     with pytest.raises(ScenarioError, match=r"ledge\.toml \(with overrides seed=-3\): seed: expected a whole number "
                                             r"in 0\.\.9223372036854775807, got a whole number \(-3\)"):
         scenario.with_overrides({"seed": -3})
+
+
+@pytest.mark.parametrize(("value", "spelt"), [
+    (True, "true"), ("x", "x"), ([1, 2], "[1, 2]"), (10**100, "a whole number of about 101 digits")])
+def test_an_override_is_named_as_it_was_typed(value: object, spelt: str) -> None:
+    """The error names the overrides in --set's (TOML's) spelling: ``true``, as typed, not Python's ``True``."""
+    with pytest.raises(ScenarioError, match=rf"ledge\.toml \(with overrides rules\.cover_bonus={re.escape(spelt)}"):
+        load_scenario(LEDGE_PATH).with_overrides({"rules.cover_bonus": value})
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**63 - 1])

@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
+from game.content.toml_values import parse_value, toml_value
 from game.sim.cli import build_parser, main, parse_set
-from game.sim.command import parse_value, rerun_line, run_line, toml_value
+from game.sim.command import rerun_line, run_line
 from game.sim.config import SimConfig
 from game.sim.report import VariantStats
 

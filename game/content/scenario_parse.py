@@ -25,6 +25,7 @@ from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrar
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_power_scripts, check_reactions, scenario_library
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
+from game.content.toml_values import toml_shown
 
 __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
            "MAX_MAP_SQUARES", "RULE_FIELDS",
@@ -121,7 +122,7 @@ class Context:
 
     def fail(self, problems: Problems) -> ScenarioError:
         where = self.source if not self.overrides else \
-            f"{self.source} (with overrides {', '.join(f'{k}={shown(v)}' for k, v in self.overrides)})"
+            f"{self.source} (with overrides {', '.join(f'{k}={toml_shown(v)}' for k, v in self.overrides)})"
         return ScenarioError(where, problems.items)
 
 

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from game import ai
-from game.sim.command import battle_flags, parse_value, rerun_line, split_values, toml_value
+from game.content.toml_values import parse_value, split_values, toml_value
+from game.sim.command import battle_flags, rerun_line
 from game.sim.config import ENGINES, POLICIES, SimConfig
 from game.sim.flags import (
     SEED,

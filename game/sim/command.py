@@ -11,73 +11,14 @@ flag that changes a battle (``--max-rounds``, ``--battle-seconds``, ``--strict-s
 
 from __future__ import annotations
 
-import json
-import math
 import shlex
-import tomllib
 from collections.abc import Sequence
 from typing import Any
 
+from game.content.toml_values import toml_value
 from game.sim.config import SimConfig
 
-__all__ = ["battle_flags", "battle_settings", "parse_value", "rerun_line", "run_line", "split_values", "toml_value"]
-
-
-def parse_value(text: str) -> Any:
-    """A --set value as TOML would read it (30 -> int, 0.5 -> float, true -> bool, 4d6 -> string)."""
-    try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text.strip()
-
-
-def split_values(text: str) -> list[str]:
-    """``V1,V2,...`` cut at the commas outside quotes, brackets and braces, so that a value printed
-    by :func:`toml_value` (``["strike", "shoot"]``, ``"a,b"``) reads back as one value."""
-    parts, depth, quote, start, i = [], 0, "", 0, 0
-    while i < len(text):
-        char = text[i]
-        if quote:
-            if char == "\\" and quote == '"':
-                i += 1  # an escaped character, whatever it is
-            elif char == quote:
-                quote = ""
-        elif char in "\"'" and (depth > 0 or not text[start:i].strip()):  # a string opens a value
-            quote = char
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth = max(depth - 1, 0)
-        elif char == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-        i += 1
-    return [*parts, text[start:]]
-
-
-def _quoted(value: Any) -> str:
-    """A value inside a TOML array or table: strings always quoted (JSON's escapes are TOML's)."""
-    return json.dumps(value) if isinstance(value, str) else toml_value(value)
-
-
-def toml_value(value: Any) -> str:
-    """``value`` as ``--set`` (TOML) writes it, so that :func:`parse_value` reads it back equal:
-    ``true``, ``2.5``, ``inf``, ``4d6`` (a string that reads back as itself stays bare), ``"true"``
-    (a string that would not), ``["strike"]``, ``{ bonus = 2 }``."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        bare = value and not any(c in value for c in ",\"'") and value == value.strip() and parse_value(value) == value
-        return value if bare else json.dumps(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_quoted(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{json.dumps(str(k))} = {_quoted(v)}" for k, v in value.items()) + " }"
-    return json.dumps(str(value))
+__all__ = ["battle_flags", "battle_settings", "rerun_line", "run_line"]
 
 
 def battle_flags(config: SimConfig) -> list[str]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from game.sim.command import toml_value
+from game.content.toml_values import toml_value
 from game.sim.outputs import PAIRED_PLOT, ROUNDS_PLOT, WINRATE_PLOT
 from game.sim.runner import DRAW
 
