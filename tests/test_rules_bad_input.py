@@ -94,7 +94,7 @@ def test_a_wall_on_a_creature_is_refused():
 @pytest.mark.parametrize(("method", "word"), [("damage", "damage"), ("heal", "heal"), ("add_fatigue", "fatigue"),
                                               ("recover_fatigue", "fatigue")])
 def test_negative_amounts_are_refused(method, word):
-    assert_refused(lambda b, i: getattr(b, method)(i["hero"], -3), ValueError, "negative", "-3", word)
+    assert_refused(lambda b, i: getattr(b, method)(i["hero"], -3), ValueError, "0..1000000", "got -3", word)
 
 
 @pytest.mark.parametrize("amount", [2.5, "3", None, True, math.nan])
