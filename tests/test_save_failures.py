@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import pytest
 from game.battle.facade import Battle
 from game.content import atomic
 from game.content.saves import SaveError, load_game, save_game
-from game.content.scenario import Scenario
+from game.content.scenario import Scenario, load_scenario
 from tests.save_steps import played, small_scenario, state_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -222,3 +223,26 @@ def test_powers_with_targets_and_points_round_trip(tmp_path: Path, small: Scenar
             assert restored.events == battle.events
             assert restored.command_log == battle.command_log
             assert state_of(restored) == state_of(battle)
+
+
+@pytest.mark.parametrize("edit", ["broken", "deleted"])
+def test_a_script_broken_on_disk_since_does_not_stop_a_save(tmp_path: Path, edit: str) -> None:
+    """A designer mid-edit saves: the save is checked against the scripts the battle read (and
+    records them), so a script broken or deleted on disk since neither fails it nor changes it."""
+    shutil.copy(ROOT / "assets/scenarios/ambush.toml", tmp_path / "ambush.toml")
+    (tmp_path / "scripts").mkdir()
+    script = tmp_path / "scripts/rally.star"
+    shutil.copy(ROOT / "assets/scripts/rally.star", script)
+    scenario = load_scenario(tmp_path / "ambush.toml")
+    with scenario.build() as battle:
+        battle.tick()
+        if edit == "broken":
+            script.write_text('def on_downed(ctx, event):\n    fallen = event["entity"\n')
+        else:
+            script.unlink()
+        save_game(tmp_path / "slot.json", scenario, battle)
+        restored = load_game(tmp_path / "slot.json")
+        assert restored.events == battle.events
+        restored.close()
+    assert json.loads((tmp_path / "slot.json").read_text())["files"]["scripts"]["rally.star"] == \
+        (ROOT / "assets/scripts/rally.star").read_text()

@@ -116,13 +116,20 @@ def _snapshot(battle: Battle) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------- writing
 
 
+def _files(scenario: Scenario, battle: Battle) -> RecordedFiles:
+    """What a save records besides the scenario: its power files and every script the battle read."""
+    return scenario.files.with_scripts(battle.scripts.sources())
+
+
 def _build_length(scenario: Scenario, battle: Battle, build_commands: int | None) -> int:
     """How many log entries are the scenario's build, checked by building it again.
 
     The check is what makes a save trustworthy: a battle not built from this scenario and seed
-    would otherwise be written as a file that can never be restored.
+    would otherwise be written as a file that can never be restored. It is built from the scripts
+    the battle read (as the save records them), not the folder's: a script broken on disk since
+    must not stop a save of a battle that goes on without it.
     """
-    fresh = scenario.build(seed=battle.seed)
+    fresh = scenario.build_with_ids(seed=battle.seed, scripts=_files(scenario, battle).scripts)[0]
     try:
         expected = fresh.command_log
         if build_commands is not None:
@@ -160,7 +167,7 @@ def _document(kind: str, scenario: Scenario, battle: Battle, build_commands: int
         "scenario": {"path": scenario.path, "name": scenario.name, "text": scenario.text,
                      "overrides": [[k, encode_value(v, f"override {k}")] for k, v in scenario.overrides]},
         # what the battle read besides the scenario: replayed from these texts, never from the disk
-        "files": scenario.files.with_scripts(battle.scripts.sources()).as_json(),
+        "files": _files(scenario, battle).as_json(),
         "seed": battle.seed,
         "build_commands": count,
         "commands": [_encode_command(i, c) for i, c in enumerate(log[count:], start=count)],

@@ -224,13 +224,16 @@ class Scenario:
         return self.build_with_ids(seed, trusted)[0]
 
     def build_with_ids(self, seed: int | None = None, trusted: bool | None = None,
-                       script_hosts: ScriptHosts | None = None) -> tuple[Battle, dict[str, int]]:
+                       script_hosts: ScriptHosts | None = None,
+                       scripts: Mapping[str, str] | None = None) -> tuple[Battle, dict[str, int]]:
         """Like :meth:`build`, also returning each creature key's entity id.
 
         ``trusted`` overrides :attr:`trusted` (a simulation worker that is itself a sandbox may run
         a stranger's scripts in-process). ``script_hosts``: hosts shared with other battles (a
         simulation worker's, so that a script-host process serves all its battles); by default an
         untrusted battle starts a host process of its own and stops it when it closes.
+        ``scripts``: the texts its scripts are read from, by file name, whatever the folder holds now
+        (a save checks its battle's build against the scripts that battle read).
 
         Everything goes through the battle's own commands (so the command log holds the build, and
         replays and saves can rebuild it and check it); walls go in before lights so that the level
@@ -239,7 +242,7 @@ class Scenario:
         Raises:
             ScenarioError: the battle refused part of it (validation should have caught it).
         """
-        battle = self.new_battle(seed, trusted, script_hosts)
+        battle = self.new_battle(seed, trusted, script_hosts, scripts)
         try:
             ids = self.place(battle)
             self.attach_reactions(battle, ids)
@@ -252,13 +255,15 @@ class Scenario:
         return battle, ids
 
     def new_battle(self, seed: int | None = None, trusted: bool | None = None,
-                   script_hosts: ScriptHosts | None = None) -> Battle:
+                   script_hosts: ScriptHosts | None = None, scripts: Mapping[str, str] | None = None) -> Battle:
         """The empty battle :meth:`build_with_ids` fills (same arguments): its grid, rules, powers and scripts."""
+        if scripts is None and self.recorded:
+            scripts = self.files.scripts
         return Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
                       rules=self.rules, powers=dict(self.powers),
                       trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir,
                       caches=self.caches, script_hosts=script_hosts,
-                      script_texts=self.files.scripts if self.recorded else None)
+                      script_texts=scripts)
 
     def place(self, battle: Battle) -> dict[str, int]:
         """Issue the build's commands for the map, lights, areas and creatures; each key's entity id.
