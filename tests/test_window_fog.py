@@ -103,3 +103,25 @@ def test_an_enemy_out_of_sight_is_remembered_dimmed_where_it_was_last_seen() -> 
     centre = window.renderer.square_centre(8, 0)
     edge = (centre[0] - max(4, int(window.renderer.tile * 0.34)), centre[1])
     assert tuple(window.screen.get_at(edge))[:3] == tuple(c // 2 for c in window.renderer.colour_of("red"))
+
+
+def test_where_a_hidden_enemy_stands_is_reachable_as_far_as_the_window_tells() -> None:
+    """A smoke cloud hides an orc two squares away: the blue reach shows no hole on its square, and
+    hovering there previews the walk as to any free square (a hole, or "taken by another creature",
+    would draw it). The battle's own answer still keeps the square (a move there is refused)."""
+    b = Battle(seed=3, width=12, height=6)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 3, 2, team="red", powers=["strike"])
+    b.add_area(3, 2, 5, "no vision")  # thick smoke on the orc's square
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    play_to_turn(app, hero)
+    assert orc in app.ui.hidden
+    assert not b.reachable(hero)[3, 2] and b.reachable(hero, unseen=[orc])[3, 2]
+    assert window.renderer.overlays.reach_mask(b, hero, app.ui.hidden)[3, 2]
+    app.handle(Hover((3, 2)))
+    preview = app.ui.move_preview
+    assert preview is not None and preview.legal and preview.cost_ft == 10, preview
+    assert not b.forecast_move(hero, (3, 2)).legal  # what the battle itself knows
+    app.handle(Click((3, 2)))
+    assert b.get(hero, Position).square == (1, 2) and "taken" in app.ui.message

@@ -181,3 +181,26 @@ def test_a_one_square_move_says_one_square() -> None:
     app.handle(Hover((2, 1)))
     text = _text(odds.move_lines(app.ui.move_preview))
     assert "(1 square)" in text and "of 1 enemy in sight" in text, text
+
+
+def test_a_power_centred_on_its_user_shows_whom_it_catches_before_a_second_press_uses_it() -> None:
+    """A burst around the user (and a power on the user) is chosen by its key like any other: the
+    forecast says whom it catches, and only the same key again (or a click) uses it."""
+    b = Battle(seed=4, width=12, height=8)
+    priest = b.spawn("Priest", 2, 2, team="blue", powers=["sanctuary-light", "fly"])
+    pal = b.spawn("Pal", 3, 2, team="blue", health=10)
+    b.spawn("Orc", 9, 6, team="red")
+    app = App(b, {"blue"})
+    app.open_window(screen=pygame.Surface(SIZE))
+    play_to_turn(app, priest)
+    orders = len(b.command_log)
+    app.handle(Key("1"))
+    app.handle(Hover((7, 7)))  # anywhere: the mouse does not aim it
+    assert app.ui.power == "sanctuary-light" and len(b.command_log) == orders  # chosen, not used
+    assert app.ui.forecast == b.forecast(priest, "sanctuary-light")
+    assert {t.target for t in app.ui.forecast.targets} == {priest, pal}
+    app.handle(Key("1"))
+    assert [name for name, _, _ in b.command_log[orders:]][:1] == ["use_power"] and app.ui.power is None
+    app.handle(Key("2"))
+    app.handle(Hover((3, 3)))
+    assert app.ui.power == "fly" and app.ui.forecast == b.forecast(priest, "fly")

@@ -28,7 +28,7 @@ from components.events import Spawned
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.naming import numbered
-from game.battle.reach import refuse_landings
+from game.battle.reach import refuse_landings, unseen_absent
 from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
 from systems.paths import blocked_for
@@ -227,10 +227,20 @@ class Creatures(BattleCore):
         return known_powers(self.state, self.check(entity))
 
     @entry
-    def reachable(self, entity: int) -> np.ndarray:
-        """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI)."""
+    def reachable(self, entity: int, unseen: Iterable[int] = ()) -> np.ndarray:
+        """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI); with
+        ``unseen``, as a player who cannot see those creatures is shown it (their squares count as
+        free: a window must not give them away; a move onto one is still refused when given)."""
         state = self.state
         entity = self.check(entity)
+        hidden = [self.check(other) for other in validate.ids(unseen, "unseen")]
+        if hidden:
+            with unseen_absent(state, hidden):
+                return self._reachable(entity)
+        return self._reachable(entity)
+
+    def _reachable(self, entity: int) -> np.ndarray:
+        state = self.state
         position, movement, falling, room = orders.starting_point(state, entity)
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions) or falling is not None:  # a queued move leaves it falling: no more moves

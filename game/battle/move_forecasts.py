@@ -17,6 +17,7 @@ from components.commands import Move
 from components.forecasts import MoveForecast
 from game.battle import orders, validate
 from game.battle.creatures import Creatures
+from game.battle.reach import unseen_absent
 from game.battle.world import entry
 from systems.actions import landing_problem, move_problems, speed_for_round, walk
 from systems.cover import has_cover
@@ -29,14 +30,21 @@ class MoveForecasts(Creatures):
     """``forecast_move`` and ``forecast_moves``."""
 
     @entry
-    def forecast_move(self, entity: int, square: tuple[int, int], cover: bool = True) -> MoveForecast:
+    def forecast_move(self, entity: int, square: tuple[int, int], cover: bool = True,
+                      unseen: Iterable[int] = ()) -> MoveForecast:
         """What moving ``entity`` to ``square`` now (after what it has queued) would do; without
-        ``cover``, the cover from each enemy is left out (a planner in a crowd asks ``threats``).
+        ``cover``, the cover from each enemy is left out (a planner in a crowd asks ``threats``);
+        with ``unseen``, as a player who cannot see those creatures is told it (see ``reachable``).
 
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
-        return self.forecast_moves_to(entity, [validate.place(self.state, square, "square")], cover)[0]
+        squares = [validate.place(self.state, square, "square")]
+        hidden = [self.check(other) for other in validate.ids(unseen, "unseen")]
+        if hidden:
+            with unseen_absent(self.state, hidden):
+                return self.forecast_moves_to(entity, squares, cover)[0]
+        return self.forecast_moves_to(entity, squares, cover)[0]
 
     @entry
     def forecast_moves_to(self, entity: int, squares: Iterable[tuple[int, int]], cover: bool = True,

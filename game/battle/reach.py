@@ -8,8 +8,13 @@ whose way could pass it are walked as the move would walk them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+
+import esper
 import numpy as np
 
+from components import Position
 from systems.actions import landing_problem, walk
 from systems.drops import fall_dice
 from systems.state import BattleState
@@ -58,3 +63,27 @@ def _lands_on_another(state: BattleState, entity: int, here: tuple[int, int], z:
         return False
     stop, _ = walk(state.terrain, found[0], z, False, state.rules, room)
     return landing_problem(state, entity, goal, stop) is not None
+
+
+@contextmanager
+def unseen_absent(state: BattleState, unseen: Iterable[int]) -> Iterator[None]:
+    """The square index without the ``unseen`` creatures, for one question: what a player who cannot
+    see them is shown. A window must not give away where a hidden enemy stands by a hole in the
+    squares its creature can reach, or by a forecast saying the square is taken; the move itself is
+    still refused when it is given. Each square's own set is put back after, untouched."""
+    saved: dict[tuple[int, int], set[int]] = {}
+    for entity in unseen:
+        square = esper.component_for_entity(entity, Position).square
+        held = state.squares.get(square)
+        if held is None or entity not in held:
+            continue
+        saved.setdefault(square, held)
+        left = held - {entity}
+        if left:
+            state.squares[square] = left
+        else:
+            del state.squares[square]
+    try:
+        yield
+    finally:
+        state.squares.update(saved)

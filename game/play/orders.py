@@ -119,8 +119,9 @@ class Orders:
             self.ui.message = ""
 
     def choose_power(self, index: int) -> None:
-        """Number key ``index`` (1-9): choose that power of the creature whose turn it is, or use it
-        at once when it needs no aim (centred on the user)."""
+        """Number key ``index`` (1-9): choose that power of the creature whose turn it is; a power that
+        needs no aim (on the user, or centred on it) is used by the same key again or a click, once
+        its forecast (who it catches, what it does) has been seen."""
         b, ui = self.battle, self.ui
         if ui.selected is None or not hasattr(b, "powers_of"):
             ui.message = "Select one of your creatures first"
@@ -135,19 +136,25 @@ class Orders:
             return
         power_id = powers[index - 1]
         power = b.power(power_id)
-        if _needs_aim(power):
+        if not needs_aim(power) and ui.power == power_id:
+            self._use(ui.selected, power_id, None, None)
+        elif needs_aim(power):
             ui.power = power_id
             ui.message = f"{power.name}: hover a target for the odds, click to use it (Esc to cancel)"
-            self.refresh()  # the forecast at the square already under the mouse, not the move preview
-            return
-        self._use(ui.selected, power_id, None, None)
-        self.refresh()
+        else:
+            ui.power = power_id
+            ui.message = f"{power.name} on {b.display_name(ui.selected)}: hover for what it does; " \
+                         f"{index} again or click to use it (Esc to cancel)"
+        self.refresh()  # the forecast at the square already under the mouse, not the move preview
 
     def use_power_at(self, square: tuple[int, int], occupant: int | None) -> None:
         """Use the chosen power on the clicked creature (a single-target power) or square."""
         b, ui = self.battle, self.ui
         assert ui.selected is not None and ui.power is not None
         power = b.power(ui.power)
+        if not needs_aim(power):
+            self._use(ui.selected, ui.power, None, None)
+            return
         if power.single_target and occupant is None:
             ui.message = f"{power.name} needs a creature: click one"
             return
@@ -173,9 +180,9 @@ class Orders:
             self.ui.message = f"{b.display_name(user)} used {b.power(power_id).name} (see the log); End turn when done"
 
 
-def _needs_aim(power: Any) -> bool:
-    """Whether a power asks for a target square or creature after its key, rather than being used at
-    once (a burst centred on the user, or a power on the user itself)."""
+def needs_aim(power: Any) -> bool:
+    """Whether a power asks for a target square or creature after its key, rather than where the
+    user stands (a burst centred on the user, or a power on the user itself)."""
     needs = power.range_ft is not None or (power.area is not None and power.area.shape != "burst")
     if power.targets == "self" and not getattr(power, "teleport", False):
         needs = False

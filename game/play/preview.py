@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from components import Position
+from game.play.orders import needs_aim
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -21,6 +22,8 @@ def power_forecast(app: App, user: int, power_id: str, square: tuple[int, int]) 
     b = app.battle
     try:
         power = b.power(power_id)
+        if not needs_aim(power):  # on the user or centred on it: the mouse does not aim it
+            return b.forecast(user, power_id)
         if power.single_target:
             target = app.creature_at(square)
             if target is None:
@@ -51,7 +54,7 @@ def move_forecast(app: App, entity: int, square: tuple[int, int]) -> Any:
     if square == b.get(entity, Position).square or app.creature_at(square) is not None:
         return None
     try:
-        return b.forecast_move(entity, square)
+        return b.forecast_move(entity, square, unseen=app.ui.hidden)
     except (KeyError, ValueError):
         return None
 

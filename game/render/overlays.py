@@ -34,14 +34,17 @@ class Overlays:
         self._reach_key: tuple[Any, ...] | None = None
         self._reach: np.ndarray | None = None
 
-    def reach_mask(self, battle: Any, entity: int) -> np.ndarray:
-        """Where the creature can move (the battle's ``reachable``), cached until anything changes."""
+    def reach_mask(self, battle: Any, entity: int, hidden: frozenset[int] = frozenset()) -> np.ndarray:
+        """Where the creature can move (the battle's ``reachable``), as its player may know it: the
+        squares of ``hidden`` creatures count as free (a hole there would draw them). Cached until
+        anything changes."""
         state = battle.state
-        key = (entity, state.positions_version, battle.terrain.version, len(state.events), len(battle.command_log))
+        key = (entity, state.positions_version, battle.terrain.version, len(state.events), len(battle.command_log),
+               hidden)
         if key != self._reach_key or self._reach is None:
             self._reach_key = key
             try:
-                self._reach = battle.reachable(entity)
+                self._reach = battle.reachable(entity, unseen=hidden)
             except (KeyError, ValueError):
                 self._reach = np.zeros((battle.width, battle.height), dtype=bool)
         return self._reach
@@ -64,9 +67,10 @@ class Overlays:
         self.bounds[name] = big.get_bounding_rect()
         return big
 
-    def draw_reach(self, surface: pygame.Surface, view: Viewport, battle: Any, entity: int) -> None:
-        """Blue: the squares the selected creature can move to."""
-        mask = self.reach_mask(battle, entity)
+    def draw_reach(self, surface: pygame.Surface, view: Viewport, battle: Any, entity: int,
+                   hidden: frozenset[int] = frozenset()) -> None:
+        """Blue: the squares the selected creature can move to (``hidden``: see :meth:`reach_mask`)."""
+        mask = self.reach_mask(battle, entity, hidden)
         layer = self.mask_surface("reach", mask, theme.REACH, theme.REACH_ALPHA, self._reach_key, view)
         view.blit_world(surface, layer, self.bounds.get("reach"))
 

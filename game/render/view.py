@@ -18,7 +18,6 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
 import pygame
 
 from components import Position
@@ -160,10 +159,6 @@ class Renderer:
         self.feed.update(self.battle)
         return list(self.feed.lines)
 
-    def reach_mask(self, entity: int) -> np.ndarray:
-        """Where a creature can move (the battle's answer, cached)."""
-        return self.overlays.reach_mask(self.battle, entity)
-
     # ------------------------------------------------------------------ the frame
 
     def draw(self, surface: pygame.Surface, ui: UiState | None = None, now: float | None = None) -> None:
@@ -218,7 +213,7 @@ class Renderer:
         view.blit_world(surface, self.terrain.surface(b, view.tile, self.texts))
         draw_fog(surface, view, self.overlays, ui)
         if selected is not None and ui.power is None and b.is_alive(selected):
-            self.overlays.draw_reach(surface, view, b, selected)
+            self.overlays.draw_reach(surface, view, b, selected, ui.hidden)
         if selected is not None and ui.power is not None:
             self.overlays.draw_power(surface, view, b, selected, ui.power, ui.hover, planned_square(b, selected, ui))
         draw_plans(surface, view, b, ui, self.texts)
