@@ -16,9 +16,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from components import Position
 from components.events import Died
 
 DEMO_SCENARIO = Path(__file__).resolve().parents[2] / "assets" / "scenarios" / "demo.toml"
@@ -82,9 +79,14 @@ def load(path: str | Path, human: bool = True, seed: int | None = None) -> Demo:
     scenario = load_scenario(path)
     battle, ids = scenario.build_with_ids(seed)
     humans = human_teams(scenario) if human else frozenset()
-    powers = scenario.powers_by_entity(ids) if hasattr(scenario, "powers_by_entity") else None
-    powers = {e: p for e, p in (powers or {}).items() if p} or None
-    return Demo(battle, scenario.name, _colours(scenario), humans, scenario, len(battle.command_log), powers, ids)
+    return Demo(battle, scenario.name, _colours(scenario), humans, scenario, len(battle.command_log),
+                listed_powers(scenario, ids), ids)
+
+
+def listed_powers(scenario: Any, ids: dict[str, int]) -> dict[int, tuple[str, ...]] | None:
+    """Each creature's powers as its scenario lists them (for keys 1-9 and the AI), None where no
+    creature lists any (then each may use every power, as the battle allows)."""
+    return {e: p for e, p in scenario.powers_by_entity(ids).items() if p} or None
 
 
 def build_in_code(seed: int = 3) -> Demo:
@@ -129,41 +131,30 @@ def build(seed: int | None = None) -> Demo:
 
 
 def _ledge_jumper(demo: Demo) -> tuple[int, tuple[int, int]] | None:
-    """The first creature in turn order that can reach a square at least 10 ft below it, and the square.
-
-    Hard ground is preferred to hay so that the fall hurts (hay halves the dice: 10 ft onto hay is 0).
-    """
+    """The first creature in turn order with a move that ends in a fall, and the square: one whose fall
+    hurts by preference (the battle's forecast says; a short drop onto hay does not)."""
     b = demo.battle
-    ground, soft = b.terrain.ground, b.terrain.soft
     for e in b.turn_order():
-        z = b.get(e, Position).z
-        mask = b.reachable(e) & ((z - ground) >= 10)
-        for prefer_hard in (True, False):
-            found = mask & (~soft if prefer_hard else soft)
-            if found.any():
-                x, y = (int(v) for v in np.argwhere(found)[0])
-                return e, (x, y)
+        falls = [(square, f.fall) for square, f in sorted(b.forecast_moves(e).items())
+                 if f.legal and f.fall is not None and f.stops_at == square]
+        for hurts in (True, False):
+            found = [square for square, fall in falls if (fall.dice > 0) == hurts]
+            if found:
+                return e, found[0]
     return None
 
 
 def _cover_seeker(demo: Demo) -> tuple[int, tuple[int, int]] | None:
-    """A creature that can step to a square where an enemy sees it but a wall gives it cover."""
-    from components import Vision
-    from systems.cover import has_cover
-    from systems.visibility import sees
-
+    """A creature that can step to a square where an enemy sees it but a wall gives it cover from that
+    enemy (the battle's move forecasts and sight say)."""
     b = demo.battle
-    assert b.state.levels is not None
     for e in b.turn_order():
-        if b.conditions(e) & {"downed", "unconscious", "dead"}:
+        if not b.can_act(e):
             continue
-        enemies = [o for o in b.creatures() if b.team(o) != b.team(e) and b.is_alive(o)]
-        for x, y in (tuple(int(v) for v in sq) for sq in np.argwhere(b.reachable(e))):
-            for enemy in enemies:
-                there = b.get(enemy, Position).square
-                if sees(b.terrain.walls, b.state.levels, b.get(enemy, Vision).level, there, (x, y)) \
-                        and has_cover(b.state, there, (x, y)):
-                    return e, (x, y)
+        for square, forecast in sorted(b.forecast_moves(e).items()):
+            if forecast.legal and forecast.stops_at == square and any(
+                    covered and b.can_see(enemy, square) for enemy, covered in forecast.cover):
+                return e, square
     return None
 
 

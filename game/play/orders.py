@@ -123,7 +123,7 @@ class Orders:
         needs no aim (on the user, or centred on it) is used by the same key again or a click, once
         its forecast (who it catches, what it does) has been seen."""
         b, ui = self.battle, self.ui
-        if ui.selected is None or not hasattr(b, "powers_of"):
+        if ui.selected is None:
             ui.message = "Select one of your creatures first"
             return
         problem = self._why_not(ui.selected)
@@ -181,11 +181,6 @@ class Orders:
 
 
 def needs_aim(power: Any) -> bool:
-    """Whether a power asks for a target square or creature after its key, rather than where the
-    user stands (a burst centred on the user, or a power on the user itself)."""
-    needs = power.range_ft is not None or (power.area is not None and power.area.shape != "burst")
-    if power.targets == "self" and not getattr(power, "teleport", False):
-        needs = False
-    if not needs and power.area is None and power.targets != "self":
-        needs = True  # melee reach: still pick the creature
-    return needs
+    """Whether a power asks for a target creature, square or direction after its key, rather than
+    where the user stands (on itself, or centred on it): the power's own reading of its kind."""
+    return bool(power.single_target or power.aims_at_point or power.needs_direction)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.content.scenario import ScenarioError, load_scenario
-from game.play.demo import human_teams
+from game.play.demo import human_teams, listed_powers
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -50,9 +50,7 @@ def load_fresh(app: App) -> Reloaded | None:
     except (ValueError, OSError) as err:  # a build the loader let through: still the designer's to fix
         _failed(app, f"{path}: {err}")
         return None
-    powers = scenario.powers_by_entity(ids) if hasattr(scenario, "powers_by_entity") else None
-    powers = {e: p for e, p in (powers or {}).items() if p} or None
-    return Reloaded(battle, scenario, len(battle.command_log), powers)
+    return Reloaded(battle, scenario, len(battle.command_log), listed_powers(scenario, ids))
 
 
 def _failed(app: App, error: str) -> None:

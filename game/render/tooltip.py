@@ -14,25 +14,23 @@ import pygame
 from components import Position
 from game.render import theme
 from game.render.draw import dashed, panel, shield
-from game.render.ui import UiState, planned_square
 from game.render.viewport import Viewport
-from systems.geometry import distance_ft
 
 TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
 Line = tuple[str, theme.Colour]
 
 
 def draw_hover(surface: pygame.Surface, view: Viewport, battle: Any, selected: int, hover: tuple[int, int],
-               squares: dict[tuple[int, int], int], ui: UiState | None, text: TextFn) -> None:
-    """Line of sight, cover and roll mode from the selected creature to the hovered one, and with
-    a power chosen, whether the target is in its reach."""
+               squares: dict[tuple[int, int], int], text: TextFn) -> None:
+    """Line of sight, cover and roll mode from the selected creature to the hovered one (with a power
+    chosen, whether it reaches is the forecast's to say, in its own panel)."""
     rect = view.square_rect(*hover)
     target = squares.get(hover)
     if target is None or target == selected or not battle.is_alive(selected):
         pygame.draw.rect(surface, theme.TEXT, rect, 1)
         return
     origin = battle.get(selected, Position).square
-    sees = battle.can_see(selected, target) if hasattr(battle, "can_see") else True
+    sees = battle.can_see(selected, target)
     colour = theme.LOS_CLEAR if sees else theme.LOS_BLOCKED
     dashed(surface, colour, view.square_centre(*origin), rect.center, 3)
     pygame.draw.rect(surface, colour, rect, 2)
@@ -40,8 +38,6 @@ def draw_hover(surface: pygame.Surface, view: Viewport, battle: Any, selected: i
         lines = _enemy_lines(surface, view, battle, selected, target, hover, sees)
     else:
         lines = [("in sight" if sees else "no line of sight", colour), ("ally", theme.TEXT_DIM)]
-    if ui is not None and ui.power is not None:
-        lines.append(reach_line(battle, selected, ui, hover))
     box_beside(surface, view, rect, [text(t, "small", c) for t, c in lines])
 
 
@@ -93,17 +89,3 @@ def light_word(battle: Any, square: tuple[int, int]) -> str:
     if int(level) >= 3:
         return ""
     return str(getattr(level, "name", level)).lower().replace("_", " ")
-
-
-def reach_line(battle: Any, user: int, ui: UiState, square: tuple[int, int]) -> Line:
-    """How far the hovered square is from where the user will stand, against the power's reach."""
-    assert ui.power is not None
-    try:
-        power = battle.power(ui.power)
-    except (KeyError, ValueError):
-        return (ui.power, theme.TEXT_DIM)
-    reach = power.range_ft if power.range_ft is not None else float(battle.rules.square_ft)
-    gap = distance_ft(planned_square(battle, user, ui), square, battle.rules)
-    if gap > reach:
-        return (f"OUT OF REACH: {gap} ft, {power.name} {reach:g} ft", theme.LOS_BLOCKED)
-    return (f"{gap} ft away ({power.name} {reach:g} ft)", theme.TEXT)

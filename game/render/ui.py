@@ -83,8 +83,6 @@ def shown_powers(battle: Any, entity: int, powers: Mapping[int, tuple[str, ...]]
         entity: the creature.
         powers: a scenario's entity -> power ids, or None to show everything the creature knows.
     """
-    if not hasattr(battle, "powers_of"):
-        return []
     own = battle.powers_of(entity)
     if powers is not None and entity in powers:
         own = [p for p in own if p in powers[entity]] or list(powers[entity])

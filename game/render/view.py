@@ -232,7 +232,7 @@ class Renderer:
         elif ui.move_preview is not None:
             draw_move_preview(surface, view, ui, self.texts)
         elif selected is not None and ui.hover is not None:
-            draw_hover(surface, view, b, selected, ui.hover, squares, ui, self.texts)
+            draw_hover(surface, view, b, selected, ui.hover, squares, self.texts)
         elif ui.hover is not None:
             pygame.draw.rect(surface, theme.TEXT, view.square_rect(*ui.hover), 1)
         if motion is not None and motion.marks:
