@@ -125,3 +125,36 @@ def test_where_a_hidden_enemy_stands_is_reachable_as_far_as_the_window_tells() -
     assert not b.forecast_move(hero, (3, 2)).legal  # what the battle itself knows
     app.handle(Click((3, 2)))
     assert b.get(hero, Position).square == (1, 2) and "taken" in app.ui.message
+
+
+def test_the_teams_log_keeps_what_it_saw_then_through_an_undo_and_a_load() -> None:
+    """The log is told as the team saw each event when it happened: an undo (the battle restored)
+    or a load (the same battle rebuilt) tells again only what comes after, so a shot at an orc who
+    has since left the team's sight stays named, not rewritten as someone unseen."""
+    from game.render.feed import UNSEEN, EventFeed
+
+    b = Battle(seed=5, width=12, height=6)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 6, 2, team="red", powers=["strike"])
+    b.start_combat()
+    feed = EventFeed()
+    b.damage(orc, 2, source="Shoot")
+    b.tick()
+    feed.update(b)  # the team sees the orc: it is named
+    told = list(feed.seen_lines)
+    assert any("Orc" in line for line in told)
+    before = b.snapshot()
+    b.damage(hero, 1)
+    b.tick()
+    feed.update(b, hidden=frozenset({orc}))  # now it is out of sight
+    assert feed.seen_lines[:len(told)] == told and len(feed.seen_lines) > len(told)
+    b.restore(before)  # an undo
+    feed.update(b, hidden=frozenset({orc}))
+    assert feed.seen_lines == told and not any(UNSEEN in line for line in feed.seen_lines)
+    again = Battle.replay(b.seed, b.width, b.height, b.rules, b.command_log)  # a load of the same battle
+    feed.update(again, hidden=frozenset({orc}))
+    assert feed.seen_lines == told
+    other = Battle(seed=6, width=12, height=6)  # another battle altogether: told afresh
+    other.spawn("Elf", 2, 2, team="green")
+    feed.update(other)
+    assert not any("Orc" in line for line in feed.seen_lines) and any("Elf" in line for line in feed.seen_lines)

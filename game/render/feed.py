@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from components import Position
 from components.events import Landed, Spawned
@@ -73,8 +73,33 @@ def token_labels(names: dict[int, str]) -> dict[int, str]:
     return labels
 
 
+def _shared_start(old: Sequence[Any], new: Sequence[Any]) -> int:
+    """How many events two records share from the first one on (a rewind's or a load's battle
+    replays the same events up to where it parts from the old one)."""
+    shared = 0
+    for before, now in zip(old, new):
+        if before != now:
+            break
+        shared += 1
+    return shared
+
+
+class _Mark(NamedTuple):
+    """How far the log had got after one reading: events read, and lines written in all (the GM's
+    and the team's), with the last event read (to know the record still holds it)."""
+
+    events: int
+    lines: int
+    seen_lines: int
+    last: Any
+
+
 class EventFeed:
-    """The renderer's reading of one battle's event record (a new battle needs a new feed)."""
+    """The renderer's reading of one battle's event record, and of those that replace it.
+
+    After an undo, a rewind or a load, the events both records share keep the lines written when
+    they happened: the team's log says what its creatures saw then, not what they see now (a shot
+    at an archer who has since stepped out of sight stays named)."""
 
     def __init__(self) -> None:
         self._seen = 0
@@ -84,6 +109,9 @@ class EventFeed:
         self.names: dict[int, str] = {}
         self.labels: dict[int, str] = {}
         self.falls: dict[int, Fall] = {}
+        self._record: list[Any] | None = None
+        self._marks: list[_Mark] = []
+        self._dropped = (0, 0)  # lines and seen lines trimmed off the front
 
     def update(
         self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None
@@ -93,10 +121,10 @@ class EventFeed:
         are named as someone unseen in the rest). ``notes`` (event index -> lines: the computer
         player's reasons) go into the GM's ``lines`` only, before the event at their index: a
         reason names what the computer sees, which fog of war keeps from the person."""
-        events = battle.state.events
-        if len(events) < self._seen:  # a different record (the battle was replaced): start over
-            self._seen = 0
-            self.lines, self.seen_lines = [], []
+        events: list[Any] = battle.state.events
+        if events is not self._record or len(events) < self._seen or \
+                (self._seen and events[self._seen - 1] is not self._marks[-1].last):
+            self._resync(events)
         new = events[self._seen :]
         if not new:
             return
@@ -116,10 +144,37 @@ class EventFeed:
             kept = [e for e in new if not (set(named(e)) and set(named(e)) <= hidden)]
             names = {**self.names, **dict.fromkeys(hidden, UNSEEN)}
             self.seen_lines.extend(format_events(battle, kept, names))
-        if len(self.lines) > _LOG_MAX:
-            self.lines = self.lines[-_LOG_KEEP:]
-        if len(self.seen_lines) > _LOG_MAX:
-            self.seen_lines = self.seen_lines[-_LOG_KEEP:]
+        self._trim()
+        self._marks.append(_Mark(self._seen, self._dropped[0] + len(self.lines),
+                                 self._dropped[1] + len(self.seen_lines), events[-1]))
+
+    def _resync(self, events: list[Any]) -> None:
+        """Back to the last reading that the record ``events`` still holds: the same list cut back (an
+        undo) still holds a reading whose last event is there; another record (a rewind or a load)
+        holds those of the events equal to the old record's from the first one on."""
+        same_list = self._record is events
+        shared = len(events) if same_list else _shared_start(self._record or [], events)
+        self._record = events
+        while self._marks and not (self._marks[-1].events <= shared and (
+                not same_list or events[self._marks[-1].events - 1] is self._marks[-1].last)):
+            self._marks.pop()
+        mark = self._marks[-1] if self._marks else _Mark(0, 0, 0, None)
+        del self.lines[max(mark.lines - self._dropped[0], 0):]
+        del self.seen_lines[max(mark.seen_lines - self._dropped[1], 0):]
+        self._seen = mark.events
+        self.names = display_names(events[:mark.events])
+        self.labels = token_labels(self.names)
+        self.falls.clear()
+
+    def _trim(self) -> None:
+        """Keep the log panel's history bounded (its first lines go first)."""
+        cut = (max(len(self.lines) - _LOG_KEEP, 0) if len(self.lines) > _LOG_MAX else 0,
+               max(len(self.seen_lines) - _LOG_KEEP, 0) if len(self.seen_lines) > _LOG_MAX else 0)
+        if cut != (0, 0):
+            del self.lines[:cut[0]]
+            del self.seen_lines[:cut[1]]
+            self._dropped = (self._dropped[0] + cut[0], self._dropped[1] + cut[1])
+            self._marks = [m for m in self._marks if m.lines >= self._dropped[0]][-_LOG_KEEP:]
 
     def name(self, battle: Any, entity: int) -> str:
         """The creature's display name ("Raider 2"), or the battle's name for it before it is known."""

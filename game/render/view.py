@@ -72,6 +72,7 @@ class Renderer:
         self._fixed_tile = tile
         #: a scenario's entity -> power ids (what the side panel lists and keys 1-9 choose)
         self.powers: Mapping[int, tuple[str, ...]] | None = None
+        self.feed = EventFeed()
         self.set_battle(battle)
 
     # ------------------------------------------------------------------ setup and geometry
@@ -87,8 +88,8 @@ class Renderer:
 
     def forget(self) -> None:
         """Drop what was drawn from the battle (after an undo the battle is back where it was, and the
-        caches' keys, its counters, may come round again for a different board); the view stays."""
-        self.feed = EventFeed()
+        caches' keys, its counters, may come round again for a different board); the view stays, and
+        so does the log of the events the battle still holds (the feed keeps what was told then)."""
         self.terrain = TerrainLayer()
         self.tokens = Tokens(self.colour_of, self.texts)
         self.overlays = Overlays()
