@@ -42,5 +42,6 @@ def test_a_save_whose_folder_cannot_be_made_says_so_and_the_game_goes_on(tmp_pat
     (tmp_path / "out").write_text("a file where the save folder would go")
     keep = _app("keep", tmp_path / "out" / "keep.save.json")
     keep.handle(Key("s", ctrl=True))
-    assert keep.ui.message.startswith("Save failed"), keep.ui.message
+    assert keep.ui.message == f"Save failed: {tmp_path / 'out'} is a file, where saves go in a folder of that " \
+                              "name (move it away)", keep.ui.message
     assert (tmp_path / "out").read_text() == "a file where the save folder would go"

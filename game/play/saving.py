@@ -19,8 +19,16 @@ def save(app: App) -> None:
     if app.scenario is None:
         app.ui.message = "This battle was not loaded from a scenario: nothing to save it against"
         return
+    folder = app.save_path.parent
     try:
-        app.save_path.parent.mkdir(parents=True, exist_ok=True)  # a file in its way, a read-only disk
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:  # a file in its way, a read-only disk: say which folder, in words
+        in_way = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+        app.ui.message = f"Save failed: {in_way} is a file, where saves go in a folder of that name " \
+                         f"(move it away)" if in_way is not None else \
+                         f"Save failed: cannot make the folder {folder}: {err.strerror or err}"
+        return
+    try:
         saves.save_game(app.save_path, app.scenario, app.battle, build_commands=app.build_commands)
     except Exception as err:  # whatever went wrong, the player reads it and the game goes on
         app.ui.message = f"Save failed: {err}"
