@@ -18,6 +18,9 @@ LEVEL_NAMES = {3: "Normal", 2: "Poor", 1: "Terrible", 0: "No vision"}
 
 #: The entry drawn hatched, as the map hatches pits.
 PIT = "Pit (hard)"
+#: The entries drawn as the map draws terrain that stops some things only.
+SLIT = "Arrow slit (sight passes)"
+BATTLEMENT = "Battlement (fliers pass)"
 SWATCH = 12
 ROW = 17
 
@@ -44,6 +47,7 @@ def entries() -> list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]]
              ("No vision (smoke)", ground, theme.FOG[0])]
     rows += [("Hay (soft)", theme.HAY, None), ("Water (soft)", theme.WATER, None), ("Wall", theme.WALL, None)]
     rows.insert(len(rows) - 1, (PIT, theme.GROUND_LOW, None))
+    rows += [(SLIT, ground, None), (BATTLEMENT, ground, None)]
     return rows
 
 
@@ -61,5 +65,11 @@ def draw_legend(side: pygame.Surface, x: int, y: int, width: int, texts: Texts) 
             for off in (3, 7, 11):
                 bottom, right = cy + 2 + SWATCH - 1, cx + SWATCH - 1
                 pygame.draw.line(side, theme.PIT_HATCH, (cx + off, bottom), (right, cy + 2 + off))
+        elif label == SLIT:
+            side.fill(theme.WALL, (cx, cy + 2, 5, SWATCH))
+            side.fill(theme.WALL, (cx + SWATCH - 5, cy + 2, 5, SWATCH))
+        elif label == BATTLEMENT:
+            for left in (cx, cx + 5, cx + 10):
+                side.fill(theme.WALL, (left, cy + 6, 2, 4))
         side.blit(texts(label, "small", theme.TEXT_DIM), (cx + SWATCH + 6, cy))
     return y + -(-len(rows) // columns) * ROW + 4

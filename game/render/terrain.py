@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pygame
 
+from components.terrain import Blocks
 from game.render import theme
 from game.render.lighting import darken
 
@@ -53,6 +54,7 @@ def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
     _pits(world, (ground < 0) & ~soft & ~walls, tile)
     _cliffs(world, ground, tile)
     _walls(world, walls, tile)
+    _barriers(world, terrain, tile)
     if tile >= 20:
         _heights(world, ground, walls, tile, text)
     darken(world, battle, tile)
@@ -145,6 +147,44 @@ def _walls(world: pygame.Surface, walls: np.ndarray, tile: int) -> None:
             q = tile // 4
             pygame.draw.line(world, theme.WALL_SHADOW, (r.x + 3, r.y + q), (r.right - 4, r.y + q), 1)
             pygame.draw.line(world, theme.WALL_SHADOW, (r.x + 3, r.bottom - q), (r.right - 4, r.bottom - q), 1)
+
+
+def _barriers(world: pygame.Surface, terrain: Any, tile: int) -> None:
+    """Terrain that stops some things but not all, drawn as what it lets through: one that stops
+    movement but not sight (an arrow slit) as wall with an open slot across the wall line; one that
+    stops walkers only (a battlement) as a low crenellated wall; any other such square framed in the
+    wall colour. Plain ground there read as open field, an opening in the wall."""
+    walls, blockers = terrain.walls, terrain.blockers
+    for x, y in zip(*np.nonzero((blockers != 0) & ~walls)):
+        flags, r = Blocks(int(blockers[x, y])), pygame.Rect(x * tile, y * tile, tile, tile)
+        if flags & Blocks.MOVEMENT and not flags & Blocks.SIGHT:
+            if flags & Blocks.FLIERS:
+                _draw_slit(world, r, _wall_runs_across(walls, blockers, x, y))
+            else:
+                step = max(tile // 5, 2)
+                for left in range(r.x, r.right, 2 * step):
+                    world.fill(theme.WALL, (left, r.y + tile // 3, step, tile // 3))
+                world.fill(theme.WALL_SHADOW, (r.x, r.y + 2 * tile // 3 - 1, tile, max(tile // 10, 1)))
+        else:
+            pygame.draw.rect(world, theme.WALL, r, max(tile // 8, 1))
+
+
+def _wall_runs_across(walls: np.ndarray, blockers: np.ndarray, x: int, y: int) -> bool:
+    """Whether the wall a slit is cut in runs east-west (its neighbours left or right are wall)."""
+    solid = walls | (blockers != 0)
+    width = solid.shape[0]
+    return bool((x > 0 and solid[x - 1, y]) or (x + 1 < width and solid[x + 1, y]))
+
+
+def _draw_slit(world: pygame.Surface, r: pygame.Rect, across: bool) -> None:
+    """Wall on both sides of a narrow slot that crosses the wall line."""
+    side = max(r.w * 2 // 5, 2)
+    if across:  # the wall runs east-west: the slot runs north-south
+        world.fill(theme.WALL, (r.x, r.y, side, r.h))
+        world.fill(theme.WALL, (r.right - side, r.y, side, r.h))
+    else:
+        world.fill(theme.WALL, (r.x, r.y, r.w, side))
+        world.fill(theme.WALL, (r.x, r.bottom - side, r.w, side))
 
 
 def _heights(world: pygame.Surface, ground: np.ndarray, walls: np.ndarray, tile: int, text: TextFn) -> None:
