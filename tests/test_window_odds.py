@@ -204,3 +204,5 @@ def test_a_power_centred_on_its_user_shows_whom_it_catches_before_a_second_press
     app.handle(Key("2"))
     app.handle(Hover((3, 3)))
     assert app.ui.power == "fly" and app.ui.forecast == b.forecast(priest, "fly")
+    text = _text(odds.forecast_lines(app.ui.forecast, "Fly", b.name))
+    assert "Priest (self)\n  100%: flying" in text, text  # not "Priest (ALLY)"

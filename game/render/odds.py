@@ -39,10 +39,14 @@ def _defense(defense: Any) -> list[Line]:
     return lines
 
 
-def target_lines(t: Any, name: NameFn) -> list[Line]:
-    """One creature the use reaches: its roll, damage, healing, push and fall, and the chance it drops."""
-    who = name(t.target) + (" (ALLY)" if t.ally else "")
-    lines: list[Line] = [(who, "ally" if t.ally else "text")]
+def _who(target: int, ally: bool, name: NameFn, user: int | None, ally_word: str) -> str:
+    """A creature as the box names it: the user itself as "(self)", an ally marked."""
+    return name(target) + (" (self)" if target == user else f" ({ally_word})" if ally else "")
+
+
+def _rolls(t: Any) -> list[Line]:
+    """The attack roll against the target, or its save: the chance, the numbers and why."""
+    lines: list[Line] = []
     if t.attack is not None:
         a = t.attack
         lines.append((f"  hit {a.chance:.0%}: d20 {a.bonus:+d} vs Defense {a.defense.value}",
@@ -53,6 +57,13 @@ def target_lines(t: Any, name: NameFn) -> list[Line]:
         s = t.save
         half = ", half on a save" if s.half_on_success else ""
         lines.append((f"  saves {s.chance:.0%} vs DC {s.dc}{half}; roll: {_mode(s.mode)}", "text"))
+    return lines
+
+
+def target_lines(t: Any, name: NameFn, user: int | None = None) -> list[Line]:
+    """One creature the use reaches: its roll, damage, healing, push and fall, and the chance it
+    drops; a use with none of those (a blink, a flight) says it takes effect with no roll."""
+    lines: list[Line] = [(_who(t.target, t.ally, name, user, "ALLY"), "ally" if t.ally else "text"), *_rolls(t)]
     if t.damage is not None:
         lines.append((f"  damage {_dice(t.damage)}", "text"))
     if t.healing is not None:
@@ -67,6 +78,8 @@ def target_lines(t: Any, name: NameFn) -> list[Line]:
         lines.append((f"  drops it: {t.downs:.0%}", "good" if not t.ally else "bad"))
     if t.kills > 0:
         lines.append((f"  kills it: {t.kills:.0%}", "good" if not t.ally else "bad"))
+    if len(lines) == 1:
+        lines.append(("  no roll: it takes effect", "dim"))
     return lines
 
 
@@ -80,18 +93,18 @@ def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn 
     lines: list[Line] = [(power_name, "text")]
     targets = [t for t in forecast.targets if shows(t.target)]
     if forecast.squares:
-        caught = ", ".join(name(t.target) + (" (ally)" if t.ally else "") for t in targets) or "nobody seen"
+        caught = ", ".join(_who(t.target, t.ally, name, forecast.user, "ally") for t in targets) or "nobody seen"
         lines.append((f"area of {_count(len(forecast.squares), 'square')} catches: {caught}", "text"))
     for t in targets:
-        lines += target_lines(t, name)
+        lines += target_lines(t, name, forecast.user)
     if len(targets) > 1 and len(targets) == len(forecast.targets):
         lines.append((f"expected damage (enemies - allies): {forecast.expected_damage:.1f}", "text"))
     if forecast.scripted:
-        lines += script_lines(foresight, name, shows)
+        lines += script_lines(foresight, name, shows, forecast.user)
     return lines
 
 
-def script_lines(foresight: Any, name: NameFn, shows: ShowsFn = _everyone) -> list[Line]:
+def script_lines(foresight: Any, name: NameFn, shows: ShowsFn = _everyone, user: int | None = None) -> list[Line]:
     """What the use's script would add (``battle.foresee_script``: its ``on_use``, then its ``on_hit``
     on each target, for a use that lands), or that a script decides what is not shown."""
     if foresight is None:
@@ -105,8 +118,8 @@ def script_lines(foresight: Any, name: NameFn, shows: ShowsFn = _everyone) -> li
             parts += [f"healing avg {o.healing:.1f}"] if o.healing is not None else []
             parts += [f"{', '.join(o.conditions)} {o.affected:.0%}"] if o.conditions else []
             parts += [f"drops it {o.downs:.0%}"] if o.downs > 0 else []
-            who = name(o.target) + (" (ALLY)" if o.ally else "")
-            lines.append((f"  {who}: {'; '.join(parts)}", "ally" if o.ally else "text"))
+            who = _who(o.target, o.ally, name, user, "ALLY")
+            lines.append((f"  {who}: {'; '.join(parts) or 'no change'}", "ally" if o.ally else "text"))
     return lines
 
 
