@@ -17,7 +17,7 @@ from components import Conditions, Defense, Fatigue, Position, Visibility, Visio
 from components.dice import die
 from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS, Rules
-from systems.cover import has_cover
+from systems.cover import cover_count, has_cover
 from systems.state import BattleState
 from systems.visibility import level_at, sight_value
 
@@ -128,7 +128,9 @@ def defense_against(state: BattleState, target: int, attacker: int, attacker_squ
         return DefenseBreakdown(base, base, (), False)  # the common answer: nothing to add
     modifiers: list[Modifier] = []
     if covered:
-        modifiers.append(Modifier("cover", rules.cover_bonus, "walls hide 3 of 4 corner lines from the attacker"))
+        hidden = cover_count(state.caches, state.terrain, here, there)  # (a lookup: has_cover just asked it)
+        modifiers.append(Modifier("cover", rules.cover_bonus, f"walls hide {hidden} of 4 corner lines from the "
+                                                              "attacker"))
     flat_footed = "flat-footed" in active
     if flat_footed:
         why = "surprised" if "surprised" in active else "no vision" if "blinded" in active or \
