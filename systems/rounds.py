@@ -1,6 +1,7 @@
 """Rounds: every tick is one round; budgets reset at its start, surprise wears off at its end.
 
-Two processors, the first and the last of the schedule, bracket everything else in the round.
+The first processor of the schedule; ``systems.round_end`` closes the round last, so that the two
+bracket everything else in it.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import esper
 
 from components import Conditions, Falling, Movement
-from components.events import RoundEnded, RoundStarted
+from components.events import RoundStarted
 from systems.state import BattleState, Phase
 
 
@@ -47,16 +48,3 @@ class RoundSystem(esper.Processor):
                     continue  # (revoke would find nothing to take back)
                 if conditions.revoke("surprised", "surprise"):
                     state.dirty.add(entity)
-
-
-class RoundEndSystem(esper.Processor):
-    """Closes the round last, after every consequence of it has been announced."""
-
-    PHASES = frozenset({Phase.END})  # the only phases it runs in
-
-    def __init__(self, state: BattleState) -> None:
-        self.state = state
-
-    def process(self, phase: Phase, actor: int | None = None) -> None:
-        if phase is Phase.END:
-            self.state.emit(RoundEnded(self.state.round))

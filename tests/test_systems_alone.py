@@ -60,7 +60,8 @@ from systems.falling import FallingSystem
 from systems.fatigue import FatigueSystem
 from systems.gm import GmSystem
 from systems.powers import PowerSystem
-from systems.rounds import RoundEndSystem, RoundSystem
+from systems.round_end import RoundEndSystem
+from systems.rounds import RoundSystem
 from systems.state import BattleState, Phase
 from systems.visibility import VisibilitySystem
 
