@@ -41,14 +41,14 @@ _D20: Mapping[str, tuple[float, ...]] = MappingProxyType({
 
 def _tails(chances: tuple[float, ...]) -> tuple[float, ...]:
     """P(face >= k) for k = 0..sides+1, each summed over the faces in rising order, as :func:`chance`
-    sums them (so the two give the very same float)."""
+    sums them (so the two give the very same float), a sum past 1 by rounding held at 1."""
     found = []
     for k in range(len(chances) + 2):
         total = 0.0
         for face, p in enumerate(chances, start=1):
             if face >= k:
                 total += p
-        found.append(total)
+        found.append(total if total < 1.0 else 1.0)
     return tuple(found)
 
 
@@ -76,7 +76,7 @@ def chance(sides: int, mode: str, succeeds: Callable[[int], bool]) -> float:
     for face, p in enumerate(chances, start=1):
         if succeeds(face):
             total += p
-    return total
+    return total if total < 1.0 else 1.0  # twenty 0.05s add up to 1.0000000000000002
 
 
 def sum_of_dice(count: int, sides: int) -> np.ndarray:

@@ -333,3 +333,20 @@ def test_a_burst_around_the_user_forecast_from_another_square_reaches_it_there()
     there = {t.target for t in b.forecast(priest, "sanctuary-light", from_square=(8, 2)).targets}
     assert here == {priest, friend}
     assert there == {priest}
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(attack_bonus=st.integers(-40, 40), defense=st.integers(1, 40), cover=st.booleans(),
+       ambient=st.sampled_from(["normal", "terrible"]), fatigue=st.sampled_from([0, 4]))
+def test_every_chance_is_a_probability(attack_bonus: int, defense: int, cover: bool, ambient: str,
+                                       fatigue: int) -> None:
+    """Sure hits and sure misses included: a chance is never above 1 (twenty 0.05s added up to
+    1.0000000000000002) nor below 0, and a damage distribution's chances add up to 1."""
+    b, hero, foe = duel(attack_bonus, defense, cover, ambient, fatigue, distance=6)
+    try:
+        t = b.forecast(hero, "shoot", target=foe).targets[0]
+        assert t.attack is not None and 0.0 <= t.attack.chance <= 1.0 and 0.0 <= t.affected <= 1.0, t
+        assert t.damage is not None and all(0.0 <= q <= 1.0 for _, q in t.damage.outcomes)
+        assert math.isclose(sum(q for _, q in t.damage.outcomes), 1.0)
+    finally:
+        b.close()
