@@ -13,7 +13,8 @@ the computer player aiming and by the window drawing the preview, so all four se
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 import esper
 import numpy as np
@@ -35,8 +36,8 @@ _CONE_COS = 1 / math.sqrt(1.25)  # half-angle atan(1/2): the cone is as wide as 
 _KEPT_BOX = 4096
 
 #: Compass names a command may give for a direction, as steps on the grid (y grows southward).
-COMPASS = {"n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1), "w": (-1, 0),
-           "nw": (-1, -1)}
+COMPASS: Mapping[str, tuple[int, int]] = MappingProxyType({
+    "n": (0, -1), "ne": (1, -1), "e": (1, 0), "se": (1, 1), "s": (0, 1), "sw": (-1, 1), "w": (-1, 0), "nw": (-1, -1)})
 
 
 def area_centre(power: Power, origin: tuple[int, int], point: tuple[int, int] | None) -> tuple[int, int]:

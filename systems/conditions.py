@@ -7,6 +7,9 @@ flat-footed when surprised or without vision. Changes become events here and onl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import esper
 
 from components import Conditions, Fatigue, Health, Rules, Visibility, Vision
@@ -15,7 +18,7 @@ from systems.query import components_of
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead
 
-_ANNOUNCED_BY_NAME: dict[str, type] = {"downed": Downed, "unconscious": Unconscious, "dead": Died}
+_ANNOUNCED_BY_NAME: Mapping[str, type] = MappingProxyType({"downed": Downed, "unconscious": Unconscious, "dead": Died})
 
 
 def derive(conditions: Conditions, health: Health, fatigue: Fatigue, vision: Vision, rules: Rules
