@@ -6,13 +6,12 @@ dataclasses rather than esper's string events so that they can be compared, stor
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, ClassVar
 
 
-@functools.cache
-def _kind(name: str) -> str:
+def _snake_case(name: str) -> str:
+    """``FellOff`` -> ``fell_off``: an event class's name as logs and scripts spell its kind."""
     return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
@@ -22,10 +21,23 @@ class Event:
 
     round: int
 
+    #: The class's kind, worked out once when the class is made: every event's ``kind`` is read
+    #: by the log, the reactions and saves, far more often than a class is made.
+    _KIND: ClassVar[str] = "event"
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Each event class names its own kind (also the copy ``dataclass(slots=True)`` makes of it).
+
+        ``super`` is named explicitly: the zero-argument form points at the class before the
+        slots copy replaced it, of which the subclasses are not subclasses.
+        """
+        super(Event, cls).__init_subclass__(**kwargs)
+        cls._KIND = _snake_case(cls.__name__)
+
     @property
     def kind(self) -> str:
         """Snake-case name used by logs and script reactions (``Damaged`` -> ``damaged``)."""
-        return _kind(type(self).__name__)
+        return self._KIND
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values with the kind, for saves, replays and scripts."""

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import enum
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -55,11 +57,11 @@ class Blocks(enum.IntFlag):
     ALL = 127
 
 
-#: The names a scenario uses for each flag.
-BLOCK_NAMES: dict[str, Blocks] = {
+#: The names a scenario uses for each flag (read-only: the loaders and the facade share one table).
+BLOCK_NAMES: Mapping[str, Blocks] = MappingProxyType({
     "movement": Blocks.MOVEMENT, "sight": Blocks.SIGHT, "light": Blocks.LIGHT, "areas": Blocks.AREAS,
     "pushes": Blocks.PUSHES, "fliers": Blocks.FLIERS, "cover": Blocks.COVER,
-}
+})
 
 
 @dataclass(frozen=True, slots=True)

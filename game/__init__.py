@@ -8,6 +8,8 @@ numpy or tcod.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -17,8 +19,8 @@ if TYPE_CHECKING:
     from game.content.saves import load_game, save_game
     from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
 
-#: public name -> the module that defines it
-_PUBLIC = {
+#: public name -> the module that defines it (read-only: what the package offers is fixed here)
+_PUBLIC: Mapping[str, str] = MappingProxyType({
     "Battle": "game.battle.facade",
     "IllegalCommand": "game.battle.errors",
     "UnknownEntity": "game.battle.errors",
@@ -29,7 +31,7 @@ _PUBLIC = {
     "load_powers": "game.content.powers",
     "save_game": "game.content.saves",
     "load_game": "game.content.saves",
-}
+})
 
 __all__ = [
     "Battle",

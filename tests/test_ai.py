@@ -99,15 +99,36 @@ def test_helpless_creatures_plan_nothing() -> None:
         assert ai.plan_turn(b, hero, policy, random.Random(0)) == []
 
 
-def test_moves_toward_the_enemy_and_avoids_hurtful_drops() -> None:
+def _plateau(start: tuple[int, int]) -> tuple[Battle, int, int]:
+    """A hero on a plateau 30 ft above the ground to its east, where its enemy stands."""
     b = Battle(width=12, height=5)
     for x in range(6):
         for y in range(5):
             b.set_ground(x, y, 30)
-    hero = b.spawn("Hero", 5, 2, team="blue", powers=["strike"])
-    b.spawn("Orc", 11, 2, team="red")
+    hero = b.spawn("Hero", *start, team="blue", powers=["strike"])
+    orc = b.spawn("Orc", 11, 2, team="red")
+    return b, hero, orc
+
+
+def test_moves_toward_the_enemy_and_avoids_hurtful_drops() -> None:
+    """From the back of the plateau it walks to the edge nearest the orc; at the edge, where the only way
+    nearer is a 30 ft drop (3d6), it stays on top."""
+    b, hero, orc = _plateau((1, 2))
     plan = ai.plan_turn(b, hero, "tactical", random.Random(0))
-    assert all(name != "move" or b.terrain.ground[args[1], args[2]] >= 20 for name, args, _ in plan)
+    moves = [(args[1], args[2]) for name, args, _ in plan if name == "move"]
+    assert moves, plan
+    end = moves[-1]
+    assert b.terrain.ground[end] == 30  # still on the plateau
+    assert _squares_between(end, b.square_of(orc)) < _squares_between((1, 2), b.square_of(orc))
+    assert all(b.forecast_move(hero, square).fall is None for square in moves)
+    b, hero, _ = _plateau((5, 2))
+    plan = ai.plan_turn(b, hero, "tactical", random.Random(0))
+    assert all(b.terrain.ground[args[1], args[2]] == 30 for name, args, _ in plan if name == "move"), plan
+
+
+def _squares_between(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Squares apart on the grid, a diagonal step counting one (the rules' default)."""
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def test_unknown_policy_is_refused() -> None:

@@ -89,18 +89,32 @@ def test_shoves_happen_and_enemies_fall_in_cliff_battles():
     assert shoves >= 3 and falls >= 3
 
 
-def test_it_never_walks_off_a_ledge_that_would_down_it():
+def ledge(start: tuple[int, int]) -> tuple[Battle, int]:
+    """An archer with 8 Health on a cliff top 40 ft above its foe: a 4d6 fall would down it."""
     b = Battle(seed=5, width=10, height=5)
     for x in range(10):
         for y in range(5):
             b.set_ground(x, y, 40 if x <= 3 else 0)  # a sheer 40 ft drop east of x = 3
-    me = b.spawn("archer", 3, 2, team="a", powers=["strike"], health=8)
+    me = b.spawn("archer", *start, team="a", powers=["strike"], health=8)
     b.spawn("foe", 8, 2, team="b", powers=["strike"])
     b.start_combat()
+    return b, me
+
+
+def test_it_never_walks_off_a_ledge_that_would_down_it():
+    """From the back of the cliff top it walks to the edge, as near its foe as the top goes, and stops
+    there; standing at the edge already, it stays on the top."""
+    b, me = ledge((0, 2))
     decision = ai.decide(b, me, "tactical")
-    for square in moves_and_uses(decision)[0]:
+    moves, _ = moves_and_uses(decision)
+    assert moves, decision.why
+    assert end_square(b, me, decision)[0] == 3, decision.why  # the edge: still 40 ft up
+    for square in moves:
         fall = b.forecast_move(me, square).fall
         assert fall is None or fall.damage.mean < 8, decision.why
+    b, me = ledge((3, 2))
+    decision = ai.decide(b, me, "tactical")
+    assert b.terrain.ground[end_square(b, me, decision)] == 40, decision.why
 
 
 def test_an_area_never_catches_a_friend_for_nothing():

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from components.dice import Dice
 from game.content import powers as powers_module
 from game.content.powers import (
     POWERS_DIR,
@@ -224,7 +225,8 @@ def test_a_scenario_folder_with_its_own_powers_and_scripts_works_from_anywhere(
         assert "hex" in restored.powers
     changed = scenario.with_overrides({"creatures.ogre.health": 5})
     assert changed.powers["hex"] == scenario.powers["hex"]
-    assert apply_power_overrides([("powers.hex.damage", "2d4")], scenario.library)["hex"].damage is not None
+    assert scenario.powers["hex"].damage == Dice(1, 4)  # what the folder's file says
+    assert apply_power_overrides([("powers.hex.damage", "2d4")], scenario.library)["hex"].damage == Dice(2, 4)
 
 
 @pytest.mark.parametrize(("files", "key", "words"), [

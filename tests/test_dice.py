@@ -23,7 +23,7 @@ def test_another_kind_of_generator_is_asked_the_long_way() -> None:
             return 0.5
 
     assert die(Fixed(1), 20) == Fixed(1).randint(1, 20)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="empty range"):
         die(random.Random(1), 0)
 
 

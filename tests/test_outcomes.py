@@ -68,9 +68,9 @@ def test_outcomes_refuse_what_forecasts_refuse() -> None:
     b, ids = board([], None, None, [(1, 1), (5, 5)], 0, False, False)
     with pytest.raises(IllegalCommand, match="an aim takes target, point and direction"):
         b.outcomes_many(ids[0], (1, 1), [("strike", {"aim": ids[1]})])
-    with pytest.raises(IllegalCommand):
+    with pytest.raises(IllegalCommand, match=r"from_square \(40, 1\) is off the 10x8 grid"):
         b.outcomes_many(ids[0], (40, 1), [("strike", {"target": ids[1]})])
-    with pytest.raises(IllegalCommand):
+    with pytest.raises(IllegalCommand, match="unknown power 'no-such-power'"):
         b.outcomes_many(ids[0], (1, 1), [("no-such-power", {"target": ids[1]})])
 
 

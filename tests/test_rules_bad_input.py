@@ -175,7 +175,7 @@ def test_a_non_creature_entity_is_unknown():
         finally:
             esper.delete_entity(other, immediate=True)
     b, ids = setup()
-    with pytest.raises(LookupError):
+    with pytest.raises(LookupError, match=r"no creature with id \d+ in this battle"):
         call(b, ids)
     b.close()
 
@@ -214,8 +214,8 @@ def test_a_bad_rules_table_is_refused():
 
 def test_a_refused_battle_leaves_no_world_behind():
     before = set(esper.list_worlds())
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"rules\.square_ft: expected a whole number in 1\.\.100 ft, got 0"):
         Battle(rules={"square_ft": 0})
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"grid height must be a whole number of squares in 1\.\.1024, not 5000"):
         Battle(height=5000)
     assert set(esper.list_worlds()) == before

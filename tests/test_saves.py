@@ -61,7 +61,7 @@ def test_numpy_scalars_become_plain_numbers() -> None:
 def test_unknown_argument_types_are_refused_at_save_time() -> None:
     with pytest.raises(SaveError, match="set"):
         encode_value({1, 2})
-    with pytest.raises(SaveError):
+    with pytest.raises(SaveError, match=r"\{'\$weird': 1\} is not an encoded value"):
         decode_value({"$weird": 1})
 
 

@@ -151,7 +151,7 @@ def test_creatures_are_frozen_and_defaults_apply() -> None:
     assert isinstance(spec, CreatureSpec)
     assert (spec.name, spec.health, spec.powers, spec.prepared, spec.flying, spec.speed) == \
         ("y1", 10, (), True, False, None)
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="cannot assign to field 'health'"):
         spec.health = 3  # type: ignore[misc]
     assert sc.teams["a"].control == "human" and sc.teams["b"].control == "computer"
     assert sc.teams["b"].colour.startswith("#")

@@ -235,7 +235,7 @@ def test_the_other_battles_entity_exists_only_there(script_dir):
         b, created = new_battle(script_dir, True, "other_battles_entity.star")
         try:
             assert 9 not in created
-            with pytest.raises(KeyError):
+            with pytest.raises(KeyError, match="no creature with id 9 in this battle"):
                 b.get(9, Health)
         finally:
             b.close()

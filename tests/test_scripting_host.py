@@ -155,11 +155,11 @@ def test_error_message_format() -> None:
 
 def test_caller_bugs_are_python_errors_not_script_errors(inproc: InProcessHost, worker: WorkerHost) -> None:
     for h in (inproc, worker):
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match=r"args\[0\] must be the ctx field dict"):
             h.call(ORDINARY, "on_use", (3, 1))
-        with pytest.raises(TypeError):
+        with pytest.raises(TypeError, match="script arguments must be plain values .* not a value of type object"):
             h.call(ORDINARY, "on_use", ({"user": object()}, 1))
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=r"ctx fields clash with bridge methods: \['health'\]"):
             h.call(ORDINARY, "on_use", ({"health": 1}, 1))
         ordinary_call(h)
 

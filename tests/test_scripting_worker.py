@@ -89,5 +89,5 @@ def test_worker_wall_clock_excludes_bridge_time() -> None:
 def test_closed_hosts_refuse_work() -> None:
     for host in (InProcessHost(), WorkerHost()):
         host.close()
-        with pytest.raises(RuntimeError):
+        with pytest.raises(RuntimeError, match="script host is closed"):
             host.load("x.star", "def f(ctx):\n    return 1\n")

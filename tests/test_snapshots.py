@@ -46,7 +46,7 @@ def test_a_restore_removes_creatures_spawned_after_the_snapshot() -> None:
     b.add_light(3, 3, 10)
     b.restore(mark)
     assert b.creatures() == [a] and not b.terrain.lights
-    with pytest.raises(LookupError):
+    with pytest.raises(LookupError, match=rf"no creature with id {late} in this battle"):
         b.name(late)
 
 

@@ -58,7 +58,7 @@ def test_the_power_table_cannot_be_replaced_once_a_power_was_used() -> None:
 
 def test_the_power_table_cannot_be_changed_in_place() -> None:
     b, _, _ = duel()
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="does not support item assignment"):
         b.powers["strike"] = b.power("shoot")  # type: ignore[index]
 
 

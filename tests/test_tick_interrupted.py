@@ -110,7 +110,7 @@ def test_a_snapshot_taken_inside_the_interrupted_round_does_not_clear_it() -> No
         inside.append(battle.snapshot())
         raise RuntimeError("bug")
 
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="^bug$"):
         b.tick(controller=controller)
     with pytest.raises(IllegalCommand, match=r"taken inside a command .* half played"):
         b.restore(inside[0])
@@ -126,7 +126,7 @@ def test_a_raising_handler_in_a_step_by_step_round_interrupts_it_too() -> None:
 
     saved = b.snapshot()
     b.on(TurnStarted, handler)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match="^bug in my handler$"):
         b.begin_round()
     with pytest.raises(IllegalCommand, match="an exception inside begin_round left round 1 half played"):
         b.end_turn()

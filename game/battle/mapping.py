@@ -25,6 +25,10 @@ class MapCommands(BattleCore):
         """Ground height of a square in feet, and whether it is soft (hay, water) to land on.
 
         Mid-battle this is a floor giving way: whoever is left above the ground falls next tick.
+
+        Raises:
+            IllegalCommand: the square is off the grid, the height is not a number of feet within the
+                map's limit, or ``soft`` is not True or False.
         """
         square = validate.square(self.state, x, y)
         height = validate.height(height_ft, f"ground height at {square}")
@@ -37,7 +41,11 @@ class MapCommands(BattleCore):
 
     @command
     def add_wall(self, x: int, y: int) -> None:
-        """Make a square solid: it blocks movement, sight and light, and gives cover."""
+        """Make a square solid: it blocks movement, sight and light, and gives cover.
+
+        Raises:
+            IllegalCommand: the square is off the grid, or a creature stands on it.
+        """
         square = validate.square(self.state, x, y)
         for entity, position in esper.get_component(Position):
             if position.square == square:
@@ -58,7 +66,9 @@ class MapCommands(BattleCore):
                 see-through one right beside an attacker does not hide the attacker's target.
 
         Raises:
-            IllegalCommand: an unknown name, or it would block a square a creature stands on.
+            IllegalCommand: the square is off the grid, ``blocks`` is not a list of names or names
+                something unknown, ``cover`` is not True, False or None, or it would block movement on
+                a square a creature stands on.
         """
         square = validate.square(self.state, x, y)
         stops = (blocks,) if isinstance(blocks, str) else validate.names(blocks, f"what the terrain at {square} blocks")
@@ -82,6 +92,11 @@ class MapCommands(BattleCore):
 
     @command
     def remove_wall(self, x: int, y: int) -> None:
+        """Make a walled square open again (what :meth:`set_terrain` put there stays).
+
+        Raises:
+            IllegalCommand: the square is off the grid.
+        """
         square = validate.square(self.state, x, y)
         self.state.terrain.walls[square] = False
         self.state.terrain.touch()
@@ -101,7 +116,16 @@ class MapCommands(BattleCore):
     def add_light(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.NORMAL,
                   source: str = "map") -> int:
         """A light (a torch): within ``radius_ft``, where it reaches around walls, visibility is at least
-        ``level``. Returns an id for :meth:`remove_light`."""
+        ``level``.
+
+        Returns:
+            An id for :meth:`remove_light`.
+
+        Raises:
+            IllegalCommand: the centre is off the grid, the radius is not a number of feet in the map's
+                range, the level is not a visibility level, the source is not text, or the map already
+                holds as many lights as it takes.
+        """
         source = validate.text(source, "light source")
         square, radius, parsed = self._source_args(x, y, radius_ft, level, "light")
         try:
@@ -114,7 +138,11 @@ class MapCommands(BattleCore):
 
     @command
     def remove_light(self, light_id: int) -> None:
-        """Put out a light that :meth:`add_light` made."""
+        """Put out a light that :meth:`add_light` made.
+
+        Raises:
+            IllegalCommand: the id is not a whole number, or no light on the map has it.
+        """
         light_id = validate.whole(light_id, "a light id (what add_light returned)")
         if light_id not in self.state.terrain.lights:
             raise IllegalCommand(f"no light with id {light_id!r}")
@@ -127,7 +155,15 @@ class MapCommands(BattleCore):
     def add_area(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.POOR,
                  source: str = "map") -> int:
         """An obscuring area (fog, smoke): within ``radius_ft`` visibility is at most ``level``.
-        Returns an id for :meth:`remove_area`."""
+
+        Returns:
+            An id for :meth:`remove_area`.
+
+        Raises:
+            IllegalCommand: the centre is off the grid, the radius is not a number of feet in the map's
+                range, the level is not a visibility level, the source is not text, or the map already
+                holds as many areas as it takes.
+        """
         source = validate.text(source, "area source")
         square, radius, parsed = self._source_args(x, y, radius_ft, level, "area")
         try:
@@ -140,7 +176,11 @@ class MapCommands(BattleCore):
 
     @command
     def remove_area(self, area_id: int) -> None:
-        """Clear an area that :meth:`add_area` made."""
+        """Clear an area that :meth:`add_area` made.
+
+        Raises:
+            IllegalCommand: the id is not a whole number, or no area on the map has it.
+        """
         area_id = validate.whole(area_id, "an area id (what add_area returned)")
         if area_id not in self.state.terrain.areas:
             raise IllegalCommand(f"no area with id {area_id!r}")
@@ -151,7 +191,11 @@ class MapCommands(BattleCore):
 
     @command
     def set_ambient(self, level: Visibility | str | int) -> None:
-        """The whole map's visibility before lights and areas (day NORMAL, night TERRIBLE)."""
+        """The whole map's visibility before lights and areas (day NORMAL, night TERRIBLE).
+
+        Raises:
+            IllegalCommand: ``level`` is not a visibility level (a name such as ``"poor"``, or 0-3).
+        """
         try:
             self.state.terrain.ambient = Visibility.parse(level)
         except ValueError as err:
@@ -162,6 +206,10 @@ class MapCommands(BattleCore):
 
     @entry
     def visibility_at(self, x: int, y: int) -> Visibility:
-        """The visibility level of a square (ambient, lights and areas; no creature's conditions)."""
+        """The visibility level of a square (ambient, lights and areas; no creature's conditions).
+
+        Raises:
+            IllegalCommand: the square is off the grid.
+        """
         assert self.state.levels is not None
         return Visibility(int(self.state.levels[validate.square(self.state, x, y)]))

@@ -30,7 +30,11 @@ class PowerUses(BattleCore):
     """Using powers, and the rolls and sight they depend on."""
 
     def power(self, power_id: str) -> Power:
-        """The power with this id; IllegalCommand naming the known ids otherwise."""
+        """The power with this id.
+
+        Raises:
+            IllegalCommand: no power has this id (the message names the known ones).
+        """
         try:
             return self.state.powers[power_id]
         except (KeyError, TypeError):
@@ -38,7 +42,11 @@ class PowerUses(BattleCore):
             raise IllegalCommand(f"unknown power {power_id!r}; known: {known}") from None
 
     def aim_point(self, point: object) -> tuple[int, int]:
-        """A point a power is aimed at, checked against the grid."""
+        """A point a power is aimed at, checked against the grid.
+
+        Raises:
+            IllegalCommand: the point is not a square ``(x, y)`` of whole numbers on the grid.
+        """
         if isinstance(point, (tuple, list)) and len(point) == 2:
             return validate.square(self.state, point[0], point[1], what="point")
         return validate.square(self.state, point, None, what="point")
@@ -55,7 +63,9 @@ class PowerUses(BattleCore):
         leaves the user falling) and again when it resolves; every step of it comes out as events.
 
         Raises:
-            IllegalCommand: the use is not legal now, with the reason.
+            IllegalCommand: the use is not legal now, with the reason (an unknown power, a point off the
+                grid or a bad direction among them).
+            UnknownEntity: the user or the target is not a creature of this battle.
         """
         user = self.check(user)
         power = self.power(power_id)
@@ -74,7 +84,13 @@ class PowerUses(BattleCore):
 
     @command
     def end_power(self, user: int, effect_id: int) -> None:
-        """End an ongoing power early, when its data allows it (``end_early = true``)."""
+        """End an ongoing power early, when its data allows it (``end_early = true``).
+
+        Raises:
+            IllegalCommand: the id is not a whole number or not one of the user's ongoing effects, the
+                power cannot be ended early, or the user is downed, unconscious or dead.
+            UnknownEntity: the user is not a creature of this battle.
+        """
         effect_id = validate.whole(effect_id, "an effect id (as effects() lists them)")
         user = self.check(user)
         effect = self.state.effects.get(effect_id)
@@ -98,14 +114,25 @@ class PowerUses(BattleCore):
 
     @entry
     def can_see(self, viewer: int, target: int | tuple[int, int]) -> bool:
-        """A clear line between the squares and some vision (not NO_VISION) between them."""
+        """A clear line between the squares and some vision (not NO_VISION) between them.
+
+        Raises:
+            IllegalCommand: a target square off the grid.
+            UnknownEntity: the viewer, or a target creature, is not a creature of this battle.
+        """
         viewer = self.check(viewer)
         return can_see(self.state, viewer, self.square_of(target))
 
     @entry
     def squares_in_area(self, power_id: str, user: int, point: tuple[int, int] | None = None,
                         direction: str | tuple[int, int] | None = None) -> list[tuple[int, int]]:
-        """The squares a power's area would cover if ``user`` aimed it at ``point`` (for a UI)."""
+        """The squares a power's area would cover if ``user`` aimed it at ``point`` (for a UI).
+
+        Raises:
+            IllegalCommand: an unknown power, a point off the grid, or a direction that is neither a
+                compass point nor a step.
+            UnknownEntity: the user (or a creature given as the point) is not a creature of this battle.
+        """
         power = self.power(power_id)
         user = self.check(user)
         if power.area is None:
@@ -115,7 +142,12 @@ class PowerUses(BattleCore):
                             validate.direction(direction))
 
     def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
-        """A creature's square, or a square checked against the grid."""
+        """A creature's square, or a square checked against the grid.
+
+        Raises:
+            IllegalCommand: a square off the grid, or not of whole numbers.
+            UnknownEntity: a creature id this battle does not have.
+        """
         if isinstance(target, (tuple, list, np.ndarray)):
             return validate.place(self.state, target, "target square")
         return esper.component_for_entity(self.check(target), Position).square
@@ -124,12 +156,21 @@ class PowerUses(BattleCore):
 
     @entry
     def defense_against(self, target: int, attacker: int) -> int:
-        """The target's Defense against this attacker: base, +cover from it, -flat-footed."""
+        """The target's Defense against this attacker: base, +cover from it, -flat-footed.
+
+        Raises:
+            UnknownEntity: the target or the attacker is not a creature of this battle.
+        """
         return rolls.defense_against(self.state, self.check(target), self.check(attacker)).value
 
     @entry
     def has_cover(self, target: int, attacker: int) -> bool:
-        """Whether the target has cover from this attacker right now."""
+        """Whether the target has cover from this attacker right now (either may be a square).
+
+        Raises:
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature id this battle does not have.
+        """
         return has_cover(self.state, self.square_of(attacker), self.square_of(target))
 
     @entry
@@ -140,7 +181,8 @@ class PowerUses(BattleCore):
         See :func:`systems.rolls.roll_mode` (the reasons come with a forecast).
 
         Raises:
-            IllegalCommand: an unknown kind of roll.
+            IllegalCommand: an unknown kind of roll, or a target square off the grid.
+            UnknownEntity: the creature, or a target creature, is not one of this battle's.
         """
         validate.roll_kind(kind, sight, advantage, disadvantage)
         entity = self.check(entity)
