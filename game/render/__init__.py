@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 # pygame greets on stdout when imported: that line would open every headless combat log printed there
@@ -24,11 +26,11 @@ if TYPE_CHECKING:
     from game.render.window import Window
 
 #: public name -> the module that defines it
-_PUBLIC = {
+_PUBLIC: Mapping[str, str] = MappingProxyType({
     "Renderer": "game.render.view",
     "UiState": "game.render.ui",
     "Window": "game.render.window",
-}
+})
 
 __all__ = ["Renderer", "UiState", "Window"]
 
