@@ -176,3 +176,23 @@ def test_greedy_says_the_damage_it_expected_of_an_area_as_of_a_single_target(pow
     why = ai.decide(b, me, "greedy").why
     found = re.search(says, why)
     assert found and float(found[1]) > 0, why
+
+
+@pytest.mark.parametrize("per_die", [10, 5])
+def test_greedy_keeps_off_a_drop_that_hurts_under_the_scenarios_own_falls(per_die: int) -> None:
+    """Greedy never walks off a ledge that hurts, by the rules' falls: with a die per 5 ft, a 5 ft
+    drop hurts too (it had held every drop under 10 ft harmless)."""
+    b = Battle(seed=1, width=14, height=5, rules={"fall_ft_per_die": per_die})
+    for x in range(4):
+        for y in range(5):
+            b.set_ground(x, y, 5)
+    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"])
+    b.spawn("Orc", 12, 2, team="red", powers=["strike"])
+    b.start_combat()
+    plan = ai.plan_turn(b, hero, "greedy", random.Random(0))
+    moves = [args[1:] for name, args, _ in plan if name == "move"]
+    falls = [b.forecast_move(hero, tuple(square)).fall for square in moves]
+    if per_die == 5:
+        assert all(fall is None or fall.dice == 0 for fall in falls), (plan, falls)
+    else:  # a 5 ft step down is part of the walk: it goes on towards the orc
+        assert moves and moves[0][0] > 3, plan

@@ -12,7 +12,6 @@ from collections.abc import Callable
 import numpy as np
 
 from game.ai.board import (
-    HURTFUL_DROP_FT,
     Command,
     Option,
     View,
@@ -22,6 +21,7 @@ from game.ai.board import (
     harmful_options,
     issue_power,
 )
+from systems.drops import least_hurtful_drop_ft
 from systems.geometry import distance_ft
 from systems.paths import UNREACHABLE
 
@@ -39,7 +39,7 @@ def move_goals(view: View, reserved: set[tuple[int, int]], limit: int = 12) -> l
     if not enemies or not can_move(view):
         return []
     # a creature keeps its height and falls: leave out squares whose drop would hurt
-    mask = battle.reachable(view.entity) & ((view.position.z - terrain.ground) < HURTFUL_DROP_FT)
+    mask = battle.reachable(view.entity) & ((view.position.z - terrain.ground) < least_hurtful_drop_ft(rules))
     for square in reserved:
         mask[square] = False
     mask[view.square] = False

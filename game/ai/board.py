@@ -26,10 +26,6 @@ Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 #: Conditions under which a creature does nothing at all on its turn.
 HELPLESS = frozenset({"downed", "unconscious", "dead"})
 
-#: A landing from at least this high hurts (one die per 10 ft): tactical movers avoid such drops.
-HURTFUL_DROP_FT = 10
-
-
 class View:
     """One consistent snapshot of the battle for a single plan, read once (the facade is not free).
 
@@ -73,19 +69,11 @@ class View:
         self.enemy_set = frozenset(self.enemies)
         self._powers: list[PowerInfo] | None = None
         self._ranged: dict[str, bool] = {}
-        self._order: dict[int, int] | None = None
         self._standing: list[int] | None = None
         self._numbers: dict[int, tuple[bool, bool, float]] = {}
         self._sight: SightTable | None = None
         self.caches: BaselineCaches = state.caches.owned("ai.baseline", BaselineCaches)
         self.maps = self.caches.answers_for(self.terrain)
-        self.has_powers = all(hasattr(battle, n) for n in ("use_power", "powers_of", "power"))
-
-    def acts_before(self, other: int) -> bool:
-        """Whether ``other`` takes its turn before this creature in the current round."""
-        if self._order is None:
-            self._order = {e: i for i, e in enumerate(self.battle.turn_order())}
-        return self._order.get(other, 1 << 30) < self._order.get(self.entity, 1 << 30)
 
     def standing_enemies(self) -> list[int]:
         """Enemies worth attacking: not yet downed (a downed enemy is finished only when nothing else is)."""
@@ -133,7 +121,7 @@ class View:
     def powers(self) -> list[PowerInfo]:
         """The creature's powers, read once per plan; none while surprised (the rules forbid them)."""
         if self._powers is None:
-            if not self.has_powers or "surprised" in self.conditions:
+            if "surprised" in self.conditions:
                 self._powers = []
             else:
                 own = self.battle.powers_of(self.entity)
