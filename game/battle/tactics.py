@@ -116,7 +116,7 @@ class Tactics(Outcomes):
                                           menaces, memo))
         return found
 
-    def _threats_on(self, entity: int, squares: Iterable[tuple[int, int]], menaces: list[_Menace],
+    def _threats_on(self, entity: int, squares: list[tuple[int, int]], menaces: list[_Menace],
                     memo: dict[Any, Any]) -> list[Threat]:
         """:meth:`threats` on ``squares`` for ``entity`` from ``menaces`` (its enemies, as ``_menaces``
         reads them); ``memo``: the battle's answers for its stamp."""
@@ -133,8 +133,7 @@ class Tactics(Outcomes):
         hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
         covered = cover_lookup(state)  # (nothing changes the map while the threats are asked)
         found = []
-        for square in squares:
-            at = validate.square(state, *square, what="square")
+        for at in validate.on_grid(state, squares):
             z = height_at(state, entity, at)
             sources = [blow for menace in menaces
                        if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits, covered)) is not None]
@@ -319,7 +318,7 @@ class Tactics(Outcomes):
         from where each attacker stands, the GM's switch included)."""
         squares, attackers = validate.places(self.state, squares), validate.ids(attackers, "attackers")
         state = self.state
-        cells = [validate.square(state, *s, what="square") for s in squares]
+        cells = validate.on_grid(state, squares)
         from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
         if len(cells) * len(from_squares) > _BATCHED_PAIRS:
             return self._cover_batch(from_squares, cells)
@@ -386,7 +385,7 @@ class Tactics(Outcomes):
         # its sight from each square (``visible``'s, its conditions read once), then the cover of every
         # enemy it would see, all in one batch
         conditions = esper.component_for_entity(entity, Conditions)
-        found = dict.fromkeys((validate.square(state, *square, what="square") for square in squares), 0)
+        found = dict.fromkeys(validate.on_grid(state, squares), 0)
         shooters, shot = [], []
         for here in found:
             sight = vision_value(level_at(state, here), conditions)
