@@ -9,7 +9,7 @@ a copy of a rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import esper
@@ -22,7 +22,7 @@ from game.battle import orders, validate
 from game.battle.outcomes import Outcomes
 from game.battle.world import entry
 from systems.actions import walk_speed
-from systems.cover import cover_counts, cover_lookup, has_cover_many
+from systems.cover import CoverTest, cover_counts, cover_lookup, has_cover_many
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
@@ -92,7 +92,7 @@ class Tactics(Outcomes):
         asked = None if among is None else {self.check(e) for e in among}
         memo = self.memo.table(self.state)
         menaces = self._menaces(esper.component_for_entity(entity, Creature).team, asked, memo)
-        return self._threats_on(entity, squares, menaces, memo)
+        return self._threats_on(entity, squares, menaces, memo, cover_lookup(self.state))
 
     @entry
     def threats_where_they_stand(self, entities: Iterable[int], among: Iterable[int] | None = None
@@ -103,7 +103,7 @@ class Tactics(Outcomes):
         rather than once a creature."""
         entities, among = validate.ids(entities, "entities"), validate.optional_ids(among, "among")
         asked = None if among is None else {self.check(e) for e in among}
-        memo = self.memo.table(self.state)
+        memo, covered = self.memo.table(self.state), cover_lookup(self.state)  # (the map stays as it is meanwhile)
         by_team: dict[str, list[_Menace]] = {}
         found = []
         for entity in entities:
@@ -113,16 +113,14 @@ class Tactics(Outcomes):
             if menaces is None:
                 menaces = by_team[team] = self._menaces(team, asked, memo)
             found.extend(self._threats_on(entity, [esper.component_for_entity(entity, Position).square],
-                                          menaces, memo))
+                                          menaces, memo, covered))
         return found
 
     def _threats_on(self, entity: int, squares: list[tuple[int, int]], menaces: list[_Menace],
-                    memo: dict[Any, Any]) -> list[Threat]:
+                    memo: dict[Any, Any], covered: CoverTest) -> list[Threat]:
         """:meth:`threats` on ``squares`` for ``entity`` from ``menaces`` (its enemies, as ``_menaces``
-        reads them); ``memo``: the battle's answers for its stamp."""
-        state = self.state
-        # what each enemy brings to bear is read once for all the squares (and kept for the turn);
-        # only the reach is per square
+        reads them); ``memo``: the battle's answers for its stamp; ``covered``: ``cover_lookup``'s test."""
+        # what each enemy brings to bear is read once for all the squares (and kept for the turn)
         struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
                          "flat-footed" in esper.component_for_entity(entity, Conditions).active)
         # each melee enemy's path costs (its walk and its reach), kept for the turn with its reading
@@ -131,13 +129,17 @@ class Tactics(Outcomes):
         saved: dict[str, tuple[float, float]] = memo.setdefault(("saved", entity), {})
         # an attack's chance by its parts (see ``_blow``): the same few for square after square
         hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
-        covered = cover_lookup(state)  # (nothing changes the map while the threats are asked)
         found = []
-        for at in validate.on_grid(state, squares):
-            z = height_at(state, entity, at)
-            sources = [blow for menace in menaces
-                       if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits, covered)) is not None]
-            found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
+        for at in validate.on_grid(self.state, squares):
+            z = height_at(self.state, entity, at)
+            sources = []
+            expected: float = 0  # (summed as sum() sums, from its int 0, without a generator a square)
+            for menace in menaces:
+                blow = self._best_blow(menace, struck, at, z, walks, saved, hits, covered)
+                if blow is not None:
+                    sources.append(blow)
+                    expected += blow.expected
+            found.append(Threat(entity, at, expected, tuple(sources)))
         return found
 
     def _menaces(self, team: str, asked: set[int] | None, memo: dict[Any, Any]) -> list[_Menace]:
@@ -219,8 +221,7 @@ class Tactics(Outcomes):
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
-                   hits: dict[tuple[int, ...], float], covered: Callable[[tuple[int, int], tuple[int, int]], bool]
-                   ) -> ThreatSource | None:
+                   hits: dict[tuple[int, ...], float], covered: CoverTest) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
         power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
         of its ranged powers (``covered``: ``systems.cover.cover_lookup``'s test)."""
@@ -242,8 +243,8 @@ class Tactics(Outcomes):
         return best
 
     def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
-              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float],
-              covered: Callable[[tuple[int, int], tuple[int, int]], bool]) -> ThreatSource:
+              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float], covered: CoverTest
+              ) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
