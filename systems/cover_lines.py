@@ -200,15 +200,17 @@ def blocked_among(solids: FewSolids, attacker: tuple[int, int], defender: tuple[
     # the squares are x-major, so those of the box's columns are the slice the running counts bound
     near = [(2 * x - px, 2 * y - py) for x, y in squares[counts[x0][-1]:counts[x1 + 1][-1]]
             if y0 <= y <= y1 and (x != ax or y != ay) and (x != bx or y != by)]
+    if not near:
+        return 0
     blocked = 0
-    for cx, cy in ((bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)):
-        dx, dy = 2 * cx - px, 2 * cy - py  # the line's direction (never 0 on an axis: whole less odd)
+    ox, oy = 2 * bx - px, 2 * by - py  # the line to the defender's low corner (never 0 on an axis: whole less odd)
+    for dx, dy in ((ox, oy), (ox + 2, oy), (ox, oy + 2), (ox + 2, oy + 2)):  # to each of its four corners
         # a square's corner (lx + 2i, ly + 2j) is on the side dx * (ly + 2j) - dy * (lx + 2i) of the line:
-        # its low corner's side plus 2i * -dy plus 2j * dx, least and most over i, j in {0, 1}
-        least = (2 * dx if dx < 0 else 0) + (-2 * dy if dy > 0 else 0)
-        most = (2 * dx if dx > 0 else 0) + (-2 * dy if dy < 0 else 0)
+        # its low corner's side plus 2i * -dy plus 2j * dx; crossed when the least is below 0 and the most above
+        low = (-2 * dx if dx > 0 else 0) + (2 * dy if dy < 0 else 0)
+        high = (-2 * dx if dx < 0 else 0) + (2 * dy if dy > 0 else 0)
         for lx, ly in near:
-            if -most < dx * ly - dy * lx < -least:
+            if low < dx * ly - dy * lx < high:
                 blocked += 1
                 break
     return blocked
