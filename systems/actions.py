@@ -122,6 +122,10 @@ def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, 
     goal = path[-1]
     if flying:
         return goal, max(z, float(terrain.ground[goal]))
+    if len(path) > 1:
+        level = terrain.level_ground()
+        if level is not None and not level < z:  # every step onto the one level, none of them down from z
+            return goal, level
     ground, soft = terrain.ground, terrain.soft
     for square in path[1:]:
         floor = float(ground[square])

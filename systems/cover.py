@@ -107,7 +107,11 @@ def has_cover(state: BattleState, attacker: tuple[int, int], defender: tuple[int
     return cover_count(state.caches, state.terrain, attacker, defender) >= rules.cover_lines_needed
 
 
-def cover_lookup(state: BattleState) -> Callable[[tuple[int, int], tuple[int, int]], bool]:
+#: :func:`cover_lookup`'s test: whether a creature on the second square has cover from one on the first
+CoverTest = Callable[[tuple[int, int], tuple[int, int]], bool]
+
+
+def cover_lookup(state: BattleState) -> CoverTest:
     """:func:`has_cover` for pair after pair: the rules and the layout's known answers read once, each
     answer then a lookup (a planner's threats ask it of every enemy's blow on every square weighed, and
     the calls around each lookup cost more than the lookup). For one batch of asks, in which nothing

@@ -179,11 +179,15 @@ def blocked_among(solids: FewSolids, attacker: tuple[int, int], defender: tuple[
     """:func:`blocked_lines` on a map whose solid squares are ``solids`` (see :func:`few_solids`), in
     whole numbers: the same count, for a pair asked alone (a planner asks about a tenth of a row).
 
-    Why it is the same: in half squares every end and edge is a whole number, so each ``t`` of the
-    clipping is a ratio of whole numbers whose divisor is at most 2049 on a 1024-square grid; two that
-    differ differ by more than 2e-7, far above ``_EPS``, and the float quotients are exact to 1e-16.
-    So a line crosses by floats exactly when it does in exact arithmetic, which this asks by
-    comparing cross-multiplied numerators (no numpy call: each costs more than a pair's arithmetic)."""
+    Why it is the same: a solid square of the box other than the two ends lies wholly beyond the
+    attacker's centre and short of the defender's corner along the line (what lies outside that
+    stretch of the line, within the box, is in the two end squares, whose insides no other square's
+    inside meets), so the segment passes through its open inside exactly when the whole line does:
+    when the square's four corners lie strictly on both sides of it (a graze touches with one side
+    empty). In half squares every end and corner is a whole number, so each side is the sign of a
+    whole cross product, exact, as ``blocked_lines``' float clipping is (its quotients' divisors are at
+    most 2049 on a 1024-square grid: two that differ differ by far more than ``_EPS``). Plain integer
+    arithmetic: no numpy call, each of which costs more than a pair's whole count."""
     ax, ay = attacker
     bx, by = defender
     x0, x1 = (ax, bx) if ax < bx else (bx, ax)
@@ -192,19 +196,21 @@ def blocked_among(solids: FewSolids, attacker: tuple[int, int], defender: tuple[
     if not counts[x1 + 1][y1 + 1] - counts[x0][y1 + 1] - counts[x1 + 1][y0] + counts[x0][y0]:
         return 0  # nothing solid in the box
     px, py = 2 * ax + 1, 2 * ay + 1  # the attacker's centre, in half squares
-    # each solid square in the box (but the two ends): its near edges from the centre, in half squares
-    near = [(2 * x - px, 2 * y - py) for x, y in squares
-            if x0 <= x <= x1 and y0 <= y <= y1 and (x != ax or y != ay) and (x != bx or y != by)]
+    # each solid square in the box (but the two ends): its low corner from the centre, in half squares;
+    # the squares are x-major, so those of the box's columns are the slice the running counts bound
+    near = [(2 * x - px, 2 * y - py) for x, y in squares[counts[x0][-1]:counts[x1 + 1][-1]]
+            if y0 <= y <= y1 and (x != ax or y != ay) and (x != bx or y != by)]
+    if not near:
+        return 0
     blocked = 0
-    for cx, cy in ((bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)):
-        dx, dy = 2 * cx - px, 2 * cy - py  # never 0: a whole number less an odd one
+    ox, oy = 2 * bx - px, 2 * by - py  # the line to the defender's low corner (never 0 on an axis: whole less odd)
+    for dx, dy in ((ox, oy), (ox + 2, oy), (ox, oy + 2), (ox + 2, oy + 2)):  # to each of its four corners
+        # a square's corner (lx + 2i, ly + 2j) is on the side dx * (ly + 2j) - dy * (lx + 2i) of the line:
+        # its low corner's side plus 2i * -dy plus 2j * dx; crossed when the least is below 0 and the most above
+        low = (-2 * dx if dx > 0 else 0) + (2 * dy if dy < 0 else 0)
+        high = (-2 * dx if dx < 0 else 0) + (2 * dy if dy > 0 else 0)
         for lx, ly in near:
-            # the line enters the square's slab at t = x_in / wx and leaves it at x_out / wx (wx > 0), each axis
-            x_in, x_out, wx = (lx, lx + 2, dx) if dx > 0 else (-lx - 2, -lx, -dx)
-            y_in, y_out, wy = (ly, ly + 2, dy) if dy > 0 else (-ly - 2, -ly, -dy)
-            # inside the open square for some t in (0, 1): every entry (and 0) before every exit (and 1)
-            if x_out > 0 and y_out > 0 and x_in < wx and y_in < wy and x_in * wy < y_out * wx \
-                    and y_in * wx < x_out * wy:
+            if low < dx * ly - dy * lx < high:
                 blocked += 1
                 break
     return blocked

@@ -62,7 +62,7 @@ class MoveForecasts(Creatures):
         after = None if after is None else validate.place(self.state, after, "after")
         state = self.state
         entity = self.check(entity)
-        goals = [validate.square(state, *square, what="square") for square in squares]
+        goals = validate.on_grid(state, squares)
         then = () if after is None else (Move(entity, *validate.square(state, *after, what="square")),)
         position, movement, refused, room = orders.starting_point(state, entity, then)
         if refused is not None:  # a queued move (or ``after``) leaves it falling: the turn refuses any more

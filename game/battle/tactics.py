@@ -1,4 +1,4 @@
-"""Forecasts a planner asks for a whole turn: the threat on a square, cover from many enemies at once.
+"""Forecasts a planner asks for a whole turn: the threat on a square (cover and shots: ``tactic_maps``).
 
 A computer player (or the window's hover) weighing where to stand needs, for each square it could
 end on, what the enemies could do to it there before its next turn. That is the forecast of each
@@ -9,7 +9,7 @@ a copy of a rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import esper
@@ -19,18 +19,14 @@ from components import Conditions, Creature, Defense, Falling, Fatigue, Health, 
 from components.forecasts import Threat, ThreatSource
 from components.powers import Power
 from game.battle import orders, validate
-from game.battle.outcomes import Outcomes
+from game.battle.tactic_maps import TacticMaps
 from game.battle.world import entry
 from systems.actions import walk_speed
-from systems.cover import cover_counts, cover_lookup, has_cover_many
+from systems.cover import CoverTest, cover_lookup
 from systems.geometry import distance_3d_ft
-from systems.paths import UNREACHABLE
 from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
-from systems.visibility import Visibility, level_at, seen_from, sight_value, vision_level, vision_value
+from systems.visibility import Visibility, level_at, sight_value, vision_level
 from systems.vitals import can_act, is_dead, is_flying
-
-#: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
-_BATCHED_PAIRS = 64
 
 
 class _Menace(NamedTuple):
@@ -62,8 +58,9 @@ class _Struck(NamedTuple):
     flat_footed: bool
 
 
-class Tactics(Outcomes):
-    """``threat`` and ``cover_map``: batch forecasts for choosing where to stand."""
+class Tactics(TacticMaps):
+    """``threat`` and ``threats``: batch forecasts for choosing where to stand (the map's own questions:
+    :class:`~game.battle.tactic_maps.TacticMaps`)."""
 
     @entry
     def threat(self, entity: int, square: tuple[int, int] | None = None) -> Threat:
@@ -92,7 +89,7 @@ class Tactics(Outcomes):
         asked = None if among is None else {self.check(e) for e in among}
         memo = self.memo.table(self.state)
         menaces = self._menaces(esper.component_for_entity(entity, Creature).team, asked, memo)
-        return self._threats_on(entity, squares, menaces, memo)
+        return self._threats_on(entity, squares, menaces, memo, cover_lookup(self.state))
 
     @entry
     def threats_where_they_stand(self, entities: Iterable[int], among: Iterable[int] | None = None
@@ -103,7 +100,7 @@ class Tactics(Outcomes):
         rather than once a creature."""
         entities, among = validate.ids(entities, "entities"), validate.optional_ids(among, "among")
         asked = None if among is None else {self.check(e) for e in among}
-        memo = self.memo.table(self.state)
+        memo, covered = self.memo.table(self.state), cover_lookup(self.state)  # (the map stays as it is meanwhile)
         by_team: dict[str, list[_Menace]] = {}
         found = []
         for entity in entities:
@@ -113,16 +110,14 @@ class Tactics(Outcomes):
             if menaces is None:
                 menaces = by_team[team] = self._menaces(team, asked, memo)
             found.extend(self._threats_on(entity, [esper.component_for_entity(entity, Position).square],
-                                          menaces, memo))
+                                          menaces, memo, covered))
         return found
 
-    def _threats_on(self, entity: int, squares: Iterable[tuple[int, int]], menaces: list[_Menace],
-                    memo: dict[Any, Any]) -> list[Threat]:
+    def _threats_on(self, entity: int, squares: list[tuple[int, int]], menaces: list[_Menace],
+                    memo: dict[Any, Any], covered: CoverTest) -> list[Threat]:
         """:meth:`threats` on ``squares`` for ``entity`` from ``menaces`` (its enemies, as ``_menaces``
-        reads them); ``memo``: the battle's answers for its stamp."""
-        state = self.state
-        # what each enemy brings to bear is read once for all the squares (and kept for the turn);
-        # only the reach is per square
+        reads them); ``memo``: the battle's answers for its stamp; ``covered``: ``cover_lookup``'s test."""
+        # what each enemy brings to bear is read once for all the squares (and kept for the turn)
         struck = _Struck(entity, esper.component_for_entity(entity, Defense).base,
                          "flat-footed" in esper.component_for_entity(entity, Conditions).active)
         # each melee enemy's path costs (its walk and its reach), kept for the turn with its reading
@@ -131,14 +126,17 @@ class Tactics(Outcomes):
         saved: dict[str, tuple[float, float]] = memo.setdefault(("saved", entity), {})
         # an attack's chance by its parts (see ``_blow``): the same few for square after square
         hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
-        covered = cover_lookup(state)  # (nothing changes the map while the threats are asked)
         found = []
-        for square in squares:
-            at = validate.square(state, *square, what="square")
-            z = height_at(state, entity, at)
-            sources = [blow for menace in menaces
-                       if (blow := self._best_blow(menace, struck, at, z, walks, saved, hits, covered)) is not None]
-            found.append(Threat(entity, at, sum(s.expected for s in sources), tuple(sources)))
+        for at in validate.on_grid(self.state, squares):
+            z = height_at(self.state, entity, at)
+            sources = []
+            expected: float = 0  # (summed as sum() sums, from its int 0, without a generator a square)
+            for menace in menaces:
+                blow = self._best_blow(menace, struck, at, z, walks, saved, hits, covered)
+                if blow is not None:
+                    sources.append(blow)
+                    expected += blow.expected
+            found.append(Threat(entity, at, expected, tuple(sources)))
         return found
 
     def _menaces(self, team: str, asked: set[int] | None, memo: dict[Any, Any]) -> list[_Menace]:
@@ -220,8 +218,7 @@ class Tactics(Outcomes):
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
-                   hits: dict[tuple[int, ...], float], covered: Callable[[tuple[int, int], tuple[int, int]], bool]
-                   ) -> ThreatSource | None:
+                   hits: dict[tuple[int, ...], float], covered: CoverTest) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
         power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
         of its ranged powers (``covered``: ``systems.cover.cover_lookup``'s test)."""
@@ -243,8 +240,8 @@ class Tactics(Outcomes):
         return best
 
     def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
-              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float],
-              covered: Callable[[tuple[int, int], tuple[int, int]], bool]) -> ThreatSource:
+              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float], covered: CoverTest
+              ) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
@@ -312,89 +309,3 @@ class Tactics(Outcomes):
             costs = walks[menace.enemy] = self.state.paths.costs_up_to(
                 menace.square, menace.speed + 2 * rules.square_ft, menace.flying)
         return costs.item(at) <= menace.speed + reach  # (``item``: a Python int, not a numpy scalar)
-
-    @entry
-    def cover_map(self, attackers: Iterable[int], squares: Iterable[tuple[int, int]]) -> dict[tuple[int, int], int]:
-        """For each of ``squares``, how many of ``attackers`` it has cover from (the rules' cover test
-        from where each attacker stands, the GM's switch included)."""
-        squares, attackers = validate.places(self.state, squares), validate.ids(attackers, "attackers")
-        state = self.state
-        cells = [validate.square(state, *s, what="square") for s in squares]
-        from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
-        if len(cells) * len(from_squares) > _BATCHED_PAIRS:
-            return self._cover_batch(from_squares, cells)
-        # a planner's handful of pairs: each answer is a lookup, cheaper than arrays of a few rows
-        flags = has_cover_many(state, [a for _ in cells for a in from_squares],
-                               [cell for cell in cells for _ in from_squares])
-        width = len(from_squares)
-        return {cell: sum(flags[i * width:(i + 1) * width]) for i, cell in enumerate(cells)}
-
-    def _cover_batch(self, from_squares: list[tuple[int, int]], squares: list[tuple[int, int]]
-                     ) -> dict[tuple[int, int], int]:
-        """:meth:`cover_map` for many pairs: every (attacker, square) pair in one numpy batch, a row of
-        answers per attacker (the same counts ``has_cover`` compares, for a pass over a whole map)."""
-        state = self.state
-        cells = np.array(squares, dtype=np.int64).reshape(-1, 2)
-        counts = np.zeros(len(cells), dtype=np.int64)
-        if state.rules.cover_enabled and len(cells) and from_squares:
-            attacker = np.repeat(np.array(from_squares, dtype=np.int64), len(cells), axis=0)
-            blocked = cover_counts(state.caches, state.terrain, attacker, np.tile(cells, (len(from_squares), 1)))
-            blocked = blocked >= state.rules.cover_lines_needed
-            blocked &= (attacker[:, 0] != np.tile(cells[:, 0], len(from_squares))) | \
-                (attacker[:, 1] != np.tile(cells[:, 1], len(from_squares)))
-            counts += blocked.reshape(len(from_squares), len(cells)).sum(axis=0)
-        return {(int(x), int(y)): int(c) for (x, y), c in zip(cells.tolist(), counts.tolist())}
-
-    @entry
-    def approach_map(self, entity: int, among: Iterable[int] | None = None, limit_ft: float | None = None
-                     ) -> np.ndarray:
-        """``[x, y]`` feet of the cheapest way from each square to the nearest living enemy of
-        ``entity`` (walls, and for a walker what blocks walkers, in the way); unreachable squares hold
-        ``systems.paths.UNREACHABLE``; only the enemies ``among`` count when given, and only ways of
-        at most ``limit_ft`` (a search in the window it spans: a big map costs its window). What a
-        planner closes in by."""
-        among, limit_ft = validate.optional_ids(among, "among"), validate.optional_limit(limit_ft, "limit_ft")
-        state = self.state
-        entity = self.check(entity)
-        flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
-        team = esper.component_for_entity(entity, Creature).team
-        asked = None if among is None else {self.check(e) for e in among}
-        fields = [state.paths.costs_from(esper.component_for_entity(e, Position).square, limit_ft, flying)
-                  for e in state.creatures if esper.component_for_entity(e, Creature).team != team
-                  and (asked is None or e in asked)
-                  and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
-        if not fields:
-            return np.full(state.terrain.walls.shape, UNREACHABLE, dtype=np.int64)
-        found: np.ndarray = fields[0].copy()
-        for other in fields[1:]:  # in place: a list reduce would stack every map first
-            np.minimum(found, other, out=found)
-        return found
-
-    @entry
-    def open_shots(self, entity: int, squares: Iterable[tuple[int, int]], among: Iterable[int] | None = None
-                   ) -> dict[tuple[int, int], int]:
-        """For each of ``squares``, how many living enemies (of ``among`` when given) ``entity`` would
-        see from there with no cover from it (the rules' sight and cover tests, from where it would stand)."""
-        squares, among = validate.places(self.state, squares), validate.optional_ids(among, "among")
-        state = self.state
-        entity = self.check(entity)
-        team = esper.component_for_entity(entity, Creature).team
-        asked = None if among is None else {self.check(e) for e in among}
-        targets = [esper.component_for_entity(e, Position).square for e in state.creatures
-                   if esper.component_for_entity(e, Creature).team != team and (asked is None or e in asked)
-                   and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
-        # its sight from each square (``visible``'s, its conditions read once), then the cover of every
-        # enemy it would see, all in one batch
-        conditions = esper.component_for_entity(entity, Conditions)
-        found = dict.fromkeys((validate.square(state, *square, what="square") for square in squares), 0)
-        shooters, shot = [], []
-        for here in found:
-            sight = vision_value(level_at(state, here), conditions)
-            for t, seen in zip(targets, seen_from(state, sight, here, targets)):
-                if seen:
-                    shooters.append(here)
-                    shot.append(t)
-        for here, covered in zip(shooters, has_cover_many(state, shooters, shot)):
-            if not covered:
-                found[here] += 1
-        return found

@@ -220,6 +220,18 @@ def places(state: BattleState, values: object, what: str = "squares") -> list[tu
     return [place(state, value, f"each of {what}") for value in values]
 
 
+def on_grid(state: BattleState, values: list[tuple[int, int]], what: str = "square") -> list[tuple[int, int]]:
+    """:func:`square` of each of ``values`` (pairs, as :func:`places` returns them), in one pass: a
+    planner's list of int pairs on the grid comes back as it is, with no call a square (it asks about
+    hundreds a battle); otherwise each is checked by :func:`square`, which names the first bad one."""
+    terrain = state.terrain
+    width, height = terrain.width, terrain.height
+    for x, y in values:
+        if type(x) is not int or type(y) is not int or not 0 <= x < width or not 0 <= y < height:
+            return [square(state, *value, what=what) for value in values]
+    return values
+
+
 def ids(values: object, what: str) -> Iterable[int]:
     """Creatures given as a list (any iterable) of ids (each is checked where it is read, as an int)."""
     if type(values) is list or type(values) is tuple or type(values) is set or type(values) is frozenset:
