@@ -92,7 +92,8 @@ def move_problems(paths: Paths, rules: Rules, position: Position, movement: Move
             continue
         straight = distance_ft(here, goal, rules)
         if straight > left:
-            found.append(f"square {goal} is {straight} ft away and it has {left} ft of movement left this round")
+            found.append(f"square {goal} is {straight} ft away in a straight line and it has {left} ft of movement "
+                         "left this round")
             continue
         cost = paths.cost(here, goal, limit_ft=left, flying=flying)
         if cost is None:

@@ -82,7 +82,7 @@ def test_replay_reproduces_the_events():
 def test_refused_commands_are_not_logged_and_replay_still_matches():
     b = Battle(seed=5)
     e = b.spawn("a", 0, 0)
-    with pytest.raises(ValueError, match=r"is 75 ft away and it has 30 ft of movement left"):
+    with pytest.raises(ValueError, match=r"is 75 ft away in a straight line and it has 30 ft of movement left"):
         b.move(e, 15, 15)
     with pytest.raises(ValueError, match=r"damage: expected a whole number in 0\.\.1000000, got -3"):
         b.damage(e, -3)
