@@ -8,8 +8,9 @@ reports (powers, health, conditions, squares), never a rule worked out again.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from components import Conditions, Falling, Movement
@@ -47,9 +48,11 @@ class Weights:
     crowd: int = 8                  # nearest enemies (and friends) weighed in a crowd
     shortlist: int = 3              # squares weighed in full besides its own (and the farthest)
     targets: int = 3                # nearest targets weighed per power and square
-    conditions: dict[str, float] = field(default_factory=lambda: {
-        "restrained": 0.7, "blinded": 0.6, "dazzled": 0.35, "prone": 0.3, "slowed": 0.25, "frightened": 0.4,
-    })
+    #: what a condition a use grants is worth, by (1 + the victim's menace), where no duel was tried
+    #: (read-only: the weights are shared by every plan)
+    conditions: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({
+        "restrained": 0.7, "blinded": 0.6, "dazzled": 0.35, "prone": 0.3, "slowed": 0.25,
+    }))
 
 
 DEFAULT = Weights()
