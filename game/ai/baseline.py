@@ -7,7 +7,8 @@ them, so a change here would move every comparison. Both plan from a :class:`gam
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 import numpy as np
 
@@ -130,7 +131,7 @@ def plan_random(view: View, rng: random.Random, reserved: set[tuple[int, int]]) 
 
 
 #: The baseline planners by policy name.
-PLANNERS: dict[str, Callable[[View, random.Random, set[tuple[int, int]]], list[Command]]] = {
+PLANNERS: Mapping[str, Callable[[View, random.Random, set[tuple[int, int]]], list[Command]]] = MappingProxyType({
     "greedy": plan_greedy,
     "random": plan_random,
-}
+})

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from components import Falling
@@ -22,7 +23,7 @@ from game.ai.board import Command, View, area_expected, area_victims, can_act
 from game.ai.tactical import Decision
 
 #: Every policy, with what it does in two lines (the README and ``--help`` show these).
-POLICY_HELP: dict[str, str] = {
+POLICY_HELP: Mapping[str, str] = MappingProxyType({
     "tactical": "weighs a few squares it could end on by the battle's forecasts: damage it deals (kills, shoves "
                 "off ledges, areas without friends),\nheals and conditions, against what the enemies could do "
                 "to it there (cover, light, reach); acts then falls back, or moves then acts.",
@@ -30,7 +31,7 @@ POLICY_HELP: dict[str, str] = {
               "\nnever walks off a ledge that hurts; ignores heals, areas near friends, threats and falls it causes.",
     "random": "any legal action (a power, a stand, a move to any reachable square), drawn from the seeded"
               "\ngenerator: the floor any player should beat.",
-}
+})
 POLICIES = tuple(POLICY_HELP)
 
 
