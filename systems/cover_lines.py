@@ -8,6 +8,9 @@ the rule and for see-through cover).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 
 from components import Terrain
@@ -54,10 +57,13 @@ _WINDOWS = (4, 8, 16, 32)  # pairs are batched by the size of their bounding box
 
 
 def _offsets(window: int) -> np.ndarray:
-    return np.stack(np.meshgrid(np.arange(window), np.arange(window), indexing="ij"), -1).reshape(-1, 2)
+    offsets = np.stack(np.meshgrid(np.arange(window), np.arange(window), indexing="ij"), -1).reshape(-1, 2)
+    offsets.flags.writeable = False
+    return offsets
 
 
-_OFFSETS = {w: _offsets(w) for w in _WINDOWS}
+#: Each window's square offsets, made once (read-only: shared by every call).
+_OFFSETS: Mapping[int, np.ndarray] = MappingProxyType({w: _offsets(w) for w in _WINDOWS})
 
 
 def blocked_lines_many(walls: np.ndarray, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
