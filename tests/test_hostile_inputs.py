@@ -40,7 +40,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "powers/digits_5000.toml": ("line 5", "5000 digits"),
     "powers/enemies_without_area.toml": ("[bad]", "'targets' and 'area' conflict", "'enemies'"),
     "powers/enemy_at_a_square.toml": ("[bad]", "'targets'", "'teleport'", "'range_ft'", "conflict", "one creature"),
-    "powers/missing_script.toml": ("[bad]", "'script'", "no such file", "no_such_script.star"),
+    "powers/missing_script.toml": ("[bad]", "'script'", "No such file", "no_such_script.star"),
     "powers/misspelt_key.toml": ("[bad]", "'damge'", "did you mean 'damage'"),
     "powers/push_inf.toml": ("[bad]", "'push_ft'", "at most 10000", "inf"),
     "powers/radius_nan.toml": ("[bad]", "'area.radius_ft'", "at most 10000", "nan"),

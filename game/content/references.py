@@ -60,7 +60,7 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
     try:
         source = reads.text(folder, name)
     except UnreadableFile as err:
-        shipped = " (the shipped scripts: a file's own go in a scripts/ folder beside it or one folder up)" \
+        shipped = " (the shipped scripts: a file's own go in a scripts/ folder beside it)" \
             if folder == SCRIPTS_DIR and reads.recorded is None else ""
         where = "recorded" if reads.recorded is not None else f"in {folder}{shipped}"
         raise ScriptError(name, f"cannot read script {where}: {err}", kind="missing") from None
