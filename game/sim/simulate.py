@@ -41,7 +41,7 @@ from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
-from game.sim.outputs import SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
+from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
 from game.sim.provenance import provenance
 from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot, with_paired
 from game.sim.schedule import schedule
@@ -231,7 +231,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     seeds = config.seeds()
     total = len(seeds) * len(variants)
     out_dir = Path(config.out_dir) if config.out_dir else None
-    replay_dir = str((out_dir / "replays").resolve()) if out_dir else None
+    replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
     workers = config.workers or default_workers()
     bar = None
     if out_dir:
