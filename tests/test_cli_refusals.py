@@ -86,6 +86,11 @@ SIMULATE: list[tuple[str, list[str], str]] = [
     ("only-seed-twice", ["--only-seed", "3", "--only-seed", "4", "--only-seed", "3"], "--only-seed 3: given twice"),
     # one value spelt three ways would be three identical variants under three labels
     ("set-same-value-spelt-apart", ["--set", "rules.cover_bonus=4,+4,0x4"], "a value is given twice (4;"),
+    # nesting that would end in a RecursionError (or deep inside tomllib) is refused before parsing
+    ("set-nested-150", ["--set", "creatures.sergeant.powers=" + "[" * 150 + "]" * 150], "nests arrays or tables 150"),
+    ("set-nested-250", ["--set", "creatures.sergeant.powers=" + "[" * 250 + "]" * 250], "too deeply"),
+    ("set-nested-5000", ["--set", "creatures.sergeant.powers=" + "[" * 5000 + "]" * 5000], "5000 deep"),
+    ("set-nested-tables", ["--set", "creatures.sergeant.health=1," + "{{a=" * 300 + "1" + "}}" * 300], "value 2 nests"),
     # sweeps that could change nothing a simulation counts: the variants would be the same battles
     ("set-seed", ["--set", "seed=5,6"], "sweeping seed changes nothing"),
     ("set-team-control", ["--set", "teams.keep.control=human,computer"], "plays every team by --policy"),
