@@ -224,7 +224,7 @@ def test_failing_script_is_reported_and_strict_mode_fails_the_battle(tmp_path: P
 
 def test_a_missing_script_is_refused_before_any_battle(scenario: str) -> None:
     overrides = [("creatures.r1.powers", ["chain-lightning"]), ("powers.chain-lightning.script", "missing.star")]
-    with pytest.raises(PowerError, match=r"key 'script'.*no such file.*missing\.star"):
+    with pytest.raises(PowerError, match=r"key 'script': 'missing\.star' cannot be read.*No such file"):
         simulate(SimConfig(scenario, battles=2, seed=1, sets=[(k, [v]) for k, v in overrides], workers=1,
                            out_dir=None), progress=False)
 
