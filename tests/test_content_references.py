@@ -181,6 +181,16 @@ def test_a_powers_script_that_cannot_be_read_says_why_as_a_reactions_does(tmp_pa
         load_power_file(tmp_path / "hexes.toml")
 
 
+def test_dice_in_a_power_file_are_ascii(tmp_path: Path) -> None:
+    """Full-width digits read as digits by a regular expression: "\uff11d\uff14" was 1d4, a second
+    spelling of one die that --set could sweep as another variant."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "hex.star").write_text(HEX_SCRIPT, encoding="utf-8")
+    (tmp_path / "hexes.toml").write_text(HEX.replace('damage = "1d4"', 'damage = "\uff11d\uff14"'), encoding="utf-8")
+    with pytest.raises(PowerError, match=r"power \[hex\] key 'damage': expected dice like \"2d6\+3\", in ASCII"):
+        load_power_file(tmp_path / "hexes.toml")
+
+
 # ---------------------------------------------------------------------------------------------- the library
 
 

@@ -153,6 +153,8 @@ class _Reader:
         value = self.get(key, (str, int), 'dice like "2d6+3"')
         if value is None:
             return None
+        if isinstance(value, str) and not value.isascii():  # "２d６" would read as 2d6: one spelling only
+            raise self.fail(key, 'dice like "2d6+3", in ASCII digits', value)
         try:
             dice = Dice.parse(value)
         except ValueError as err:
