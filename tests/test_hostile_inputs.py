@@ -46,6 +46,10 @@ EXPECTED: dict[str, tuple[str, ...]] = {
     "powers/radius_nan.toml": ("[bad]", "'area.radius_ft'", "at most 10000", "nan"),
     "powers/range_huge.toml": ("[bad]", "'range_ft'", "at most 10000", "401 digits"),
     "saves/command_huge_damage.json": ("commands[0]", "damage", "-1000000000..1000000000"),
+    # arguments a command does not take: the file's error, not a replay that "failed" with a TypeError
+    "saves/command_unknown_keyword.json": ("commands[0]", "damage()", "unexpected keyword argument 'evil'"),
+    "saves/command_missing_argument.json": ("commands[0]", "damage()", "missing a required argument: 'amount'"),
+    "saves/order_unknown_keyword.json": ("commands[1]", "orders[0][1][0]", "stand()", "unexpected keyword"),
     "saves/command_huge_height.json": ("commands[0]", "set_ground", "-1000000000..1000000000", "1e+308"),
     "saves/digits_5000.json": ("line 11", "5000 digits"),
     "saves/digits_in_scenario_text.json": ("(scenario)", "line 8", "5000 digits"),
