@@ -191,6 +191,20 @@ def test_dice_in_a_power_file_are_ascii(tmp_path: Path) -> None:
         load_power_file(tmp_path / "hexes.toml")
 
 
+def test_a_broken_script_is_blamed_once_not_once_per_creature_using_it(tmp_path: Path) -> None:
+    """Its parse error (a dozen expected tokens) used to be repeated for every creature with the power,
+    and for every listing of a reaction."""
+    broken = "def on_hit(ctx, target):\n    x = = 1\n"
+    text = _ledge(top='ambient = "normal"\npower_files = ["hexes.toml"]\nreactions = ["bad.star"]\n',
+                  archer='powers = ["shoot", "hex"]', ogre='key = "ogre"\nreactions = ["bad.star"]\n')
+    text = text.replace('powers = ["strike"]', 'powers = ["strike", "hex"]')
+    path = _folder(tmp_path, text, {"hexes.toml": HEX, "scripts/hex.star": broken, "scripts/bad.star": broken})
+    message = _refusal(path)
+    assert message.count("Parse error") == 2, message  # hex.star once, bad.star once
+    assert "creatures[1].powers: power 'hex' runs hex.star, which cannot load (see creatures[0].powers)" in message
+    assert "creatures[3].reactions[0]: bad.star cannot load as a reaction (see reactions[0])" in message
+
+
 # ---------------------------------------------------------------------------------------------- the library
 
 

@@ -72,11 +72,14 @@ class ScriptReads:
     ``recorded``: the scripts a save or replay recorded (None: read from the script folder on disk).
     ``read``: every script read so far, by file name; the scenario keeps it for its saves.
     ``known``: the files found inside the folder before, by path (``inside_folder``'s cache).
+    ``failed``: scripts that did not load, by (file name, use: "power" or "reaction"), with the key
+    that said why: a script that several creatures use is blamed once, not once per creature.
     """
 
     recorded: Mapping[str, str] | None = None
     read: dict[str, str] = field(default_factory=dict)
     known: dict[str, tuple[int, int]] | None = None
+    failed: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def text(self, folder: Path, name: str) -> str:
         """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most 1 MB.
