@@ -24,6 +24,8 @@ KEEP = str(ROOT / "assets/scenarios/keep.toml")
 
 #: (id, argv after the subcommand's scenario, the text the line must contain). "{tmp}" is a fresh
 #: directory, "{file}" an existing file in it, "{out}" a not-yet-existing output directory.
+TWO = ["--battles", "2", "--set"]
+
 SIMULATE: list[tuple[str, list[str], str]] = [
     ("out-existing-file", ["--out", "{file}"], "--out"),
     ("out-dev-null", ["--out", "/dev/null"], "--out"),
@@ -86,6 +88,22 @@ SIMULATE: list[tuple[str, list[str], str]] = [
     ("only-seed-twice", ["--only-seed", "3", "--only-seed", "4", "--only-seed", "3"], "--only-seed 3: given twice"),
     # one value spelt three ways would be three identical variants under three labels
     ("set-same-value-spelt-apart", ["--set", "rules.cover_bonus=4,+4,0x4"], "a value is given twice (4;"),
+    # spelt apart past TOML: the same die, range or set of powers would be two variants of one battle
+    # (--battles 2: a regression plays them instead of hanging the suite)
+    ("set-same-dice-spelt-apart", [*TWO, "powers.shoot.damage=1d6+1,1d6+01"], "1d6+1 and 1d6+01 make the same power"),
+    ("set-same-dice-upper-case", [*TWO, "powers.shoot.damage=1d6,1D6"], "1d6 and 1D6 make the same power"),
+    ("set-same-dice-no-bonus", [*TWO, "powers.shoot.damage=2d4,3d4,2d4+0"], "2d4 and 2d4+0"),
+    ("set-same-range-as-float", [*TWO, "powers.shoot.range_ft=30,30.0"], "30 and 30.0 make the same power"),
+    ("set-same-powers-reordered", [*TWO, 'creatures.sergeant.powers=["strike","shoot"],["shoot","strike"]'],
+     "make the same scenario"),
+    ("set-same-blocks-reordered", [*TWO, 'map.legend.:.blocks=["movement","fliers"],["fliers","movement"]'],
+     "make the same scenario"),
+    ("set-full-width-dice", [*TWO, "powers.shoot.damage=2d6,\uff12d\uff16"], "in ASCII digits"),
+    # nesting that would end in a RecursionError (or deep inside tomllib) is refused before parsing
+    ("set-nested-150", ["--set", "creatures.sergeant.powers=" + "[" * 150 + "]" * 150], "nests arrays or tables 150"),
+    ("set-nested-250", ["--set", "creatures.sergeant.powers=" + "[" * 250 + "]" * 250], "too deeply"),
+    ("set-nested-5000", ["--set", "creatures.sergeant.powers=" + "[" * 5000 + "]" * 5000], "5000 deep"),
+    ("set-nested-tables", ["--set", "creatures.sergeant.health=1," + "{{a=" * 300 + "1" + "}}" * 300], "value 2 nests"),
     # sweeps that could change nothing a simulation counts: the variants would be the same battles
     ("set-seed", ["--set", "seed=5,6"], "sweeping seed changes nothing"),
     ("set-team-control", ["--set", "teams.keep.control=human,computer"], "plays every team by --policy"),

@@ -119,7 +119,7 @@ def test_simulate_refuses_a_scenario_with_a_broken_script_before_any_battle(tmp_
 
 def test_a_power_whose_script_is_missing_is_refused_when_its_file_loads(tmp_path: Path) -> None:
     (tmp_path / "hexes.toml").write_text(HEX, encoding="utf-8")
-    with pytest.raises(PowerError, match=r"hexes\.toml: power \[hex\] key 'script'.*no such file.*hex\.star"):
+    with pytest.raises(PowerError, match=r"hexes\.toml: power \[hex\] key 'script': 'hex\.star' cannot be read"):
         load_power_file(tmp_path / "hexes.toml")
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "hex.star").write_text(HEX_SCRIPT, encoding="utf-8")
@@ -131,6 +131,79 @@ def test_a_scenario_whose_own_scripts_folder_lacks_a_shipped_powers_script_is_re
     path = _folder(tmp_path, _ledge(archer='powers = ["chain-lightning"]'), {"scripts/x.star": RALLY})
     message = _refusal(path)
     assert "creatures[0].powers" in message and "chain_lightning.star" in message
+
+
+def test_a_scenario_without_scripts_beside_it_reads_the_shipped_ones_never_a_parents(tmp_path: Path) -> None:
+    """The parent's scripts/ (which a copy elsewhere would not have) changes nothing: the folder plays
+    the same wherever it is."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "rally.star").write_text("def on_downed(ctx, event):\n    ctx.heal(event['entity'], 50)\n")
+    (tmp_path / "scripts" / "mine.star").write_text(RALLY)
+    shipped = _folder(tmp_path, _ledge(top='ambient = "normal"\nreactions = ["rally.star"]\n'), {"notes.txt": ""})
+    scenario = load_scenario(shipped)
+    assert scenario.script_dir == SCRIPTS_DIR
+    assert scenario.files.scripts["rally.star"] == (SCRIPTS_DIR / "rally.star").read_text()
+    parents = _folder(tmp_path, _ledge(top='ambient = "normal"\nreactions = ["mine.star"]\n'), {"notes.txt": ""})
+    message = _refusal(parents)
+    assert "reactions[0]" in message and str(SCRIPTS_DIR) in message
+
+
+@pytest.mark.parametrize("key", ["reactions", "power"])
+def test_a_scripts_folder_that_is_a_symlink_out_of_the_scenario_is_refused(tmp_path: Path, key: str) -> None:
+    """As a power file's path may not lead out of the scenario's folder, neither may its scripts/."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "hex.star").write_text(HEX_SCRIPT)
+    (outside / "rally.star").write_text(RALLY)
+    top = 'ambient = "normal"\n' + ('reactions = ["rally.star"]\n' if key == "reactions" else
+                                    'power_files = ["hexes.toml"]\n')
+    path = _folder(tmp_path, _ledge(top=top, archer='powers = ["shoot", "hex"]' if key == "power" else
+                                    'powers = ["shoot"]'), {"hexes.toml": HEX})
+    (path.parent / "scripts").symlink_to(outside)
+    message = _refusal(path)
+    assert "'scripts' leads outside the folder" in message and ("reactions[0]" in message or
+                                                                "power [hex] key 'script'" in message), message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "symlink out"])
+def test_a_powers_script_that_cannot_be_read_says_why_as_a_reactions_does(tmp_path: Path, kind: str) -> None:
+    (tmp_path / "hexes.toml").write_text(HEX, encoding="utf-8")
+    (tmp_path / "scripts").mkdir()
+    script = tmp_path / "scripts" / "hex.star"
+    if kind == "fifo":
+        os.mkfifo(script)
+    elif kind == "directory":
+        script.mkdir()
+    else:
+        (tmp_path / "evil.star").write_text(HEX_SCRIPT)
+        script.symlink_to(tmp_path / "evil.star")
+    words = "leads outside the script folder" if kind == "symlink out" else "not a regular file"
+    with pytest.raises(PowerError, match=rf"power \[hex\] key 'script': 'hex\.star' cannot be read from .*{words}"):
+        load_power_file(tmp_path / "hexes.toml")
+
+
+def test_dice_in_a_power_file_are_ascii(tmp_path: Path) -> None:
+    """Full-width digits read as digits by a regular expression: "\uff11d\uff14" was 1d4, a second
+    spelling of one die that --set could sweep as another variant."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "hex.star").write_text(HEX_SCRIPT, encoding="utf-8")
+    (tmp_path / "hexes.toml").write_text(HEX.replace('damage = "1d4"', 'damage = "\uff11d\uff14"'), encoding="utf-8")
+    with pytest.raises(PowerError, match=r"power \[hex\] key 'damage': expected dice like \"2d6\+3\", in ASCII"):
+        load_power_file(tmp_path / "hexes.toml")
+
+
+def test_a_broken_script_is_blamed_once_not_once_per_creature_using_it(tmp_path: Path) -> None:
+    """Its parse error (a dozen expected tokens) used to be repeated for every creature with the power,
+    and for every listing of a reaction."""
+    broken = "def on_hit(ctx, target):\n    x = = 1\n"
+    text = _ledge(top='ambient = "normal"\npower_files = ["hexes.toml"]\nreactions = ["bad.star"]\n',
+                  archer='powers = ["shoot", "hex"]', ogre='key = "ogre"\nreactions = ["bad.star"]\n')
+    text = text.replace('powers = ["strike"]', 'powers = ["strike", "hex"]')
+    path = _folder(tmp_path, text, {"hexes.toml": HEX, "scripts/hex.star": broken, "scripts/bad.star": broken})
+    message = _refusal(path)
+    assert message.count("Parse error") == 2, message  # hex.star once, bad.star once
+    assert "creatures[1].powers: power 'hex' runs hex.star, which cannot load (see creatures[0].powers)" in message
+    assert "creatures[3].reactions[0]: bad.star cannot load as a reaction (see reactions[0])" in message
 
 
 # ---------------------------------------------------------------------------------------------- the library

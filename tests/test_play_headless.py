@@ -71,6 +71,26 @@ def test_bad_input_is_refused_in_one_line_with_status_2(args: list[str], says: s
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize(("command", "taken"), [
+    (["play", str(ROOT / "assets/scenarios/ledge.toml")], "combat-log.txt"),
+    (["play", str(ROOT / "assets/scenarios/ledge.toml")], "final.png"),
+    (["play", str(ROOT / "assets/scenarios/ledge.toml")], "turn-003.png"),
+    (["demo"], "combat-log.txt"),
+    (["demo"], "round-02.png"),
+    (["demo"], "demo-end.png"),
+])
+def test_an_output_in_the_way_is_refused_before_the_battle(command: list[str], taken: str, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A combat-log.txt that is a directory used to be found after the whole battle, its turn-*.png
+    and final.png written: each output is checked up front, as simulate checks its own."""
+    (tmp_path / taken).mkdir()
+    code = cli.main([*command, "--headless", "--rounds", "2", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"'{tmp_path / taken}' is a directory; expected a file this run can replace" in err
+    assert [p.name for p in tmp_path.iterdir()] == [taken]  # nothing was played, nothing written
+
+
 def test_python_dash_m_game_play_headless_runs(tmp_path: Path) -> None:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     done = subprocess.run([sys.executable, "-m", "game", "play", "assets/scenarios/ledge.toml", "--headless",

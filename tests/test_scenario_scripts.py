@@ -83,3 +83,31 @@ def test_a_scenario_from_elsewhere_is_untrusted_and_reads_scripts_beside_it(tmp_
 def test_reactions_must_be_script_names() -> None:
     with pytest.raises(ScenarioError, match=r"reactions.*\.star"):
         load_scenario_text(SMALL.replace('reactions = ["rally.star"]\n[map]', 'reactions = ["../x.py"]\n[map]'))
+
+
+@pytest.mark.parametrize("where", ["battle", "creature"])
+def test_a_reaction_listed_twice_is_refused_as_a_power_listed_twice_is(where: str) -> None:
+    """It used to be attached twice and fire twice on every event."""
+    old = 'reactions = ["rally.star"]\n[map]' if where == "battle" else 'y = 0\nreactions = ["rally.star"]'
+    text = SMALL.replace(old, old.replace('["rally.star"]', '["rally.star", "rally.star"]'))
+    key = "reactions" if where == "battle" else "creatures[1].reactions"
+    with pytest.raises(ScenarioError, match=rf"{re.escape(key)}: expected each script once, got 'rally\.star' more"):
+        load_scenario_text(text)
+
+
+@pytest.mark.parametrize(("entry", "why"), [
+    ("../scripts/rally.star", "a path"), ("/etc/passwd", "a path"), (".", "not a file name ending in .star"),
+    ("", "not a file name ending in .star"), (".star", "not a file name ending in .star"),
+])
+def test_a_bad_reaction_entry_is_named_with_the_reason(entry: str, why: str) -> None:
+    text = SMALL.replace('reactions = ["rally.star"]\n[map]', f'reactions = ["rally.star", "{entry}"]\n[map]')
+    with pytest.raises(ScenarioError, match=rf"reactions: .*got an array holding {re.escape(repr(entry))} \({why}"):
+        load_scenario_text(text)
+
+
+def test_terrain_blocking_a_thing_twice_names_it() -> None:
+    keep = (ROOT / "assets/scenarios/keep.toml").read_text(encoding="utf-8")
+    text = keep.replace('blocks = ["movement", "pushes", "fliers"]', 'blocks = ["movement", "pushes", "movement"]')
+    with pytest.raises(ScenarioError, match=r"map\.legend\.':'\.blocks: expected each thing blocked once, "
+                                            r"got 'movement' more than once"):
+        load_scenario_text(text)

@@ -27,6 +27,19 @@ def test_a_symlink_out_of_the_folder_is_refused(tmp_path: Path) -> None:
         _load(folder, MapCaches())
 
 
+def test_a_script_folder_that_is_a_symlink_out_of_its_own_folder_is_refused(tmp_path: Path) -> None:
+    """A scenario's ``scripts`` linked elsewhere would read files from anywhere: refused by the battle
+    too, not only when the scenario loads."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "s.star").write_text(SCRIPT)
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "scripts").symlink_to(outside)
+    with pytest.raises(ScriptError, match="'scripts' leads outside the folder"):
+        _load(tmp_path / "pack" / "scripts", MapCaches())
+    assert "on_hit" in _load(outside, MapCaches())
+
+
 def test_a_file_found_inside_then_swapped_for_a_symlink_out_is_refused_in_the_next_battle(tmp_path: Path) -> None:
     folder, outside = tmp_path / "scripts", tmp_path / "elsewhere.star"
     folder.mkdir()

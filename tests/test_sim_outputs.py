@@ -106,3 +106,34 @@ def test_a_write_that_fails_after_the_battles_still_prints_the_table(
     assert f"FAILED to write: cannot write {tmp_path / 'summary.json'}: No space left on device" in out
     assert not (tmp_path / "summary.json").exists()  # the old one would pass for this run's
     assert (tmp_path / "battles.csv").is_file()
+
+
+@pytest.mark.slow
+def test_every_output_replaces_a_symlink_in_out_and_never_writes_through_it(tmp_path: Path) -> None:
+    """A ``winrate.png`` (or any output) that is a link to a file elsewhere used to have its target
+    overwritten, and a ``replays`` link had the replays written into wherever it led: each output
+    now replaces its link (written beside it and renamed), and the replays go into a real folder."""
+    out, elsewhere = tmp_path / "out", tmp_path / "elsewhere"
+    out.mkdir()
+    (elsewhere / "replays" / "variant-1").mkdir(parents=True)
+    for name in ("battles.csv", "summary.json", "winrate.png", "rounds.png", "paired.png"):
+        (elsewhere / name).write_text("precious", encoding="utf-8")
+        (out / name).symlink_to(elsewhere / name)
+    (out / "replays").symlink_to(elsewhere / "replays")
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "2", "--only-seed", "1",
+                 "--set", "rules.cover_bonus=2,5", "--out", str(out), "--no-progress"]) == 0
+    assert all((elsewhere / name).read_text(encoding="utf-8") == "precious"
+               for name in ("battles.csv", "summary.json", "winrate.png", "rounds.png", "paired.png"))
+    assert [p.name for p in (elsewhere / "replays").rglob("*") if p.is_file()] == []
+    assert not any(p.is_symlink() for p in out.rglob("*"))
+    assert (out / "paired.png").read_bytes().startswith(b"\x89PNG")
+    assert sorted(p.name for p in (out / "replays").rglob("*.json")) == ["seed-1.json", "seed-1.json"]
+
+
+def test_a_replays_variant_link_is_removed_not_followed(tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "out" / "replays").mkdir(parents=True)
+    (tmp_path / "out" / "replays" / "variant-0").symlink_to(elsewhere)
+    assert remove_stale_replays(tmp_path / "out") == [tmp_path / "out" / "replays" / "variant-0"]
+    assert elsewhere.is_dir() and not (tmp_path / "out" / "replays").exists()

@@ -247,17 +247,42 @@ def is_plain_name(name: object, suffix: str) -> bool:
 
 
 def scripts(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(is_plain_name(s, ".star") for s in value):
-        raise Bad(f"expected an array of script file names ending in .star, got {describe(value)}")
+    """Script file names (``reactions``): each a plain ``.star`` name, read from the script folder, and
+    each once (a script listed twice would hear every event twice)."""
+    wanted = "an array of script file names ending in .star (like \"rally.star\")"
+    if not isinstance(value, list):
+        raise Bad(f"expected {wanted}, got {describe(value)}")
+    for name in value:
+        problem = _script_name_problem(name)
+        if problem:  # the entry itself, not "an array": a designer sees which one is wrong, and why
+            raise Bad(f"expected {wanted}, got an array holding {shown(name)} ({problem})")
+    _each_once(value, "script")
     return tuple(value)
+
+
+def _script_name_problem(name: object) -> str | None:
+    if not isinstance(name, str):
+        return f"not a string but {describe(name)}"
+    if "/" in name or "\\" in name or ".." in name:
+        return "a path: a script is named by its file name alone, and read from the scripts/ folder"
+    if "\0" in name:
+        return "a NUL character"
+    if not is_plain_name(name, ".star"):
+        return "not a file name ending in .star"
+    return None
+
+
+def _each_once(value: list[Any], what: str) -> None:
+    """Refuse a list that names something twice, naming it: a second listing is a slip."""
+    twice = sorted(str(p) for p, n in Counter(value).items() if n > 1)
+    if twice:
+        raise Bad(f"expected each {what} once, got {', '.join(repr(p) for p in twice)} more than once")
 
 
 def power_ids(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise Bad(f"expected an array of power ids (strings), got {describe(value)}")
-    twice = sorted(p for p, n in Counter(value).items() if n > 1)
-    if twice:  # a creature has a power or not: a second listing is a slip (a typo for another power?)
-        raise Bad(f"expected each power once, got {', '.join(repr(p) for p in twice)} more than once")
+    _each_once(value, "power")  # a creature has a power or not: a second listing is a typo for another?
     return tuple(value)
 
 
@@ -284,6 +309,5 @@ def block_names(value: Any) -> tuple[str, ...]:
         if name not in BLOCK_NAMES:
             raise Bad(f"unknown thing to block {shown(name)}{did_you_mean(name, known)}: expected some of "
                       f"{', '.join(known)}")
-    if len(set(value)) != len(value):
-        raise Bad(f"each thing is blocked once, got {describe(value)}")
+    _each_once(value, "thing blocked")
     return tuple(value)

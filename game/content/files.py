@@ -58,20 +58,30 @@ def inside_folder(path: Path, folder: Path, known: dict[str, tuple[int, int]] | 
     return inside
 
 
+def file_problem(path: str | Path, limit: int) -> str | None:
+    """Why ``path`` is not a regular file of at most ``limit`` bytes (missing, a directory, a device
+    or pipe, too big), or None: what :func:`read_bounded` refuses, asked without reading, so that a
+    check that only needs the file to exist gives the same reason as the read that follows."""
+    try:
+        info = os.stat(path)
+    except OSError as err:
+        return f"cannot read the file: {err.strerror or err}"
+    if not stat.S_ISREG(info.st_mode):
+        return "not a regular file (a directory, device or pipe cannot be read as data)"
+    if info.st_size > limit:
+        return f"the file is {info.st_size} bytes; at most {limit} are read"
+    return None
+
+
 def read_bounded(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes.
 
     Raises:
         UnreadableFile: missing, a directory, a device or pipe, or larger than ``limit``.
     """
-    try:
-        info = os.stat(path)
-    except OSError as err:
-        raise UnreadableFile(f"cannot read the file: {err.strerror or err}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise UnreadableFile("not a regular file (a directory, device or pipe cannot be read as data)")
-    if info.st_size > limit:
-        raise UnreadableFile(f"the file is {info.st_size} bytes; at most {limit} are read")
+    problem = file_problem(path, limit)
+    if problem is not None:
+        raise UnreadableFile(problem)
     try:
         with open(path, "rb") as handle:
             data = handle.read(limit + 1)

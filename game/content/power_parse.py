@@ -68,7 +68,7 @@ from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import Bound, shown
 from game.content import checks
-from game.content.files import inside_folder
+from game.content.recorded import script_problem
 
 __all__ = ["KEYS", "PowerError", "contradiction", "parse_power"]
 
@@ -153,6 +153,8 @@ class _Reader:
         value = self.get(key, (str, int), 'dice like "2d6+3"')
         if value is None:
             return None
+        if isinstance(value, str) and not value.isascii():  # "２d６" would read as 2d6: one spelling only
+            raise self.fail(key, 'dice like "2d6+3", in ASCII digits', value)
         try:
             dice = Dice.parse(value)
         except ValueError as err:
@@ -258,18 +260,10 @@ def _script(r: _Reader, script_dir: Path | None) -> str | None:
         return None
     if not script.endswith(".star") or "/" in script or "\\" in script or ".." in script or "\0" in script:
         raise r.fail("script", f"a plain file name ending in .star under {where}", script)
-    if script_dir is not None and not _is_script_in(script_dir, script):
-        raise r.fail("script", f"a script file in {script_dir} (there is no such file)", script)
+    problem = script_problem(script_dir, script) if script_dir is not None else None
+    if problem is not None:  # the reason a reaction naming the same file gets
+        raise r.error(f"key 'script': {shown(script)} cannot be read from {script_dir}: {problem}")
     return script
-
-
-def _is_script_in(folder: Path, name: str) -> bool:
-    """Whether ``folder/name`` is a regular file that stays inside ``folder`` (no symlink out)."""
-    path = folder / name
-    try:
-        return path.is_file() and inside_folder(path, folder)
-    except OSError:
-        return False
 
 
 def parse_power(power_id: str, table: object, where: str, script_dir: Path | None = None) -> Power:

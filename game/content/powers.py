@@ -16,8 +16,8 @@ Example::
 
 The library is read per file (:class:`PowerLibrary`): a file with an error adds no power at all and
 is blamed alone, so one broken file fails only the scenarios that use a power from it, never the
-others. A power's ``script`` must exist when its file loads: in ``scripts/`` beside the file or one
-folder up (``assets/powers`` -> ``assets/scripts``), else in ``assets/scripts``.
+others. A power's ``script`` must exist when its file loads: in ``scripts/`` beside the file if it has
+one, else in ``assets/scripts`` (see :func:`script_folder`).
 """
 
 from __future__ import annotations
@@ -51,13 +51,17 @@ POWER_FILE_BYTES = 4 * MEGABYTE
 
 
 def script_folder(file: str | Path) -> Path:
-    """Where the scripts named by a file (a scenario, a power file) are read from: ``scripts/``
-    beside it or one folder up, else the shipped ``assets/scripts``."""
-    here = Path(file).resolve().parent
-    for candidate in (here / "scripts", here.parent / "scripts"):
-        if candidate.is_dir():
-            return candidate
-    return SCRIPTS_DIR
+    """Where the scripts named by a file (a scenario, a power file) are read from: the ``scripts``
+    beside it if there is one (whatever it is: a file or a symlink out of the folder is then refused
+    when a script is read, never silently replaced), else the shipped ``assets/scripts``.
+
+    Never a parent folder's: a scenario folder must play the same wherever it is copied, so nothing
+    above it may change which scripts it reads. The shipped files need no exception:
+    ``assets/scenarios`` and ``assets/powers`` have no ``scripts`` of their own, so theirs are the
+    shipped ones.
+    """
+    beside = Path(file).resolve().parent / "scripts"
+    return beside if os.path.lexists(beside) else SCRIPTS_DIR
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.content.files import MEGABYTE, UnreadableFile, inside_folder, read_bounded
+from game.content.files import MEGABYTE, UnreadableFile, file_problem, inside_folder, read_bounded
 
-__all__ = ["RecordedFiles", "ScriptReads", "SCRIPT_BYTES"]
+__all__ = ["RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
 
 SCRIPT_BYTES = MEGABYTE
 _EMPTY: Mapping[str, str] = types.MappingProxyType({})
@@ -72,11 +72,14 @@ class ScriptReads:
     ``recorded``: the scripts a save or replay recorded (None: read from the script folder on disk).
     ``read``: every script read so far, by file name; the scenario keeps it for its saves.
     ``known``: the files found inside the folder before, by path (``inside_folder``'s cache).
+    ``failed``: scripts that did not load, by (file name, use: "power" or "reaction"), with the key
+    that said why: a script that several creatures use is blamed once, not once per creature.
     """
 
     recorded: Mapping[str, str] | None = None
     read: dict[str, str] = field(default_factory=dict)
     known: dict[str, tuple[int, int]] | None = None
+    failed: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def text(self, folder: Path, name: str) -> str:
         """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most 1 MB.
@@ -90,11 +93,31 @@ class ScriptReads:
             source = self.recorded[name]
         else:
             path = folder / name
-            if not inside_folder(path, folder, self.known):
-                raise UnreadableFile("it leads outside the script folder")
+            outside = _outside(path, folder, self.known)
+            if outside is not None:
+                raise UnreadableFile(outside)
             try:
                 source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
             except UnicodeDecodeError:
                 raise UnreadableFile("not UTF-8 text") from None
         self.read[name] = source
         return source
+
+
+def script_problem(folder: Path, name: str) -> str | None:
+    """Why script ``name`` cannot be read from ``folder`` (it leads outside, is missing, not a regular
+    file or too big), or None: the one check of a power's ``script`` when its file loads, giving the
+    reason :meth:`ScriptReads.text` gives when a reaction names the same file."""
+    path = folder / name
+    return _outside(path, folder) or file_problem(path, SCRIPT_BYTES)
+
+
+def _outside(path: Path, folder: Path, known: dict[str, tuple[int, int]] | None = None) -> str | None:
+    """Why a script at ``path`` is outside its ``folder``, or None. The folder itself must lie inside
+    the one that holds it (a scenario's ``scripts/`` inside the scenario's folder): a ``scripts``
+    symlink out of it would read files from anywhere, as a power file's path may not."""
+    if not inside_folder(folder, folder.parent, known):  # (known: the folder's own path is a key too)
+        return f"{folder.name!r} leads outside the folder {folder.parent} (a symlink out of it is not followed)"
+    if not inside_folder(path, folder, known):
+        return "it leads outside the script folder"
+    return None

@@ -60,7 +60,7 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
     try:
         source = reads.text(folder, name)
     except UnreadableFile as err:
-        shipped = " (the shipped scripts: a file's own go in a scripts/ folder beside it or one folder up)" \
+        shipped = " (the shipped scripts: a file's own go in a scripts/ folder beside it)" \
             if folder == SCRIPTS_DIR and reads.recorded is None else ""
         where = "recorded" if reads.recorded is not None else f"in {folder}{shipped}"
         raise ScriptError(name, f"cannot read script {where}: {err}", kind="missing") from None
@@ -90,17 +90,23 @@ def check_reactions(scripts: tuple[str, ...], where: str, folder: Path, trusted:
                     reads: ScriptReads | None = None) -> None:
     """Every reaction script exists, parses and defines at least one reaction (``reads`` as for
     :func:`load_script`)."""
+    reads = reads if reads is not None else ScriptReads()
     with new_hosts() as hosts:
         for i, script in enumerate(scripts):
             _check_reaction(i, script, where, folder, trusted, problems, hosts, reads)
 
 
 def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool, problems: Problems,
-                    hosts: ScriptHosts, reads: ScriptReads | None) -> None:
+                    hosts: ScriptHosts, reads: ScriptReads) -> None:
+    earlier = reads.failed.get((script, "reaction"))
+    if earlier is not None:  # its error (a parse error can list a dozen tokens) is said once
+        problems.add(f"{where}[{i}]", f"{script} cannot load as a reaction (see {earlier})")
+        return
     try:
         functions = load_script(folder, script, trusted, hosts, reaction_entries(), POWER_ENTRIES, reads)
     except ScriptError as err:
         problems.add(f"{where}[{i}]", str(err))
+        reads.failed[(script, "reaction")] = f"{where}[{i}]"
         return
     if functions is not None and not functions & set(REACTIONS.values()):
         problems.add(f"{where}[{i}]", f"{script} defines no reaction; expected one of "
@@ -115,19 +121,25 @@ def check_power_scripts(powers: tuple[str, ...], where: str, library: PowerLibra
                 if power_id in library.powers and library.powers[power_id].script is not None]
     if not scripted:
         return
+    reads = reads if reads is not None else ScriptReads()
     with new_hosts() as hosts:
         for power_id, power in scripted:
             _check_power_script(power_id, power, where, folder, trusted, problems, hosts, reads)
 
 
 def _check_power_script(power_id: str, power: Power, where: str, folder: Path, trusted: bool, problems: Problems,
-                        hosts: ScriptHosts, reads: ScriptReads | None) -> None:
+                        hosts: ScriptHosts, reads: ScriptReads) -> None:
     assert power.script is not None
+    earlier = reads.failed.get((power.script, "power"))
+    if earlier is not None:  # each creature with the power: the script's error is said once
+        problems.add(where, f"power {power_id!r} runs {power.script}, which cannot load (see {earlier})")
+        return
     try:
         load_script(folder, power.script, trusted, hosts, POWER_ENTRIES, reaction_entries(), reads)
     except ScriptError as err:
         problems.add(where, f"power {power_id!r} ({power.source}) runs a script this scenario's battles "
                             f"cannot load: {err}")
+        reads.failed[(power.script, "power")] = where
 
 
 def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir: Path,

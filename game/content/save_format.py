@@ -7,8 +7,9 @@ the battle has; a problem raises :class:`SaveError` naming the file and the key 
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_
 from game.content.recorded import RecordedFiles
 from game.content.save_values import SaveError, argument_problem, decode_value
 
-__all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "read_document"]
+__all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "call_problem", "read_document"]
 
 SAVE_FORMAT = "gridbattle-save"
 REPLAY_FORMAT = "gridbattle-replay"
@@ -147,11 +148,51 @@ def _decode_commands(path: Path, document: dict[str, Any]) -> list[Command]:
             kwargs = {k: decode_value(v, where) for k, v in command["kwargs"].items()}
         except SaveError as err:
             raise _fail(path, str(err)) from None
-        problem = argument_problem([args, kwargs])
+        problem = argument_problem([args, kwargs]) or call_problem(method, args, kwargs)
         if problem:
             raise _fail(path, f"commands[{index}] ({where}): {problem}")
         commands.append((method, args, kwargs))
     return commands
+
+
+def call_problem(method: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str | None:
+    """Why the battle's command ``method`` cannot be called with these arguments (an unknown keyword,
+    one too many or missing), or None; for a ``tick``, the same of each order it recorded. Found
+    when the file is read, it is the file's error naming the command, never a replay that "fails"
+    with a TypeError as though the battle had played differently."""
+    try:
+        bound = inspect.signature(getattr(Battle, method)).bind(None, *args, **kwargs)
+    except TypeError as err:
+        return f"the arguments do not fit {method}(): {err}"
+    if method != "tick":
+        return None
+    if bound.arguments.get("controller") is not None:
+        return "a recorded tick holds the orders its controllers issued, never a controller"
+    return _orders_problem(bound.arguments.get("orders"))
+
+
+def _orders_problem(orders: Any) -> str | None:
+    """What is wrong with a recorded tick's ``orders`` (``[[actor, [[name, args, kwargs], ...]], ...]``)."""
+    shape = "orders: expected [[actor, [[command, args, kwargs], ...]], ...]"
+    if orders is None:
+        return None
+    if not isinstance(orders, list) or not all(isinstance(o, list) and len(o) == 2 and isinstance(o[1], list)
+                                               for o in orders):
+        return shape
+    for turn, (_, issued) in enumerate(orders):
+        for n, order in enumerate(issued):
+            if not (isinstance(order, list) and len(order) == 3 and isinstance(order[0], str)
+                    and isinstance(order[1], list) and isinstance(order[2], dict)):
+                return f"{shape}; orders[{turn}][1][{n}] is not [command, args, kwargs]"
+            name, args, kwargs = order
+            if name == "refused":
+                continue
+            if not Battle.is_command(name) or name in ("tick", "begin_round", "end_turn"):
+                return f"orders[{turn}][1][{n}]: {shown(name)} is not an order a turn can issue"
+            problem = call_problem(name, args, kwargs)
+            if problem:
+                return f"orders[{turn}][1][{n}]: {problem}"
+    return None
 
 
 def read_document(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], list[Command]]:

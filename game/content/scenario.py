@@ -81,7 +81,7 @@ Unknown keys anywhere are errors (with a "did you mean" when one is close), beca
 ``helth`` silently meaning "default health" is the worst kind of bug in a balance sweep.
 
 A scenario folder is self-contained: scripts (``reactions``, and the ``script`` of its powers) are
-read from ``scripts/`` beside the scenario or one folder up, else from the shipped
+read from ``scripts/`` beside the scenario (never a parent folder's), else from the shipped
 ``assets/scripts``; its own powers come from ``power_files``, TOML power files (the format of
 ``assets/powers``) named by paths relative to the scenario's folder, which may not leave it. They
 add to the shipped powers; an id that is already a shipped power is an error. So a stranger's
@@ -182,8 +182,8 @@ class Scenario:
 
     @property
     def script_dir(self) -> Path:
-        """Where its reaction and power scripts are read from: ``scripts/`` beside the scenario or one
-        folder up, else the shipped ``assets/scripts``."""
+        """Where its reaction and power scripts are read from: ``scripts/`` beside the scenario if it
+        has one, else the shipped ``assets/scripts`` (see game.content.powers.script_folder)."""
         return script_folder(self.path) if self.path is not None else SCRIPTS_DIR
 
     @property

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import math
 import tomllib
+from collections.abc import Iterator
 from typing import Any
 
 from components.values import shown
 
-__all__ = ["parse_value", "split_values", "toml_shown", "toml_value"]
+__all__ = ["nesting", "parse_value", "split_values", "toml_shown", "toml_value"]
 
 
 def parse_value(text: str) -> Any:
@@ -28,7 +29,25 @@ def parse_value(text: str) -> Any:
 def split_values(text: str) -> list[str]:
     """``V1,V2,...`` cut at the commas outside quotes, brackets and braces, so that a value printed
     by :func:`toml_value` (``["strike", "shoot"]``, ``"a,b"``) reads back as one value."""
-    parts, depth, quote, start, i = [], 0, "", 0, 0
+    parts, start = [], 0
+    for i, char, depth in _outside_quotes(text):
+        if char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    return [*parts, text[start:]]
+
+
+def nesting(text: str) -> int:
+    """How deep arrays and tables nest in a TOML value's text (``[[1]]`` is 2), counted before it is
+    parsed: tomllib, and everything that walks a parsed value, recurses once per level, so a value
+    nested a few hundred deep would end in a RecursionError instead of an error naming the value."""
+    return max((depth for _, char, depth in _outside_quotes(text) if char in "[{"), default=0)
+
+
+def _outside_quotes(text: str) -> Iterator[tuple[int, str, int]]:
+    """Each character outside quoted strings, with its index and the depth of brackets and braces it
+    is at (an opening one counts itself)."""
+    depth, quote, start, i = 0, "", 0, 0
     while i < len(text):
         char = text[i]
         if quote:
@@ -38,15 +57,15 @@ def split_values(text: str) -> list[str]:
                 quote = ""
         elif char in "\"'" and (depth > 0 or not text[start:i].strip()):  # a string opens a value
             quote = char
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth = max(depth - 1, 0)
-        elif char == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
+        else:
+            if char in "[{":
+                depth += 1
+            yield i, char, depth
+            if char in "]}":
+                depth = max(depth - 1, 0)
+            elif char == "," and depth == 0:
+                start = i + 1
         i += 1
-    return [*parts, text[start:]]
 
 
 def _quoted(value: Any) -> str:

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from game.sim.flags import SEED, FlagError, OneLineParser, check_out_dir, one_line, policy_spec, whole
+from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
@@ -36,8 +36,9 @@ def run_demo(args: argparse.Namespace) -> int:
     from game.play import demo, headless
 
     try:
-        check_out_dir("--out", args.out)
-        if not (args.headless or not demo.has_display()):
+        windowed = not (args.headless or not demo.has_display())
+        headless.check_out(args.out, () if windowed else headless.DEMO_OUTPUTS)  # before the battle
+        if windowed:
             demo.run_window(policy=args.policy, seed=args.seed)  # --policy is checked against the demo's teams
             return 0
         lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)

@@ -19,6 +19,9 @@ from game.sim.flags import FlagError, check_out_dir, decimal, shown_flag
 TURN_SHOTS = 24
 #: The most rounds a headless battle may be asked to play.
 MAX_ROUNDS = 500
+#: The files a headless play writes into --out, and the demo's (glob patterns).
+PLAY_OUTPUTS = ("turn-*.png", "final.png", "combat-log.txt")
+DEMO_OUTPUTS = ("round-*.png", "demo-*.png", "combat-log.txt")
 
 
 class PlayError(ValueError):
@@ -123,18 +126,37 @@ def check_seed(text: str) -> int:
     return _whole("--seed", text, 0, 2**63 - 1, "0..2**63-1")
 
 
-def check_out(text: str) -> Path:
-    """``--out`` as a folder that exists or can be made, and can be written to. Nothing is made yet:
-    :func:`play` makes it once the scenario and the other flags are known to be good, so a refused
-    run leaves no empty folder behind.
+def check_out(text: str, outputs: tuple[str, ...] = PLAY_OUTPUTS) -> Path:
+    """``--out`` as a folder that exists or can be made, and can be written to, in which none of the
+    run's ``outputs`` is in the way (see :func:`check_outputs`). Nothing is made yet: :func:`play`
+    makes it once the scenario and the other flags are known to be good, so a refused run leaves no
+    empty folder behind.
 
     Raises:
-        PlayError: it is a file, or cannot be made or written.
+        PlayError: it is a file, or cannot be made or written, or an output's name is taken.
     """
     try:
-        return check_out_dir("--out", text)  # a folder really made and removed: access() says yes to root
+        out = check_out_dir("--out", text)  # a folder really made and removed: access() says yes to root
     except FlagError as err:
         raise PlayError(str(err)) from None
+    check_outputs(out, outputs)
+    return out
+
+
+def check_outputs(out: Path, outputs: tuple[str, ...] = PLAY_OUTPUTS) -> None:
+    """Each file a run writes into ``out`` (glob patterns: ``turn-*.png``) can be replaced: none is a
+    directory, device or pipe. Asked before the battle, as ``simulate`` does, so that a
+    ``combat-log.txt`` that is a directory is not found after every turn has been played and drawn.
+
+    Raises:
+        PlayError: naming --out and the path in the way.
+    """
+    for pattern in outputs:
+        for path in sorted(out.glob(pattern)) if out.is_dir() else ():
+            if not path.is_symlink() and not path.is_file():  # a link is replaced, never followed
+                kind = "a directory" if path.is_dir() else "not a regular file"
+                raise PlayError(f"--out {str(out)!r}: {str(path)!r} is {kind}; expected a file this run can "
+                                f"replace (move it away, or choose another --out)")
 
 
 def check_policy(spec: str, battle: Any, where: str) -> None:
@@ -171,8 +193,10 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
 
     Raises:
         game.content.scenario.ScenarioError: the scenario cannot be loaded.
-        PlayError: ``policy`` names a team the scenario does not have, or ``out`` cannot be made.
+        PlayError: ``policy`` names a team the scenario does not have, ``out`` cannot be made, or one
+            of its outputs is in the way (a ``combat-log.txt`` that is a directory).
     """
+    check_outputs(out)  # before the battle: a path in the way would be found only after every turn
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     quiet_signals()

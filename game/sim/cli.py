@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game import ai
-from game.content.toml_values import parse_value, split_values, toml_value
+from game.content.toml_values import nesting, parse_value, split_values, toml_value
 from game.sim.command import battle_flags, rerun_line
 from game.sim.config import ENGINES, POLICIES, SimConfig
 from game.sim.flags import (
@@ -46,6 +46,8 @@ MAX_CHUNK = 10_000
 MAX_RECYCLE = 10_000_000
 MAX_VARIANTS = 1_000
 BATTLE_SECONDS = (0.01, 3600.0)
+#: How deep a --set value's arrays and tables may nest (``[{ x = 1 }]`` is 2).
+MAX_NESTING = 16
 
 
 def parse_set(text: str) -> tuple[str, list[Any]]:
@@ -60,6 +62,11 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
     if not sep or not key.strip() or not all(parts):
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=V1,V2,... with no empty value, "
                                          f"like creatures.ogre.health=20,30")
+    deep = next(((i, depth) for i, depth in enumerate(map(nesting, parts)) if depth > MAX_NESTING), None)
+    if deep is not None:  # before parsing: tomllib (and all that walks a value) recurses once per level
+        raise argparse.ArgumentTypeError(
+            f"{key.strip()}: value {deep[0] + 1} nests arrays or tables {deep[1]} deep, too deeply to be a "
+            f"scenario's value (at most {MAX_NESTING}; a scenario's values nest one or two)")
     parsed = [parse_value(v) for v in parts]
     spelled = [toml_value(v) for v in parsed]  # (4, +4 and 0x4 are one value: compared as read)
     twice = sorted({v for v in spelled if spelled.count(v) > 1})

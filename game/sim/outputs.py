@@ -6,6 +6,11 @@ project's own output names it does not write this time, and nothing else: only t
 ``replays/variant-N/seed-S.json``), only files (a link is removed, never followed), never a folder
 with anything left in it, never a file of a name the simulation does not make.
 
+An output is never written through a symlink found in ``--out``: each file is written beside its
+name and renamed over it (game.content.atomic), which replaces a link instead of overwriting its
+target, and a ``replays`` or ``replays/variant-N`` link is removed before the battles, so the
+replays go into a real folder inside ``--out``.
+
 A path the run could not write (``battles.csv`` that is a directory, say) is found before the
 battles, not after every one of them has run.
 """
@@ -42,12 +47,12 @@ def check_outputs(out_dir: Path, flag: str = "--out") -> None:
     """
     for name in FILES:
         path = out_dir / name
-        if path.exists() and not path.is_file():
+        if not path.is_symlink() and path.exists() and not path.is_file():  # a link is replaced, never followed
             kind = "a directory" if path.is_dir() else "not a regular file"
             raise FlagError(f"{flag} {str(out_dir)!r}: {str(path)!r} is {kind}; expected a file this run can "
                             f"replace (move it away, or choose another {flag})")
     replays = out_dir / REPLAYS
-    if replays.exists() and not replays.is_dir():
+    if not replays.is_symlink() and replays.exists() and not replays.is_dir():
         raise FlagError(f"{flag} {str(out_dir)!r}: {str(replays)!r} is a file; expected the folder of replays "
                         f"(move it away, or choose another {flag})")
 
@@ -59,26 +64,41 @@ def _unlink(path: Path, removed: list[Path]) -> None:
 
 
 def remove_stale_replays(out_dir: Path) -> list[Path]:
-    """Before the battles: an earlier run's replay files (and the folders they leave empty).
+    """Before the battles: an earlier run's replay files (and the folders they leave empty), and a
+    ``replays`` or ``replays/variant-N`` that is a symlink (the link only: the battles would write
+    their replays through it, wherever it leads).
 
     Raises:
         OSError: one cannot be removed.
     """
     removed: list[Path] = []
     replays = out_dir / REPLAYS
-    if replays.is_symlink() or not replays.is_dir():
+    if replays.is_symlink():
+        _unlink(replays, removed)
+        return removed
+    if not replays.is_dir():
         return removed
     for variant in sorted(replays.iterdir()):
-        if not _VARIANT.fullmatch(variant.name) or variant.is_symlink() or not variant.is_dir():
-            continue
-        for file in sorted(variant.iterdir()):
-            if _REPLAY.fullmatch(file.name):
-                _unlink(file, removed)
-        if not any(variant.iterdir()):
-            variant.rmdir()
+        if _VARIANT.fullmatch(variant.name):
+            _remove_variant(variant, removed)
     if not any(replays.iterdir()):
         replays.rmdir()
     return removed
+
+
+def _remove_variant(variant: Path, removed: list[Path]) -> None:
+    """One ``replays/variant-N``: its replay files and then the folder if they leave it empty; the
+    link only when it is a symlink."""
+    if variant.is_symlink():
+        _unlink(variant, removed)
+        return
+    if not variant.is_dir():
+        return
+    for file in sorted(variant.iterdir()):
+        if _REPLAY.fullmatch(file.name):
+            _unlink(file, removed)
+    if not any(variant.iterdir()):
+        variant.rmdir()
 
 
 def remove_unwritten(out_dir: Path, written: Collection[Path]) -> list[Path]:

@@ -9,6 +9,7 @@ million-battle run uses the memory of a hundred.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from game.content.atomic import atomic_write
 from game.content.toml_values import toml_value
 from game.sim.outputs import PAIRED_PLOT, ROUNDS_PLOT, WINRATE_PLOT
 from game.sim.runner import DRAW
@@ -383,8 +385,13 @@ def _plot_rounds(axis: Any, variants: Sequence[VariantStats]) -> None:
 
 
 def _save(plt: Any, fig: Any, path: Path) -> Path:
-    """Write a figure as PNG and free it (pyplot keeps every open figure otherwise)."""
+    """Write a figure as PNG and free it (pyplot keeps every open figure otherwise). Rendered to bytes
+    and written atomically, as every output is: a symlink at ``path`` is replaced, never written through."""
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    png = io.BytesIO()
+    try:
+        fig.savefig(png, dpi=100, format="png")
+    finally:
+        plt.close(fig)
+    atomic_write(path, png.getvalue())
     return path

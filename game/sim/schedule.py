@@ -9,11 +9,15 @@ innocent neighbours are played normally. The loop ends when every battle has a r
 from __future__ import annotations
 
 import collections
+import contextlib
+import dataclasses
+import os
+import tempfile
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from game.sim.engines import Engine
-from game.sim.worker import Chunk, failed_rows
+from game.sim.worker import Chunk, death_reason, failed_rows
 
 Deliver = Callable[[list[dict[str, Any]]], None]
 
@@ -30,7 +34,17 @@ class _Schedule:
         self.exhausted = False
 
     def _send(self, chunk: Chunk, suspect: bool) -> None:
+        if suspect:  # the worker writes when the battle starts: a death is then told as timed out or a crash
+            handle, started = tempfile.mkstemp(prefix="gridbattle-battle-", suffix=".started")
+            os.close(handle)
+            chunk = dataclasses.replace(chunk, started_file=started)
         self.inflight[self.engine.submit(chunk)] = (chunk, suspect, self.engine.generation)
+
+    def forget(self, chunk: Chunk) -> None:
+        """Remove a suspect's start file."""
+        if chunk.started_file is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(chunk.started_file)
 
     def fill(self) -> None:
         """Suspects one at a time and alone; otherwise fresh chunks up to the engine's window."""
@@ -56,11 +70,12 @@ class _Schedule:
             except Exception as err:  # a dead worker: retry apart, then report
                 restart = restart or born == self.engine.generation
                 if suspect:
-                    self.deliver(failed_rows(chunk, f"worker died (out of memory, over --battle-seconds, or a "
-                                                    f"crash): {type(err).__name__}: {err}".strip()))
+                    self.deliver(failed_rows(chunk, death_reason(chunk, err)))
                 else:
                     self.suspects.extend(chunk.split())
+                self.forget(chunk)
                 continue
+            self.forget(chunk)
             self.deliver(rows)
         if restart:
             # Other chunks of the broken workers fail on their own and become suspects; restart once.
@@ -74,9 +89,13 @@ class _Schedule:
 def schedule(engine: Engine, chunks: Iterator[Chunk], deliver: Deliver) -> None:
     """Run every chunk on the engine, handing each finished chunk's rows to ``deliver``."""
     run = _Schedule(engine, chunks, deliver)
-    while True:
-        run.fill()
-        if run.finished:
-            return
-        if run.inflight:
-            run.collect()
+    try:
+        while True:
+            run.fill()
+            if run.finished:
+                return
+            if run.inflight:
+                run.collect()
+    finally:  # Ctrl+C: no start file left behind
+        for chunk, _, _ in run.inflight.values():
+            run.forget(chunk)

@@ -41,10 +41,11 @@ from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
-from game.sim.outputs import SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
+from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
 from game.sim.provenance import provenance
 from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot, with_paired
 from game.sim.schedule import schedule
+from game.sim.variants import check_distinct
 from game.sim.worker import Chunk
 
 RowCallback = Callable[[Mapping[str, Any]], None]
@@ -140,6 +141,7 @@ def check_config(config: SimConfig) -> list[Scenario]:
         raise ValueError(f"unknown engine {config.engine!r}: expected one of {', '.join(ENGINES)}")
     context = WorkerContext()  # this run's own: nothing is shared with another run or a worker
     scenarios = [context.check_variant(str(config.scenario), overrides) for overrides in config.variants()]
+    check_distinct(str(config.scenario), config.sets, context)  # 1d4 and 1d4+0 are one variant
     teams = {c.team for c in scenarios[0].creatures} if scenarios else set()
     ai.policies_for(config.policy, teams, str(config.scenario))
     return scenarios
@@ -231,7 +233,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     seeds = config.seeds()
     total = len(seeds) * len(variants)
     out_dir = Path(config.out_dir) if config.out_dir else None
-    replay_dir = str((out_dir / "replays").resolve()) if out_dir else None
+    replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
     workers = config.workers or default_workers()
     bar = None
     if out_dir:

@@ -8,10 +8,13 @@ workers keep theirs in their plugin instead (:mod:`game.sim.dask_worker`).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import signal
+import time
 from contextvars import ContextVar
+from pathlib import Path
 from typing import Any
 
 from game.content.powers import default_powers
@@ -44,6 +47,9 @@ class Chunk:
         battle_seconds: in a sandboxed pool worker, a battle that takes longer stops the worker, so
             the pool reports it as failed with its seed (a hostile script can spin inside one
             builtin call where no step budget sees it).
+        started_file: a file (made by the scheduler for a battle run alone after a worker died) in
+            which the worker writes when the battle started and whether its watchdog was armed, so
+            that a death can be told as the watchdog's or as a crash (see :func:`death_reason`).
     """
 
     variant: int
@@ -57,6 +63,7 @@ class Chunk:
     always_replay: bool = False
     strict_scripts: bool = False
     battle_seconds: float = 60.0
+    started_file: str | None = None
 
     def split(self) -> list[Chunk]:
         """One chunk per battle: to find which battle killed a worker."""
@@ -71,6 +78,8 @@ def run_chunk(chunk: Chunk, context: WorkerContext | None = None) -> list[dict[s
     context = context or WorkerContext()
     rows = []
     for index, seed in chunk.battles:
+        if chunk.started_file is not None:
+            _mark_start(chunk.started_file, context.sandboxed)
         watchdog = _Watchdog(chunk.battle_seconds) if context.sandboxed else None
         try:
             row = run_battle(chunk.path, chunk.overrides, seed, chunk.policy, chunk.max_rounds, chunk.hook,
@@ -136,3 +145,26 @@ def failed_rows(chunk: Chunk, error: str) -> list[dict[str, Any]]:
     """Rows for battles that produced nothing (their worker died): counted, with seed and reason."""
     return [{"seed": seed, "winner": "", "rounds": 0, "error": error, "refused": 0, "refusal": "", "replay": "",
              "variant": chunk.variant, "battle": index} for index, seed in chunk.battles]
+
+
+def _mark_start(path: str, watched: bool) -> None:
+    """Write when this battle starts (the monotonic clock is one for every process of the machine)."""
+    with contextlib.suppress(OSError):
+        Path(path).write_text(f"{time.monotonic()!r} {int(watched)}", encoding="ascii")
+
+
+def death_reason(chunk: Chunk, err: BaseException) -> str:
+    """Why a battle run alone (a suspect) left no row: its worker was ended by the watchdog after
+    ``--battle-seconds``, or died before that (memory past the worker's limit aborts it, as a crash
+    does); told apart by the start the worker wrote in ``chunk.started_file``. Unknown when nothing
+    was written (the worker died before the battle began, or runs on another machine)."""
+    detail = f"{type(err).__name__}: {err}".strip()
+    try:
+        started, watched = Path(chunk.started_file or "").read_text(encoding="ascii").split()
+        ran = time.monotonic() - float(started)
+    except (OSError, ValueError):
+        return f"worker died (out of memory, over --battle-seconds, or a crash): {detail}"
+    seconds = f"--battle-seconds {chunk.battle_seconds:g}"
+    if watched == "1" and ran >= chunk.battle_seconds:
+        return f"stopped after {seconds}: the battle was still running, so its worker was ended"
+    return f"worker died {ran:.1f} s into the battle, before {seconds} (out of memory or a crash): {detail}"
