@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from components.values import shown
 
-_NOTATION = re.compile(r"^(?:(\d*)d(\d+)([+-]\d+)?|([+-]?\d+))$")
+_NOTATION = re.compile(r"^(?:(\d*)d(\d+)([+-]\d+)?|([+-]?\d+))$", re.ASCII)  # (\d alone reads "２" as 2)
 MAX_DICE = 1000
 MAX_SIDES = 1000
 MAX_BONUS = 1000

@@ -33,3 +33,10 @@ def test_dice_roll_as_they_did() -> None:
         ours, theirs = random.Random(text), random.Random(text)
         expected = max(0, sum(theirs.randint(1, dice.sides) for _ in range(dice.count)) + dice.bonus)
         assert dice.roll(ours) == expected and ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("spelt", ["２d６", "1d٤", "٣"])
+def test_dice_are_written_in_ascii_digits(spelt: str) -> None:
+    """Other scripts' digits are digits to Python's regex; a die is one spelling only ("２d６" read as 2d6)."""
+    with pytest.raises(ValueError, match="dice must be written like"):
+        Dice.parse(spelt)
