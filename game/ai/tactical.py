@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from components.forecasts import MoveForecast, Threat
-from game.ai.tactical_squares import shortlist, ways_round
+from game.ai.tactical_squares import approach_field, shortlist, ways_round
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, longest_reach
 from game.ai.tactical_uses import uses_from
 from game.ai.tactical_veils import veil_option
@@ -334,28 +334,18 @@ def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option 
     return best
 
 
-def _approach_field(turn: Turn) -> np.ndarray:
-    """The walk from each square to the nearest enemy weighed (those standing, else all). Ways are
-    searched only as far as the farthest of them, and a turn's walk beyond, in 50 ft steps, so that turn
-    after turn the same searches are found again (the battle keeps them)."""
-    foes = turn.standing or turn.enemies
-    apart = turn.apart(turn.here, turn.z[turn.me])  # (the foes are enemies weighed)
-    far = max((apart[e] for e in foes), default=0.0)
-    return turn.battle.approach_map(turn.me, foes, limit_ft=50.0 * (1 + int((2 * far + turn.speed) // 50)))
-
-
 def _nothing_to_gain(turn: Turn) -> bool:
     """Whether a creature that can use no power this turn (surprised) gains nothing by moving: every
     enemy standing is already in its reach next turn from where it stands. It acts after the enemies
     next round too (the surprised act last), so a step towards them only meets their blows first."""
-    field = _approach_field(turn)
+    field = approach_field(turn)
     return set(turn.standing) <= turn.strikable_next_turn(turn.here, turn.z[turn.me], field)
 
 
 def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool = False) -> _Option:
     """:func:`plan` once the creature's stand, if any, is queued (``flown``: its flight is already tried)."""
     battle, me = turn.battle, turn.me
-    field = _approach_field(turn)
+    field = approach_field(turn)
     if not prone and _far_apart(turn):
         walking = _close_in(turn, reserved, field)
         # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain

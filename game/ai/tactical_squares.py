@@ -4,7 +4,8 @@ Split from :mod:`game.ai.tactical` (which scores them by the battle's forecasts)
 which squares are worth a forecast is made here, by distances and the battle's path searches,
 cover and open shots; what ending on each would cost or gain is the forecasts' to say. So is the way
 there: where the battle's own way drops off a ledge and only a longer one goes round,
-:func:`ways_round` finds one in two legs.
+:func:`ways_round` finds one in two legs. The walk to the enemies that squares are ranked by (and the
+plan closes in by) is :func:`approach_field`'s.
 """
 
 from __future__ import annotations
@@ -89,6 +90,22 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     if edge is not None and (square := (xl[edge], yl[edge])) not in chosen:
         chosen.append(square)
     return chosen
+
+
+def approach_field(turn: Turn) -> np.ndarray:
+    """The walk from each square to the nearest enemy weighed (those standing, else all), which the plan
+    closes in by. Ways are searched only as far as the farthest of them, and a turn's walk beyond, in 50
+    ft steps, so that turn after turn the same searches are found again (the battle keeps them).
+
+    A limit that spans the whole map from any square is asked as none: a search's answer is its
+    window's, and this one is the whole map's, so it is kept once for every such limit and for the
+    battle's other questions of the whole map (where a creature can walk, an enemy's walk)."""
+    foes = turn.standing or turn.enemies
+    apart = turn.apart(turn.here, turn.z[turn.me])  # (the foes are enemies weighed)
+    far = max((apart[e] for e in foes), default=0.0)
+    limit = 50.0 * (1 + int((2 * far + turn.speed) // 50))
+    whole = int(limit // turn.rules.square_ft) >= max(turn.battle.state.terrain.walls.shape)
+    return turn.battle.approach_map(turn.me, foes, limit_ft=None if whole else limit)
 
 
 def _two_nearest(in_reach: np.ndarray, far_by: np.ndarray) -> list[list[int]]:
