@@ -80,6 +80,7 @@ RENDER_MAY_NOT: dict[str, str] = {
     "game.battle.move_forecasts": "its MoveForecasts is a part of the Battle class, built on Creatures",
     "game.battle.outcomes": "its Outcomes is a part of the Battle class, built on Forecasts",
     "game.battle.tactics": "its Tactics is a part of the Battle class, built on Outcomes",
+    "game.battle.tactic_maps": "its TacticMaps is a part of the Battle class (cover_map, open_shots, approach_map)",
     "game.battle.script_forecasts": "its ScriptForecasts is a part of the Battle class and runs scripts",
 }
 

@@ -74,7 +74,8 @@ def test_not_slowed_a_30ft_creature_moves_30ft(battle):
 
 def test_slowed_halves_a_custom_speed(battle):
     e = tired(battle, 3, speed=40)
-    with pytest.raises(ValueError, match=r"square \(5, 0\) is 25 ft away in a straight line and it has 20 ft of movement left"):
+    with pytest.raises(ValueError, match=r"square \(5, 0\) is 25 ft away in a straight line and it has 20 ft "
+                                         r"of movement left"):
         battle.move(e, 5, 0)  # 25 ft > 20 ft
     battle.move(e, 4, 0)
 
