@@ -65,17 +65,19 @@ def _joined(first: Why, then: Why, between: str = "; ") -> Why:
 
 
 def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> _Option:
-    """Move to the reachable square nearest the enemies by path, never off a drop that hurts (scored
-    by the squares it gains, so that closing in aloft can be weighed against closing in afoot)."""
+    """Move to the reachable square nearest the enemies by path, never off a drop that hurts, at its
+    goal or on the way (scored by the squares it gains, so that closing in aloft can be weighed
+    against closing in afoot)."""
     mask = turn.battle.reachable(turn.me).copy()
     for square in reserved:
         mask[square] = False
     drops = turn.z[turn.me] - turn.battle.state.terrain.ground >= least_hurtful_drop_ft(turn.rules)
     squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask & ~drops))]
-    if not squares:
-        return _Option(0.0, (), lambda: f"stays at {turn.here}: nowhere nearer")
-    best = min(squares, key=lambda s: (float(field[s]), s))
-    if float(field[best]) >= float(field[turn.here]):
+    here = float(field[turn.here])
+    nearer = sorted((s for s in squares if float(field[s]) < here), key=lambda s: (float(field[s]), s))
+    # the nearest whose walk ends on it: a way that steps off a ledge short of its goal falls there
+    best = next((s for s in nearer if turn.battle.forecast_move(turn.me, s, cover=False).stops_at == s), None)
+    if best is None:
         return _Option(0.0, (), lambda: f"stays at {turn.here}: nowhere nearer")
     steps = min(float(field[turn.here]) - float(field[best]), UNREACHABLE) / turn.rules.square_ft
     return _Option(turn.weights.approach * steps, (("move", (turn.me, *best), {}),),
