@@ -180,7 +180,7 @@ def test_greedy_says_the_damage_it_expected_of_an_area_as_of_a_single_target(pow
 
 @pytest.mark.parametrize("per_die", [10, 5])
 def test_greedy_keeps_off_a_drop_that_hurts_under_the_scenarios_own_falls(per_die: int) -> None:
-    """Greedy never walks off a ledge that hurts, by the rules' falls: with a die per 5 ft, a 5 ft
+    """Greedy never ends a move below a ledge that hurts, by the rules' falls: with a die per 5 ft, a 5 ft
     drop hurts too (it had held every drop under 10 ft harmless)."""
     b = Battle(seed=1, width=14, height=5, rules={"fall_ft_per_die": per_die})
     for x in range(4):

@@ -28,7 +28,8 @@ POLICY_HELP: Mapping[str, str] = MappingProxyType({
                 "off ledges, areas without friends),\nheals and conditions, against what the enemies could do "
                 "to it there (cover, light, reach); acts then falls back, or moves then acts.",
     "greedy": "the fixed baseline: the most expected damage now, else the nearest square with an enemy in reach;"
-              "\nnever walks off a ledge that hurts; ignores heals, areas near friends, threats and falls it causes.",
+              "\nnever ends a move below a ledge that hurts (its way may cross one); ignores heals, areas near friends,"
+              " threats and falls it causes.",
     "random": "any legal action (a power, a stand, a move to any reachable square), drawn from the seeded"
               "\ngenerator: the floor any player should beat.",
 })
