@@ -56,9 +56,10 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths) if cut_off.any() else paths
     drops = turn.z[turn.me] - zs
     hurts = drops >= least_hurtful_drop_ft(turn.rules)
-    far_by = ways  # a drop that hurts ranks as that much farther (half as much onto soft ground):
+    far_by = ways  # a drop that hurts ranks as that much farther (less onto soft ground, as its dice are):
     if hurts.any():
-        far_by = np.where(hurts, drops, 0.0) * np.where(terrain.soft[xs, ys], 0.5, 1.0) + ways
+        soft = 1.0 / turn.rules.soft_landing_divisor
+        far_by = np.where(hurts, drops, 0.0) * np.where(terrain.soft[xs, ys], soft, 1.0) + ways
     # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
     first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
     # and for each enemy still standing, the two nearest ways into reach of it
