@@ -395,3 +395,17 @@ def test_closing_in_never_walks_a_way_that_steps_into_a_chasm() -> None:
         b.tick(controller=ai.controller("tactical", seed=9, controls=lambda e: e == orc))
         assert b.square_of(orc)[0] >= 5 and "downed" not in b.conditions(orc), b.square_of(orc)
     assert not [e for e in b.events if isinstance(e, Fell) and e.entity == orc]
+
+
+def test_a_prone_creature_stands_up_even_when_restrained() -> None:
+    """Restrained, it cannot walk, but the battle lets it stand (for half its speed): lying prone
+    it gives attackers the easier blow, so it gets up before it strikes."""
+    b = Battle(seed=2, width=8, height=5)
+    hero = b.spawn("Hero", 2, 2, team="blue", powers=["strike"])
+    orc = b.spawn("Orc", 3, 2, team="red", powers=["strike"])
+    b.start_combat()
+    b.add_condition(hero, "prone")
+    b.add_condition(hero, "restrained")
+    plan = ai.plan_turn(b, hero, "tactical", random.Random(0))
+    assert plan[:1] == [("stand", (hero,), {})], plan
+    assert ("use_power", (hero, "strike"), {"target": orc}) in plan, plan

@@ -292,7 +292,7 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     conditions = turn.glance[me].conditions  # (the battle's, read with the roster a moment ago)
     # surprised, the forecasts refuse its powers this round: the reason says why none is used
     aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
-    if "prone" not in conditions or "restrained" in conditions:
+    if "prone" not in conditions:
         if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
             threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
             return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
