@@ -145,7 +145,12 @@ class Creatures(BattleCore):
 
     @entry
     def get(self, entity: int, component: type[T]) -> T:
-        """One component of a creature; UnknownEntity (a KeyError) when either does not exist."""
+        """One component of a creature (Cover worked out for it first: cover is derived only when asked).
+
+        Raises:
+            IllegalCommand: ``component`` is not a component class.
+            UnknownEntity: no such creature, or it has no such component (a KeyError too).
+        """
         validate.component_kind(component)
         entity = self.check(entity)
         if component is Cover:
@@ -336,7 +341,13 @@ class Creatures(BattleCore):
 
     @command
     def stand(self, entity: int) -> None:
-        """Get up from prone on the creature's turn, for half its speed."""
+        """Get up from prone on the creature's turn, for half its speed (queued for the next tick).
+
+        Raises:
+            IllegalCommand: it cannot act, its queued orders leave it falling, or it is not prone (nor
+                will be after its queued orders).
+            UnknownEntity: no such creature.
+        """
         entity = self.check(entity)
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions):
