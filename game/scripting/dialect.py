@@ -53,7 +53,7 @@ def refuse_load(path: str) -> sl.FrozenModule:
 _HOST_FILE: Final = "<sbx>"
 _PRELUDE_MODULE: Final = "sbx__prelude"
 _BASICS: Final = "sbx__struct = struct\nsbx__type = type\n"
-_NESTING_HINTS: Final = ("too many nested", "nested too deeply", "RecursionError")
+_NESTING_HINTS: Final = ("too many nested", "nested too deeply", "RecursionError", "MemoryError")
 
 
 class Environment:

@@ -48,6 +48,7 @@ from .calls import Abort, CallState
 from .diagnose import DEF_RE, DefSpans, def_spans, is_panic, translate_call, translate_parse
 from .dialect import Environment
 from .errors import Limits, ScriptError
+from .nesting import MAX_NESTING, nesting_problem
 from .rewrite import RewriteError
 from .values import RESERVED_PREFIX, Bridge, clip, parse_methods, problem
 
@@ -285,6 +286,10 @@ class InProcessHost:
         """
         if _RESERVED_RE.search(source):
             raise ScriptError(name, f"identifiers starting with {RESERVED_PREFIX} are reserved", kind="syntax")
+        deep = nesting_problem(source)  # before any parser: see game.scripting.nesting
+        if deep is not None:
+            raise ScriptError(name, f"nested too deeply to parse: more than {MAX_NESTING} levels of brackets, "
+                              f"operators and indentation in one statement (split it)", line=deep, kind="syntax")
         problem: RewriteError | None = None
         try:
             runs = self._env.instrumented(name, source)  # before starlark's parser: see Environment
