@@ -3,9 +3,9 @@
 FOR TRUSTED SCRIPTS ONLY (the game's own ``assets/scripts``).  Starlark cannot do I/O,
 but a script can still take this process down or stall it: one ``"x" * 2000000000``
 makes the Rust allocator abort the whole Python process (no exception to catch) --
-even at load, since constant expressions are folded when the script is compiled --
-a deeply nested literal overflows the parser's stack (SIGSEGV), and time spent inside
-a single builtin (``s.count`` on a 50 MB string) is not counted by the step budget.
+even at load, since constant expressions are folded when the script is compiled.
+(Deep nesting, which overflows starlark's stack, is refused before it parses; work
+inside one builtin or operator is paid for by its operands' size: see ``checked``.)
 Scripts from scenario files written by strangers belong in :class:`WorkerHost`
 (``game.scripting.worker``), which runs this same host in a child process under a
 memory limit and a wall clock.
