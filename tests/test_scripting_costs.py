@@ -51,6 +51,10 @@ FAMILIES = [
            "        b = [b, b]\n    return a == b", 40, 10),
     Family("dict_key", lambda n: _big(n) + f"d = {{a: 1}}\n    k = 0\n    for i in range({n}):\n"
            "        k += d.get(b, 0)\n        d[b] = 2\n    return k", 100000, 100),
+    Family("dict_display", lambda n: _big(n) + f"k = 0\n    for i in range({n}):\n        k += len({{b: 1}})\n"
+           "    return k", 100000, 100),
+    Family("dict_comprehension", lambda n: _big(n) + f"return len({{k: 1 for k in [a, b] * {n}}})", 50000, 50),
+    Family("dict_of_pairs", lambda n: _big(n) + f"return len(dict([(a, 1), (b, 2)] * {n}))", 50000, 50),
     Family("in_dict", lambda n: _big(n) + f"d = {{a: 1}}\n    k = 0\n    for i in range({n}):\n"
            "        if b in d:\n            k += 1\n    return k", 100000, 100),
     Family("startswith", lambda n: _big(n) + f"k = 0\n    for i in range({n}):\n"

@@ -349,7 +349,7 @@ def sbx__m_extend(l, xs):
 def sbx__m_update(d, *a, **k):
     if sbx__type(d) == "dict":
         for x in a:
-            sbx__count(x)
+            sbx__weigh_all(x, 1)
     return d.update(*a, **k)
 
 ''' + _SCAN_HELPERS

@@ -29,6 +29,9 @@ _TYPE_RE: Final = re.compile(r"^Type of parameter `(\w+)` doesn't match, expecte
 _CARETS_RE: Final = re.compile(r"^\s*\d+ \|(.*)\n\s*\|( *)(\^+)", re.M)
 _CALLED_RE: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
 _I32_RANGE: Final = "an integer from -2147483648 to 2147483647 (32 bits)"
+#: The raw diagnostic kept for logs: starlark quotes values whole ("Dictionary key repeated for `<3 MB>`"),
+#: and the worker ships the error through a pipe whose messages are capped.
+_DETAIL_CHARS: Final = 65536
 #: ``fail()`` messages of the prelude's checks, and the kind of failure each one is.
 _MARKERS: Final = (("fail: sbx__result: ", "result"), ("fail: sbx__args: ", "bridge"))
 
@@ -99,7 +102,7 @@ def translate_parse(text: str, name: str, kind: str) -> ScriptError:
     span = _SPAN_RE.search(text)
     if span and span.group(1) == name:
         line = int(span.group(2))
-    return ScriptError(name, clip(error_line(text)), line=line, kind=kind, detail=text)
+    return ScriptError(name, clip(error_line(text)), line=line, kind=kind, detail=text[:_DETAIL_CHARS])
 
 
 def _location(text: str, name: str) -> tuple[int | None, str | None]:
@@ -200,4 +203,4 @@ def translate_call(text: str, name: str, spans: DefSpans, function: str | None, 
     fn = enclosing_def(spans, line) if line is not None else None
     kind, reason = _cause(text, state, max_callstack)
     return ScriptError(name, reason, line=line, function=fn or frame_fn or function, kind=kind,
-                       steps=state.steps, detail=text)
+                       steps=state.steps, detail=text[:_DETAIL_CHARS])

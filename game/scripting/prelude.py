@@ -240,8 +240,9 @@ def tuple(*args):
     return sbx__n_tuple(*args)
 
 def dict(*args, **kwargs):
+    # Each key is hashed and compared: pairs are paid for by weight.
     if args:
-        sbx__count(args[0])
+        sbx__weigh_all(args[0], 1)
     return sbx__n_dict(*args, **kwargs)
 
 def str(x):

@@ -127,7 +127,7 @@ class _Splicer:
         self.handlers: dict[type, Callable[[ast.AST], bytes | None]] = {
             ast.JoinedStr: self.fstring, ast.Starred: self.starred, ast.BinOp: self.binop,
             ast.AugAssign: self.augassign, ast.Compare: self.compare, ast.Subscript: self.subscript,
-            ast.Call: self.call,
+            ast.Call: self.call, ast.Dict: self.dict_keys, ast.DictComp: self.dict_keys,
         }
 
     def span(self, node: ast.AST) -> tuple[int, int]:
@@ -269,6 +269,13 @@ class _Splicer:
         # d[k] = v and del d[k] hash and compare k: sbx__key pays for its size.
         return (self.data[a:va] + self.emit(node.value) + self.data[vb:ia] + b"sbx__key(" + inner + b")"
                 + self.data[ib:b])
+
+    def dict_keys(self, node: ast.AST) -> None:
+        """``{k: v}`` and ``{k: v for ...}`` hash and compare each key: sbx__key pays for its size."""
+        keys = [node.key] if isinstance(node, ast.DictComp) else node.keys  # type: ignore[attr-defined]
+        for key in keys:
+            if key is not None and not _is_literal(key):
+                self.wraps.setdefault(id(key), []).append((b"sbx__key(", b")"))
 
     def call(self, node: ast.AST) -> bytes:
         assert isinstance(node, ast.Call)
