@@ -20,8 +20,8 @@ helper calls (:mod:`game.scripting.checked`) into the *source* text::
 
 Newlines are kept, so line numbers in error messages do not move. What the rewrite cannot make
 safe it refuses (:class:`RewriteError`): an augmented assignment whose target calls a function
-(``a[f()] += x`` would call ``f`` twice). Left as they are: chained comparisons (``a < b < c``)
-and operands that cannot grow (``i + 1``, ``x * 1.5``, ``n << 3``).
+(``a[f()] += x`` would call ``f`` twice). Left as they are: operands that cannot grow (``i + 1``,
+``x * 1.5``, ``1 << 3``) and comparisons with a short constant.
 """
 
 from __future__ import annotations
@@ -74,11 +74,20 @@ def rewrite(source: str) -> str:
         raise RewriteError("cannot instrument the script: nested too deeply") from None
 
 
+def _short(node: ast.expr) -> bool:
+    """A constant that compares and hashes in about a step: not a string of more than 64 characters.
+
+    (A longer one is bounded by the source, but compared in a loop it costs its length each pass.)
+    """
+    return isinstance(node, ast.Constant) and not (isinstance(node.value, (str, bytes))
+                                                   and len(node.value) > _MAX_LITERAL_SHIFT)
+
+
 def _is_literal(node: ast.expr) -> bool:
-    """A constant, or a list/tuple display of constants: its size is bounded by the source."""
+    """A short constant, or a list/tuple display of them (each element compares in about a step)."""
     if isinstance(node, ast.Constant):
-        return True
-    return isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) for e in node.elts)
+        return _short(node)
+    return isinstance(node, (ast.List, ast.Tuple)) and all(_short(e) for e in node.elts)
 
 
 def _num(node: ast.expr) -> bool:
@@ -109,7 +118,7 @@ def _cannot_grow(op: ast.operator, left: ast.expr, right: ast.expr) -> bool:
 def _small_index(index: ast.expr) -> bool:
     """``x[0]`` .. ``x[64]`` and constant keys: cheap whatever ``x`` is (a string reads only that far)."""
     if isinstance(index, ast.Constant):
-        return type(index.value) is not int or 0 <= index.value <= _MAX_LITERAL_SHIFT
+        return _short(index) and (type(index.value) is not int or 0 <= index.value <= _MAX_LITERAL_SHIFT)
     return False
 
 
@@ -232,7 +241,7 @@ class _Splicer:
 
     def compare(self, node: ast.AST) -> bytes | None:
         assert isinstance(node, ast.Compare)
-        if len(node.ops) != 1:
+        if len(node.ops) != 1:  # a < b < c: starlark has no chained comparisons (its parser refuses them)
             return None
         op, left, right = node.ops[0], node.left, node.comparators[0]
         name = _COMPARE.get(type(op))
@@ -241,7 +250,7 @@ class _Splicer:
         if isinstance(op, (ast.In, ast.NotIn)):
             if _is_literal(right):
                 return None
-        elif isinstance(left, ast.Constant) or isinstance(right, ast.Constant):
+        elif _short(left) or _short(right):
             return None
         return self.helper(name, node, [left, right])
 
