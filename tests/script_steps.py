@@ -75,7 +75,7 @@ def ordinary_call(host: Any) -> None:
 
 #: The hostile scripts, one file a case, with the outcome each must have in ``cases.toml``.
 HOSTILE_DIR = Path(__file__).resolve().parent / "data" / "hostile_host"
-#: A slow script of the hostile suite, for the worker's time-out tests.
+#: A script of the hostile suite that is slow when its budget is unbounded, for the worker's time-out tests.
 HOG_SRC = (HOSTILE_DIR / "dag_equality.star").read_text(encoding="utf-8")
 #: Limits no ordinary script reaches, so that only the wall clock stops a call.
 UNBOUNDED = Limits(wall_seconds=5.0, max_bridge_calls=150, max_steps=10**9, round_steps=10**10,

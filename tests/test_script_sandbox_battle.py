@@ -242,13 +242,24 @@ def test_the_other_battles_entity_exists_only_there(script_dir):
         assert other.is_alive(9) and other.get(9, Health).current == 10
 
 
-def test_a_time_hog_no_count_sees_is_stopped_by_the_wall_clock(tmp_path):
-    """Comparing two shared-structure values takes 2**40 steps inside one builtin, counted as none:
-    only the worker's wall clock stops it."""
+HOG = use("a = [1]", "b = [1]", "for i in range(40):", "    a = [a, a]", "    b = [b, b]", "return a == b")
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_comparing_shared_structures_is_counted(tmp_path, trusted):
+    """Comparing two values of 2**40 shared leaves visits every leaf: the comparison pays for them
+    before it runs, so the step budget stops it in a moment, the same way in both hosts."""
     (tmp_path / GOOD).write_text(GOOD_SRC)
-    (tmp_path / "hog.star").write_text(
-        use("a = [1]", "b = [1]", "for i in range(40):", "    a = [a, a]", "    b = [b, b]", "return a == b"))
-    play(tmp_path, False, "hog", "on_use", "timeout|took longer|wall|killed", Limits(wall_seconds=0.3))
+    (tmp_path / "hog.star").write_text(HOG)
+    play(tmp_path, trusted, "hog", "on_use", "budget of 200000 exhausted")
+
+
+def test_a_time_hog_past_every_count_is_stopped_by_the_wall_clock(tmp_path):
+    """With budgets no script reaches, the same comparison runs for hours: the worker's wall clock stops it."""
+    (tmp_path / GOOD).write_text(GOOD_SRC)
+    (tmp_path / "hog.star").write_text(HOG)
+    unbounded = Limits(wall_seconds=0.3, max_steps=10**12, round_steps=10**13, battle_steps=10**14)
+    play(tmp_path, False, "hog", "on_use", "timeout|took longer|wall|killed", unbounded)
 
 
 def test_scripts_are_parsed_once_per_host(script_dir):

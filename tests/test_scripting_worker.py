@@ -64,11 +64,12 @@ def test_worker_memory_bomb_mid_call_then_restart() -> None:
 
 
 def test_worker_timeout_kills_and_restarts() -> None:
-    limits = Limits(wall_seconds=0.5)
+    # 2**40 leaves to compare: counted, but within steps no script reaches (only the wall clock stops it).
+    limits = Limits(wall_seconds=0.5, max_steps=10**12, round_steps=10**13, battle_steps=10**14)
     with WorkerHost(methods=METHODS, commands=COMMANDS, limits=limits) as host:
         host.load(ORDINARY, ORDINARY_SRC)
         host.load("slow.star", HOG_SRC)
-        with pytest.raises(ScriptError, match=r"slow.star in f: took longer than 0.5 s"):  # 2**40 leaves, 0 steps
+        with pytest.raises(ScriptError, match=r"slow.star in f: took longer than 0.5 s"):
             host.call("slow.star", "f", ({},))
         ordinary_call(host)
         assert host.stats()["worker_starts"] == 2

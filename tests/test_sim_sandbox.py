@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -32,14 +33,14 @@ def test_a_memory_bomb_in_a_strangers_scenario_is_contained_by_the_worker(tmp_pa
     assert summary["script_failures"] >= 1                           # the bomb failed, cleanly, in each
 
 
-# Two values that share their parts, compared: 2**40 comparisons inside one builtin, which no step
-# count sees (a string scanned in a loop no longer spins: the counted budget stops it).
+# Two values that share their parts, compared: the comparison pays for its 2**40 leaves first, so the
+# step budget stops it at once, the same way on every machine (it used to spin until the clock ran out).
 HOG = ('def on_downed(ctx, event):\n    a = [1]\n    b = [1]\n    for i in range(40):\n'
        '        a = [a, a]\n        b = [b, b]\n    return a == b\n')
 
 
 @pytest.mark.slow
-def test_a_script_that_spins_inside_a_builtin_costs_its_battle_not_the_run(tmp_path: Path) -> None:
+def test_a_script_comparing_shared_structures_fails_by_its_budget_not_the_clock(tmp_path: Path) -> None:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "hog.star").write_text(HOG)
     text = (ROOT / "assets/scenarios/ambush.toml").read_text().replace('reactions = ["rally.star"]',
@@ -47,6 +48,22 @@ def test_a_script_that_spins_inside_a_builtin_costs_its_battle_not_the_run(tmp_p
     (tmp_path / "ambush.toml").write_text(text)
     result = simulate(SimConfig(scenario=str(tmp_path / "ambush.toml"), battles=2, seed=1, workers=2,
                                 battle_seconds=2, out_dir=None), progress=False)
+    [summary] = result.summaries()
+    assert result.done == 2 and not result.failures  # no battle ran into the clock
+    assert summary["battles"] == 2 and summary["failed"] == 0 and summary["script_failures"] >= 1
+
+
+SPIN = "def spin(battle, ids, seed):\n    while True:\n        pass\n"
+
+
+@pytest.mark.slow
+def test_a_battle_that_spins_costs_its_battle_not_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What no count stops (here a trusted Python hook; no script spins any more) meets the battle's clock."""
+    (tmp_path / "sim_spin_hook.py").write_text(SPIN)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    result = simulate(SimConfig(scenario=str(ROOT / "assets/scenarios/ambush.toml"), battles=2, seed=1, workers=2,
+                                hook="sim_spin_hook:spin", battle_seconds=2, out_dir=None), progress=False)
     assert result.done == 2 and len(result.failures) == 2
     # told as the watchdog's doing, not "out of memory, over --battle-seconds, or a crash"
     assert all(f.error.startswith("stopped after --battle-seconds 2: the battle was still running")

@@ -23,6 +23,15 @@ _SPAN_RE: Final = re.compile(r"^\s*--> (.+):(\d+):(\d+)\s*$", re.M)
 DEF_RE: Final = re.compile(r"^def[ \t]+([A-Za-z_][A-Za-z0-9_]*)", re.M)
 
 DefSpans = list[tuple[int, int, str]]
+_UNPACK_RE: Final = re.compile(r"^Error unpacking value for parameter `(\w+)` of type `")
+_I32_RE: Final = re.compile(r"^Integer value is too big to fit in i32: (-?\d+)")
+_TYPE_RE: Final = re.compile(r"^Type of parameter `(\w+)` doesn't match, expected `([^`]+)`, actual `(\w+)")
+_CARETS_RE: Final = re.compile(r"^\s*\d+ \|(.*)\n\s*\|( *)(\^+)", re.M)
+_CALLED_RE: Final = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(")
+_I32_RANGE: Final = "an integer from -2147483648 to 2147483647 (32 bits)"
+#: The raw diagnostic kept for logs: starlark quotes values whole ("Dictionary key repeated for `<3 MB>`"),
+#: and the worker ships the error through a pipe whose messages are capped.
+_DETAIL_CHARS: Final = 65536
 #: ``fail()`` messages of the prelude's checks, and the kind of failure each one is.
 _MARKERS: Final = (("fail: sbx__result: ", "result"), ("fail: sbx__args: ", "bridge"))
 
@@ -93,7 +102,7 @@ def translate_parse(text: str, name: str, kind: str) -> ScriptError:
     span = _SPAN_RE.search(text)
     if span and span.group(1) == name:
         line = int(span.group(2))
-    return ScriptError(name, clip(error_line(text)), line=line, kind=kind, detail=text)
+    return ScriptError(name, clip(error_line(text)), line=line, kind=kind, detail=text[:_DETAIL_CHARS])
 
 
 def _location(text: str, name: str) -> tuple[int | None, str | None]:
@@ -129,7 +138,53 @@ def _cause(text: str, state: CallState, max_callstack: int) -> tuple[str, str]:
             return kind, reason[len(marker):]
     if reason == "Immutable":
         reason = "Immutable: globals are frozen after load and cannot be mutated"
-    return "runtime", reason
+    return "runtime", _out_of_range(reason, text) or reason
+
+
+def _called(text: str) -> str:
+    """The builtin or method a failed call named, as the script wrote it (``range()``, ``.find()``).
+
+    The innermost frame is the host's own stand-in when the script called a counted builtin or
+    method (``enumerate``, ``sbx__m_find``); otherwise the span under the carets is the call itself.
+    """
+    err_at = max(0, text.find("\nerror: "))
+    frames = list(_FRAME_RE.finditer(text[:err_at]))
+    if frames and frames[-1].group(1) == "<sbx>":
+        fn = frames[-1].group(3)
+        if fn.startswith("sbx__m_"):
+            return f".{fn[len('sbx__m_'):]}()"
+        if not fn.startswith("sbx__"):
+            return f"{fn}()"
+    carets = _CARETS_RE.search(text, err_at)
+    if carets is not None:
+        code, start = carets.group(1), len(carets.group(2))
+        called = _CALLED_RE.match(code[start:start + len(carets.group(3))])
+        if called is not None and not called.group(1).startswith("sbx__"):
+            return f"{called.group(1)}()"
+    return "a builtin"
+
+
+def _argument(param: str) -> str:
+    """A builtin's parameter as the script knows it: ``a1`` (positional only) is its first argument."""
+    return f"argument {param[1:]}" if re.fullmatch(r"a\d+", param) else f"argument `{param}`"
+
+
+def _out_of_range(reason: str, text: str) -> str | None:
+    """starlark's messages for an integer past 32 bits, in the script's terms (what, and the limit).
+
+    starlark passes indexes, counts and sizes as 32-bit integers, and says so with its internal
+    parameter names (``Error unpacking value for parameter `a1` of type `int``), cut short.
+    """
+    unpack = _UNPACK_RE.match(reason)
+    if unpack is not None:
+        return f"{_called(text)}: {_argument(unpack.group(1))} is out of range: it must be {_I32_RANGE}"
+    wrong = _TYPE_RE.match(reason)
+    if wrong is not None:
+        return f"{_called(text)}: {_argument(wrong.group(1))} must be {wrong.group(2)}, not {wrong.group(3)}"
+    too_big = _I32_RE.match(reason)
+    if too_big is not None:
+        return (f"{too_big.group(1)} is out of range as an index, count or size: it must be {_I32_RANGE}")
+    return None
 
 
 def translate_call(text: str, name: str, spans: DefSpans, function: str | None, state: CallState,
@@ -148,4 +203,4 @@ def translate_call(text: str, name: str, spans: DefSpans, function: str | None, 
     fn = enclosing_def(spans, line) if line is not None else None
     kind, reason = _cause(text, state, max_callstack)
     return ScriptError(name, reason, line=line, function=fn or frame_fn or function, kind=kind,
-                       steps=state.steps, detail=text)
+                       steps=state.steps, detail=text[:_DETAIL_CHARS])

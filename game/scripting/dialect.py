@@ -14,7 +14,7 @@ import starlark as sl
 
 from .checked import CHECKED_SRC, checked_names
 from .errors import ScriptError
-from .prelude import COUNTED_BUILTINS, NATIVE_ALIASES, PRELUDE_SRC
+from .prelude import COUNTED_BUILTINS, NATIVE_ALIASES, PRELUDE_SRC, RENAMED_BUILTINS
 from .rewrite import RewriteError, rewrite
 
 __all__ = ["Environment", "make_dialect", "make_globals", "refuse_load"]
@@ -53,7 +53,7 @@ def refuse_load(path: str) -> sl.FrozenModule:
 _HOST_FILE: Final = "<sbx>"
 _PRELUDE_MODULE: Final = "sbx__prelude"
 _BASICS: Final = "sbx__struct = struct\nsbx__type = type\n"
-_NESTING_HINTS: Final = ("too many nested", "nested too deeply", "RecursionError")
+_NESTING_HINTS: Final = ("too many nested", "nested too deeply", "RecursionError", "MemoryError")
 
 
 class Environment:
@@ -85,11 +85,12 @@ class Environment:
         self._counted_loader: sl.FileLoader | None = None
         if counted:
             frozen = self._build_prelude(checked)
-            names = list(COUNTED_BUILTINS) + (checked_names() if checked else [])
+            names = [repr(n) for n in list(COUNTED_BUILTINS) + (checked_names() if checked else [])]
+            names += [f"{n} = {own!r}" for n, own in RENAMED_BUILTINS.items()]
             load_dialect = make_dialect()
             load_dialect.enable_load = True
             self._counted = sl.parse(
-                _HOST_FILE, f'load("{_PRELUDE_MODULE}", {", ".join(repr(n) for n in names)})\n', load_dialect)
+                _HOST_FILE, f'load("{_PRELUDE_MODULE}", {", ".join(names)})\n', load_dialect)
             self._counted_loader = sl.FileLoader(lambda path: frozen)
 
     @property

@@ -131,10 +131,13 @@ class Limits:
             Steps are loop iterations and function calls as counted by the
             interpreter's cancellation hook, in units of ``STEPS_PER_TICK`` (1000): the
             call is aborted at the first hook call where ``hooks * 1000 > max_steps``
-            (so the default stops a runaway loop after ~101,000 iterations).  Not
-            counted: straight-line statements (bounded by script size) and time spent
-            inside one builtin such as ``"x" * n`` or ``s.count(...)``; the worker's
-            memory limit and wall clock cover those.
+            (so the default stops a runaway loop after ~101,000 iterations).  What a
+            step does is bounded: an operation whose cost grows with its operands
+            (``"x" * n``, ``a == b``, ``x in l``, ``d[k]``, ``s.count(p)``, ``sorted``...)
+            pays for their size first (:mod:`game.scripting.checked`), and a long loop or
+            function body pays per pass (:mod:`game.scripting.loops`), so a call within
+            its budget ends in well under a second on any machine; the worker's memory
+            limit and wall clock are the last line, not the count's stand-in.
         ctx_call_steps: Steps every ``ctx.<method>(...)`` call costs, on top of what the bridge
             charges for a costly answer (see ``Weighed``): the game's side of a call is paid
             from the same budget as the script's loops.

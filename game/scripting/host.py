@@ -3,9 +3,9 @@
 FOR TRUSTED SCRIPTS ONLY (the game's own ``assets/scripts``).  Starlark cannot do I/O,
 but a script can still take this process down or stall it: one ``"x" * 2000000000``
 makes the Rust allocator abort the whole Python process (no exception to catch) --
-even at load, since constant expressions are folded when the script is compiled --
-a deeply nested literal overflows the parser's stack (SIGSEGV), and time spent inside
-a single builtin (``s.count`` on a 50 MB string) is not counted by the step budget.
+even at load, since constant expressions are folded when the script is compiled.
+(Deep nesting, which overflows starlark's stack, is refused before it parses; work
+inside one builtin or operator is paid for by its operands' size: see ``checked``.)
 Scripts from scenario files written by strangers belong in :class:`WorkerHost`
 (``game.scripting.worker``), which runs this same host in a child process under a
 memory limit and a wall clock.
@@ -48,6 +48,7 @@ from .calls import Abort, CallState
 from .diagnose import DEF_RE, DefSpans, def_spans, is_panic, translate_call, translate_parse
 from .dialect import Environment
 from .errors import Limits, ScriptError
+from .nesting import MAX_NESTING, nesting_problem
 from .rewrite import RewriteError
 from .values import RESERVED_PREFIX, Bridge, clip, parse_methods, problem
 
@@ -285,6 +286,10 @@ class InProcessHost:
         """
         if _RESERVED_RE.search(source):
             raise ScriptError(name, f"identifiers starting with {RESERVED_PREFIX} are reserved", kind="syntax")
+        deep = nesting_problem(source)  # before any parser: see game.scripting.nesting
+        if deep is not None:
+            raise ScriptError(name, f"nested too deeply to parse: more than {MAX_NESTING} levels of brackets, "
+                              f"operators and indentation in one statement (split it)", line=deep, kind="syntax")
         problem: RewriteError | None = None
         try:
             runs = self._env.instrumented(name, source)  # before starlark's parser: see Environment

@@ -16,7 +16,11 @@ What a builtin pays, before it runs:
   per :data:`BYTES_PER_STEP` bytes of string (``str``, ``repr``, ``hash``, ``json.encode``, every
   result an entry point returns, every argument a ``ctx`` method is passed): a DAG of depth 30
   cannot expand into 2**30 objects for free;
-* per 8 characters of text it parses (``int``, ``float``) and per 4 of JSON it decodes.
+* per :data:`BYTES_PER_STEP` bytes of a string whose ``len`` it takes (starlark counts the characters);
+* per 8 characters of text it parses (``int``, ``float``) and per 4 of JSON it decodes (``int``
+  parses at most 100: its time grows with the square of the length);
+* per comparison it makes (``sorted``, ``min``, ``max``, or what their ``key`` returns): the weight
+  of what it compares (``sbx__weight``), times about log2(n) for a sort.
 
 Operators and methods (``"x" * n``, ``sep.join``...) cannot be shadowed; :mod:`game.scripting.rewrite`
 routes them through the helpers of :mod:`game.scripting.checked`.
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["BYTES_PER_STEP", "COUNTED_BUILTINS", "NATIVE_ALIASES", "PRELUDE_SRC"]
+__all__ = ["BYTES_PER_STEP", "COUNTED_BUILTINS", "NATIVE_ALIASES", "PRELUDE_SRC", "RENAMED_BUILTINS"]
 
 #: Builtins replaced by counted Starlark definitions, plus the host's own counted helpers.
 COUNTED_BUILTINS: Final = (
@@ -35,13 +39,19 @@ COUNTED_BUILTINS: Final = (
     "sbx__result", "sbx__args", "sbx__walk", "sbx__count", "sbx__charge",
 )
 
+#: Builtins replaced under another name (the prelude's own code keeps calling the native one).
+RENAMED_BUILTINS: Final = {"len": "sbx__len"}
+
 #: Evaluated first, while the names still resolve to the builtins: keep the natives.
-NATIVE_ALIASES: Final = "".join(f"sbx__n_{n} = {n}\n" for n in COUNTED_BUILTINS if not n.startswith("sbx__"))
+NATIVE_ALIASES: Final = "".join(f"sbx__n_{n} = {n}\n" for n in COUNTED_BUILTINS if not n.startswith("sbx__")) + "".join(
+    f"sbx__n_{n} = {n}\n" for n in RENAMED_BUILTINS)
 
 #: One counted step per this many bytes of a string that a builtin scans or copies.
 BYTES_PER_STEP: Final = 64
 INT_MAX: Final = 2**63 - 1
 INT_MIN: Final = -(2**63)
+#: The longest string ``int()`` parses.
+MAX_INT_TEXT: Final = 100
 
 #: Evaluated second (``sorted(x, *, key...)`` needs keyword-only parameters: a dialect of its own).
 PRELUDE_SRC: Final = f'''
@@ -76,6 +86,42 @@ def sbx__walk(x, strict = False):
         elif strict and t == "float" and not (v - v == 0.0):
             return "a float that is not finite"
 
+def sbx__weight(x):
+    # What comparing or hashing x natively can cost: a step per node (a part shared k times counted k
+    # times, as a comparison visits it) and per {BYTES_PER_STEP} bytes of string. The walk ticks as it goes.
+    t = sbx__type(x)
+    if t == "string":
+        return len(x) // {BYTES_PER_STEP}
+    if t != "list" and t != "tuple" and t != "dict" and t != "struct":
+        return 0
+    n = 0
+    stack = [x]
+    for _ in range(2147483647):
+        if not stack:
+            return n
+        v = stack.pop()
+        n += 1
+        t = sbx__type(v)
+        if t == "list" or t == "tuple":
+            stack.extend(v)
+        elif t == "string":
+            w = sbx__n_len(v) // {BYTES_PER_STEP}
+            sbx__charge(w)  # paid as it goes: len() itself reads the whole string
+            n += w
+        elif t == "dict":
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif t == "struct":
+            stack.extend([getattr(v, a) for a in dir(v)])
+    return n
+
+def sbx__len(x):
+    # A string's len counts its characters: it reads all of it.
+    n = sbx__n_len(x)
+    if n >= {BYTES_PER_STEP} and sbx__type(x) == "string":
+        sbx__charge(n // {BYTES_PER_STEP})
+    return n
+
 def sbx__result(x):
     # Every entry point returns through here: converting a result to Python expands shared parts,
     # and would turn NaN and infinities into None.
@@ -100,23 +146,55 @@ def sbx__args(method, args):
                 fail("sbx__args: ctx." + method + ": an argument is " + p)
     return args
 
+def sbx__rounds(n):
+    # A merge sort of n elements compares each about log2(n) times; twice that, for its other passes.
+    r = 2
+    for _ in range(64):
+        if n < 2:
+            return r
+        n = n // 2
+        r += 2
+    return r
+
+def sbx__weigh_all(x, times):
+    n = 0
+    for v in x:
+        n += 1
+        w = sbx__weight(v)
+        if w:
+            sbx__charge(w * times)
+    return n
+
 def sorted(x, *, key = None, reverse = False):
-    sbx__count(x)
+    # Each comparison costs up to the weight of what it compares (or of what key returns).
+    times = sbx__rounds(len(x)) if sbx__type(x) in ("list", "tuple", "dict", "range") else 64
     if key == None:
+        sbx__weigh_all(x, times)
         return sbx__n_sorted(x, reverse = reverse)
-    return sbx__n_sorted(x, key = key, reverse = reverse)
+    sbx__count(x)
+    return sbx__n_sorted(x, key = lambda v: sbx__paid(key(v), times), reverse = reverse)
+
+def sbx__paid(k, times):
+    w = sbx__weight(k)
+    if w:
+        sbx__charge(w * times)
+    return k
 
 def min(*args, key = None):
-    sbx__count(args[0] if len(args) == 1 else args)
+    x = args[0] if len(args) == 1 else args
     if key == None:
+        sbx__weigh_all(x, 1)
         return sbx__n_min(*args)
-    return sbx__n_min(key = key, *args)
+    sbx__count(x)
+    return sbx__n_min(key = lambda v: sbx__paid(key(v), 1), *args)
 
 def max(*args, key = None):
-    sbx__count(args[0] if len(args) == 1 else args)
+    x = args[0] if len(args) == 1 else args
     if key == None:
+        sbx__weigh_all(x, 1)
         return sbx__n_max(*args)
-    return sbx__n_max(key = key, *args)
+    sbx__count(x)
+    return sbx__n_max(key = lambda v: sbx__paid(key(v), 1), *args)
 
 def any(x):
     for v in x:
@@ -162,8 +240,9 @@ def tuple(*args):
     return sbx__n_tuple(*args)
 
 def dict(*args, **kwargs):
+    # Each key is hashed and compared: pairs are paid for by weight.
     if args:
-        sbx__count(args[0])
+        sbx__weigh_all(args[0], 1)
     return sbx__n_dict(*args, **kwargs)
 
 def str(x):
@@ -179,7 +258,11 @@ def hash(x):
     return sbx__n_hash(x)
 
 def int(*args, **kwargs):
+    # Parsing n digits takes time n * n: a string of 100 characters holds any integer of 64 bits.
     if args and sbx__type(args[0]) == "string":
+        if len(args[0]) > {MAX_INT_TEXT}:
+            fail("int() of a string of " + sbx__n_str(len(args[0])) + " characters; at most {MAX_INT_TEXT} "
+                 + "(integers in scripts stay within 64 bits)")
         sbx__charge(len(args[0]) // 8)
     return sbx__n_int(*args, **kwargs)
 

@@ -11,14 +11,17 @@ helper calls (:mod:`game.scripting.checked`) into the *source* text::
     x += y           ->  x += sbx__chk_add(x, y)
     s.replace(o, n)  ->  sbx__m_replace(s, o, n)
     a == b           ->  sbx__op_eq(a, b)          (neither operand a literal)
-    s[i:j]           ->  sbx__sized(s[i:j])
+    s[i:j]           ->  sbx__sized(sbx__chars(s)[i:j])
+    x[k]             ->  sbx__at(x, k)             (k not a constant from 0 to 64)
+    d[k] = v         ->  d[sbx__key(k)] = v
     f(*xs)           ->  f(*sbx__star(xs))
     f"{a}-{b}"       ->  (sbx__fstr(a, b) + f"{a}-{b}")
+    for x in xs: ...  ->  for x in sbx__each(K, (xs)): ...   (a long body: see game.scripting.loops)
 
 Newlines are kept, so line numbers in error messages do not move. What the rewrite cannot make
 safe it refuses (:class:`RewriteError`): an augmented assignment whose target calls a function
-(``a[f()] += x`` would call ``f`` twice). Left as they are: chained comparisons (``a < b < c``)
-and operands that cannot grow (``i + 1``, ``x * 1.5``, ``n << 3``).
+(``a[f()] += x`` would call ``f`` twice). Left as they are: operands that cannot grow (``i + 1``,
+``x * 1.5``, ``1 << 3``) and comparisons with a short constant.
 """
 
 from __future__ import annotations
@@ -27,18 +30,19 @@ import ast
 from collections.abc import Callable
 from typing import Final
 
-from .checked import GROWING_METHODS, SCANNING_METHODS, SPLITTING_METHODS
+from .checked import GROWING_METHODS, KEYED_METHODS, SCANNING_METHODS, SPLITTING_METHODS, STRIPPING_METHODS
+from .loops import LoopError, Wraps, loop_wraps
 
 __all__ = ["RewriteError", "rewrite"]
 
 _BINOPS: Final = {ast.Mult: b"sbx__op_mul", ast.Add: b"sbx__op_add", ast.Mod: b"sbx__op_mod",
-                  ast.LShift: b"sbx__op_shl"}
+                  ast.LShift: b"sbx__op_shl", ast.Sub: b"sbx__op_sub"}
 _AUGOPS: Final = {ast.Mult: b"sbx__chk_mul", ast.Add: b"sbx__chk_add", ast.Mod: b"sbx__chk_mod",
-                  ast.LShift: b"sbx__chk_shl"}
+                  ast.LShift: b"sbx__chk_shl", ast.Sub: b"sbx__chk_sub"}
 _COMPARE: Final = {ast.Eq: b"sbx__op_eq", ast.NotEq: b"sbx__op_ne", ast.Lt: b"sbx__op_lt", ast.LtE: b"sbx__op_le",
                    ast.Gt: b"sbx__op_gt", ast.GtE: b"sbx__op_ge", ast.In: b"sbx__op_in",
                    ast.NotIn: b"sbx__op_not_in"}
-METHODS: Final = frozenset(SCANNING_METHODS + SPLITTING_METHODS + GROWING_METHODS)
+METHODS: Final = frozenset(SCANNING_METHODS + STRIPPING_METHODS + KEYED_METHODS + SPLITTING_METHODS + GROWING_METHODS)
 _MAX_LITERAL_SHIFT: Final = 64
 
 
@@ -63,16 +67,27 @@ def rewrite(source: str) -> str:
     for line in data.split(b"\n")[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     try:
-        return _Splicer(data, starts).emit_module(tree).decode("utf-8")
+        return _Splicer(data, starts, loop_wraps(tree)).emit_module(tree).decode("utf-8")
+    except LoopError as exc:
+        raise RewriteError(str(exc)) from None
     except RecursionError:
         raise RewriteError("cannot instrument the script: nested too deeply") from None
 
 
+def _short(node: ast.expr) -> bool:
+    """A constant that compares and hashes in about a step: not a string of more than 64 characters.
+
+    (A longer one is bounded by the source, but compared in a loop it costs its length each pass.)
+    """
+    return isinstance(node, ast.Constant) and not (isinstance(node.value, (str, bytes))
+                                                   and len(node.value) > _MAX_LITERAL_SHIFT)
+
+
 def _is_literal(node: ast.expr) -> bool:
-    """A constant, or a list/tuple display of constants: its size is bounded by the source."""
+    """A short constant, or a list/tuple display of them (each element compares in about a step)."""
     if isinstance(node, ast.Constant):
-        return True
-    return isinstance(node, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) for e in node.elts)
+        return _short(node)
+    return isinstance(node, (ast.List, ast.Tuple)) and all(_short(e) for e in node.elts)
 
 
 def _num(node: ast.expr) -> bool:
@@ -82,11 +97,12 @@ def _num(node: ast.expr) -> bool:
 def _cannot_grow(op: ast.operator, left: ast.expr, right: ast.expr) -> bool:
     """Operand shapes for which the operator cannot build or scan a big value (left unrewritten).
 
-    ``i + 1``, ``x * 1.5``, ``7 % n``, ``n << 3``: a numeric literal operand rules out
-    concatenation, repetition by a float, string formatting and a big shift. ``s * 2`` is still
-    rewritten: repetition by a literal doubles in a loop.
+    ``i + 1``, ``i - 1``, ``x * 1.5``, ``7 % n``, ``1 << 3``: a numeric literal operand rules out
+    concatenation, repetition by a float, string formatting, and an integer that doubles (``x + x``
+    or ``x - y`` in a loop) or grows by a shift. ``s * 2`` is still rewritten: repetition by a literal
+    doubles in a loop.
     """
-    if isinstance(op, ast.Add):
+    if isinstance(op, (ast.Add, ast.Sub)):
         return _num(left) or _num(right)
     if isinstance(op, ast.Mult):
         floats = any(isinstance(n, ast.Constant) and type(n.value) is float for n in (left, right))
@@ -94,8 +110,16 @@ def _cannot_grow(op: ast.operator, left: ast.expr, right: ast.expr) -> bool:
     if isinstance(op, ast.Mod):
         return _num(left)
     if isinstance(op, ast.LShift):
-        return isinstance(right, ast.Constant) and type(right.value) is int and right.value <= _MAX_LITERAL_SHIFT
+        return (_num(left) and isinstance(right, ast.Constant) and type(right.value) is int
+                and right.value <= _MAX_LITERAL_SHIFT)
     return True
+
+
+def _small_index(index: ast.expr) -> bool:
+    """``x[0]`` .. ``x[64]`` and constant keys: cheap whatever ``x`` is (a string reads only that far)."""
+    if isinstance(index, ast.Constant):
+        return _short(index) and (type(index.value) is not int or 0 <= index.value <= _MAX_LITERAL_SHIFT)
+    return False
 
 
 def _calls(node: ast.AST) -> bool:
@@ -105,13 +129,14 @@ def _calls(node: ast.AST) -> bool:
 class _Splicer:
     """Emits the source again, node by node, with the rewritten nodes replaced."""
 
-    def __init__(self, data: bytes, starts: list[int]) -> None:
+    def __init__(self, data: bytes, starts: list[int], wraps: Wraps) -> None:
         self.data = data
         self.starts = starts
+        self.wraps = wraps
         self.handlers: dict[type, Callable[[ast.AST], bytes | None]] = {
             ast.JoinedStr: self.fstring, ast.Starred: self.starred, ast.BinOp: self.binop,
             ast.AugAssign: self.augassign, ast.Compare: self.compare, ast.Subscript: self.subscript,
-            ast.Call: self.call,
+            ast.Call: self.call, ast.Dict: self.dict_keys, ast.DictComp: self.dict_keys,
         }
 
     def span(self, node: ast.AST) -> tuple[int, int]:
@@ -144,11 +169,12 @@ class _Splicer:
 
     def emit(self, node: ast.AST) -> bytes:
         handler = self.handlers.get(type(node))
-        if handler is not None:
-            done = handler(node)
-            if done is not None:
-                return done
-        return self.generic(node)
+        done = handler(node) if handler is not None else None
+        if done is None:
+            done = self.generic(node)
+        for before, after in self.wraps.get(id(node), ()):
+            done = before + done + after
+        return done
 
     def generic(self, node: ast.AST) -> bytes:
         a, b = self.span(node)
@@ -206,16 +232,16 @@ class _Splicer:
         if _calls(node.target):
             raise RewriteError(f"line {node.lineno}: an augmented assignment whose target calls a function "
                                f"(assign the index to a variable first)")
-        a, _ = self.span(node)
-        ta, tb = self.span(node.target)
+        _, tb = self.span(node.target)
         va, vb = self.span(node.value)
-        target = self.data[ta:tb].replace(b"\n", b" ").replace(b"\\", b" ")
-        return (self.data[a:va] + name + b"(" + target + b", " + self.emit(node.value)
+        target = self.emit(node.target)
+        read = target.replace(b"\\\n", b"  ").replace(b"\n", b" ")
+        return (target + self.data[tb:va] + name + b"(" + read + b", " + self.emit(node.value)
                 + self.newlines(vb, self.span(node)[1]) + b")")
 
     def compare(self, node: ast.AST) -> bytes | None:
         assert isinstance(node, ast.Compare)
-        if len(node.ops) != 1:
+        if len(node.ops) != 1:  # a < b < c: starlark has no chained comparisons (its parser refuses them)
             return None
         op, left, right = node.ops[0], node.left, node.comparators[0]
         name = _COMPARE.get(type(op))
@@ -224,15 +250,41 @@ class _Splicer:
         if isinstance(op, (ast.In, ast.NotIn)):
             if _is_literal(right):
                 return None
-        elif isinstance(left, ast.Constant) or isinstance(right, ast.Constant):
+        elif _short(left) or _short(right):
             return None
         return self.helper(name, node, [left, right])
 
     def subscript(self, node: ast.AST) -> bytes | None:
         assert isinstance(node, ast.Subscript)
-        if not isinstance(node.slice, ast.Slice) or not isinstance(node.ctx, ast.Load):
+        index = node.slice
+        a, b = self.span(node)
+        va, vb = self.span(node.value)
+        ia, ib = self.span(index)
+        if isinstance(index, ast.Slice):
+            if not isinstance(node.ctx, ast.Load):
+                return None
+            # s[i:j] reads a string up to j, and builds the result: both are paid for.
+            return (b"sbx__sized(sbx__chars(" + self.emit(node.value) + b")" + self.data[vb:ia]
+                    + self.generic(index) + self.data[ib:b] + b")")
+        if _small_index(index):
             return None
-        return b"sbx__sized(" + self.generic(node) + b")"
+        inner = self.emit(index)
+        if isinstance(index, ast.Tuple) and self.data[ia:ia + 1] != b"(":
+            inner = b"(" + inner + b")"
+        if isinstance(node.ctx, ast.Load):
+            # x[k]: a string reads up to k, a dict hashes and compares k.
+            return (b"sbx__at(" + self.emit(node.value) + b", " + self.newlines(vb, ia) + inner
+                    + self.newlines(ib, b) + b")")
+        # d[k] = v and del d[k] hash and compare k: sbx__key pays for its size.
+        return (self.data[a:va] + self.emit(node.value) + self.data[vb:ia] + b"sbx__key(" + inner + b")"
+                + self.data[ib:b])
+
+    def dict_keys(self, node: ast.AST) -> None:
+        """``{k: v}`` and ``{k: v for ...}`` hash and compare each key: sbx__key pays for its size."""
+        keys = [node.key] if isinstance(node, ast.DictComp) else node.keys  # type: ignore[attr-defined]
+        for key in keys:
+            if key is not None and not _is_literal(key):
+                self.wraps.setdefault(id(key), []).append((b"sbx__key(", b")"))
 
     def call(self, node: ast.AST) -> bytes:
         assert isinstance(node, ast.Call)
