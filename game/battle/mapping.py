@@ -103,14 +103,27 @@ class MapCommands(BattleCore):
         self.mid_battle("wall removed", *square)
         self.settle()
 
-    def _source_args(self, x: int, y: int, radius_ft: float, level: Visibility | str | int, what: str
-                     ) -> tuple[tuple[int, int], float, Visibility]:
+    def _add_source(self, what: str, x: int, y: int, radius_ft: float, level: Visibility | str | int,
+                    source: str) -> int:
+        """A light or an obscuring area (``what``) on the map now; its id (see ``add_light``, ``add_area``)."""
+        source = validate.text(source, f"{what} source")
         square = validate.square(self.state, x, y, f"{what} centre")
         radius = validate.feet(radius_ft, f"{what} radius")
         try:
-            return square, radius, Visibility.parse(level)
+            parsed = Visibility.parse(level)
         except ValueError as err:
             raise IllegalCommand(f"{what} level: {err}") from None
+        terrain = self.state.terrain
+        try:
+            if what == "light":
+                made = terrain.add_light(Light(square[0], square[1], radius, parsed, source))
+            else:
+                made = terrain.add_area(Area(square[0], square[1], radius, parsed, source))
+        except ValueError as err:
+            raise IllegalCommand(str(err)) from None
+        self.mid_battle(what, *square)
+        self.settle()
+        return made
 
     @command
     def add_light(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.NORMAL,
@@ -126,15 +139,7 @@ class MapCommands(BattleCore):
                 range, the level is not a visibility level, the source is not text, or the map already
                 holds as many lights as it takes.
         """
-        source = validate.text(source, "light source")
-        square, radius, parsed = self._source_args(x, y, radius_ft, level, "light")
-        try:
-            light_id = self.state.terrain.add_light(Light(square[0], square[1], radius, parsed, source))
-        except ValueError as err:
-            raise IllegalCommand(str(err)) from None
-        self.mid_battle("light", *square)
-        self.settle()
-        return light_id
+        return self._add_source("light", x, y, radius_ft, level, source)
 
     @command
     def remove_light(self, light_id: int) -> None:
@@ -164,15 +169,7 @@ class MapCommands(BattleCore):
                 range, the level is not a visibility level, the source is not text, or the map already
                 holds as many areas as it takes.
         """
-        source = validate.text(source, "area source")
-        square, radius, parsed = self._source_args(x, y, radius_ft, level, "area")
-        try:
-            area_id = self.state.terrain.add_area(Area(square[0], square[1], radius, parsed, source))
-        except ValueError as err:
-            raise IllegalCommand(str(err)) from None
-        self.mid_battle("area", *square)
-        self.settle()
-        return area_id
+        return self._add_source("area", x, y, radius_ft, level, source)
 
     @command
     def remove_area(self, area_id: int) -> None:
