@@ -125,6 +125,18 @@ class MapCommands(BattleCore):
         self.settle()
         return made
 
+    def _remove_source(self, what: str, made: object) -> None:
+        """Take off the map a light or an area (``what``) that ``add_light`` or ``add_area`` made."""
+        article = "an" if what == "area" else "a"
+        made = validate.whole(made, f"{article} {what} id (what add_{what} returned)")
+        held = self.state.terrain.lights if what == "light" else self.state.terrain.areas
+        if made not in held:
+            raise IllegalCommand(f"no {what} with id {made!r}")
+        gone = held.pop(made)
+        self.state.terrain.touch()
+        self.mid_battle("light out" if what == "light" else "area gone", gone.x, gone.y)
+        self.settle()
+
     @command
     def add_light(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.NORMAL,
                   source: str = "map") -> int:
@@ -148,13 +160,7 @@ class MapCommands(BattleCore):
         Raises:
             IllegalCommand: the id is not a whole number, or no light on the map has it.
         """
-        light_id = validate.whole(light_id, "a light id (what add_light returned)")
-        if light_id not in self.state.terrain.lights:
-            raise IllegalCommand(f"no light with id {light_id!r}")
-        light = self.state.terrain.lights.pop(light_id)
-        self.state.terrain.touch()
-        self.mid_battle("light out", light.x, light.y)
-        self.settle()
+        self._remove_source("light", light_id)
 
     @command
     def add_area(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.POOR,
@@ -165,9 +171,7 @@ class MapCommands(BattleCore):
             An id for :meth:`remove_area`.
 
         Raises:
-            IllegalCommand: the centre is off the grid, the radius is not a number of feet in the map's
-                range, the level is not a visibility level, the source is not text, or the map already
-                holds as many areas as it takes.
+            IllegalCommand: as :meth:`add_light` does, for an area.
         """
         return self._add_source("area", x, y, radius_ft, level, source)
 
@@ -178,13 +182,7 @@ class MapCommands(BattleCore):
         Raises:
             IllegalCommand: the id is not a whole number, or no area on the map has it.
         """
-        area_id = validate.whole(area_id, "an area id (what add_area returned)")
-        if area_id not in self.state.terrain.areas:
-            raise IllegalCommand(f"no area with id {area_id!r}")
-        area = self.state.terrain.areas.pop(area_id)
-        self.state.terrain.touch()
-        self.mid_battle("area gone", area.x, area.y)
-        self.settle()
+        self._remove_source("area", area_id)
 
     @command
     def set_ambient(self, level: Visibility | str | int) -> None:
