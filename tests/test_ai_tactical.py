@@ -377,35 +377,3 @@ def test_it_weighs_the_nearest_square_out_of_every_standing_enemys_reach():
     away = [distance_3d_ft(s, 0.0, (9, 4), 0.0, b.rules) for s in squares]
     outside = [d for d in away if d > theirs]
     assert outside and min(outside) <= theirs + 2 * b.rules.square_ft, (squares, theirs)
-
-
-def test_closing_in_never_walks_a_way_that_steps_into_a_chasm() -> None:
-    """An enemy falling down a 1,200 ft chasm is nearest by path across it: the orc's closing in
-    must not take the way over the edge (it stepped in, fell three rounds and was downed)."""
-    b = Battle(seed=9, width=12, height=5)
-    for x in range(2, 5):
-        for y in range(5):
-            b.set_ground(x, y, -1200)
-    climber = b.spawn("Climber", 1, 2, team="blue", health=300, initiative_bonus=50)
-    orc = b.spawn("Orc", 5, 0, team="red", health=12, powers=["strike"])
-    b.start_combat()
-    b.move(climber, 2, 2)  # steps into the chasm: it falls for three rounds
-    b.tick(controller=ai.controller("tactical", seed=9, controls=lambda e: e == orc))
-    for _ in range(3):
-        b.tick(controller=ai.controller("tactical", seed=9, controls=lambda e: e == orc))
-        assert b.square_of(orc)[0] >= 5 and "downed" not in b.conditions(orc), b.square_of(orc)
-    assert not [e for e in b.events if isinstance(e, Fell) and e.entity == orc]
-
-
-def test_a_prone_creature_stands_up_even_when_restrained() -> None:
-    """Restrained, it cannot walk, but the battle lets it stand (for half its speed): lying prone
-    it gives attackers the easier blow, so it gets up before it strikes."""
-    b = Battle(seed=2, width=8, height=5)
-    hero = b.spawn("Hero", 2, 2, team="blue", powers=["strike"])
-    orc = b.spawn("Orc", 3, 2, team="red", powers=["strike"])
-    b.start_combat()
-    b.add_condition(hero, "prone")
-    b.add_condition(hero, "restrained")
-    plan = ai.plan_turn(b, hero, "tactical", random.Random(0))
-    assert plan[:1] == [("stand", (hero,), {})], plan
-    assert ("use_power", (hero, "strike"), {"target": orc}) in plan, plan

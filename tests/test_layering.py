@@ -92,6 +92,7 @@ RENDER_MAY_READ: dict[str, str] = {
     "game.battle.naming": "the names a reader sees",
     "game.battle.errors": "the two error types a caller may catch",
     "game.battle.validate": "checks of arguments, raising before anything changes",
+    "game.battle.validate_whole": "checks of what a caller hands the battle whole (logs, power tables, snapshots)",
     "game.battle.copies": "copying plain values",
     "game.battle.memo": "a planner's remembered answers, kept beside the state",
     "game.battle.script_names": "how scripts are named in messages",

@@ -9,7 +9,7 @@ import esper
 
 from components.events import Downed, Event
 from components.forecasts import ReactionForecast
-from game.battle import validate
+from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, reaction_entries
 from game.battle.world import BattleCore, command, entry
@@ -88,7 +88,7 @@ class Extending(BattleCore):
         Raises:
             IllegalCommand: ``event_type`` is not an event class, or ``handler`` cannot be called.
         """
-        validate.handler(event_type, handler, Event)
+        validate_whole.handler(event_type, handler, Event)
         self.scripts.python_handlers.setdefault(event_type, []).append(handler)
 
     @entry

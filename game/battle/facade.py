@@ -14,7 +14,7 @@ from typing import Any
 
 from components import Rules
 from components.values import shown
-from game.battle import validate
+from game.battle import validate_whole
 from game.battle.errors import IllegalCommand
 from game.battle.extending import Extending
 from game.battle.mapping import MapCommands
@@ -51,7 +51,7 @@ class Battle(Tactics, MapCommands, Turns, Extending):
         if isinstance(commands, (str, bytes)) or not isinstance(commands, Iterable):
             raise IllegalCommand(f"the log must be a list of (name, args, kwargs), not {shown(commands)}")
         for index, entry in enumerate(commands):
-            name, args, kwargs = validate.log_entry(entry, f"the log's entry {index}")
+            name, args, kwargs = validate_whole.log_entry(entry, f"the log's entry {index}")
             if not cls.is_command(name):
                 raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
             getattr(battle, name)(*args, **kwargs)

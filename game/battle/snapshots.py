@@ -22,7 +22,7 @@ import numpy as np
 
 from components import Conditions, Cover, Defense, Falling, Fatigue, Health, Movement, Position, Vision
 from components.terrain import Terrain
-from game.battle import validate
+from game.battle import validate_whole
 from game.battle.world import BattleCore, entry
 from systems.state import SNAPSHOT_FIELDS
 
@@ -154,7 +154,7 @@ class Snapshots(BattleCore):
             IllegalCommand: inside a supposing block (it would keep the what-if, not the battle), or
                 after an exception left a round half played (there is no battle worth keeping).
         """
-        validate.snapshot_allowed(self.recording, "snapshot")
+        validate_whole.snapshot_allowed(self.recording, "snapshot")
         return self._snapshot_now()
 
     def _snapshot_now(self) -> Snapshot:
@@ -182,7 +182,7 @@ class Snapshots(BattleCore):
                 the battle back when it ends); after an exception left a round half played, a snapshot
                 taken inside that round.
         """
-        validate.restorable(self.recording, snapshot, Snapshot, id(self))
+        validate_whole.restorable(self.recording, snapshot, Snapshot, id(self))
         self._restore_to(snapshot)
         self.recording.interrupted = None
 

@@ -17,7 +17,7 @@ from components import Conditions, Fatigue, Health
 from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
 from components.values import Bound
-from game.battle import validate
+from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems.state import Phase
@@ -183,7 +183,7 @@ class Turns(BattleCore):
                 under way, or (after an exception in the controller or a handler left the round half
                 played, the exception itself re-raised) any command until a snapshot is restored.
         """
-        recorded = validate.recorded_orders(controller, orders)
+        recorded = validate_whole.recorded_orders(controller, orders)
         self._no_round_open()  # (begin_round's refusal, before the tick's stretch of the caller's code)
         self.recording.tick_orders = []
         with self.recording.interruptible("tick", self.state):

@@ -25,7 +25,7 @@ from components.effects import ActiveEffect
 from components.events import Event, MapChanged
 from components.powers import Power
 from components.values import MAX_SEED
-from game.battle import validate
+from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
 from game.battle.memo import StampedMemo
 from game.battle.reactions import ScriptHook, new_hosts
@@ -210,7 +210,8 @@ class BattleCore:
         self.seed = seed
         self.state = BattleState(rules=table, terrain=terrain, rng=random.Random(seed),
                                  caches=caches if caches is not None else MapCaches(),
-                                 powers=dict(default_powers()) if powers is None else validate.power_table(powers))
+                                 powers=dict(default_powers()) if powers is None
+                                 else validate_whole.power_table(powers))
         self.recording = Recording()
         self.ids: set[int] = set()
         #: the names a person reads, numbered where creatures share one; (creatures counted, names)
@@ -293,9 +294,9 @@ class BattleCore:
             IllegalCommand: a power has already been used in this battle; the table is not a mapping of
                 power ids to powers; or it lacks a power a creature of the battle has.
         """
-        checked = validate.power_table(table)
+        checked = validate_whole.power_table(table)
         _enter(self)
-        validate.powers_kept(self.state, checked)
+        validate_whole.powers_kept(self.state, checked)
         if any(name == "use_power" for name, _, _ in self.recording.log):
             raise IllegalCommand("the power table can be replaced only before the battle's first use of a power "
                                  "(a replay would give the earlier uses the new table): make a new battle instead")

@@ -1,0 +1,122 @@
+"""Checks of what a caller hands the battle whole: a command log to replay, a power table, a
+snapshot to restore, a controller's recorded orders, an event handler.
+
+Split from :mod:`game.battle.validate` (the checks of single arguments, which these build on); each
+raises :class:`~game.battle.errors.IllegalCommand` with a message a person can act on, before
+anything changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import esper
+
+from components import Abilities
+from components.powers import Power
+from components.values import shown
+from game.battle.errors import IllegalCommand
+from game.battle.validate import label, listed, whole
+from systems.state import BattleState
+
+if TYPE_CHECKING:
+    from game.battle.world import Recording
+
+
+def log_entry(entry: object, what: str) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
+    """One command of a log: ``(name, args, kwargs)``, a name, a list of arguments and a mapping of
+    keyword arguments (the command itself then checks them)."""
+    if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+        raise IllegalCommand(f"{what} must be (name, args, kwargs), not {shown(entry)}")
+    name, args, kwargs = entry
+    if not isinstance(name, str) or not isinstance(args, (list, tuple)) or not isinstance(kwargs, Mapping) \
+            or not all(isinstance(key, str) for key in kwargs):
+        raise IllegalCommand(f"{what} must be (name, args, kwargs): a command's name, a list of arguments and a "
+                             f"mapping of keyword arguments, not {shown(entry)}")
+    return name, tuple(args), dict(kwargs)
+
+
+# ------------------------------------------------------------------ the power table
+
+
+def power_table(table: object) -> dict[str, Power]:
+    """A battle's power table, copied: a mapping of power ids to :class:`Power`, each under its own id.
+    Why checked whole, at once: a wrong entry would fail deep inside the first forecast that reads it."""
+    if not isinstance(table, Mapping):
+        raise IllegalCommand(f"the power table must be a mapping of power ids to powers, not {shown(table)}")
+    for key, power in table.items():
+        if not isinstance(power, Power):
+            raise IllegalCommand(f"the power table's {shown(key)} must be a components.powers.Power, "
+                                 f"not {shown(power)}")
+        if key != power.id:
+            raise IllegalCommand(f"the power table holds power {power.id!r} under {shown(key)}: "
+                                 "each power goes under its own id")
+    return dict(table)
+
+
+def powers_kept(state: BattleState, table: Mapping[str, Power]) -> None:
+    """Every power a creature of the battle has is in ``table`` (a new table must not take one away:
+    its forecasts and turns would meet an id the battle no longer knows)."""
+    for entity in state.creatures:
+        for power_id in esper.component_for_entity(entity, Abilities).powers:
+            if power_id not in table:
+                raise IllegalCommand(f"the new power table lacks {power_id!r}, which {label(entity)} has")
+
+
+# ------------------------------------------------------------------ rounds and snapshots
+
+
+def snapshot_allowed(recording: Recording, name: str) -> None:
+    """Whether a snapshot may be taken or restored now: not inside a supposing block (it would keep,
+    or be undone by, the what-if), nor after an exception left a round half played."""
+    if recording.supposed:
+        raise IllegalCommand(f"{name}: no snapshot may be taken or restored inside a supposing block (the battle "
+                             "there is a what-if, put back as it was when the block ends)")
+    if recording.interrupted is not None and name == "snapshot":
+        raise IllegalCommand(f"{name}: {recording.interrupted}")
+
+
+def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -> None:
+    """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
+    :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands."""
+    if not isinstance(snapshot, kind):
+        raise IllegalCommand(f"restore takes what this battle's snapshot() returned, not {shown(snapshot)}")
+    if getattr(snapshot, "owner", None) != owner:
+        raise IllegalCommand("that snapshot was taken of another battle")
+    snapshot_allowed(recording, "restore")
+    if recording.interrupted is not None and not getattr(snapshot, "between_commands", True):
+        raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's round) and would "
+                             f"leave it half played; {recording.interrupted}")
+
+
+def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
+    """``tick``'s controller (None or a callable) and its recorded orders, ``[[actor, [[name, args,
+    kwargs], ...]], ...]`` (as a log holds them), by actor. Why up front: found inside the round, either
+    would leave it half played."""
+    if controller is not None and not callable(controller):
+        raise IllegalCommand(f"tick: a controller is called as controller(battle, actor), and {shown(controller)} "
+                             "cannot be called")
+    if orders is None:
+        return {}
+    shape = "[actor, [[name, args, kwargs], ...]]"
+    if not listed(orders):
+        raise IllegalCommand(f"tick: orders must be a list of {shape}, not {shown(orders)}")
+    found: dict[int, list[Any]] = {}
+    for turn in orders:
+        if not isinstance(turn, (list, tuple)) or len(turn) != 2 or not isinstance(turn[1], (list, tuple)):
+            raise IllegalCommand(f"tick: each of orders must be {shape}, not {shown(turn)}")
+        actor = whole(turn[0], "tick: an actor of orders")
+        for order in turn[1]:
+            log_entry(order, "tick: an order")
+        found[actor] = list(turn[1])
+    return found
+
+
+def handler(event_type: object, function: object, event: type) -> None:
+    """``on``'s event class and handler: found wrong only inside a round, they would leave it half played."""
+    if not isinstance(event_type, type) or not issubclass(event_type, event):
+        raise IllegalCommand(f"on: the event type must be an event class such as Damaged, not {shown(event_type)}")
+    if not callable(function):
+        raise IllegalCommand(f"on: a handler is called as handler(battle, event), and {shown(function)} cannot be "
+                             "called")
