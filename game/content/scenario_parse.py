@@ -297,6 +297,11 @@ class _Creatures:
         square = (checked["x"], checked["y"])
         if len(problems) == bad and square in self.squares:
             problems.add(f"{where} ({key}) x, y", f"square {square} is already taken by {self.squares[square]!r}")
+        rows, legend = self.grid if self.grid is not None and len(problems) == bad else ((), {})
+        ground = legend[rows[square[1]][square[0]]].ground if rows else None
+        if ground is not None and checked["z"] is not None and checked["z"] < ground:  # (spawn raises it unsaid)
+            problems.add(f"{where}.z", f"expected the ground of {square} ({ground:g} ft) or above (leave z out to "
+                                       f"stand on it), got {checked['z']:g}")
         self.squares.setdefault(square, key)
         self.check_references(where, checked, problems)
         if checked["fatigue"] > self.rules.max_fatigue:
