@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.scripting import Limits
+from game.scripting import Limits, WorkerHost
 
 METHODS = ("health", "damage", "heal", "glitch")
 COMMANDS = frozenset({"damage", "heal"})
@@ -80,3 +80,10 @@ HOG_SRC = (HOSTILE_DIR / "dag_equality.star").read_text(encoding="utf-8")
 #: Limits no ordinary script reaches, so that only the wall clock stops a call.
 UNBOUNDED = Limits(wall_seconds=5.0, max_bridge_calls=150, max_steps=10**9, round_steps=10**10,
                    battle_steps=10**11)
+
+
+def ordinary_worker() -> WorkerHost:
+    """A script worker with the test methods and commands, the ordinary script loaded (close it after)."""
+    host = WorkerHost(methods=METHODS, commands=COMMANDS, limits=LIMITS)
+    host.load(ORDINARY, ORDINARY_SRC)
+    return host

@@ -31,6 +31,7 @@ from tests.script_steps import (
     UNBOUNDED,
     FakeGame,
     ordinary_call,
+    ordinary_worker,
 )
 
 # --------------------------------------------------------------------------- fixtures
@@ -38,8 +39,7 @@ from tests.script_steps import (
 
 @pytest.fixture(scope="module")
 def worker() -> Iterator[WorkerHost]:
-    host = WorkerHost(methods=METHODS, commands=COMMANDS, limits=LIMITS)
-    host.load(ORDINARY, ORDINARY_SRC)
+    host = ordinary_worker()
     yield host
     host.close()
 

@@ -13,7 +13,7 @@ import pytest
 
 from game.scripting import InProcessHost, ScriptError, WorkerHost
 from game.scripting.nesting import MAX_NESTING, nesting_problem
-from tests.script_steps import COMMANDS, LIMITS, METHODS, ORDINARY, ORDINARY_SRC, ordinary_call
+from tests.script_steps import COMMANDS, LIMITS, METHODS, ORDINARY, ORDINARY_SRC, ordinary_call, ordinary_worker
 
 #: One long chain of each kind that opens a level per link (30,000 links crashed the parser).
 CHAINS = {
@@ -33,8 +33,7 @@ CHAINS = {
 
 @pytest.fixture(scope="module")
 def worker() -> Iterator[WorkerHost]:
-    host = WorkerHost(methods=METHODS, commands=COMMANDS, limits=LIMITS)
-    host.load(ORDINARY, ORDINARY_SRC)
+    host = ordinary_worker()
     yield host
     host.close()
 
