@@ -153,6 +153,14 @@ def test_the_teams_log_keeps_what_it_saw_then_through_an_undo_and_a_load() -> No
     assert feed.seen_lines == told and not any(UNSEEN in line for line in feed.seen_lines)
     again = Battle.replay(b.seed, b.width, b.height, b.rules, b.command_log)  # a load of the same battle
     feed.update(again, hidden=frozenset({orc}))
+    feed.update(again, hidden=frozenset({orc}))  # the next frame, nothing new
+    assert feed.seen_lines == told
+    loaded = again.snapshot()
+    again.damage(hero, 1)
+    again.tick()
+    feed.update(again, hidden=frozenset({orc}))
+    again.restore(loaded)  # an undo after the load
+    feed.update(again, hidden=frozenset({orc}))
     assert feed.seen_lines == told
     other = Battle(seed=6, width=12, height=6)  # another battle altogether: told afresh
     other.spawn("Elf", 2, 2, team="green")

@@ -111,6 +111,7 @@ class EventFeed:
         self.falls: dict[int, Fall] = {}
         self._record: list[Any] | None = None
         self._marks: list[_Mark] = []
+        self._landed: dict[int, int] = {}  # each fall's landing, by its event's index (kept if an undo keeps it)
         self._dropped = (0, 0)  # lines and seen lines trimmed off the front
 
     def update(
@@ -131,10 +132,11 @@ class EventFeed:
         if any(isinstance(event, Spawned) for event in new):
             self.names = display_names(events)
             self.labels = token_labels(self.names)
-        for event in new:
+        for at, event in enumerate(new, start=self._seen):
             if isinstance(event, Landed):
                 square = battle.get(event.entity, Position).square
                 self.falls[event.entity] = Fall(square, float(event.distance_ft), event.round, time.monotonic())
+                self._landed[event.entity] = at
         start, self._seen = self._seen, len(events)
         lines = format_events(battle, new, self.names)
         self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)
@@ -158,13 +160,15 @@ class EventFeed:
         while self._marks and not (self._marks[-1].events <= shared and (
                 not same_list or events[self._marks[-1].events - 1] is self._marks[-1].last)):
             self._marks.pop()
+        if not same_list:  # the readings kept now end on this record's events (equal, not the same objects)
+            self._marks = [m._replace(last=events[m.events - 1]) if m.events else m for m in self._marks]
         mark = self._marks[-1] if self._marks else _Mark(0, 0, 0, None)
         del self.lines[max(mark.lines - self._dropped[0], 0):]
         del self.seen_lines[max(mark.seen_lines - self._dropped[1], 0):]
         self._seen = mark.events
         self.names = display_names(events[:mark.events])
         self.labels = token_labels(self.names)
-        self.falls.clear()
+        self.falls = {e: fall for e, fall in self.falls.items() if self._landed.get(e, mark.events) < mark.events}
 
     def _trim(self) -> None:
         """Keep the log panel's history bounded (its first lines go first)."""
