@@ -55,7 +55,7 @@ def python_damage(battle: Battle, event: AttackRolled) -> None:
 def arena(script_dir: Path, trusted: bool, hosts: ScriptHosts) -> tuple[Battle, int, int]:
     b = Battle(seed=1, powers=table(), script_dir=script_dir, trusted_scripts=trusted, script_hosts=hosts)
     user = b.spawn("user", 2, 2, team="a")
-    target = b.spawn("target", 3, 2, team="b", health=10**9)
+    target = b.spawn("target", 3, 2, team="b", health=100_000)  # the most a creature has: 8,000 zaps do at most 96,000
     b.on(AttackRolled, python_damage)
     return b, user, target
 
