@@ -94,8 +94,6 @@ SIMULATE: list[tuple[str, list[str], str]] = [
     ("set-same-dice-upper-case", [*TWO, "powers.shoot.damage=1d6,1D6"], "1d6 and 1D6 make the same power"),
     ("set-same-dice-no-bonus", [*TWO, "powers.shoot.damage=2d4,3d4,2d4+0"], "2d4 and 2d4+0"),
     ("set-same-range-as-float", [*TWO, "powers.shoot.range_ft=30,30.0"], "30 and 30.0 make the same power"),
-    ("set-same-powers-reordered", [*TWO, 'creatures.sergeant.powers=["strike","shoot"],["shoot","strike"]'],
-     "make the same scenario"),
     ("set-same-blocks-reordered", [*TWO, 'map.legend.:.blocks=["movement","fliers"],["fliers","movement"]'],
      "make the same scenario"),
     ("set-full-width-dice", [*TWO, "powers.shoot.damage=2d6,\uff12d\uff16"], "in ASCII digits"),
@@ -260,3 +258,14 @@ def test_the_windowed_demo_refuses_a_policy_for_a_team_it_lacks_before_opening(
     assert "\n" not in line and "'reds'" in line and line.startswith("demo: "), line
     assert opened == []
     assert main(["demo", "--policy", "blue=greedy,red=random"]) == 0 and len(opened) == 1  # a good one opens
+
+
+def test_a_creatures_powers_in_another_order_are_another_variant() -> None:
+    """The random player draws among a creature's powers in their order (and keys 1-9 follow it), so
+    two orders play different battles: they are two variants, not one spelt twice."""
+    from game.sim.context import WorkerContext
+    from game.sim.variants import meaning
+
+    keep, key, context = str(ROOT / "assets/scenarios/keep.toml"), "creatures.sergeant.powers", WorkerContext()
+    assert meaning(keep, key, ["strike", "shoot"], context) != meaning(keep, key, ["shoot", "strike"], context)
+    assert meaning(keep, key, ["strike", "shoot"], context) == meaning(keep, key, ["strike", "shoot"], context)

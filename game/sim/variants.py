@@ -2,11 +2,13 @@
 
 ``--set`` compares its values as TOML reads them (``4``, ``+4`` and ``0x4`` are one value), which is
 not enough once a key's value is parsed further: ``1d4`` and ``1d4+0`` are one die, ``30`` and
-``30.0`` one range, ``["zap", "strike"]`` and ``["strike", "zap"]`` one set of powers. Two such
+``30.0`` one range, a terrain blocking ``["sight", "movement"]`` or ``["movement", "sight"]`` one
+terrain. Two such
 variants would play the same battles under two labels, passing for a finding. So before any battle,
 each value of a swept key is applied alone to the scenario and compared with the others by what the
 battle is built from: the power it makes (a ``powers.ID.FIELD`` key) or the scenario's parsed fields
-(every other key), with the lists whose order a battle ignores compared as sets.
+(every other key), with the lists whose order a battle ignores compared as sets (a creature's
+powers keep their order: the random player draws among them, and keys 1-9 follow it).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ _BUILT_FROM = ("width", "height", "ambient", "rules", "rows", "lights", "areas",
 
 def meaning(path: str, key: str, value: Any, context: WorkerContext) -> Any:
     """What the scenario at ``path`` is, for a battle, with ``key`` set to ``value`` alone: the power
-    it makes, or the scenario's fields with creatures' powers and terrain's ``blocks`` as sets.
+    it makes, or the scenario's fields with terrain's ``blocks`` as sets.
 
     Raises:
         ScenarioError / ValueError: the value cannot be used (as when its variant is checked).
@@ -43,8 +45,7 @@ def meaning(path: str, key: str, value: Any, context: WorkerContext) -> Any:
 
 
 def _built_from(scenario: Scenario) -> tuple[Any, ...]:
-    creatures = tuple(dataclasses.replace(c, name="", powers=tuple(sorted(set(c.powers))))
-                      for c in scenario.creatures)
+    creatures = tuple(dataclasses.replace(c, name="") for c in scenario.creatures)
     legend = tuple(sorted((char, dataclasses.replace(entry, name="", blocks=tuple(sorted(set(entry.blocks)))))
                           for char, entry in scenario.legend.items()))
     teams = tuple(sorted(scenario.teams))
