@@ -83,7 +83,8 @@ def test_rules_refuse_a_float_where_a_whole_number_is_meant_and_nan_anywhere() -
 
 @pytest.mark.parametrize(("field", "lo", "hi", "whole"), [
     ("health", 1, 100_000, True), ("defense", -1000, 1000, True), ("attack_bonus", -1000, 1000, True),
-    ("initiative_bonus", -1000, 1000, True), ("speed", 0, 10_000, True), ("z", 0, 10_000, False),  # (z: from the ground of the ogre's square)
+    ("initiative_bonus", -1000, 1000, True), ("speed", 0, 10_000, True),
+    ("z", 0, 10_000, False),  # (z: from the ground of the ogre's square, which is 0)
     ("fatigue", 0, 5, True),
 ])
 def test_creature_numbers_are_range_checked(field: str, lo: float, hi: float, whole: bool) -> None:
