@@ -16,6 +16,7 @@ from types import MappingProxyType
 import numpy as np
 
 from components.creature import Visibility
+from components.values import Bound
 
 #: Engine limits, not rules: past these a map (or a stranger's script) would only make every
 #: change of light cost seconds. A torch lights tens of feet; a map holds a few dozen lights.
@@ -23,6 +24,8 @@ MAX_RADIUS_FT = 10_000.0
 #: Ground heights and creatures' z, in feet either way of the datum: a fall from 10,000 ft is
 #: already 20 rounds of falling; past this only the arithmetic that reads heights overflows.
 MAX_HEIGHT_FT = 10_000.0
+#: That range, as a scenario file and ``Battle.set_ground`` / ``spawn`` check it.
+HEIGHT = Bound(-MAX_HEIGHT_FT, MAX_HEIGHT_FT, whole=False, unit="ft")
 MAX_LIGHTS = 512
 MAX_AREAS = 512
 #: The squares a map's lights and areas may reach together, each counted by :func:`reach_squares`.

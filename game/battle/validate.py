@@ -8,21 +8,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeGuard, cast
+from typing import Any, TypeGuard, cast
 
 import esper
 import numpy as np
 
 from components import Creature
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, Rules, short_of
-from components.terrain import MAX_HEIGHT_FT
+from components.terrain import HEIGHT
 from components.values import AMOUNT, CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, Bound, shown, unprintable
 from game.battle.errors import IllegalCommand, UnknownEntity
 from systems.areas import COMPASS
 from systems.state import BattleState
-
-if TYPE_CHECKING:
-    pass
 
 
 def creature_id(state: BattleState, entity: object, known: set[int]) -> int:
@@ -152,12 +149,11 @@ def feet(value: object, what: str) -> float:
 
 
 def height(value: object, what: str) -> float:
-    """A height in feet within +-``MAX_HEIGHT_FT``, as a scenario file may give it. Why: a ledge or a
-    creature a million feet up would fall 500 ft a round for thousands of rounds."""
+    """A height in feet in :data:`~components.terrain.HEIGHT`'s range, as a scenario file may give it.
+    Why: a ledge or a creature a million feet up would fall 500 ft a round for thousands of rounds."""
     number = feet(value, what)
-    if not -MAX_HEIGHT_FT <= number <= MAX_HEIGHT_FT:
-        raise IllegalCommand(f"{what}: expected a number in -{MAX_HEIGHT_FT:.0f}..{MAX_HEIGHT_FT:.0f} ft, "
-                             f"got {shown(value)}")
+    if HEIGHT.problem(number):
+        raise IllegalCommand(f"{what}: expected {HEIGHT}, got {shown(value)}")  # (as given, not as a float)
     return number
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from components import Rules, Visibility
 from components.rules import field_problem, order_problems, short_of
-from components.terrain import MAX_AREAS, MAX_HEIGHT_FT, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
+from components.terrain import HEIGHT, MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from components.values import CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, MAX_SEED, Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
@@ -51,7 +51,6 @@ _PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 #: seed is no other battle: Python's generator seeds from its absolute value, so -7 replays 7.
 SEED = Bound(0, MAX_SEED)
 SQUARE = Bound(0, MAX_MAP_SQUARES - 1, unit="(a square)")
-HEIGHT = Bound(-MAX_HEIGHT_FT, MAX_HEIGHT_FT, whole=False, unit="ft")
 RADIUS = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")
 HEALTH, BONUS, SPEED = CREATURE_HEALTH, CREATURE_BONUS, CREATURE_SPEED
 FATIGUE = Bound(0, 100)
