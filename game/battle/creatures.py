@@ -4,6 +4,7 @@ conditions) and what a caller may ask about them."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, NamedTuple, TypeVar
 
 import esper
@@ -236,13 +237,19 @@ class Creatures(BattleCore):
         """Boolean ``[x, y]`` mask of the squares the creature could move to now (for a UI); with
         ``unseen``, as a player who cannot see those creatures is shown it (their squares count as
         free: a window must not give them away; a move onto one is still refused when given)."""
-        state = self.state
         entity = self.check(entity)
+        with self._hiding(unseen):
+            return self._reachable(entity)
+
+    def _hiding(self, unseen: Iterable[int]) -> AbstractContextManager[None]:
+        """The battle as a player who cannot see ``unseen`` is told it, for one question (nothing to
+        hide: the battle as it is).
+
+        Raises:
+            IllegalCommand / UnknownEntity: ``unseen`` is not a list of this battle's creatures.
+        """
         hidden = [self.check(other) for other in validate.ids(unseen, "unseen")]
-        if hidden:
-            with unseen_absent(state, hidden):
-                return self._reachable(entity)
-        return self._reachable(entity)
+        return unseen_absent(self.state, hidden) if hidden else nullcontext()
 
     def _reachable(self, entity: int) -> np.ndarray:
         state = self.state

@@ -17,7 +17,6 @@ from components.commands import Move
 from components.forecasts import MoveForecast
 from game.battle import orders, validate
 from game.battle.creatures import Creatures
-from game.battle.reach import unseen_absent
 from game.battle.world import entry
 from systems.actions import landing_problem, move_problems, speed_for_round, walk
 from systems.cover import has_cover
@@ -40,11 +39,8 @@ class MoveForecasts(Creatures):
             IllegalCommand: an unknown creature or a square off the grid.
         """
         squares = [validate.place(self.state, square, "square")]
-        hidden = [self.check(other) for other in validate.ids(unseen, "unseen")]
-        if hidden:
-            with unseen_absent(self.state, hidden):
-                return self.forecast_moves_to(entity, squares, cover)[0]
-        return self.forecast_moves_to(entity, squares, cover)[0]
+        with self._hiding(unseen):
+            return self.forecast_moves_to(entity, squares, cover)[0]
 
     @entry
     def forecast_moves_to(self, entity: int, squares: Iterable[tuple[int, int]], cover: bool = True,
