@@ -102,7 +102,6 @@ class EventFeed:
     at an archer who has since stepped out of sight stays named)."""
 
     def __init__(self) -> None:
-        self._seen = 0
         self.lines: list[str] = []
         #: the log as the person's team may read it (fog of war): nothing about creatures it does not see
         self.seen_lines: list[str] = []
@@ -123,21 +122,22 @@ class EventFeed:
         player's reasons) go into the GM's ``lines`` only, before the event at their index: a
         reason names what the computer sees, which fog of war keeps from the person."""
         events: list[Any] = battle.state.events
-        if events is not self._record or len(events) < self._seen or \
-                (self._seen and events[self._seen - 1] is not self._marks[-1].last):
+        last = self._marks[-1] if self._marks else None
+        if events is not self._record or (last is not None and (
+                len(events) < last.events or events[last.events - 1] is not last.last)):
             self._resync(events)
-        new = events[self._seen :]
+        start = self._marks[-1].events if self._marks else 0  # (the events read so far)
+        new = events[start:]
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
             self.names = display_names(events)
             self.labels = token_labels(self.names)
-        for at, event in enumerate(new, start=self._seen):
+        for at, event in enumerate(new, start=start):
             if isinstance(event, Landed):
                 square = battle.get(event.entity, Position).square
                 self.falls[event.entity] = Fall(square, float(event.distance_ft), event.round, time.monotonic())
                 self._landed[event.entity] = at
-        start, self._seen = self._seen, len(events)
         lines = format_events(battle, new, self.names)
         self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)
         if not hidden:
@@ -147,7 +147,7 @@ class EventFeed:
             names = {**self.names, **dict.fromkeys(hidden, UNSEEN)}
             self.seen_lines.extend(format_events(battle, kept, names))
         self._trim()
-        self._marks.append(_Mark(self._seen, self._dropped[0] + len(self.lines),
+        self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
                                  self._dropped[1] + len(self.seen_lines), events[-1]))
 
     def _resync(self, events: list[Any]) -> None:
@@ -165,7 +165,6 @@ class EventFeed:
         mark = self._marks[-1] if self._marks else _Mark(0, 0, 0, None)
         del self.lines[max(mark.lines - self._dropped[0], 0):]
         del self.seen_lines[max(mark.seen_lines - self._dropped[1], 0):]
-        self._seen = mark.events
         self.names = display_names(events[:mark.events])
         self.labels = token_labels(self.names)
         self.falls = {e: fall for e, fall in self.falls.items() if self._landed.get(e, mark.events) < mark.events}
