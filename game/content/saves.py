@@ -116,12 +116,7 @@ def _snapshot(battle: Battle) -> list[dict[str, Any]]:
 # ---------------------------------------------------------------------------------------------- writing
 
 
-def _files(scenario: Scenario, battle: Battle) -> RecordedFiles:
-    """What a save records besides the scenario: its power files and every script the battle read."""
-    return scenario.files.with_scripts(battle.scripts.sources())
-
-
-def _build_length(scenario: Scenario, battle: Battle, build_commands: int | None) -> int:
+def _build_length(scenario: Scenario, battle: Battle, build_commands: int | None, files: RecordedFiles) -> int:
     """How many log entries are the scenario's build, checked by building it again.
 
     The check is what makes a save trustworthy: a battle not built from this scenario and seed
@@ -129,7 +124,7 @@ def _build_length(scenario: Scenario, battle: Battle, build_commands: int | None
     the battle read (as the save records them), not the folder's: a script broken on disk since
     must not stop a save of a battle that goes on without it.
     """
-    fresh = scenario.build_with_ids(seed=battle.seed, scripts=_files(scenario, battle).scripts)[0]
+    fresh = scenario.build_with_ids(seed=battle.seed, scripts=files.scripts)[0]
     try:
         expected = fresh.command_log
         if build_commands is not None:
@@ -159,15 +154,17 @@ def _document(kind: str, scenario: Scenario, battle: Battle, build_commands: int
         raise SaveError(f"expected a Scenario, not {type(scenario).__name__}")
     if not isinstance(battle, Battle):
         raise SaveError(f"expected a Battle, not {type(battle).__name__}")
-    count = _build_length(scenario, battle, build_commands)
+    # what the battle read besides the scenario (its power files, every script): replayed from these
+    # texts, never from the disk, and the build checked against them
+    files = scenario.files.with_scripts(battle.scripts.sources())
+    count = _build_length(scenario, battle, build_commands, files)
     log = list(battle.command_log)
     return {
         "format": kind,
         "version": FORMAT_VERSION,
         "scenario": {"path": scenario.path, "name": scenario.name, "text": scenario.text,
                      "overrides": [[k, encode_value(v, f"override {k}")] for k, v in scenario.overrides]},
-        # what the battle read besides the scenario: replayed from these texts, never from the disk
-        "files": _files(scenario, battle).as_json(),
+        "files": files.as_json(),
         "seed": battle.seed,
         "build_commands": count,
         "commands": [_encode_command(i, c) for i, c in enumerate(log[count:], start=count)],
