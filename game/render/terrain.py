@@ -155,11 +155,13 @@ def _barriers(world: pygame.Surface, terrain: Any, tile: int) -> None:
     stops walkers only (a battlement) as a low crenellated wall; any other such square framed in the
     wall colour. Plain ground there read as open field, an opening in the wall."""
     walls, blockers = terrain.walls, terrain.blockers
-    for x, y in zip(*np.nonzero((blockers != 0) & ~walls)):
+    barriers = blockers != 0
+    solid = walls | barriers  # (what a slit's wall line is made of: worked out once for every slit)
+    for x, y in zip(*np.nonzero(barriers & ~walls)):
         flags, r = Blocks(int(blockers[x, y])), pygame.Rect(x * tile, y * tile, tile, tile)
         if flags & Blocks.MOVEMENT and not flags & Blocks.SIGHT:
             if flags & Blocks.FLIERS:
-                _draw_slit(world, r, _wall_runs_across(walls, blockers, x, y))
+                _draw_slit(world, r, _wall_runs_across(solid, x, y))
             else:
                 step = max(tile // 5, 2)
                 for left in range(r.x, r.right, 2 * step):
@@ -169,9 +171,8 @@ def _barriers(world: pygame.Surface, terrain: Any, tile: int) -> None:
             pygame.draw.rect(world, theme.WALL, r, max(tile // 8, 1))
 
 
-def _wall_runs_across(walls: np.ndarray, blockers: np.ndarray, x: int, y: int) -> bool:
-    """Whether the wall a slit is cut in runs east-west (its neighbours left or right are wall)."""
-    solid = walls | (blockers != 0)
+def _wall_runs_across(solid: np.ndarray, x: int, y: int) -> bool:
+    """Whether the wall a slit is cut in runs east-west (its neighbours left or right are solid)."""
     width = solid.shape[0]
     return bool((x > 0 and solid[x - 1, y]) or (x + 1 < width and solid[x + 1, y]))
 
