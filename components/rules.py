@@ -80,6 +80,14 @@ def short_of(value: float, measure: float) -> bool:
     return 0 < value < measure
 
 
+def speed_problem(feet_a_round: float, square_ft: float) -> str | None:
+    """Why a creature's own speed cannot be: above 0 but short of a square, so it never leaves its
+    square while its sheet says it walks. One wording for a scenario file and for ``spawn``."""
+    if not short_of(feet_a_round, square_ft):
+        return None
+    return f"expected 0 (it never moves) or at least {square_ft:g} ft (one square, rules.square_ft), got {feet_a_round}"
+
+
 def order_problems(values: Mapping[str, Any], given: Collection[str] | None = None) -> list[str]:
     """Why ``values`` (every rule's value, each within its range) break :data:`RULE_ORDER`: one line
     per pair out of order, naming both keys and what was expected.

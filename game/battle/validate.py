@@ -14,7 +14,7 @@ import esper
 import numpy as np
 
 from components import Creature
-from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, Rules, short_of
+from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, Rules, speed_problem
 from components.terrain import HEIGHT
 from components.values import AMOUNT, CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, Bound, shown, unprintable
 from game.battle.errors import IllegalCommand, UnknownEntity
@@ -281,9 +281,9 @@ def speed(value: object, rules: Rules, name: str) -> int:
     """A creature's own speed in feet, as a scenario file may give it: 0 (it never moves) or at
     least a square (a shorter walk never leaves its square), at most ``CREATURE_SPEED``."""
     feet_a_round = within(value, CREATURE_SPEED, f"speed of {name!r}")
-    if short_of(feet_a_round, rules.square_ft):
-        raise IllegalCommand(f"speed of {name!r}: expected 0 (it never moves) or at least {rules.square_ft:g} ft "
-                             f"(one square), got {feet_a_round}")
+    problem = speed_problem(feet_a_round, rules.square_ft)
+    if problem:
+        raise IllegalCommand(f"speed of {name!r}: {problem}")
     return feet_a_round
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from components import Rules, Visibility
-from components.rules import field_problem, order_problems, short_of
+from components.rules import field_problem, order_problems, speed_problem
 from components.terrain import HEIGHT, MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from components.values import CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, MAX_SEED, Bound, shown
 from game.content import checks as c
@@ -306,10 +306,10 @@ class _Creatures:
         if checked["fatigue"] > self.rules.max_fatigue:
             problems.add(f"{where}.fatigue", f"expected 0..{self.rules.max_fatigue} (the fatigue track), "
                                              f"got {checked['fatigue']}")
-        speed, square_ft = checked["speed"], self.rules.square_ft
-        if speed is not None and short_of(speed, square_ft):  # it would never leave its square: 0 says so
-            problems.add(f"{where}.speed", f"expected 0 (it never moves) or at least {square_ft} ft "
-                                           f"(one square, rules.square_ft), got {speed}")
+        speed = checked["speed"]
+        speed_wrong = None if speed is None else speed_problem(speed, self.rules.square_ft)
+        if speed_wrong:
+            problems.add(f"{where}.speed", speed_wrong)
         checked["name"] = checked["name"] if checked["name"] is not None else key
         return CreatureSpec(**checked)
 
