@@ -15,7 +15,6 @@ from dataclasses import replace
 from typing import Any
 
 import esper
-import numpy as np
 
 from components import Conditions, Creature, Fatigue, Health, Movement, Position
 from components.commands import Hit, UsePower
@@ -54,7 +53,6 @@ from systems.power_checks import (
     user_problem,
     vantage,
 )
-from systems.visibility import can_see
 from systems.vitals import dead_at, is_dead, is_flying
 
 #: Most script trials one forecast may ask for (each is a whole use on a copy).
@@ -385,16 +383,4 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         if reach is not None:
             points = {p for p in points if distance_ft(origin, p, state.rules) <= reach}
         return [(None, p) for p in sorted(points)]
-
-    @entry
-    def visible_squares(self, team: str) -> np.ndarray:
-        """Boolean ``[x, y]`` mask of the squares some living creature of ``team`` can see now."""
-        state = self.state
-        seen = np.zeros(state.terrain.walls.shape, dtype=bool)
-        viewers = [e for e in state.creatures if esper.component_for_entity(e, Creature).team == team
-                   and "dead" not in esper.component_for_entity(e, Conditions).active]
-        for x in range(state.terrain.width):
-            for y in range(state.terrain.height):
-                seen[x, y] = any(can_see(state, v, (x, y)) for v in viewers)
-        return seen
 

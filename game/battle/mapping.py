@@ -9,12 +9,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import esper
+import numpy as np
 
-from components import Area, Light, Position, Visibility
+from components import Area, Conditions, Creature, Light, Position, Visibility
 from components.terrain import BLOCK_NAMES, Blocks
 from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
+from systems.sight_field import seen_mask
+from systems.visibility import sight_value
 
 
 class MapCommands(BattleCore):
@@ -208,3 +211,17 @@ class MapCommands(BattleCore):
         """
         assert self.state.levels is not None
         return Visibility(int(self.state.levels[validate.square(self.state, x, y)]))
+
+    @entry
+    def visible_squares(self, team: str) -> np.ndarray:
+        """Boolean ``[x, y]`` mask of the squares some living creature of ``team`` can see now."""
+        state = self.state
+        assert state.levels is not None
+        seen = np.zeros(state.terrain.walls.shape, dtype=bool)
+        walls = state.terrain.blocking(Blocks.SIGHT)
+        for e in state.creatures:  # every line of every viewer at once (see systems.sight_field)
+            if esper.component_for_entity(e, Creature).team == team and \
+                    "dead" not in esper.component_for_entity(e, Conditions).active:
+                seen = seen_mask(walls, state.levels, sight_value(state, e), esper.component_for_entity(
+                    e, Position).square, already=seen)
+        return seen
