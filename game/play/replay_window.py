@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from game.battle.log import describe
+from game.battle.naming import display_names
 from game.play.timeline import Timeline
 from game.render.inputs import Input, Key, Quit, Wheel
 from game.render.ui import UiState
@@ -43,6 +44,8 @@ class ReplayApp:
 
     def __init__(self, timeline: Timeline, title: str = "", event_seconds: float = EVENT_SECONDS) -> None:
         self.timeline = timeline
+        #: each creature as the log names it ("Raider 2", not "Raider"): the status line names them alike
+        self.names = display_names(timeline.final_events)
         self.ui = UiState(title=title)
         self.event_seconds = event_seconds
         self.waited = 0.0
@@ -119,7 +122,7 @@ class ReplayApp:
         self.ui.log_scroll = 0
         self.ui.actor, self.ui.up_next = self.battle.current_actor, tuple(self.battle.turns_left())
         event = timeline.event_line()
-        said = describe(self.battle, event) if event is not None else "The start"
+        said = describe(self.battle, event, self.names) if event is not None else "The start"
         self.ui.message = f"Event {timeline.event}/{timeline.total}: {said}"
         if self.window is not None and self.window.renderer.battle is not self.battle:
             self.window.set_battle(self.battle)
