@@ -60,9 +60,10 @@ class ReplayApp:
 
     def open_window(self, size: tuple[int, int] = (1280, 800), screen: Any = None) -> Any:
         """Show the replay: a window of ``size``, or ``screen`` (any pygame surface) for tests."""
+        from game.play.demo import team_colours
         from game.render.window import Window
 
-        colours = _colours(self.timeline.scenario)
+        colours = team_colours(self.timeline.scenario)
         self.window = Window(self.battle, size, self.ui.title, colours, None, screen=screen)
         return self.window
 
@@ -142,17 +143,6 @@ class ReplayApp:
             elapsed = window.present(self.ui)
         window.close()
         self.timeline.close()
-
-
-def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
-    """The scenario's team colours (``game.render.theme`` parses them; it loads no pygame)."""
-    from game.render import theme
-
-    colours = {}
-    for index, (name, team) in enumerate(sorted(getattr(scenario, "teams", {}).items())):
-        fallback = theme.TEAM_COLOURS[index % len(theme.TEAM_COLOURS)]
-        colours[name] = theme.parse_colour(getattr(team, "colour", None), fallback)
-    return colours
 
 
 def open_replay(path: str | Path, title: str | None = None) -> ReplayApp:
