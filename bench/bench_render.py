@@ -77,7 +77,7 @@ def naive_frame(surface: pygame.Surface, r: Renderer, ui: UiState, fonts: dict[s
             if terrain.walls[x, y]:
                 colour = theme.WALL
             elif terrain.soft[x, y]:
-                colour = theme.HAY
+                colour = theme.SOFT
             else:
                 colour = theme.GROUND_HIGH if terrain.ground[x, y] > 0 else theme.GROUND_LOW
             pygame.draw.rect(surface, colour, rect)

@@ -15,9 +15,9 @@ def _texts(label: str, font: str = "small", colour: theme.Colour = theme.TEXT) -
     return pygame.Surface((8 * len(label), 12))
 
 
-def test_the_legend_names_each_visibility_level_and_the_soft_grounds() -> None:
+def test_the_legend_names_each_visibility_level_and_soft_ground() -> None:
     labels = [label for label, _, _ in entries()]
-    for word in ("Normal light", "Poor light", "Terrible light", "No vision (dark)", "Hay (soft)", "Water (soft)"):
+    for word in ("Normal light", "Poor light", "Terrible light", "No vision (dark)", "Soft ground (falls halved)"):
         assert word in labels
 
 

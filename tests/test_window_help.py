@@ -54,3 +54,16 @@ def test_the_help_tells_of_nothing_the_window_does_not_do() -> None:
     """Orders resolve at once: the help names no queued moves or powers, which the window never has."""
     text = " ".join(line for line, _ in panels.HELP)
     assert "queued" not in text and "Dashed line" in text
+
+
+def test_the_readme_and_the_help_name_every_key_the_window_binds() -> None:
+    """Tab (the next of your creatures) and Ctrl+Q (quit) act in the window: the README's table of
+    inputs and the help must say so, as they do for the other keys."""
+    from game.play import controls
+
+    text = " ".join(line for line, _ in panels.HELP)
+    assert "| Tab |" in README and "Tab: next of your creatures" in text
+    for key, method in controls.CTRL_KEYS.items():
+        assert f"Ctrl+{key.upper()}" in README and f"Ctrl+{key.upper()}" in text, (key, method)
+    for key in controls.PLAIN_ACTIONS:
+        assert {"space": "Space", "return": "Enter", "u": "U", "g": "G"}[key] in README

@@ -206,3 +206,29 @@ def test_a_power_centred_on_its_user_shows_whom_it_catches_before_a_second_press
     assert app.ui.power == "fly" and app.ui.forecast == b.forecast(priest, "fly")
     text = _text(odds.forecast_lines(app.ui.forecast, "Fly", b.name))
     assert "Priest (self)\n  100%: flying" in text, text  # not "Priest (ALLY)"
+
+
+def test_a_power_on_its_user_is_shown_at_the_user_not_aimed_at_the_mouse() -> None:
+    """Fly and a burst around the user do not go where the mouse is: the forecast's box and frame are
+    by the user, with no aim drawn to the hovered square (it read as "flies there")."""
+    b = Battle(seed=4, width=12, height=8)
+    priest = b.spawn("Priest", 2, 2, team="blue", powers=["fly", "shoot"])
+    orc = b.spawn("Orc", 6, 2, team="red")
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    play_to_turn(app, priest)
+    app.handle(Key("1"))
+    app.handle(Hover((8, 6)))
+    app.draw()
+    rect = window.renderer.square_rect(8, 6)
+    frame = theme.LOS_CLEAR if app.ui.forecast.legal else theme.LOS_BLOCKED
+    user = window.renderer.square_rect(2, 2)
+    assert tuple(window.screen.get_at((rect.x, rect.bottom - 1)))[:3] != frame   # the mouse's square: no frame
+    assert tuple(window.screen.get_at((user.x, user.bottom - 1)))[:3] == frame   # the user's: framed
+    from game.render.hints import aimed_at
+
+    assert aimed_at(app.ui.forecast, (8, 6)) == (2, 2)
+    app.handle(Key("escape"))
+    app.handle(Key("2"))
+    app.handle(Hover((6, 2)))
+    assert app.ui.forecast.target == orc and aimed_at(app.ui.forecast, (6, 2)) == (6, 2)  # an aimed use: the target

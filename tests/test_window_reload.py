@@ -180,3 +180,19 @@ def test_f5_says_reloaded_when_the_persons_creature_acts_first(tmp_path: Path) -
     app.handle(Key("f5"))
     name = app.battle.display_name(app.battle.current_actor)
     assert app.ui.message.startswith("Reloaded") and f"{name}'s turn" in app.ui.message, app.ui.message
+
+
+def test_a_reload_shows_the_scenarios_new_name_and_team_colours(tmp_path: Path) -> None:
+    """A designer renames the scenario and recolours a team, then presses F5: the panel's title and the
+    tokens follow the file (they kept the names and colours the window opened with)."""
+    path = _folder(tmp_path)
+    app = _app(path)
+    app.ui.title = "The ledge"
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    text = path.read_text().replace('name = "The ledge"', 'name = "The high ledge"', 1)
+    path.write_text(text.replace('colour = "#3060d0"', 'colour = "#20a040"', 1))
+    app.handle(Key("f5"))
+    assert app.ui.error == "" and app.ui.title == "The high ledge"
+    team = next(name for name, t in load_scenario(path).teams.items() if t.colour == "#20a040")
+    assert window.renderer.colour_of(team) == (0x20, 0xA0, 0x40)
+    app.draw()

@@ -167,3 +167,29 @@ def test_a_replay_of_a_sweeps_variant_is_stepped_with_the_powers_it_was_played_w
     assert timeline.battle.state.events == recorded.state.events
     recorded.close()
     timeline.close()
+
+
+def test_the_status_line_names_creatures_as_the_log_does(tmp_path: Path) -> None:
+    """The keep's two raiders share a name: the log says "Raider 1" and "Raider 2", and so must the
+    status line at the cursor (it said "Raider's turn", which is either of them)."""
+    scenario = load_scenario(ROOT / "assets/scenarios/keep.toml")
+    battle, ids = scenario.build_with_ids()
+    app = App(battle, {"keep"}, scenario=scenario, build_commands=len(battle.command_log), computer_delay=0.0)
+    while battle.round < 2:
+        if app.flow.human_turn():
+            app.handle(Key("space"))
+        else:
+            app.tick_clock(1.0)
+    path = tmp_path / "keep.replay.json"
+    write_replay(path, scenario, battle, app.build_commands)
+    replay = open_replay(path)
+    try:
+        said = []
+        while replay.timeline.event < replay.timeline.total:
+            replay.handle(Key("right"))
+            said.append(replay.ui.message)
+        raider = [line for line in said if line.endswith("'s turn") and "Raider" in line and "archer" not in line
+                  and "slinger" not in line]
+        assert raider and all(line.endswith(("Raider 1's turn", "Raider 2's turn")) for line in raider), raider
+    finally:
+        replay.timeline.close()

@@ -25,7 +25,8 @@ from game.play.headless import PlayError, check_policy
 from game.play.motion import Motion
 from game.play.orders import Orders
 from game.play.rewind import RoundPicker
-from game.render.inputs import Input
+from game.play.status import StatusLine, step_line
+from game.render.inputs import Button, Click, Input, Key
 from game.render.ui import UiState
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ class App(Orders):
         self.fog = Fog()
         self.picker = RoundPicker()  # R: the GM's rewind to a round's start (game.play.rewind)
         self.motion = Motion()  # tokens walking, floating numbers: presentation only (game.play.motion)
+        self.status = StatusLine()  # the person's last line, held against the computer's (game.play.status)
         self.window: View | None = None
         self.running = True
         self.on_turn_end: list[Callable[[App], None]] = []
@@ -206,6 +208,7 @@ class App(Orders):
             self._play_whole_round()
             return
         flow = self.flow
+        self.status.release()
         if flow.human_turn():
             name = self.battle.display_name(flow.actor)
             flow.pass_turn()
@@ -224,9 +227,12 @@ class App(Orders):
             name = self.battle.display_name(self.flow.actor)
             self.ui.message = f"It is {name}'s turn: Enter plays only the computer's turns (Space ends this one)"
             return
+        self.status.release()
         played = self.flow.skip()
         prompted = self.refresh()
-        self._tell(f"The computer played {played} turn{'s' if played != 1 else ''}", prompted)
+        line = f"The computer played {played} turn{'s' if played != 1 else ''}" if played or \
+            not self.flow.began_round else f"Round {self.battle.round} begins"
+        self._tell(". ".join([line, *self.flow.passed]), prompted)
         self._check_over()
 
     def undo(self) -> None:
@@ -314,8 +320,14 @@ class App(Orders):
         saving.load(self)
 
     def handle(self, event: Input) -> None:
-        """One input from the window (or a test): what it means (see :func:`game.play.controls.handle`)."""
+        """One input from the window (or a test): what it means (see :func:`game.play.controls.handle`).
+        A line the person's key, click or button put in the status bar is held there a few seconds
+        in front of the computer's turns (:class:`game.play.status.StatusLine`)."""
+        before, releases = self.ui.message, self.status.releases
         controls.handle(self, event)
+        if isinstance(event, Key | Click | Button) and self.ui.message != before \
+                and self.status.releases == releases:  # (an input that passed the turn is not held)
+            self.status.hold(self.ui.message, self.motion.clock)
 
     def quit(self) -> None:
         self.running = False
@@ -340,15 +352,15 @@ class App(Orders):
 
     def tick_clock(self, elapsed: float) -> None:
         """The loop's clock: the computer's next turn when its delay has passed since the last walk
-        ended (not under the help)."""
+        ended (not under the help, nor while the GM picks a round to rewind to: the battle would move
+        on under the choice and write over its prompt)."""
         self.motion.advance(elapsed)  # and the animations move on
         # the next computer creature waits until the last one's walk is over: one at a time, visibly
-        waiting = self.ui.show_help or self.motion.walking
+        waiting = self.ui.show_help or self.motion.walking or self.picker.active
         if self.play_round is None and not waiting and self.flow.update(elapsed):
             prompted = self.refresh()
-            last = self.flow.last
-            seen = last is None or self.ui.shows(last)
-            self._tell(self.flow.said if seen else "Someone unseen took a turn", prompted)
+            line = step_line(self.flow, self.battle.round, self.ui.shows)
+            self._tell(self.status.compose(line, self.motion.clock), prompted)
             self._check_over()
         self.animate()
 

@@ -32,6 +32,9 @@ ANIMATION_KEYS = ("[", "]", "backspace")
 PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "u": "undo",
                                                      "g": "gm_view"})
 
+#: Ctrl+key -> the application's method it calls (save, load, quit, hot reload).
+CTRL_KEYS: Mapping[str, str] = MappingProxyType({"s": "save", "l": "load", "q": "quit", "r": "reload"})
+
 #: Keys that open the GM's rewind picker, and the round they open it on (from the current one).
 REWIND_KEYS: Mapping[str, int] = MappingProxyType({"r": 0, "page up": -1, "page down": 1})
 
@@ -87,18 +90,21 @@ def is_help_key(key: Key) -> bool:
 
 def _key(app: App, key: Key) -> None:
     """A key: the help toggles; over the help only Esc and the Ctrl keys act (Space would play a
-    round unseen); else Esc cancels, Ctrl+S/L/Q save, load and quit, and the plain keys act."""
+    round unseen); Ctrl+S/L/Q/R save, load, quit and reload, also while the rewind picker is open
+    (they close it); the picker takes the other keys while it is open; else Esc cancels and the
+    plain keys act."""
     if is_help_key(key):
         app.ui.show_help = not app.ui.show_help
     elif app.ui.show_help and not key.ctrl:
         if key.name == "escape":
             app.ui.show_help = False
+    elif key.ctrl and key.name in CTRL_KEYS:
+        app.picker.active = False
+        getattr(app, CTRL_KEYS[key.name])()
     elif app.picker.active:
         app.picker.key(app, key.name)
     elif key.name == "escape":
         app.cancel()
-    elif key.ctrl and key.name in ("s", "l", "q", "r"):
-        {"s": app.save, "l": app.load, "q": app.quit, "r": app.reload}[key.name]()
     else:
         _plain_key(app, key.name)
 

@@ -55,11 +55,13 @@ def has_display() -> bool:
     return os.path.exists(f"/tmp/.X11-unix/X{rest.split('.')[0]}")
 
 
-def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
+def team_colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
+    """Team -> RGB as the scenario's teams give them (``colour``), else the palette's next colour:
+    what the window, a hot reload and the replay window draw the tokens in."""
     from game.render import theme  # only the palette and its parser: importing it loads no pygame
 
     colours = {}
-    for index, (name, team) in enumerate(sorted(scenario.teams.items())):
+    for index, (name, team) in enumerate(sorted((getattr(scenario, "teams", {}) or {}).items())):
         fallback = theme.TEAM_COLOURS[index % len(theme.TEAM_COLOURS)]
         colours[name] = theme.parse_colour(getattr(team, "colour", None), fallback)
     return colours
@@ -79,7 +81,7 @@ def load(path: str | Path, human: bool = True, seed: int | None = None) -> Demo:
     scenario = load_scenario(path)
     battle, ids = scenario.build_with_ids(seed)
     humans = human_teams(scenario) if human else frozenset()
-    return Demo(battle, scenario.name, _colours(scenario), humans, scenario, len(battle.command_log),
+    return Demo(battle, scenario.name, team_colours(scenario), humans, scenario, len(battle.command_log),
                 listed_powers(scenario, ids), ids)
 
 

@@ -68,11 +68,16 @@ class TurnFlow:
         #: what the flow last did, for the status bar, and the computer creature it was about
         self.said = ""
         self.last: int | None = None
+        #: whether the last step began a round (it played no turn: ``said`` is still the turn before)
+        self.began_round = False
+        #: the person's creatures whose turns passed in the last step, because they cannot act
+        self.passed: list[str] = []
 
     def set_battle(self, battle: Any) -> None:
         """Follow another battle (a load): the undo point and the reasons belonged to the old one."""
         self.reasons.clear()
         self.battle, self.turn_start, self.waited = battle, None, 0.0
+        self.passed = []
         self._settle()
 
     # ------------------------------------------------------------------ questions
@@ -152,7 +157,9 @@ class TurnFlow:
         current computer creature's turn. Returns whether anything happened."""
         if self.over() or self.human_turn():
             return False
-        if self.actor is None:
+        self.passed = []
+        self.began_round = self.actor is None
+        if self.began_round:
             self.begin()
         else:
             self.play_computer_turn()
@@ -165,7 +172,9 @@ class TurnFlow:
         Returns:
             How many computer turns were played.
         """
-        if self.actor is None:
+        self.passed = []
+        self.began_round = self.actor is None
+        if self.began_round:
             self.begin()
         played = 0
         while self.computer_turn() and not self.over():
@@ -195,16 +204,18 @@ class TurnFlow:
         """
         if not self.human_turn():
             raise ValueError("it is not one of your creatures' turn")
+        self.passed = []
         self.battle.end_turn()
         self.waited = 0.0
         self._settle()
 
     def _settle(self) -> None:
         """After a step: pass the turns of the person's creatures that cannot act (downed,
-        unconscious), and mark the undo point of a person's turn."""
+        unconscious), each said in ``passed`` (beside the computer's turn in ``said``, not over it),
+        and mark the undo point of a person's turn."""
         b = self.battle
         while not self.over() and self.human_turn() and not b.can_act(self.actor):
-            self.said = f"{b.display_name(self.actor)} cannot act: its turn passes"
+            self.passed.append(f"{b.display_name(self.actor)} cannot act: its turn passes")
             b.end_turn()
         self.turn_start = b.snapshot() if self.human_turn() else None
 

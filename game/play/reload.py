@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.content.scenario import ScenarioError, load_scenario
-from game.play.demo import human_teams, listed_powers
+from game.play.demo import human_teams, listed_powers, team_colours
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -61,8 +61,9 @@ def _failed(app: App, error: str) -> None:
 
 
 def install(app: App, fresh: Reloaded) -> str:
-    """Make ``fresh`` the app's battle: its scenario, build and powers follow, the old battle is
-    closed, and the error of an earlier failed reload goes.
+    """Make ``fresh`` the app's battle: its scenario, build and powers follow, and so do the scenario's
+    name (the panel's title) and its teams' colours, which an edit may change as well; the old
+    battle is closed, and the error of an earlier failed reload goes.
 
     Returns:
         ``App.replace_battle``'s word for the person (a ``--policy`` team the new battle lacks), or "".
@@ -73,9 +74,15 @@ def install(app: App, fresh: Reloaded) -> str:
         app.ui.human_teams = human_teams(fresh.scenario)
     app.scenario, app.build_commands, app.powers = fresh.scenario, fresh.build_commands, fresh.powers
     app.flow.powers = fresh.powers
+    app.ui.title = fresh.scenario.name
+    app.team_colours = team_colours(fresh.scenario)
     renderer = getattr(app.window, "renderer", None)
     if renderer is not None:
         renderer.powers = fresh.powers
+        renderer.team_colours = dict(app.team_colours)  # (the tokens are drawn again for the new battle)
+    retitle = getattr(app.window, "set_title", None)
+    if retitle is not None:
+        retitle(app.ui.title)
     app.ui.error = ""
     app.fog.forget()
     said = app.replace_battle(fresh.battle)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from game.battle.log import describe
+from game.battle.naming import display_names
 from game.play.timeline import Timeline
 from game.render.inputs import Input, Key, Quit, Wheel
 from game.render.ui import UiState
@@ -43,6 +44,8 @@ class ReplayApp:
 
     def __init__(self, timeline: Timeline, title: str = "", event_seconds: float = EVENT_SECONDS) -> None:
         self.timeline = timeline
+        #: each creature as the log names it ("Raider 2", not "Raider"): the status line names them alike
+        self.names = display_names(timeline.final_events)
         self.ui = UiState(title=title)
         self.event_seconds = event_seconds
         self.waited = 0.0
@@ -57,9 +60,10 @@ class ReplayApp:
 
     def open_window(self, size: tuple[int, int] = (1280, 800), screen: Any = None) -> Any:
         """Show the replay: a window of ``size``, or ``screen`` (any pygame surface) for tests."""
+        from game.play.demo import team_colours
         from game.render.window import Window
 
-        colours = _colours(self.timeline.scenario)
+        colours = team_colours(self.timeline.scenario)
         self.window = Window(self.battle, size, self.ui.title, colours, None, screen=screen)
         return self.window
 
@@ -119,7 +123,7 @@ class ReplayApp:
         self.ui.log_scroll = 0
         self.ui.actor, self.ui.up_next = self.battle.current_actor, tuple(self.battle.turns_left())
         event = timeline.event_line()
-        said = describe(self.battle, event) if event is not None else "The start"
+        said = describe(self.battle, event, self.names) if event is not None else "The start"
         self.ui.message = f"Event {timeline.event}/{timeline.total}: {said}"
         if self.window is not None and self.window.renderer.battle is not self.battle:
             self.window.set_battle(self.battle)
@@ -139,17 +143,6 @@ class ReplayApp:
             elapsed = window.present(self.ui)
         window.close()
         self.timeline.close()
-
-
-def _colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
-    """The scenario's team colours (``game.render.theme`` parses them; it loads no pygame)."""
-    from game.render import theme
-
-    colours = {}
-    for index, (name, team) in enumerate(sorted(getattr(scenario, "teams", {}).items())):
-        fallback = theme.TEAM_COLOURS[index % len(theme.TEAM_COLOURS)]
-        colours[name] = theme.parse_colour(getattr(team, "colour", None), fallback)
-    return colours
 
 
 def open_replay(path: str | Path, title: str | None = None) -> ReplayApp:

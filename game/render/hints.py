@@ -31,14 +31,18 @@ def _surfaces(lines: list[odds.Line], text: TextFn) -> list[pygame.Surface]:
 
 def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui: UiState,
                         name: Callable[[int], str], text: TextFn) -> None:
-    """A dashed aim from the user, a ring on each creature the use reaches (allies blue) and the
-    odds in a box by the hovered square (the area itself is the power overlay's)."""
+    """A dashed aim from the user to the hovered target or point, a ring on each creature the use
+    reaches (allies blue) and the odds in a box by the square it is aimed at: by the user, for a
+    power on the user or centred on it, which the mouse does not aim (an aim drawn to the mouse
+    said it would land there). The area itself is the power overlay's."""
     forecast, hover = ui.forecast, ui.hover
     if forecast is None or hover is None:
         return
     colour = theme.LOS_CLEAR if forecast.legal else theme.LOS_BLOCKED
-    rect = view.square_rect(*hover)
-    dashed(surface, colour, view.square_centre(*forecast.from_square), rect.center, 3)
+    anchor = aimed_at(forecast, hover)
+    rect = view.square_rect(*anchor)
+    if anchor != forecast.from_square:
+        dashed(surface, colour, view.square_centre(*forecast.from_square), rect.center, 3)
     pygame.draw.rect(surface, colour, rect, 2)
     for t in forecast.targets:
         if ui.shows(t.target):
@@ -51,6 +55,12 @@ def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui
         power_name = forecast.power
     lines = odds.forecast_lines(forecast, power_name, name, ui.shows, ui.foresight)
     box_beside(surface, view, rect, _surfaces(lines, text))
+
+
+def aimed_at(forecast: Any, hover: tuple[int, int]) -> tuple[int, int]:
+    """The square a forecast's use is aimed at: the hovered one for a use aimed at a creature or a
+    point, else where the user would use it from (the mouse does not aim a power on the user)."""
+    return hover if forecast.target is not None or forecast.point is not None else forecast.from_square
 
 
 def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text: TextFn) -> None:

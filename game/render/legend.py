@@ -16,6 +16,8 @@ from game.render.draw import Texts
 #: Visibility level -> the rules' word for it (levels as ``theme.DARKNESS`` keys them).
 LEVEL_NAMES = {3: "Normal", 2: "Poor", 1: "Terrible", 0: "No vision"}
 
+#: Soft ground, dotted as the map dots it: hay, water or mud alike (the battle knows only that it is soft).
+SOFT = "Soft ground (falls halved)"
 #: The entry drawn hatched, as the map hatches pits.
 PIT = "Pit (hard)"
 #: The entries drawn as the map draws terrain that stops some things only.
@@ -45,7 +47,7 @@ def entries() -> list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]]
         (f"{LEVEL_NAMES[level]} light", ground, theme.DARKNESS[level]) for level in (3, 2, 1)]
     rows += [("No vision (dark)", ground, theme.DARKNESS[0]), ("Poor (fog)", ground, theme.FOG[2]),
              ("No vision (smoke)", ground, theme.FOG[0])]
-    rows += [("Hay (soft)", theme.HAY, None), ("Water (soft)", theme.WATER, None), ("Wall", theme.WALL, None)]
+    rows += [(SOFT, theme.SOFT, None), ("Wall", theme.WALL, None)]
     rows.insert(len(rows) - 1, (PIT, theme.GROUND_LOW, None))
     rows += [(SLIT, ground, None), (BATTLEMENT, ground, None)]
     return rows
@@ -61,7 +63,10 @@ def draw_legend(side: pygame.Surface, x: int, y: int, width: int, texts: Texts) 
         cx = x + (index % columns) * column
         cy = y + (index // columns) * ROW
         _swatch(side, cx, cy + 2, base, over)
-        if label == PIT:
+        if label == SOFT:
+            for dx, dy in ((3, 3), (8, 3), (5, 8), (10, 8)):
+                side.fill(theme.SOFT_DOT, (cx + dx, cy + 2 + dy, 1, 1))
+        elif label == PIT:
             for off in (3, 7, 11):
                 bottom, right = cy + 2 + SWATCH - 1, cx + SWATCH - 1
                 pygame.draw.line(side, theme.PIT_HATCH, (cx + off, bottom), (right, cy + 2 + off))

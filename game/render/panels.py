@@ -43,7 +43,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
     ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
     ("Dashed line to the hovered creature: green in sight (or a legal use), red not", "body"),
-    ("Ctrl+S: save to {save}     Ctrl+L: load it", "body"),
+    ("Ctrl+S: save to {save}     Ctrl+L: load it     Ctrl+Q: quit", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
     ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
     ("Pips under a token: fatigue (5 = unconscious)", "body"),

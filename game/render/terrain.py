@@ -7,7 +7,6 @@ version or its grid of visibility levels changes (or the tile size does).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -41,16 +40,18 @@ class TerrainLayer:
 
 
 def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
-    """The static map layer: elevation-shaded ground, cliffs, hay, water and pits, walls, heights, then
-    darkness per visibility level, fog and smoke areas, and the warm glow of lights."""
+    """The static map layer: elevation-shaded ground, cliffs, soft ground and pits, walls, heights, then
+    darkness per visibility level, fog and smoke areas, and the warm glow of lights.
+
+    Terrain is drawn as what it is to the rules: the battle keeps whether a square is soft (a fall
+    onto it rolls half the dice), not what a scenario's legend called it, so hay, water and mud look
+    alike (guessing water from a height below 0 drew a scenario's water at ground 0 as hay)."""
     terrain = battle.terrain
     ground, walls, soft = terrain.ground, terrain.walls, terrain.soft
     world = pygame.Surface((terrain.width * tile, terrain.height * tile))
-    water = soft & (ground < 0)
-    hay = soft & ~water
-    _ground(world, ground, walls, hay, water)
+    _ground(world, ground, walls, soft)
     _grid(world, terrain.width, terrain.height, tile)
-    _hay_and_water(world, hay, water, tile)
+    _soft(world, soft & ~walls, tile)
     _pits(world, (ground < 0) & ~soft & ~walls, tile)
     _cliffs(world, ground, tile)
     _walls(world, walls, tile)
@@ -61,10 +62,9 @@ def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
     return world
 
 
-def _ground(world: pygame.Surface, ground: np.ndarray, walls: np.ndarray, hay: np.ndarray,
-            water: np.ndarray) -> None:
+def _ground(world: pygame.Surface, ground: np.ndarray, walls: np.ndarray, soft: np.ndarray) -> None:
     """Colour by height, between the lowest and highest ground of the map, in a slight checker (so
-    squares read as squares even without grid lines); hay, water and walls in their own colours."""
+    squares read as squares even without grid lines); soft ground and walls in their own colours."""
     w, h = ground.shape
     lo, hi = float(ground.min()), float(ground.max())
     t = (ground - lo) / (hi - lo) if hi > lo else np.zeros_like(ground)
@@ -72,8 +72,7 @@ def _ground(world: pygame.Surface, ground: np.ndarray, walls: np.ndarray, hay: n
     colours = (low[None, None, :] * (1 - t[..., None]) + high[None, None, :] * t[..., None])
     checker = ((np.add.outer(np.arange(w), np.arange(h)) % 2) * 6)[..., None]
     colours = np.clip(colours + checker, 0, 255).astype(np.uint8)
-    colours[hay] = theme.HAY
-    colours[water] = theme.WATER
+    colours[soft] = theme.SOFT
     colours[walls] = theme.WALL
     small = pygame.surfarray.make_surface(colours)
     pygame.transform.scale(small, world.get_size(), world)
@@ -88,25 +87,21 @@ def _grid(world: pygame.Surface, w: int, h: int, tile: int) -> None:
     world.blit(grid, (0, 0))
 
 
-def _hay_and_water(world: pygame.Surface, hay: np.ndarray, water: np.ndarray, tile: int) -> None:
-    """Straw strokes on hay, two waves on water."""
-    for x, y in zip(*np.nonzero(hay)):
-        r = pygame.Rect(x * tile, y * tile, tile, tile)
-        for i in range(1, 4):
-            off = i * tile // 4
-            pygame.draw.line(world, theme.HAY_STRAW, (r.x + off - tile // 8, r.y + 3), (r.x + off + tile // 8,
-                                                                                       r.bottom - 3), 1)
-    for x, y in zip(*np.nonzero(water)):
-        r = pygame.Rect(x * tile, y * tile, tile, tile)
-        for i in (1, 3):
-            yy = r.y + i * tile // 4
-            pygame.draw.arc(world, theme.WATER_WAVE, (r.x + 3, yy - 3, tile // 2 - 3, 6), 0, math.pi, 1)
-            pygame.draw.arc(world, theme.WATER_WAVE, (r.centerx, yy - 3, tile // 2 - 3, 6), math.pi, 2 * math.pi, 1)
+def _soft(world: pygame.Surface, soft: np.ndarray, tile: int) -> None:
+    """Rows of small dots on soft ground, every other row shifted: a cushion, neither straw nor waves
+    (what it is called is the scenario's, not the battle's: see :func:`build_terrain`)."""
+    radius = max(1, tile // 16)
+    for x, y in zip(*np.nonzero(soft)):
+        for row in (1, 2, 3):
+            shift = tile // 8 if row == 2 else 0
+            for column in (1, 2, 3):
+                centre = (x * tile + column * tile // 4 + shift - tile // 16, y * tile + row * tile // 4)
+                pygame.draw.circle(world, theme.SOFT_DOT, centre, radius)
 
 
 def _pits(world: pygame.Surface, pits: np.ndarray, tile: int) -> None:
     """Dark diagonal hatching on hard ground below the zero level (a pit, a trench): a fall lands
-    there at full dice, unlike hay or water, so it must not look like them or like plain ground."""
+    there at full dice, unlike soft ground, so it must not look like it or like plain ground."""
     for x, y in zip(*np.nonzero(pits)):
         r = pygame.Rect(x * tile, y * tile, tile, tile)
         for i in range(1, 4):

@@ -22,10 +22,10 @@ GRID_ALPHA = 38
 WALL: Colour = (74, 72, 84)
 WALL_TOP: Colour = (112, 110, 124)
 WALL_SHADOW: Colour = (44, 42, 52)
-HAY: Colour = (212, 176, 86)
-HAY_STRAW: Colour = (238, 206, 118)
-WATER: Colour = (58, 110, 170)
-WATER_WAVE: Colour = (120, 170, 220)
+#: Soft ground (a fall onto it rolls half the dice), whatever the scenario calls it: the battle knows a
+#: square is soft, not whether it is hay, water or mud, so it is drawn as what it is to the rules.
+SOFT: Colour = (200, 166, 98)
+SOFT_DOT: Colour = (236, 210, 150)
 CLIFF: Colour = (24, 22, 20)
 PIT_HATCH: Colour = (30, 34, 30)
 

@@ -66,18 +66,29 @@ def _enemy_lines(surface: pygame.Surface, view: Viewport, battle: Any, selected:
 
 
 def box_beside(surface: pygame.Surface, view: Viewport, rect: pygame.Rect, surfaces: list[pygame.Surface]) -> None:
-    """The tooltip's lines in a panel right of the square (left of it at the map's right edge)."""
-    width = max(s.get_width() for s in surfaces) + 12
-    height = sum(s.get_height() for s in surfaces) + 8
-    box = pygame.Rect(rect.right + 6, rect.top, width, height)
-    if box.right > view.map_rect.right:
-        box.right = rect.left - 6
-    box.clamp_ip(view.map_rect)
+    """The tooltip's lines in a panel right of the square (left of it at the map's right edge); a box
+    too wide for either side goes under the square (over it at the map's bottom), never on it: kept
+    inside the map by sliding, it used to hide the very square it speaks of."""
+    box = box_rect(view.map_rect, rect, max(s.get_width() for s in surfaces) + 12,
+                   sum(s.get_height() for s in surfaces) + 8)
     panel(surface, box)
     y = box.y + 4
     for s in surfaces:
         surface.blit(s, (box.x + 6, y))
         y += s.get_height()
+
+
+def box_rect(area: pygame.Rect, rect: pygame.Rect, width: int, height: int) -> pygame.Rect:
+    """Where a box of ``width`` x ``height`` about the square ``rect`` goes inside ``area`` (see
+    :func:`box_beside`)."""
+    box = pygame.Rect(rect.right + 6, rect.top, width, height)
+    if box.right > area.right:
+        box.right = rect.left - 6
+    if box.left < area.left:
+        box.left = rect.centerx - width // 2
+        box.top = rect.bottom + 6 if rect.bottom + 6 + height <= area.bottom else rect.top - 6 - height
+    box.clamp_ip(area)
+    return box
 
 
 def light_word(battle: Any, square: tuple[int, int]) -> str:

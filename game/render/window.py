@@ -74,6 +74,11 @@ class Window:
     def centre_on(self, square: tuple[int, int]) -> None:
         self.renderer.centre_on(*square)
 
+    def set_title(self, title: str) -> None:
+        """The window's caption (a hot reload may rename the scenario); an off-screen surface has none."""
+        if self.screen is pygame.display.get_surface():
+            pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
+
     def set_battle(self, battle: Any) -> None:
         """Show another battle (after a load)."""
         self.renderer.set_battle(battle)

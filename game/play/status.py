@@ -1,0 +1,66 @@
+"""The status bar's line while the computer plays: what the person's own last input said stays in
+front of the computer's turns for a few seconds, and each computer step says what it did.
+
+The computer plays on the window's clock, a turn every ``COMPUTER_DELAY`` seconds. A line that a
+person's key or click put in the status bar (saved, loaded, the animation speed, the GM view, a
+refusal) used to be written over by the next computer turn's line, so a person who pressed Ctrl+S
+while the computer played never read that the battle was saved. :class:`StatusLine` holds such a
+line for :data:`HOLD_S` seconds of the window's clock, and :func:`step_line` says what one step of
+the computer did: a turn (or "someone unseen" took one), a round begun, and the person's creatures
+whose turns passed because they cannot act. No pygame here, and nothing decides a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: Seconds a line of the person's own input stays in front of the computer's turns.
+HOLD_S = 4.0
+#: Between the person's held line and the computer's.
+JOIN = " | "
+
+
+class StatusLine:
+    """The person's last line, held against the computer's narration until a clock time."""
+
+    def __init__(self) -> None:
+        self.held = ""
+        self.until = 0.0
+        #: how many times the person passed the turn to the computer (an input that did is not held)
+        self.releases = 0
+
+    def hold(self, line: str, now: float) -> None:
+        """Keep ``line`` (what the person's input just said) in front until ``now + HOLD_S``."""
+        self.held, self.until = line, now + HOLD_S
+
+    def release(self) -> None:
+        """Hold nothing: the person ended a turn or asked the computer to play, so what it does now is
+        the news."""
+        self.held = ""
+        self.releases += 1
+
+    def compose(self, line: str, now: float) -> str:
+        """``line`` (the computer's) behind the held one while it is held, else ``line`` alone."""
+        if self.held and now < self.until:
+            return f"{self.held}{JOIN}{line}" if line else self.held
+        self.held = ""
+        return line
+
+
+def step_line(flow: Any, round_no: int, shows: Callable[[int], bool]) -> str:
+    """What the computer's last step did, in a line: a round begun, or the turn it played (by a
+    creature the person does not see: someone unseen), then the person's creatures whose turns passed.
+
+    Args:
+        flow: the window's ``game.play.flow.TurnFlow`` after its step.
+        round_no: the battle's round now.
+        shows: whether the person may see a creature (fog of war).
+    """
+    if flow.began_round:
+        parts = [f"Round {round_no} begins"]
+    else:
+        last = flow.last
+        parts = [flow.said if last is None or shows(last) else "Someone unseen took a turn"]
+    parts += flow.passed
+    return ". ".join(part for part in parts if part)

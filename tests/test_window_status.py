@@ -1,0 +1,145 @@
+"""The status bar while the computer plays: the person's own line (Ctrl+S, the GM view, ...) is held in
+front of the computer's turns for a few seconds instead of being written over by the next one; the
+GM's rewind picker holds the computer back and keeps its prompt; each computer step says what it
+did (a round begun, not the last turn again; a person's creature that cannot act, beside the turn)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game.battle.facade import Battle
+from game.play.app import App
+from game.play.status import HOLD_S
+from game.render.inputs import Key
+
+
+def _at_computers_turn(app: App) -> None:
+    """Pass the person's turns until a computer creature is up (not between rounds)."""
+    for _ in range(50):
+        if app.flow.computer_turn():
+            return
+        if app.flow.human_turn():
+            app.handle(Key("space"))
+        else:
+            app.tick_clock(1.0)
+    raise AssertionError("the computer never came up")
+
+
+def _squad(seed: int = 1) -> tuple[Battle, list[int], list[int]]:
+    b = Battle(seed=seed, width=12, height=8)
+    mine = [b.spawn(f"Blue {i}", 1, 1 + 2 * i, team="blue", powers=["strike"]) for i in range(2)]
+    theirs = [b.spawn(f"Red {i}", 10, 1 + 2 * i, team="red", powers=["strike"]) for i in range(3)]
+    return b, mine, theirs
+
+
+def test_a_line_of_the_persons_input_is_held_in_front_of_the_computers_next_turns() -> None:
+    b, _, _ = _squad()
+    app = App(b, {"blue"}, computer_delay=0.5)
+    _at_computers_turn(app)
+    app.handle(Key("g"))  # the GM view, pressed while the computer plays
+    assert app.ui.message == "GM view: everything shown"
+    turns = len(b.command_log)
+    app.tick_clock(0.6)
+    assert len(b.command_log) > turns, "the computer played a turn"
+    assert app.ui.message.startswith("GM view: everything shown | "), app.ui.message
+    assert "Red " in app.ui.message or "Round" in app.ui.message, app.ui.message  # and what it did
+    for _ in range(int(HOLD_S / 0.5) + 2):
+        if app.flow.human_turn():
+            break
+        app.tick_clock(0.5)
+    else:
+        assert "GM view" not in app.ui.message, app.ui.message  # held a few seconds, not for ever
+
+
+def test_ctrl_s_during_the_computers_turns_is_still_read_after_its_next_turn(tmp_path: Path) -> None:
+    from game.content.scenario import load_scenario
+
+    scenario = load_scenario(Path(__file__).resolve().parent.parent / "assets/scenarios/keep.toml")
+    battle, _ = scenario.build_with_ids()
+    app = App(battle, {"keep"}, scenario=scenario, save_path=tmp_path / "keep.save.json")
+    _at_computers_turn(app)
+    app.handle(Key("s", ctrl=True))
+    saved = f"Saved to {tmp_path / 'keep.save.json'}"
+    assert app.ui.message == saved
+    turns = len(battle.command_log)
+    app.tick_clock(0.7)
+    assert len(battle.command_log) > turns
+    assert app.ui.message.startswith(f"{saved} | "), app.ui.message
+
+
+def test_ending_a_turn_is_not_held_against_the_computers_turns() -> None:
+    b, _, _ = _squad()
+    app = App(b, {"blue"}, computer_delay=0.5)
+    for _ in range(20):
+        if app.flow.human_turn():
+            break
+        app.tick_clock(1.0)
+    name = b.display_name(b.current_actor)
+    app.handle(Key("space"))
+    if app.flow.computer_turn():
+        app.tick_clock(0.6)
+        assert f"{name} ends its turn" not in app.ui.message, app.ui.message
+
+
+def test_the_rewind_picker_holds_the_computer_back_and_keeps_its_prompt() -> None:
+    b, _, _ = _squad()
+    app = App(b, {"blue"}, computer_delay=0.5)
+    _at_computers_turn(app)
+    app.handle(Key("r"))
+    prompt, events = app.ui.message, len(b.events)
+    assert prompt.startswith("GM rewind to the start of round 1")
+    for _ in range(10):
+        app.tick_clock(1.0)
+    assert len(b.events) == events and app.ui.message == prompt
+    app.handle(Key("escape"))
+    app.tick_clock(1.0)
+    assert len(b.events) > events  # the computer plays on once the picker is closed
+
+
+def test_ctrl_keys_act_while_the_rewind_picker_is_open_and_close_it() -> None:
+    b, _, _ = _squad()
+    app = App(b, {"blue"}, computer_delay=0.5)
+    app.handle(Key("r"))
+    assert app.picker.active
+    app.handle(Key("q", ctrl=True))
+    assert not app.running and not app.picker.active
+
+
+def test_a_round_begun_by_the_clock_is_said_and_the_last_turn_is_not_said_again() -> None:
+    for seed in range(1, 30):
+        b, mine, theirs = _squad(seed)
+        app = App(b, {"blue"}, computer_delay=0.5)
+        if b.turn_order()[-1] not in theirs:
+            continue
+        while b.round == 1:
+            if app.flow.human_turn():
+                app.handle(Key("space"))
+            else:
+                app.tick_clock(0.6)
+        last = b.display_name(b.turn_order()[-1])
+        assert app.ui.message.startswith("Round 2 begins"), app.ui.message
+        assert f"{last} acts" not in app.ui.message
+        return
+    raise AssertionError("no seed where the computer acts last")
+
+
+def test_a_persons_creature_that_cannot_act_is_said_beside_the_computers_turn_not_over_it() -> None:
+    for seed in range(1, 40):
+        b = Battle(seed=seed, width=12, height=8)
+        b.spawn("Blue awake", 1, 1, team="blue", powers=["strike"])
+        asleep = b.spawn("Blue asleep", 1, 3, team="blue", powers=["strike"], fatigue=5)
+        red = b.spawn("Red", 10, 1, team="red", powers=["strike"])
+        app = App(b, {"blue"}, computer_delay=0.5)
+        order = b.turn_order()
+        if order.index(red) + 1 != order.index(asleep):
+            continue
+        while b.current_actor != red:
+            if app.flow.human_turn():
+                app.handle(Key("space"))
+            else:
+                app.tick_clock(0.6)
+        app.tick_clock(0.6)
+        assert "Red " in app.ui.message and "Blue asleep cannot act: its turn passes" in app.ui.message, \
+            app.ui.message
+        return
+    raise AssertionError("no seed where the sleeper comes right after the computer")
