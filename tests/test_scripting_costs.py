@@ -47,7 +47,7 @@ FAMILIES = [
     Family("lt_loop", lambda n: _big(n) + f"k = 0\n    for i in range({n}):\n        if a < b:\n"
            "            k += 1\n    return k", 100000, 100),
     Family("long_literal_compare", lambda n: f'k = 0\n    a = "x" * {n}\n    for i in range(10000):\n'
-           f'        if a == "{"x" * 100000}" or a in ["{"x" * 100000}"]:\n            k += 1\n    return k',
+           f'        if a == "{"x" * 30000}" or a in ["{"x" * 30000}"]:\n            k += 1\n    return k',
            100000, 10),
     Family("list_eq", lambda n: _big(n) + f"return [a] * {n} == [b] * {n}", 3000, 30),
     Family("dag_eq", lambda n: f"a = [1]\n    b = [1]\n    for i in range({n}):\n        a = [a, a]\n"

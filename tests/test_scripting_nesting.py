@@ -15,19 +15,25 @@ from game.scripting import InProcessHost, ScriptError, WorkerHost
 from game.scripting.nesting import MAX_NESTING, nesting_problem
 from tests.script_steps import COMMANDS, LIMITS, METHODS, ORDINARY, ORDINARY_SRC, ordinary_call, ordinary_worker
 
-#: One long chain of each kind that opens a level per link (30,000 links crashed the parser).
+
+#: One long chain of each kind that opens a level per link (30,000 links crashed the parser), about
+#: 60,000 bytes long: within the longest script a host loads (``MAX_SOURCE_BYTES``).
+def _chain(link: str, tail: str = "") -> str:
+    return link * (60000 // len(link)) + tail
+
+
 CHAINS = {
-    "not": "not " * 30000 + "True",
-    "minus": "-" * 30000 + "1",
-    "minus_spaced": "- " * 30000 + "1",
-    "tilde": "~" * 30000 + "1",
-    "ifelse": "1 if True else " * 30000 + "1",
-    "lambda": "lambda: " * 30000 + "1",
-    "index": "[[1]]" + "[0]" * 30000,
+    "not": _chain("not ", "True"),
+    "minus": _chain("-", "1"),
+    "minus_spaced": _chain("- ", "1"),
+    "tilde": _chain("~", "1"),
+    "ifelse": _chain("1 if True else ", "1"),
+    "lambda": _chain("lambda: ", "1"),
+    "index": "[[1]]" + _chain("[0]"),
     "call": "len" + "(" * 30000 + ")" * 30000,
-    "dot": "ctx" + ".user" * 30000,
-    "and": "True and " * 30000 + "True",
-    "plus": "1 + " * 30000 + "1",
+    "dot": "ctx" + _chain(".user"),
+    "and": _chain("True and ", "True"),
+    "plus": _chain("1 + ", "1"),
 }
 
 
@@ -64,14 +70,14 @@ def test_every_kind_of_link_counts_at_least_one_level_and_at_most_two() -> None:
 
 def test_what_scripts_write_is_not_refused() -> None:
     """Long flat data (negative numbers, many entries), strings and comments holding brackets."""
-    table = "TABLE = {" + ", ".join(f'"k{i}": -{i}' for i in range(5000)) + "}\n"
+    table = "TABLE = {" + ", ".join(f'"k{i}": -{i}' for i in range(3000)) + "}\n"
     strings = 'S = """((((\n' + "[" * 500 + '\n"""\n# ' + "(" * 500 + "\nT = '" + "-" * 500 + "'\n"
     nested = "def f(ctx):\n" + "".join("    " * (i + 1) + "if ctx.user:\n" for i in range(20)) + "    " * 21 + "x = 1\n"
     for source in (table, strings, nested):
         assert nesting_problem(source) is None
     host = InProcessHost()
-    host.load("table.star", table + strings + nested + "def g(ctx):\n    return TABLE['k4999'] + len(S + T)\n")
-    assert host.call("table.star", "g", ({},)) == -4999 + len("((((\n" + "[" * 500 + "\n") + 500
+    host.load("table.star", table + strings + nested + "def g(ctx):\n    return TABLE['k2999'] + len(S + T)\n")
+    assert host.call("table.star", "g", ({},)) == -2999 + len("((((\n" + "[" * 500 + "\n") + 500
 
 
 def test_a_new_statement_starts_from_its_indentation() -> None:

@@ -82,6 +82,13 @@ HOOKS = textwrap.dedent("""
     def kill_worker(battle, ids, seed):
         if seed == int(os.environ["SIM_TEST_KILL_SEED"]):
             os._exit(3)
+
+    def stall(battle, ids, seed):
+        if seed != int(os.environ["SIM_TEST_QUICK_SEED"]):
+            import time
+            time.sleep(8)
+            with open(os.path.join(os.environ["SIM_TEST_MARKS"], f"{seed}.done"), "w"):
+                pass
 """)
 
 
@@ -247,6 +254,26 @@ def test_ctrl_c_keeps_the_finished_battles(scenario: str, tmp_path: Path) -> Non
     assert result.summaries()[0]["battles"] == result.done
     assert len(_rows(tmp_path / "battles.csv")) == result.done
     assert "red win" in result.table()
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_workers_mid_chunk_instead_of_waiting_for_them(scenario: str, hooks: str, tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's workers ignore Ctrl+C; the run used to wait for every chunk in flight to end (up to
+    50 battles of up to --battle-seconds each) and then threw their rows away."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    monkeypatch.setenv("SIM_TEST_QUICK_SEED", str(battle_seed(5, 0)))
+    monkeypatch.setenv("SIM_TEST_MARKS", str(marks))
+
+    def stop(row: Mapping[str, Any]) -> None:
+        raise KeyboardInterrupt
+
+    result = simulate(SimConfig(scenario, battles=4, seed=5, workers=2, chunk_size=1, out_dir=str(tmp_path / "out"),
+                                hook=f"{hooks}:stall"), on_row=stop, progress=False)
+    assert result.interrupted and result.done == 1
+    assert sorted(p.name for p in marks.iterdir()) == []  # no stalled battle was waited for to its end
+    assert len(_rows(tmp_path / "out" / "battles.csv")) == 1
 
 
 @pytest.mark.slow

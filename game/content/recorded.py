@@ -16,11 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.content.files import MEGABYTE, UnreadableFile, file_problem, inside_folder, read_bounded
+from game.content.files import UnreadableFile, file_problem, inside_folder, read_bounded
+from game.scripting.errors import MAX_SOURCE_BYTES
 
 __all__ = ["RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
 
-SCRIPT_BYTES = MEGABYTE
+#: The longest script file read: the longest the script hosts load, so that a file too long to load is
+#: refused as it is read, by its size, before a worker's clock is spent on it.
+SCRIPT_BYTES = MAX_SOURCE_BYTES
 _EMPTY: Mapping[str, str] = types.MappingProxyType({})
 _KEYS = ("power_files", "scripts", "shipped_power_files")
 
@@ -82,7 +85,7 @@ class ScriptReads:
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
 
     def text(self, folder: Path, name: str) -> str:
-        """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most 1 MB.
+        """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most ``SCRIPT_BYTES``.
 
         Raises:
             UnreadableFile: it is not recorded, leads outside the folder, is missing, too big or not UTF-8.

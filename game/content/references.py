@@ -6,7 +6,7 @@ load is refused at load with the key that names it (``reactions[0]``, ``power_fi
 instead of every battle failing later.
 
 Scripts are read the way a battle reads them (a regular file inside the script folder, at most
-1 MB) and parsed by the script host of the scenario's trust level: a stranger's script is parsed in
+64 KiB: ``SCRIPT_BYTES``) and parsed by the script host of the scenario's trust level: a stranger's script is parsed in
 the sandboxed worker, because a pathological one can crash the interpreter that parses it.
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ScriptError", "Limits", "STEPS_PER_TICK"]
+__all__ = ["MAX_SOURCE_BYTES", "ScriptError", "Limits", "STEPS_PER_TICK", "source_problem"]
 
 #: How many "steps" one call of starlark's ``check_cancelled`` hook stands for.
 #: starlark-pyo3 calls the hook about once per 1000 loop iterations plus Starlark
@@ -17,6 +17,24 @@ __all__ = ["ScriptError", "Limits", "STEPS_PER_TICK"]
 #: measured: 3000 iterations each calling a helper = 6 hook calls), deterministically,
 #: so one hook call is accounted as 1000 steps.  See ``Limits.max_steps``.
 STEPS_PER_TICK: int = 1000
+
+#: The longest script (UTF-8 bytes) a host loads. Checking and parsing a script costs 5-10 us a byte
+#: on the 2-core machine when it is loaded (load average 5), so 64 KiB loads in at most about 0.7 s
+#: in-process and 1.2 s through a worker, inside the worker's 2 s clock (``Limits.wall_seconds``)
+#: (128 KiB took up to 2 s); the shipped scripts are under 1 KiB. A script of several hundred KB
+#: took seconds, and a worker's clock cut it with only "took longer than 2.0 s" to say why.
+MAX_SOURCE_BYTES: int = 64 * 1024
+
+
+def source_problem(source: str) -> str | None:
+    """Why a host will not load *source* (longer than :data:`MAX_SOURCE_BYTES`), or None."""
+    if len(source) <= MAX_SOURCE_BYTES // 4:  # at most 4 UTF-8 bytes a character: surely short enough
+        return None
+    size = len(source.encode("utf-8", "surrogatepass"))
+    if size <= MAX_SOURCE_BYTES:
+        return None
+    return (f"the script is {size:,} bytes; at most {MAX_SOURCE_BYTES:,} are loaded "
+            f"(checking and parsing one takes 5-10 us a byte: make it shorter, or keep large tables out of it)")
 
 
 class ScriptError(Exception):

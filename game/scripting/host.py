@@ -45,9 +45,10 @@ from typing import Any, Final
 import starlark as sl
 
 from .calls import Abort, CallState
-from .diagnose import DEF_RE, DefSpans, def_spans, is_panic, translate_call, translate_parse
+from .diagnose import DefSpans, def_spans, is_panic, translate_call, translate_parse
 from .dialect import Environment
-from .errors import Limits, ScriptError
+from .discover import PROBE, discover_functions, probe_source
+from .errors import Limits, ScriptError, source_problem
 from .nesting import MAX_NESTING, nesting_problem
 from .rewrite import RewriteError
 from .values import RESERVED_PREFIX, Bridge, clip, parse_methods, problem
@@ -57,8 +58,6 @@ __all__ = ["InProcessHost"]
 _RESERVED_RE: Final = re.compile(r"(?<![A-Za-z0-9_])sbx__")
 _HOST_FILE: Final = "<sbx>"
 _TRAMPOLINE_PREFIX: Final = "sbx__call__"
-# Candidate top-level names: a top-level statement always starts in column 0.
-_ASSIGN_RE: Final = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=)", re.M)
 
 
 @dataclass
@@ -116,6 +115,8 @@ class InProcessHost:
         self._dialect = self._env.dialect
         self._globals = self._env.globals
         self._opts = sl.EvalOptions(check_cancelled=self._tick, max_callstack_size=limits.max_callstack + 1)
+        # The host's probe of a script's names: its own work, bounded by the source's length, never charged.
+        self._probe_opts = sl.EvalOptions(max_callstack_size=limits.max_callstack + 1)
         self._forwarders = {m: self._make_forwarder(m) for m in self._methods}
         # With the counted builtins, a ctx method's arguments are paid for before they are converted.
         wrap = 'lambda *a, **k: sbx__m_{0}(*sbx__args("{0}", a), **k)' if self._env.counted else "sbx__m_{0}"
@@ -137,13 +138,17 @@ class InProcessHost:
 
         Raises:
             ScriptError: syntax or lint error, reserved identifier, a top-level
-                statement failing, or the step budget exhausted at top level.
+                statement failing, the step budget exhausted at top level, or a source
+                longer than ``MAX_SOURCE_BYTES`` (kind ``syntax``).
             RuntimeError: the host is closed.
         """
         self._check_open()
         old = self._scripts.get(name)
         if old is not None and old.source == source:
             return
+        too_long = source_problem(source)
+        if too_long is not None:
+            raise ScriptError(name, too_long, kind="syntax")
         self._scripts[name] = self._compile(name, source)
         self.load_counts[name] = self.load_counts.get(name, 0) + 1
 
@@ -294,6 +299,8 @@ class InProcessHost:
         try:
             runs = self._env.instrumented(name, source)  # before starlark's parser: see Environment
         except RewriteError as exc:
+            if exc.before_lint:
+                raise ScriptError(name, clip(str(exc)), kind="syntax") from None
             runs, problem = source, exc
         ast = self._starlark_parse(name, source)
         for lint in ast.lint():
@@ -358,26 +365,18 @@ class InProcessHost:
             raise ScriptError(name, clip(f"cannot freeze module: {exc}"), kind="runtime") from None
 
     def _discover_functions(self, module: sl.Module, source: str) -> frozenset[str]:
-        """Finds public top-level functions without an AST API.
+        """Public top-level functions of the evaluated *module* (see :mod:`game.scripting.discover`)."""
 
-        Every top-level statement starts in column 0, so ``def NAME`` / ``NAME =`` at
-        the start of a line yields a superset of the top-level names (strings may add
-        false candidates).  Each candidate is then checked in the module itself.
-        """
-        candidates = {m.group(1) for m in DEF_RE.finditer(source)}
-        candidates |= {m.group(1) for m in _ASSIGN_RE.finditer(source)}
-        found: set[str] = set()
-        for cand in sorted(candidates):
-            if cand.startswith("_"):
-                continue  # private helpers are not entry points (and are not exported)
+        def functions_among(names: list[str]) -> set[str] | None:
+            probe = sl.parse(_HOST_FILE, probe_source(names), self._dialect)
             try:
-                probe = sl.parse(_HOST_FILE, f"sbx__probe = sbx__type({cand}) == 'function'\n", self._dialect)
-                sl.eval_with(self._opts, module, probe, self._globals)
+                sl.eval_with(self._probe_opts, module, probe, self._globals)
             except sl.StarlarkError:
-                continue  # not actually a global (came from inside a string)
-            if module["sbx__probe"] is True:
-                found.add(cand)
-        return frozenset(found)
+                return None  # one of them is no global
+            named = module[PROBE]
+            return {str(name) for name in (named if isinstance(named, list) else ())}
+
+        return discover_functions(source, functions_among)
 
     def _translate(self, exc: sl.StarlarkError, script: _Script, function: str | None,
                    state: CallState) -> ScriptError:

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Final
 
 from .checked import GROWING_METHODS, KEYED_METHODS, SCANNING_METHODS, SPLITTING_METHODS, STRIPPING_METHODS
-from .loops import LoopError, Wraps, loop_wraps
+from .loops import LoopError, Wraps, branch_problem, loop_wraps
 
 __all__ = ["RewriteError", "rewrite"]
 
@@ -47,7 +47,15 @@ _MAX_LITERAL_SHIFT: Final = 64
 
 
 class RewriteError(ValueError):
-    """The source cannot be instrumented (Python's ast refuses it, or a construct is unsafe to rewrite)."""
+    """The source cannot be instrumented (Python's ast refuses it, or a construct is unsafe to rewrite).
+
+    ``before_lint``: the script must be refused before starlark's parser and lint see it (they would
+    take seconds over it), not after them for the sake of their better message.
+    """
+
+    def __init__(self, message: str, *, before_lint: bool = False) -> None:
+        super().__init__(message)
+        self.before_lint = before_lint
 
 
 def rewrite(source: str) -> str:
@@ -62,6 +70,9 @@ def rewrite(source: str) -> str:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         raise RewriteError(f"cannot instrument the script: {type(exc).__name__}: {exc}") from None
+    crowded = branch_problem(tree)
+    if crowded is not None:
+        raise RewriteError(crowded, before_lint=True)
     data = source.encode("utf-8")
     starts = [0]
     for line in data.split(b"\n")[:-1]:

@@ -28,7 +28,7 @@ from typing import Any
 
 from .calls import Weighed
 from .channel import Channel
-from .errors import Limits, ScriptError
+from .errors import Limits, ScriptError, source_problem
 from .values import Bridge, parse_methods, problem
 
 __all__ = ["WorkerHost"]
@@ -104,13 +104,17 @@ class WorkerHost:
         """Parses and freezes a script in the worker, once (see InProcessHost.load).
 
         Raises:
-            ScriptError: as for InProcessHost, plus ``"timeout"``/``"died"`` when the
+            ScriptError: as for InProcessHost (a source longer than ``MAX_SOURCE_BYTES`` is
+                refused here, without a worker), plus ``"timeout"``/``"died"`` when the
                 top-level code overran or killed the worker.
             RuntimeError: the host is closed.
         """
         self._check_open()
         if self._sources.get(name) == source:
             return
+        too_long = source_problem(source)  # refused here, before a worker spends its clock on it
+        if too_long is not None:
+            raise ScriptError(name, too_long, kind="syntax")
         self._ensure_worker()
         self._functions[name] = self._load_remote(name, source)
         self._sources[name] = source

@@ -25,16 +25,45 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def pool_executor(workers: int) -> cf.ProcessPoolExecutor:
+class Spawning:
+    """The spawn context, remembering the processes it starts: a pool's own workers, which
+    :meth:`PoolEngine.close` can stop at once (``ProcessPoolExecutor`` has no public way to)."""
+
+    def __init__(self) -> None:
+        self.context = multiprocessing.get_context("spawn")
+        self.started: list[Any] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.context, name)
+
+    def Process(self, *args: Any, **kwargs: Any) -> Any:  # the context's own name for it
+        process = self.context.Process(*args, **kwargs)
+        self.started.append(process)
+        return process
+
+
+def pool_executor(workers: int, spawning: Spawning | None = None) -> cf.ProcessPoolExecutor:
     """A process pool with the spawn context: workers import the game fresh (no forked esper state,
     no inherited threads of a Dask client or tqdm), ignore Ctrl+C, and warm the power table.
 
     No ``max_tasks_per_child``: on CPython 3.11 a pool that replaces a worker that way can deadlock
     (gh-115634; ``simulate --workers 1 --battles 1050`` hung). :class:`PoolEngine` recycles whole
-    pools between chunks instead.
+    pools between chunks instead. ``spawning``: the context that starts its workers (and remembers them).
     """
-    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+    return cf.ProcessPoolExecutor(max_workers=workers, mp_context=spawning or Spawning(),  # type: ignore[call-overload]
                                   initializer=worker_init)
+
+
+def stop_workers(executor: cf.ProcessPoolExecutor, context: Spawning) -> None:
+    """Shut *executor* down now: its queued chunks cancelled and its workers, which ignore Ctrl+C,
+    ended mid-chunk. Waiting for them (up to a chunk of 50 battles of up to ``--battle-seconds``
+    each) kept Ctrl+C from stopping a run for seconds or minutes, for rows the run then threw away."""
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in context.started:
+        if process.is_alive():
+            process.terminate()
+    for process in context.started:
+        process.join(timeout=5)
 
 
 class Engine:
@@ -87,7 +116,8 @@ class PoolEngine(Engine):
         self.workers = workers
         self.recycle_battles = recycle_battles
         self.own = executor is None
-        self.executor = executor or pool_executor(workers)
+        self.spawning = Spawning()
+        self.executor = executor or pool_executor(workers, self.spawning)
         self.window = workers * 3
         self.submitted = 0  # battles given to this pool
         self.recycled = 0
@@ -101,7 +131,8 @@ class PoolEngine(Engine):
     def recycle(self) -> None:
         """Replace the pool with a fresh one once every chunk it was given has finished."""
         self.executor.shutdown(wait=True)
-        self.executor = pool_executor(self.workers)
+        self.spawning = Spawning()
+        self.executor = pool_executor(self.workers, self.spawning)
         self.submitted = 0
         self.recycled += 1
         self.generation += 1  # a failure of the old pool must not restart the new one
@@ -112,13 +143,19 @@ class PoolEngine(Engine):
 
     def restart(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = pool_executor(self.workers)
+        self.spawning = Spawning()
+        self.executor = pool_executor(self.workers, self.spawning)
         self.own = True
         self.submitted = 0
         super().restart()
 
     def close(self, cancel: bool) -> None:
-        if self.own:
+        """Shut an own pool: after the last chunk, or at once when the run was cut short (Ctrl+C)."""
+        if not self.own:
+            return
+        if cancel:
+            stop_workers(self.executor, self.spawning)
+        else:
             self.executor.shutdown(wait=True, cancel_futures=cancel)
 
 
