@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from game.content.scenario import load_scenario
@@ -45,3 +46,38 @@ def test_a_save_whose_folder_cannot_be_made_says_so_and_the_game_goes_on(tmp_pat
     assert keep.ui.message == f"Save failed: {tmp_path / 'out'} is a file, where saves go in a folder of that " \
                               "name (move it away)", keep.ui.message
     assert (tmp_path / "out").read_text() == "a file where the save folder would go"
+
+
+def _copy_of_the_keep(folder: Path, cover_bonus: int) -> App:
+    """The keep copied into another folder, its name kept and one rule changed."""
+    folder.mkdir()
+    text = (ROOT / "assets/scenarios/keep.toml").read_text()
+    (folder / "keep.toml").write_text(re.sub(r"(?m)^cover_bonus = \d+", f"cover_bonus = {cover_bonus}", text))
+    scenario = load_scenario(folder / "keep.toml")
+    battle, _ = scenario.build_with_ids()
+    return App(battle, frozenset(), scenario=scenario)
+
+
+def test_a_copy_of_a_shipped_scenario_in_another_folder_saves_to_its_own_file(tmp_path: Path) -> None:
+    shipped, copy = _app("keep"), _copy_of_the_keep(tmp_path / "mine", 9)
+    assert shipped.save_path == Path("out/keep.save.json")
+    assert copy.save_path.parent == Path("out") and copy.save_path.name.startswith("keep-")
+    assert copy.save_path != shipped.save_path
+    assert _copy_of_the_keep(tmp_path / "again", 9).save_path not in (copy.save_path, shipped.save_path)
+
+
+def test_a_save_of_another_file_of_the_same_name_is_refused_and_one_of_a_moved_file_loads(tmp_path: Path) -> None:
+    copy = _copy_of_the_keep(tmp_path / "mine", 9)
+    save = tmp_path / "slot.json"
+    copy.save_path = save
+    copy.handle(Key("s", ctrl=True))
+    assert "Saved" in copy.ui.message
+    shipped = _app("keep", save)
+    before = shipped.battle
+    shipped.handle(Key("l", ctrl=True))
+    assert shipped.ui.message.startswith(f"Load refused: {save} is a save of {tmp_path / 'mine' / 'keep.toml'}")
+    assert "another file named" in shipped.ui.message and shipped.battle is before
+    moved = _copy_of_the_keep(tmp_path / "moved", 9)  # the same text in another folder: the same scenario
+    moved.save_path = save
+    moved.handle(Key("l", ctrl=True))
+    assert moved.ui.message.startswith("Loaded"), moved.ui.message

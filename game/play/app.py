@@ -85,9 +85,9 @@ class App(Orders):
         self.ui = UiState(human_teams=frozenset(human_teams), title=title)
         self.policy = policy
         # one save per scenario, so that a save of the keep is never loaded into the ledge
-        stem = Path(scenario.path).stem if scenario is not None and getattr(scenario, "path", None) else ""
-        self.save_path = Path(save_path) if save_path != SAVE_PATH or not stem else \
-            SAVE_PATH.with_name(f"{stem}.save.json")
+        scenario_path = getattr(scenario, "path", None) if scenario is not None else None
+        self.save_path = Path(save_path) if save_path != SAVE_PATH or not scenario_path else \
+            saving.slot_for(SAVE_PATH.parent, scenario_path)
         self.ui.save_path = str(self.save_path)
         self.powers = powers
         self.play_round = play_round

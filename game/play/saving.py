@@ -6,12 +6,34 @@ the middle of a round replays its turn steps, so the loaded one is at the same c
 
 from __future__ import annotations
 
+import hashlib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from game.content import saves
+from game.content.powers import ASSETS
 
 if TYPE_CHECKING:
+    from game.content.scenario import Scenario
     from game.play.app import App
+
+
+def slot_for(folder: Path, scenario_path: str) -> Path:
+    """Where Ctrl+S keeps a scenario's battle: ``folder/STEM.save.json`` for a shipped scenario; a
+    file elsewhere adds a short mark of where it lies (``keep-1a2b3c4d.save.json``), so that a copy
+    of the keep edited in another folder never writes over the shipped keep's save."""
+    where = Path(scenario_path).resolve()
+    if where.is_relative_to(ASSETS / "scenarios"):
+        return folder / f"{where.stem}.save.json"
+    return folder / f"{where.stem}-{hashlib.sha256(str(where).encode()).hexdigest()[:8]}.save.json"
+
+
+def another_file(saved: Scenario, playing: Scenario) -> bool:
+    """Whether a save of a scenario of this name is of another file: saved from another path, with
+    other text (a folder moved elsewhere keeps its text, and its saves load)."""
+    if saved.path is None or playing.path is None:
+        return False
+    return Path(saved.path).resolve() != Path(playing.path).resolve() and saved.text != playing.text
 
 
 def save(app: App) -> None:
@@ -47,6 +69,11 @@ def load(app: App) -> None:
         battle.close()
         app.ui.message = (f"Load refused: {app.save_path} is a save of {scenario.name!r}, "
                           f"this window plays {app.scenario.name!r}")
+        return
+    if app.scenario is not None and another_file(scenario, app.scenario):
+        battle.close()
+        app.ui.message = (f"Load refused: {app.save_path} is a save of {scenario.path}, this window plays "
+                          f"{app.scenario.path} (another file named {scenario.name!r})")
         return
     old = app.battle
     app.scenario, app.build_commands = scenario, build_commands
