@@ -103,6 +103,7 @@ def test_bad_dice_in_healing(tmp_path):
     ("flight = 1", "'flight'", "true or false"),
     ('conditions = "dazzled"', "'conditions'", "a list of condition names"),
     ('conditions = ["godmode"]', "'conditions'", "names from"),
+    ('conditions = ["prone", "blinded", "prone"]', "'conditions'", "expected each condition once, got 'prone'"),
     ('action = "reaction"', "'action'", "one of action, bonus, free"),
     ('targets = "everyone"', "'targets'", "one of self"),
     ("attack = 3", "'attack'", "a table like"),

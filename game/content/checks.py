@@ -256,7 +256,7 @@ def scripts(value: Any) -> tuple[str, ...]:
         problem = _script_name_problem(name)
         if problem:  # the entry itself, not "an array": a designer sees which one is wrong, and why
             raise Bad(f"expected {wanted}, got an array holding {shown(name)} ({problem})")
-    _each_once(value, "script")
+    each_once(value, "script")
     return tuple(value)
 
 
@@ -272,7 +272,7 @@ def _script_name_problem(name: object) -> str | None:
     return None
 
 
-def _each_once(value: list[Any], what: str) -> None:
+def each_once(value: list[Any], what: str) -> None:
     """Refuse a list that names something twice, naming it: a second listing is a slip."""
     twice = sorted(str(p) for p, n in Counter(value).items() if n > 1)
     if twice:
@@ -282,7 +282,7 @@ def _each_once(value: list[Any], what: str) -> None:
 def power_ids(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(p, str) and p for p in value):
         raise Bad(f"expected an array of power ids (strings), got {describe(value)}")
-    _each_once(value, "power")  # a creature has a power or not: a second listing is a typo for another?
+    each_once(value, "power")  # a creature has a power or not: a second listing is a typo for another?
     return tuple(value)
 
 
@@ -309,5 +309,5 @@ def block_names(value: Any) -> tuple[str, ...]:
         if name not in BLOCK_NAMES:
             raise Bad(f"unknown thing to block {shown(name)}{did_you_mean(name, known)}: expected some of "
                       f"{', '.join(known)}")
-    _each_once(value, "thing blocked")
+    each_once(value, "thing blocked")
     return tuple(value)

@@ -243,6 +243,10 @@ def _conditions(r: _Reader) -> tuple[str, ...]:
         if not isinstance(condition, str) or condition not in GRANTABLE_CONDITIONS:
             names = sorted(GRANTABLE_CONDITIONS)
             raise r.fail("conditions", f"names from {', '.join(names)}{did_you_mean(condition, names)}", condition)
+    try:
+        checks.each_once(conditions, "condition")  # a second listing grants nothing more: a slip
+    except checks.Bad as bad:
+        raise r.error(f"key 'conditions': {bad}") from None
     return tuple(conditions)
 
 
