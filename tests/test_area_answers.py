@@ -10,6 +10,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from components.events import SaveRolled
 from game import Battle
 from game.content.powers import default_powers
 from systems.caches import MapCaches
@@ -50,3 +51,21 @@ def test_a_wall_put_up_mid_battle_changes_the_kept_area():
     walled = b.squares_in_area("fireball", me, (7, 5))
     assert (8, 5) not in walled and (9, 5) not in walled
     assert set(walled) < set(open_field)
+
+
+def test_the_area_after_a_queued_move_starts_where_the_move_ends() -> None:
+    # squares_in_area used to spread a cone from where the mage stood before its queued move, where
+    # forecast and the use itself start it from the move's end: it drew Near (3, 2) inside and Far (8, 2)
+    # outside, and the use then burnt Far alone.
+    b = Battle(seed=1, width=14, height=5, powers=default_powers())
+    mage = b.spawn("Mage", 1, 2, team="a", powers=AREAS, health=30)
+    b.spawn("Near", 3, 2, team="b", health=30)
+    far = b.spawn("Far", 8, 2, team="b", health=30)
+    b.start_combat()
+    b.move(mage, 5, 2)
+    squares = set(b.squares_in_area("burning-hands", mage, direction="e"))
+    assert (8, 2) in squares and (3, 2) not in squares
+    assert [t.target for t in b.forecast(mage, "burning-hands", direction="e").targets] == [far]
+    b.use_power(mage, "burning-hands", direction="e")
+    b.tick()
+    assert [e.entity for e in b.events if isinstance(e, SaveRolled)] == [far]

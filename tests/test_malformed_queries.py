@@ -122,3 +122,10 @@ def test_well_formed_squares_of_other_kinds_are_taken() -> None:
     assert b.threats(hero, iter([(2, 2), (3, 3)]))[1].square == (3, 3)
     assert b.forecast_move(hero, (np.int64(2), 1)).square == (2, 1)
     assert b.forecast(hero, "shoot", target=orc, from_square=[1, 1]).legal
+
+
+@pytest.mark.parametrize("name", [1, None, ("move",), b"move", 2.5])
+def test_is_command_answers_no_for_a_name_that_is_not_text(name: object) -> None:
+    # a tool checking a log read from a file used to get getattr's TypeError for a number or None
+    assert Battle.is_command(name) is False  # type: ignore[arg-type]
+    assert Battle.is_command("move") and not Battle.is_command("events")

@@ -5,8 +5,12 @@ with a TypeError) and then broke the first forecast deep inside with an Attribut
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from components.dice import Dice
+from components.events import PowerUsed, TurnStarted
 from game import Battle, IllegalCommand
 from game.content.powers import default_powers
 
@@ -58,3 +62,48 @@ def test_a_good_table_is_taken() -> None:
     b.powers = {"strike": table["strike"], "shoot": table["shoot"]}
     assert sorted(b.powers) == ["shoot", "strike"]
     assert b.powers_of(hero) == ["strike"]
+
+
+def _stronger_strike() -> dict[str, object]:
+    """The shipped table with a strike that hits far harder (what a designer's what-if would try)."""
+    table = default_powers()
+    table["strike"] = dataclasses.replace(table["strike"], damage=Dice.parse("10d10"))
+    return table
+
+
+def _uses_strike(battle: Battle, actor: int) -> None:
+    """A turn controller: the hero strikes the orc (entity 2)."""
+    if battle.name(actor) == "Hero":
+        battle.use_power(actor, "strike", target=2)
+
+
+@pytest.mark.parametrize("route", ["controller", "handler"])
+def test_the_setter_refuses_a_table_after_a_use_made_inside_a_tick(route: str) -> None:
+    # The guard used to read only the log's own entries: a controller's use is recorded inside its tick
+    # and a handler's not at all, so the table could be replaced after them, and a replay of the log (under
+    # the one table the battle then had) dealt 44 damage where the battle had dealt 3.
+    b = Battle(seed=5, width=8, height=4)
+    hero = b.spawn("Hero", 1, 1, team="a", powers=["strike"])
+    orc = b.spawn("Orc", 2, 1, team="b", health=500)
+    b.start_combat()
+    if route == "controller":
+        b.tick(controller=_uses_strike)
+    else:
+        b.on(TurnStarted, lambda battle, event: battle.use_power(hero, "strike", target=orc)
+             if event.entity == hero else None)
+        b.tick()
+    assert any(isinstance(e, PowerUsed) for e in b.events)
+    before = b.powers["strike"]
+    with pytest.raises(IllegalCommand, match="only before the battle's first use of a power"):
+        b.powers = _stronger_strike()
+    assert b.powers["strike"] is before
+
+
+def test_the_setter_still_takes_a_table_before_any_use() -> None:
+    b = Battle(seed=5, width=8, height=4)
+    b.spawn("Hero", 1, 1, team="a", powers=["strike"])
+    b.spawn("Orc", 2, 1, team="b", health=500)
+    b.start_combat()
+    b.tick(controller=lambda battle, actor: None)
+    b.powers = _stronger_strike()
+    assert str(b.powers["strike"].damage) == "10d10"

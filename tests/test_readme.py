@@ -31,3 +31,29 @@ def test_the_quoted_power_and_script_are_the_shipped_ones() -> None:
     assert power in (ROOT / "assets/powers/arcane.toml").read_text(encoding="utf-8")
     script = next(b for b in _blocks("python") if b.startswith("def on_hit"))
     assert script in (ROOT / "assets/scripts/vampiric_touch.star").read_text(encoding="utf-8")
+
+
+def test_the_random_players_row_says_which_powers_it_leaves_alone() -> None:
+    # The row said "Any legal action (a power, ...)", but the random player draws only among uses that
+    # harm an enemy: a designer reading 0 heals in simulate's power table under --policy random took it
+    # for a finding about the heal. The row must say so, and the player must do as the row says.
+    from collections import Counter
+
+    from components.events import PowerUsed
+    from game import Battle, ai
+
+    row = next(line for line in README.splitlines() if line.startswith("| `random` |"))
+    assert "Any legal action" not in row and "never heals, flies, blinks or raises light, darkness or fog" in row
+    used: Counter[str] = Counter()
+    for seed in range(12):
+        with Battle(seed=seed, width=10, height=6) as b:
+            cleric = b.spawn("Cleric", 1, 1, team="a", health=50,
+                             powers=["heal", "light", "darkness", "fog-cloud", "fly", "blink", "dazzle"])
+            friend = b.spawn("Friend", 1, 2, team="a", health=50)
+            b.spawn("Orc", 4, 1, team="b", health=50, speed=0)
+            b.damage(friend, 20)
+            b.start_combat()
+            for _ in range(4):
+                b.tick(controller=ai.controller("random", seed=seed))
+            used.update(e.power for e in b.events if isinstance(e, PowerUsed) and e.entity == cleric)
+    assert set(used) == {"dazzle"}

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from components import Conditions, Health, Position
+from components.dice import Dice
 from components.terrain import Blocks
 from game import Battle, load_scenario
 from game.ai import controller
+from game.content.powers import default_powers
 
 
 def played(seed: int = 4) -> Battle:
@@ -106,3 +110,23 @@ def test_a_what_if_that_leaves_the_map_alone_keeps_the_masks_worked_out_from_it(
     assert b.terrain.blocking(Blocks.SIGHT) is mask
     assert "prone" not in b.conditions(b.creatures()[0])
     b.close()
+
+
+def test_restore_puts_back_the_power_table_the_snapshot_was_taken_with() -> None:
+    # A designer's what-if (snapshot, a stronger strike, forecasts, restore) used to keep the new table
+    # after the restore: the strike's forecast stayed at 10d10 (up to 100) where the snapshot's table said 1d8+2.
+    b = Battle(seed=1, width=8, height=4)
+    hero = b.spawn("Hero", 1, 1, team="a", powers=["strike"])
+    orc = b.spawn("Orc", 2, 1, team="b", health=50)
+    b.start_combat()
+    snap = b.snapshot()
+    before = b.forecast(hero, "strike", target=orc).targets[0].damage
+    table = default_powers()
+    table["strike"] = dataclasses.replace(table["strike"], damage=Dice.parse("10d10"))
+    b.powers = table
+    assert b.forecast(hero, "strike", target=orc).targets[0].damage.high == 100
+    b.restore(snap)
+    assert str(b.powers["strike"].damage) == "1d8+2"
+    assert b.forecast(hero, "strike", target=orc).targets[0].damage == before
+    b.powers = table  # and the restored battle, which has used no power, may take it again
+    assert b.forecast(hero, "strike", target=orc).targets[0].damage.high == 100

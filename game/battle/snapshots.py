@@ -1,10 +1,11 @@
 """Snapshots: the whole battle at one moment, put back exactly by ``restore``.
 
 A battle is its components and its state (the systems keep nothing of their own), so a snapshot is
-a copy of those, of the generator's state, of what reactions have heard and of the command log's
-length. What-ifs (a script's forecast), a window's undo and stepping back all restore one; none of
-them needs a second copy of the rules. Restoring puts values back into the live objects, so
-esper's caches and every reference stay valid.
+a copy of those, of the generator's state, of what reactions have heard, of the command log's
+length and the power table in force (a table given after it goes on restore). What-ifs (a script's
+forecast), a window's undo and stepping back all restore one; none of them needs a second copy of
+the rules. Restoring puts values back into the live objects, so esper's caches and every reference
+stay valid.
 
 One thing is not put back: esper numbers entities from a counter of its own, so a creature spawned
 after a restore gets a fresh id rather than the one a creature spawned before it had.
@@ -13,6 +14,7 @@ after a restore gets a fresh id rather than the one a creature spawned before it
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
@@ -21,6 +23,7 @@ import esper
 import numpy as np
 
 from components import Conditions, Cover, Defense, Falling, Fatigue, Health, Movement, Position, Vision
+from components.powers import Power
 from components.terrain import Terrain
 from game.battle import validate_whole
 from game.battle.world import BattleCore, entry
@@ -55,6 +58,9 @@ class Snapshot:
     #: taken between commands (not inside a tick or another command): after an exception left a round
     #: half played, only such a snapshot is taken before it
     between_commands: bool = True
+    #: the power table in force (the setter replaces it whole and never changes it in place, so the
+    #: object itself is kept): None in a snapshot made without one
+    powers: Mapping[str, Power] | None = None
 
 
 def _clone(value: Any, memo: dict[int, Any]) -> Any:
@@ -171,7 +177,7 @@ class Snapshots(BattleCore):
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
                         -1 if self.recording.orders is None else len(self.recording.orders),
-                        self.recording.depth == 0)
+                        self.recording.depth == 0, state.powers)
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
@@ -203,6 +209,11 @@ class Snapshots(BattleCore):
         state.sight = None  # a level-grid version that may now mean another grid: look the answers up again
         self.memo.forget()  # the same stamp may now stand for another history
         state.rng.setstate(snapshot.rng)
+        if snapshot.powers is not None and state.powers is not snapshot.powers:
+            # a table given after the snapshot (b.powers = {...}) goes with the rest of what came after;
+            # a new version, not the old number, so that no answer kept about either table is read again
+            state.powers = snapshot.powers
+            state.powers_version += 1
         self.scripts.seen, self.scripts.out = snapshot.heard, dict(snapshot.out)
         # the steps scripts used after the snapshot never happened: a what-if (a scripted power's
         # forecast) is not charged to the battle, and a replay, which forecasts nothing, agrees

@@ -207,9 +207,12 @@ class Turns(BattleCore):
             self.tick()
 
     @classmethod
-    def is_command(cls, name: str) -> bool:
-        """Whether ``name`` is one of the commands a log may hold (what replays and saves may call)."""
-        return bool(getattr(getattr(cls, name, None), "is_command", False))
+    def is_command(cls, name: object) -> bool:
+        """Whether ``name`` is one of the commands a log may hold (what replays and saves may call).
+
+        Anything but a string is no command's name (a tool checking a log read from a file asks about
+        whatever it holds: getattr raised TypeError on a number)."""
+        return isinstance(name, str) and bool(getattr(getattr(cls, name, None), "is_command", False))
 
     def _turn_orders(self, actor: int, controller: Controller | None, recorded: Iterable[list[Any]]) -> None:
         """Let the controller (or the recorded orders) issue this turn's commands, and log them."""

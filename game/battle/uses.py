@@ -126,7 +126,9 @@ class PowerUses(BattleCore):
     @entry
     def squares_in_area(self, power_id: str, user: int, point: tuple[int, int] | None = None,
                         direction: str | tuple[int, int] | None = None) -> list[tuple[int, int]]:
-        """The squares a power's area would cover if ``user`` aimed it at ``point`` (for a UI).
+        """The squares a power's area would cover if ``user`` aimed it at ``point`` (for a UI), from
+        where its queued orders leave it, as ``forecast`` and the use itself start it: after a queued
+        move, a cone with no range spreads from the move's end, not from where the user stands now.
 
         Raises:
             IllegalCommand: an unknown power, a point off the grid, or a direction that is neither a
@@ -137,7 +139,7 @@ class PowerUses(BattleCore):
         user = self.check(user)
         if power.area is None:
             return [] if point is None else [self.square_of(point)]
-        origin = esper.component_for_entity(user, Position).square
+        origin = orders.projected(self.state, user)[0].square
         return area_squares(self.state, power, origin, None if point is None else self.square_of(point),
                             validate.direction(direction))
 

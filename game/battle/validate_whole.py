@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import esper
 
 from components import Abilities
+from components.commands import UsePower
+from components.events import CommandRefused, PowerUsed
 from components.powers import Power
 from components.values import shown
 from game.battle.errors import IllegalCommand
@@ -62,6 +64,37 @@ def powers_kept(state: BattleState, table: Mapping[str, Power]) -> None:
         for power_id in esper.component_for_entity(entity, Abilities).powers:
             if power_id not in table:
                 raise IllegalCommand(f"the new power table lacks {power_id!r}, which {label(entity)} has")
+
+
+def _orders_use_power(entry: object) -> bool:
+    """Whether a log entry is a use of a power, or a tick whose recorded orders hold one (a turn
+    controller's orders are recorded inside the tick that called it, not as entries of their own)."""
+    if not isinstance(entry, (list, tuple)) or len(entry) != 3:
+        return False
+    name, _, kwargs = entry
+    if name == "use_power":
+        return True
+    orders = kwargs.get("orders") if isinstance(kwargs, Mapping) else None
+    return isinstance(orders, (list, tuple)) and any(
+        isinstance(turn, (list, tuple)) and len(turn) == 2 and isinstance(turn[1], (list, tuple))
+        and any(_orders_use_power(order) for order in turn[1]) for turn in orders)
+
+
+def table_replaceable(state: BattleState, log: list[Any]) -> None:
+    """The power table may still be replaced: no power has been used, queued or refused in this battle.
+
+    Why every route is looked at: a replay gives every command the table the battle ends with, so a
+    use made under the old one would replay under the new one. A use reaches the battle as a command
+    of its own (the log), as a turn controller's order (recorded inside its tick), or from a trusted
+    handler (recorded only as the handler): what resolved is in the events, what waits in the queues.
+    """
+    used = any(_orders_use_power(entry) for entry in log) \
+        or any(isinstance(event, PowerUsed)
+               or (isinstance(event, CommandRefused) and event.command.startswith("use ")) for event in state.events) \
+        or any(isinstance(order, UsePower) for queue in state.actions.values() for order in queue)
+    if used:
+        raise IllegalCommand("the power table can be replaced only before the battle's first use of a power "
+                             "(a replay would give the earlier uses the new table): make a new battle instead")
 
 
 # ------------------------------------------------------------------ rounds and snapshots

@@ -297,9 +297,7 @@ class BattleCore:
         checked = validate_whole.power_table(table)
         _enter(self)
         validate_whole.powers_kept(self.state, checked)
-        if any(name == "use_power" for name, _, _ in self.recording.log):
-            raise IllegalCommand("the power table can be replaced only before the battle's first use of a power "
-                                 "(a replay would give the earlier uses the new table): make a new battle instead")
+        validate_whole.table_replaceable(self.state, self.recording.log)
         self.state.powers = checked
         self.state.powers_version += 1
 
