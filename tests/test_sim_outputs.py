@@ -137,3 +137,17 @@ def test_a_replays_variant_link_is_removed_not_followed(tmp_path: Path) -> None:
     (tmp_path / "out" / "replays" / "variant-0").symlink_to(elsewhere)
     assert remove_stale_replays(tmp_path / "out") == [tmp_path / "out" / "replays" / "variant-0"]
     assert elsewhere.is_dir() and not (tmp_path / "out" / "replays").exists()
+
+
+def test_the_rounds_plot_says_where_battles_stopped_at_the_cap_are_drawn(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A battle cut at ``--max-rounds`` is a draw drawn at the cap: the axis must say so, or a pile
+    at the cap reads as battles that ended there."""
+    from matplotlib.axes import Axes
+
+    labels: list[str] = []
+    real = Axes.set_xlabel
+    monkeypatch.setattr(Axes, "set_xlabel", lambda axis, text, *a, **k: labels.append(text) or real(axis, text, *a, **k))
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3",
+                 "--out", str(tmp_path / "o"), "--no-progress"]) == 0
+    assert "rounds until one side could no longer act, or the cap of 3 (a draw)" in labels, labels

@@ -1,4 +1,5 @@
-"""The baseline players: "greedy" (the most expected damage now) and "random" (any legal action).
+"""The baseline players: "greedy" (the most expected damage now) and "random" (a legal action drawn by lot among
+doing nothing, a use that harms an enemy, standing up and a move).
 
 Kept unchanged as the yardstick: the tactical player (:mod:`game.ai.tactical`) is measured against
 them, so a change here would move every comparison. Both plan from a :class:`game.ai.board.View`.

@@ -30,8 +30,8 @@ POLICY_HELP: Mapping[str, str] = MappingProxyType({
     "greedy": "the fixed baseline: the most expected damage now, else the nearest square with an enemy in reach;"
               "\nnever ends a move below a ledge that hurts (its way may cross one); ignores heals, areas near friends,"
               " threats and falls it causes.",
-    "random": "any legal action (a power, a stand, a move to any reachable square), drawn from the seeded"
-              "\ngenerator: the floor any player should beat.",
+    "random": "one legal action drawn from the seeded generator: nothing, a use that harms an enemy, standing up"
+              "\nor a move to any reachable square (never a heal, light or flight): the floor any player should beat.",
 })
 POLICIES = tuple(POLICY_HELP)
 
@@ -100,8 +100,8 @@ def plan_turn(battle: Any, entity: int, policy: str = "tactical", rng: random.Ra
     Args:
         battle: the battle.
         entity: the creature to plan for.
-        policy: "tactical" (attack the weakest enemy in reach, else close in behind cover),
-            "greedy" (most expected damage now) or "random" (any legal action).
+        policy: "tactical" (every move and use weighed by the battle's forecasts, see POLICY_HELP),
+            "greedy" (most expected damage now) or "random" (a legal action that may harm an enemy, drawn by lot).
         rng: the caller's seeded generator (only "random" draws from it); a fixed seed if None, so
             a plan never depends on hidden global state.
         reserved: squares other creatures already plan to move into this round (kept free).

@@ -284,9 +284,10 @@ def _grid(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats], teams: Sequence[str],
-         swept: Sequence[tuple[str, Sequence[Any]]], out_dir: Path) -> list[Path]:
+         swept: Sequence[tuple[str, Sequence[Any]]], out_dir: Path, max_rounds: int | None = None) -> list[Path]:
     """``winrate.png`` (win rate against the first swept value, CI error bars, one panel per team and
-    one line per combination of the other swept keys) and ``rounds.png`` (rounds per battle)."""
+    one line per combination of the other swept keys) and ``rounds.png`` (rounds per battle, a draw at
+    ``max_rounds`` counted at the cap)."""
     import matplotlib
 
     matplotlib.use("Agg")  # headless: never a window, never pygame
@@ -304,7 +305,7 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
         panel.grid(alpha=0.3)
     written = [_save(plt, fig, out_dir / WINRATE_PLOT)]
     fig, axis = plt.subplots(figsize=(7, 4.2))
-    _plot_rounds(axis, variants)
+    _plot_rounds(axis, variants, max_rounds)
     written.append(_save(plt, fig, out_dir / ROUNDS_PLOT))
     paired = [s for s in summaries if "paired" in s]
     if paired:
@@ -366,8 +367,8 @@ def _plot_single(panels: Sequence[Any], summary: Mapping[str, Any], teams: Seque
         panel.set_title(f"{team} wins")
 
 
-def _plot_rounds(axis: Any, variants: Sequence[VariantStats]) -> None:
-    """A step histogram of battle length per variant."""
+def _plot_rounds(axis: Any, variants: Sequence[VariantStats], max_rounds: int | None) -> None:
+    """A step histogram of battle length per variant (a battle stopped at the cap sits at the cap)."""
     top = max((max(v.rounds_hist) for v in variants if v.rounds_hist), default=1)
     bins = range(0, top + 2)
     for variant in variants:
@@ -376,7 +377,8 @@ def _plot_rounds(axis: Any, variants: Sequence[VariantStats]) -> None:
         rounds = sorted(variant.rounds_hist)
         axis.hist(rounds, bins=bins, weights=[variant.rounds_hist[r] for r in rounds], histtype="step",
                   linewidth=1.5, label=variant.label, align="left")
-    axis.set_xlabel("rounds until one side could no longer act")
+    axis.set_xlabel("rounds until one side could no longer act" + (
+        "" if max_rounds is None else f", or the cap of {max_rounds} (a draw)"))
     axis.set_ylabel("battles")
     axis.set_title("Battle length")
     if len(variants) > 1:

@@ -282,7 +282,8 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
         result.files.append(out_dir / TABLE)
     try:
         if result.done > result.failed:
-            result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir)
+            result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir,
+                                 config.max_rounds)
     except OSError as err:
         result.write_errors.append(f"cannot write the plots in {out_dir}: {err.strerror or err}")
     summary = {"scenario": str(config.scenario), "seed": config.seed, **battle_settings(config),
