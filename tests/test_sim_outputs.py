@@ -147,7 +147,12 @@ def test_the_rounds_plot_says_where_battles_stopped_at_the_cap_are_drawn(
 
     labels: list[str] = []
     real = Axes.set_xlabel
-    monkeypatch.setattr(Axes, "set_xlabel", lambda axis, text, *a, **k: labels.append(text) or real(axis, text, *a, **k))
+
+    def recording(axis: Axes, text: str, *args: Any, **kwargs: Any) -> Any:
+        labels.append(text)
+        return real(axis, text, *args, **kwargs)
+
+    monkeypatch.setattr(Axes, "set_xlabel", recording)
     assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3",
                  "--out", str(tmp_path / "o"), "--no-progress"]) == 0
     assert "rounds until one side could no longer act, or the cap of 3 (a draw)" in labels, labels
