@@ -115,21 +115,28 @@ def cover_lookup(state: BattleState) -> CoverTest:
     """:func:`has_cover` for pair after pair: the rules and the layout's known answers read once, each
     answer then a lookup (a planner's threats ask it of every enemy's blow on every square weighed, and
     the calls around each lookup cost more than the lookup). For one batch of asks, in which nothing
-    changes the map. A pair not known yet is worked out by :func:`cover_count`, as :func:`has_cover`
-    would (into the store's answers: the ones read here are facts of the layout, even if the store
-    has begun afresh since)."""
+    changes the map. A pair not known yet is worked out as :func:`cover_count` works it out (on a map of
+    few solid squares by :func:`blocked_among`, read once here too, and filed under the key already
+    made), into the answers read here: they are facts of the layout, even if the store has begun
+    afresh since."""
     rules = state.rules
     if not rules.cover_enabled:
         return lambda attacker, defender: False
     caches, terrain, needed = state.caches, state.terrain, rules.cover_lines_needed
-    answers = caches.cover_answers(terrain.layout_key())
+    layout = terrain.layout_key()
+    answers = caches.cover_answers(layout)
+    few = caches.cover_solids(layout, lambda: few_solids(terrain))
 
     def covered(attacker: tuple[int, int], defender: tuple[int, int]) -> bool:
         if attacker == defender:
             return False
-        count = answers.get((attacker[0], attacker[1], defender[0], defender[1]))
+        key = (attacker[0], attacker[1], defender[0], defender[1])
+        count = answers.get(key)
         if count is None:
-            count = cover_count(caches, terrain, attacker, defender)
+            if few is not None:  # (``cover_count``'s first way, its answer filed under the key already made)
+                count = answers[key] = blocked_among(few, attacker, defender)
+            else:
+                count = cover_count(caches, terrain, attacker, defender)
         return count >= needed
 
     return covered

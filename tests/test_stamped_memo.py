@@ -89,3 +89,19 @@ def test_a_restore_forgets_what_was_kept() -> None:
     prone = b.threat(me, (3, 1)).expected
     assert prone == fresh_answer(b, me, (3, 1))
     assert prone != dazzled
+
+
+def test_an_attack_chance_by_its_parts_outlasts_the_stamp() -> None:
+    """A chance is a function of its parts and the rules alone (a battle keeps its rules for its whole
+    life): its table is the same one in every stamp's answers, and after a restore's forgetting."""
+    b, me, _ = duel()
+    b.threat(me, (3, 1))
+    first = b.memo.table(b.state)
+    chances = first["attack_chances"]
+    assert chances  # the foe's strike at (3, 1)
+    b.begin_round()
+    later = b.memo.table(b.state)
+    assert later is not first and later["attack_chances"] is chances
+    b.memo.forget()
+    assert b.memo.table(b.state)["attack_chances"] is chances
+    assert b.threat(me, (3, 1)).expected == fresh_answer(b, me, (3, 1))

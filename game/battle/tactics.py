@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 import esper
 import numpy as np
 
-from components import Conditions, Creature, Defense, Falling, Fatigue, Health, Movement, Position
+from components import Abilities, Conditions, Creature, Defense, Falling, Fatigue, Health, Movement, Position
 from components.forecasts import Threat, ThreatSource
 from components.powers import Power
 from game.battle import orders, validate
@@ -24,9 +24,14 @@ from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import CoverTest, cover_lookup
 from systems.geometry import distance_3d_ft
-from systems.power_checks import attack_chance, height_at, known_powers, reach_ft
-from systems.visibility import Visibility, level_at, sight_value, vision_level
+from systems.power_checks import attack_chance, height_at, power_ids, reach_ft
+from systems.visibility import Visibility, level_at, vision_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
+
+#: what a threat reads of a creature, in one esper query (kept by esper while no component is added or
+#: removed, which a battle under way never does) rather than a lookup a part
+_READ: tuple[type[Any], ...] = (Creature, Health, Fatigue, Conditions, Falling, Movement, Position, Defense, Abilities)
+_Parts = tuple[Creature, Health, Fatigue, Conditions, Falling, Movement, Position, Defense, Abilities]
 
 
 class _Menace(NamedTuple):
@@ -42,7 +47,8 @@ class _Menace(NamedTuple):
     team: str
     speed: float
     flying: bool
-    powers: tuple[tuple[Power, float], ...]  # its powers that roll and hurt (dice, or a fall), with their reach
+    # its powers that roll and hurt (dice, or a fall), with their reach and their dice's average (0 for none)
+    powers: tuple[tuple[Power, float, float], ...]
     sight: int  # (its sight level as a plain number: a member of an IntEnum hashes its name in Python, and
     # this is part of every attack chance's key)
     fatigue: int
@@ -144,15 +150,16 @@ class Tactics(TacticMaps):
         reads it: each kept while the battle's stamp holds (a plan asks the threats several times a
         turn), and read only once asked about (a duel of a condition's what-if asks about one enemy);
         ``memo``: the battle's answers for its stamp."""
+        parts: dict[int, Any] = dict(esper.get_components(*_READ))
         able: list[int] | None = memo.get(("able", team))
         if able is None:
-            able = memo[("able", team)] = list(self._able_enemies(team))
+            able = memo[("able", team)] = list(self._able_enemies(team, parts))
         found = []
         for enemy in able:
             if asked is not None and enemy not in asked:
                 continue
             key = ("menace", enemy)
-            menace = memo[key] if key in memo else memo.setdefault(key, self._menace(enemy))
+            menace = memo[key] if key in memo else memo.setdefault(key, self._menace(enemy, parts[enemy]))
             if menace is not None:
                 found.append(menace)
         return found
@@ -176,45 +183,46 @@ class Tactics(TacticMaps):
                 kept[key] = answer if key[0] == "menace" else answer.copy()
         return kept
 
-    def _able_enemies(self, team: str) -> Iterable[int]:
-        """Creatures of other teams that could take a turn: alive, not downed, not falling."""
+    def _able_enemies(self, team: str, parts: dict[int, Any]) -> Iterable[int]:
+        """Creatures of other teams that could take a turn: alive, not downed, not falling (``parts``: each
+        creature's components, as ``_READ`` names them)."""
         for other in self.state.creatures:
-            if esper.component_for_entity(other, Creature).team == team:
+            creature, health, fatigue, conditions, falling = parts[other][:5]
+            if creature.team == team:
                 continue
-            if is_dead(esper.component_for_entity(other, Health), esper.component_for_entity(other, Fatigue)):
+            if is_dead(health, fatigue):
                 continue
-            if not can_act(esper.component_for_entity(other, Conditions)):
+            if not can_act(conditions):
                 continue
-            if esper.component_for_entity(other, Falling).start_z is not None:
+            if falling.start_z is not None:
                 continue
             yield other
 
-    def _menace(self, enemy: int) -> _Menace | None:
+    def _menace(self, enemy: int, parts: _Parts) -> _Menace | None:
         """What ``enemy`` could strike with this round, wherever the target stands: its powers that roll
         and hurt (by dice, or by the fall a shove causes), with their reach, its walk, where it stands;
-        None while it is surprised (no powers)."""
+        None while it is surprised (no powers). ``parts``: its components, as ``_READ`` names them."""
         state = self.state
-        conditions = esper.component_for_entity(enemy, Conditions)
+        creature, _, fatigue, conditions, falling, movement, position, defense, abilities = parts
         if "surprised" in conditions.active:
             return None
-        movement = esper.component_for_entity(enemy, Movement)
-        position = esper.component_for_entity(enemy, Position)
         # blinded, it sees nothing wherever it stands: no power aimed at a creature or a point it must see
         sightless = vision_level(Visibility.NORMAL, conditions) == Visibility.NO_VISION
         powers = []
-        for power_id in known_powers(state, enemy):
+        for power_id in power_ids(state, abilities):
             power = state.powers.get(power_id)
             hurts = power is not None and (power.damage is not None or bool(power.push_ft or power.pull_ft))
             if power is None or not hurts or (power.attack_bonus is None and power.save_dc is None):
                 continue  # (a shove with no dice of its own hurts by the fall it may cause)
             if sightless and (power.single_target or power.aims_at_point):
                 continue
-            powers.append((power, reach_ft(power, state.rules)))
-        speed = walk_speed(movement, conditions, esper.component_for_entity(enemy, Falling), state.rules)
-        return _Menace(enemy, position.square, float(position.z), esper.component_for_entity(enemy, Creature).team,
-                       speed, is_flying(movement, conditions), tuple(powers),
-                       sight_value(state, enemy, position.square), esper.component_for_entity(enemy, Fatigue).level,
-                       esper.component_for_entity(enemy, Defense).attack_bonus)
+            average = 0.0 if power.damage is None else power.damage.average()
+            powers.append((power, reach_ft(power, state.rules), average))
+        speed = walk_speed(movement, conditions, falling, state.rules)
+        square = position.square
+        return _Menace(enemy, square, float(position.z), creature.team, speed, is_flying(movement, conditions),
+                       tuple(powers), vision_value(level_at(state, square), conditions), fatigue.level,
+                       defense.attack_bonus)
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
@@ -226,7 +234,7 @@ class Tactics(TacticMaps):
         rules = self.state.rules
         at_hand = 2 * rules.square_ft
         away: float | None = None
-        for power, reach in menace.powers:
+        for power, reach, average in menace.powers:
             if reach > at_hand and (menace.flying or menace.z - z <= reach):
                 if away is None:  # (what _could_reach asks of a ranged power, the same for each)
                     away = distance_3d_ft(menace.square, menace.z, at, z, rules)
@@ -234,19 +242,20 @@ class Tactics(TacticMaps):
                     continue
             elif not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, menace, struck, at, saved, hits, covered)
+            found = self._blow(power, average, menace, struck, at, saved, hits, covered)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
-    def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
+    def _blow(self, power: Power, average: float, menace: _Menace, struck: _Struck, at: tuple[int, int],
               saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float], covered: CoverTest
               ) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
         A plain attack is worked out from the sides read once (``attack_terms``' own parts: the roll
-        mode, the Defense, the hit chance), since a planner asks it for many squares."""
+        mode, the Defense, the hit chance), since a planner asks it for many squares; ``average``: its
+        dice's, read with the menace."""
         enemy, origin = menace.enemy, menace.square
         if power.push_ft or power.pull_ft:
             odds = self._target_odds(power, enemy, struck.entity, origin, menace.team, target_square=at)
@@ -276,7 +285,7 @@ class Tactics(TacticMaps):
         chance = hits.get(parts)
         if chance is None:
             chance = hits[parts] = attack_chance(*parts, state.rules)
-        return ThreatSource(enemy, power.id, chance, chance * power.damage.average(), cover)
+        return ThreatSource(enemy, power.id, chance, chance * average, cover)
 
     def _saved_blow(self, power: Power, enemy: int, target: int, origin: tuple[int, int], at: tuple[int, int]
                     ) -> tuple[float, float]:

@@ -218,8 +218,9 @@ class BattleCore:
         self.display_names: tuple[tuple[int, int], dict[int, str]] = ((0, -1), {})
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
-        #: forecasts' answers kept while the battle's stamp holds (see game.battle.memo)
-        self.memo = StampedMemo()
+        #: forecasts' answers kept while the battle's stamp holds (see game.battle.memo); an attack's chance
+        #: by its parts (see ``Outcomes._chances``, ``Tactics._blow``) holds for the battle's whole life
+        self.memo = StampedMemo(lasting=("attack_chances",))
         if script_hosts is None and trusted_scripts:
             # In-process hosts need no closing, so battles on one map's caches share them: a
             # script is parsed and frozen once for all of them (a worker host is a process: own).
