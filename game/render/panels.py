@@ -41,7 +41,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("[ / ]: animations slower / faster     Backspace: end the animation playing", "body"),
     ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
-    ("Numbers on squares: ground height in ft (stepping down is a fall: 1d6 per full 10 ft)", "body"),
+    ("Numbers on squares: ground height in ft (a drop of 10+ ft: 1d6 per full 10 ft, soft halves)", "body"),
     ("Dashed line to the hovered creature: green in sight (or a legal use), red not", "body"),
     ("Ctrl+S: save to {save}     Ctrl+L: load it     Ctrl+Q: quit", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
