@@ -87,6 +87,15 @@ def test_rally_reaction_heals_allies_when_one_is_downed():
         assert hp(b, a1) == 7 and hp(b, far) == 5 and hp(b, foe) == 5
 
 
+def test_attach_reaction_names_a_misspelt_reaction_with_the_one_it_looks_like(tmp_path):
+    (tmp_path / "slip.star").write_text("def on_dowend(ctx, event):\n    pass\n")
+    with Battle(seed=1, script_dir=tmp_path) as b:
+        with pytest.raises(ValueError, match=r"slip\.star defines no reaction; it defines on_dowend \(did you mean "
+                                             r"'on_downed'\?\); expected one of on_damaged, on_downed"):
+            b.attach_reaction("slip.star")
+        assert b.command_log == []
+
+
 def test_attach_reaction_refuses_scripts_without_reactions():
     with Battle(seed=1) as b:
         with pytest.raises(ValueError, match="defines no reaction"):

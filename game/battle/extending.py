@@ -12,6 +12,7 @@ from components.forecasts import ReactionForecast
 from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, reaction_entries
+from game.battle.script_names import no_reaction
 from game.battle.world import BattleCore, command, entry
 from game.scripting import ScriptError
 
@@ -37,9 +38,9 @@ class Extending(BattleCore):
             functions = self.scripts.load(script)
         except ScriptError as err:
             raise IllegalCommand(f"cannot attach reaction script: {err}") from None
-        names = set(REACTIONS.values())
-        if not functions & names:
-            raise IllegalCommand(f"{script} defines no reaction; expected one of {', '.join(REACTIONS.values())}")
+        problem = no_reaction(script, functions, tuple(REACTIONS.values()))
+        if problem:
+            raise IllegalCommand(problem)
         problems = self.scripts.entry_problems(script, reaction_entries(), POWER_ENTRIES)
         if problems:  # found now, not when the event first happens in the middle of a battle
             raise IllegalCommand(f"cannot attach reaction script: {'; '.join(problems)}")

@@ -6,6 +6,9 @@ A host knows a script by its file name and a digest of its text (see
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
+
+from game.content.checks import did_you_mean
 from game.scripting import ScriptError
 
 #: The most characters of a refused name an error shows.
@@ -39,3 +42,13 @@ def failure_place(err: ScriptError | None, script: str) -> str:
     if err is None:
         return script
     return str(err).removesuffix(f": {err.reason}")
+
+
+def no_reaction(script: str, functions: Collection[str], reactions: Sequence[str]) -> str | None:
+    """Why a reaction script cannot be attached: none of its functions is a reaction. Its ``on_``
+    functions are named, each with the reaction it looks like a slip for (``on_dowend``)."""
+    if any(name in functions for name in reactions):
+        return None
+    slips = "".join(f"; it defines {name}{did_you_mean(name, reactions)}"
+                    for name in sorted(functions) if name.startswith("on_"))
+    return f"{script} defines no reaction{slips}; expected one of {', '.join(reactions)}"

@@ -63,7 +63,7 @@ def describe(value: object) -> str:
 
 def did_you_mean(word: object, options: Iterable[str]) -> str:
     """`` (did you mean 'health'?)`` when one of ``options`` is close to ``word``, else ``""``."""
-    close = difflib.get_close_matches(str(word), list(options), n=1)
+    close = difflib.get_close_matches(str(word), sorted(options), n=1)  # sorted: a set's order is not fixed
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 

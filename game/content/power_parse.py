@@ -55,7 +55,6 @@ dice of 1..1000 sides with a bonus within -1000..1000 (see ``components.dice``),
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -68,6 +67,7 @@ from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import Bound, shown
 from game.content import checks
+from game.content.checks import did_you_mean
 from game.content.recorded import script_problem
 
 __all__ = ["KEYS", "PowerError", "contradiction", "parse_power"]
@@ -95,12 +95,6 @@ def _span(bound: Bound) -> str:
 
 class PowerError(ValueError):
     """A power file that cannot be used, with the file, power and key in the message."""
-
-
-def did_you_mean(word: object, options: list[str] | tuple[str, ...] | frozenset[str]) -> str:
-    """`` (did you mean 'range_ft'?)`` when one of ``options`` is close to ``word``, else ``""``."""
-    close = difflib.get_close_matches(str(word), sorted(options), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class _Reader:

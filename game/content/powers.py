@@ -34,8 +34,9 @@ from typing import Any
 
 from components.powers import Power
 from components.values import shown
+from game.content.checks import did_you_mean
 from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
-from game.content.power_parse import KEYS, PowerError, did_you_mean, parse_power
+from game.content.power_parse import KEYS, PowerError, parse_power
 
 __all__ = [
     "ASSETS", "POWERS_DIR", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",

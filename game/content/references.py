@@ -20,6 +20,7 @@ from pathlib import Path
 
 from components.powers import Power
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
+from game.battle.script_names import no_reaction
 from game.content.checks import Problems
 from game.content.files import UnreadableFile, inside_folder
 from game.content.powers import (
@@ -108,9 +109,9 @@ def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool
         problems.add(f"{where}[{i}]", str(err))
         reads.failed[(script, "reaction")] = f"{where}[{i}]"
         return
-    if functions is not None and not functions & set(REACTIONS.values()):
-        problems.add(f"{where}[{i}]", f"{script} defines no reaction; expected one of "
-                                      f"{', '.join(REACTIONS.values())}")
+    problem = None if functions is None else no_reaction(script, functions, tuple(REACTIONS.values()))
+    if problem:
+        problems.add(f"{where}[{i}]", problem)
 
 
 def check_power_scripts(powers: tuple[str, ...], where: str, library: PowerLibrary, folder: Path, trusted: bool,
