@@ -237,6 +237,24 @@ def test_a_power_file_that_is_not_toml_is_named_when_an_unknown_power_is_used(
         load_scenario_text(LEDGE.replace('powers = ["shoot"]', 'powers = ["smite"]', 1), "s.toml")
 
 
+def test_a_broken_power_files_error_and_the_known_powers_are_said_once_for_every_creature(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Thirteen uses of a broken file's powers once repeated its error and the whole list of known
+    powers thirteen times: each is said in full by the first problem and pointed at by the rest."""
+    shipped = tmp_path / "powers"
+    shutil.copytree(POWERS_DIR, shipped)
+    (shipped / "garbled.toml").write_text("[smite\n")
+    monkeypatch.setattr(powers_module, "POWERS_DIR", shipped)
+    scenario = LEDGE.replace('powers = ["shoot"]', 'powers = ["smite", "hex", "curse"]', 1)
+    with pytest.raises(ScenarioError) as caught:
+        load_scenario_text(scenario, "s.toml")
+    message = str(caught.value)
+    assert message.count("not valid TOML") == 1 and message.count("known powers: ") == 1, message
+    assert message.count("garbled.toml, whose error is said above") == 2
+    assert message.count("the known powers as above") == 2
+    assert all(f"unknown power {name!r}" in message for name in ("smite", "hex", "curse"))
+
+
 def test_an_edited_power_file_is_read_again(tmp_path: Path) -> None:
     path = tmp_path / "bolt.toml"
     path.write_text('[bolt]\nname = "Bolt"\ndescription = "d"\nrange_ft = 30\ndamage = "1d6"\n')

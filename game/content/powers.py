@@ -217,18 +217,36 @@ class PowerLibrary:
         """This library with more files after its own (a scenario's power files)."""
         return PowerLibrary.of((*self.files, *files))
 
-    def problem(self, power_id: str) -> str | None:
-        """Why ``power_id`` cannot be used (naming the broken file that defines it), or None."""
+    def problem(self, power_id: str, told: set[str] | None = None) -> str | None:
+        """Why ``power_id`` cannot be used (naming the broken file that defines it), or None.
+
+        ``told``: the broken files' errors said already by the caller's earlier problems; each is
+        said in full once and then pointed at (a scenario of thirteen creatures would repeat it).
+        """
         if power_id in self.powers:
             return None
+
+        def error_of(file: PowerFile) -> str:
+            error = str(file.error)
+            if told is None or error not in told:
+                if told is not None:
+                    told.add(error)
+                return error
+            return f"{file.path}, whose error is said above"
+
         for file in self.broken:
             if power_id in file.ids:
-                return f"power {power_id!r} is in a power file that did not load: {file.error}"
+                return f"power {power_id!r} is in a power file that did not load: {error_of(file)}"
         known = sorted(self.powers)
-        message = f"unknown power {power_id!r}{did_you_mean(power_id, known)}; known powers: {', '.join(known)}"
+        listing = f"known powers: {', '.join(known)}"
+        if told is not None and listing in told:
+            listing = "the known powers as above"
+        elif told is not None:
+            told.add(listing)
+        message = f"unknown power {power_id!r}{did_you_mean(power_id, known)}; {listing}"
         unread = [file for file in self.broken if not file.ids]
         if unread:
-            message += f" (and {unread[0].error}, so it may be defined there)"
+            message += f" (and {error_of(unread[0])}, so it may be defined there)"
         return message
 
 

@@ -278,6 +278,8 @@ class _Creatures:
     squares: dict[tuple[int, int], str]
     #: whether ``library`` holds every power file the scenario names (else unknown names are not checked)
     complete: bool = True
+    #: the errors of broken power files said already (each is said once, by the first creature it concerns)
+    told: set[str] = field(default_factory=set)
 
     def check(self, i: int, table: dict[str, Any], problems: Problems) -> CreatureSpec | None:
         where = f"creatures[{i}]"
@@ -316,7 +318,7 @@ class _Creatures:
     def check_references(self, where: str, checked: Mapping[str, Any], problems: Problems) -> None:
         before = len(problems)
         for power in checked["powers"]:
-            problem = self.library.problem(power)
+            problem = self.library.problem(power, self.told)
             if problem and self.complete:  # else it may be in the file that did not load, reported already
                 problems.add(f"{where}.powers", problem)
         folder, trusted = self.context.script_dir, self.context.parse_trusted
