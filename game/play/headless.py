@@ -7,13 +7,14 @@ after each of the first turns and one of the end, and the combat log written bes
 
 from __future__ import annotations
 
+import argparse
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from game.sim.flags import FlagError, check_out_dir, decimal, shown_flag
+from game.sim.flags import FlagError, check_out_dir, whole
 
 #: Turns photographed (one PNG each) before only the last picture is kept.
 TURN_SHOTS = 24
@@ -38,18 +39,17 @@ class Played:
     winner: str | None
 
 
-def _whole(flag: str, text: str, low: int, high: int, shown: str) -> int:
-    """``flag``'s value as a whole number in ``low..high`` (``shown`` is how the message writes the range).
+def _whole(flag: str, text: str, low: int, high: int, what: str = "a whole number") -> int:
+    """``flag``'s value as a whole number in ``low..high``, refused in ``simulate``'s words
+    (:func:`game.sim.flags.whole`), so the two commands say a bad number alike.
 
     Raises:
         PlayError: it is not one.
     """
-    value = decimal(text)
-    if value is None:
-        raise PlayError(f"{flag} must be a whole number in {shown}, not {shown_flag(text)}")
-    if not low <= value <= high:
-        raise PlayError(f"{flag} must be a whole number in {shown}, not {value}")
-    return value
+    try:
+        return whole(low, high, what)(text)
+    except argparse.ArgumentTypeError as err:
+        raise PlayError(f"argument {flag}: {err}") from None
 
 
 def write_out(write: Callable[[Path], None], path: Path) -> None:
@@ -114,7 +114,7 @@ def check_rounds(text: str) -> int:
     Raises:
         PlayError: it is not one.
     """
-    return _whole("--rounds", text, 1, MAX_ROUNDS, f"1..{MAX_ROUNDS}")
+    return _whole("--rounds", text, 1, MAX_ROUNDS)
 
 
 def check_seed(text: str) -> int:
@@ -123,7 +123,7 @@ def check_seed(text: str) -> int:
     Raises:
         PlayError: it is not one.
     """
-    return _whole("--seed", text, 0, 2**63 - 1, "0..2**63-1")
+    return _whole("--seed", text, 0, 2**63 - 1, "a seed")
 
 
 def check_out(text: str, outputs: tuple[str, ...] = PLAY_OUTPUTS) -> Path:
