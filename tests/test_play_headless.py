@@ -50,10 +50,13 @@ def test_the_cli_writes_the_log_it_prints(tmp_path: Path, capsys: pytest.Capture
 
 @pytest.mark.parametrize(("args", "says"), [
     (["assets/scenarios/nowhere.toml"], "nowhere.toml"),
-    (["assets/scenarios/ledge.toml", "--rounds", "0"], "argument --rounds: expected a whole number from 1 to 500, got '0'"),
-    (["assets/scenarios/ledge.toml", "--rounds", "ten"], "argument --rounds: expected a whole number from 1 to 500, got 'ten'"),
+    (["assets/scenarios/ledge.toml", "--rounds", "0"],
+     "argument --rounds: expected a whole number from 1 to 500, got '0'"),
+    (["assets/scenarios/ledge.toml", "--rounds", "ten"],
+     "argument --rounds: expected a whole number from 1 to 500, got 'ten'"),
     (["assets/scenarios/ledge.toml", "--rounds", "100000"], "--rounds"),
-    (["assets/scenarios/ledge.toml", "--seed", "-1"], "argument --seed: expected a seed from 0 to 9,223,372,036,854,775,807, got '-1'"),
+    (["assets/scenarios/ledge.toml", "--seed", "-1"],
+     "argument --seed: expected a seed from 0 to 9,223,372,036,854,775,807, got '-1'"),
     (["assets/scenarios/ledge.toml", "--out", "README.md"],
      "--out 'README.md': expected a directory, but it is an existing file"),
 ])
