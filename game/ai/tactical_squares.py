@@ -50,16 +50,17 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     in_reach: np.ndarray = apart <= reach
     out_of_reach = cast(np.ndarray, ~in_reach.any(axis=0))  # (an array: the stubs say it may be a bool)
     paths = field[xs, ys].astype(np.float64)
-    cut_off = paths >= UNREACHABLE  # no way round to them (a wall, a ravine): how far as the arrow flies
     # (on most turns no square is cut off and no drop hurts: then the way round is the path, and the
-    # arrays that would add nothing to it are not made; 0.0 times anything, plus a way, is the way)
-    ways = np.where(cut_off, UNREACHABLE + apart.min(axis=0), paths) if cut_off.any() else paths
-    drops = turn.z[turn.me] - zs
-    hurts = drops >= least_hurtful_drop_ft(turn.rules)
-    far_by = ways  # a drop that hurts ranks as that much farther (less onto soft ground, as its dice are):
-    if hurts.any():
+    # arrays that would add nothing to it are not made; 0.0 times anything, plus a way, is the way.
+    # Whether any is, is asked of the extreme alone: a rounded subtraction keeps the order of its operands)
+    ways = paths
+    if paths.max() >= UNREACHABLE:  # no way round to some (a wall, a ravine): how far as the arrow flies
+        ways = np.where(paths >= UNREACHABLE, UNREACHABLE + apart.min(axis=0), paths)
+    far_by, z, least = ways, turn.z[turn.me], least_hurtful_drop_ft(turn.rules)
+    if z - zs.min() >= least:  # a drop that hurts ranks as that much farther (less onto soft ground, as its dice are)
+        drops = z - zs
         soft = 1.0 / turn.rules.soft_landing_divisor
-        far_by = np.where(hurts, drops, 0.0) * np.where(terrain.soft[xs, ys], soft, 1.0) + ways
+        far_by = np.where(drops >= least, drops, 0.0) * np.where(terrain.soft[xs, ys], soft, 1.0) + ways
     # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
     first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
     # and for each enemy still standing, the two nearest ways into reach of it
@@ -69,8 +70,8 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     for near_it in by_enemy:
         first.extend(i for i in near_it if i not in first)
     xl, yl = xs.tolist(), ys.tolist()
-    rank: dict[tuple[int, int], tuple[int, float]] = {
-        (xl[i], yl[i]): (int(out_of_reach[i]), float(far_by[i])) for i in first}
+    rank: dict[tuple[int, int], tuple[int, float]] = {  # (two lists read, not a numpy scalar a square)
+        (xl[i], yl[i]): (int(o), f) for i, o, f in zip(first, out_of_reach[first].tolist(), far_by[first].tolist())}
     ranked = list(rank)
     nearest = sorted(enemies, key=lambda e: float(field[turn.square[e]]))[:3]
     cover = battle.cover_map(nearest, ranked)
