@@ -59,6 +59,8 @@ class MapCaches:
         self.cover_rows: dict[Layout, dict[tuple[int, int], Any]] = {}
         #: each layout's squares that block cover lines, when few (see ``systems.cover_lines.few_solids``)
         self.solids: dict[Layout, Any] = {}
+        #: each small layout's whole table of cover counts (see ``systems.cover_lines.cover_table``; None: none)
+        self.cover_tables: dict[Layout, Any] = {}
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
         #: tcod's Bresenham line from (0, 0) by its step (dx, dy): see ``line_steps``
         self.lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
@@ -67,6 +69,7 @@ class MapCaches:
         # the last layout asked about and its answers: a battle asks about one layout thousands of
         # times in a row, and its key (a tuple of bytes) is the same object while the walls stand
         self._last_cover: tuple[Layout, dict[tuple[int, int, int, int], int]] | None = None
+        self._last_table: tuple[Layout, Any] | None = None  # (the same, for the cover table)
 
     def distance_map(self, key: tuple[Any, ...]) -> np.ndarray | None:
         """A kept distance map (read-only), or None."""
@@ -142,6 +145,21 @@ class MapCaches:
         _keep(self.solids, layout, found, self.layouts_kept)
         return found
 
+    def cover_table(self, layout: Layout, make: Callable[[], T]) -> T:
+        """The whole table of cover counts of one layout, made by ``make`` the first time (None: none for
+        it). A quarter as many layouts' tables are kept as their answers: a 32x32 map's is a few MB."""
+        last = self._last_table
+        if last is not None and last[0] is layout:
+            known: T = last[1]
+            return known
+        if layout in self.cover_tables:
+            found: T = self.cover_tables[layout]
+        else:
+            found = make()
+            _keep(self.cover_tables, layout, found, max(self.layouts_kept // 4, 1))
+        self._last_table = (layout, found)
+        return found
+
     def sight_answers(self, layout: Layout, levels: np.ndarray | None
                       ) -> dict[tuple[tuple[int, int], tuple[int, int]], bool]:
         """The known answers of "can a viewer with some vision on this square see that one" for one
@@ -189,7 +207,9 @@ class MapCaches:
         self.cover.clear()
         self.cover_rows.clear()
         self.solids.clear()
+        self.cover_tables.clear()
         self._last_cover = None
+        self._last_table = None
         self.sight.clear()
         self.lines.clear()
         if owned:

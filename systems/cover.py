@@ -22,9 +22,11 @@ from components import Conditions, Cover, Creature, Position, Rules, Terrain
 from components.terrain import Blocks
 from systems.caches import Layout, MapCaches
 from systems.cover_lines import (
+    CoverTable,
     blocked_among,
     blocked_lines,
     blocked_lines_many,
+    cover_table,
     few_solids,
     row_count,
     row_of,
@@ -37,13 +39,28 @@ def _leans(terrain: Terrain, attacker: tuple[int, int]) -> bool:
     return terrain.has_blockers() and solids_for(terrain, attacker) is not terrain.blocking(Blocks.COVER)
 
 
+def _table(caches: MapCaches, terrain: Terrain, layout: Layout) -> CoverTable | None:
+    """The layout's whole table of counts (see :func:`cover_table`), made at its first need and kept with
+    the layout; None on a map too big for one, or of more than a few solid squares."""
+
+    def make() -> CoverTable | None:
+        few = caches.cover_solids(layout, lambda: few_solids(terrain))
+        return None if few is None else cover_table(few, terrain.walls.shape)
+
+    return caches.cover_table(layout, make)
+
+
 def cover_count(caches: MapCaches, terrain: Terrain, attacker: tuple[int, int], defender: tuple[int, int]) -> int:
     """``blocked_lines`` on this map, remembered (in ``caches``) while the walls stay as they are.
 
     The same pairs are asked about over and over (every attack, every forecast, every battle of a
-    simulation on one map), so answers are kept per layout of walls, whichever battle asks.
+    simulation on one map), so answers are kept per layout of walls, whichever battle asks: on a small
+    map of few solid squares, all of them at once.
     """
     layout = terrain.layout_key()
+    table = _table(caches, terrain, layout)
+    if table is not None:
+        return table[attacker[0]][attacker[1]][defender[0]][defender[1]]
     answers = caches.cover_answers(layout)
     key = (attacker[0], attacker[1], defender[0], defender[1])
     found = answers.get(key)
@@ -72,8 +89,14 @@ def _from_row(caches: MapCaches, terrain: Terrain, layout: Layout, attacker: tup
 
 
 def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
-    """``blocked_lines_many`` on this map, asking numpy only about the pairs not known yet."""
-    answers = caches.cover_answers(terrain.layout_key())
+    """``blocked_lines_many`` on this map, asking numpy only about the pairs not known yet (none on a small
+    map of few solid squares: its whole table is read)."""
+    layout = terrain.layout_key()
+    table = _table(caches, terrain, layout)
+    if table is not None:
+        return np.array([table[a][b][c][d] for a, b, c, d in np.hstack([attackers, defenders]).tolist()],
+                        dtype=np.int64)
+    answers = caches.cover_answers(layout)
     keys: list[tuple[int, int, int, int]] = [(a, b, c, d) for a, b, c, d in np.hstack([attackers, defenders]).tolist()]
     counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)
     missing = np.flatnonzero(counts < 0)
@@ -84,7 +107,6 @@ def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, def
             counts[i] = cover_count(caches, terrain, keys[i][:2], keys[i][2:])
         missing = np.flatnonzero(counts < 0)
     if len(missing):  # from each attacker's row, then clip only what no row covers
-        layout = terrain.layout_key()
         for i in missing.tolist():
             found = _from_row(caches, terrain, layout, keys[i][:2], keys[i][2:])
             if found is not None:
@@ -115,15 +137,28 @@ def cover_lookup(state: BattleState) -> CoverTest:
     """:func:`has_cover` for pair after pair: the rules and the layout's known answers read once, each
     answer then a lookup (a planner's threats ask it of every enemy's blow on every square weighed, and
     the calls around each lookup cost more than the lookup). For one batch of asks, in which nothing
-    changes the map. A pair not known yet is worked out as :func:`cover_count` works it out (on a map of
-    few solid squares by :func:`blocked_among`, read once here too, and filed under the key already
-    made), into the answers read here: they are facts of the layout, even if the store has begun
-    afresh since."""
+    changes the map. On a small map of few solid squares every answer is known (the layout's whole
+    table, see :func:`cover_table`), read by index. Elsewhere a pair not known yet is worked
+    out as :func:`cover_count` works it out (on a bigger map of few solid squares by
+    :func:`blocked_among`, read once here too, and filed under the key already made), into the answers
+    read here: they are facts of the layout, even if the store has begun afresh since."""
     rules = state.rules
     if not rules.cover_enabled:
         return lambda attacker, defender: False
     caches, terrain, needed = state.caches, state.terrain, rules.cover_lines_needed
     layout = terrain.layout_key()
+    known = _table(caches, terrain, layout)
+    if known is not None:
+        table: CoverTable = known
+
+        def counted(attacker: tuple[int, int], defender: tuple[int, int]) -> bool:
+            if attacker == defender:
+                return False
+            ax, ay = attacker
+            dx, dy = defender
+            return table[ax][ay][dx][dy] >= needed
+
+        return counted
     answers = caches.cover_answers(layout)
     few = caches.cover_solids(layout, lambda: few_solids(terrain))
 

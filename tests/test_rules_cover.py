@@ -17,7 +17,7 @@ from components.terrain import Blocks
 from game import Battle
 from systems.caches import MapCaches
 from systems.cover import cover_count, cover_counts, cover_lookup, has_cover, has_cover_many
-from systems.cover_lines import blocked_among, blocked_lines, few_solids, solids_for
+from systems.cover_lines import TABLE_SIDE, blocked_among, blocked_lines, cover_table, few_solids, solids_for
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
 
@@ -242,6 +242,52 @@ def test_a_pair_clipped_alone_in_whole_numbers_counts_as_the_floats_do(attacker,
             counted = blocked_among(few, attacker, defender)
             assert counted == blocked_lines(terrain.walls, attacker, defender)
             assert counted == oracle_blocked(walls, attacker, defender)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    width=st.integers(1, 14),
+    height=st.integers(1, 14),
+    walls=st.sets(st.tuples(st.integers(0, 13), st.integers(0, 13)), max_size=64),
+)
+def test_a_small_maps_whole_table_of_cover_counts_is_each_pairs_own(width, height, walls):
+    """``cover_table`` (every pair of a small map of few solid squares at once, by bit masks) holds for
+    every pair, attackers and defenders on solid squares and on the edges included, the count
+    ``blocked_among`` gives the pair alone; and a map past ``TABLE_SIDE`` gets none."""
+    terrain = Terrain(width, height)
+    for w in walls:
+        if w[0] < width and w[1] < height:
+            terrain.walls[w] = True
+    terrain.touch()
+    few = few_solids(terrain)
+    assert few is not None
+    table = cover_table(few, (width, height))
+    assert table is not None
+    squares = list(itertools.product(range(width), range(height)))
+    assert [table[a][b][c][d] for (a, b), (c, d) in itertools.product(squares, repeat=2)] == \
+        [blocked_among(few, attacker, defender) for attacker, defender in itertools.product(squares, repeat=2)]
+    assert cover_table(few, (TABLE_SIDE + 1, height)) is None
+
+
+def test_the_largest_table_counts_as_pairs_alone_do():
+    """At ``TABLE_SIDE`` a side with 64 solid squares (the most ``few_solids`` keeps, and the widest lines
+    the table's small integers hold), the rows of the corners' attackers and of a spread of others."""
+    rng = np.random.default_rng(7)
+    side = TABLE_SIDE
+    terrain = Terrain(side, side)
+    cells = rng.choice(side * side, size=64, replace=False)
+    terrain.walls[cells // side, cells % side] = True
+    terrain.touch()
+    few = few_solids(terrain)
+    assert few is not None and len(few[0]) == 64
+    table = cover_table(few, (side, side))
+    assert table is not None
+    squares = list(itertools.product(range(side), range(side)))
+    attackers = [(0, 0), (0, side - 1), (side - 1, 0), (side - 1, side - 1)]
+    attackers += [squares[i] for i in rng.choice(len(squares), size=16, replace=False)]
+    for ax, ay in attackers:
+        alone = [[blocked_among(few, (ax, ay), (x, y)) for y in range(side)] for x in range(side)]
+        assert [list(column) for column in table[ax][ay]] == alone
 
 
 @settings(max_examples=40, deadline=None)
