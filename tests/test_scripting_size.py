@@ -138,6 +138,24 @@ def test_a_function_of_too_many_loops_and_branches_is_refused_before_the_lint(wh
     ordinary_call(host) if where == "worker" else None
 
 
+def test_a_script_python_cannot_read_is_refused_without_starlarks_lint(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script the counting rewrite cannot parse (a string Python cannot decode) is refused anyway;
+    its loops were then not counted, so the lint (seconds for thousands of loops) must not run."""
+    linted = []
+    real = starlark.AstModule.lint
+
+    def watched(module: Any) -> Any:
+        linted.append(1)
+        return real(module)
+
+    monkeypatch.setattr(starlark.AstModule, "lint", watched)
+    body = "".join(f"    for i{i} in [1]:\n        x += i{i}\n" for i in range(MAX_BRANCHES * 4))
+    source = f"def on_round_end(ctx, event):\n    pass\n\ndef crowded(ctx):\n    x = 0\n{body}" + 'y = "\\N{nope}"\n'
+    with pytest.raises(ScriptError, match=r"^odd\.star: cannot instrument the script: SyntaxError"):
+        InProcessHost().load("odd.star", source)
+    assert linted == []
+
+
 def test_as_many_loops_as_the_limit_in_each_of_several_functions_load() -> None:
     half = "".join(f"    for i{i} in [1]:\n        if i{i}:\n            x += i{i}\n" for i in range(MAX_BRANCHES // 2))
     source = "def on_round_end(ctx, event):\n    pass\n" + "".join(

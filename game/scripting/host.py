@@ -302,14 +302,14 @@ class InProcessHost:
             if exc.before_lint:
                 raise ScriptError(name, clip(str(exc)), kind="syntax") from None
             runs, problem = source, exc
-        ast = self._starlark_parse(name, source)
+        ast = self._starlark_parse(name, source)  # a syntax error is said in Starlark's words first
+        if problem is not None:  # refused whatever the lint says: the lint (quadratic in loops) is not run
+            raise ScriptError(name, clip(str(problem)), kind="syntax")
         for lint in ast.lint():
             if lint.severity == sl.EvalSeverity.Error:
                 raise ScriptError(
                     name, clip(lint.problem), line=lint.resolved_location.span.begin.line + 1, kind="syntax"
                 )
-        if problem is not None:
-            raise ScriptError(name, clip(str(problem)), kind="syntax")
         return ast if runs == source else self._starlark_parse(name, runs)
 
     def _starlark_parse(self, name: str, source: str) -> sl.AstModule:
