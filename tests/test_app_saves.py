@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from game.content.scenario import load_scenario
 from game.play.app import App
 from game.render.inputs import Key
@@ -50,9 +52,13 @@ def test_a_save_whose_folder_cannot_be_made_says_so_and_the_game_goes_on(tmp_pat
 
 def _copy_of_the_keep(folder: Path, cover_bonus: int) -> App:
     """The keep copied into another folder, its name kept and one rule changed."""
-    folder.mkdir()
+    folder.mkdir(parents=True)
     text = (ROOT / "assets/scenarios/keep.toml").read_text()
     (folder / "keep.toml").write_text(re.sub(r"(?m)^cover_bonus = \d+", f"cover_bonus = {cover_bonus}", text))
+    return _copy_of_the_keep_at(folder)
+
+
+def _copy_of_the_keep_at(folder: Path) -> App:
     scenario = load_scenario(folder / "keep.toml")
     battle, _ = scenario.build_with_ids()
     return App(battle, frozenset(), scenario=scenario)
@@ -61,9 +67,9 @@ def _copy_of_the_keep(folder: Path, cover_bonus: int) -> App:
 def test_a_copy_of_a_shipped_scenario_in_another_folder_saves_to_its_own_file(tmp_path: Path) -> None:
     shipped, copy = _app("keep"), _copy_of_the_keep(tmp_path / "mine", 9)
     assert shipped.save_path == Path("out/keep.save.json")
-    assert copy.save_path.parent == Path("out") and copy.save_path.name.startswith("keep-")
-    assert copy.save_path != shipped.save_path
-    assert _copy_of_the_keep(tmp_path / "again", 9).save_path not in (copy.save_path, shipped.save_path)
+    assert copy.save_path == Path("out/mine-keep.save.json")
+    assert _copy_of_the_keep(tmp_path / "again", 9).save_path == Path("out/again-keep.save.json")
+    assert _copy_of_the_keep(tmp_path / "elsewhere" / "mine", 9).save_path == copy.save_path  # moved: the same
 
 
 def test_a_save_of_another_file_of_the_same_name_is_refused_and_one_of_a_moved_file_loads(tmp_path: Path) -> None:
@@ -81,3 +87,17 @@ def test_a_save_of_another_file_of_the_same_name_is_refused_and_one_of_a_moved_f
     moved.save_path = save
     moved.handle(Key("l", ctrl=True))
     assert moved.ui.message.startswith("Loaded"), moved.ui.message
+
+
+def test_a_scenario_folder_moved_elsewhere_loads_the_save_it_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                  ) -> None:
+    monkeypatch.chdir(tmp_path)  # the window's out/ is relative to where the game was started
+    before = _copy_of_the_keep(tmp_path / "a" / "mine", 9)
+    before.handle(Key("space"))
+    before.handle(Key("s", ctrl=True))
+    assert before.ui.message == "Saved to out/mine-keep.save.json", before.ui.message
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "mine").rename(tmp_path / "b" / "mine")
+    after = _copy_of_the_keep_at(tmp_path / "b" / "mine")
+    after.handle(Key("l", ctrl=True))
+    assert after.ui.message.startswith("Loaded out/mine-keep.save.json"), after.ui.message

@@ -6,7 +6,7 @@ the middle of a round replays its turn steps, so the loaded one is at the same c
 
 from __future__ import annotations
 
-import hashlib
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,12 +20,14 @@ if TYPE_CHECKING:
 
 def slot_for(folder: Path, scenario_path: str) -> Path:
     """Where Ctrl+S keeps a scenario's battle: ``folder/STEM.save.json`` for a shipped scenario; a
-    file elsewhere adds a short mark of where it lies (``keep-1a2b3c4d.save.json``), so that a copy
-    of the keep edited in another folder never writes over the shipped keep's save."""
+    file elsewhere adds the name of its own folder (``mine-keep.save.json``), so that a copy of the
+    keep edited in another folder never writes over the shipped keep's save, and a folder moved
+    elsewhere keeps its saves."""
     where = Path(scenario_path).resolve()
     if where.is_relative_to(ASSETS / "scenarios"):
         return folder / f"{where.stem}.save.json"
-    return folder / f"{where.stem}-{hashlib.sha256(str(where).encode()).hexdigest()[:8]}.save.json"
+    own = re.sub(r"[^A-Za-z0-9_.-]+", "_", where.parent.name).strip("._") or "scenario"
+    return folder / f"{own}-{where.stem}.save.json"
 
 
 def another_file(saved: Scenario, playing: Scenario) -> bool:
