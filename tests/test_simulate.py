@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import multiprocessing
 import os
 import re
 import shutil
@@ -269,10 +270,12 @@ def test_ctrl_c_stops_the_workers_mid_chunk_instead_of_waiting_for_them(scenario
     def stop(row: Mapping[str, Any]) -> None:
         raise KeyboardInterrupt
 
+    before = set(multiprocessing.active_children())
     result = simulate(SimConfig(scenario, battles=4, seed=5, workers=2, chunk_size=1, out_dir=str(tmp_path / "out"),
                                 hook=f"{hooks}:stall"), on_row=stop, progress=False)
     assert result.interrupted and result.done == 1
     assert sorted(p.name for p in marks.iterdir()) == []  # no stalled battle was waited for to its end
+    assert set(multiprocessing.active_children()) - before == set()  # and none is left running either
     assert len(_rows(tmp_path / "out" / "battles.csv")) == 1
 
 
