@@ -123,10 +123,11 @@ def test_restore_puts_back_the_power_table_the_snapshot_was_taken_with() -> None
     before = b.forecast(hero, "strike", target=orc).targets[0].damage
     table = default_powers()
     table["strike"] = dataclasses.replace(table["strike"], damage=Dice.parse("10d10"))
-    b.powers = table
+    b.powers, b.power_overrides = table, (("powers.strike.damage", "10d10"),)  # as a save's restore sets them
     assert b.forecast(hero, "strike", target=orc).targets[0].damage.high == 100
     b.restore(snap)
     assert str(b.powers["strike"].damage) == "1d8+2"
+    assert b.power_overrides == ()  # a save made now records the table in force, not the undone overrides
     assert b.forecast(hero, "strike", target=orc).targets[0].damage == before
     b.powers = table  # and the restored battle, which has used no power, may take it again
     assert b.forecast(hero, "strike", target=orc).targets[0].damage.high == 100

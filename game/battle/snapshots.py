@@ -61,6 +61,8 @@ class Snapshot:
     #: the power table in force (the setter replaces it whole and never changes it in place, so the
     #: object itself is kept): None in a snapshot made without one
     powers: Mapping[str, Power] | None = None
+    #: the ``--set`` overrides that made that table (a save records them beside it)
+    power_overrides: tuple[tuple[str, Any], ...] = ()
 
 
 def _clone(value: Any, memo: dict[int, Any]) -> Any:
@@ -177,7 +179,7 @@ class Snapshots(BattleCore):
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
                         -1 if self.recording.orders is None else len(self.recording.orders),
-                        self.recording.depth == 0, state.powers)
+                        self.recording.depth == 0, state.powers, self.power_overrides)
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
@@ -214,6 +216,8 @@ class Snapshots(BattleCore):
             # a new version, not the old number, so that no answer kept about either table is read again
             state.powers = snapshot.powers
             state.powers_version += 1
+        if snapshot.powers is not None:
+            self.power_overrides = snapshot.power_overrides
         self.scripts.seen, self.scripts.out = snapshot.heard, dict(snapshot.out)
         # the steps scripts used after the snapshot never happened: a what-if (a scripted power's
         # forecast) is not charged to the battle, and a replay, which forecasts nothing, agrees
