@@ -8,6 +8,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from components import Rules
+from game import Battle
 from game.content.scenario import load_scenario
 from game.play import replay_window
 from game.play.app import App
@@ -28,9 +30,9 @@ def test_the_help_names_rewind_reload_and_the_real_save_path(pygame_display: Non
     real = panels.draw_help
 
     def spy(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: object,
-            save_path: str = "") -> None:
+            save_path: str = "", rules: object = None) -> None:
         drawn.append(save_path)
-        real(surface, size, centre, texts, save_path)  # type: ignore[arg-type]
+        real(surface, size, centre, texts, save_path, rules)  # type: ignore[arg-type]
 
     monkeypatch.setattr("game.render.view.draw_help", spy)
     app.open_window(screen=pygame.Surface((1100, 700)))
@@ -40,6 +42,29 @@ def test_the_help_names_rewind_reload_and_the_real_save_path(pygame_display: Non
     text = " ".join(line for line, _ in panels.HELP)
     assert "R: GM rewind" in text and "F5 / Ctrl+R: reload" in text and "{save}" in text
     assert "R: rewind" in panels.HINT and "F5: reload" in panels.HINT
+
+
+def test_the_help_says_a_falls_cost_by_the_battles_own_rules(pygame_display: None,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    battle = Battle(seed=1, width=8, height=6, rules={"fall_ft_per_die": 5, "fall_die_sides": 4,
+                                                      "soft_landing_divisor": 3})
+    battle.spawn("Blue", 1, 1, team="blue")
+    battle.spawn("Red", 6, 4, team="red")
+    app = App(battle, frozenset({"blue"}))
+    said: list[str] = []
+    real = panels.draw_help
+
+    def spy(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: object,
+            save_path: str = "", rules: Rules | None = None) -> None:
+        said.append(panels.fall_words(rules or Rules()))
+        real(surface, size, centre, texts, save_path, rules)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("game.render.view.draw_help", spy)
+    app.open_window(screen=pygame.Surface((1100, 700)))
+    app.handle(Key("f1"))
+    app.draw()
+    assert said == ["a drop of 5+ ft: 1d4 per full 5 ft, soft: dice / 3"]
+    assert panels.fall_words(Rules()) == "a drop of 10+ ft: 1d6 per full 10 ft, soft halves"
 
 
 def test_the_readme_names_the_keys_and_the_save_path() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pygame
 
-from components import Fatigue, Health, Position
+from components import Fatigue, Health, Position, Rules
 from game.render import theme
 from game.render.draw import Texts, panel, panel_lines, wrap
 from game.render.feed import EventFeed
@@ -41,7 +41,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("[ / ]: animations slower / faster     Backspace: end the animation playing", "body"),
     ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
-    ("Numbers on squares: ground height in ft (a drop of 10+ ft: 1d6 per full 10 ft, soft halves)", "body"),
+    ("Numbers on squares: ground height in ft ({falls})", "body"),
     ("Dashed line to the hovered creature: green in sight (or a legal use), red not", "body"),
     ("Ctrl+S: save to {save}     Ctrl+L: load it     Ctrl+Q: quit", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
@@ -256,11 +256,20 @@ def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, te
     surface.blit(texts(message or HINT, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6))
 
 
+def fall_words(rules: Rules) -> str:
+    """What a drop costs under this battle's rules, in the help's words (a scenario may change them)."""
+    feet, soft = f"{rules.fall_ft_per_die:g}", rules.soft_landing_divisor
+    softer = "soft halves" if soft == 2 else "soft: as is" if soft == 1 else f"soft: dice / {soft:g}"
+    return f"a drop of {feet}+ ft: 1d{rules.fall_die_sides} per full {feet} ft, {softer}"
+
+
 def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts,
-              save_path: str = "out/SCENARIO.save.json") -> None:
-    """The controls, in a panel over the shaded window (with the file Ctrl+S really writes)."""
-    surfaces = [texts(t.replace("{save}", save_path), f, theme.ACCENT if f == "head" else theme.TEXT)
-                for t, f in HELP]
+              save_path: str = "out/SCENARIO.save.json", rules: Rules | None = None) -> None:
+    """The controls, in a panel over the shaded window (with the file Ctrl+S really writes and the
+    battle's own cost of a fall)."""
+    falls = fall_words(rules or Rules())
+    surfaces = [texts(t.replace("{save}", save_path).replace("{falls}", falls), f,
+                      theme.ACCENT if f == "head" else theme.TEXT) for t, f in HELP]
     w = max(s.get_width() for s in surfaces) + 40
     h = sum(s.get_height() + 6 for s in surfaces) + 30
     box = pygame.Rect(0, 0, w, h)

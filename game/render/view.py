@@ -192,7 +192,7 @@ class Renderer:
         if ui.motion is not None:
             draw_speed(surface, self.size, ui.motion, self.texts, STATUS_H)
         if ui.show_help:
-            draw_help(surface, self.size, self.map_rect.center, self.texts, ui.save_path or "out/save.json")
+            draw_help(surface, self.size, self.map_rect.center, self.texts, ui.save_path or "out/save.json", b.rules)
 
     def _clear(self, surface: pygame.Surface) -> None:
         """The background where no layer paints: the map viewport around the world. The terrain, the
