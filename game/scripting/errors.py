@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MAX_SOURCE_BYTES", "ScriptError", "Limits", "STEPS_PER_TICK", "source_problem"]
+__all__ = ["MAX_SOURCE_BYTES", "ScriptError", "Limits", "STEPS_PER_TICK", "refuse_long_source"]
 
 #: How many "steps" one call of starlark's ``check_cancelled`` hook stands for.
 #: starlark-pyo3 calls the hook about once per 1000 loop iterations plus Starlark
@@ -26,15 +26,6 @@ STEPS_PER_TICK: int = 1000
 MAX_SOURCE_BYTES: int = 64 * 1024
 
 
-def source_problem(source: str) -> str | None:
-    """Why a host will not load *source* (longer than :data:`MAX_SOURCE_BYTES`), or None."""
-    if len(source) <= MAX_SOURCE_BYTES // 4:  # at most 4 UTF-8 bytes a character: surely short enough
-        return None
-    size = len(source.encode("utf-8", "surrogatepass"))
-    if size <= MAX_SOURCE_BYTES:
-        return None
-    return (f"the script is {size:,} bytes; at most {MAX_SOURCE_BYTES:,} are loaded "
-            f"(checking and parsing one takes 5-10 us a byte: make it shorter, or keep large tables out of it)")
 
 
 class ScriptError(Exception):
@@ -200,3 +191,18 @@ class Limits:
                 raise ValueError(f"Limits.{name} must not be negative")
         if not self.wall_seconds > 0 or not self.startup_seconds > 0:
             raise ValueError("Limits.wall_seconds and startup_seconds must be positive")
+
+
+def refuse_long_source(name: str, source: str) -> None:
+    """Refuse *source* before a host spends anything on it when it is longer than :data:`MAX_SOURCE_BYTES`.
+
+    Raises:
+        ScriptError: (kind ``syntax``) it is longer, saying its size and the limit.
+    """
+    if len(source) <= MAX_SOURCE_BYTES // 4:  # at most 4 UTF-8 bytes a character: surely short enough
+        return
+    size = len(source.encode("utf-8", "surrogatepass"))
+    if size > MAX_SOURCE_BYTES:
+        raise ScriptError(name, f"the script is {size:,} bytes; at most {MAX_SOURCE_BYTES:,} are loaded "
+                                f"(checking and parsing one takes 5-10 us a byte: make it shorter, or keep large "
+                                f"tables out of it)", kind="syntax")

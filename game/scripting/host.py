@@ -48,7 +48,7 @@ from .calls import Abort, CallState
 from .diagnose import DefSpans, def_spans, is_panic, translate_call, translate_parse
 from .dialect import Environment
 from .discover import PROBE, discover_functions, probe_source
-from .errors import Limits, ScriptError, source_problem
+from .errors import Limits, ScriptError, refuse_long_source
 from .nesting import MAX_NESTING, nesting_problem
 from .rewrite import RewriteError
 from .values import RESERVED_PREFIX, Bridge, clip, parse_methods, problem
@@ -146,9 +146,7 @@ class InProcessHost:
         old = self._scripts.get(name)
         if old is not None and old.source == source:
             return
-        too_long = source_problem(source)
-        if too_long is not None:
-            raise ScriptError(name, too_long, kind="syntax")
+        refuse_long_source(name, source)
         self._scripts[name] = self._compile(name, source)
         self.load_counts[name] = self.load_counts.get(name, 0) + 1
 

@@ -28,7 +28,7 @@ from typing import Any
 
 from .calls import Weighed
 from .channel import Channel
-from .errors import Limits, ScriptError, source_problem
+from .errors import Limits, ScriptError, refuse_long_source
 from .values import Bridge, parse_methods, problem
 
 __all__ = ["WorkerHost"]
@@ -112,9 +112,7 @@ class WorkerHost:
         self._check_open()
         if self._sources.get(name) == source:
             return
-        too_long = source_problem(source)  # refused here, before a worker spends its clock on it
-        if too_long is not None:
-            raise ScriptError(name, too_long, kind="syntax")
+        refuse_long_source(name, source)  # here, before a worker spends its clock on it
         self._ensure_worker()
         self._functions[name] = self._load_remote(name, source)
         self._sources[name] = source
