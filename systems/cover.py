@@ -92,12 +92,12 @@ def cover_counts(caches: MapCaches, terrain: Terrain, attackers: np.ndarray, def
     """``blocked_lines_many`` on this map, asking numpy only about the pairs not known yet (none on a small
     map of few solid squares: its whole table is read)."""
     layout = terrain.layout_key()
+    pairs = np.hstack([attackers, defenders]).tolist()
     table = _table(caches, terrain, layout)
     if table is not None:
-        return np.array([table[a][b][c][d] for a, b, c, d in np.hstack([attackers, defenders]).tolist()],
-                        dtype=np.int64)
+        return np.array([table[a][b][c][d] for a, b, c, d in pairs], dtype=np.int64)
     answers = caches.cover_answers(layout)
-    keys: list[tuple[int, int, int, int]] = [(a, b, c, d) for a, b, c, d in np.hstack([attackers, defenders]).tolist()]
+    keys: list[tuple[int, int, int, int]] = [(a, b, c, d) for a, b, c, d in pairs]
     counts = np.array([answers.get(k, -1) for k in keys], dtype=np.int64)
     missing = np.flatnonzero(counts < 0)
     if len(missing) and terrain.has_blockers():
