@@ -260,3 +260,37 @@ def test_a_creature_spawned_without_a_height_stands_on_the_ground_of_its_square(
         assert not kinds(each, "fell") and not kinds(each, "landed")
     assert b.get(wader, Position).z == -3 and battle.get(ids["wader"], Position).z == -3
     battle.close()
+
+
+def test_ground_raised_under_a_placed_creature_lifts_it_at_once() -> None:
+    """Drawn under a creature while the battle is set up, a ledge holds it up before the first tick:
+    its forecast steps off a 30 ft drop, and the fall it then takes is the one forecast."""
+    b = Battle(seed=1)
+    hero = b.spawn("hero", 2, 2, health=30)
+    b.set_ground(2, 2, 30)
+    assert b.get(hero, Position).z == 30
+    b.start_combat()
+    forecast = b.forecast_move(hero, (3, 2))
+    assert forecast.fall is not None and forecast.fall.distance_ft == 30
+    b.move(hero, 3, 2)
+    b.tick()
+    [landed] = kinds(b, "landed")
+    assert landed.distance_ft == 30 and landed.dice == forecast.fall.dice
+
+
+def test_ground_lowered_mid_battle_drops_the_creature_before_its_next_order() -> None:
+    """A floor giving way in a round drops whoever stands on it in the same call, so the order
+    given next is checked from where it landed and is not refused at resolution."""
+    b = Battle(seed=1)
+    b.set_ground(2, 2, 20)
+    hero = b.spawn("hero", 2, 2, health=30)
+    b.start_combat()
+    b.tick()
+    b.set_ground(2, 2, 0)
+    assert b.get(hero, Position).z == 0
+    [landed] = kinds(b, "landed")
+    assert landed.distance_ft == 20
+    b.move(hero, 3, 2)
+    b.tick()
+    assert not kinds(b, "command_refused")
+    assert b.get(hero, Position).square == (3, 2)

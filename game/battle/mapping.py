@@ -27,7 +27,11 @@ class MapCommands(BattleCore):
     def set_ground(self, x: int, y: int, height_ft: float, soft: bool = False) -> None:
         """Ground height of a square in feet, and whether it is soft (hay, water) to land on.
 
-        Mid-battle this is a floor giving way: whoever is left above the ground falls next tick.
+        Mid-battle this is a floor giving way, and it settles at once like any map change: whoever
+        is left above the ground falls now and lands before its next order, and whoever the ground
+        rose under stands on top. While the battle is set up nobody falls yet (that waits for the
+        first round's start), but a creature the ground rose under stands on it at once, so its
+        forecasts and queued orders start from the height it will act from.
 
         Raises:
             IllegalCommand: the square is off the grid, the height is not a number of feet within the
@@ -41,6 +45,12 @@ class MapCommands(BattleCore):
         terrain.soft[square] = is_soft
         terrain.touch()
         self.mid_battle("ground", *square)
+        if self.state.round > 0:
+            self.settle()
+            return
+        for _, position in esper.get_component(Position):
+            if position.square == square and position.z < height:
+                position.z = height
 
     @command
     def add_wall(self, x: int, y: int) -> None:
