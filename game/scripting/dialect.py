@@ -23,9 +23,9 @@ __all__ = ["Environment", "make_dialect", "make_globals", "refuse_load"]
 def make_dialect() -> sl.Dialect:
     """Standard Starlark minus ``load``, plus f-strings and top-level ``if``/``for``.
 
-    ``while`` and recursion-free guarantees come from the standard dialect (``while``
-    is a reserved word there); top-level loops are allowed because load-time code runs
-    under the same step budget as calls.
+    ``while`` is a reserved word in the standard dialect, so no loop runs unbounded; a function
+    may call itself, which the host's call-depth limit bounds. Top-level loops are allowed
+    because load-time code runs under the same step budget as calls.
     """
     dialect = sl.Dialect.standard()
     dialect.enable_load = False
