@@ -22,12 +22,12 @@ seeds of master M; ``make bench`` runs all).
 
 from __future__ import annotations
 
-import argparse
 import multiprocessing
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.args import command_line
 from components.events import AttackRolled, Fell, PowerUsed, Pushed, SaveRolled, TurnStarted
 from game.sim.context import WorkerContext, split_overrides
 from game.sim.report import wilson, winners_difference
@@ -200,7 +200,7 @@ def powers_of_scenario(path: Path) -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = command_line("bench_ai", __doc__)
     parser.add_argument("--battles", type=int, default=30, help="battles per side and match-up (default: 30)")
     parser.add_argument("--seeds", type=int, default=11,
                         help="master seed of the match-ups' battles (default: 11); another checks for overfitting")

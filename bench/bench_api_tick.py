@@ -15,7 +15,6 @@ Run: ``python -m bench.bench_api_tick [--ticks N] [--no-profile]`` (``make bench
 
 from __future__ import annotations
 
-import argparse
 import cProfile
 import io
 import pstats
@@ -25,6 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.args import command_line
 from bench.bench_core import SIZE, build
 from game import Battle, IllegalCommand
 
@@ -80,7 +80,7 @@ def profile(b: Battle, ticks: int, before: Callable[[], None], top: int = 15) ->
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.bench_api_tick", description=__doc__.split("\n\n")[0])
+    parser = command_line("bench_api_tick", __doc__)
     parser.add_argument("--ticks", type=int, default=60, help="ticks per measurement (default 60)")
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile top 15")
     args = parser.parse_args(argv)

@@ -22,7 +22,6 @@ Run: ``python -m bench.bench_battles [--battles N] [--long]`` (``make bench`` ru
 
 from __future__ import annotations
 
-import argparse
 import concurrent.futures as cf
 import cProfile
 import io
@@ -37,6 +36,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench import floor, floor_esper
+from bench.args import command_line
 from game.sim.config import SimConfig
 from game.sim.context import WorkerContext
 from game.sim.engines import pool_executor
@@ -216,7 +216,7 @@ def sandboxed_like_a_worker() -> WorkerContext:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.bench_battles", description=__doc__.split("\n\n")[0])
+    parser = command_line("bench_battles", __doc__)
     parser.add_argument("--battles", type=int, default=300, help="battles per measurement (default 300)")
     parser.add_argument("--profile-battles", type=int, default=60, help="battles under cProfile (default 60)")
     parser.add_argument("--keep-battles", type=int, default=1000,

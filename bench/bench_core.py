@@ -22,6 +22,7 @@ import time
 
 import esper
 
+from bench.args import command_line
 from components import Position, Visibility
 from game import Battle
 from systems.state import Phase
@@ -133,7 +134,9 @@ def naive_tick(b: Battle) -> list[tuple[int, int, bool]]:
 
 
 def main(argv: list[str]) -> None:
-    quick = "--quick" in argv
+    args = command_line("bench_core", __doc__)
+    args.add_argument("--quick", action="store_true", help="5 ticks a measure instead of 30 (a smoke run)")
+    quick = args.parse_args(argv).quick
     ticks = 5 if quick else 30
     b, ids = build()
     b.tick()

@@ -25,6 +25,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass
 
+from bench.args import command_line
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from game.content.scenario import load_scenario_text
 from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SQUARES, max_creatures
@@ -190,7 +191,7 @@ def _row(case: Case, result: dict[str, float] | str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.bench_limits", description=__doc__.splitlines()[0])
+    parser = command_line("bench_limits", __doc__)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds each case may take (default 60)")
     parser.add_argument("--only", nargs="*", default=None, help="cases whose name contains any of these words")
     parser.add_argument("--issue", action="store_true", help="also the sizes the issue reported")

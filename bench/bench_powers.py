@@ -23,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.args import count
 from components.dice import Dice
 from components.events import AttackRolled
 from components.powers import Power
@@ -127,7 +128,7 @@ def parsed_once(script_dir: Path, hosts: ScriptHosts) -> None:
 
 
 def main() -> None:
-    uses = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    uses = count("bench_powers", __doc__, "uses", 2000, "power uses per measure")
     with tempfile.TemporaryDirectory() as directory:
         script_dir = Path(directory)
         (script_dir / SCRIPT).write_text(SCRIPT_SRC, encoding="utf-8")

@@ -26,6 +26,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+from bench.args import command_line
 from components import Fatigue, Health, Position
 from game.battle.facade import Battle
 from game.play.motion import FLOAT_S, STEP_S, Motion
@@ -177,6 +178,7 @@ def measure(draw, frames: int = FRAMES) -> list[float]:
 
 
 def main() -> None:
+    command_line("bench_render", __doc__).parse_args()  # no options: --help says what it measures
     pygame.display.init()
     pygame.font.init()
     b = build()

@@ -30,12 +30,12 @@ Run: ``python -m bench.bench_script_battles [--battles N]``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.args import command_line
 from bench.bench_battles import SCENARIO
 from game.sim.context import WorkerContext
 from game.sim.runner import battle_seed, run_battle
@@ -104,7 +104,7 @@ def rate(path: str, battles: int, context: WorkerContext, seed: int) -> tuple[fl
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.bench_script_battles", description=__doc__.split("\n\n")[0])
+    parser = command_line("bench_script_battles", __doc__)
     parser.add_argument("--battles", type=int, default=200, help="battles per measurement (default 200)")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved repeats, best kept (default 3)")
     args = parser.parse_args(argv)

@@ -10,11 +10,11 @@ Run: ``python -m bench.bench_script_rounds [rounds]``
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from bench.args import count
 from components.events import ScriptFailed
 from game import Battle
 
@@ -53,7 +53,7 @@ def worst_round_ms(trusted: bool, rounds: int, folder: Path, script: str) -> tup
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+    rounds = count("bench_script_rounds", __doc__, "rounds", 6, "rounds played per case")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         (folder / "spin.star").write_text(SPINNER)

@@ -16,6 +16,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.args import count
 from game.scripting import InProcessHost, WorkerHost
 
 SRC = '''
@@ -52,7 +53,7 @@ def per_call_us(fn: Callable[[], Any], iterations: int) -> float:
 
 
 def main() -> None:
-    iterations = int(sys.argv[1]) if len(sys.argv) > 1 else 5000
+    iterations = count("bench_scripting", __doc__, "iterations", 5000, "calls per measure")
     print(f"python function: {per_call_us(lambda: python_equivalent(CTX, 7), iterations):8.2f} us/call")
     for host_cls in (InProcessHost, WorkerHost):
         host = host_cls(methods=("health", "damage"), commands=frozenset({"damage"}))
