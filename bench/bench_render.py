@@ -189,11 +189,11 @@ def main() -> None:
     pos = b.get(selected, Position)
     hovers = [b.get(e, Position).square for e in b.creatures()[1:40]]
     ui = UiState(selected=selected, hover=hovers[0], title="bench")
-    power = "fireball" if hasattr(b, "power") and "fireball" in getattr(b, "powers", {}) else None
+    power = "fireball"  # a shipped power: its range and burst are the overlays drawn every other frame
 
     def cached(i: int) -> None:
         ui.hover = hovers[i % len(hovers)]
-        ui.power = power if (power and i % 2) else None  # alternate: reach overlay / power range + area
+        ui.power = power if i % 2 else None  # alternate: reach overlay / power range + area
         r.draw(surface, ui, now=float(i))
 
     r.draw(surface, ui)  # first frame builds the caches; counted apart
