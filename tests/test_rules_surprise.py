@@ -152,6 +152,25 @@ def test_start_combat_twice_is_refused(ambush):
     assert len(b.events) == n
 
 
+def test_start_combat_in_the_middle_of_a_round_is_refused(battle):
+    """Surprise lasts the first round of combat: a start while a round is under way (its turns already
+    fixed in spawn order) left the unprepared surprised, and unable to use powers, for the rest of that
+    round and the whole next one. It is refused, and nothing changes."""
+    battle.spawn("a", 0, 0, powers=["strike"])
+    c = battle.spawn("c", 1, 0, prepared=False, powers=["strike"])
+    battle.begin_round()
+    n, log = len(battle.events), len(battle.command_log)
+    with pytest.raises(ValueError, match=r"cannot start combat while round 1 is under way: end its turns first"):
+        battle.start_combat()
+    assert len(battle.events) == n and len(battle.command_log) == log
+    assert "surprised" not in battle.conditions(c) and battle.turn_order() == [1, 2]
+    while battle.current_actor is not None:
+        battle.end_turn()
+    battle.start_combat()  # between rounds: the next round is combat's first, and surprise ends with it
+    battle.tick()
+    assert "surprised" not in battle.conditions(c)
+
+
 def test_creatures_act_in_turn_order_in_combat(battle):
     """A creature's own commands resolve on its turn: moves appear in initiative order, not issue order."""
     es = [battle.spawn(f"c{i}", 2 * i, 0) for i in range(4)]

@@ -38,11 +38,18 @@ class Turns(BattleCore):
     def start_combat(self) -> list[int]:
         """Roll initiative and fix the turn order; creatures not prepared are surprised for the first round.
 
+        Between rounds only: combat's first round is the next one to begin, and a round under way
+        keeps the turns it began with, so a start in the middle of one would leave the surprised
+        surprised (and powerless) for the rest of it as well as for the whole first round.
+
         Raises:
-            IllegalCommand: combat has already started.
+            IllegalCommand: combat has already started, or a round is under way.
         """
         if self.state.in_combat:
             raise IllegalCommand("combat has already started")
+        if self.state.round_open:
+            raise IllegalCommand(f"cannot start combat while round {self.state.round} is under way: "
+                                 "end its turns first (combat's first round is the next to begin)")
         self.state.gm_queue.append(StartCombat())
         self.settle()
         return list(self.state.order)
