@@ -111,6 +111,28 @@ def test_shipped_dazzle_and_blind_end_completely():
         assert applied, f"{power_id} never landed in 8 seeds"
 
 
+def test_the_log_names_whose_power_ended_not_a_creature_it_touched():
+    """EffectEnded names the power's user: the log said "Blind on caster ends", as if the caster had been
+    blinded, while the line after it said the target was no longer blinded."""
+    from game.battle.log import format_log
+
+    for seed in range(8):
+        with Battle(seed=seed) as b:
+            u = b.spawn("caster", 2, 2, team="a")
+            t = b.spawn("target", 5, 2, team="b")
+            b.use_power(u, "blind", target=t)
+            b.tick()
+            if "blinded" not in b.conditions(t):
+                continue
+            b.run(1)
+            lines = format_log(b)
+            ended = [line for line in lines if "Blind" in line and "ends" in line]
+            assert ended == ["Round 2: caster's Blind ends (duration over)"], lines
+            assert any(line.endswith("target is no longer blinded") for line in lines)
+            return
+    raise AssertionError("blind never landed in 8 seeds")
+
+
 def test_flight_ending_above_a_pit_drops_the_creature():
     with Battle(seed=3) as b:
         b.set_ground(5, 5, 30)

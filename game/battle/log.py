@@ -242,7 +242,9 @@ def _area(c: _Context, e: AreaCreated) -> str:
 
 
 def _effect_ended(c: _Context, e: EffectEnded) -> str:
-    return f"{c.power(e.power)} on {c.name(e.entity)} ends ({e.reason})"
+    # the event's entity is the power's user, not whom the power touched: "Blind on the lantern-bearer
+    # ends" read as the lantern-bearer's sight coming back when it was the one who cast it
+    return f"{c.name(e.entity)}'s {c.power(e.power)} ends ({e.reason})"
 
 
 Formatter = Callable[[_Context, Any], str]
