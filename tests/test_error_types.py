@@ -40,3 +40,30 @@ def test_a_closed_battle_raises_runtime_error() -> None:
         b.spawn("A", 1, 1)
     with pytest.raises(RuntimeError, match="this battle is closed"):
         b.turn_order()
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"trusted_scripts": "no"}, r"trusted_scripts must be True or False, not 'no'"),
+    ({"trusted_scripts": None}, r"trusted_scripts must be True or False, not None"),
+    ({"script_limits": "fast"}, r"script_limits must be a game\.scripting\.Limits, not 'fast'"),
+    ({"caches": {}}, r"caches must be a systems\.caches\.MapCaches or None"),
+    ({"script_hosts": 3}, r"script_hosts must be a game\.scripting\.ScriptHosts or None, not 3"),
+    ({"script_texts": 5}, r"script_texts must map script file names to their text, not 5"),
+    ({"script_texts": {"a.star": 3}}, r"script_texts must map script file names to their text"),
+    ({"script_dir": 5}, r"script_dir must be a folder's path, not 5"),
+])
+def test_the_constructors_options_are_checked_before_a_battle_is_made(options: dict[str, object], words: str) -> None:
+    """Each option of Battle() was taken on trust: trusted_scripts="no" (a true string) ran a stranger's
+    scripts in-process, unsandboxed; the others raised AttributeError or TypeError from deep inside, the
+    script texts only at the battle's first script."""
+    with pytest.raises(IllegalCommand, match=words):
+        Battle(seed=1, width=5, height=5, **options)  # type: ignore[arg-type]
+
+
+def test_a_numpy_integer_is_a_seed_and_a_size_as_the_readme_says() -> None:
+    """'a number a whole int (or a numpy integer)': Battle() refused np.int64(3) as a seed or a size."""
+    import numpy as np
+
+    with Battle(seed=np.int64(3), width=np.int32(5), height=np.uint8(6), trusted_scripts=np.bool_(True)) as b:
+        assert (b.seed, b.width, b.height) == (3, 5, 6) and type(b.seed) is int
+        assert b.events == Battle(seed=3, width=5, height=6).events

@@ -1,5 +1,5 @@
 """Checks of what a caller hands the battle whole: a command log to replay, a power table, a
-snapshot to restore, a controller's recorded orders, an event handler.
+snapshot to restore, a controller's recorded orders, an event handler, the constructor's options.
 
 Split from :mod:`game.battle.validate` (the checks of single arguments, which these build on); each
 raises :class:`~game.battle.errors.IllegalCommand` with a message a person can act on, before
@@ -9,9 +9,11 @@ anything changes.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import esper
+import numpy as np
 
 from components import Abilities
 from components.commands import UsePower
@@ -20,6 +22,8 @@ from components.powers import Power
 from components.values import shown
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, listed, whole
+from game.scripting import Limits, ScriptHosts
+from systems.caches import MapCaches
 from systems.state import BattleState
 
 if TYPE_CHECKING:
@@ -153,3 +157,31 @@ def handler(event_type: object, function: object, event: type) -> None:
     if not callable(function):
         raise IllegalCommand(f"on: a handler is called as handler(battle, event), and {shown(function)} cannot be "
                              "called")
+
+
+def battle_options(seed: object, width: object, height: object, trusted: object, script_dir: object,
+                   limits: object, caches: object, hosts: object, texts: object) -> tuple[Any, Any, Any, bool]:
+    """A new battle's seed, width and height (a numpy integer read as the int it is, as every command reads
+    one; their ranges are the battle's own checks) and its ``trusted_scripts`` flag, after every argument
+    of the constructor is checked to be of its kind.
+
+    Why: these arguments were taken on trust. ``trusted_scripts="no"`` is a true string, so a stranger's
+    scripts ran in-process with no sandbox where the caller meant the opposite; a wrong ``script_limits``,
+    ``caches``, ``script_hosts``, ``script_texts`` or ``script_dir`` raised AttributeError or TypeError from
+    deep inside, some only at the first script a battle ran.
+    """
+    if not isinstance(trusted, (bool, np.bool_)):
+        raise IllegalCommand(f"trusted_scripts must be True or False, not {shown(trusted)} (False runs scripts "
+                             "in a sandboxed worker: use it for a scenario someone else wrote)")
+    for value, what, kinds, expected in (
+            (script_dir, "script_dir", (str, Path), "a folder's path"),
+            (limits, "script_limits", (Limits,), "a game.scripting.Limits"),
+            (caches, "caches", (MapCaches, type(None)), "a systems.caches.MapCaches or None"),
+            (hosts, "script_hosts", (ScriptHosts, type(None)), "a game.scripting.ScriptHosts or None")):
+        if not isinstance(value, kinds):
+            raise IllegalCommand(f"{what} must be {expected}, not {shown(value)}")
+    if texts is not None and (not isinstance(texts, Mapping)
+                              or not all(isinstance(k, str) and isinstance(v, str) for k, v in texts.items())):
+        raise IllegalCommand(f"script_texts must map script file names to their text, not {shown(texts)}")
+    seed, width, height = (int(v) if isinstance(v, np.integer) else v for v in (seed, width, height))
+    return seed, width, height, bool(trusted)

@@ -185,8 +185,9 @@ class BattleCore:
 
     Raises:
         IllegalCommand: a seed that is not a whole number in 0..2**63-1, a grid size out of range, a
-            rules override the rules table refuses, or a power table that is not a mapping of power ids
-            to :class:`~components.powers.Power` (each under its own id).
+            rules override the rules table refuses, a power table that is not a mapping of power ids
+            to :class:`~components.powers.Power` (each under its own id), a ``trusted_scripts`` that is
+            not True or False, or another argument not of the kind named above.
     """
 
     def __init__(self, seed: int = 0, width: int = 16, height: int = 16,
@@ -195,6 +196,8 @@ class BattleCore:
                  script_limits: Limits = Limits(), caches: MapCaches | None = None,
                  script_hosts: ScriptHosts | None = None, script_texts: Mapping[str, str] | None = None) -> None:
         self.closed = True  # until the world exists, so a failed __init__ leaves nothing half-made
+        seed, width, height, trusted_scripts = validate_whole.battle_options(
+            seed, width, height, trusted_scripts, script_dir, script_limits, caches, script_hosts, script_texts)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             # a negative seed would play its absolute value's battle (Python's generator takes the
             # magnitude), a silent alias: refused, as every --seed flag and scenario refuses it
