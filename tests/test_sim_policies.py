@@ -81,3 +81,28 @@ def test_the_paired_interval_is_honest_when_every_pair_agrees():
     # a clear gain stays clear, and the interval holds it
     d = winners_difference(["raiders"] * 30, ["keep"] * 24 + ["raiders"] * 6, "keep")
     assert d["diff"] == pytest.approx(0.8) and 0.55 < d["low"] < 0.8 < d["high"] <= 1.0
+
+
+def test_an_ai_order_the_battle_refuses_when_it_resolves_is_counted(monkeypatch):
+    """simulate's note counts 'AI commands refused by the rules': it counted only those refused when
+    given, and an order refused when it resolved (a strike after a jump whose fall downed the jumper:
+    'it cannot act') went into no count and no note."""
+    from game import Battle
+    from game.sim import runner
+
+    b = Battle(seed=2, width=8, height=4)
+    for y in range(4):
+        b.set_ground(0, y, 40)
+        b.set_ground(1, y, 40)
+    knight = b.spawn("Knight", 1, 1, team="hill", powers=["strike"], health=1, initiative_bonus=50)
+    b.spawn("Goblin", 3, 1, team="vale", health=8, initiative_bonus=-50)
+
+    def jump_and_strike(battle, entity, policy, rng):
+        if entity != knight or battle.round > 1:
+            return []
+        return [("move", (entity, 2, 1), {}), ("use_power", (entity, "strike"), {"target": 2})]
+
+    monkeypatch.setattr(runner.ai, "plan_turn", jump_and_strike)
+    winner, rounds, refused, first_refusal, first = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
+    assert refused == 1
+    assert first_refusal.startswith("round 1: Knight cannot use Strike: ")

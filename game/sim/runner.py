@@ -20,8 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from components.events import CommandRefused
 from game import ai
 from game.battle.errors import IllegalCommand
+from game.battle.log import describe
 from game.content.scenario import Scenario
 from game.sim.context import Overrides, WorkerContext
 from game.sim.tally import tally
@@ -90,7 +92,9 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
 
     Returns ``(winner, rounds, refused, first refusal, first mover's team)``. A command the battle refuses (the AI is
     meant never to plan one) skips the rest of that creature's plan and is counted, not raised:
-    one planning slip should show up in the numbers, not void a 10 000-battle run.
+    one planning slip should show up in the numbers, not void a 10 000-battle run. An order refused
+    when it resolves (a ``CommandRefused``: a move after a fall that downed the mover, say) is counted
+    too, after those refused when given.
     ``timings``, when given, accumulates seconds spent planning ("ai") and ticking ("rules"), and
     counts the turns planned ("turns").
     """
@@ -119,10 +123,18 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
                 first_refusal = first_refusal or f"round {b.round}: {err}"
                 break
 
+    started = len(battle.events)
+
+    def counted() -> tuple[int, str]:
+        """The refusals when given, then those of orders the battle refused when they resolved."""
+        late = [e for e in battle.events[started:] if isinstance(e, CommandRefused)]
+        first_late = f"round {late[0].round}: {describe(battle, late[0])}" if late else ""
+        return refused + len(late), first_refusal or first_late
+
     for _ in range(max_rounds):
         teams = battle.standing_teams()
         if len(teams) <= 1:
-            return (teams.pop() if teams else DRAW), battle.round, refused, first_refusal, first
+            return (teams.pop() if teams else DRAW), battle.round, *counted(), first
         planning = 0.0
         ticked = clock()
         battle.tick(controller=take_turn)
@@ -130,7 +142,7 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
             timings["ai"] = timings.get("ai", 0.0) + planning
             timings["rules"] = timings.get("rules", 0.0) + clock() - ticked - planning
     teams = battle.standing_teams()
-    return (teams.pop() if len(teams) == 1 else DRAW), battle.round, refused, first_refusal, first
+    return (teams.pop() if len(teams) == 1 else DRAW), battle.round, *counted(), first
 
 
 def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactical", max_rounds: int = 50,
