@@ -129,6 +129,9 @@ def test_the_log_names_whose_power_ended_not_a_creature_it_touched():
             ended = [line for line in lines if "Blind" in line and "ends" in line]
             assert ended == ["Round 2: caster's Blind ends (duration over)"], lines
             assert any(line.endswith("target is no longer blinded") for line in lines)
+            # a log written once the effect is over still names the power that blinded it (it said
+            # "a lasting effect", as headless play's combat-log.txt did for every effect over by then)
+            assert "Round 1: target is blinded (Blind (lasting effect))" in lines, lines
             return
     raise AssertionError("blind never landed in 8 seeds")
 

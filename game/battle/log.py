@@ -107,7 +107,9 @@ def source_text(battle: Any, source: str) -> str:
 
 
 def _effect_text(battle: Any, effect_id: str) -> str:
-    """A lasting effect named by the power that made it, when the battle still knows it."""
+    """A lasting effect named by the power that made it: from the battle's live effects, or from the
+    event that ended it (a log written after the battle, as the headless player's combat-log.txt is,
+    said "a lasting effect" for every effect over by then, where the window had named the power)."""
     effects = getattr(battle, "effects", None)
     if effects is not None:
         try:
@@ -116,7 +118,12 @@ def _effect_text(battle: Any, effect_id: str) -> str:
                     return f"{_power_name(battle, str(effect.get('power')))} (lasting effect)"
         except Exception:  # a battle-like object without readable effects: say what we can
             pass
-    return "a lasting effect"
+    try:
+        ended = next((e.power for e in _raw_events(battle)
+                      if isinstance(e, EffectEnded) and str(e.effect) == effect_id), None)
+    except Exception:  # a battle-like object without readable events: say what we can
+        ended = None
+    return "a lasting effect" if ended is None else f"{_power_name(battle, str(ended))} (lasting effect)"
 
 
 @dataclass(frozen=True, slots=True)
