@@ -65,6 +65,17 @@ def test_no_reactions_no_commands_and_bad_input_is_refused() -> None:
         r.forecast_reactions(r.creatures()[0], moved={r.creatures()[1]: (40, 40)})
 
 
+def test_a_battle_without_reactions_still_refuses_a_bad_moved() -> None:
+    """The answer without reactions came before the check of ``moved``: another battle's creature, or a
+    square off the grid, was answered as if it were a question, where a battle with a rally refused it."""
+    b = Battle(seed=1, width=6, height=6)
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    with pytest.raises(UnknownEntity, match="no creature with id 999"):
+        b.forecast_reactions(hero, moved={999: (2, 2)})
+    with pytest.raises(IllegalCommand, match=r"square.*\(40, 40\)"):
+        b.forecast_reactions(hero, moved={hero: (40, 40)})
+
+
 def test_the_ambush_rally_is_foreseen_for_its_merchants() -> None:
     battle, ids = load_scenario("assets/scenarios/ambush.toml").build_with_ids(1, trusted=True)
     merchant, guard = ids["merchant"], ids["guard"]

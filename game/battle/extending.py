@@ -63,13 +63,13 @@ class Extending(BattleCore):
         """
         validate.moved(moved)
         entity = self.check(entity)
-        if not self.scripts.reactions:
-            return ReactionForecast("downed", entity)
         ground = self.state.terrain.ground
-        places = {}
+        places = {}  # checked before the answer without reactions: a bad question is refused either way
         for creature, square in (moved or {}).items():
             at = validate.place(self.state, square, "square")
             places[self.check(creature)] = (at[0], at[1], float(ground[at]))
+        if not self.scripts.reactions:
+            return ReactionForecast("downed", entity)
         commands, known, heard = self.scripts.foresee(Downed(self.state.round, entity), places)
         return ReactionForecast("downed", entity, commands, known, heard)
 
