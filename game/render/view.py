@@ -46,7 +46,16 @@ from game.render.tooltip import draw_hover
 from game.render.ui import UiState, planned_square, shown_powers
 from game.render.viewport import Viewport
 
-__all__ = ["SIDEBAR_W", "STATUS_H", "Renderer", "UiState"]
+__all__ = ["MIN_SIZE", "SIDEBAR_W", "STATUS_H", "Renderer", "UiState", "map_rect_for"]
+
+#: The smallest window the frame is laid out for: the side panel and a map viewport of a dozen
+#: squares at the smallest tile, with the status bar and the buttons under them.
+MIN_SIZE = (SIDEBAR_W + 240, 480)
+
+
+def map_rect_for(size: tuple[int, int]) -> pygame.Rect:
+    """Where the map viewport goes in a frame of ``size``: left of the side panel, above the status bar."""
+    return pygame.Rect(0, 0, max(size[0] - SIDEBAR_W, 1), max(size[1] - STATUS_H, 1))
 
 
 class Renderer:
@@ -65,7 +74,7 @@ class Renderer:
     def __init__(self, battle: Any, size: tuple[int, int] = (1280, 800), tile: int | None = None,
                  team_colours: dict[str, theme.Colour] | None = None) -> None:
         self.size = size
-        self.map_rect = pygame.Rect(0, 0, size[0] - SIDEBAR_W, size[1] - STATUS_H)
+        self.map_rect = map_rect_for(size)
         self.team_colours: dict[str, theme.Colour] = dict(team_colours or {})
         self.texts = Texts()
         self.fonts = self.texts.fonts
@@ -95,6 +104,23 @@ class Renderer:
         self.overlays = Overlays()
         self.side = SidePanel(self.texts, self.colour_of)
         self.floaters = Floaters(self.texts)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Lay the frame out for a window of a new size (the person dragged its edge, or the window
+        manager maximised it): the map viewport takes what the side panel leaves, the square at its
+        centre stays there, and what was drawn for the old tile size is drawn again. A size smaller
+        than :data:`MIN_SIZE` is laid out as that (the window clips what does not fit), so the map
+        viewport never has a negative width."""
+        size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
+        if size == self.size:
+            return
+        centre = self.view.square_at(self.map_rect.center)
+        self.size = size
+        self.map_rect = map_rect_for(size)
+        self.view = Viewport(self.map_rect, (self.battle.width, self.battle.height), self._fixed_tile)
+        if centre is not None:
+            self.view.centre_on(*centre)
+        self.forget()
 
     @property
     def tile(self) -> int:

@@ -1,0 +1,63 @@
+"""The window follows its size: a window manager that maximises or tiles it, or a person dragging its
+edge, gets a frame laid out for the new size (it used to keep drawing into the surface of the old
+size, and pygame crashed with a segmentation fault when the window grew)."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game.battle.facade import Battle
+from game.render import UiState, Window, theme
+from game.render.inputs import Click
+from game.render.panels import SIDEBAR_W, STATUS_H
+from game.render.view import MIN_SIZE
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _resize(window: Window, size: tuple[int, int]) -> None:
+    """What SDL does when the window manager resizes a resizable window, then the event it sends."""
+    pygame.display.set_mode(size, pygame.RESIZABLE)
+    assert window.translate(pygame.event.Event(pygame.VIDEORESIZE, w=size[0], h=size[1], size=size)) is None
+
+
+@pytest.mark.filterwarnings("ignore:Please use Window.get_surface:DeprecationWarning")
+def test_the_game_window_is_resizable_and_has_a_minimum_size() -> None:
+    with Battle(width=16, height=12) as b:
+        Window(b, size=(1280, 800))
+        assert pygame.display.get_surface().get_flags() & pygame.RESIZABLE
+        assert tuple(pygame.Window.from_display_module().minimum_size) == MIN_SIZE
+
+
+def test_a_grown_window_lays_the_frame_out_for_its_new_size() -> None:
+    with Battle(width=16, height=12) as b:
+        b.spawn("Hero", 3, 4, team="blue")
+        window = Window(b, size=(1000, 640))
+        _resize(window, (1500, 950))
+        r = window.renderer
+        assert window.screen.get_size() == (1500, 950) and r.size == (1500, 950)
+        assert r.map_rect.size == (1500 - SIDEBAR_W, 950 - STATUS_H)
+        # a click lands on the square drawn under it, at the new tile size
+        centre = r.square_centre(3, 4)
+        assert window.translate(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1)) == Click((3, 4))
+        window.draw(UiState())
+        # the side panel is drawn at the new right edge, and the map where the old frame's panel was
+        assert window.screen.get_at((1500 - SIDEBAR_W + 4, 4))[:3] == theme.PANEL
+        assert r.square_at((700, 300)) is not None and window.screen.get_at((700, 300))[:3] != theme.PANEL
+
+
+def test_a_window_made_smaller_than_the_minimum_keeps_the_minimum_layout() -> None:
+    with Battle(width=16, height=12) as b:
+        window = Window(b, size=(1000, 640))
+        _resize(window, (300, 200))
+        assert window.renderer.size == MIN_SIZE
+        assert window.renderer.map_rect.w == MIN_SIZE[0] - SIDEBAR_W
+
+
+def test_an_off_screen_window_ignores_the_displays_resizes() -> None:
+    with Battle(width=16, height=12) as b:
+        pygame.display.set_mode((1280, 800))
+        window = Window(b, screen=pygame.Surface((1000, 640)))
+        _resize(window, (1500, 950))
+        assert window.screen.get_size() == (1000, 640) and window.renderer.size == (1000, 640)
