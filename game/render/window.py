@@ -75,6 +75,8 @@ class Window:
         self._dragged = False
         #: the buttons the last frame showed (what a click beside the map may press)
         self._buttons: tuple[str, ...] = ()
+        #: the map moved under the pointer since the last inputs (the square under it changed)
+        self._view_moved = False
 
     # ------------------------------------------------------------------ the view
 
@@ -87,9 +89,11 @@ class Window:
         """Scroll the map by whole squares."""
         tile = self.renderer.tile
         self.renderer.pan(dx * tile, dy * tile)
+        self._view_moved = True
 
     def centre_on(self, square: tuple[int, int]) -> None:
         self.renderer.centre_on(*square)
+        self._view_moved = True
 
     def set_title(self, title: str) -> None:
         """The window's caption (a hot reload may rename the scenario); an off-screen surface has none."""
@@ -99,6 +103,7 @@ class Window:
     def set_battle(self, battle: Any) -> None:
         """Show another battle (after a load)."""
         self.renderer.set_battle(battle)
+        self._view_moved = True
 
     def forget(self) -> None:
         """Redraw everything from the battle (after an undo)."""
@@ -113,7 +118,19 @@ class Window:
             value = self.translate(event)
             if value is not None:
                 found.append(value)
+        if self._view_moved:
+            found.extend(self._hover_after_move(found))
         return found
+
+    def _hover_after_move(self, found: list[Input]) -> list[Input]:
+        """The square now under a pointer that did not move while the map did (arrows, the wheel, the
+        map centred on the creature whose turn came, a load, a resize): without it the preview kept
+        showing the old square's path, drawn away from the pointer, while a click went to the square
+        under it. Nothing for an off-screen surface, or a pointer outside the window."""
+        self._view_moved = False
+        if not self._on_display or not pygame.mouse.get_focused() or any(isinstance(v, Hover) for v in found):
+            return []
+        return [Hover(self.renderer.square_at(pygame.mouse.get_pos()))]
 
     def translate(self, event: pygame.event.Event) -> Input | None:
         """One pygame event as a plain input, or None when it means nothing to the application."""
@@ -159,6 +176,7 @@ class Window:
             return
         self.screen = screen
         self.renderer.resize(screen.get_size())
+        self._view_moved = True
 
     def _motion(self, event: pygame.event.Event) -> Hover:
         """The square under the mouse; with the right button held, the map follows the drag."""
