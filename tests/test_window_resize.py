@@ -8,9 +8,9 @@ import pygame
 import pytest
 
 from game.battle.facade import Battle
-from game.render import UiState, Window, theme
+from game.render import Renderer, UiState, Window, theme
 from game.render.inputs import Click
-from game.render.panels import SIDEBAR_W, STATUS_H
+from game.render.panels import SIDEBAR_W, STATUS_H, draw_banner, draw_help
 from game.render.view import MIN_SIZE
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
@@ -61,3 +61,23 @@ def test_an_off_screen_window_ignores_the_displays_resizes() -> None:
         window = Window(b, screen=pygame.Surface((1000, 640)))
         _resize(window, (1500, 950))
         assert window.screen.get_size() == (1000, 640) and window.renderer.size == (1000, 640)
+
+
+def test_the_help_and_the_end_banner_stay_whole_in_the_smallest_window() -> None:
+    with Battle(width=16, height=12) as b:
+        b.spawn("Hero", 3, 4, team="blue")
+        renderer = Renderer(b, MIN_SIZE)
+        frame = pygame.Surface(MIN_SIZE)
+        whole = frame.get_rect()
+        for save in ("out/keep.save.json", "out/a_scenario_folder_with_a_long_name-skirmish.save.json"):
+            help_box = draw_help(frame, MIN_SIZE, renderer.map_rect.center, renderer.texts, save)
+            assert whole.contains(help_box), help_box
+        banner = draw_banner(frame, renderer.map_rect, "Red won in round 5 - you lose", renderer.texts)
+        assert whole.contains(banner) and banner.w > renderer.map_rect.w
+        # drawn in a frame, the band is not cut at the map's edge: it covers part of the side panel
+        plain, ended = pygame.Surface(MIN_SIZE), pygame.Surface(MIN_SIZE)
+        renderer.draw(plain, UiState(), now=1e9)
+        renderer.draw(ended, UiState(banner="Red won in round 5 - you lose"), now=1e9)
+        beyond = [(x, y) for x in range(renderer.map_rect.right + 2, banner.right - 2, 3)
+                  for y in range(banner.top + 2, banner.bottom - 2, 3)]
+        assert any(plain.get_at(p) != ended.get_at(p) for p in beyond)

@@ -48,9 +48,9 @@ from game.render.viewport import Viewport
 
 __all__ = ["MIN_SIZE", "SIDEBAR_W", "STATUS_H", "Renderer", "UiState", "map_rect_for"]
 
-#: The smallest window the frame is laid out for: the side panel and a map viewport of a dozen
-#: squares at the smallest tile, with the status bar and the buttons under them.
-MIN_SIZE = (SIDEBAR_W + 240, 480)
+#: The smallest window the frame is laid out for: the side panel and a map viewport of two dozen
+#: squares at the smallest tile, with the status bar and the buttons under them, and the help whole.
+MIN_SIZE = (SIDEBAR_W + 320, 540)
 
 
 def map_rect_for(size: tuple[int, int]) -> pygame.Rect:
@@ -211,6 +211,8 @@ class Renderer:
         self.side.draw(surface, side, b, self.feed, ui, selected, self.powers)
         draw_buttons(surface, self.size, ui, self.texts)
         draw_status(surface, self.size, ui.message, self.texts)
+        if ui.banner:  # over the map, and over the panel where a small window's map is narrower than it
+            draw_banner(surface, self.map_rect, ui.banner, self.texts)
         if ui.timeline is not None:
             draw_timeline(surface, self.map_rect, ui.timeline, self.texts)
         if ui.error:
@@ -264,5 +266,3 @@ class Renderer:
             pygame.draw.rect(surface, theme.TEXT, view.square_rect(*ui.hover), 1)
         if motion is not None and motion.marks:
             self.floaters.draw(surface, view, motion)
-        if ui.banner:
-            draw_banner(surface, self.map_rect, ui.banner, self.texts)
