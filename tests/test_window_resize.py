@@ -11,6 +11,7 @@ from game.battle.facade import Battle
 from game.render import Renderer, UiState, Window, theme
 from game.render.inputs import Click
 from game.render.panels import SIDEBAR_W, STATUS_H, draw_banner, draw_help
+from game.render.tooltip import box_beside, line_surfaces
 from game.render.view import MIN_SIZE
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
@@ -81,3 +82,15 @@ def test_the_help_and_the_end_banner_stay_whole_in_the_smallest_window() -> None
         beyond = [(x, y) for x in range(renderer.map_rect.right + 2, banner.right - 2, 3)
                   for y in range(banner.top + 2, banner.bottom - 2, 3)]
         assert any(plain.get_at(p) != ended.get_at(p) for p in beyond)
+
+
+def test_a_hover_box_in_the_smallest_window_wraps_its_lines_to_the_map() -> None:
+    with Battle(width=16, height=12) as b:
+        renderer = Renderer(b, MIN_SIZE)
+        view = renderer.view
+        long = "cannot move there: square (15, 11) is 90 ft away around the walls and it has 30 ft of movement left"
+        assert renderer.texts.fonts["small"].size(long)[0] > view.map_rect.w  # it would not fit unwrapped
+        surfaces = line_surfaces([(long, theme.TEXT)], renderer.texts, view)
+        assert len(surfaces) > 1 and all(s.get_width() <= view.map_rect.w - 24 for s in surfaces)
+        box = box_beside(pygame.Surface(MIN_SIZE), view, view.square_rect(8, 6), surfaces)
+        assert view.map_rect.contains(box), box
