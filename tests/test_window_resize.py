@@ -10,7 +10,7 @@ import pytest
 from game.battle.facade import Battle
 from game.render import Renderer, UiState, Window, theme
 from game.render.inputs import Click
-from game.render.panels import SIDEBAR_W, STATUS_H, draw_banner, draw_help
+from game.render.panels import SIDEBAR_W, STATUS_H, draw_banner, draw_help, draw_status
 from game.render.tooltip import box_beside, line_surfaces
 from game.render.view import MIN_SIZE
 
@@ -94,3 +94,20 @@ def test_a_hover_box_in_the_smallest_window_wraps_its_lines_to_the_map() -> None
         assert len(surfaces) > 1 and all(s.get_width() <= view.map_rect.w - 24 for s in surfaces)
         box = box_beside(pygame.Surface(MIN_SIZE), view, view.square_rect(8, 6), surfaces)
         assert view.map_rect.contains(box), box
+
+
+def test_a_long_status_message_wraps_upward_instead_of_running_under_the_speed_label() -> None:
+    with Battle(width=16, height=12) as b:
+        renderer = Renderer(b, (1280, 800))
+        frame = pygame.Surface((1280, 800))
+        refusal = ("Load refused: out/mine-keep.save.json is a save of /home/designer/projects/castle/mine/keep.toml, "
+                   "this window plays /home/designer/projects/siege/mine/keep.toml (another file named 'The keep')")
+        small = renderer.texts.fonts["small"]
+        assert small.size(refusal)[0] > 1280 - 300  # it ran under the speed label
+        bar = draw_status(frame, (1280, 800), refusal, renderer.texts, reserve=300)
+        assert bar.bottom == 800 and bar.h > STATUS_H
+        assert draw_status(frame, (1280, 800), "Saved to out/keep.save.json", renderer.texts, reserve=300).h == STATUS_H
+        small_window = Renderer(b, MIN_SIZE)
+        frame = pygame.Surface(MIN_SIZE)
+        small_window.draw(frame, UiState(message=refusal), now=1e9)  # a whole frame: the bar rises over the map
+        assert frame.get_at((4, MIN_SIZE[1] - STATUS_H - 4))[:3] == (16, 17, 22)

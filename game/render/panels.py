@@ -249,11 +249,20 @@ def log_colour(line: str) -> theme.Colour:
     return theme.TEXT
 
 
-def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts) -> None:
-    """The status bar: the last message, or the key hint when there is none."""
-    bar = pygame.Rect(0, size[1] - STATUS_H, size[0], STATUS_H)
+def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts,
+                reserve: int = 0) -> pygame.Rect:
+    """The status bar: the last message, or the key hint when there is none. A message wider than the
+    bar (``reserve``: pixels kept free at its right end, for the animation speed) is wrapped and the
+    bar grows upward over the map: a refusal naming two files, or any message in a small window, lost
+    its end under the speed label and the window's edge. Returns the bar."""
+    font = texts.fonts["small"]
+    lines = wrap(message or HINT, font, max(size[0] - 20 - reserve, 120))
+    step = font.get_linesize()
+    bar = pygame.Rect(0, size[1] - STATUS_H - step * (len(lines) - 1), size[0], STATUS_H + step * (len(lines) - 1))
     pygame.draw.rect(surface, (16, 17, 22), bar)
-    surface.blit(texts(message or HINT, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6))
+    for row, line in enumerate(lines):
+        surface.blit(texts(line, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6 + step * row))
+    return bar
 
 
 def fall_words(rules: Rules) -> str:

@@ -24,7 +24,7 @@ from components import Position
 from game.render import theme
 from game.render.draw import Texts
 from game.render.feed import EventFeed
-from game.render.floaters import Floaters, draw_speed
+from game.render.floaters import Floaters, draw_speed, speed_label
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
 from game.render.notice import draw_error, draw_timeline
@@ -210,7 +210,8 @@ class Renderer:
         side = pygame.Rect(self.map_rect.right, 0, SIDEBAR_W, self.size[1] - STATUS_H - below)
         self.side.draw(surface, side, b, self.feed, ui, selected, self.powers)
         draw_buttons(surface, self.size, ui, self.texts)
-        draw_status(surface, self.size, ui.message, self.texts)
+        reserve = speed_label(ui.motion, self.texts).get_width() + 30 if ui.motion is not None else 0
+        draw_status(surface, self.size, ui.message, self.texts, reserve)
         if ui.banner:  # over the map, and over the panel where a small window's map is narrower than it
             draw_banner(surface, self.map_rect, ui.banner, self.texts)
         if ui.timeline is not None:
