@@ -110,9 +110,9 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
                 script from (0: none; at most ``MAX_TRIALS``).
             direction: where a cone or line would face, as for ``use_power``.
             unseen: creatures the asking player cannot see, told as ``forecast_move`` tells them
-                (their squares count as free): a push that one of them would stop, or a blink onto
-                its square, must not give away that something stands there. The use itself, when
-                given, resolves against the battle as it is.
+                (their squares count as free): a push that one of them would stop short must not
+                give away that something stands there. The use itself, when given, resolves
+                against the battle as it is.
 
         Raises:
             IllegalCommand: an unknown creature, power or square, or trials out of range.

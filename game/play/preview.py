@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 def power_forecast(app: App, user: int, power_id: str, square: tuple[int, int]) -> Any:
     """``battle.forecast`` of the chosen power aimed where the mouse is (None: nothing to aim at),
     as the person's team is told it: the enemies it cannot see count as absent (``unseen``), so a push
-    stopped short, or a blink refused, by one of them does not show where it stands."""
+    stopped short by one of them does not show where it stands."""
     b, unseen = app.battle, app.ui.hidden
     try:
         power = b.power(power_id)
