@@ -101,7 +101,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
     @entry
     def forecast(self, user: int, power_id: str, target: int | None = None, point: tuple[int, int] | None = None,
                  from_square: tuple[int, int] | None = None, trials: int = 0,
-                 direction: str | tuple[int, int] | None = None) -> PowerForecast:
+                 direction: str | tuple[int, int] | None = None, unseen: Iterable[int] = ()) -> PowerForecast:
         """What ``user`` using ``power_id`` would do (from ``from_square``: where it would stand).
         After a queued move that leaves the user falling no use is legal: the turn would refuse it.
 
@@ -109,6 +109,10 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             trials: for a scripted power, how many uses on a copy of the battle to estimate its
                 script from (0: none; at most ``MAX_TRIALS``).
             direction: where a cone or line would face, as for ``use_power``.
+            unseen: creatures the asking player cannot see, told as ``forecast_move`` tells them
+                (their squares count as free): a push that one of them would stop short must not
+                give away that something stands there. The use itself, when given, resolves
+                against the battle as it is.
 
         Raises:
             IllegalCommand: an unknown creature, power or square, or trials out of range.
@@ -132,8 +136,9 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
         z = position.z if from_square is None else None  # its height after its orders (a flight's stays aloft)
-        found = self._forecast_from(power, target, point, facing, falling or user_problem(state, power, user, queued),
-                                    vantage(state, user, origin, z))
+        unusable = falling or user_problem(state, power, user, queued)
+        with self._hiding(unseen):
+            found = self._forecast_from(power, target, point, facing, unusable, vantage(state, user, origin, z))
         if power.script and trials and found.legal and origin == here:
             return replace(found, estimate=self._estimate(power, user, target, point, trials, facing))
         return found

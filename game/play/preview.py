@@ -18,20 +18,22 @@ if TYPE_CHECKING:
 
 
 def power_forecast(app: App, user: int, power_id: str, square: tuple[int, int]) -> Any:
-    """``battle.forecast`` of the chosen power aimed where the mouse is (None: nothing to aim at)."""
-    b = app.battle
+    """``battle.forecast`` of the chosen power aimed where the mouse is (None: nothing to aim at),
+    as the person's team is told it: the enemies it cannot see count as absent (``unseen``), so a push
+    stopped short by one of them does not show where it stands."""
+    b, unseen = app.battle, app.ui.hidden
     try:
         power = b.power(power_id)
         if not needs_aim(power):  # on the user or centred on it: the mouse does not aim it
-            return b.forecast(user, power_id)
+            return b.forecast(user, power_id, unseen=unseen)
         if power.single_target:
             target = app.creature_at(square)
             if target is None:
                 return None
-            return b.forecast(user, power_id, target=target)
+            return b.forecast(user, power_id, target=target, unseen=unseen)
         if power.range_ft is None and not power.needs_direction:
-            return b.forecast(user, power_id)  # centred on the user: the mouse does not aim it
-        return b.forecast(user, power_id, point=square)
+            return b.forecast(user, power_id, unseen=unseen)  # centred on the user: the mouse does not aim it
+        return b.forecast(user, power_id, point=square, unseen=unseen)
     except (KeyError, ValueError):
         return None
 

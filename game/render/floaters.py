@@ -78,10 +78,15 @@ def _outlined(texts: Texts, text: str, colour: theme.Colour) -> pygame.Surface:
     return image
 
 
+def speed_label(frame: MotionFrame, texts: Texts) -> pygame.Surface:
+    """The animation speed's words, as the status bar shows them at its right end."""
+    return texts(f"speed: {frame.speed}  ([ ]; Backspace skips)", "small", theme.TEXT_DIM)
+
+
 def draw_speed(surface: pygame.Surface, size: tuple[int, int], frame: MotionFrame, texts: Texts,
                bottom_h: int) -> None:
     """The speed setting at the right end of the status bar (``bottom_h``: the bar's height)."""
-    label = texts(f"speed: {frame.speed}  ([ ]; Backspace skips)", "small", theme.TEXT_DIM)
+    label = speed_label(frame, texts)
     box = pygame.Rect(size[0] - label.get_width() - 20, size[1] - bottom_h, label.get_width() + 20, bottom_h)
     pygame.draw.rect(surface, (16, 17, 22), box)  # over the end of a long message
     surface.blit(label, (box.x + 10, box.y + (bottom_h - label.get_height()) // 2))

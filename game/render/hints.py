@@ -15,22 +15,22 @@ import pygame
 
 from components import Position
 from game.render import odds, theme
-from game.render.draw import dashed
-from game.render.tooltip import box_beside
+from game.render.draw import Texts, dashed
+from game.render.tooltip import box_beside, line_surfaces
 from game.render.ui import UiState
 from game.render.viewport import Viewport
 
-TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
 TONES: dict[str, theme.Colour] = {"text": theme.TEXT, "good": theme.LOS_CLEAR, "bad": theme.LOS_BLOCKED,
                                   "dim": theme.TEXT_DIM, "ally": theme.COVER}
 
 
-def _surfaces(lines: list[odds.Line], text: TextFn) -> list[pygame.Surface]:
-    return [text(line, "small", TONES.get(tone, theme.TEXT)) for line, tone in lines]
+def _surfaces(lines: list[odds.Line], text: Texts, view: Viewport) -> list[pygame.Surface]:
+    """The odds' lines in their tones, wrapped to the map's width (``tooltip.line_surfaces``)."""
+    return line_surfaces([(line, TONES.get(tone, theme.TEXT)) for line, tone in lines], text, view)
 
 
 def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui: UiState,
-                        name: Callable[[int], str], text: TextFn) -> None:
+                        name: Callable[[int], str], text: Texts) -> None:
     """A dashed aim from the user to the hovered target or point, a ring on each creature the use
     reaches (allies blue) and the odds in a box by the square it is aimed at: by the user, for a
     power on the user or centred on it, which the mouse does not aim (an aim drawn to the mouse
@@ -54,7 +54,7 @@ def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui
     except (KeyError, ValueError):
         power_name = forecast.power
     lines = odds.forecast_lines(forecast, power_name, name, ui.shows, ui.foresight)
-    box_beside(surface, view, rect, _surfaces(lines, text))
+    box_beside(surface, view, rect, _surfaces(lines, text, view))
 
 
 def aimed_at(forecast: Any, hover: tuple[int, int]) -> tuple[int, int]:
@@ -63,7 +63,7 @@ def aimed_at(forecast: Any, hover: tuple[int, int]) -> tuple[int, int]:
     return hover if forecast.target is not None or forecast.point is not None else forecast.from_square
 
 
-def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text: TextFn) -> None:
+def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text: Texts) -> None:
     """The path the creature would really walk (the battle's), where it stops, and the box."""
     forecast, hover = ui.move_preview, ui.hover
     if forecast is None or hover is None:
@@ -79,4 +79,4 @@ def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text
             pygame.draw.rect(surface, colour, view.square_rect(*forecast.stops_at), 2)
     else:
         pygame.draw.rect(surface, theme.LOS_BLOCKED, rect, 2)
-    box_beside(surface, view, rect, _surfaces(odds.move_lines(forecast, ui.shows), text))
+    box_beside(surface, view, rect, _surfaces(odds.move_lines(forecast, ui.shows), text, view))

@@ -249,11 +249,20 @@ def log_colour(line: str) -> theme.Colour:
     return theme.TEXT
 
 
-def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts) -> None:
-    """The status bar: the last message, or the key hint when there is none."""
-    bar = pygame.Rect(0, size[1] - STATUS_H, size[0], STATUS_H)
+def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts,
+                reserve: int = 0) -> pygame.Rect:
+    """The status bar: the last message, or the key hint when there is none. A message wider than the
+    bar (``reserve``: pixels kept free at its right end, for the animation speed) is wrapped and the
+    bar grows upward over the map: a refusal naming two files, or any message in a small window, lost
+    its end under the speed label and the window's edge. Returns the bar."""
+    font = texts.fonts["small"]
+    lines = wrap(message or HINT, font, max(size[0] - 20 - reserve, 120))
+    step = font.get_linesize()
+    bar = pygame.Rect(0, size[1] - STATUS_H - step * (len(lines) - 1), size[0], STATUS_H + step * (len(lines) - 1))
     pygame.draw.rect(surface, (16, 17, 22), bar)
-    surface.blit(texts(message or HINT, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6))
+    for row, line in enumerate(lines):
+        surface.blit(texts(line, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6 + step * row))
+    return bar
 
 
 def fall_words(rules: Rules) -> str:
@@ -264,32 +273,40 @@ def fall_words(rules: Rules) -> str:
 
 
 def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts,
-              save_path: str = "out/SCENARIO.save.json", rules: Rules | None = None) -> None:
+              save_path: str = "out/SCENARIO.save.json", rules: Rules | None = None) -> pygame.Rect:
     """The controls, in a panel over the shaded window (with the file Ctrl+S really writes and the
-    battle's own cost of a fall)."""
+    battle's own cost of a fall), centred on the map but kept inside the window, its lines wrapped to
+    the window's width: in a small window the map is narrower than the help, whose first words were
+    cut off on the left. Returns the panel."""
     falls = fall_words(rules or Rules())
-    surfaces = [texts(t.replace("{save}", save_path).replace("{falls}", falls), f,
-                      theme.ACCENT if f == "head" else theme.TEXT) for t, f in HELP]
+    room = size[0] - 60  # a line wider than the window (a long save path, a small window) is wrapped
+    surfaces = [texts(part, f, theme.ACCENT if f == "head" else theme.TEXT) for t, f in HELP
+                for part in wrap(t.replace("{save}", save_path).replace("{falls}", falls), texts.fonts[f], room)]
     w = max(s.get_width() for s in surfaces) + 40
     h = sum(s.get_height() + 6 for s in surfaces) + 30
     box = pygame.Rect(0, 0, w, h)
     box.center = centre
+    box.clamp_ip(pygame.Rect((0, 0), size))
     shade = pygame.Surface(size, pygame.SRCALPHA)
     shade.fill((0, 0, 0, 140))
     surface.blit(shade, (0, 0))
     panel_lines(surface, box, surfaces, (20, 15), 6)
+    return box
 
 
-def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts) -> None:
-    """A band across the top of the map (the battle is over)."""
+def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts) -> pygame.Rect:
+    """A band across the top of the map (the battle is over), kept inside the window when the map is
+    narrower than the band (a small window). Returns the band."""
     label = texts(message, "title", theme.ACCENT)
     hint = texts("Ctrl+L loads the last save; close the window to quit", "small", theme.TEXT_DIM)
     box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40,
                       label.get_height() + hint.get_height() + 24)
     box.midtop = (map_rect.centerx, map_rect.y + 12)
+    box.clamp_ip(surface.get_rect())
     panel(surface, box)
     surface.blit(label, label.get_rect(midtop=(box.centerx, box.y + 8)))
     surface.blit(hint, hint.get_rect(midtop=(box.centerx, box.y + 14 + label.get_height())))
+    return box
 
 
 def button_rects(size: tuple[int, int], names: tuple[str, ...]) -> dict[str, pygame.Rect]:

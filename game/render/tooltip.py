@@ -6,22 +6,20 @@ Line of sight, cover, roll mode and Defense are the battle's own answers (``can_
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pygame
 
 from components import Position
 from game.render import theme
-from game.render.draw import dashed, panel, shield
+from game.render.draw import Texts, dashed, panel, shield, wrap
 from game.render.viewport import Viewport
 
-TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
 Line = tuple[str, theme.Colour]
 
 
 def draw_hover(surface: pygame.Surface, view: Viewport, battle: Any, selected: int, hover: tuple[int, int],
-               squares: dict[tuple[int, int], int], text: TextFn) -> None:
+               squares: dict[tuple[int, int], int], text: Texts) -> None:
     """Line of sight, cover and roll mode from the selected creature to the hovered one (with a power
     chosen, whether it reaches is the forecast's to say, in its own panel)."""
     rect = view.square_rect(*hover)
@@ -38,7 +36,7 @@ def draw_hover(surface: pygame.Surface, view: Viewport, battle: Any, selected: i
         lines = _enemy_lines(surface, view, battle, selected, target, hover, sees)
     else:
         lines = [("in sight" if sees else "no line of sight", colour), ("ally", theme.TEXT_DIM)]
-    box_beside(surface, view, rect, [text(t, "small", c) for t, c in lines])
+    box_beside(surface, view, rect, line_surfaces(lines, text, view))
 
 
 def _enemy_lines(surface: pygame.Surface, view: Viewport, battle: Any, selected: int, target: int,
@@ -65,10 +63,18 @@ def _enemy_lines(surface: pygame.Surface, view: Viewport, battle: Any, selected:
     return lines
 
 
-def box_beside(surface: pygame.Surface, view: Viewport, rect: pygame.Rect, surfaces: list[pygame.Surface]) -> None:
+def line_surfaces(lines: list[Line], text: Texts, view: Viewport) -> list[pygame.Surface]:
+    """The box's lines drawn, each wrapped to the map viewport's width: in a small window a long
+    line ("cannot move there: ... 90 ft away ...") was wider than the map and lost both its ends."""
+    room = max(view.map_rect.w - 24, 80)
+    return [text(part, "small", colour) for line, colour in lines for part in wrap(line, text.fonts["small"], room)]
+
+
+def box_beside(surface: pygame.Surface, view: Viewport, rect: pygame.Rect,
+               surfaces: list[pygame.Surface]) -> pygame.Rect:
     """The tooltip's lines in a panel right of the square (left of it at the map's right edge); a box
     too wide for either side goes under the square (over it at the map's bottom), never on it: kept
-    inside the map by sliding, it used to hide the very square it speaks of."""
+    inside the map by sliding, it used to hide the very square it speaks of. Returns the box."""
     box = box_rect(view.map_rect, rect, max(s.get_width() for s in surfaces) + 12,
                    sum(s.get_height() for s in surfaces) + 8)
     panel(surface, box)
@@ -76,6 +82,7 @@ def box_beside(surface: pygame.Surface, view: Viewport, rect: pygame.Rect, surfa
     for s in surfaces:
         surface.blit(s, (box.x + 6, y))
         y += s.get_height()
+    return box
 
 
 def box_rect(area: pygame.Rect, rect: pygame.Rect, width: int, height: int) -> pygame.Rect:

@@ -24,7 +24,7 @@ from components import Position
 from game.render import theme
 from game.render.draw import Texts
 from game.render.feed import EventFeed
-from game.render.floaters import Floaters, draw_speed
+from game.render.floaters import Floaters, draw_speed, speed_label
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
 from game.render.notice import draw_error, draw_timeline
@@ -46,7 +46,16 @@ from game.render.tooltip import draw_hover
 from game.render.ui import UiState, planned_square, shown_powers
 from game.render.viewport import Viewport
 
-__all__ = ["SIDEBAR_W", "STATUS_H", "Renderer", "UiState"]
+__all__ = ["MIN_SIZE", "SIDEBAR_W", "STATUS_H", "Renderer", "UiState", "map_rect_for"]
+
+#: The smallest window the frame is laid out for: the side panel and a map viewport of two dozen
+#: squares at the smallest tile, with the status bar and the buttons under them, and the help whole.
+MIN_SIZE = (SIDEBAR_W + 320, 540)
+
+
+def map_rect_for(size: tuple[int, int]) -> pygame.Rect:
+    """Where the map viewport goes in a frame of ``size``: left of the side panel, above the status bar."""
+    return pygame.Rect(0, 0, max(size[0] - SIDEBAR_W, 1), max(size[1] - STATUS_H, 1))
 
 
 class Renderer:
@@ -65,7 +74,7 @@ class Renderer:
     def __init__(self, battle: Any, size: tuple[int, int] = (1280, 800), tile: int | None = None,
                  team_colours: dict[str, theme.Colour] | None = None) -> None:
         self.size = size
-        self.map_rect = pygame.Rect(0, 0, size[0] - SIDEBAR_W, size[1] - STATUS_H)
+        self.map_rect = map_rect_for(size)
         self.team_colours: dict[str, theme.Colour] = dict(team_colours or {})
         self.texts = Texts()
         self.fonts = self.texts.fonts
@@ -95,6 +104,23 @@ class Renderer:
         self.overlays = Overlays()
         self.side = SidePanel(self.texts, self.colour_of)
         self.floaters = Floaters(self.texts)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """Lay the frame out for a window of a new size (the person dragged its edge, or the window
+        manager maximised it): the map viewport takes what the side panel leaves, the square at its
+        centre stays there, and what was drawn for the old tile size is drawn again. A size smaller
+        than :data:`MIN_SIZE` is laid out as that (the window clips what does not fit), so the map
+        viewport never has a negative width."""
+        size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
+        if size == self.size:
+            return
+        centre = self.view.square_at(self.map_rect.center)
+        self.size = size
+        self.map_rect = map_rect_for(size)
+        self.view = Viewport(self.map_rect, (self.battle.width, self.battle.height), self._fixed_tile)
+        if centre is not None:
+            self.view.centre_on(*centre)
+        self.forget()
 
     @property
     def tile(self) -> int:
@@ -184,7 +210,10 @@ class Renderer:
         side = pygame.Rect(self.map_rect.right, 0, SIDEBAR_W, self.size[1] - STATUS_H - below)
         self.side.draw(surface, side, b, self.feed, ui, selected, self.powers)
         draw_buttons(surface, self.size, ui, self.texts)
-        draw_status(surface, self.size, ui.message, self.texts)
+        reserve = speed_label(ui.motion, self.texts).get_width() + 30 if ui.motion is not None else 0
+        draw_status(surface, self.size, ui.message, self.texts, reserve)
+        if ui.banner:  # over the map, and over the panel where a small window's map is narrower than it
+            draw_banner(surface, self.map_rect, ui.banner, self.texts)
         if ui.timeline is not None:
             draw_timeline(surface, self.map_rect, ui.timeline, self.texts)
         if ui.error:
@@ -238,5 +267,3 @@ class Renderer:
             pygame.draw.rect(surface, theme.TEXT, view.square_rect(*ui.hover), 1)
         if motion is not None and motion.marks:
             self.floaters.draw(surface, view, motion)
-        if ui.banner:
-            draw_banner(surface, self.map_rect, ui.banner, self.texts)

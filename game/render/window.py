@@ -8,6 +8,7 @@ map while the right button is dragged: that is the view moving, not an order.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,9 +18,23 @@ from game.render import theme
 from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
 from game.render.png import save_png
 from game.render.ui import UiState
-from game.render.view import Renderer
+from game.render.view import MIN_SIZE, Renderer
 
 FPS = 60
+
+
+def open_display(size: tuple[int, int]) -> pygame.Surface:
+    """The game's window: resizable, and no smaller than the frame can be laid out for
+    (:data:`game.render.view.MIN_SIZE`). A window opened with a fixed size still grows when a
+    window manager maximises or tiles it, and pygame then crashed drawing into the old surface."""
+    screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    # the one way pygame-ce 2.5 sets a display window's minimum size; it warns that drawing through
+    # that Window object is deprecated, which is not what is done here (a smaller window still works:
+    # the frame is laid out for MIN_SIZE and clipped)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pygame.Window.from_display_module().minimum_size = MIN_SIZE
+    return screen
 
 
 class Window:
@@ -48,9 +63,11 @@ class Window:
         if screen is None and offscreen:
             screen = pygame.Surface(size)
         if screen is None:
-            screen = pygame.display.set_mode(size)
+            screen = open_display(size)
             pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
         self.screen = screen
+        #: whether this window draws into the display (not into a surface of its own)
+        self._on_display = screen is pygame.display.get_surface()
         self.renderer = Renderer(battle, screen.get_size(), team_colours=team_colours)
         self.renderer.powers = powers
         self._clock = pygame.time.Clock()
@@ -58,6 +75,8 @@ class Window:
         self._dragged = False
         #: the buttons the last frame showed (what a click beside the map may press)
         self._buttons: tuple[str, ...] = ()
+        #: the map moved under the pointer since the last inputs (the square under it changed)
+        self._view_moved = False
 
     # ------------------------------------------------------------------ the view
 
@@ -70,9 +89,11 @@ class Window:
         """Scroll the map by whole squares."""
         tile = self.renderer.tile
         self.renderer.pan(dx * tile, dy * tile)
+        self._view_moved = True
 
     def centre_on(self, square: tuple[int, int]) -> None:
         self.renderer.centre_on(*square)
+        self._view_moved = True
 
     def set_title(self, title: str) -> None:
         """The window's caption (a hot reload may rename the scenario); an off-screen surface has none."""
@@ -82,6 +103,7 @@ class Window:
     def set_battle(self, battle: Any) -> None:
         """Show another battle (after a load)."""
         self.renderer.set_battle(battle)
+        self._view_moved = True
 
     def forget(self) -> None:
         """Redraw everything from the battle (after an undo)."""
@@ -96,7 +118,19 @@ class Window:
             value = self.translate(event)
             if value is not None:
                 found.append(value)
+        if self._view_moved:
+            found.extend(self._hover_after_move(found))
         return found
+
+    def _hover_after_move(self, found: list[Input]) -> list[Input]:
+        """The square now under a pointer that did not move while the map did (arrows, the wheel, the
+        map centred on the creature whose turn came, a load, a resize): without it the preview kept
+        showing the old square's path, drawn away from the pointer, while a click went to the square
+        under it. Nothing for an off-screen surface, or a pointer outside the window."""
+        self._view_moved = False
+        if not self._on_display or not pygame.mouse.get_focused() or any(isinstance(v, Hover) for v in found):
+            return []
+        return [Hover(self.renderer.square_at(pygame.mouse.get_pos()))]
 
     def translate(self, event: pygame.event.Event) -> Input | None:
         """One pygame event as a plain input, or None when it means nothing to the application."""
@@ -105,25 +139,44 @@ class Window:
         if event.type == pygame.MOUSEMOTION:
             return self._motion(event)
         if event.type == pygame.MOUSEBUTTONDOWN:
-            if event.button == LEFT:
-                square = self.renderer.square_at(event.pos)
-                if square is not None:
-                    return Click(square, LEFT)
-                button = self.renderer.button_at(event.pos, self._buttons)
-                return Button(button) if button is not None else None
-            if event.button == RIGHT:
-                self._drag, self._dragged = event.pos, False
-            return None
+            return self._press(event)
         if event.type == pygame.MOUSEBUTTONUP and event.button == RIGHT:
             dragged, self._drag = self._dragged, None
             return None if dragged else Click(self.renderer.square_at(event.pos), RIGHT)
         if event.type == pygame.MOUSEWHEEL:
             over_log = pygame.mouse.get_pos()[0] >= self.renderer.map_rect.right
             return Wheel(event.y, event.x, over_log, bool(pygame.key.get_mods() & pygame.KMOD_SHIFT))
+        if event.type == pygame.VIDEORESIZE:
+            self.resized()
+            return None
         if event.type == pygame.KEYDOWN:
             return Key(pygame.key.name(event.key), bool(event.mod & pygame.KMOD_CTRL),
                        bool(event.mod & pygame.KMOD_SHIFT), getattr(event, "unicode", ""))
         return None
+
+    def _press(self, event: pygame.event.Event) -> Input | None:
+        """A mouse button pressed: a left click on a square or a button; the right one starts a drag."""
+        if event.button == LEFT:
+            square = self.renderer.square_at(event.pos)
+            if square is not None:
+                return Click(square, LEFT)
+            button = self.renderer.button_at(event.pos, self._buttons)
+            return Button(button) if button is not None else None
+        if event.button == RIGHT:
+            self._drag, self._dragged = event.pos, False
+        return None
+
+    def resized(self) -> None:
+        """The window changed size (dragged, maximised, tiled by the window manager): draw into the
+        display's surface as it is now and lay the frame out for its size. Drawing on into the
+        surface the window had before is what crashed the game (a segmentation fault inside
+        pygame) when the window grew. An off-screen surface never changes size."""
+        screen = pygame.display.get_surface()
+        if not self._on_display or screen is None:
+            return
+        self.screen = screen
+        self.renderer.resize(screen.get_size())
+        self._view_moved = True
 
     def _motion(self, event: pygame.event.Event) -> Hover:
         """The square under the mouse; with the right button held, the map follows the drag."""
