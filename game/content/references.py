@@ -23,7 +23,7 @@ from components.powers import Power
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
 from game.battle.script_names import no_reaction
 from game.content.checks import Problems
-from game.content.files import UnreadableFile, inside_folder
+from game.content.files import UnreadableFile, bom_hint, inside_folder
 from game.content.powers import (
     POWERS_DIR,
     SCRIPTS_DIR,
@@ -75,8 +75,8 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
     try:
         host.load(host_name, source)
     except ScriptError as err:
-        raise ScriptError(name, err.reason.replace(host_name, name), line=err.line, function=err.function,
-                          kind=err.kind) from None
+        raise ScriptError(name, err.reason.replace(host_name, name) + bom_hint(source), line=err.line,
+                          function=err.function, kind=err.kind) from None
     functions = host.functions(host_name)
     _check_entries(name, source, entries, others, functions)
     return functions
