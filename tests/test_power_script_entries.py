@@ -107,3 +107,19 @@ def test_a_good_swept_script_passes(tmp_path: Path) -> None:
     config = SimConfig(scenario=str(path), battles=2, sets=[("powers.zap.script", ["zap.star", "other.star"])],
                        workers=1, out_dir=None)
     assert len(check_config(config)) == 2
+
+
+@pytest.mark.parametrize(("table", "message"), [
+    ("attack = { bonsu = 2 }", r"key 'attack\.bonsu': expected only bonus \(did you mean 'bonus'\?\), got 2"),
+    ("save = { dc = 10, extra = 1 }", r"key 'save\.extra': expected only dc and half, got 1"),
+])
+def test_an_unknown_key_of_attack_or_save_is_named(tmp_path: Path, table: str, message: str) -> None:
+    """The message named ``attack.bonus`` (or ``save.dc``) and showed the whole table, for a key that
+    was not it."""
+    from game.content.powers import load_power_file
+
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "zap.star").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "zaps.toml").write_text(ZAP.replace("attack = { bonus = 2 }", table), encoding="utf-8")
+    with pytest.raises(PowerError, match=rf"zaps\.toml: power \[zap\] {message}"):
+        load_power_file(tmp_path / "zaps.toml")
