@@ -106,6 +106,10 @@ SIMULATE: list[tuple[str, list[str], str]] = [
     ("set-seed", ["--set", "seed=5,6"], "sweeping seed changes nothing"),
     ("set-team-control", ["--set", "teams.keep.control=human,computer"], "plays every team by --policy"),
     ("set-creature-name", ["--set", "creatures.sergeant.name=A,B"], "a name is only a name"),
+    # a power's words and a square's name were swept as variants that differed only in their label
+    ("set-power-name", ["--set", "powers.shoot.name=Bow,Sling"], "counts its uses by its id"),
+    ("set-power-description", ["--set", "powers.shoot.description=a,b"], "only words"),
+    ("set-square-name", ["--set", "map.legend.:.name=slit,gap"], "a square's name is only drawn"),
 ]
 
 #: Whole command lines of the other subcommands (and a bad scenario for simulate).

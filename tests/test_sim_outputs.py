@@ -156,3 +156,43 @@ def test_the_rounds_plot_says_where_battles_stopped_at_the_cap_are_drawn(
     assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3",
                  "--out", str(tmp_path / "o"), "--no-progress"]) == 0
     assert "rounds until one side could no longer act, or the cap of 3 (a draw)" in labels, labels
+
+
+@pytest.mark.parametrize("team", ["$\\frac{$", "a$b", "$x^$"])
+def test_a_team_name_with_dollars_is_drawn_as_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], team: str) -> None:
+    """matplotlib reads ``$...$`` as a formula: a team named ``$\\frac{$`` raised a ParseSyntaxException
+    deep inside the drawing, and the run printed that alone (exit 2), with no table and no summary."""
+    text = Path(KEEP).read_text(encoding="utf-8").replace("[teams.keep]", f"[teams.{_toml(team)}]")
+    text = text.replace('team = "keep"', f"team = {_toml(team)}")
+    scenario = tmp_path / "dollars.toml"
+    scenario.write_text(text, encoding="utf-8")
+    out = tmp_path / "o"
+    assert main([str(scenario), "--battles", "2", "--workers", "1", "--max-rounds", "2",
+                 "--set", "rules.cover_bonus=2,5", "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert f"{team} win" in printed and "FAILED" not in printed
+    assert sorted(p.name for p in out.iterdir()) == ["battles.csv", "paired.png", "rounds.png", "summary.json",
+                                                     "winrate.png"]
+
+
+def _toml(name: str) -> str:
+    """``name`` as a TOML basic string."""
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def test_a_plot_that_fails_to_draw_keeps_the_table_and_the_summary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A drawing error is not a refused command: the run printed the error alone with exit 2, as if no
+    battle had run, and wrote no summary. It is reported under the table, as a write that fails is."""
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a glyph matplotlib cannot draw")
+
+    monkeypatch.setattr(simulate_module, "plot", broken)
+    out = tmp_path / "o"
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "2", "--out", str(out),
+                 "--no-progress"]) == 1
+    printed = capsys.readouterr().out
+    assert "keep win" in printed
+    assert f"FAILED to write: cannot draw the plots in {out}: ValueError: a glyph matplotlib cannot draw" in printed
+    assert sorted(p.name for p in out.iterdir()) == ["battles.csv", "summary.json"]

@@ -44,7 +44,8 @@ def test_a_value_is_spelt_as_set_reads_it_back(value: Any) -> None:
 
 def test_plain_values_still_split_at_every_comma() -> None:
     assert parse_set("powers.shoot.damage=1d6, 2d6,3d6") == ("powers.shoot.damage", ["1d6", "2d6", "3d6"])
-    assert parse_set("powers.shoot.name=O'Brien,Smith") == ("powers.shoot.name", ["O'Brien", "Smith"])
+    assert parse_set("powers.shoot.script=O'Brien.star,Smith.star") == ("powers.shoot.script",
+                                                                        ["O'Brien.star", "Smith.star"])
 
 
 def test_booleans_and_lists_are_spelt_the_toml_way() -> None:

@@ -33,6 +33,16 @@ def too_long_number(text: str) -> str:
             f"are read (and no number here needs more than a few)")
 
 
+def bom_hint(text: str) -> str:
+    """What to say after a parser's error when ``text`` starts with a UTF-8 byte order mark, else "".
+
+    Some editors save one; neither TOML nor Starlark allows it, and their errors point at an
+    invisible character: "Invalid statement (at line 1, column 1)"."""
+    if not text.startswith("\ufeff"):
+        return ""
+    return " (the file starts with a UTF-8 byte order mark, which is not allowed here: save it as UTF-8 without a BOM)"
+
+
 def inside_folder(path: Path, folder: Path, known: dict[str, tuple[int, int]] | None = None) -> bool:
     """Whether ``path`` leads inside ``folder`` once its symlinks are followed (a link out of it could
     read any file on the machine into an error message); False for a symlink loop.

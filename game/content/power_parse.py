@@ -216,19 +216,25 @@ def _roll(r: _Reader) -> tuple[int | None, int | None, bool]:
     if attack is not None and save is not None:
         raise r.error("has both 'attack' and 'save': choose one")
     if attack is not None:
-        if set(attack) - {"bonus"}:
-            raise r.fail("attack.bonus", "an integer (the only key of attack)", attack)
+        _only(r, "attack", attack, ("bonus",))
         bonus = r.bounded("attack.bonus", attack.get("bonus", 0), ATTACK_BONUS, f"an integer in {_span(ATTACK_BONUS)}")
         return bonus, None, False
     if save is None:
         return None, None, False
-    if set(save) - {"dc", "half"}:
-        raise r.fail("save.dc", "an integer difficulty (keys dc and half)", save)
+    _only(r, "save", save, ("dc", "half"))
     dc = r.bounded("save.dc", save.get("dc"), SAVE_DC, f"an integer difficulty in {_span(SAVE_DC)}")
     half = save.get("half", False)
     if not isinstance(half, bool):
         raise r.fail("save.half", "true or false", half)
     return None, dc, half
+
+
+def _only(r: _Reader, key: str, table: Mapping[str, Any], keys: tuple[str, ...]) -> None:
+    """A table of ``keys`` alone: the first other key is named (with a "did you mean"), where the
+    message named ``attack.bonus`` or ``save.dc`` for an ``attack = { bonsu = 2 }``."""
+    extra = sorted(str(k) for k in set(table) - set(keys))
+    if extra:
+        raise r.fail(f"{key}.{extra[0]}", f"only {' and '.join(keys)}{did_you_mean(extra[0], keys)}", table[extra[0]])
 
 
 def _conditions(r: _Reader) -> tuple[str, ...]:

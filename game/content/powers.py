@@ -35,7 +35,7 @@ from typing import Any
 from components.powers import Power
 from components.values import shown
 from game.content.checks import did_you_mean
-from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
+from game.content.files import MEGABYTE, UnreadableFile, bom_hint, read_bounded, too_long_number
 from game.content.power_parse import KEYS, PowerError, parse_power
 
 __all__ = [
@@ -111,7 +111,7 @@ def power_file_text(where: str, text: str, script_dir: Path | None) -> PowerFile
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        return _broken(where, PowerError(f"{where}: not valid TOML: {err}"))
+        return _broken(where, PowerError(f"{where}: not valid TOML: {err}{bom_hint(text)}"))
     except RecursionError:
         return _broken(where, PowerError(f"{where}: cannot read: arrays or tables nested too deeply"))
     except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)

@@ -15,14 +15,15 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import types
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from components.powers import Power
 from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
 from game.battle.script_names import no_reaction
 from game.content.checks import Problems
-from game.content.files import UnreadableFile, inside_folder
+from game.content.files import UnreadableFile, bom_hint, inside_folder
 from game.content.powers import (
     POWERS_DIR,
     SCRIPTS_DIR,
@@ -37,7 +38,8 @@ from game.content.recorded import SCRIPT_BYTES, RecordedFiles, ScriptReads
 from game.scripting import ScriptError, ScriptHosts
 from game.scripting.signatures import entry_problems
 
-__all__ = ["SCRIPT_BYTES", "check_reactions", "check_power_scripts", "scenario_library", "scenario_power_files"]
+__all__ = ["SCRIPT_BYTES", "check_reactions", "check_power_scripts", "check_script_overrides", "no_power_entry",
+           "scenario_library", "scenario_power_files"]
 
 
 def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
@@ -73,8 +75,8 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
     try:
         host.load(host_name, source)
     except ScriptError as err:
-        raise ScriptError(name, err.reason.replace(host_name, name), line=err.line, function=err.function,
-                          kind=err.kind) from None
+        raise ScriptError(name, err.reason.replace(host_name, name) + bom_hint(source), line=err.line,
+                          function=err.function, kind=err.kind) from None
     functions = host.functions(host_name)
     _check_entries(name, source, entries, others, functions)
     return functions
@@ -114,12 +116,14 @@ def _check_reaction(i: int, script: str, where: str, folder: Path, trusted: bool
         problems.add(f"{where}[{i}]", problem)
 
 
-def check_power_scripts(powers: tuple[str, ...], where: str, library: PowerLibrary, folder: Path, trusted: bool,
-                        problems: Problems, reads: ScriptReads | None = None) -> None:
-    """The scripts of these powers exist in the scenario's script folder (where its battles look) and
-    parse (``reads`` as for :func:`load_script`)."""
-    scripted = [(power_id, library.powers[power_id]) for power_id in powers
-                if power_id in library.powers and library.powers[power_id].script is not None]
+def check_power_scripts(powers: tuple[str, ...], where: str, library: PowerLibrary | Mapping[str, Power],
+                        folder: Path, trusted: bool, problems: Problems, reads: ScriptReads | None = None) -> None:
+    """The scripts of these powers exist in the scenario's script folder (where its battles look),
+    parse, and define a function a use calls (``reads`` as for :func:`load_script`; ``library``: the
+    scenario's, or a power table a sweep changed)."""
+    table = library.powers if isinstance(library, PowerLibrary) else library
+    scripted = [(power_id, table[power_id]) for power_id in powers
+                if power_id in table and table[power_id].script is not None]
     if not scripted:
         return
     reads = reads if reads is not None else ScriptReads()
@@ -136,11 +140,47 @@ def _check_power_script(power_id: str, power: Power, where: str, folder: Path, t
         problems.add(where, f"power {power_id!r} runs {power.script}, which cannot load (see {earlier})")
         return
     try:
-        load_script(folder, power.script, trusted, hosts, POWER_ENTRIES, reaction_entries(), reads)
+        functions = load_script(folder, power.script, trusted, hosts, POWER_ENTRIES, reaction_entries(), reads)
     except ScriptError as err:
         problems.add(where, f"power {power_id!r} ({power.source}) runs a script this scenario's battles "
                             f"cannot load: {err}")
         reads.failed[(power.script, "power")] = where
+        return
+    problem = None if functions is None else no_power_entry(power.script, functions)
+    if problem:
+        problems.add(where, f"power {power_id!r} ({power.source}) runs {problem}")
+        reads.failed[(power.script, "power")] = where
+
+
+def check_script_overrides(overrides: Iterable[tuple[str, Any]], powers: Mapping[str, Power], source: str,
+                           folder: Path, trusted: bool) -> None:
+    """The scripts a sweep gives powers (``powers.ID.script``), checked as the scenario's own are when
+    it loads: read from its script folder, parsed, each entry point able to take the battle's call,
+    and one a use calls. The power loader checks only that the file is there, so a script that does
+    not parse ran in every battle of the variant, failing each time, instead of being refused before
+    the first.
+
+    Raises:
+        PowerError: naming the scenario, the override and what is wrong with its script.
+    """
+    changed = sorted({key.split(".")[1] for key, _ in overrides if key.count(".") == 2 and key.endswith(".script")})
+    problems = Problems()
+    for power_id in changed:
+        check_power_scripts((power_id,), f"override 'powers.{power_id}.script'", powers, folder, trusted, problems)
+    if problems:
+        raise PowerError(f"{source}: {'; '.join(problems.items)}")
+
+
+def no_power_entry(script: str, functions: Collection[str]) -> str | None:
+    """Why a power's script would never run: it defines none of the functions a use calls (an empty
+    file, helpers alone, or only a reaction's ``on_downed``), so the power would quietly do what its
+    data says and nothing more. Its ``on_`` functions are named, as a reaction script's are."""
+    if any(name in functions for name in POWER_ENTRIES):
+        return None
+    defined = sorted(name for name in functions if name.startswith("on_"))
+    slips = f"; it defines {', '.join(defined)}" if defined else ""
+    wanted = " or ".join(f"def {name}({', '.join(args)})" for name, args in POWER_ENTRIES.items())
+    return f"{script}, which defines none of the functions a power's use calls{slips}; expected {wanted}"
 
 
 def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir: Path,

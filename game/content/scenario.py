@@ -103,7 +103,7 @@ from typing import Any
 from components import Rules, Visibility
 from components.powers import Power
 from game.battle.facade import Battle
-from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
+from game.content.files import MEGABYTE, UnreadableFile, bom_hint, read_bounded, too_long_number
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
 from game.content.recorded import RecordedFiles
 from game.content.scenario_map import draw_map
@@ -376,7 +376,7 @@ def _load(text: str, context: Context) -> Scenario:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise ScenarioError(context.source, [f"TOML syntax error: {err}"]) from None
+        raise ScenarioError(context.source, [f"TOML syntax error: {err}{bom_hint(text)}"]) from None
     except RecursionError:
         raise ScenarioError(context.source, ["arrays or tables nested too deeply to be a scenario"]) from None
     except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)

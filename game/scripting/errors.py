@@ -6,10 +6,11 @@ Kept in a module of its own (no ``starlark`` import) so that code which only nee
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-__all__ = ["MAX_SOURCE_BYTES", "ScriptError", "Limits", "STEPS_PER_TICK", "refuse_long_source"]
+__all__ = ["MAX_SOURCE_BYTES", "ScriptError", "Limits", "STEPS_PER_TICK", "readable", "refuse_long_source"]
 
 #: How many "steps" one call of starlark's ``check_cancelled`` hook stands for.
 #: starlark-pyo3 calls the hook about once per 1000 loop iterations plus Starlark
@@ -25,7 +26,22 @@ STEPS_PER_TICK: int = 1000
 #: took seconds, and a worker's clock cut it with only "took longer than 2.0 s" to say why.
 MAX_SOURCE_BYTES: int = 64 * 1024
 
+#: Unicode categories of the characters a reason may not carry as they are: control characters (an
+#: ESC starts a terminal's colour or cursor sequence, a NUL stops a font), lone surrogates, and line
+#: or paragraph separators.
+_UNREADABLE: Final = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
+
+def readable(text: str) -> str:
+    """``text`` with each character that has no place in a log line spelt as an escape (``\\x1b``).
+
+    A reason is the script's own words (``fail("...")``, the text of a failed parse) and goes into
+    the combat log, the terminal, ``battles.csv`` and the window: a stranger's script must not be
+    able to colour, clear or move a user's terminal, nor forge a line of the log, through it.
+    """
+    if text.isprintable():  # the common case, at C speed
+        return text
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in _UNREADABLE else ch for ch in text)
 
 
 class ScriptError(Exception):
@@ -42,7 +58,8 @@ class ScriptError(Exception):
         file: Name the script was loaded under (e.g. ``assets/scripts/chain.star``).
         line: 1-based line in that file where the failure happened, if known.
         function: Top-level script function that was executing, if known.
-        reason: Human-readable cause, without the location prefix.
+        reason: Human-readable cause, without the location prefix; a character that has no place in
+            a log line (a control character of the script's ``fail()``) is spelt as an escape.
         kind: Machine-readable category, one of ``"syntax"``, ``"runtime"``,
             ``"budget"``, ``"callstack"``, ``"bridge"``, ``"commands"``,
             ``"bridge_calls"``, ``"result"``, ``"missing"``, ``"signature"`` (an entry point the
@@ -70,7 +87,7 @@ class ScriptError(Exception):
         self.file = file
         self.line = line
         self.function = function
-        self.reason = reason
+        self.reason = readable(reason)
         self.kind = kind
         self.steps = steps
         self.detail = detail

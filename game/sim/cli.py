@@ -87,6 +87,10 @@ def inert_key(key: str) -> str | None:
         return "every battle's seed comes from --seed, the master seed"
     if key in ("name", "description") or (len(parts) == 3 and parts[0] == "creatures" and parts[2] == "name"):
         return "a name is only a name"
+    if len(parts) == 3 and parts[0] == "powers" and parts[2] in ("name", "description"):
+        return "a power's name and description are only words: the table counts its uses by its id"
+    if len(parts) == 4 and parts[:2] == ["map", "legend"] and parts[3] == "name":
+        return "a square's name is only drawn"
     if len(parts) == 3 and parts[0] == "teams" and parts[2] in ("control", "colour"):
         return "simulate plays every team by --policy" if parts[2] == "control" else "a colour is only drawn"
     return None

@@ -20,6 +20,7 @@ from typing import Any
 from components.powers import Power
 from game.battle.reactions import new_hosts
 from game.content.powers import apply_power_overrides
+from game.content.references import check_script_overrides
 from game.content.scenario import Scenario, load_scenario
 from game.scripting import ScriptHosts
 from game.sim.template import ScenarioTemplate
@@ -155,9 +156,13 @@ class WorkerContext:
 
         Raises:
             ScenarioError: a scenario override that the scenario refuses.
-            ValueError: a power override the power loader refuses.
+            ValueError: a power override the power loader refuses, or a swept ``script`` that the
+                scenario's loader would refuse (missing, not parsing, no function a use calls).
         """
         power_overrides, scenario_overrides = split_overrides(overrides)
         scenario = self.scenario_for(path, scenario_overrides)
-        self.powers_for(power_overrides, scenario)
+        powers = self.powers_for(power_overrides, scenario)
+        if powers is not None:  # a swept script is read, parsed and checked as the file's own are
+            check_script_overrides(power_overrides, powers, scenario.source, scenario.script_dir,
+                                   scenario.trusted if self.trusted is None else self.trusted)
         return scenario

@@ -1,4 +1,5 @@
-"""Results of a simulation: running totals per variant, the terminal table, the CSV and the plots.
+"""Results of a simulation: running totals per variant, the terminal table and the CSV (the plots:
+:mod:`game.sim.plots`).
 
 Totals are whole-number counters only (no running float means), so the table does not depend on
 the order in which rows arrive: a process pool and a Dask cluster finishing battles in different
@@ -9,17 +10,13 @@ million-battle run uses the memory of a hundred.
 from __future__ import annotations
 
 import csv
-import io
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import IO, Any
 
-from game.content.atomic import atomic_write
 from game.content.toml_values import toml_value
-from game.sim.outputs import PAIRED_PLOT, ROUNDS_PLOT, WINRATE_PLOT
 from game.sim.runner import DRAW
 
 #: Failed battles whose seed and error are kept for the report (all are counted).
@@ -281,119 +278,3 @@ def _grid(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- plots
-
-
-def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats], teams: Sequence[str],
-         swept: Sequence[tuple[str, Sequence[Any]]], out_dir: Path, max_rounds: int | None = None) -> list[Path]:
-    """``winrate.png`` (win rate against the first swept value, CI error bars, one panel per team and
-    one line per combination of the other swept keys) and ``rounds.png`` (rounds per battle, a draw at
-    ``max_rounds`` counted at the cap)."""
-    import matplotlib
-
-    matplotlib.use("Agg")  # headless: never a window, never pygame
-    import matplotlib.pyplot as plt
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    fig, axes = plt.subplots(1, len(teams), figsize=(5.5 * len(teams), 4.2), squeeze=False, sharey=True)
-    if swept:
-        _plot_sweep(axes[0], summaries, variants, teams, swept[0])
-    else:
-        _plot_single(axes[0], summaries[0], teams)
-    axes[0][0].set_ylabel("win rate, % (95% Wilson CI)")
-    for panel in axes[0]:
-        panel.set_ylim(0, 100)
-        panel.grid(alpha=0.3)
-    written = [_save(plt, fig, out_dir / WINRATE_PLOT)]
-    fig, axis = plt.subplots(figsize=(7, 4.2))
-    _plot_rounds(axis, variants, max_rounds)
-    written.append(_save(plt, fig, out_dir / ROUNDS_PLOT))
-    paired = [s for s in summaries if "paired" in s]
-    if paired:
-        fig, axis = plt.subplots(figsize=(7, 4.2))
-        _plot_paired(axis, summaries[0], paired, teams)
-        written.append(_save(plt, fig, out_dir / PAIRED_PLOT))
-    return written
-
-
-def _plot_paired(axis: Any, base: Mapping[str, Any], paired: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> None:
-    """Each variant's win rate minus the first's, per team, with the paired 95% interval."""
-    for offset, team in enumerate(teams):
-        xs = [i + 0.1 * offset for i in range(len(paired))]
-        d = [s["paired"][team] for s in paired]
-        axis.errorbar(xs, [100 * p["diff"] for p in d], capsize=4, marker="o", label=team,
-                      yerr=[[100 * (p["diff"] - p["low"]) for p in d], [100 * (p["high"] - p["diff"]) for p in d]])
-    axis.axhline(0, color="grey", linewidth=1)
-    axis.set_xticks(range(len(paired)), [s["variant"] for s in paired], fontsize=7)
-    axis.set_ylabel(f"win rate - {base['variant']}, points (paired 95% CI)")
-    axis.set_title("Paired difference from the first variant (same seeds)")
-    axis.legend(fontsize=7)
-    axis.grid(alpha=0.3)
-
-
-def _error_bar(summary: Mapping[str, Any], team: str) -> tuple[float, float, float]:
-    """A team's win rate and the distances down and up to its CI bounds, in percent."""
-    s = summary["teams"][team]
-    return 100 * s["rate"], 100 * (s["rate"] - s["low"]), 100 * (s["high"] - s["rate"])
-
-
-def _plot_sweep(panels: Sequence[Any], summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats],
-                teams: Sequence[str], first: tuple[str, Sequence[Any]]) -> None:
-    """Win rate against the first swept key's values, one line per combination of the other keys."""
-    key, values = first
-    labels = [str(v) for v in values]
-    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
-    for variant, s in zip(variants, summaries):
-        rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
-        position = labels.index(str(variant.overrides[0][1]))
-        groups.setdefault(rest, []).append((position, s))
-    for panel, team in zip(panels, teams):
-        for rest, points in groups.items():
-            bars = [_error_bar(s, team) for _, s in points]
-            panel.errorbar([p for p, _ in points], [b[0] for b in bars], yerr=[[b[1] for b in bars],
-                           [b[2] for b in bars]], marker="o", capsize=4, label=rest or None)
-        panel.set_xticks(range(len(labels)), labels)
-        panel.set_xlabel(key)
-        panel.set_title(f"{team} wins")
-        if any(groups):
-            panel.legend(fontsize=7)
-
-
-def _plot_single(panels: Sequence[Any], summary: Mapping[str, Any], teams: Sequence[str]) -> None:
-    """One point per team: the scenario as written."""
-    for panel, team in zip(panels, teams):
-        rate, low, high = _error_bar(summary, team)
-        panel.errorbar([0], [rate], yerr=[[low], [high]], marker="o", capsize=6)
-        panel.set_xticks([0], ["(as written)"])
-        panel.set_title(f"{team} wins")
-
-
-def _plot_rounds(axis: Any, variants: Sequence[VariantStats], max_rounds: int | None) -> None:
-    """A step histogram of battle length per variant (a battle stopped at the cap sits at the cap)."""
-    top = max((max(v.rounds_hist) for v in variants if v.rounds_hist), default=1)
-    bins = range(0, top + 2)
-    for variant in variants:
-        if not variant.rounds_hist:
-            continue
-        rounds = sorted(variant.rounds_hist)
-        axis.hist(rounds, bins=bins, weights=[variant.rounds_hist[r] for r in rounds], histtype="step",
-                  linewidth=1.5, label=variant.label, align="left")
-    axis.set_xlabel("rounds until one side could no longer act" + (
-        "" if max_rounds is None else f", or the cap of {max_rounds} (a draw)"))
-    axis.set_ylabel("battles")
-    axis.set_title("Battle length")
-    if len(variants) > 1:
-        axis.legend(fontsize=7)
-    axis.grid(alpha=0.3)
-
-
-def _save(plt: Any, fig: Any, path: Path) -> Path:
-    """Write a figure as PNG and free it (pyplot keeps every open figure otherwise). Rendered to bytes
-    and written atomically, as every output is: a symlink at ``path`` is replaced, never written through."""
-    fig.tight_layout()
-    png = io.BytesIO()
-    try:
-        fig.savefig(png, dpi=100, format="png")
-    finally:
-        plt.close(fig)
-    atomic_write(path, png.getvalue())
-    return path

@@ -41,9 +41,11 @@ from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
+from game.sim.flags import one_line
 from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
+from game.sim.plots import plot
 from game.sim.provenance import provenance
-from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, plot, with_paired
+from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, with_paired
 from game.sim.schedule import schedule
 from game.sim.variants import check_distinct
 from game.sim.worker import Chunk
@@ -286,6 +288,8 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
                                  config.max_rounds)
     except OSError as err:
         result.write_errors.append(f"cannot write the plots in {out_dir}: {err.strerror or err}")
+    except Exception as err:  # matplotlib failing to draw must not cost the run its table and summary
+        result.write_errors.append(f"cannot draw the plots in {out_dir}: {type(err).__name__}: {one_line(err)}")
     summary = {"scenario": str(config.scenario), "seed": config.seed, **battle_settings(config),
                "battles_per_variant": seeds_per_variant, "done": result.done, "failed": result.failed,
                "interrupted": result.interrupted, "variants": result.summaries(),
