@@ -36,12 +36,20 @@ def shown(value: object) -> str:
     return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 3] + "..."
 
 
+#: Bidirectional embeddings, overrides and isolates: U+202E turns the rest of a log line around, so
+#: a name holding one could make a line read as something it does not say.
+BIDI_CONTROLS: frozenset[str] = frozenset({"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"})
+
+
 def unprintable(text: str, allowed: str = "") -> str | None:
     """The first character of ``text`` that has no place in a name or line a person reads, shown, or
     None: control characters (a NUL stops a font; the others garble logs and terminals), lone
-    surrogates, and line or paragraph separators, unless in ``allowed`` (a description's line breaks)."""
+    surrogates, line or paragraph separators, unless in ``allowed`` (a description's line breaks),
+    and the bidirectional controls that reorder what follows them."""
     for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") and ch not in allowed:
+        if ch in allowed:
+            continue
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or unicodedata.bidirectional(ch) in BIDI_CONTROLS:
             return repr(ch)
     return None
 

@@ -229,6 +229,7 @@ def test_a_number_no_save_could_keep_is_refused_by_the_command(tmp_path: Path) -
     (('name = "Hill archer"', 'name = "' + "x" * 81 + '"'), "name", "at most 80 characters"),
     (('name = "The ledge"', 'name = "' + "x" * 2_000_000 + '"'), "name", "at most 80 characters"),
     (('name = "The ledge"', 'name = "Led\\u001bge"'), "name", "control character"),
+    (('name = "Hill archer"', 'name = "Hill\\u202earcher"'), "name", "control character"),
     (('team = "hill"', 'team = "hi=ll"'), "team", "without '='"),
     (("[teams.hill]", '[teams."hill,vale"]'), "teams.hill,vale", "without '='"),
     (('powers = ["shoot"]', 'powers = ["shoot", "shoot"]'), "powers", "each power once"),

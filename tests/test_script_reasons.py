@@ -48,6 +48,7 @@ def test_readable_leaves_ordinary_text_and_unicode_alone() -> None:
 
     assert readable("ctx.damage: 1.5 is not whole; é ✓") == "ctx.damage: 1.5 is not whole; é ✓"
     assert readable("a\nb\tc") == "a\\nb\\tc"
+    assert readable("win\u202eniw") == "win\\u202eniw"  # a right-to-left override turns the line around
 
 
 def test_the_battles_log_line_is_one_printable_line(tmp_path: Path) -> None:

@@ -31,6 +31,11 @@ MAX_SOURCE_BYTES: int = 64 * 1024
 #: or paragraph separators.
 _UNREADABLE: Final = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
+#: Bidirectional embeddings, overrides and isolates (U+202E turns the rest of a line around): spelt
+#: as escapes too, as names refuse them (``components.values.BIDI_CONTROLS``, which this
+#: stand-alone host may not import).
+_REORDERING: Final = frozenset({"LRE", "RLE", "PDF", "LRO", "RLO", "LRI", "RLI", "FSI", "PDI"})
+
 
 def readable(text: str) -> str:
     """``text`` with each character that has no place in a log line spelt as an escape (``\\x1b``).
@@ -41,7 +46,8 @@ def readable(text: str) -> str:
     """
     if text.isprintable():  # the common case, at C speed
         return text
-    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in _UNREADABLE else ch for ch in text)
+    return "".join(repr(ch)[1:-1] if unicodedata.category(ch) in _UNREADABLE
+                   or unicodedata.bidirectional(ch) in _REORDERING else ch for ch in text)
 
 
 class ScriptError(Exception):
