@@ -160,7 +160,9 @@ def test_power_numbers_and_names_are_checked(table: dict[str, Any], key: str, wo
 
 
 @pytest.mark.parametrize(("table", "words"), [
-    ({"range_ft": 30, "targets": "enemy", "attack": {"bonus": 1}, "teleport": True}, "'teleport'"),
+    ({"range_ft": 30, "targets": "enemy", "attack": {"bonus": 1}, "teleport": True},
+     "'teleport', 'range_ft' conflict: targets = 'enemy' is one creature, but those keys make the power reach a "
+     "square; use targets = 'self' for a teleport"),
     ({"range_ft": 30, "targets": "enemy", "attack": {"bonus": 1}, "area_effect": {"radius_ft": 10}}, "'area_effect'"),
     ({"range_ft": 30, "targets": "ally", "healing": "1d4", "light": {"radius_ft": 10}}, "'light'"),
     ({"range_ft": 30, "targets": "enemy", "area": {"shape": "burst", "radius_ft": 10}}, "'area (burst)'"),

@@ -17,7 +17,7 @@ from typing import Any
 
 from components import Visibility
 from components.terrain import BLOCK_NAMES
-from components.values import Bound, shown, unprintable
+from components.values import Bound, is_int, is_number, shown, unprintable
 
 Checker = Callable[[Any], Any]
 #: name -> (checker, default); MISSING as the default means required
@@ -132,11 +132,16 @@ def tables_of(value: Any, where: str, problems: Problems) -> list[dict[str, Any]
 # ---------------------------------------------------------------------------------------------- checkers
 
 
+def _outside(bound: Bound, value: Any, right_kind: bool) -> Bad:
+    """A number of the right kind is shown as it is (``got 10001``); its kind is named only when wrong."""
+    return Bad(f"expected {bound}, got {shown(value) if right_kind else describe(value)}")
+
+
 def whole(bound: Bound) -> Checker:
     """A checker of whole numbers within ``bound``."""
     def check(value: Any) -> int:
         if bound.problem(value):
-            raise Bad(f"expected {bound}, got {describe(value)}")
+            raise _outside(bound, value, is_int(value))
         return int(value)
     return check
 
@@ -145,7 +150,7 @@ def number(bound: Bound) -> Checker:
     """A checker of finite numbers within ``bound``, as floats."""
     def check(value: Any) -> float:
         if bound.problem(value):
-            raise Bad(f"expected {bound}, got {describe(value)}")
+            raise _outside(bound, value, is_number(value))
         return float(value)
     return check
 

@@ -350,9 +350,11 @@ def contradiction(power: Power) -> str | None:
         return "keys 'push_ft' and 'pull_ft' conflict: a power pushes or pulls, not both"
     if targets in _SINGULAR and (power.has_area or power.teleport):
         aims = "an area" if power.has_area else "a square"
+        way = (f"use targets = {_PLURAL_OF[targets]!r} with an area" if power.has_area
+               else "use targets = 'self' for a teleport, which carries its user to the square")
         return (f"keys 'targets' and {', '.join(repr(k) for k in _aiming_keys(power))} conflict: targets = "
-                f"{targets!r} is one creature, but those keys make the power reach {aims}; use targets = "
-                f"{_PLURAL_OF[targets]!r} with an area, or drop those keys")
+                f"{targets!r} is one creature, but those keys make the power reach {aims}; {way}, or drop "
+                f"those keys")
     if targets in _PLURAL and power.area is None:
         return (f"keys 'targets' and 'area' conflict: targets = {targets!r} means every such creature in an "
                 f"area, but the power has no 'area'; for one creature use 'ally', 'enemy' or 'creature'")
