@@ -215,14 +215,16 @@ class ScriptForesight:
     outcomes: tuple[Outcome, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class MoveForecast:
+class MoveForecast(NamedTuple):
     """What a move to a square would do.
 
     ``stops_at`` is where the creature would end up (a walk stops at the first square with nothing
     under it), ``path`` the squares it would cross, ``fall`` the fall that follows if any. ``cover``
     maps each living enemy to whether the walls would give cover from it there; ``visibility`` is
     the light at that square and ``vision`` the creature's own sight there.
+
+    (A NamedTuple, as :class:`Threat` is: a planner asks for a few squares' moves every turn, and a frozen
+    dataclass's ``__init__`` pays a setattr call for each of these eleven fields.)
     """
 
     entity: int

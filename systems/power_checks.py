@@ -129,6 +129,22 @@ def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float
     return max(float(position.z), ground) if flying else ground
 
 
+def heights_at(state: BattleState, entity: int, squares: list[tuple[int, int]]) -> list[float]:
+    """:func:`height_at` for each of ``squares``, the creature read once (a planner asks of a few squares a turn)."""
+    position = esper.component_for_entity(entity, Position)
+    here, z = (position.x, position.y), float(position.z)
+    flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
+    ground_at = state.terrain.ground_at
+    found = []
+    for square in squares:
+        if square == here:
+            found.append(z)
+        else:
+            ground = ground_at(square)
+            found.append(max(z, ground) if flying else ground)
+    return found
+
+
 def _point_problem(state: BattleState, power: Power, seen: Vantage, point: tuple[int, int] | None) -> str | None:
     """Why a power aimed at a square cannot be aimed at ``point`` from where ``seen`` stands, or None."""
     if point is None:

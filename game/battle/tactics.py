@@ -24,7 +24,7 @@ from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import CoverTest, cover_lookup
 from systems.geometry import distance_3d_ft
-from systems.power_checks import attack_chance, height_at, power_ids, reach_ft
+from systems.power_checks import attack_chance, heights_at, power_ids, reach_ft
 from systems.visibility import Visibility, level_at, vision_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
@@ -133,12 +133,14 @@ class Tactics(TacticMaps):
         # an attack's chance by its parts (see ``_blow``): the same few for square after square
         hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
         found = []
-        for at in validate.on_grid(self.state, squares):
-            z = height_at(self.state, entity, at)
+        state = self.state
+        squares = validate.on_grid(state, squares)
+        for at, z in zip(squares, heights_at(state, entity, squares)):
+            level = level_at(state, at)  # (the light on the square: every attack's chance there reads it)
             sources = []
             expected: float = 0  # (summed as sum() sums, from its int 0, without a generator a square)
             for menace in menaces:
-                blow = self._best_blow(menace, struck, at, z, walks, saved, hits, covered)
+                blow = self._best_blow(menace, struck, at, z, level, walks, saved, hits, covered)
                 if blow is not None:
                     sources.append(blow)
                     expected += blow.expected
@@ -224,12 +226,13 @@ class Tactics(TacticMaps):
                        tuple(powers), vision_value(level_at(state, square), conditions), fatigue.level,
                        defense.attack_bonus)
 
-    def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float,
+    def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float, level: int,
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
                    hits: dict[tuple[int, ...], float], covered: CoverTest) -> ThreatSource | None:
-        """The enemy's most damaging power at a creature standing on ``at``, if it could reach it: each
-        power's reach asked as :meth:`_could_reach` asks it, the straight distance worked out once for all
-        of its ranged powers (``covered``: ``systems.cover.cover_lookup``'s test)."""
+        """The enemy's most damaging power at a creature standing on ``at`` (at height ``z``, in light
+        ``level``), if it could reach it: each power's reach asked as :meth:`_could_reach` asks it, the
+        straight distance worked out once for all of its ranged powers (``covered``:
+        ``systems.cover.cover_lookup``'s test)."""
         best: ThreatSource | None = None
         rules = self.state.rules
         at_hand = 2 * rules.square_ft
@@ -242,20 +245,20 @@ class Tactics(TacticMaps):
                     continue
             elif not self._could_reach(menace, reach, at, z, walks):
                 continue
-            found = self._blow(power, average, menace, struck, at, saved, hits, covered)
+            found = self._blow(power, average, menace, struck, at, level, saved, hits, covered)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
     def _blow(self, power: Power, average: float, menace: _Menace, struck: _Struck, at: tuple[int, int],
-              saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float], covered: CoverTest
-              ) -> ThreatSource:
+              level: int, saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float],
+              covered: CoverTest) -> ThreatSource:
         """One power's blow at the creature on ``at``: the forecast's own landing chances times the
         dice's average (the whole outcome distribution where a save halves, and where a push may drop).
 
         A plain attack is worked out from the sides read once (``attack_terms``' own parts: the roll
         mode, the Defense, the hit chance), since a planner asks it for many squares; ``average``: its
-        dice's, read with the menace."""
+        dice's, read with the menace; ``level``: the light on ``at``."""
         enemy, origin = menace.enemy, menace.square
         if power.push_ft or power.pull_ft:
             odds = self._target_odds(power, enemy, struck.entity, origin, menace.team, target_square=at)
@@ -276,15 +279,14 @@ class Tactics(TacticMaps):
             full, half, _, _ = self._landing(power, enemy, struck.entity, origin, target_square=at)
             expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
             return ThreatSource(enemy, power.id, full, expected, False)
-        state = self.state
         cover = covered(origin, at)
         # the chance is a function of these parts and the rules alone (kept in ``hits`` by them: a plan
         # asks the same few parts of square after square; a battle keeps its rules for its whole life)
-        parts = (menace.sight, level_at(state, at), menace.fatigue, menace.attack_bonus + power.attack_bonus,
+        parts = (menace.sight, level, menace.fatigue, menace.attack_bonus + power.attack_bonus,
                  struck.base, cover, struck.flat_footed)
         chance = hits.get(parts)
         if chance is None:
-            chance = hits[parts] = attack_chance(*parts, state.rules)
+            chance = hits[parts] = attack_chance(*parts, self.state.rules)
         return ThreatSource(enemy, power.id, chance, chance * average, cover)
 
     def _saved_blow(self, power: Power, enemy: int, target: int, origin: tuple[int, int], at: tuple[int, int]
