@@ -22,7 +22,7 @@ import numpy as np
 
 from components.forecasts import MoveForecast, Threat
 from game.ai.tactical_squares import approach_field, shortlist, ways_round
-from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, longest_reach
+from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, exposure, longest_reach
 from game.ai.tactical_uses import uses_from, uses_from_each
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
@@ -140,14 +140,6 @@ def _rallied(turn: Turn, end: tuple[int, int], taken: float) -> float:
     return found
 
 
-def _exposure(threat: Threat) -> str:
-    """The reason's words for what ending on the threat's square exposes it to."""
-    words = f"{threat.expected:.1f} expected damage there"
-    if threat.sources:
-        words = f"cover from {threat.covered_from} of {len(threat.sources)} threats, " + words
-    return words
-
-
 def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best: Choice | None,
                 field: np.ndarray, via: tuple[int, int] | None = None, jump: MoveForecast | None = None
                 ) -> list[_Option]:
@@ -177,7 +169,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         moving = (("move", (turn.me, *jump.square), {}), *moving)
 
     def ending() -> str:
-        words = _exposure(threat)
+        words = exposure(threat)
         if fall:
             words += f", a fall of {fall:.1f}"
         if move is None:
@@ -298,7 +290,7 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
         if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
             threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
             return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
-                                        f" from here; {_exposure(threat)}{aside}")
+                                        f" from here; {exposure(threat)}{aside}")
         best = _plan(turn, reserved or set(), prone=False)
         return Decision(best.commands, lambda: best.why() + aside)
     before = battle.snapshot()
