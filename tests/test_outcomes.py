@@ -8,6 +8,8 @@ one must equal the other's.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -107,3 +109,39 @@ def test_outcomes_asked_again_after_the_target_is_hurt_are_the_new_odds() -> Non
     assert [numbers(f) for f in b.forecast_many(archer, (1, 1), uses)] == \
         [(o.power, o.legal, o.scripted, o.targets) for o in after]
     assert after[0].targets[0].downs > before[0].targets[0].downs
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walls=st.lists(squares, max_size=8), fog=st.none() | squares, ledge=st.none() | squares,
+       spots=st.lists(squares, min_size=2, max_size=4, unique=True), tired=st.sampled_from([0, 4]),
+       blind=st.booleans(), surprised=st.booleans(), origins=st.lists(squares, min_size=1, max_size=4),
+       queued=st.booleans())
+def test_outcomes_each_are_outcomes_many_square_by_square(walls, fog, ledge, spots, tired, blind, surprised,
+                                                           origins, queued):
+    """``outcomes_each`` reads the user's side once for all its squares (queued orders, its powers' aim-free
+    problems, its side of the rolls): each square's answers must still be ``outcomes_many``'s from it."""
+    b, ids = board(walls, fog, ledge, spots, tired, blind, surprised)
+    origins = [o for o in origins if not b.terrain.walls[o]]
+    if queued:
+        with contextlib.suppress(IllegalCommand):  # its action spent: every use that needs one is refused
+            b.use_power(ids[0], "heal", target=ids[0])
+    points = sorted({b.square_of(e) for e in ids})
+    uses = [(p, {"target": t}) for p in POWERS for t in ids] + [("fireball", {"point": pt}) for pt in points]
+    for user in ids:
+        each = b.outcomes_each(user, [(origin, uses) for origin in origins])
+        assert each == [b.outcomes_many(user, origin, uses) for origin in origins], user
+
+
+def test_outcomes_each_refuses_what_outcomes_many_refuses() -> None:
+    b, ids = board([], None, None, [(1, 1), (5, 5)], 0, False, False)
+    assert b.outcomes_each(ids[0], []) == []
+    with pytest.raises(IllegalCommand, match=r"outcomes_each: asks must be a list of \(from_square, uses\) pairs"):
+        b.outcomes_each(ids[0], 3)
+    with pytest.raises(IllegalCommand, match=r"outcomes_each: each ask must be a pair \(from_square, uses\)"):
+        b.outcomes_each(ids[0], [((1, 1),)])
+    with pytest.raises(IllegalCommand, match=r"from_square \(40, 1\) is off the 10x8 grid"):
+        b.outcomes_each(ids[0], [((1, 1), []), ((40, 1), [("strike", {"target": ids[1]})])])
+    with pytest.raises(IllegalCommand, match="outcomes_each: an aim takes target, point and direction"):
+        b.outcomes_each(ids[0], [((1, 1), [("strike", {"aim": ids[1]})])])
+    with pytest.raises(IllegalCommand, match="unknown power 'no-such-power'"):
+        b.outcomes_each(ids[0], [((1, 1), [("no-such-power", {"target": ids[1]})])])

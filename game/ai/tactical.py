@@ -22,8 +22,8 @@ import numpy as np
 
 from components.forecasts import MoveForecast, Threat
 from game.ai.tactical_squares import approach_field, shortlist, ways_round
-from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, longest_reach
-from game.ai.tactical_uses import uses_from
+from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, exposure, longest_reach
+from game.ai.tactical_uses import uses_from, uses_from_each
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
 from systems.drops import fall_odds, least_hurtful_drop_ft
@@ -140,14 +140,6 @@ def _rallied(turn: Turn, end: tuple[int, int], taken: float) -> float:
     return found
 
 
-def _exposure(threat: Threat) -> str:
-    """The reason's words for what ending on the threat's square exposes it to."""
-    words = f"{threat.expected:.1f} expected damage there"
-    if threat.sources:
-        words = f"cover from {threat.covered_from} of {len(threat.sources)} threats, " + words
-    return words
-
-
 def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best: Choice | None,
                 field: np.ndarray, via: tuple[int, int] | None = None, jump: MoveForecast | None = None
                 ) -> list[_Option]:
@@ -177,7 +169,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         moving = (("move", (turn.me, *jump.square), {}), *moving)
 
     def ending() -> str:
-        words = _exposure(threat)
+        words = exposure(threat)
         if fall:
             words += f", a fall of {fall:.1f}"
         if move is None:
@@ -189,12 +181,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         return f"moves to {move.square}{'' if via is None else f' by way of {via}'}: {words}"
 
     found = [_Option(base + closer - caution * taken, moving, ending)]
-    # a walk that steps off a ledge (on the way, or onto its goal from above) falls where it steps off:
-    # the fall settles before its next order, so it acts from where it lands if the fall leaves it
-    # standing, and not at all when the fall goes on into the next round
-    lands = jump is not None or move is None or move.fall is None \
-        or turn.battle.queued_fall(turn.me, [move.square]) is None
-    there = uses_from(turn, end) if lands else []
+    there = uses_from(turn, end) if jump is not None or _lands(turn, move) else []
     if there:
         best = there[0]
         standing = 1.0 - fall_downs  # the blow needs it on its feet after the fall
@@ -206,6 +193,13 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
                                                     if here_best.downs else taken)
         found.append(_Option(score, (here_best.command, *moving), _joined(here_best.why, ending, "; then ")))
     return found
+
+
+def _lands(turn: Turn, move: MoveForecast | None) -> bool:
+    """Whether it acts where ``move`` ends: a walk that steps off a ledge (on the way, or onto its goal
+    from above) falls where it steps off, and the fall settles before its next order, so it acts from
+    where it lands if the fall leaves it standing, and not at all when the fall goes on into the next round."""
+    return move is None or move.fall is None or turn.battle.queued_fall(turn.me, [move.square]) is None
 
 
 def _walks_on(turn: Turn, moves: list[MoveForecast | None]) -> list[tuple[tuple[MoveForecast, MoveForecast], Threat]]:
@@ -296,7 +290,7 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
         if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
             threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
             return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
-                                        f" from here; {_exposure(threat)}{aside}")
+                                        f" from here; {exposure(threat)}{aside}")
         best = _plan(turn, reserved or set(), prone=False)
         return Decision(best.commands, lambda: best.why() + aside)
     before = battle.snapshot()
@@ -359,14 +353,16 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
             walking = _Option(walking.score + heals[0].score, (heals[0].command, *walking.commands),
                               _joined(heals[0].why, walking.why, "; then "))
         return flight if flight is not None and flight.score > walking.score else walking
-    here_uses = uses_from(turn, turn.here)
-    here_best = here_uses[0] if here_uses else None
     moves: list[MoveForecast | None] = [None]
     squares = shortlist(turn, reserved, field)
     moves += [m for m in battle.forecast_moves_to(me, squares, cover=False) if m.legal]
     ends = [turn.here if m is None or m.stops_at is None else m.stops_at for m in moves]
+    threats = battle.threats(me, ends, turn.enemies)
+    # the uses from here and from each end it could act on, asked of the battle at once
+    here_uses = uses_from_each(turn, [t.square for m, t in zip(moves, threats) if _lands(turn, m)])[0]
+    here_best = here_uses[0] if here_uses else None
     options: list[_Option] = []
-    for move, threat in zip(moves, battle.threats(me, ends, turn.enemies)):
+    for move, threat in zip(moves, threats):
         options.extend(_options_at(turn, move, threat, here_best, field))
     # a move whose way drops off a ledge short of its goal: the goal by a way round, if there is one
     rounds = ways_round(turn, [m for m in moves if m is not None], reserved)

@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from components import Conditions, Falling, Movement
-from components.forecasts import ScriptForesight
+from components.forecasts import ScriptForesight, Threat
 from components.powers import Power
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
@@ -98,6 +98,14 @@ class Decision:
 
     def __repr__(self) -> str:
         return f"Decision(commands={self.commands!r}, why={self.why!r})"
+
+
+def exposure(threat: Threat) -> str:
+    """The reason's words for what ending on the threat's square exposes it to."""
+    words = f"{threat.expected:.1f} expected damage there"
+    if threat.sources:
+        words = f"cover from {threat.covered_from} of {len(threat.sources)} threats, " + words
+    return words
 
 
 def longest_reach(powers: Iterable[Power], square_ft: float) -> float:

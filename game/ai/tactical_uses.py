@@ -259,19 +259,36 @@ def _past(turn: Turn, near: list[int], friends: list[int], span: float) -> list[
 
 def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
     """Every worthwhile legal use of the creature's powers from ``square``, best first."""
-    key = square
-    found = turn.uses_seen.get(key)
-    if found is not None:
-        return found
-    asked = [(power.id, aim) for power in turn.powers
-             # light, darkness, flight, blinks: the tactical player does not weigh them here
-             if power.damage is not None or power.healing is not None or power.conditions or power.push_ft
-             or power.pull_ft or power.script
-             for aim in aims(turn, power, square)]
+    found = turn.uses_seen.get(square)
+    return found if found is not None else uses_from_each(turn, [square])[0]
+
+
+def uses_from_each(turn: Turn, squares: list[tuple[int, int]]) -> list[list[Choice]]:
+    """:func:`uses_from` for each of ``squares``: the battle is asked about all those not weighed yet
+    in one call (``Battle.outcomes_each``), since the user's side of a use is the same from each."""
+    asks = []
+    for square in dict.fromkeys(squares):
+        if square in turn.uses_seen:
+            continue
+        asked = [(power.id, aim) for power in turn.powers
+                 # light, darkness, flight, blinks: the tactical player does not weigh them here
+                 if power.damage is not None or power.healing is not None or power.conditions or power.push_ft
+                 or power.pull_ft or power.script
+                 for aim in aims(turn, power, square)]
+        if not asked:  # a square in reach of no one asks nothing
+            turn.uses_seen[square] = []
+        else:
+            asks.append((square, asked))
+    # from square after square the same use at the same target mostly forecasts the same numbers (cover
+    # and light alike), which are valued once a turn
+    for (square, asked), forecasts in zip(asks, turn.battle.outcomes_each(turn.me, asks) if asks else []):
+        turn.uses_seen[square] = _choices(turn, asked, forecasts)
+    return [turn.uses_seen[square] for square in squares]
+
+
+def _choices(turn: Turn, asked: list[tuple[str, dict[str, Any]]], forecasts: list[UseOutcome]) -> list[Choice]:
+    """The worthwhile legal uses of ``asked`` (forecast as ``forecasts`` say), best first."""
     choices = []
-    # a square in reach of no one asks nothing; from square after square the same use at the same target
-    # mostly forecasts the same numbers (cover and light alike), which are valued once a turn
-    forecasts = turn.battle.outcomes_many(turn.me, square, asked) if asked else []
     for (power_id, aim), forecast in zip(asked, forecasts):
         if not forecast.legal:
             continue
@@ -287,5 +304,4 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
             downs = tuple([(o.target, o.downs) for o in forecast.targets if not o.ally and o.downs > 0])
             choices.append(Choice(value, command, why, downs))
     choices.sort(key=lambda c: -c.score)
-    turn.uses_seen[key] = choices
     return choices

@@ -167,18 +167,32 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         Raises:
             IllegalCommand: an unknown creature, power, square or aim (``asked`` names the method).
         """
-        state = self.state
         user = self.check(user)
-        origin = validate.square(state, *from_square, what="from_square")
+        return self._aims_at(user, self._unusable(user), from_square, uses, asked)
+
+    def _unusable(self, user: int) -> tuple[dict[str, str | None], list[UsePower], str | None]:
+        """The user's side of every aim, whatever square it is asked from: each power's aim-free problem
+        (filled as asked), its queued uses, and what its queued moves leave it (a fall: no use resolves).
+
+        The problems read nothing of the square, so they are kept for as long as the battle's stamp holds
+        (all that ``use_problem`` reads: see ``check_stamp``), by the user, the uses it has queued and what
+        its queued moves leave it (the queue is no part of the stamp)."""
+        state = self.state
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
-        falling = orders.queued_fall(state, user)  # a queued move that leaves it falling: no use resolves
+        falling = orders.queued_fall(state, user)
+        table: dict[str, str | None] = self.memo.table(state).setdefault(("unusable", user, tuple(queued), falling), {})
+        return table, queued, falling
+
+    def _aims_at(self, user: int, side: tuple[dict[str, str | None], list[UsePower], str | None],
+                 from_square: tuple[int, int], uses: Iterable[tuple[str, Mapping[str, Any]]], asked: str
+                 ) -> tuple[Vantage, list[tuple[Power, int | None, tuple[int, int] | None,
+                                                tuple[int, int] | None, str | None]]]:
+        """:meth:`_aims_from` for a checked ``user``, its side (:meth:`_unusable`) read already."""
+        state = self.state
+        unusable, queued, falling = side
+        origin = validate.square(state, *from_square, what="from_square")
         seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
         found = []
-        # each power's aim-free problem, asked once for all its aims; it reads nothing of the square, so it is kept
-        # for as long as the battle's stamp holds (all that ``use_problem`` reads: see ``check_stamp``), by the user,
-        # the uses it has queued and what its queued moves leave it (the queue is no part of the stamp)
-        unusable: dict[str, str | None] = self.memo.table(state).setdefault(("unusable", user, tuple(queued), falling),
-                                                                            {})
         for power_id, aim in uses:
             if not aim.keys() <= _AIM_KEYS:  # (a subset test: no set is made for the common aim)
                 unknown = set(aim) - _AIM_KEYS

@@ -20,7 +20,9 @@ import esper
 from components import Conditions, Defense, Fatigue, Position
 from components.forecasts import Outcome, UseOutcome
 from components.powers import Power
+from components.values import shown
 from game.battle import validate
+from game.battle.errors import IllegalCommand
 from game.battle.forecasts import Forecasts
 from game.battle.script_forecasts import ScriptForecasts
 from game.battle.world import entry
@@ -43,16 +45,43 @@ class Outcomes(Forecasts, ScriptForecasts):
         Raises:
             IllegalCommand: an unknown creature, power, square or aim.
         """
-        from_square, uses = validate.place(self.state, from_square, "from_square"), validate.uses(uses, "outcomes_many")
-        seen, aims = self._aims_from(user, from_square, uses, "outcomes_many")
+        return self._outcomes(user, [(from_square, uses)], "outcomes_many")[0]
+
+    @entry
+    def outcomes_each(self, user: int, asks: Iterable[tuple[tuple[int, int], Iterable[tuple[str, Mapping[str, Any]]]]]
+                      ) -> list[list[UseOutcome]]:
+        """:meth:`outcomes_many` for each ``(from_square, uses)`` of ``asks``, in one call: a planner weighs
+        its uses from several squares a turn, and the user's side of them (its queued orders, its powers'
+        aim-free problems, its side of every attack roll) is the same from each.
+
+        Raises:
+            IllegalCommand: asks that are not a list of pairs; an unknown creature, power, square or aim.
+        """
+        if not validate.listed(asks):
+            raise IllegalCommand(f"outcomes_each: asks must be a list of (from_square, uses) pairs, not {shown(asks)}")
+        return self._outcomes(user, list(asks), "outcomes_each")
+
+    def _outcomes(self, user: int, asks: list[Any], asked: str) -> list[list[UseOutcome]]:
+        """:meth:`outcomes_each`'s answers (``asked`` names the method for an error)."""
+        state, checked = self.state, []
+        for ask in asks:
+            if not isinstance(ask, (tuple, list)) or len(ask) != 2:
+                raise IllegalCommand(f"{asked}: each ask must be a pair (from_square, uses), not {shown(ask)}")
+            checked.append((validate.place(state, ask[0], "from_square"), validate.uses(ask[1], asked)))
+        user = self.check(user)
+        side = self._unusable(user)
         # its side of every attack roll from there: its fatigue and attack bonus (its sight is the vantage's)
-        striker = (esper.component_for_entity(seen.user, Fatigue).level,
-                   esper.component_for_entity(seen.user, Defense).attack_bonus)
-        memo = self.memo.table(self.state)
+        striker = (esper.component_for_entity(user, Fatigue).level,
+                   esper.component_for_entity(user, Defense).attack_bonus)
+        memo = self.memo.table(state)
         known = memo.setdefault("outcomes", {})
         hits = memo.setdefault("attack_chances", {})  # (shared with the threats' blows: see ``_chances``)
-        return [self._use_outcome(power, target, point, facing, unusable, seen, striker, known, hits)
-                for power, target, point, facing, unusable in aims]
+        found = []
+        for square, uses in checked:
+            seen, aims = self._aims_at(user, side, square, uses, asked)
+            found.append([self._use_outcome(power, target, point, facing, unusable, seen, striker, known, hits)
+                          for power, target, point, facing, unusable in aims])
+        return found
 
     def _use_outcome(self, power: Power, target: int | None, point: tuple[int, int] | None,
                      facing: tuple[int, int] | None, unusable: str | None, seen: Vantage,
