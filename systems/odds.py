@@ -6,6 +6,7 @@ The forecasts enumerate with these the very rolls the systems make with ``roll_d
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -107,3 +108,22 @@ def dice_outcomes(dice: Dice) -> dict[int, float]:
             value = max(0, total + dice.bonus)
             found[value] = found.get(value, 0.0) + float(p)
     return found
+
+
+def mixture(branches: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
+    """A mixture of outcome distributions, each branch with its weight (a branch of weight 0 adds none)."""
+    total: dict[int, float] = defaultdict(float)
+    for weight, outcomes in branches:
+        if weight > 0:
+            for value, p in outcomes.items():
+                total[value] += weight * p
+    return dict(total)
+
+
+def sum_of(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
+    """The distribution of the sum of two independent outcomes (a hit's damage and its landing's)."""
+    total: dict[int, float] = defaultdict(float)
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            total[va + vb] += pa * pb
+    return dict(total)

@@ -41,7 +41,7 @@ from systems.damage import after_hit, heal_outcomes
 from systems.drops import fall_odds
 from systems.forces import push_landing
 from systems.geometry import distance_ft
-from systems.odds import chance_at_least, dice_outcomes
+from systems.odds import chance_at_least, dice_outcomes, mixture, sum_of
 from systems.power_checks import (
     Vantage,
     aim_problem,
@@ -65,16 +65,6 @@ _AIM_KEYS = frozenset({"target", "point", "direction"})
 _DAMAGE_ODDS_KEPT = 4096
 
 
-def _mix(branches: list[tuple[float, dict[int, float]]]) -> dict[int, float]:
-    """A mixture of outcome distributions, each branch with its weight."""
-    total: dict[int, float] = defaultdict(float)
-    for weight, outcomes in branches:
-        if weight > 0:
-            for value, p in outcomes.items():
-                total[value] += weight * p
-    return dict(total)
-
-
 def _branches(dice: Dice | None, full: float, half: float, miss: float) -> list[tuple[float, dict[int, float]]]:
     """A use's own damage, branch by branch: the dice in full, halved by a save, or none on a miss."""
     rolled = dice_outcomes(dice) if dice is not None else {0: 1.0}
@@ -82,15 +72,6 @@ def _branches(dice: Dice | None, full: float, half: float, miss: float) -> list[
     for value, p in rolled.items():
         halves[halved(value)] += p
     return [(full, rolled), (half, dict(halves)), (miss, {0: 1.0})]
-
-
-def _plus(a: dict[int, float], b: dict[int, float]) -> dict[int, float]:
-    """The distribution of the sum of two independent outcomes."""
-    total: dict[int, float] = defaultdict(float)
-    for va, pa in a.items():
-        for vb, pb in b.items():
-            total[va + vb] += pa * pb
-    return dict(total)
 
 
 class Forecasts(MoveForecasts, PowerUses, Supposing):
@@ -245,14 +226,14 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         if power.healing is not None:
             gives = heal_outcomes(esper.component_for_entity(target, Health),
                                   esper.component_for_entity(target, Fatigue), dice_outcomes(power.healing))
-            healing = Distribution.of(_mix([(full + half, gives), (miss, {0: 1.0})]))
+            healing = Distribution.of(mixture([(full + half, gives), (miss, {0: 1.0})]))
         pushed_to, fall = self._push_odds(power, user, target, origin, target_square)
         # a push lands only with the full effect, whose damage is the dice in full: the fall goes with that branch
         branches: list[tuple[float, dict[int, float], dict[int, float] | None]] = [(1.0, hurt, None)]
         if fall is not None:
             branches = [(w, dealt, landing) for (w, dealt), landing in zip(
                 _branches(power.damage, full, half, miss), (dict(fall.damage.outcomes), None, None))]
-        total = hurt if fall is None else _mix([(w, dealt if landing is None else _plus(dealt, landing))
+        total = hurt if fall is None else mixture([(w, dealt if landing is None else sum_of(dealt, landing))
                                                 for w, dealt, landing in branches])
         health = esper.component_for_entity(target, Health).current
         downs = 0.0 if health == 0 else float(sum(p for v, p in total.items() if v >= health))
@@ -298,7 +279,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         if found is None:
             if len(known) >= _DAMAGE_ODDS_KEPT:
                 known.clear()
-            hurt = _mix(_branches(dice, full, half, miss))
+            hurt = mixture(_branches(dice, full, half, miss))
             found = known[key] = (hurt, Distribution.of(hurt))
         return found
 
