@@ -294,3 +294,20 @@ def test_ground_lowered_mid_battle_drops_the_creature_before_its_next_order() ->
     b.tick()
     assert not kinds(b, "command_refused")
     assert b.get(hero, Position).square == (3, 2)
+
+
+def test_drawing_the_ground_at_set_up_carries_a_standing_creature_both_ways() -> None:
+    """Raised, then lowered again before the battle: the creature stands where the ground ends, and
+    nobody falls at the first round for a height the map only passed through while being drawn."""
+    b = Battle(seed=1)
+    hero = b.spawn("hero", 2, 2, health=30)
+    b.set_ground(2, 2, 30)
+    b.set_ground(2, 2, 10)
+    assert b.get(hero, Position).z == 10
+    high = b.spawn("perched", 5, 5, z=20, flying=False, health=30)
+    b.set_ground(5, 5, 10)  # under the perch: it still hangs there, and falls when the round starts
+    assert b.get(high, Position).z == 20
+    b.start_combat()
+    b.tick()
+    assert [(e.entity, e.distance_ft) for e in kinds(b, "landed")] == [(high, 10)]
+    assert b.get(hero, Position).z == 10

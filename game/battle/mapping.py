@@ -29,9 +29,12 @@ class MapCommands(BattleCore):
 
         Mid-battle this is a floor giving way, and it settles at once like any map change: whoever
         is left above the ground falls now and lands before its next order, and whoever the ground
-        rose under stands on top. While the battle is set up nobody falls yet (that waits for the
-        first round's start), but a creature the ground rose under stands on it at once, so its
-        forecasts and queued orders start from the height it will act from.
+        rose under stands on top. While the battle is set up this is drawing the map, not a fall: a
+        creature standing on the square stays on its ground, raised or lowered, at once, so its
+        forecasts and queued orders start from the height it will act from, and the order in which
+        the map was drawn does not matter. One placed above the ground (``spawn(z=...)``) keeps its
+        height unless the ground rises past it, and falls, if nothing holds it up, at the first
+        round's start.
 
         Raises:
             IllegalCommand: the square is off the grid, the height is not a number of feet within the
@@ -41,6 +44,7 @@ class MapCommands(BattleCore):
         height = validate.height(height_ft, f"ground height at {square}")
         is_soft = validate.flag(soft, f"soft at {square}")
         terrain = self.state.terrain
+        was = float(terrain.ground[square])
         terrain.ground[square] = height
         terrain.soft[square] = is_soft
         terrain.touch()
@@ -49,8 +53,8 @@ class MapCommands(BattleCore):
             self.settle()
             return
         for _, position in esper.get_component(Position):
-            if position.square == square and position.z < height:
-                position.z = height
+            if position.square == square and (position.z == was or position.z < height):
+                position.z = height  # set-up: who stood on the ground stays on it, raised or lowered
 
     @command
     def add_wall(self, x: int, y: int) -> None:
