@@ -111,3 +111,21 @@ def test_a_long_status_message_wraps_upward_instead_of_running_under_the_speed_l
         frame = pygame.Surface(MIN_SIZE)
         small_window.draw(frame, UiState(message=refusal), now=1e9)  # a whole frame: the bar rises over the map
         assert frame.get_at((4, MIN_SIZE[1] - STATUS_H - 4))[:3] == (16, 17, 22)
+
+
+def test_a_click_on_a_grown_status_bar_goes_to_no_square_and_no_button() -> None:
+    """The bar grown by a long message covers the map's bottom rows and the buttons: a click on it
+    went to a square hidden under it (or a button drawn over)."""
+    with Battle(width=60, height=60) as b:
+        b.spawn("Hero", 3, 4, team="blue")
+        window = Window(b, size=MIN_SIZE)
+        r = window.renderer
+        refusal = "Load refused: " + "/home/designer/projects/castle/mine/keep.toml " * 4
+        window.draw(UiState(message=refusal))
+        bar = r.status_bar
+        assert bar.h > STATUS_H and bar.bottom == MIN_SIZE[1]
+        on_bar = (bar.x + 40, bar.y + 2)
+        assert r.view.square_at(on_bar) is not None  # a square of the map lies under the bar
+        assert window.translate(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=on_bar, button=1)) is None
+        window.draw(UiState(message="Saved"))  # a short message: the bar shrinks, the map is clickable again
+        assert r.status_bar.h == STATUS_H and r.square_at(on_bar) is not None

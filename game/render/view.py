@@ -82,6 +82,7 @@ class Renderer:
         #: a scenario's entity -> power ids (what the side panel lists and keys 1-9 choose)
         self.powers: Mapping[int, tuple[str, ...]] | None = None
         self.feed = EventFeed()
+        self.status_bar = pygame.Rect(0, 0, 0, 0)  # as last drawn: a long message grows it over the map
         self.set_battle(battle)
 
     # ------------------------------------------------------------------ setup and geometry
@@ -147,14 +148,20 @@ class Renderer:
         self.view.centre_on(x, y)
 
     def button_at(self, pos: tuple[int, int], names: tuple[str, ...]) -> str | None:
-        """The button under a screen position, of those shown (``names``), or None."""
+        """The button under a screen position, of those shown (``names``), or None (under the status
+        bar, which a long message grows over the buttons)."""
+        if self.status_bar.collidepoint(pos):
+            return None
         for name, rect in button_rects(self.size, names).items():
             if rect.collidepoint(pos):
                 return name
         return None
 
     def square_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
-        """The square under a screen position, or None outside the map."""
+        """The square under a screen position, or None outside the map or under the status bar: a
+        click on a grown bar went to a square hidden under it."""
+        if self.status_bar.collidepoint(pos):
+            return None
         return self.view.square_at(pos)
 
     def square_rect(self, x: int, y: int) -> pygame.Rect:
@@ -211,7 +218,7 @@ class Renderer:
         self.side.draw(surface, side, b, self.feed, ui, selected, self.powers)
         draw_buttons(surface, self.size, ui, self.texts)
         reserve = speed_label(ui.motion, self.texts).get_width() + 30 if ui.motion is not None else 0
-        draw_status(surface, self.size, ui.message, self.texts, reserve)
+        self.status_bar = draw_status(surface, self.size, ui.message, self.texts, reserve)
         if ui.banner:  # over the map, and over the panel where a small window's map is narrower than it
             draw_banner(surface, self.map_rect, ui.banner, self.texts)
         if ui.timeline is not None:
