@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-
-def positive(text: str) -> int:
-    """A count of at least 1, for argparse (which turns the ValueError into a usage error)."""
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text}")
-    return value
+from game.sim.flags import whole
 
 
 def command_line(module: str, doc: str | None) -> argparse.ArgumentParser:
@@ -21,6 +15,6 @@ def command_line(module: str, doc: str | None) -> argparse.ArgumentParser:
 def count(module: str, doc: str | None, name: str, default: int, what: str, argv: list[str] | None = None) -> int:
     """The benchmark's one optional count (``python -m bench.X [count]``), or its default."""
     args = command_line(module, doc)
-    args.add_argument(name, nargs="?", type=positive, default=default, help=f"{what} (default {default})")
+    args.add_argument(name, nargs="?", type=whole(1, 10**9), default=default, help=f"{what} (default {default})")
     value: int = getattr(args.parse_args(argv), name)
     return value

@@ -25,4 +25,4 @@ def test_a_benchmark_count_below_one_is_refused_with_its_name(name: str) -> None
     done = subprocess.run([sys.executable, "-m", f"bench.{name}", "0"], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 2
-    assert "expected a whole number of at least 1, got 0" in done.stderr
+    assert "expected a whole number from 1 to 1,000,000,000, got '0'" in done.stderr

@@ -123,7 +123,7 @@ def test_a_creature_below_its_squares_ground_is_refused_naming_the_ground() -> N
 
 @pytest.mark.parametrize(("written", "said"), [("10001", "got 10001$"), ("1e9", r"got 1000000000\.0$"),
                                                ('"far"', r"got a string \('far'\)$")])
-def test_a_number_out_of_range_is_shown_as_written_and_a_wrong_kind_is_named(written: str, said: str) -> None:
+def test_a_number_out_of_range_is_shown_by_its_value_and_a_wrong_kind_is_named(written: str, said: str) -> None:
     """'got a whole number (10001)' read as a complaint about the type, when only the size was wrong."""
     ambush = (ROOT / "assets" / "scenarios" / "ambush.toml").read_text(encoding="utf-8")
     assert "radius_ft = 15" in ambush

@@ -63,3 +63,14 @@ def test_the_battles_log_line_is_one_printable_line(tmp_path: Path) -> None:
         assert failed and all(e.reason.isprintable() for e in failed)
         line = describe(b, failed[0])
     assert line.isprintable() and "\\x1b[2JRound 9: forged" in line
+
+
+def test_the_host_spells_every_character_a_name_may_not_hold() -> None:
+    """The stand-alone host keeps its own copy of what a name refuses (it may not import components):
+    the two lists must not drift apart, or a reason could carry what a name may not."""
+    from components.values import unprintable
+    from game.scripting.errors import readable
+
+    for code in [*range(0x20), 0x7F, 0x85, 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]:
+        ch = chr(code)
+        assert unprintable(ch) is not None and readable(ch) != ch, hex(code)
