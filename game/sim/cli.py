@@ -217,8 +217,9 @@ def notes(result: SimResult) -> list[str]:
                      f"changes nothing in these battles")
     for variant in result.variants:
         if variant.refused:
-            lines.append(f"note: {variant.label}: {variant.refused} AI commands refused by the rules "
-                         f"(first: {variant.first_refusal})")
+            lines.append(f"note: {variant.label}: {variant.refused} AI commands refused by the rules, when given "
+                         f"or when they resolved (a fall or a blow between an order and its turn can undo it; "
+                         f"first: {variant.first_refusal})")
         if variant.script_battles:
             lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "
                          f"without them (--strict-scripts fails them); first: {variant.first_script_failure}")
