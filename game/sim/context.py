@@ -96,6 +96,10 @@ class WorkerContext:
         """What to pass as ``trusted`` to loaders and builders: True in a sandbox, else None (ask the file)."""
         return True if self.sandboxed else None
 
+    def trusts(self, scenario: Scenario) -> bool:
+        """Whether ``scenario``'s scripts run in-process here: always in a sandbox, else as the file says."""
+        return scenario.trusted if self.trusted is None else self.trusted
+
     def scenario_for(self, path: str, overrides: Overrides) -> Scenario:
         """A loaded scenario with scenario overrides applied, parsed once per context.
 
@@ -145,7 +149,7 @@ class WorkerContext:
             power_overrides, scenario_overrides = split_overrides(overrides)
             scenario = self.scenario_for(path, scenario_overrides)
             powers = self.powers_for(power_overrides, scenario)
-            untrusted = not (scenario.trusted if self.trusted is None else self.trusted)
+            untrusted = not self.trusts(scenario)
             template = ScenarioTemplate(scenario, powers, power_overrides, self.trusted,
                                         self.script_hosts() if untrusted else None)
             self.templates[key] = template
@@ -164,5 +168,5 @@ class WorkerContext:
         powers = self.powers_for(power_overrides, scenario)
         if powers is not None:  # a swept script is read, parsed and checked as the file's own are
             check_script_overrides(power_overrides, powers, scenario.source, scenario.script_dir,
-                                   scenario.trusted if self.trusted is None else self.trusted)
+                                   self.trusts(scenario))
         return scenario
