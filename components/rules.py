@@ -21,7 +21,7 @@ HEIGHT_RULES = ("straight", "larger")
 
 #: Grows when a change of the rules makes an old battle replay differently; saves and replays
 #: record it, so that loading an old one says so in one line.
-RULES_VERSION = 6  # 6: ground changed in a round drops a creature at once, start_combat only between rounds
+RULES_VERSION = 7  # 7: a script's creatures_in_area counts heights, as every area does
 #                    (5: of equally short ways, a walk takes the one with fewest drops that hurt)
 
 #: Conditions a command or power may grant. Derived ones (downed, unconscious, dead) follow from

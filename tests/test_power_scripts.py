@@ -35,6 +35,40 @@ def test_chain_lightning_jumps_to_a_second_enemy():
         assert hp(b, ally) == 40 and hp(b, far) == 40 and not kinds(b, "script_failed")
 
 
+
+def test_chain_lightning_does_not_jump_to_an_enemy_high_above_the_first():
+    """Heights count in every area: a flier 60 ft over the square beside the first target is 60 ft
+    from it, not 5, so the bolt has no second enemy within 15 ft to jump to."""
+    with Battle(seed=1) as b:
+        u = b.spawn("mage", 2, 2, team="a", attack_bonus=30)
+        first = b.spawn("first", 8, 2, team="b", health=40)
+        high = b.spawn("high", 9, 2, z=60, flying=True, team="b", health=40)
+        b.use_power(u, "chain-lightning", target=first)
+        b.tick()
+        assert kinds(b, "attack_rolled")[0].hit and kinds(b, "damaged", first)
+        assert hp(b, high) == 40 and not kinds(b, "script_failed")
+
+
+def test_a_scripts_creatures_in_area_counts_heights_and_the_fallen(tmp_path: Path):
+    """``ctx.creatures_in_area`` measures from the ground at the square, as a burst aimed there does."""
+    (tmp_path / "probe.star").write_text(
+        "def on_use(ctx):\n"
+        "    for e in ctx.creatures_in_area(5, 5, 10):\n"
+        "        ctx.damage(e, 1)\n", encoding="utf-8")
+    probe = custom("probe", action="action", targets="self", script="probe.star")
+    with Battle(seed=1, powers=powers(probe), script_dir=tmp_path) as b:
+        u = b.spawn("user", 1, 1, team="a", powers=["probe"])
+        near = b.spawn("near", 6, 5, team="b", health=20)
+        fallen = b.spawn("fallen", 5, 6, team="b", health=20)
+        above = b.spawn("above", 5, 5, z=30, flying=True, team="b", health=20)
+        b.damage(fallen, 40)
+        b.tick()
+        b.use_power(u, "probe")
+        b.tick()
+        hurt = {d.entity for d in kinds(b, "damaged") if d.source == "script:probe"}
+        assert hurt == {near, fallen} and hp(b, above) == 20 and hp(b, u) == 10
+
+
 def test_chain_lightning_that_misses_does_not_jump():
     with Battle(seed=1) as b:
         u = b.spawn("mage", 2, 2, team="a", attack_bonus=-40)

@@ -27,7 +27,7 @@ from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from systems.forces import push
-from systems.geometry import distance_3d_ft, distance_ft
+from systems.geometry import distance_3d_ft
 from systems.grants import grant_condition, revoke_condition
 from systems.state import BattleState
 from systems.visibility import can_see
@@ -135,12 +135,15 @@ class ScriptBridge:
         return can_see(self.state, viewer, esper.component_for_entity(seen, Position).square)
 
     def read_creatures_in_area(self, x: object, y: object, radius_ft: object) -> list[int]:
+        """Every creature within ``radius_ft`` of the ground at (x, y), heights counted as a burst
+        aimed there counts them (a flier 60 ft up is not beside the square below it); the fallen
+        too (a script that wants the living asks ``is_alive``)."""
         centre = validate.square(self.state, x, y, "area centre")
         radius = feet(radius_ft, "radius")
         rules = self.state.rules  # one distance per creature, not a mask of the whole map
-        moved = self.moved
-        return [e for e, p in sorted(esper.get_component(Position))
-                if distance_ft(p.square if e not in moved else moved[e][:2], centre, rules) <= radius]
+        ground = self.state.terrain.ground_at(centre)
+        return [e for e in sorted(e for e, _ in esper.get_component(Position))
+                if distance_3d_ft(*self.place(e), centre, ground, rules) <= radius + 1e-9]
 
     def read_roll(self, notation: object) -> int:
         try:
