@@ -39,6 +39,16 @@ def test_the_same_seed_plays_the_same_battle_and_another_seed_another(tmp_path: 
     assert first.lines != other.lines
 
 
+
+def test_no_seed_plays_as_the_scenarios_own_seed(tmp_path: Path) -> None:
+    """Without ``--seed`` the battle and the computer players both take the scenario's seed (23 for
+    the ambush), so a run can be repeated by naming that seed; the players once took 0 instead."""
+    scenario = ROOT / "assets/scenarios/ambush.toml"
+    plain = headless.play(scenario, tmp_path / "a", rounds=2, policy="random")
+    named = headless.play(scenario, tmp_path / "b", rounds=2, seed=23, policy="random")
+    assert 'seed = 23' in scenario.read_text(encoding="utf-8")
+    assert plain.lines == named.lines
+
 def test_the_cli_writes_the_log_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["play", str(ROOT / "assets/scenarios/ambush.toml"), "--headless", "--rounds", "2",
                      "--out", str(tmp_path), "--seed", "3"])

@@ -207,7 +207,8 @@ def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | Non
     loaded = demo.load(scenario_path, human=False, seed=seed)
     ready(loaded.battle, policy, str(scenario_path), out)
     app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
-              policy=policy, seed=seed or 0, title=loaded.title, powers=loaded.powers, computer_delay=0.0,
+              policy=policy, seed=loaded.battle.seed if seed is None else seed, title=loaded.title,
+              powers=loaded.powers, computer_delay=0.0,
               max_rounds=rounds, explain=explain)
     window = app.open_window(size, offscreen=True)
     shots: list[Path] = []
