@@ -115,8 +115,9 @@ def defense_against(state: BattleState, target: int, attacker: int, attacker_squ
                     target_square: tuple[int, int] | None = None) -> DefenseBreakdown:
     """The target's Defense against this attacker, with every modifier and its reason.
 
-    Base Defense, +the cover bonus when walls give the target cover from the attacker's square
-    (``attacker_square`` to ask about a square it would attack from), -the flat-footed penalty.
+    Base Defense, +the cover bonus when walls or cover terrain (an arrow slit) hide the target from
+    the attacker's square (``attacker_square`` to ask about a square it would attack from), -the
+    flat-footed penalty.
     """
     rules = state.rules
     base = esper.component_for_entity(target, Defense).base
@@ -129,8 +130,8 @@ def defense_against(state: BattleState, target: int, attacker: int, attacker_squ
     modifiers: list[Modifier] = []
     if covered:
         hidden = cover_count(state.caches, state.terrain, here, there)  # (a lookup: has_cover just asked it)
-        modifiers.append(Modifier("cover", rules.cover_bonus, f"walls hide {hidden} of 4 corner lines from the "
-                                                              "attacker"))
+        modifiers.append(Modifier("cover", rules.cover_bonus, f"cover hides {hidden} of 4 corner lines from the "
+                                                              "attacker"))  # (a wall, or an arrow slit's stone)
     flat_footed = "flat-footed" in active
     if flat_footed:
         why = "surprised" if "surprised" in active else "no vision" if "blinded" in active or \

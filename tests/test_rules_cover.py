@@ -342,3 +342,22 @@ def test_cover_asked_in_a_batch_is_each_pairs_own(walls, slits, pairs, enabled, 
     covered = cover_lookup(b.state)  # (the threats' test: the answers read once, pair after pair)
     assert [covered(a, d) for a, d in pairs] == alone
     assert [covered(a, d) for a, d in pairs] == alone
+
+
+def test_an_arrow_slits_cover_is_named_as_cover_not_a_wall():
+    """Cover from terrain that is no wall (a see-through slit next to the target) is said as cover,
+    in the forecast's reason and in the combat log: nothing there is a wall."""
+    from game.battle.log import format_events
+
+    with Battle(seed=3, width=10, height=6) as b:
+        archer = b.spawn("Archer", 1, 2, team="a", attack_bonus=40, powers=["shoot"])
+        orc = b.spawn("Orc", 6, 2, team="b", health=50, defense=12)
+        b.set_terrain(5, 2, blocks=["movement"], cover=True)
+        assert not b.terrain.walls.any()
+        [odds] = b.forecast(archer, "shoot", target=orc).targets
+        [why] = [m.reason for m in odds.attack.defense.modifiers if m.name == "cover"]
+        assert why.startswith("cover hides 4 of 4 corner lines") and "wall" not in why
+        b.use_power(archer, "shoot", target=orc)
+        b.tick()
+        [line] = [s for s in format_events(b, b.events) if " attacks " in s]
+        assert "(in cover: +5)" in line and "wall" not in line

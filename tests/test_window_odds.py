@@ -45,7 +45,7 @@ def test_hovering_a_target_shows_the_battles_odds_with_cover_and_their_reasons()
     assert f"hit {attack.chance:.0%}: d20 +{attack.bonus} vs Defense {attack.defense.value}" in text
     damage = forecast.targets[0].damage
     assert f"damage avg {damage.mean:.1f} ({damage.low}-{damage.high})" in text
-    assert "in cover from you" in text and "walls hide 3 of 4 corner lines" in text and "flat-footed" in text
+    assert "in cover from you" in text and "cover hides 3 of 4 corner lines" in text and "flat-footed" in text
     assert f"roll: {attack.mode.mode}" in text and all(reason in text for reason in attack.mode.reasons)
     app.draw()
     rect = window.renderer.square_rect(2, 4)

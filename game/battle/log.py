@@ -213,7 +213,7 @@ def _power_used(c: _Context, e: PowerUsed) -> str:
 def _attack(c: _Context, e: AttackRolled) -> str:
     mode = "" if e.mode == "normal" else f", {e.mode}"
     result = "HIT" if e.hit else "miss"
-    cover = f" (cover behind a wall: +{c.battle.rules.cover_bonus})" if e.cover else ""
+    cover = f" (in cover: +{c.battle.rules.cover_bonus})" if e.cover else ""
     return (
         f"{c.name(e.entity)} attacks {c.name(e.target)} with {c.power(e.power)}: "
         f"{e.roll}{mode}{_bonus(e.total - e.roll)} = {e.total} vs Defense {e.defense}{cover}: {result}"
