@@ -1,0 +1,61 @@
+"""An enemy that walks out of the fog into the team's sight: the team's log says where it came into
+sight, not the square it set off from (nor the feet it walked there), which the team did not see."""
+
+from __future__ import annotations
+
+import pytest
+from window_steps import play_to_turn
+
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render.feed import EventFeed
+from game.render.inputs import Key
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _behind_a_wall() -> tuple[Battle, int, int]:
+    """A hero west of a wall with a gap at its south end, an orc east of it: unseen."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(5):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 8, 1, team="red", powers=["strike"], speed=40)
+    return b, hero, orc
+
+
+def test_a_move_out_of_the_fog_is_told_from_where_it_came_into_sight() -> None:
+    b, hero, orc = _behind_a_wall()
+    app = App(b, {"blue"})
+    feed = EventFeed()
+    feed.update(b, app.ui.hidden)
+    assert orc in app.ui.hidden
+    play_to_turn(app, hero)
+    app.handle(Key("space"))
+    play_to_turn(app, orc)
+    b.move(orc, 5, 5)  # the computer's turn, given by hand: round the wall's end, into the hero's sight
+    b.end_turn()
+    app.refresh()
+    assert orc not in app.ui.hidden
+    feed.update(b, app.ui.hidden)
+    told = "\n".join(feed.seen_lines)
+    assert "Orc comes into sight at (5, 5)" in told
+    assert "(8, 1)" not in told and "moves from" not in told
+    assert any("Orc moves from (8, 1) to (5, 5)" in line for line in feed.lines)  # the GM's log has it all
+
+
+def test_a_move_the_team_saw_start_is_told_whole() -> None:
+    b, hero, orc = _behind_a_wall()
+    b.remove_wall(5, 1)  # the hero sees the orc from the start
+    app = App(b, {"blue"})
+    feed = EventFeed()
+    feed.update(b, app.ui.hidden)
+    assert orc not in app.ui.hidden
+    play_to_turn(app, hero)
+    app.handle(Key("space"))
+    play_to_turn(app, orc)
+    b.move(orc, 6, 1)
+    b.end_turn()
+    app.refresh()
+    feed.update(b, app.ui.hidden)
+    assert any("Orc moves from (8, 1) to (6, 1) (10 ft)" in line for line in feed.seen_lines)
