@@ -11,7 +11,8 @@ from window_steps import play_to_turn
 from game.battle.errors import IllegalCommand
 from game.battle.facade import Battle
 from game.play.app import App
-from game.render.inputs import Key
+from game.render import theme
+from game.render.inputs import Hover, Key
 
 SIZE = (1100, 700)
 
@@ -64,3 +65,40 @@ def test_the_range_overlay_leaves_out_a_square_out_of_reach_from_a_height() -> N
     seen = {x: tuple(screen.get_at(window.renderer.square_rect(x, 1).center))[:3] for x in (5, 7, 13)}
     assert seen[5] != seen[13]  # tinted: (5, 1) is 28.3 ft away, in reach
     assert seen[7] == seen[13]  # (7, 1) is 30 ft away across the grid but 36 ft with the hill: refused
+
+
+def _cliff() -> tuple[Battle, int, int, int]:
+    """A mage on the field, an orc at the foot of a 20 ft cliff, another on its top beside it."""
+    b = Battle(seed=1, width=16, height=10)
+    for x in range(8, 16):
+        for y in range(10):
+            b.set_ground(x, y, 20)
+    mage = b.spawn("Mage", 1, 4, team="blue", powers=["fireball"])
+    below = b.spawn("Orc", 7, 4, team="red")
+    above = b.spawn("Ogre", 8, 4, team="red")
+    return b, mage, below, above
+
+
+def test_the_area_drawn_is_where_a_creature_standing_there_is_caught() -> None:
+    b, mage, below, above = _cliff()
+    covered = set(b.squares_in_area("fireball", mage, (7, 4)))
+    drawn = set(b.area_reached("fireball", mage, (7, 4)))
+    assert (8, 4) in covered and (8, 4) not in drawn  # on the cliff's top, 20 ft above the burst's centre
+    assert drawn == {s for s in covered if b.terrain.ground_at(s) == 0}
+    caught = {t.target for t in b.forecast(mage, "fireball", point=(7, 4)).targets}
+    assert caught == {below}  # the rules' own answer: the ogre on the top is out of the burst
+    assert b.area_reached("fireball", mage, (12, 4)) == b.squares_in_area("fireball", mage, (12, 4))  # all on top
+
+
+def test_the_window_does_not_paint_the_area_where_nobody_standing_would_be_caught() -> None:
+    b, mage, below, above = _cliff()
+    app = App(b, {"blue"})
+    screen = pygame.Surface(SIZE)
+    window = app.open_window(screen=screen)
+    play_to_turn(app, mage)
+    app.handle(Key("1"))
+    app.handle(Hover((7, 4)))
+    app.draw()
+    painted = {s: tuple(screen.get_at(window.renderer.square_rect(*s).topleft))[:3] for s in ((6, 2), (9, 2), (13, 2))}
+    assert painted[(6, 2)] == theme.AREA  # the area's outline on a square of the field it reaches
+    assert painted[(9, 2)] != theme.AREA  # on the cliff's top: covered on the map, nobody there is caught

@@ -18,7 +18,7 @@ from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems import rolls
-from systems.areas import area_squares
+from systems.areas import area_squares, squares_reached
 from systems.cover import has_cover
 from systems.geometry import distances_3d_ft
 from systems.power_checks import reach_ft, use_problem
@@ -177,6 +177,26 @@ class PowerUses(BattleCore):
         gaps = distances_3d_ft(xs.ravel(), ys.ravel(), ground[box].ravel(), position.square, position.z, rules)
         found[box] = (gaps <= reach + 1e-9).reshape(found[box].shape)
         return found
+
+    @entry
+    def area_reached(self, power_id: str, user: int, point: tuple[int, int] | None = None,
+                        direction: str | tuple[int, int] | None = None) -> list[tuple[int, int]]:
+        """Of :meth:`squares_in_area`, those where a creature standing on the ground would be reached
+        (heights count in an area: a burst aimed below a cliff covers squares on its top and reaches
+        nobody standing there), from where the user's queued orders leave it. What a window draws as
+        the area.
+
+        Raises:
+            IllegalCommand: as :meth:`squares_in_area`.
+            UnknownEntity: as :meth:`squares_in_area`.
+        """
+        power = self.power(power_id)
+        user = self.check(user)
+        if power.area is None:
+            return self.squares_in_area(power_id, user, point, direction)
+        position = orders.projected(self.state, user)[0]
+        return squares_reached(self.state, power, position.square, position.z,
+                               None if point is None else self.square_of(point), validate.direction(direction))
 
     def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
         """A creature's square, or a square checked against the grid.

@@ -96,7 +96,7 @@ class Overlays:
         view.blit_world(surface, layer, self.bounds.get("range"))
         if power.area is not None and (hover is not None or power.range_ft is None):
             try:
-                covered = battle.squares_in_area(power_id, user, hover)
+                covered = battle.area_reached(power_id, user, hover)
             except (KeyError, ValueError):
                 covered = []
             overlay = pygame.Surface((view.tile, view.tile), pygame.SRCALPHA)
