@@ -3,6 +3,7 @@ sight, not the square it set off from (nor the feet it walked there), which the 
 
 from __future__ import annotations
 
+import pygame
 import pytest
 from window_steps import play_to_turn
 
@@ -10,6 +11,8 @@ from game.battle.facade import Battle
 from game.play.app import App
 from game.render.feed import EventFeed
 from game.render.inputs import Key
+
+SIZE = (1100, 700)
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -59,3 +62,32 @@ def test_a_move_the_team_saw_start_is_told_whole() -> None:
     app.refresh()
     feed.update(b, app.ui.hidden)
     assert any("Orc moves from (8, 1) to (6, 1) (10 ft)" in line for line in feed.seen_lines)
+
+
+def test_what_the_gm_view_showed_stays_out_of_the_teams_log() -> None:
+    """The GM view (G) shows everything and the GM's log; back in the team's view, the team's log
+    has nothing about the enemies it did not see while the GM looked."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 9, 2, team="red", powers=["strike"])
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    play_to_turn(app, hero)
+    app.handle(Key("g"))
+    assert app.ui.gm_view and not app.ui.hidden
+    app.draw()
+    app.handle(Key("space"))
+    play_to_turn(app, orc)
+    b.move(orc, 9, 4)  # behind the wall, where the hero cannot see it
+    b.end_turn()
+    app.refresh()
+    app.draw()  # a frame of the GM view: the GM's log tells the move
+    app.handle(Key("g"))
+    app.draw()
+    assert orc in app.ui.hidden
+    feed = window.renderer.feed
+    assert any("Orc moves" in line for line in feed.lines)
+    assert not any("Orc" in line for line in feed.seen_lines), feed.seen_lines

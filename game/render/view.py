@@ -206,7 +206,7 @@ class Renderer:
         ui = ui or UiState()
         now = time.monotonic() if now is None else now
         b = self.battle
-        self.feed.update(b, ui.hidden, ui.notes)
+        self.feed.update(b, ui.team_hidden, ui.notes)  # the team's log, whatever the GM view shows
         self._clear(surface)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
