@@ -91,3 +91,31 @@ def test_what_the_gm_view_showed_stays_out_of_the_teams_log() -> None:
     feed = window.renderer.feed
     assert any("Orc moves" in line for line in feed.lines)
     assert not any("Orc" in line for line in feed.seen_lines), feed.seen_lines
+
+
+def _moved_to(goal: tuple[int, int]) -> tuple[Battle, int, int]:
+    """The hero's first move, to ``goal``: from (1, 1) it sees the orc over the wall's end, from
+    (1, 4) not. Either battle has the same number of events, moves and commands."""
+    b = Battle(seed=5, width=12, height=6)
+    for y in range(2, 6):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"], speed=40)
+    orc = b.spawn("Orc", 8, 1, team="red", powers=["strike"])
+    b.start_combat()
+    b.begin_round()
+    b.move(hero, *goal)
+    b.resolve_orders()
+    return b, hero, orc
+
+
+def test_a_loaded_battle_is_shown_with_its_own_fog() -> None:
+    """A save of one choice loaded over another made as far into the battle (Ctrl+L after F5 and a
+    different move): the fog is the loaded battle's, not the one it replaced."""
+    seeing, _, orc = _moved_to((1, 1))
+    blind, _, _ = _moved_to((1, 4))
+    assert len(seeing.events) == len(blind.events) and len(seeing.command_log) == len(blind.command_log)
+    app = App(seeing, {"blue"})
+    assert orc not in app.ui.hidden
+    app.replace_battle(blind)
+    assert (app.ui.visible == blind.visible_squares("blue")).all()
+    assert orc in app.ui.hidden
