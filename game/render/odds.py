@@ -111,15 +111,18 @@ def script_lines(foresight: Any, name: NameFn, shows: ShowsFn = _everyone, user:
         return [("a script decides part of this: not counted above", "dim")]
     lines: list[Line] = [("its script adds (if it lands; dice read at 5 quantiles):", "dim")]
     for seen in foresight:
+        said: dict[int, tuple[list[str], bool]] = {}  # one line a creature: its numbers, then each condition
         for o in seen.outcomes:
             if not shows(o.target):
                 continue
-            parts = [f"damage avg {o.damage:.1f}"] if o.damage is not None else []
+            parts = said.setdefault(o.target, ([], o.ally))[0]
+            parts += [f"damage avg {o.damage:.1f}"] if o.damage is not None else []
             parts += [f"healing avg {o.healing:.1f}"] if o.healing is not None else []
             parts += [f"{', '.join(o.conditions)} {o.affected:.0%}"] if o.conditions else []
             parts += [f"drops it {o.downs:.0%}"] if o.downs > 0 else []
-            who = _who(o.target, o.ally, name, user, "ALLY")
-            lines.append((f"  {who}: {'; '.join(parts) or 'no change'}", "ally" if o.ally else "text"))
+        for target, (parts, ally) in said.items():
+            who = _who(target, ally, name, user, "ALLY")
+            lines.append((f"  {who}: {'; '.join(parts) or 'no change'}", "ally" if ally else "text"))
     return lines
 
 
