@@ -145,6 +145,28 @@ def move_lines(forecast: Any, shows: ShowsFn = _everyone) -> list[Line]:
     return lines
 
 
+def reach_words(power: Any, square_ft: float) -> str:
+    """How far a power reaches and what it covers, in a few words for the list of a creature's
+    powers: "60 ft, burst 10 ft", "60 ft, 10 ft radius" (darkness made there), "cone 15 ft",
+    "line 30 ft", "self", "reach 5 ft" (a blow: the next square), "10 ft around it" (a veil or light
+    made around the user). It used to read "self/reach" for anything without a range, a cone alike
+    with a blow."""
+    area = power.area
+    shape = None if area is None else (
+        f"burst {area.radius_ft:g} ft" if area.shape == "burst" else f"{area.shape} {area.length_ft:g} ft")
+    made = power.creates_area or power.creates_light
+    if power.range_ft is not None:
+        covers = shape or (f"{made.radius_ft:g} ft radius" if made is not None else "")
+        return f"{power.range_ft:g} ft" + (f", {covers}" if covers else "")
+    if shape is not None:
+        return shape if area.shape != "burst" else f"{shape} around it"
+    if made is not None:
+        return f"{made.radius_ft:g} ft around it"
+    if power.targets == "self" or power.teleport:
+        return "self"
+    return f"reach {square_ft:g} ft"
+
+
 def _count(n: int, noun: str) -> str:
     """``n`` and the noun, plural unless one: "1 square", "5 squares"."""
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

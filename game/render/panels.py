@@ -17,6 +17,7 @@ from game.render import theme
 from game.render.draw import Texts, panel, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
+from game.render.odds import reach_words
 from game.render.ui import UiState, shown_powers
 
 SIDEBAR_W = 360
@@ -219,8 +220,7 @@ class SidePanel:
         for index, power_id in enumerate(shown_powers(battle, entity, powers)[:9], start=1):
             try:
                 power = battle.power(power_id)
-                rng = f"{power.range_ft:g} ft" if power.range_ft is not None else "self/reach"
-                label = f"{index}  {power.name}  ({rng})"
+                label = f"{index}  {power.name}  ({reach_words(power, battle.rules.square_ft)})"
             except (KeyError, ValueError):
                 label = f"{index}  {power_id}"
             side.blit(text(label, "small", theme.ACCENT if power_id == ui.power else theme.TEXT), (22, y))
