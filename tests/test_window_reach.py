@@ -102,3 +102,10 @@ def test_the_window_does_not_paint_the_area_where_nobody_standing_would_be_caugh
     painted = {s: tuple(screen.get_at(window.renderer.square_rect(*s).topleft))[:3] for s in ((6, 2), (9, 2), (13, 2))}
     assert painted[(6, 2)] == theme.AREA  # the area's outline on a square of the field it reaches
     assert painted[(9, 2)] != theme.AREA  # on the cliff's top: covered on the map, nobody there is caught
+
+
+def test_a_power_on_the_user_reaches_its_own_square_only() -> None:
+    b, priest = _hill()
+    flier = b.spawn("Flier", 4, 4, team="blue", powers=["fly"])
+    reach = b.reach_squares("fly", flier)
+    assert reach[4, 4] and int(reach.sum()) == 1  # not the squares round it, as for a blow

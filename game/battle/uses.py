@@ -151,7 +151,8 @@ class PowerUses(BattleCore):
         leave it: heights count as they count for a use (``use_problem``'s ``distance_3d_ft``), so
         from a 20 ft hill a point 30 ft away across the grid is out of a 30 ft range. The reach is
         the power's range; without one, a cone's or line's length, nothing but the user's own square
-        for a burst or a veil around the user, and the next square (height counted) for a blow.
+        for a burst, a veil around the user or a power on itself, and the next square (height
+        counted) for a blow.
         A creature raised above its square's ground (a flier) may be farther than its square says.
 
         Raises:
@@ -166,6 +167,8 @@ class PowerUses(BattleCore):
             reach = float(power.range_ft)
         elif power.area is not None:
             reach = float(power.area.length_ft) if power.needs_direction else 0.0
+        elif power.targets == "self" or power.has_area:  # on the user, or made around it
+            reach = 0.0
         else:
             reach = reach_ft(power, rules)
         ground = self.state.terrain.ground
