@@ -21,7 +21,7 @@ from systems import rolls
 from systems.areas import area_squares, squares_reached
 from systems.cover import has_cover
 from systems.geometry import distances_3d_ft
-from systems.power_checks import reach_ft, use_problem
+from systems.power_checks import reach_ft, use_problem, user_problem
 from systems.state import check_stamp
 from systems.visibility import can_see
 from systems.vitals import can_act
@@ -82,6 +82,21 @@ class PowerUses(BattleCore):
         if problem:
             raise IllegalCommand(f"{validate.label(user)} cannot use {power.name}: {problem}")
         orders.queue(self.state, user, UsePower(user, power.id, target, point, facing, check_stamp(self.state)))
+
+    @entry
+    def power_problem(self, user: int, power_id: str) -> str | None:
+        """Why ``user`` cannot use the power now whatever it is aimed at (helpless, surprised,
+        falling, not its power, that kind of action spent by a use made or queued), in
+        ``use_power``'s words, or None: what a window says when the power is chosen, before any aim.
+
+        Raises:
+            IllegalCommand: an unknown power.
+            UnknownEntity: the user is not a creature of this battle.
+        """
+        user = self.check(user)
+        power = self.power(power_id)
+        queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
+        return user_problem(self.state, power, user, queued)
 
     @command
     def end_power(self, user: int, effect_id: int) -> None:
