@@ -174,9 +174,7 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
     origin = origin or here.square
     z = here.z if origin_z is None else origin_z
     covered = set(area_squares(state, power, origin, point, direction) if squares is None else squares)
-    centre = area_centre(power, origin, point)
-    centre_z = z if centre == origin else state.terrain.ground_at(centre)
-    size = power.area.radius_ft if power.area.shape == "burst" else power.area.length_ft
+    centre, centre_z, size = area_extent(state, power, origin, z, point)
     team = esper.component_for_entity(user, Creature).team
     found = []
     for entity, (position, creature, health, fatigue) in sorted(
@@ -191,6 +189,31 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
             continue  # above or below the area
         found.append(entity)
     return found
+
+
+def area_extent(state: BattleState, power: Power, origin: tuple[int, int], z: float,
+                point: tuple[int, int] | None) -> tuple[tuple[int, int], float, float]:
+    """An area's centre, the centre's height and the area's size in feet (a burst's radius, a cone's
+    or line's length), for a user on ``origin`` at height ``z``: a creature in the area's squares is
+    reached only within that size of the centre in three dimensions."""
+    assert power.area is not None
+    centre = area_centre(power, origin, point)
+    centre_z = z if centre == origin else state.terrain.ground_at(centre)
+    return centre, centre_z, power.area.radius_ft if power.area.shape == "burst" else power.area.length_ft
+
+
+def squares_reached(state: BattleState, power: Power, origin: tuple[int, int], z: float,
+                    point: tuple[int, int] | None, direction: tuple[int, int] | None = None
+                    ) -> list[tuple[int, int]]:
+    """The area's squares on which a creature standing on the ground (the user at ``z`` on its own
+    square ``origin``) would be reached, by :func:`creatures_reached`'s height test: a burst aimed at
+    the foot of a cliff covers squares on its top, but reaches nobody standing there. What a person
+    is shown as the area; a flier above a square is reached or not by its own height."""
+    centre, centre_z, size = area_extent(state, power, origin, z, point)
+    ground_at, rules = state.terrain.ground_at, state.rules
+    return [square for square in area_squares(state, power, origin, point, direction)
+            if distance_3d_ft(centre, centre_z, square, z if square == origin else ground_at(square), rules)
+            <= size + 1e-9]
 
 
 def flies_its_user(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,

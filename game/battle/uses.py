@@ -18,9 +18,10 @@ from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems import rolls
-from systems.areas import area_squares
+from systems.areas import area_squares, squares_reached
 from systems.cover import has_cover
-from systems.power_checks import use_problem
+from systems.geometry import distances_3d_ft
+from systems.power_checks import reach_ft, use_problem, user_problem
 from systems.state import check_stamp
 from systems.visibility import can_see
 from systems.vitals import can_act
@@ -82,6 +83,21 @@ class PowerUses(BattleCore):
             raise IllegalCommand(f"{validate.label(user)} cannot use {power.name}: {problem}")
         orders.queue(self.state, user, UsePower(user, power.id, target, point, facing, check_stamp(self.state)))
 
+    @entry
+    def power_problem(self, user: int, power_id: str) -> str | None:
+        """Why ``user`` cannot use the power now whatever it is aimed at (helpless, surprised,
+        falling, not its power, that kind of action spent by a use made or queued), in
+        ``use_power``'s words, or None: what a window says when the power is chosen, before any aim.
+
+        Raises:
+            IllegalCommand: an unknown power.
+            UnknownEntity: the user is not a creature of this battle.
+        """
+        user = self.check(user)
+        power = self.power(power_id)
+        queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
+        return user_problem(self.state, power, user, queued)
+
     @command
     def end_power(self, user: int, effect_id: int) -> None:
         """End an ongoing power early, when its data allows it (``end_early = true``).
@@ -142,6 +158,63 @@ class PowerUses(BattleCore):
         origin = orders.projected(self.state, user)[0].square
         return area_squares(self.state, power, origin, None if point is None else self.square_of(point),
                             validate.direction(direction))
+
+    @entry
+    def reach_squares(self, power_id: str, user: int) -> np.ndarray:
+        """Boolean ``[x, y]`` mask of the squares whose ground is within the power's reach of ``user``
+        (for a UI's range overlay), from where its queued orders leave it and at the height they
+        leave it: heights count as they count for a use (``use_problem``'s ``distance_3d_ft``), so
+        from a 20 ft hill a point 30 ft away across the grid is out of a 30 ft range. The reach is
+        the power's range; without one, a cone's or line's length, nothing but the user's own square
+        for a burst, a veil around the user or a power on itself, and the next square (height
+        counted) for a blow.
+        A creature raised above its square's ground (a flier) may be farther than its square says.
+
+        Raises:
+            IllegalCommand: an unknown power.
+            UnknownEntity: the user is not a creature of this battle.
+        """
+        power = self.power(power_id)
+        user = self.check(user)
+        position = orders.projected(self.state, user)[0]
+        rules = self.state.rules
+        if power.range_ft is not None:
+            reach = float(power.range_ft)
+        elif power.area is not None:
+            reach = float(power.area.length_ft) if power.needs_direction else 0.0
+        elif power.targets == "self" or power.has_area:  # on the user, or made around it
+            reach = 0.0
+        else:
+            reach = reach_ft(power, rules)
+        ground = self.state.terrain.ground
+        found = np.zeros(ground.shape, dtype=bool)
+        most = int((reach + 1e-9) // rules.square_ft)  # no square farther across the grid is in reach
+        (x, y), (w, h) = position.square, ground.shape
+        box = np.s_[max(x - most, 0):min(x + most + 1, w), max(y - most, 0):min(y + most + 1, h)]
+        xs, ys = np.indices(ground.shape)[(slice(None), *box)]
+        gaps = distances_3d_ft(xs.ravel(), ys.ravel(), ground[box].ravel(), position.square, position.z, rules)
+        found[box] = (gaps <= reach + 1e-9).reshape(found[box].shape)
+        return found
+
+    @entry
+    def area_reached(self, power_id: str, user: int, point: tuple[int, int] | None = None,
+                        direction: str | tuple[int, int] | None = None) -> list[tuple[int, int]]:
+        """Of :meth:`squares_in_area`, those where a creature standing on the ground would be reached
+        (heights count in an area: a burst aimed below a cliff covers squares on its top and reaches
+        nobody standing there), from where the user's queued orders leave it. What a window draws as
+        the area.
+
+        Raises:
+            IllegalCommand: as :meth:`squares_in_area`.
+            UnknownEntity: as :meth:`squares_in_area`.
+        """
+        power = self.power(power_id)
+        user = self.check(user)
+        if power.area is None:
+            return self.squares_in_area(power_id, user, point, direction)
+        position = orders.projected(self.state, user)[0]
+        return squares_reached(self.state, power, position.square, position.z,
+                               None if point is None else self.square_of(point), validate.direction(direction))
 
     def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
         """A creature's square, or a square checked against the grid.

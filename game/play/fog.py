@@ -42,9 +42,9 @@ class Fog:
         """Ask the battle again next time (after an undo its counters may come round again)."""
         self._key = self._mask = None
 
-    def viewer(self, app: App) -> str | None:
-        """The team whose sight the window shows (None: everything, in the GM view or with no person)."""
-        if app.ui.gm_view or not app.ui.human_teams:
+    def team_of(self, app: App) -> str | None:
+        """The person's team whose sight the fog is (None: no person), the GM view or not."""
+        if not app.ui.human_teams:
             return None
         actor = app.battle.current_actor
         if actor is not None and app.controls(actor):
@@ -56,9 +56,9 @@ class Fog:
     def update(self, app: App) -> None:
         """Set the UI's visible squares, hidden creatures and last-seen squares for the battle now."""
         ui, b = app.ui, app.battle
-        team = self.viewer(app)
+        team = self.team_of(app)
         if team is None:
-            ui.visible, ui.hidden = None, frozenset()
+            ui.visible, ui.hidden, ui.team_hidden = None, frozenset(), frozenset()
             return
         state = b.state
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
@@ -77,4 +77,6 @@ class Fog:
             last = ui.seen_at.get(e)
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
-        ui.visible, ui.hidden = mask, frozenset(hidden)
+        ui.team_hidden = frozenset(hidden)
+        # the GM view shows everything; the team's log and last-seen marks go on as the team sees
+        ui.visible, ui.hidden = (None, frozenset()) if ui.gm_view else (mask, ui.team_hidden)

@@ -136,6 +136,12 @@ class Orders:
             return
         power_id = powers[index - 1]
         power = b.power(power_id)
+        unusable = b.power_problem(ui.selected, power_id)
+        if unusable is not None:  # said now, not as "cannot" over every square the mouse then tries
+            ui.message = f"{b.display_name(ui.selected)} cannot use {power.name}: {unusable}"
+            ui.power = None
+            self.refresh()
+            return
         if not needs_aim(power) and ui.power == power_id:
             self._use(ui.selected, power_id, None, None)
         elif needs_aim(power):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from components import Position
-from components.events import Landed, Spawned
+from components.events import Landed, Moved, Spawned
 from game.battle.log import format_events, format_with_notes
 from game.battle.naming import display_names
 
@@ -94,6 +94,27 @@ class _Mark(NamedTuple):
     last: Any
 
 
+def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arrived: frozenset[int]) -> list[str]:
+    """The team's lines for ``events``: a creature that was out of its sight and walked into it
+    (``arrived``) "comes into sight" where its move ended. The move's own line would name the square
+    it set off from and the feet it walked, where the team did not see it."""
+    lines: list[str] = []
+    run: list[Any] = []
+    first = set(arrived)
+    for event in events:
+        if isinstance(event, Moved) and event.entity in first:
+            first.discard(event.entity)  # (a later move of its own starts where it came into sight)
+            lines.extend(format_events(battle, run, names))
+            run = []
+            x, y = event.to_square
+            name = names.get(event.entity) or battle.display_name(event.entity)
+            lines.append(f"Round {event.round}: {name} comes into sight at ({x}, {y})")
+        else:
+            run.append(event)
+    lines.extend(format_events(battle, run, names))
+    return lines
+
+
 class EventFeed:
     """The renderer's reading of one battle's event record, and of those that replace it.
 
@@ -112,6 +133,8 @@ class EventFeed:
         self._marks: list[_Mark] = []
         self._landed: dict[int, int] = {}  # each fall's landing, by its event's index (kept if an undo keeps it)
         self._dropped = (0, 0)  # lines and seen lines trimmed off the front
+        #: who was hidden at the last reading: a move of one of them started where the team did not see
+        self._hidden_before: frozenset[int] = frozenset()
 
     def update(
         self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None
@@ -128,6 +151,7 @@ class EventFeed:
             self._resync(events)
         start = self._marks[-1].events if self._marks else 0  # (the events read so far)
         new = events[start:]
+        arrived, self._hidden_before = self._hidden_before - hidden, hidden
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
@@ -140,12 +164,12 @@ class EventFeed:
                 self._landed[event.entity] = at
         lines = format_events(battle, new, self.names)
         self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)
-        if not hidden:
+        if not hidden and not arrived:
             self.seen_lines.extend(lines)
         else:
             kept = [e for e in new if not (set(named(e)) and set(named(e)) <= hidden)]
             names = {**self.names, **dict.fromkeys(hidden, UNSEEN)}
-            self.seen_lines.extend(format_events(battle, kept, names))
+            self.seen_lines.extend(told_as_seen(battle, kept, names, arrived))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
                                  self._dropped[1] + len(self.seen_lines), events[-1]))

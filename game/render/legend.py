@@ -53,12 +53,22 @@ def entries() -> list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]]
     return rows
 
 
+def _columns(width: int, texts: Texts) -> tuple[int, int]:
+    """How wide one column of the legend is, and how many fit in ``width``."""
+    label_width = max(texts(label, "small", theme.TEXT_DIM).get_width() for label, _, _ in entries())
+    column = SWATCH + 6 + label_width + 12
+    return column, max(1, width // column)
+
+
+def legend_height(width: int, texts: Texts) -> int:
+    """How tall :func:`draw_legend` draws the legend within ``width`` (what it returns, less its y)."""
+    return -(-len(entries()) // _columns(width, texts)[1]) * ROW + 4
+
+
 def draw_legend(side: pygame.Surface, x: int, y: int, width: int, texts: Texts) -> int:
     """Draw the legend in columns from (``x``, ``y``) within ``width``; returns the y below it."""
     rows = entries()
-    label_width = max(texts(label, "small", theme.TEXT_DIM).get_width() for label, _, _ in rows)
-    column = SWATCH + 6 + label_width + 12
-    columns = max(1, width // column)
+    column, columns = _columns(width, texts)
     for index, (label, base, over) in enumerate(rows):
         cx = x + (index % columns) * column
         cy = y + (index // columns) * ROW
@@ -77,4 +87,4 @@ def draw_legend(side: pygame.Surface, x: int, y: int, width: int, texts: Texts) 
             for left in (cx, cx + 5, cx + 10):
                 side.fill(theme.WALL, (left, cy + 6, 2, 4))
         side.blit(texts(label, "small", theme.TEXT_DIM), (cx + SWATCH + 6, cy))
-    return y + -(-len(rows) // columns) * ROW + 4
+    return y + legend_height(width, texts)

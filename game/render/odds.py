@@ -111,15 +111,18 @@ def script_lines(foresight: Any, name: NameFn, shows: ShowsFn = _everyone, user:
         return [("a script decides part of this: not counted above", "dim")]
     lines: list[Line] = [("its script adds (if it lands; dice read at 5 quantiles):", "dim")]
     for seen in foresight:
+        said: dict[int, tuple[list[str], bool]] = {}  # one line a creature: its numbers, then each condition
         for o in seen.outcomes:
             if not shows(o.target):
                 continue
-            parts = [f"damage avg {o.damage:.1f}"] if o.damage is not None else []
+            parts = said.setdefault(o.target, ([], o.ally))[0]
+            parts += [f"damage avg {o.damage:.1f}"] if o.damage is not None else []
             parts += [f"healing avg {o.healing:.1f}"] if o.healing is not None else []
             parts += [f"{', '.join(o.conditions)} {o.affected:.0%}"] if o.conditions else []
             parts += [f"drops it {o.downs:.0%}"] if o.downs > 0 else []
-            who = _who(o.target, o.ally, name, user, "ALLY")
-            lines.append((f"  {who}: {'; '.join(parts) or 'no change'}", "ally" if o.ally else "text"))
+        for target, (parts, ally) in said.items():
+            who = _who(target, ally, name, user, "ALLY")
+            lines.append((f"  {who}: {'; '.join(parts) or 'no change'}", "ally" if ally else "text"))
     return lines
 
 
@@ -140,6 +143,28 @@ def move_lines(forecast: Any, shows: ShowsFn = _everyone) -> list[Line]:
         enemies = "enemy" if len(seen) == 1 else "enemies"
         lines.append((f"cover there from {sum(seen)} of {len(seen)} {enemies} in sight", "dim"))
     return lines
+
+
+def reach_words(power: Any, square_ft: float) -> str:
+    """How far a power reaches and what it covers, in a few words for the list of a creature's
+    powers: "60 ft, burst 10 ft", "60 ft, 10 ft radius" (darkness made there), "cone 15 ft",
+    "line 30 ft", "self", "reach 5 ft" (a blow: the next square), "10 ft around it" (a veil or light
+    made around the user). It used to read "self/reach" for anything without a range, a cone alike
+    with a blow."""
+    area = power.area
+    shape = None if area is None else (
+        f"burst {area.radius_ft:g} ft" if area.shape == "burst" else f"{area.shape} {area.length_ft:g} ft")
+    made = power.creates_area or power.creates_light
+    if power.range_ft is not None:
+        covers = shape or (f"{made.radius_ft:g} ft radius" if made is not None else "")
+        return f"{power.range_ft:g} ft" + (f", {covers}" if covers else "")
+    if shape is not None:
+        return shape if area.shape != "burst" else f"{shape} around it"
+    if made is not None:
+        return f"{made.radius_ft:g} ft around it"
+    if power.targets == "self" or power.teleport:
+        return "self"
+    return f"reach {square_ft:g} ft"
 
 
 def _count(n: int, noun: str) -> str:

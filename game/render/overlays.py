@@ -19,7 +19,6 @@ from game.render.draw import dashed
 from game.render.feed import Fall
 from game.render.ui import UiState, planned_square
 from game.render.viewport import Viewport
-from systems.geometry import within_radius
 
 TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
 
@@ -33,6 +32,8 @@ class Overlays:
         self.bounds: dict[str, pygame.Rect] = {}
         self._reach_key: tuple[Any, ...] | None = None
         self._reach: np.ndarray | None = None
+        self._range_key: tuple[Any, ...] | None = None
+        self._range: np.ndarray | None = None
 
     def reach_mask(self, battle: Any, entity: int, hidden: frozenset[int] = frozenset()) -> np.ndarray:
         """Where the creature can move (the battle's ``reachable``), as its player may know it: the
@@ -75,24 +76,27 @@ class Overlays:
         view.blit_world(surface, layer, self.bounds.get("reach"))
 
     def draw_power(self, surface: pygame.Surface, view: Viewport, battle: Any, user: int, power_id: str,
-                   hover: tuple[int, int] | None, square: tuple[int, int] | None = None) -> None:
-        """The chosen power's range around the user (where its queued moves take it) and its area
-        under the mouse."""
+                   hover: tuple[int, int] | None) -> None:
+        """The chosen power's reach around the user and its area under the mouse. The reach is the
+        battle's (``reach_squares``: from where the user's queued orders leave it, heights counted),
+        so a square drawn in reach is one a use there is not refused for being too far."""
         try:
             power = battle.power(power_id)
         except (KeyError, ValueError):
             return
-        square = square or battle.get(user, Position).square
-        rules = battle.rules
-        range_ft = power.range_ft if power.range_ft is not None else (
-            getattr(power.area, "length_ft", 0) or (0 if power.area is not None else rules.square_ft))
-        key = (user, power_id, square, battle.terrain.version)
-        mask = within_radius((battle.width, battle.height), square, range_ft, rules) & ~battle.terrain.walls
-        layer = self.mask_surface("range", mask, theme.RANGE, theme.RANGE_ALPHA, key, view)
+        key = (id(battle.state), user, power_id, battle.terrain.version, battle.state.positions_version,
+               len(battle.command_log))
+        if key != self._range_key or self._range is None:
+            try:
+                self._range = battle.reach_squares(power_id, user) & ~battle.terrain.walls
+            except (KeyError, ValueError):
+                return
+            self._range_key = key
+        layer = self.mask_surface("range", self._range, theme.RANGE, theme.RANGE_ALPHA, key, view)
         view.blit_world(surface, layer, self.bounds.get("range"))
         if power.area is not None and (hover is not None or power.range_ft is None):
             try:
-                covered = battle.squares_in_area(power_id, user, hover)
+                covered = battle.area_reached(power_id, user, hover)
             except (KeyError, ValueError):
                 covered = []
             overlay = pygame.Surface((view.tile, view.tile), pygame.SRCALPHA)

@@ -16,13 +16,17 @@ from components import Fatigue, Health, Position, Rules
 from game.render import theme
 from game.render.draw import Texts, panel, panel_lines, wrap
 from game.render.feed import EventFeed
-from game.render.legend import draw_legend
+from game.render.legend import draw_legend, legend_height
+from game.render.odds import reach_words
 from game.render.ui import UiState, shown_powers
 
 SIDEBAR_W = 360
 STATUS_H = 26
 BUTTONS_H = 34
 LOG_ROW = 17
+#: the fewest combat log rows the side panel keeps: in a short window (or beside a long turn strip)
+#: the legend is left out rather than the log
+MIN_LOG_ROWS = 6
 HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
         "R: rewind   F5: reload   ?: help")
 #: button name -> its label
@@ -89,7 +93,8 @@ class SidePanel:
         side.fill(theme.PANEL)
         y = self._title(side, size[0], battle.round, ui.title)
         y = self._strip(side, size[0], y, battle, feed, selected, ui)
-        y = draw_legend(side, 14, y - 6, size[0] - 28, self.texts)
+        if self._legend_fits(size, y - 6, battle, feed, selected, ui, powers):
+            y = draw_legend(side, 14, y - 6, size[0] - 28, self.texts)
         if selected is not None:
             y = self._selected(side, y, battle, feed, selected, ui, powers)
         pygame.draw.line(side, theme.PANEL_EDGE, (10, y), (size[0] - 10, y), 1)
@@ -102,6 +107,17 @@ class SidePanel:
         self._log(side, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8), lines, ui.log_scroll)
         pygame.draw.line(side, theme.PANEL_EDGE, (0, 0), (0, size[1]), 2)
         return side
+
+    def _legend_fits(self, size: tuple[int, int], y: int, battle: Any, feed: EventFeed, selected: int | None,
+                     ui: UiState, powers: Mapping[int, tuple[str, ...]] | None) -> bool:
+        """Whether the legend at ``y`` leaves the combat log below it (and the selected creature's
+        block) at least :data:`MIN_LOG_ROWS` rows: at the window's smallest, the legend took all the
+        room and the log had none."""
+        block = 0
+        if selected is not None:  # its height, drawn where nothing shows
+            block = self._selected(pygame.Surface((size[0], 1)), 0, battle, feed, selected, ui, powers)
+        log = size[1] - y - legend_height(size[0] - 28, self.texts) - block - 6 - 18 - 8
+        return log >= MIN_LOG_ROWS * LOG_ROW
 
     def _strip(self, side: pygame.Surface, width: int, y: int, battle: Any, feed: EventFeed,
                selected: int | None, ui: UiState) -> int:
@@ -204,8 +220,7 @@ class SidePanel:
         for index, power_id in enumerate(shown_powers(battle, entity, powers)[:9], start=1):
             try:
                 power = battle.power(power_id)
-                rng = f"{power.range_ft:g} ft" if power.range_ft is not None else "self/reach"
-                label = f"{index}  {power.name}  ({rng})"
+                label = f"{index}  {power.name}  ({reach_words(power, battle.rules.square_ft)})"
             except (KeyError, ValueError):
                 label = f"{index}  {power_id}"
             side.blit(text(label, "small", theme.ACCENT if power_id == ui.power else theme.TEXT), (22, y))

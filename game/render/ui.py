@@ -55,6 +55,10 @@ class UiState:
     visible: Any = None
     #: ... the creatures off them (not drawn, not named), and where those were last seen
     hidden: frozenset[int] = frozenset()
+    #: the creatures the person's team does not see, in the GM view too (which shows them, and has
+    #: ``hidden`` empty): what the team's own log leaves out, so that a look in the GM view never
+    #: writes into it what the team did not see
+    team_hidden: frozenset[int] = frozenset()
     #: the computer's reasons to show in the GM's log (event index -> lines), or None (``--explain`` off)
     notes: Mapping[int, Sequence[str]] | None = None
     seen_at: dict[int, Square] = field(default_factory=dict)

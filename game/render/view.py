@@ -43,7 +43,7 @@ from game.render.panels import (
 from game.render.terrain import TerrainLayer
 from game.render.tokens import Tokens
 from game.render.tooltip import draw_hover
-from game.render.ui import UiState, planned_square, shown_powers
+from game.render.ui import UiState, shown_powers
 from game.render.viewport import Viewport
 
 __all__ = ["MIN_SIZE", "SIDEBAR_W", "STATUS_H", "Renderer", "UiState", "map_rect_for"]
@@ -206,7 +206,7 @@ class Renderer:
         ui = ui or UiState()
         now = time.monotonic() if now is None else now
         b = self.battle
-        self.feed.update(b, ui.hidden, ui.notes)
+        self.feed.update(b, ui.team_hidden, ui.notes)  # the team's log, whatever the GM view shows
         self._clear(surface)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
@@ -252,7 +252,7 @@ class Renderer:
         if selected is not None and ui.power is None and b.is_alive(selected):
             self.overlays.draw_reach(surface, view, b, selected, ui.hidden)
         if selected is not None and ui.power is not None:
-            self.overlays.draw_power(surface, view, b, selected, ui.power, ui.hover, planned_square(b, selected, ui))
+            self.overlays.draw_power(surface, view, b, selected, ui.power, ui.hover)
         draw_plans(surface, view, b, ui, self.texts)
         looks = visible_looks(self.tokens.looks(b, self.feed), ui)
         draw_fall_marks(surface, view, {e: f for e, f in self.feed.falls.items() if ui.shows(e)}, b.round,

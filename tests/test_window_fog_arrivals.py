@@ -1,0 +1,121 @@
+"""An enemy that walks out of the fog into the team's sight: the team's log says where it came into
+sight, not the square it set off from (nor the feet it walked there), which the team did not see."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from window_steps import play_to_turn
+
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render.feed import EventFeed
+from game.render.inputs import Key
+
+SIZE = (1100, 700)
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _behind_a_wall() -> tuple[Battle, int, int]:
+    """A hero west of a wall with a gap at its south end, an orc east of it: unseen."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(5):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 8, 1, team="red", powers=["strike"], speed=40)
+    return b, hero, orc
+
+
+def test_a_move_out_of_the_fog_is_told_from_where_it_came_into_sight() -> None:
+    b, hero, orc = _behind_a_wall()
+    app = App(b, {"blue"})
+    feed = EventFeed()
+    feed.update(b, app.ui.hidden)
+    assert orc in app.ui.hidden
+    play_to_turn(app, hero)
+    app.handle(Key("space"))
+    play_to_turn(app, orc)
+    b.move(orc, 5, 5)  # the computer's turn, given by hand: round the wall's end, into the hero's sight
+    b.end_turn()
+    app.refresh()
+    assert orc not in app.ui.hidden
+    feed.update(b, app.ui.hidden)
+    told = "\n".join(feed.seen_lines)
+    assert "Orc comes into sight at (5, 5)" in told
+    assert "(8, 1)" not in told and "moves from" not in told
+    assert any("Orc moves from (8, 1) to (5, 5)" in line for line in feed.lines)  # the GM's log has it all
+
+
+def test_a_move_the_team_saw_start_is_told_whole() -> None:
+    b, hero, orc = _behind_a_wall()
+    b.remove_wall(5, 1)  # the hero sees the orc from the start
+    app = App(b, {"blue"})
+    feed = EventFeed()
+    feed.update(b, app.ui.hidden)
+    assert orc not in app.ui.hidden
+    play_to_turn(app, hero)
+    app.handle(Key("space"))
+    play_to_turn(app, orc)
+    b.move(orc, 6, 1)
+    b.end_turn()
+    app.refresh()
+    feed.update(b, app.ui.hidden)
+    assert any("Orc moves from (8, 1) to (6, 1) (10 ft)" in line for line in feed.seen_lines)
+
+
+def test_what_the_gm_view_showed_stays_out_of_the_teams_log() -> None:
+    """The GM view (G) shows everything and the GM's log; back in the team's view, the team's log
+    has nothing about the enemies it did not see while the GM looked."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"])
+    orc = b.spawn("Orc", 9, 2, team="red", powers=["strike"])
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    play_to_turn(app, hero)
+    app.handle(Key("g"))
+    assert app.ui.gm_view and not app.ui.hidden
+    app.draw()
+    app.handle(Key("space"))
+    play_to_turn(app, orc)
+    b.move(orc, 9, 4)  # behind the wall, where the hero cannot see it
+    b.end_turn()
+    app.refresh()
+    app.draw()  # a frame of the GM view: the GM's log tells the move
+    app.handle(Key("g"))
+    app.draw()
+    assert orc in app.ui.hidden
+    feed = window.renderer.feed
+    assert any("Orc moves" in line for line in feed.lines)
+    assert not any("Orc" in line for line in feed.seen_lines), feed.seen_lines
+
+
+def _moved_to(goal: tuple[int, int]) -> tuple[Battle, int, int]:
+    """The hero's first move, to ``goal``: from (1, 1) it sees the orc over the wall's end, from
+    (1, 4) not. Either battle has the same number of events, moves and commands."""
+    b = Battle(seed=5, width=12, height=6)
+    for y in range(2, 6):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"], speed=40)
+    orc = b.spawn("Orc", 8, 1, team="red", powers=["strike"])
+    b.start_combat()
+    b.begin_round()
+    b.move(hero, *goal)
+    b.resolve_orders()
+    return b, hero, orc
+
+
+def test_a_loaded_battle_is_shown_with_its_own_fog() -> None:
+    """A save of one choice loaded over another made as far into the battle (Ctrl+L after F5 and a
+    different move): the fog is the loaded battle's, not the one it replaced."""
+    seeing, _, orc = _moved_to((1, 1))
+    blind, _, _ = _moved_to((1, 4))
+    assert len(seeing.events) == len(blind.events) and len(seeing.command_log) == len(blind.command_log)
+    app = App(seeing, {"blue"})
+    assert orc not in app.ui.hidden
+    app.replace_battle(blind)
+    assert (app.ui.visible == blind.visible_squares("blue")).all()
+    assert orc in app.ui.hidden

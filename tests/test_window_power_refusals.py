@@ -1,0 +1,54 @@
+"""Choosing a power the creature cannot use now, whatever it aims at (surprised, its action spent),
+says why at once and leaves no power chosen: it used to be chosen, with "hover a target for the
+odds", and every square the mouse then tried read "cannot"."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from window_steps import play_to_turn
+
+from components import Position
+from game.battle.errors import IllegalCommand
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render.inputs import Click, Hover, Key
+
+SIZE = (1100, 700)
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def test_a_surprised_creature_is_told_so_when_it_chooses_a_power() -> None:
+    b = Battle(seed=2, width=10, height=6)
+    guard = b.spawn("Guard", 1, 1, team="blue", powers=["shoot"], prepared=False)
+    b.spawn("Bandit", 8, 4, team="red", powers=["strike"])
+    app = App(b, {"blue"})
+    app.open_window(screen=pygame.Surface(SIZE))
+    play_to_turn(app, guard)
+    assert "surprised" in b.conditions(guard)
+    app.handle(Key("1"))
+    assert app.ui.power is None
+    assert app.ui.message == "Guard cannot use Shoot: it is surprised and cannot use powers this round"
+
+
+def test_a_spent_action_is_told_when_the_next_power_is_chosen() -> None:
+    b = Battle(seed=2, width=10, height=6)
+    mage = b.spawn("Mage", 1, 1, team="blue", powers=["shoot", "burning-hands", "fly"])
+    orc = b.spawn("Orc", 5, 1, team="red", powers=["strike"])
+    app = App(b, {"blue"})
+    app.open_window(screen=pygame.Surface(SIZE))
+    play_to_turn(app, mage)
+    square = b.get(orc, Position).square  # (wherever its turn took it)
+    app.handle(Key("1"))
+    app.handle(Hover(square))
+    app.handle(Click(square))  # the shot: its action
+    assert app.ui.message.startswith("Mage used Shoot"), app.ui.message
+    app.handle(Key("2"))
+    assert app.ui.power is None
+    assert app.ui.message == "Mage cannot use Burning hands: it has already used its action this round"
+    app.handle(Key("3"))  # a bonus action is still there
+    assert app.ui.power == "fly"
+    assert b.power_problem(mage, "fly") is None and "action" in (b.power_problem(mage, "burning-hands") or "")
+    with pytest.raises(IllegalCommand, match="unknown power 'lamp'"):
+        b.power_problem(mage, "lamp")
