@@ -94,12 +94,14 @@ class SaveOdds:
 
 @dataclass(frozen=True, slots=True)
 class FallOdds:
-    """A fall: how far, onto what, how many dice and the damage they do."""
+    """A fall: how far, onto what, how many dice (of ``die_sides`` sides: a rules key) and the
+    damage they do."""
 
     distance_ft: float
     soft: bool
     dice: int
     damage: Distribution
+    die_sides: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,4 +44,5 @@ def fall_odds(distance_ft: float, soft: bool, rules: Rules) -> FallOdds:
     """The damage a fall of ``distance_ft`` would do, exactly: what ``FallingSystem`` rolls."""
     dice = fall_dice(distance_ft, soft, rules)
     chances = sum_of_dice(dice, rules.fall_die_sides)
-    return FallOdds(distance_ft, soft, dice, Distribution.of({t: float(p) for t, p in enumerate(chances)}))
+    return FallOdds(distance_ft, soft, dice, Distribution.of({t: float(p) for t, p in enumerate(chances)}),
+                    rules.fall_die_sides)

@@ -63,8 +63,10 @@ def test_the_help_says_a_falls_cost_by_the_battles_own_rules(pygame_display: Non
     app.open_window(screen=pygame.Surface((1100, 700)))
     app.handle(Key("f1"))
     app.draw()
-    assert said == ["a drop of 5+ ft: 1d4 per full 5 ft, soft: dice / 3"]
-    assert panels.fall_words(Rules()) == "a drop of 10+ ft: 1d6 per full 10 ft, soft halves"
+    assert said == ["a drop of 5+ ft: 1d4 per full 5 ft (at most 50d4), soft: dice / 3"]
+    assert panels.fall_words(Rules()) == "a drop of 10+ ft: 1d6 per full 10 ft (at most 50d6), soft halves"
+    assert panels.fall_words(Rules(fall_max_dice=3)).startswith("a drop of 10+ ft: 1d6 per full 10 ft (at most 3d6)")
+    assert panels.fall_words(Rules(fall_max_dice=0)) == "no fall hurts"
 
 
 def test_the_readme_names_the_keys_and_the_save_path() -> None:

@@ -122,6 +122,17 @@ def test_a_move_off_a_ledge_warns_of_the_fall_before_it_is_made() -> None:
     assert b.get(hero, Position).square == (1, 1)  # asking moved nothing
 
 
+
+def test_a_falls_dice_are_the_rules_own() -> None:
+    """A scenario's ``fall_die_sides`` is said in the move's hover box: 3d10 for a 30 ft drop, not a
+    3d6 that could never roll the 30 its odds allow."""
+    b = Battle(seed=1, width=8, height=4, rules={"fall_die_sides": 10})
+    b.set_ground(1, 1, 30)
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    preview = b.forecast_move(hero, (2, 1))
+    assert preview.fall is not None and preview.fall.damage.high == 30
+    assert "FALLS 30 ft: 3d10, " in _text(odds.move_lines(preview))
+
 def test_hovering_a_downed_foe_one_hit_from_death_says_the_blow_kills_it() -> None:
     b = Battle(seed=1, width=10, height=8)
     knight = b.spawn("Knight", 2, 2, team="blue", powers=["strike"])

@@ -137,7 +137,8 @@ def move_lines(forecast: Any, shows: ShowsFn = _everyone) -> list[Line]:
     if forecast.fall is not None:
         fall = forecast.fall
         soft = " onto soft ground" if fall.soft else ""
-        lines.append((f"FALLS {fall.distance_ft:g} ft{soft}: {fall.dice}d6, {_dice(fall.damage)}", "bad"))
+        dice = f"{fall.dice}d{fall.die_sides}"
+        lines.append((f"FALLS {fall.distance_ft:g} ft{soft}: {dice}, {_dice(fall.damage)}", "bad"))
     seen = [cover for enemy, cover in forecast.cover if shows(enemy)]
     if seen:
         enemies = "enemy" if len(seen) == 1 else "enemies"

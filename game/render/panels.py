@@ -282,9 +282,12 @@ def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, te
 
 def fall_words(rules: Rules) -> str:
     """What a drop costs under this battle's rules, in the help's words (a scenario may change them)."""
+    if rules.fall_max_dice == 0:
+        return "no fall hurts"
     feet, soft = f"{rules.fall_ft_per_die:g}", rules.soft_landing_divisor
     softer = "soft halves" if soft == 2 else "soft: as is" if soft == 1 else f"soft: dice / {soft:g}"
-    return f"a drop of {feet}+ ft: 1d{rules.fall_die_sides} per full {feet} ft, {softer}"
+    return (f"a drop of {feet}+ ft: 1d{rules.fall_die_sides} per full {feet} ft"
+            f" (at most {rules.fall_max_dice}d{rules.fall_die_sides}), {softer}")
 
 
 def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts,
