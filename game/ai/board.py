@@ -2,7 +2,9 @@
 
 These players are the fixed yardstick the tactical player is measured against, so this code is
 kept as it was when they were written: it reads components straight from the battle's world and
-weighs attacks with the same numbers the battle's rules give (chance to hit, cover, disadvantage).
+weighs attacks by its own rough count of the rules' numbers (a hit's chance held within 5-95%, cover
+from walls alone, not from arrow slits or battlements: the README's policy table says so), never
+the battle's forecasts.
 Their answers about the map are kept by an owner (:class:`BaselineCaches`) that the battle's
 ``MapCaches`` holds, never at module level.
 """
@@ -32,7 +34,7 @@ class View:
     Components are read straight from the battle's esper world: ``plan_turn`` has just made it the
     current one through a facade call (``is_alive``), and nothing in a plan switches worlds. Every
     per-target number an attack needs (cover, disadvantage, chance to hit) is worked out once, on
-    first use, with the same rules the facade applies (``defense_against``, ``roll_mode``).
+    first use, by the baseline's own rough count (see :meth:`numbers`).
     """
 
     def __init__(self, battle: Any, entity: int, allowed: Sequence[str] | None = None) -> None:
@@ -96,9 +98,10 @@ class View:
     def numbers(self, target: int) -> tuple[bool, bool, float]:
         """``(cover, disadvantage, chance to hit)`` of an attack on ``target`` from where the creature stands.
 
-        The facade's ``defense_against`` (base, cover bonus, flat-footed) and ``roll_mode`` for an
-        attack (fatigue at the threshold; the worse of the creature's vision and the target
-        square's level terrible or worse), without a facade entry and a cover search per option.
+        A rough count of what the facade's ``defense_against`` and ``roll_mode`` say: base Defense,
+        the cover bonus where walls alone hide the target, flat-footed; disadvantage at the fatigue
+        threshold or in light terrible or worse; the chance held within 5-95%. Kept rough on purpose:
+        the baseline must not change as the rules' own numbers grow.
         """
         found = self._numbers.get(target)
         if found is None:

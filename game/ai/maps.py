@@ -5,7 +5,8 @@ depend only on the walls (and the rules' diagonal and square size), sight on the
 visibility levels, not on the battle. A simulation plays thousands of battles on one map and every creature's turn
 asks the same questions, so the answers are kept per wall layout and shared by every battle in the
 process. They are the rules' own answers (``systems`` functions, the facade's area squares), or,
-for cover, a reformulation that counts exactly the same lines (see :meth:`MapAnswers.cover_grid`).
+for cover, a reformulation that counts exactly the same lines through walls (see
+:meth:`MapAnswers.cover_grid`; the baseline's rough cover leaves out cover terrain that is no wall).
 
 Nothing here decides anything: ``game.ai`` does. Every cache is bounded, and none holds a battle.
 """
@@ -99,7 +100,8 @@ class MapAnswers:
         return grid.ravel()[defenders]
 
     def has_cover(self, rules: Rules, attacker: tuple[int, int], defender: tuple[int, int]) -> bool:
-        """``systems.cover.has_cover`` for one pair, from the cached grid when there is one."""
+        """Whether walls alone hide ``defender`` from ``attacker`` (the baseline's rough cover: no
+        arrow slit or battlement counts), from the cached grid when there is one."""
         if not rules.cover_enabled or attacker == defender:
             return False
         grid = self.cover_grid(attacker)
