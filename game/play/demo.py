@@ -91,45 +91,16 @@ def listed_powers(scenario: Any, ids: dict[str, int]) -> dict[int, tuple[str, ..
     return {e: p for e, p in scenario.powers_by_entity(ids).items() if p} or None
 
 
-def build_in_code(seed: int = 3) -> Demo:
-    """The demo battle without a scenario file: a ledge over hay, a wall, a torch at night, a sentry."""
-    from game.battle.facade import Battle
+def build() -> Demo:
+    """The demo battle, from its scenario file (``assets/scenarios/demo.toml``), with no human team.
 
-    b = Battle(seed=seed, width=12, height=10)
-    for x in range(4):
-        for y in range(5):
-            b.set_ground(x, y, 20)
-    b.set_ground(4, 3, 0, soft=True)
-    b.set_ground(4, 4, 0, soft=True)
-    for x, y in ((7, 1), (7, 2), (8, 4), (9, 4), (2, 6), (2, 7), (8, 7), (8, 8)):
-        b.add_wall(x, y)
-    b.set_ambient("terrible")
-    b.add_light(6, 5, 15, "normal")
-    ids = {
-        "archer": b.spawn("Blue archer", 1, 1, health=10, defense=12, attack_bonus=4, team="blue"),
-        "fighter": b.spawn("Blue fighter", 3, 3, health=16, defense=15, attack_bonus=5, team="blue"),
-        "spear": b.spawn("Blue spear", 2, 5, health=12, defense=13, attack_bonus=3, team="blue"),
-        "brute": b.spawn("Red brute", 9, 2, health=20, defense=11, attack_bonus=5, team="red"),
-        "sentry": b.spawn("Red sentry", 10, 6, health=12, defense=13, attack_bonus=3, team="red", prepared=False),
-        "slinger": b.spawn("Red slinger", 6, 8, health=8, defense=12, attack_bonus=3, team="red"),
-    }
-    powers: dict[int, tuple[str, ...]] = {
-        ids["archer"]: ("shoot",), ids["fighter"]: ("strike",), ids["spear"]: ("strike",),
-        ids["brute"]: ("strike",), ids["sentry"]: ("strike",), ids["slinger"]: ("shoot",)}
-    return Demo(b, "Skirmish at dusk", {"blue": (48, 96, 208), "red": (192, 48, 48)}, frozenset(), None,
-                len(b.command_log), powers, ids)
-
-
-def build(seed: int | None = None) -> Demo:
-    """The demo battle: the scenario file when it and its loader exist, else the one built in code."""
-    if DEMO_SCENARIO.exists():
-        try:
-            demo = load(DEMO_SCENARIO, human=False)
-        except ImportError:
-            demo = build_in_code()
-        demo.human_teams = frozenset()
-        return demo
-    return build_in_code()
+    Raises:
+        game.content.scenario.ScenarioError: the file is missing or does not load (it ships with the
+            project: an error names it rather than playing some other battle).
+    """
+    demo = load(DEMO_SCENARIO, human=False)
+    demo.human_teams = frozenset()
+    return demo
 
 
 def _ledge_jumper(demo: Demo) -> tuple[int, tuple[int, int]] | None:

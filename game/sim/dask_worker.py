@@ -14,7 +14,6 @@ from typing import Any
 
 from distributed import WorkerPlugin, get_worker
 
-from game.content.powers import default_powers
 from game.sim.context import WorkerContext
 from game.sim.worker import Chunk, run_chunk
 
@@ -22,7 +21,7 @@ PLUGIN_NAME = "gridbattle-sim"
 
 
 class SimWorkerPlugin(WorkerPlugin):
-    """Runs on every worker: warms the power table and makes the worker's context."""
+    """Runs on every worker: makes the worker's context."""
 
     name = PLUGIN_NAME
 
@@ -31,7 +30,6 @@ class SimWorkerPlugin(WorkerPlugin):
 
     def setup(self, worker: Any) -> None:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # Ctrl+C belongs to the nanny, not to us
-        default_powers()
         self.context = WorkerContext()
 
     def teardown(self, worker: Any) -> None:

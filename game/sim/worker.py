@@ -17,15 +17,15 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from game.content.powers import default_powers
 from game.sim.context import Overrides, WorkerContext
 from game.sim.runner import run_battle
 
 #: Address space a pool worker may use; a battle needs about 200 MiB, a runaway script far more.
 WORKER_MEMORY_BYTES = 2 * 2**30
 
-#: The context of this pool worker process, set by its initializer. A ContextVar holds no state of
-#: its own: the value lives in the worker's (only) thread context, and the parent never sets it.
+#: The context of this pool worker process: the one per-process value the pool needs, because a
+#: ``concurrent.futures`` initializer can hand its tasks nothing but process state. Set once by
+#: :func:`worker_init` in each worker, read by :func:`pool_task`; the parent never sets it.
 _POOL_CONTEXT: ContextVar[WorkerContext] = ContextVar("gridbattle_pool_worker_context")
 
 
@@ -94,13 +94,13 @@ def run_chunk(chunk: Chunk, context: WorkerContext | None = None) -> list[dict[s
 
 
 def pool_task(chunk: Chunk) -> list[dict[str, Any]]:
-    """What a pool worker runs: the chunk, with the context its initializer made (a plain, unsandboxed
-    one of its own when the pool had no :func:`worker_init`)."""
-    context = _POOL_CONTEXT.get(None)
-    if context is None:
-        context = WorkerContext()
-        _POOL_CONTEXT.set(context)
-    return run_chunk(chunk, context)
+    """What a pool worker runs: the chunk, with the context its initializer made.
+
+    Raises:
+        LookupError: the pool was made without :func:`worker_init` (a battle must not run
+            unsandboxed by accident).
+    """
+    return run_chunk(chunk, _POOL_CONTEXT.get())
 
 
 class _Watchdog:
@@ -121,8 +121,8 @@ class _Watchdog:
 
 
 def worker_init() -> None:
-    """Pool worker start-up: ignore Ctrl+C (the parent decides what stops), warm the imports, make the
-    worker itself the sandbox, and give it its context.
+    """Pool worker start-up: ignore Ctrl+C (the parent decides what stops), make the worker itself
+    the sandbox, and give it its context.
 
     With an address-space limit on the worker, a script that exhausts memory aborts this worker
     only; the pool reports the battle with its seed and carries on. So scripts of any scenario run
@@ -138,7 +138,6 @@ def worker_init() -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     _POOL_CONTEXT.set(WorkerContext(sandboxed=True))
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    default_powers()
 
 
 def failed_rows(chunk: Chunk, error: str) -> list[dict[str, Any]]:
