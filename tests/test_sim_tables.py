@@ -71,3 +71,43 @@ def test_a_reaction_scripts_damage_is_no_power_of_the_table():
     stats.add({"seed": 1, "battle": 0, "winner": "draw", "rounds": 1, **row})
     table = format_table([stats.summary()], ("blue", "red"))
     assert "reaction" not in table and "(others)" in table
+
+
+def _refusing_rows() -> list[dict[str, object]]:
+    """Battles 0-5 of one variant; 2 and 4 had orders refused, 1 and 5 a script failure."""
+    rows: list[dict[str, object]] = []
+    for battle in range(6):
+        row: dict[str, object] = {"variant": 0, "battle": battle, "seed": 100 + battle, "winner": "blue", "rounds": 3}
+        if battle in (2, 4):
+            row.update(refused=1, refusal=f"round 1: refused in battle {battle}")
+        if battle in (1, 5):
+            row.update(script_failures=1, script_error=f"failed in battle {battle}")
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("order", [[0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0], [4, 5, 0, 3, 1, 2]])
+def test_the_notes_name_the_same_first_battle_whatever_order_rows_arrive_in(order):
+    """Rows come back in the order chunks finish, which differs between runs, worker counts and
+    engines; the notes under the table named the first refusal and script failure to *arrive*."""
+    from game.sim.report import VariantStats
+
+    rows = _refusing_rows()
+    stats = VariantStats(0, (), ("blue", "red"))
+    for index in order:
+        stats.add(rows[index])
+    assert stats.refused == 2 and stats.first_refusal == "round 1: refused in battle 2"
+    assert stats.script_battles == 2 and stats.first_script_failure == "seed 101: failed in battle 1"
+
+
+@pytest.mark.parametrize("order", [[0, 1, 2, 3, 4, 5], [5, 4, 3, 2, 1, 0], [3, 5, 1, 0, 4, 2]])
+def test_the_failures_kept_are_the_first_battles_whatever_order_rows_arrive_in(monkeypatch, order):
+    """Past MAX_KEPT_FAILURES a run keeps only some failures for the report: the first by battle, not
+    the first to arrive (which the report's re-run line then named)."""
+    from game.sim import simulate
+
+    monkeypatch.setattr(simulate, "MAX_KEPT_FAILURES", 3)
+    collect = simulate._Collector(SimConfig(scenario=str(KEEP), battles=6), [], None, None, None)
+    for index in order:
+        collect._keep({"variant": 0, "battle": index, "seed": 100 + index, "error": f"boom {index}"})
+    assert collect.failed == 6 and [f.battle for f in collect.failures] == [0, 1, 2]

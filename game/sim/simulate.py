@@ -24,6 +24,7 @@ is :mod:`game.sim.cli`.
 
 from __future__ import annotations
 
+import bisect
 import concurrent.futures as cf
 import contextlib
 import json
@@ -175,11 +176,13 @@ class _Collector:
     def _keep(self, row: Mapping[str, Any]) -> None:
         if row.get("error"):
             self.failed += 1
-            if len(self.failures) < MAX_KEPT_FAILURES:
-                self.failures.append(Failure(row["variant"], row["battle"], row["seed"], row["error"],
-                                             row.get("replay", "")))
-        if self.config.only_seeds is not None and row.get("replay") and len(self.replays) < MAX_KEPT_FAILURES:
-            self.replays.append((row["variant"], row["seed"], row["replay"]))
+            # the first MAX_KEPT_FAILURES by variant and battle, whatever order their rows arrive in
+            bisect.insort(self.failures, Failure(row["variant"], row["battle"], row["seed"], row["error"],
+                                                 row.get("replay", "")), key=lambda f: (f.variant, f.battle))
+            del self.failures[MAX_KEPT_FAILURES:]
+        if self.config.only_seeds is not None and row.get("replay"):
+            bisect.insort(self.replays, (row["variant"], row["seed"], row["replay"]))
+            del self.replays[MAX_KEPT_FAILURES:]
 
     def __call__(self, rows: list[dict[str, Any]]) -> None:
         for row in rows:
