@@ -111,3 +111,34 @@ def test_the_failures_kept_are_the_first_battles_whatever_order_rows_arrive_in(m
     for index in order:
         collect._keep({"variant": 0, "battle": index, "seed": 100 + index, "error": f"boom {index}"})
     assert collect.failed == 6 and [f.battle for f in collect.failures] == [0, 1, 2]
+
+
+@pytest.mark.parametrize("variants", [1, 3])
+def test_each_teams_paired_bar_stands_over_its_variants_label(variants):
+    """With one variant after the first, the paired plot's axis was fitted to the 0.1 between the two
+    teams' points: the first team's bar at the left edge over the label, the second's at the right
+    edge under no label at all."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from game.sim import plots
+
+    base = {"variant": "rules.cover_bonus=0"}
+    paired = [{"variant": f"rules.cover_bonus={i + 1}",
+               "paired": {t: {"diff": 0.05 * i, "low": -0.1, "high": 0.2} for t in ("keep", "raiders")}}
+              for i in range(variants)]
+    fig, axis = plt.subplots()
+    try:
+        plots._plot_paired(axis, base, paired, ("keep", "raiders"))
+        low, high = axis.get_xlim()
+        ticks = list(axis.get_xticks())
+        assert ticks == list(range(variants)) and low <= -0.4 and high >= variants - 0.6
+        points = [line for line in axis.lines if line.get_marker() == "o"]  # (not the line at 0)
+        assert len(points) == 2
+        for line in points:
+            for x in line.get_xdata():
+                assert min(abs(x - t) for t in ticks) <= 0.1  # beside its own label, never between two
+    finally:
+        plt.close(fig)

@@ -63,14 +63,18 @@ def _plots(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantSta
 
 
 def _plot_paired(axis: Any, base: Mapping[str, Any], paired: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> None:
-    """Each variant's win rate minus the first's, per team, with the paired 95% interval."""
+    """Each variant's win rate minus the first's, per team, with the paired 95% interval: each team's
+    point a little beside the others' over its variant's label, and each label its own slot (with one
+    variant, matplotlib fitted the axis to the 0.1 between the teams' points: the second team's bar
+    stood at the far right, under no label)."""
     for offset, team in enumerate(teams):
-        xs = [i + 0.1 * offset for i in range(len(paired))]
+        xs = [i + 0.1 * (offset - (len(teams) - 1) / 2) for i in range(len(paired))]
         d = [s["paired"][team] for s in paired]
         axis.errorbar(xs, [100 * p["diff"] for p in d], capsize=4, marker="o", label=team,
                       yerr=[[100 * (p["diff"] - p["low"]) for p in d], [100 * (p["high"] - p["diff"]) for p in d]])
     axis.axhline(0, color="grey", linewidth=1)
     axis.set_xticks(range(len(paired)), [s["variant"] for s in paired], fontsize=7)
+    axis.set_xlim(-0.5, len(paired) - 0.5)
     axis.set_ylabel(f"win rate - {base['variant']}, points (paired 95% CI)")
     axis.set_title("Paired difference from the first variant (same seeds)")
     axis.legend(fontsize=7)
