@@ -142,3 +142,32 @@ def test_each_teams_paired_bar_stands_over_its_variants_label(variants):
                 assert min(abs(x - t) for t in ticks) <= 0.1  # beside its own label, never between two
     finally:
         plt.close(fig)
+
+
+def test_the_first_refusal_of_a_battle_is_the_earliest_of_either_kind(monkeypatch):
+    """An order refused when given was always named "first" over one the battle refused when it
+    resolved, even a round later: here the knight's strike after a jump that downs it is refused in
+    round 1, and the goblin's walk into the wall when given in round 2."""
+    from game import Battle, ai
+    from game.sim import runner
+
+    b = Battle(seed=2, width=8, height=4)
+    for y in range(4):
+        b.set_ground(0, y, 40)
+        b.set_ground(1, y, 40)
+    b.add_wall(6, 1)
+    knight = b.spawn("Knight", 1, 1, team="hill", powers=["strike"], health=1, initiative_bonus=50)
+    goblin = b.spawn("Goblin", 3, 1, team="vale", health=8, initiative_bonus=-50)
+    b.spawn("Squire", 0, 3, team="hill", health=8)  # (so that the battle goes on once the knight is down)
+
+    def plans(battle, entity, policy, rng):
+        if entity == knight and battle.round == 1:
+            return [("move", (entity, 2, 1), {}), ("use_power", (entity, "strike"), {"target": goblin})]
+        if entity == goblin and battle.round == 2:
+            return [("move", (entity, 6, 1), {})]
+        return []
+
+    monkeypatch.setattr(runner.ai, "plan_turn", plans)
+    _, _, refused, first_refusal, _ = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
+    assert refused == 2
+    assert first_refusal.startswith("round 1: Knight cannot use Strike: ")
