@@ -106,7 +106,7 @@ class Creatures(BattleCore):
             Creature(name, team or "-")
         except ValueError as err:
             raise IllegalCommand(f"cannot spawn {name!r}: {err}") from None
-        entity = esper.create_entity(*parts)
+        entity = self.last_entity = esper.create_entity(*parts)
         creature = Creature(name, team or f"solo-{entity}")
         esper.add_component(entity, creature)
         state.creatures.append(entity)
