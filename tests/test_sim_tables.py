@@ -171,3 +171,32 @@ def test_the_first_refusal_of_a_battle_is_the_earliest_of_either_kind(monkeypatc
     _, _, refused, first_refusal, _ = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
     assert refused == 2
     assert first_refusal.startswith("round 1: Knight cannot use Strike: ")
+
+
+def test_the_sweep_plot_spells_values_as_the_table_does():
+    """The win-rate plot labelled a swept flag ``True``/``False`` and a list ``['strike']``, where the
+    table, ``--set`` and the scenario file say ``true`` and ``["strike"]``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from game.sim import plots
+    from game.sim.report import VariantStats
+
+    variants = []
+    grid = [(True, ["strike"]), (False, ["strike"]), (True, ["shoot"]), (False, ["shoot"])]
+    for i, (flag, powers) in enumerate(grid):
+        v = VariantStats(i, (("rules.cover_enabled", flag), ("creatures.ram_a.powers", powers)), ("keep", "raiders"))
+        v.add({"seed": 1, "battle": 0, "winner": "keep", "rounds": 3})
+        variants.append(v)
+    fig, axes = plt.subplots(1, 2, squeeze=False)
+    try:
+        plots._plot_sweep(axes[0], [v.summary() for v in variants], variants, ("keep", "raiders"),
+                          ("rules.cover_enabled", [True, False]))
+        assert [t.get_text() for t in axes[0][0].get_xticklabels()] == ["true", "false"]
+        legend = axes[0][0].get_legend()
+        assert [t.get_text() for t in legend.get_texts()] == ['creatures.ram_a.powers=["strike"]',
+                                                             'creatures.ram_a.powers=["shoot"]']
+    finally:
+        plt.close(fig)

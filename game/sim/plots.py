@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from game.content.atomic import atomic_write
+from game.content.toml_values import toml_value
 from game.sim.outputs import PAIRED_PLOT, ROUNDS_PLOT, WINRATE_PLOT
 from game.sim.report import VariantStats
 
@@ -89,13 +90,14 @@ def _error_bar(summary: Mapping[str, Any], team: str) -> tuple[float, float, flo
 
 def _plot_sweep(panels: Sequence[Any], summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats],
                 teams: Sequence[str], first: tuple[str, Sequence[Any]]) -> None:
-    """Win rate against the first swept key's values, one line per combination of the other keys."""
+    """Win rate against the first swept key's values, one line per combination of the other keys; each
+    value spelt as ``--set`` and the table spell it (``true``, ``["strike"]``, not Python's ``True``)."""
     key, values = first
-    labels = [str(v) for v in values]
+    labels = [toml_value(v) for v in values]
     groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
     for variant, s in zip(variants, summaries):
-        rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
-        position = labels.index(str(variant.overrides[0][1]))
+        rest = " ".join(f"{k}={toml_value(v)}" for k, v in variant.overrides[1:])
+        position = labels.index(toml_value(variant.overrides[0][1]))
         groups.setdefault(rest, []).append((position, s))
     for panel, team in zip(panels, teams):
         for rest, points in groups.items():
