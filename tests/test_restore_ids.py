@@ -81,3 +81,22 @@ def test_skip_ids_takes_a_whole_number_of_ids(count):
     with pytest.raises(IllegalCommand, match="count"):
         b.skip_ids(count)
     assert b.command_log == []
+
+
+def test_a_restore_takes_back_reactions_attached_since_but_not_trusted_python():
+    """What restore puts back, as its docstring says: a reaction script attached after the snapshot
+    goes with it; an ``on`` handler, the caller's own code, stays."""
+    from components.events import Damaged
+
+    texts = {"ouch.star": "def on_damaged(ctx, event):\n    ctx.heal(event[\"entity\"], 1)\n"}
+    b = Battle(seed=1, width=8, height=8, script_texts=texts)
+    hero = b.spawn("Hero", 1, 1, team="x", health=20)
+    before = b.snapshot()
+    heard: list[int] = []
+    b.on(Damaged, lambda battle, event: heard.append(event.amount))
+    b.attach_reaction("ouch.star")
+    b.restore(before)
+    b.damage(hero, 3)
+    b.run(2)
+    assert heard == [3]  # the handler stays
+    assert not [e for e in b.events if type(e).__name__ == "Healed"]  # the reaction went

@@ -190,7 +190,10 @@ class Snapshots(BattleCore):
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
-        """Put the battle back as it was when ``snapshot`` was taken (it can be restored again).
+        """Put the battle back as it was when ``snapshot`` was taken (it can be restored again): its
+        creatures, map, light, effects, turn order, generator, power table, the reaction scripts
+        attached and what they have heard. Trusted Python added since (``on`` handlers, ``add_system``
+        processors) stays: it is the caller's code, outside the battle's log as it is outside a snapshot.
 
         Raises:
             IllegalCommand: not a snapshot, or another battle's; inside a supposing block (the block puts
