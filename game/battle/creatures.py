@@ -106,7 +106,7 @@ class Creatures(BattleCore):
             Creature(name, team or "-")
         except ValueError as err:
             raise IllegalCommand(f"cannot spawn {name!r}: {err}") from None
-        entity = esper.create_entity(*parts)
+        entity = self.last_entity = esper.create_entity(*parts)
         creature = Creature(name, team or f"solo-{entity}")
         esper.add_component(entity, creature)
         state.creatures.append(entity)
@@ -273,28 +273,29 @@ class Creatures(BattleCore):
 
     @command
     def damage(self, entity: int, amount: int, source: str = "gm") -> None:
-        """One hit of ``amount`` damage, applied at the start of the next tick, in the order issued."""
+        """One hit of ``amount`` damage, in the order issued: at the start of the next round, or, issued
+        while a turn is under way (a round stepped turn by turn, a controller), when its orders resolve."""
         source = validate.text(source, "damage source")
         entity = self.check(entity)
         self.state.health_queue.append(Hit(entity, validate.amount(amount, "damage"), source))
 
     @command
     def heal(self, entity: int, amount: int, source: str = "gm") -> None:
-        """Heal ``amount`` points at the start of the next tick (never above the maximum)."""
+        """Heal ``amount`` points (never above the maximum), when :meth:`damage` would resolve."""
         source = validate.text(source, "healing source")
         entity = self.check(entity)
         self.state.health_queue.append(Heal(entity, validate.amount(amount, "healing"), source))
 
     @command
     def add_fatigue(self, entity: int, amount: int = 1, reason: str = "gm") -> None:
-        """Gain fatigue at the start of the next tick (exhaustion); the track stops at its maximum."""
+        """Gain fatigue (exhaustion), when :meth:`damage` would resolve; the track stops at its maximum."""
         reason = validate.text(reason, "fatigue reason")
         entity = self.check(entity)
         self.state.fatigue_queue.append(ChangeFatigue(entity, validate.amount(amount, "fatigue"), reason))
 
     @command
     def recover_fatigue(self, entity: int, amount: int = 1, reason: str = "rest") -> None:
-        """Lose fatigue at the start of the next tick (rest); the track stops at 0."""
+        """Lose fatigue (rest), when :meth:`damage` would resolve; the track stops at 0."""
         reason = validate.text(reason, "recovery reason")
         entity = self.check(entity)
         self.state.fatigue_queue.append(ChangeFatigue(entity, -validate.amount(amount, "fatigue"), reason))

@@ -228,8 +228,15 @@ class MapCommands(BattleCore):
 
     @entry
     def visible_squares(self, team: str) -> np.ndarray:
-        """Boolean ``[x, y]`` mask of the squares some living creature of ``team`` can see now."""
+        """Boolean ``[x, y]`` mask of the squares some living creature of ``team`` can see now (none
+        once all of them are dead).
+
+        Raises:
+            IllegalCommand: no creature of this battle is on ``team`` (a misspelt name: it answered an
+                empty mask, as for a team whose creatures are all dead).
+        """
         state = self.state
+        team = validate.known_team(state, team, "visible_squares")
         assert state.levels is not None
         seen = np.zeros(state.terrain.walls.shape, dtype=bool)
         walls = state.terrain.blocking(Blocks.SIGHT)

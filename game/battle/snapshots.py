@@ -8,7 +8,8 @@ the rules. Restoring puts values back into the live objects, so esper's caches a
 stay valid.
 
 One thing is not put back: esper numbers entities from a counter of its own, so a creature spawned
-after a restore gets a fresh id rather than the one a creature spawned before it had.
+after a restore gets a fresh id rather than the one a creature spawned before it had. The command log
+says so (``skip_ids``), so that a replay numbers its creatures as the battle did.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ import numpy as np
 from components import Conditions, Cover, Defense, Falling, Fatigue, Health, Movement, Position, Vision
 from components.powers import Power
 from components.terrain import Terrain
-from game.battle import validate_whole
-from game.battle.world import BattleCore, entry
+from components.values import Bound
+from game.battle import validate, validate_whole
+from game.battle.world import BattleCore, command, entry
 from systems.state import SNAPSHOT_FIELDS
 
 #: The components that change during a battle (the others are frozen values).
@@ -63,6 +65,8 @@ class Snapshot:
     powers: Mapping[str, Power] | None = None
     #: the ``--set`` overrides that made that table (a save records them beside it)
     power_overrides: tuple[tuple[str, Any], ...] = ()
+    #: the last entity id handed out (a restore that takes creatures away logs the ids they used up)
+    last_entity: int = 0
 
 
 def _clone(value: Any, memo: dict[int, Any]) -> Any:
@@ -109,6 +113,9 @@ def _copy_into(live: Any, names: tuple[str, ...], saved: tuple[Any, ...]) -> Non
     for name, value in zip(names, saved):
         setattr(live, name, _clone(value, memo))
 
+
+#: How many entity ids one ``skip_ids`` may use up (a battle spawns far fewer creatures).
+SKIPPED = Bound(1, 1_000_000, unit="ids")
 
 #: The map's arrays a snapshot keeps (lights and areas are frozen values: their dicts are copied).
 _MAP_ARRAYS = ("ground", "walls", "blockers", "soft")
@@ -179,11 +186,14 @@ class Snapshots(BattleCore):
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
                         -1 if self.recording.orders is None else len(self.recording.orders),
-                        self.recording.depth == 0, state.powers, self.power_overrides)
+                        self.recording.depth == 0, state.powers, self.power_overrides, self.last_entity)
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
-        """Put the battle back as it was when ``snapshot`` was taken (it can be restored again).
+        """Put the battle back as it was when ``snapshot`` was taken (it can be restored again): its
+        creatures, map, light, effects, turn order, generator, power table, the reaction scripts
+        attached and what they have heard. Trusted Python added since (``on`` handlers, ``add_system``
+        processors) stays: it is the caller's code, outside the battle's log as it is outside a snapshot.
 
         Raises:
             IllegalCommand: not a snapshot, or another battle's; inside a supposing block (the block puts
@@ -227,3 +237,31 @@ class Snapshots(BattleCore):
         del self.recording.log[snapshot.log_length:]
         if snapshot.orders_length >= 0 and self.recording.orders is not None:
             del self.recording.orders[snapshot.orders_length:]
+        self._log_skipped(snapshot)
+
+    def _log_skipped(self, snapshot: Snapshot) -> None:
+        """Log the ids that creatures spawned after ``snapshot`` used up, once the log is cut back to it.
+
+        Why: esper's counter never goes back, so the next spawn gets a fresh id; a replay of the log
+        without this entry would give that creature the id the removed one had, and every later
+        command naming it would name no creature (a save of the battle would not load)."""
+        skipped = self.last_entity - snapshot.last_entity
+        if skipped <= 0:
+            return
+        if snapshot.orders_length >= 0 and self.recording.orders is not None:  # inside a controller's turn
+            self.recording.orders.append(["skip_ids", [skipped], {}])
+        else:
+            self.recording.note("skip_ids", (skipped,))
+
+    @command
+    def skip_ids(self, count: int) -> None:
+        """Use up ``count`` entity ids, as creatures spawned and then taken away by a restore used them
+        up: a battle logs it at such a restore, so that its replay numbers later creatures alike.
+
+        Raises:
+            IllegalCommand: ``count`` is not a whole number in 1..1,000,000.
+        """
+        count = validate.within(count, SKIPPED, "count")
+        for _ in range(count):
+            esper.delete_entity(esper.create_entity(), immediate=True)
+        self.last_entity += count

@@ -45,7 +45,8 @@ def _refusal(battle: Battle) -> str | None:
         (battle.closed, "it is closed"),
         (state.round != 0 or state.in_combat, "combat has begun"),
         (state.rng.getstate() != random.Random(battle.seed).getstate(), "its generator has been drawn from"),
-        (state.creatures != creatures or list(esper.get_entities()) != creatures,
+        (state.creatures != creatures or list(esper.get_entities()) != creatures
+         or battle.last_entity != len(creatures),
          "its entities are not its creatures, numbered from 1"),
         ([type(p) for _, p in battle.phases.entries] != list(schedule.ORDER), "systems were added"),
         (len(state.effect_end_hooks) != 1, "effect-end hooks were added"),
@@ -122,6 +123,7 @@ class BattleTemplate:
             setattr(state, name, value)
         state.paths = Paths(state.terrain, state.rules, state.caches)  # its map is the copy's
         battle.ids.update(ids)  # the script bridge holds this set
+        battle.last_entity = len(components)
         battle.recording.log.extend(log)
         battle.display_names = names
         battle.power_overrides = self.power_overrides

@@ -178,6 +178,20 @@ def names(value: object, what: str) -> tuple[str, ...]:
     return found
 
 
+def known_team(state: BattleState, value: object, asked: str) -> str:
+    """``value`` as the name of a team some creature of this battle is on (or was: the dead's count).
+
+    Why: a team no creature is on sees nothing, has no turn and wins nothing, so a query about one
+    answers as if it were a team that had lost everyone; a misspelt name read that way (``"bleu"``) gave
+    an empty answer instead of an error.
+    """
+    teams = {esper.component_for_entity(e, Creature).team for e in state.creatures}
+    if isinstance(value, str) and value in teams:
+        return value
+    known = ", ".join(sorted(teams)) or "none yet: no creature has been spawned"
+    raise IllegalCommand(f"{asked}: no creature of this battle is on team {shown(value)}; its teams: {known}")
+
+
 def place(state: BattleState, value: object, what: str = "square") -> tuple[int, int]:
     """A square given as a pair ``(x, y)`` (a tuple, list or array of two), on this battle's grid."""
     if type(value) is tuple and len(value) == 2:

@@ -217,6 +217,9 @@ class BattleCore:
                                  else validate_whole.power_table(powers))
         self.recording = Recording()
         self.ids: set[int] = set()
+        #: the last entity id esper handed out in this battle's world (a restore takes creatures away, never
+        #: their ids: see ``Snapshots.skip_ids``)
+        self.last_entity = 0
         #: the names a person reads, numbered where creatures share one; (creatures counted, names)
         self.display_names: tuple[tuple[int, int], dict[int, str]] = ((0, -1), {})
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from components import Position
 
 if TYPE_CHECKING:
@@ -63,7 +65,9 @@ class Fog:
         state = b.state
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
         if key != self._key or self._mask is None:
-            self._key, self._mask = key, b.visible_squares(team)
+            # a team the scenario names but gives no creature sees nothing (the battle knows no such team)
+            mine = any(b.team(e) == team for e in b.creatures())
+            self._key, self._mask = key, b.visible_squares(team) if mine else np.zeros((b.width, b.height), dtype=bool)
         mask = self._mask
         hidden = set()
         for e in b.creatures():

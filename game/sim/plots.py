@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from game.content.atomic import atomic_write
+from game.content.toml_values import toml_value
 from game.sim.outputs import PAIRED_PLOT, ROUNDS_PLOT, WINRATE_PLOT
 from game.sim.report import VariantStats
 
@@ -63,14 +64,18 @@ def _plots(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantSta
 
 
 def _plot_paired(axis: Any, base: Mapping[str, Any], paired: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> None:
-    """Each variant's win rate minus the first's, per team, with the paired 95% interval."""
+    """Each variant's win rate minus the first's, per team, with the paired 95% interval: each team's
+    point a little beside the others' over its variant's label, and each label its own slot (with one
+    variant, matplotlib fitted the axis to the 0.1 between the teams' points: the second team's bar
+    stood at the far right, under no label)."""
     for offset, team in enumerate(teams):
-        xs = [i + 0.1 * offset for i in range(len(paired))]
+        xs = [i + 0.1 * (offset - (len(teams) - 1) / 2) for i in range(len(paired))]
         d = [s["paired"][team] for s in paired]
         axis.errorbar(xs, [100 * p["diff"] for p in d], capsize=4, marker="o", label=team,
                       yerr=[[100 * (p["diff"] - p["low"]) for p in d], [100 * (p["high"] - p["diff"]) for p in d]])
     axis.axhline(0, color="grey", linewidth=1)
     axis.set_xticks(range(len(paired)), [s["variant"] for s in paired], fontsize=7)
+    axis.set_xlim(-0.5, len(paired) - 0.5)
     axis.set_ylabel(f"win rate - {base['variant']}, points (paired 95% CI)")
     axis.set_title("Paired difference from the first variant (same seeds)")
     axis.legend(fontsize=7)
@@ -85,13 +90,14 @@ def _error_bar(summary: Mapping[str, Any], team: str) -> tuple[float, float, flo
 
 def _plot_sweep(panels: Sequence[Any], summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats],
                 teams: Sequence[str], first: tuple[str, Sequence[Any]]) -> None:
-    """Win rate against the first swept key's values, one line per combination of the other keys."""
+    """Win rate against the first swept key's values, one line per combination of the other keys; each
+    value spelt as ``--set`` and the table spell it (``true``, ``["strike"]``, not Python's ``True``)."""
     key, values = first
-    labels = [str(v) for v in values]
+    labels = [toml_value(v) for v in values]
     groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
     for variant, s in zip(variants, summaries):
-        rest = " ".join(f"{k}={v}" for k, v in variant.overrides[1:])
-        position = labels.index(str(variant.overrides[0][1]))
+        rest = " ".join(f"{k}={toml_value(v)}" for k, v in variant.overrides[1:])
+        position = labels.index(toml_value(variant.overrides[0][1]))
         groups.setdefault(rest, []).append((position, s))
     for panel, team in zip(panels, teams):
         for rest, points in groups.items():

@@ -3,8 +3,9 @@
 
 Totals are whole-number counters only (no running float means), so the table does not depend on
 the order in which rows arrive: a process pool and a Dask cluster finishing battles in different
-orders print exactly the same table for the same seeds. Nothing keeps the rows themselves, so a
-million-battle run uses the memory of a hundred.
+orders print exactly the same table for the same seeds (and the same notes under it: the refusal
+and script failure they quote are those of the lowest battle index that had one). Nothing keeps the
+rows themselves, so a million-battle run uses the memory of a hundred.
 """
 
 from __future__ import annotations
@@ -62,6 +63,10 @@ class VariantStats:
     known_powers: tuple[str, ...] = ()
     #: per battle seed, the winning team (paired differences between variants compare these)
     winners: dict[int, str] = field(default_factory=dict)
+    #: the battles ``first_refusal`` and ``first_script_failure`` come from: the lowest index of those that
+    #: had one, whatever order their rows arrived in (the notes under the table would differ between runs)
+    refusal_battle: int = -1
+    script_failure_battle: int = -1
 
     @property
     def label(self) -> str:
@@ -76,9 +81,12 @@ class VariantStats:
     def add(self, row: Mapping[str, Any]) -> None:
         """Fold one battle's row into the totals."""
         self.battles += 1
+        battle = int(row.get("battle", self.battles))
         if row.get("script_failures"):
             self.script_battles += 1
-            self.first_script_failure = self.first_script_failure or f"seed {row['seed']}: {row.get('script_error')}"
+            if self.script_failure_battle < 0 or battle < self.script_failure_battle:
+                self.first_script_failure = f"seed {row['seed']}: {row.get('script_error')}"
+                self.script_failure_battle = battle
         if row.get("error"):
             self.failed += 1
             return
@@ -96,7 +104,8 @@ class VariantStats:
                 self.taken[team, source] += amount
         if row.get("refused"):
             self.refused += int(row["refused"])
-            self.first_refusal = self.first_refusal or str(row.get("refusal", ""))
+            if self.refusal_battle < 0 or battle < self.refusal_battle:
+                self.first_refusal, self.refusal_battle = str(row.get("refusal", "")), battle
 
     def mean(self, total: int | float) -> float:
         return total / self.finished if self.finished else 0.0

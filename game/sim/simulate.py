@@ -24,6 +24,7 @@ is :mod:`game.sim.cli`.
 
 from __future__ import annotations
 
+import bisect
 import concurrent.futures as cf
 import contextlib
 import json
@@ -46,6 +47,7 @@ from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, remove_stal
 from game.sim.plots import plot
 from game.sim.provenance import provenance
 from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, with_paired
+from game.sim.runner import DRAW
 from game.sim.schedule import schedule
 from game.sim.variants import check_distinct
 from game.sim.worker import Chunk
@@ -136,7 +138,8 @@ def check_config(config: SimConfig) -> list[Scenario]:
     """The scenario of every variant, checked in this process before any worker starts.
 
     Raises:
-        ScenarioError / ValueError: an unknown policy or engine, a scenario or override that cannot be used.
+        ScenarioError / ValueError: an unknown policy or engine, a scenario or override that cannot be used,
+            or a team named as a drawn battle is (``runner.DRAW``).
     """
     ai.parse_policies(config.policy)  # raises ValueError for an unknown policy, in one line
     if config.engine not in ENGINES:
@@ -146,6 +149,12 @@ def check_config(config: SimConfig) -> list[Scenario]:
     check_distinct(str(config.scenario), config.sets, context)  # 1d4 and 1d4+0 are one variant
     teams = {c.team for c in scenarios[0].creatures} if scenarios else set()
     ai.policies_for(config.policy, teams, str(config.scenario))
+    for scenario in scenarios:
+        if DRAW in scenario.teams:
+            # a row's winner says "draw" for a drawn battle: this team's wins would be counted as draws
+            # (and its draws as wins), with the first-mover rate and the paired differences built on them
+            raise ValueError(f"{config.scenario}: teams.{DRAW}: a team named {DRAW!r} cannot be told apart from "
+                             f"a drawn battle in the table, battles.csv and summary.json: rename the team")
     return scenarios
 
 
@@ -167,11 +176,13 @@ class _Collector:
     def _keep(self, row: Mapping[str, Any]) -> None:
         if row.get("error"):
             self.failed += 1
-            if len(self.failures) < MAX_KEPT_FAILURES:
-                self.failures.append(Failure(row["variant"], row["battle"], row["seed"], row["error"],
-                                             row.get("replay", "")))
-        if self.config.only_seeds is not None and row.get("replay") and len(self.replays) < MAX_KEPT_FAILURES:
-            self.replays.append((row["variant"], row["seed"], row["replay"]))
+            # the first MAX_KEPT_FAILURES by variant and battle, whatever order their rows arrive in
+            bisect.insort(self.failures, Failure(row["variant"], row["battle"], row["seed"], row["error"],
+                                                 row.get("replay", "")), key=lambda f: (f.variant, f.battle))
+            del self.failures[MAX_KEPT_FAILURES:]
+        if self.config.only_seeds is not None and row.get("replay"):
+            bisect.insort(self.replays, (row["variant"], row["seed"], row["replay"]))
+            del self.replays[MAX_KEPT_FAILURES:]
 
     def __call__(self, rows: list[dict[str, Any]]) -> None:
         for row in rows:

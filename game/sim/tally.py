@@ -7,7 +7,7 @@ which battles finish (see :mod:`game.sim.report`).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from typing import Any
 
 from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
@@ -16,11 +16,13 @@ from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerU
 _COUNTED: Mapping[type, str] = {Downed: "downs", Died: "deaths", Unconscious: "unconscious"}
 
 
-def _source_key(source: str, effects: Mapping[str, str]) -> str:
-    """A Damaged event's source as a power id ("fall" for falls, "other" for the GM and unknowns)."""
+def _source_key(source: str, effects: Mapping[str, str], powers: Container[str]) -> str:
+    """A Damaged event's source as a power id ("fall" for falls, "other" for the GM, reaction scripts and
+    unknowns). A reaction script's hits say ``script:reaction``: no power dealt them, and the table,
+    whose rows are powers, showed "reaction" as a power never used (battles.csv put them in ``other``)."""
     kind, _, rest = source.partition(":")
     if kind in ("power", "script") and rest:
-        return rest
+        return rest if rest in powers else "other"
     if kind == "effect":
         return effects.get(source, "other")
     if source == "fall":
@@ -31,9 +33,10 @@ def _source_key(source: str, effects: Mapping[str, str]) -> str:
 class _Tally:
     """The running counts of one battle's events."""
 
-    def __init__(self, teams: Mapping[int, str], effects: Mapping[str, str]) -> None:
+    def __init__(self, teams: Mapping[int, str], effects: Mapping[str, str], powers: Container[str]) -> None:
         self.teams = teams
         self.effects = effects
+        self.powers = powers
         self.uses: Counter[str] = Counter()
         self.dealt: Counter[str] = Counter()
         self.taken: dict[str, Counter[str]] = defaultdict(Counter)
@@ -46,7 +49,7 @@ class _Tally:
         if counted is not None:
             self.counts[counted] += 1
         elif isinstance(event, Damaged):
-            key = _source_key(event.source, self.effects)
+            key = _source_key(event.source, self.effects, self.powers)
             self.dealt[key] += event.amount
             self.taken[self.teams.get(event.entity, "?")][key] += event.amount
         elif isinstance(event, PowerUsed):
@@ -72,14 +75,15 @@ def tally(battle: Any) -> dict[str, Any]:
 
     Damage dealt by a power is every Damaged event whose source is ``power:ID`` or ``script:ID`` (a
     power's script), or ``effect:N`` of an effect that power made; taken is the same amounts
-    grouped by the team of the creature hit.
+    grouped by the team of the creature hit. What no power of the battle dealt (the GM, a reaction
+    script) is ``other``.
     """
     events = battle.events
     effects = {f"effect:{e['id']}": e["power"] for e in battle.effects()}
     for event in events:
         if isinstance(event, EffectEnded):
             effects[f"effect:{event.effect}"] = event.power
-    counts = _Tally({entity: battle.team(entity) for entity in battle.creatures()}, effects)
+    counts = _Tally({entity: battle.team(entity) for entity in battle.creatures()}, effects, battle.powers)
     silent: set[type] = set()  # kinds that count nothing (a turn started, a roll): most events, skipped
     for event in events:
         kind = type(event)
