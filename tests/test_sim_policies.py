@@ -11,6 +11,7 @@ from game.play import cli
 from game.sim.config import SimConfig
 from game.sim.report import VariantStats, paired_difference, winners_difference, with_paired
 from game.sim.simulate import check_config
+from tests.event_steps import kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 KEEP = ROOT / "assets" / "scenarios" / "keep.toml"
@@ -106,3 +107,21 @@ def test_an_ai_order_the_battle_refuses_when_it_resolves_is_counted(monkeypatch)
     winner, rounds, refused, first_refusal, first = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
     assert refused == 1
     assert first_refusal.startswith("round 1: Knight cannot use Strike: ")
+
+
+def test_a_controller_refuses_a_misspelt_team_at_its_first_turn():
+    """``ai.controller("bleu=random")`` once left blue to the default tactical player unnoticed; the
+    team names are checked against the battle's at the first turn, out of ``tick`` (not a refusal)."""
+    from game import Battle
+
+    for spec in ("bleu=random", "blue=random,red=greedy"):
+        with Battle(seed=1, width=8, height=8) as b:
+            b.spawn("A", 1, 1, team="blue", powers=["strike"])
+            b.spawn("C", 6, 6, team="red", powers=["strike"])
+            b.start_combat()
+            if spec.startswith("bleu"):
+                with pytest.raises(LookupError, match="'bleu', which the battle does not have; its teams: blue, red"):
+                    b.tick(controller=ai.controller(spec))
+            else:
+                b.tick(controller=ai.controller(spec))
+                assert b.round == 1 and not kinds(b, "command_refused")

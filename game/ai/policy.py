@@ -227,11 +227,25 @@ def controller(policy: str = "tactical", rng: random.Random | None = None,
         seed: each turn draws from :func:`turn_rng` of this seed, the round and the creature instead
             of from ``rng`` (what a window that rewinds needs; ``rng`` is kept for the simulations,
             whose pinned event logs it made).
+
+    Raises:
+        ValueError: ``policy`` is not a policy (at once).
+        LookupError: at its first turn, ``policy`` names a team the battle does not have (a typo
+            would leave that team to the default policy unnoticed; raised out of ``tick``, not
+            counted as a refused order).
     """
     rng = rng if rng is not None else random.Random(0)
     policies = parse_policies(policy)
+    unchecked = len(policies) > 1  # teams named: checked against the battle's at the first turn
 
     def take_turn(battle: Any, entity: int) -> None:
+        nonlocal unchecked
+        if unchecked:
+            try:
+                policies_for(policy, {battle.team(c) for c in battle.creatures()}, "the battle")
+            except ValueError as err:
+                raise LookupError(f"ai.controller: {err}".replace("--policy names", "the policy names")) from None
+            unchecked = False
         if controls is None or controls(entity):
             turn = rng if seed is None else turn_rng(seed, battle.round, entity)
             act(battle, entity, policy_of(policies, battle.team(entity)), turn, None, powers)
