@@ -68,11 +68,14 @@ CASES: list[tuple[str, Call, str]] = [
     ("roll_mode sight", lambda b, h, o: b.roll_mode(h, "attack", sight="no"), r"sight must be True or False"),
     ("forecast_reactions moved", lambda b, h, o: b.forecast_reactions(h, moved=[(1, 1)]),
      r"moved must be a mapping of creature ids to squares"),
-    ("spawn z=10**30", lambda b, h, o: b.spawn("Z", 5, 5, z=10**30), r"z of 'Z' must be a finite number of feet"),
+    ("spawn z=10**30", lambda b, h, o: b.spawn("Z", 5, 5, z=10**30),
+     r"z of 'Z': expected a number in -10000..10000 ft"),
     ("spawn powers=None", lambda b, h, o: b.spawn("Z", 5, 5, powers=None), r"powers of 'Z' must be a list of names"),
     ("spawn powers='shoot'", lambda b, h, o: b.spawn("Z", 5, 5, powers="shoot"), r"powers of 'Z' must be a list"),
-    ("set_ground 10**30", lambda b, h, o: b.set_ground(5, 5, 10**30), r"ground height at \(5, 5\) must be a finite"),
-    ("set_ground nan", lambda b, h, o: b.set_ground(5, 5, float("nan")), r"ground height at \(5, 5\) must be a finite"),
+    ("set_ground 10**30", lambda b, h, o: b.set_ground(5, 5, 10**30),
+     r"ground height at \(5, 5\): expected a number in -10000..10000 ft"),
+    ("set_ground nan", lambda b, h, o: b.set_ground(5, 5, float("nan")),
+     r"ground height at \(5, 5\): expected a number in -10000..10000 ft, got nan"),
     ("set_terrain blocks=None", lambda b, h, o: b.set_terrain(5, 5, blocks=None),
      r"what the terrain at \(5, 5\) blocks must be a list of names, not None"),
     ("add_light radius", lambda b, h, o: b.add_light(5, 5, "far"), r"light radius must be a number of feet"),
@@ -132,3 +135,14 @@ def test_is_command_answers_no_for_a_name_that_is_not_text(name: object) -> None
     # a tool checking a log read from a file used to get getattr's TypeError for a number or None
     assert Battle.is_command(name) is False  # type: ignore[arg-type]
     assert Battle.is_command("move") and not Battle.is_command("events")
+
+
+@pytest.mark.parametrize("height", [2e9, float("inf"), float("-inf"), float("nan"), 10001, -10000.5])
+def test_a_height_out_of_range_is_refused_with_the_range_a_height_has(height: float) -> None:
+    """A height past the map's bound names that bound (-10000..10000 ft), however far past it is:
+    an infinite or billion-foot height once named a save's bound of a billion feet instead."""
+    b = Battle(seed=1, width=4, height=4)
+    with pytest.raises(IllegalCommand, match=r"ground height at \(1, 1\): expected a number in -10000\.\.10000 ft"):
+        b.set_ground(1, 1, height)
+    with pytest.raises(IllegalCommand, match=r"z of 'a': expected a number in -10000\.\.10000 ft"):
+        b.spawn("a", 1, 1, z=height)

@@ -151,7 +151,12 @@ def feet(value: object, what: str) -> float:
 def height(value: object, what: str) -> float:
     """A height in feet in :data:`~components.terrain.HEIGHT`'s range, as a scenario file may give it.
     Why: a ledge or a creature a million feet up would fall 500 ft a round for thousands of rounds."""
-    number = feet(value, what)
+    try:
+        number = feet(value, what)
+    except IllegalCommand:
+        if isinstance(value, bool) or not isinstance(value, _NUMBERS):
+            raise
+        number = math.nan  # (infinite, nan or past a billion: the range a height has is what to say)
     if HEIGHT.problem(number):
         raise IllegalCommand(f"{what}: expected {HEIGHT}, got {shown(value)}")  # (as given, not as a float)
     return number
