@@ -62,3 +62,27 @@ def test_what_the_table_counts_apart_from_powers_is_reserved(tmp_path: Path) -> 
         b.tick()
         dealt = tally(b)["dealt"]
     assert set(dealt) == {"fall", "reaction", "other"} <= RESERVED_IDS
+
+
+def test_a_reaction_scripts_hits_have_a_row_and_columns_of_their_own() -> None:
+    """They were shown in the table as if 'reaction' were a power, and lumped into ``other`` in the
+    CSV: the two outputs of one run disagreed. Now ``(reactions)`` and ``dealt.reaction`` alike."""
+    import csv
+    import io
+
+    from game.sim.report import CsvSink, VariantStats, format_table
+
+    row = {"variant": 0, "battle": 0, "seed": 7, "winner": "a", "first": "a", "rounds": 3,
+           "uses": {"strike": 2}, "dealt": {"strike": 5, "reaction": 2, "fall": 4, "other": 1},
+           "taken": {"b": {"strike": 5, "reaction": 2}, "a": {"fall": 4, "other": 1}}}
+    stats = VariantStats(0, (), ("a", "b"), known_powers=("strike",))
+    stats.add(row)
+    handle = io.StringIO()
+    CsvSink(handle, [stats], ["strike"]).write(row)
+    written = next(csv.DictReader(io.StringIO(handle.getvalue())))
+    assert (written["dealt.strike"], written["dealt.reaction"], written["dealt.fall"], written["dealt.other"]) == \
+        ("5", "2", "4", "1")
+    assert (written["taken.b.reaction"], written["taken.a.other"]) == ("2", "1")
+    labels = [line.split()[2] for line in format_table([stats.summary()], ["a", "b"]).splitlines()
+              if line.startswith("(as written)") and len(line.split()) == 7]
+    assert labels == ["(falls)", "(others)", "(reactions)", "strike"]
