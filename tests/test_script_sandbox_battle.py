@@ -83,7 +83,7 @@ HOSTILE: dict[str, tuple[str, str, str]] = {
     "endless_area": (use('ctx.create_area(5, 5, 10, "no vision", 1000000000)'), "on_use", "duration"),
     "too_many_commands": (use("for i in range(100):", "    ctx.damage(ctx.target, 1)"), "on_use", "commands"),
     "other_battles_entity": (use("ctx.damage(9, 1)"), "on_use", "no creature with id 9"),
-    "huge_argument": (use('ctx.name("x" * 2000000)'), "on_use", "too large|no creature"),
+    "huge_argument": (use('ctx.name("x" * 2000000)'), "on_use", "arguments too large"),
     # ---- all or nothing
     "good_command_then_fail": (use("ctx.damage(ctx.target, 5)", 'ctx.add_condition(ctx.target, "prone")',
                                    "ctx.heal(ctx.user, 3)", 'fail("changed my mind")'),

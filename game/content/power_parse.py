@@ -83,6 +83,12 @@ SAVE_DC = Bound(1, 1000)
 DURATION = Bound(1, 1000, unit="rounds")
 _FEET = f"a number of feet above 0, at most {MAX_RADIUS_FT:g}"
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+#: Ids that already name a source of damage no power's id may share: ``fall`` (a fall's ``Damaged``
+#: source, the simulation's ``(falls)`` row and ``dealt.fall`` column), ``reaction`` (what a reaction
+#: script's hits are logged as, ``script:reaction``) and ``other`` (the table's damage of no power).
+#: A power called ``fall`` had its uses and hits shown as the falls', and ``battles.csv`` got two
+#: ``dealt.fall`` columns.
+RESERVED_IDS = frozenset({"fall", "other", "reaction"})
 _SINGULAR = ("creature", "ally", "enemy")
 _PLURAL_OF = {"creature": "all", "ally": "allies", "enemy": "enemies"}
 _PLURAL = ("allies", "enemies", "all")
@@ -281,11 +287,16 @@ def parse_power(power_id: str, table: object, where: str, script_dir: Path | Non
 
     Raises:
         PowerError: naming ``where``, the power and the key: an id that is not 1 to 64 letters,
-            digits, '_' or '-', a wrong type, a number out of its range, an unknown key (with a "did
-            you mean"), a missing script or keys that contradict each other.
+            digits, '_' or '-' (or is one of ``RESERVED_IDS``), a wrong type, a number out of its
+            range, an unknown key (with a "did you mean"), a missing script or keys that contradict
+            each other.
     """
     if not isinstance(power_id, str) or not _ID_RE.match(power_id):
         raise PowerError(f"{where}: power id {shown(power_id)} must be 1 to 64 letters, digits, '_' or '-'")
+    if power_id in RESERVED_IDS:
+        raise PowerError(f"{where}: power id {shown(power_id)} is reserved (the log and the simulation's table "
+                         f"count falls, reaction scripts and damage of no power as {', '.join(sorted(RESERVED_IDS))}); "
+                         f"expected another id")
     if not isinstance(table, dict):
         raise PowerError(f"{where}: [{power_id}] must be a table of keys, got {shown(table)}")
     r = _Reader(where, power_id, table)

@@ -40,6 +40,8 @@ RULES_VERSIONS = Bound(1, 1000)
 _SCENARIO_KEYS = ("path", "name", "text", "overrides")
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
+#: A battle command's signature, by its name.
+Signatures = dict[str, inspect.Signature]
 
 
 def _fail(path: Path, message: str) -> SaveError:
@@ -130,6 +132,7 @@ def _check_files(path: Path, document: dict[str, Any]) -> None:
 
 
 def _decode_commands(path: Path, document: dict[str, Any]) -> list[Command]:
+    signatures: Signatures = {}  # each command's, worked out once per file, not once per command
     if not isinstance(document["commands"], list):
         raise _fail(path, "commands must be a list")
     commands: list[Command] = []
@@ -148,30 +151,40 @@ def _decode_commands(path: Path, document: dict[str, Any]) -> list[Command]:
             kwargs = {k: decode_value(v, where) for k, v in command["kwargs"].items()}
         except SaveError as err:
             raise _fail(path, str(err)) from None
-        problem = argument_problem([args, kwargs]) or call_problem(method, args, kwargs)
+        problem = argument_problem([args, kwargs]) or call_problem(method, args, kwargs, signatures)
         if problem:
             raise _fail(path, f"commands[{index}] ({where}): {problem}")
         commands.append((method, args, kwargs))
     return commands
 
 
-def call_problem(method: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str | None:
+def call_problem(method: str, args: Sequence[Any], kwargs: Mapping[str, Any],
+                 signatures: Signatures | None = None) -> str | None:
     """Why the battle's command ``method`` cannot be called with these arguments (an unknown keyword,
     one too many or missing), or None; for a ``tick``, the same of each order it recorded. Found
     when the file is read, it is the file's error naming the command, never a replay that "fails"
-    with a TypeError as though the battle had played differently."""
+    with a TypeError as though the battle had played differently.
+
+    ``signatures``: the commands' signatures worked out so far, by name (filled in as they are
+    needed). ``inspect.signature`` took most of the time a file of many commands took to read: a
+    replay of 240,000 commands spent about 26 s of CPU before its first command was replayed.
+    """
+    known = {} if signatures is None else signatures
+    signature = known.get(method)
+    if signature is None:
+        signature = known[method] = inspect.signature(getattr(Battle, method))
     try:
-        bound = inspect.signature(getattr(Battle, method)).bind(None, *args, **kwargs)
+        bound = signature.bind(None, *args, **kwargs)
     except TypeError as err:
         return f"the arguments do not fit {method}(): {err}"
     if method != "tick":
         return None
     if bound.arguments.get("controller") is not None:
         return "a recorded tick holds the orders its controllers issued, never a controller"
-    return _orders_problem(bound.arguments.get("orders"))
+    return _orders_problem(bound.arguments.get("orders"), known)
 
 
-def _orders_problem(orders: Any) -> str | None:
+def _orders_problem(orders: Any, signatures: Signatures) -> str | None:
     """What is wrong with a recorded tick's ``orders`` (``[[actor, [[name, args, kwargs], ...]], ...]``)."""
     shape = "orders: expected [[actor, [[command, args, kwargs], ...]], ...]"
     if orders is None:
@@ -189,7 +202,7 @@ def _orders_problem(orders: Any) -> str | None:
                 continue
             if not Battle.is_command(name) or name in ("tick", "begin_round", "end_turn"):
                 return f"orders[{turn}][1][{n}]: {shown(name)} is not an order a turn can issue"
-            problem = call_problem(name, args, kwargs)
+            problem = call_problem(name, args, kwargs, signatures)
             if problem:
                 return f"orders[{turn}][1][{n}]: {problem}"
     return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import STEPS_PER_TICK, Limits
+from .messages import arguments_too_large
 from .values import Bridge, clip, describe, problem
 
 __all__ = ["Abort", "CallState", "Weighed"]
@@ -96,7 +97,8 @@ class CallState:
 
         Raises:
             Abort: wrong arguments, too many ctx calls or commands, no bridge, an argument that
-                may not leave the script, or the step budget used up by this call's weight.
+                may not leave the script, the step budget used up by this call's weight, or arguments
+                over ``Limits.max_message_bytes`` as JSON.
         """
         if kwargs:
             raise self.fail("bridge", f"ctx.{method}() takes no keyword arguments")
@@ -115,6 +117,11 @@ class CallState:
         if found is not None:
             raise self.fail("bridge", f"ctx.{method}: an argument is {found}")
         self.charge(limits.ctx_call_steps)
+        # The worker's pipe takes no bigger request; the in-process host refuses it alike, so that the
+        # two hosts record the same failure (see game.scripting.messages).
+        large = arguments_too_large(method, args, limits.max_message_bytes)
+        if large is not None:
+            raise self.fail("bridge", f"ctx.{method}: {large}")
 
     def charge(self, steps: int) -> None:
         """Adds steps a ctx call costs; raises Abort when they take the call past its budget."""

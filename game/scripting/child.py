@@ -14,23 +14,15 @@ import os
 import signal
 import sys
 from multiprocessing.connection import Connection
-from typing import Any, Final
+from typing import Any
 
 from .calls import Weighed
 from .errors import Limits, ScriptError
 from .host import InProcessHost
+from .messages import SLACK, dumps
 from .values import RemoteBridgeError
 
 __all__ = ["SLACK", "dumps", "worker_main"]
-
-#: Envelope bytes allowed on top of Limits.max_message_bytes.
-SLACK: Final = 4096
-
-
-def dumps(obj: Any) -> bytes:
-    """One message, as compact JSON bytes."""
-    return json.dumps(obj, separators=(",", ":"), allow_nan=True).encode()
-
 
 class _ChildHost(InProcessHost):
     """The in-process host as run inside the worker: also notices an orphaned worker."""
@@ -92,7 +84,7 @@ class _Server:
     def remote_bridge(self, method: str, args: tuple[Any, ...]) -> Any:
         """The bridge as the child's host sees it: one round trip to the parent."""
         data = dumps(["bridge", method, list(args)])
-        if len(data) > self.cap:
+        if len(data) > self.cap:  # the host's CallState.admit refused it already: the same rule, a backstop
             raise ValueError(f"arguments too large ({len(data)} bytes)")
         self.conn.send_bytes(data)
         reply = self.recv()
@@ -113,7 +105,7 @@ class _Server:
         value = self.host.call(name, function, args, self.remote_bridge, max_steps=cap)
         try:
             self.send(["ok", value, self.host.last_steps])
-        except OverflowError:
+        except OverflowError:  # the host refused such a result already (messages.result_too_large): a backstop
             self.send(["err", ScriptError(name, f"result too large (over {self.cap} bytes)", function=function,
                                           kind="result", steps=self.host.last_steps).to_dict()])
 

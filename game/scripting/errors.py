@@ -185,8 +185,9 @@ class Limits:
             (time the parent spends inside the bridge is not counted) before it is
             killed and restarted.
         memory_bytes: Worker only: ``RLIMIT_AS`` of the worker process.
-        max_message_bytes: Worker only: largest message (result, bridge request) the
-            worker may send; larger ones fail the call instead of flooding the parent.
+        max_message_bytes: Largest message (result, bridge request) a worker may send; larger
+            ones fail the call instead of flooding the parent. The in-process host fails such a
+            call alike (``game.scripting.messages``), so that both hosts record the same battle.
         startup_seconds: Worker only: how long a freshly spawned worker may take to
             report ready (interpreter start-up plus imports).
     """

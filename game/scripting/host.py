@@ -49,6 +49,7 @@ from .diagnose import DefSpans, def_spans, is_panic, translate_call, translate_p
 from .dialect import Environment
 from .discover import PROBE, discover_functions, probe_source
 from .errors import Limits, ScriptError, refuse_long_source
+from .messages import result_too_large
 from .nesting import MAX_NESTING, nesting_problem
 from .rewrite import RewriteError
 from .values import RESERVED_PREFIX, Bridge, clip, parse_methods, problem
@@ -209,6 +210,10 @@ class InProcessHost:
         found = problem(result)
         if found is not None:
             raise ScriptError(name, f"returned a non-plain value ({found})", function=function, kind="result",
+                              steps=self.last_steps)
+        most = self.limits.max_message_bytes  # a worker could not send it back: refused here alike
+        if result_too_large(result, self.last_steps, most):
+            raise ScriptError(name, f"result too large (over {most} bytes)", function=function, kind="result",
                               steps=self.last_steps)
         return result
 

@@ -9,8 +9,13 @@ new.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
+import logging
 import multiprocessing
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from game.sim.flags import CONNECT_SECONDS, one_line
@@ -64,6 +69,27 @@ def stop_workers(executor: cf.ProcessPoolExecutor, context: Spawning) -> None:
             process.terminate()
     for process in context.started:
         process.join(timeout=5)
+
+
+@contextlib.contextmanager
+def sigint_ignored() -> Iterator[None]:
+    """Ctrl+C ignored while the block starts processes, which keep ignoring it.
+
+    A terminal's Ctrl+C reaches every process of its group: a local Dask cluster's worker processes
+    each printed a KeyboardInterrupt traceback, and its nannies their CancelledErrors, about a
+    hundred lines from inside ``distributed`` over the table of an interrupted run. A process
+    started with SIGINT ignored keeps ignoring it (Python installs its handler only where the
+    signal is at its default), so the parent alone stops the run and closes the cluster. Outside
+    the main thread, where no handler can be set, the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class Engine:
@@ -185,8 +211,13 @@ class DaskEngine(Engine):
         else:
             # no dashboard; the scheduler's small HTTP server (health checks) on a free port of this
             # machine only, so that two runs at once do not fight over port 8787 (and warn about it)
-            self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                                        dashboard_address=None, scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+            # Ctrl+C is the parent's to handle (its processes inherit SIGINT ignored); and only errors of
+            # distributed's own are printed: its warnings as a run stops (a task cancelled, a worker
+            # killed) said in its words what the table then says of the battles.
+            with sigint_ignored():
+                self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.ERROR,
+                                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
             self.client = Client(self.cluster)
         self.client.register_plugin(SimWorkerPlugin())
         n = max(1, len(self.client.scheduler_info().get("workers", {})))

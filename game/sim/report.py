@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from game.content.power_parse import RESERVED_IDS
 from game.content.toml_values import toml_value
 from game.sim.runner import DRAW
 
@@ -195,7 +196,8 @@ class CsvSink:
     finished battles are in that temporary until the next run clears it).
 
     Columns are fixed before the first row from the scenario's teams and the powers any creature
-    of any variant can use; damage from anything else lands in ``other``.
+    of any variant can use, with ``fall`` and ``reaction`` (reaction scripts' hits) beside them;
+    damage from anything else lands in ``other``.
     """
 
     BASE = ("variant", "battle", "seed", "winner", "first", "rounds", "error", "downs", "deaths", "unconscious",
@@ -204,7 +206,7 @@ class CsvSink:
 
     def __init__(self, handle: IO[str], variants: Sequence[VariantStats], powers: Iterable[str]) -> None:
         self.powers = sorted(set(powers))
-        self.sources = [*self.powers, "fall", "other"]
+        self.sources = [*self.powers, "fall", "reaction", "other"]  # what no power dealt: RESERVED_IDS
         teams = variants[0].teams if variants else ()
         self.teams = teams
         self.labels = {v.index: v.label for v in variants}
@@ -263,7 +265,7 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
     power_lines = []
     for s in summaries:
         for power, p in s["powers"].items():
-            label = f"({power}s)" if power in ("fall", "other") else power  # damage that no power dealt
+            label = f"({power}s)" if power in RESERVED_IDS else power  # damage that no power dealt
             power_lines.append([s["variant"], label, f"{p['uses']:.2f}", f"{p['dealt']:.2f}",
                                 *(f"{p['taken'][t]:.2f}" for t in teams)])
     if power_lines:

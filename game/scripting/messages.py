@@ -1,0 +1,65 @@
+"""The size of what crosses the script boundary, measured the one way both hosts measure it.
+
+A script worker talks to the game through a pipe of JSON messages, each at most
+``Limits.max_message_bytes``; a ctx call whose arguments, or a call whose result, would be a bigger
+message fails the call. The in-process host has no pipe, but it applies the very same rule: a
+stranger's scenario runs in-process in a simulation's pool worker and through a script worker in a
+window, a replay or a Dask worker, and a script that returned two megabytes used to succeed in the
+one and fail in the other, so that a replay written by ``simulate`` did not replay. Nothing here
+imports the interpreter.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Final
+
+__all__ = ["SLACK", "arguments_too_large", "dumps", "result_too_large"]
+
+#: Envelope bytes allowed on top of ``Limits.max_message_bytes`` for a reply (result) message.
+SLACK: Final = 4096
+
+#: Arguments this few, each a number, None, a bool or a string this short, are far below any cap
+#: (at most 12 bytes of JSON a character): the common ctx call is not encoded just to be measured.
+_FEW_ARGUMENTS: Final = 16
+_SHORT_TEXT: Final = 1024
+_NUMBERS: Final = frozenset({type(None), bool, int, float})
+
+
+def dumps(obj: Any) -> bytes:
+    """One message, as compact JSON bytes (the worker's wire format)."""
+    return json.dumps(obj, separators=(",", ":"), allow_nan=True).encode()
+
+
+def _small(values: Sequence[Any]) -> bool:
+    """Whether ``values`` are certainly a small message: few scalars and short strings."""
+    if len(values) > _FEW_ARGUMENTS:
+        return False
+    for value in values:
+        kind = type(value)
+        if kind is str:
+            if len(value) > _SHORT_TEXT:
+                return False
+        elif kind not in _NUMBERS:
+            return False
+    return True
+
+
+def arguments_too_large(method: str, args: Sequence[Any], cap: int) -> str | None:
+    """Why a ctx call's (plain) arguments may not cross, ``"arguments too large (N bytes)"``, or None.
+
+    Measured as the worker's bridge request ``["bridge", method, args]``, against ``cap`` bytes.
+    """
+    if _small(args):
+        return None
+    size = len(dumps(["bridge", method, list(args)]))
+    return f"arguments too large ({size} bytes)" if size > cap else None
+
+
+def result_too_large(value: Any, steps: int, cap: int) -> bool:
+    """Whether a call's (plain) result is too big to cross: the worker's reply ``["ok", value, steps]``
+    is over ``cap`` bytes and the envelope's :data:`SLACK`."""
+    if _small((value,)):
+        return False
+    return len(dumps(["ok", value, steps])) > cap + SLACK
