@@ -52,7 +52,8 @@ def on_round_end(ctx, event):
 
 def test_a_reaction_scripts_damage_is_no_power_of_the_table():
     """A reaction's hits say ``script:reaction``: the table listed "reaction" as a power with 0 uses and
-    its damage, where battles.csv put the same damage in ``other``. Both say ``other`` now."""
+    its damage, where battles.csv put the same damage in ``other``. Both say ``reaction`` now, a row
+    of its own, ``(reactions)``, as ``(falls)`` is."""
     from game import Battle
     from game.sim.report import VariantStats, format_table
     from game.sim.tally import tally
@@ -65,12 +66,13 @@ def test_a_reaction_scripts_damage_is_no_power_of_the_table():
     b.use_power(hero, "strike", target=orc)
     b.run(2)  # (what a reaction asks at a round's end resolves at the next one's start)
     row = tally(b)
-    assert "reaction" not in row["dealt"] and row["dealt"]["other"] == 2
-    assert row["taken"]["blue"]["other"] == 1 and row["taken"]["red"]["other"] == 1
+    assert "other" not in row["dealt"] and row["dealt"]["reaction"] == 2
+    assert row["taken"]["blue"]["reaction"] == 1 and row["taken"]["red"]["reaction"] == 1
     stats = VariantStats(0, (), ("blue", "red"), known_powers=("strike",))
     stats.add({"seed": 1, "battle": 0, "winner": "draw", "rounds": 1, **row})
     table = format_table([stats.summary()], ("blue", "red"))
-    assert "reaction" not in table and "(others)" in table
+    assert "(reactions)" in table and "(others)" not in table
+    assert not [line for line in table.splitlines() if line.split()[1:2] == ["reaction"]]  # (no power row)
 
 
 def _refusing_rows() -> list[dict[str, object]]:

@@ -17,12 +17,13 @@ _COUNTED: Mapping[type, str] = {Downed: "downs", Died: "deaths", Unconscious: "u
 
 
 def _source_key(source: str, effects: Mapping[str, str], powers: Container[str]) -> str:
-    """A Damaged event's source as a power id ("fall" for falls, "other" for the GM, reaction scripts and
-    unknowns). A reaction script's hits say ``script:reaction``: no power dealt them, and the table,
-    whose rows are powers, showed "reaction" as a power never used (battles.csv put them in ``other``)."""
+    """A Damaged event's source as a power id ("fall" for falls, "reaction" for a reaction script's
+    hits, ``script:reaction``, "other" for the GM and unknowns). No power may take those three ids
+    (:data:`game.content.power_parse.RESERVED_IDS`), so the table's rows and battles.csv's columns
+    of them never mix with a power's."""
     kind, _, rest = source.partition(":")
     if kind in ("power", "script") and rest:
-        return rest if rest in powers else "other"
+        return rest if rest in powers or source == "script:reaction" else "other"
     if kind == "effect":
         return effects.get(source, "other")
     if source == "fall":
@@ -75,8 +76,8 @@ def tally(battle: Any) -> dict[str, Any]:
 
     Damage dealt by a power is every Damaged event whose source is ``power:ID`` or ``script:ID`` (a
     power's script), or ``effect:N`` of an effect that power made; taken is the same amounts
-    grouped by the team of the creature hit. What no power of the battle dealt (the GM, a reaction
-    script) is ``other``.
+    grouped by the team of the creature hit. A reaction script's hits are ``reaction``; what else no
+    power of the battle dealt (the GM's) is ``other``.
     """
     events = battle.events
     effects = {f"effect:{e['id']}": e["power"] for e in battle.effects()}
