@@ -11,8 +11,8 @@ from components.events import Downed, Event
 from components.forecasts import ReactionForecast
 from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
-from game.battle.reactions import POWER_ENTRIES, REACTIONS, reaction_entries
-from game.battle.script_names import no_reaction
+from game.battle.reactions import REACTIONS, reaction_entries
+from game.battle.script_names import POWER_ENTRIES, no_reaction
 from game.battle.world import BattleCore, command, entry
 from game.scripting import ScriptError
 

@@ -54,7 +54,6 @@ REACTIONS: dict[type[Event], str] = {
 #: calls on_use and on_hit, the effect's end calls on_end): a script is checked against these when
 #: it loads (game.scripting.signatures), not when the event first happens.
 REACTION_ARGS: tuple[str, ...] = ("ctx", "event")
-POWER_ENTRIES: dict[str, tuple[str, ...]] = {"on_use": ("ctx",), "on_hit": ("ctx", "target"), "on_end": ("ctx",)}
 
 
 def reaction_entries() -> dict[str, tuple[str, ...]]:

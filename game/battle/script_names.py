@@ -44,11 +44,17 @@ def failure_place(err: ScriptError | None, script: str) -> str:
     return str(err).removesuffix(f": {err.reason}")
 
 
+#: A power script's entry points and the arguments the battle calls each with.
+POWER_ENTRIES: dict[str, tuple[str, ...]] = {"on_use": ("ctx",), "on_hit": ("ctx", "target"), "on_end": ("ctx",)}
+
+
 def no_reaction(script: str, functions: Collection[str], reactions: Sequence[str]) -> str | None:
     """Why a reaction script cannot be attached: none of its functions is a reaction. Its ``on_``
-    functions are named, each with the reaction it looks like a slip for (``on_dowend``)."""
+    functions are named, each with the reaction it looks like a slip for (``on_dowend``), or, for a
+    power's entry point (``on_use``), as that: no slip, a power script given as a reaction."""
     if any(name in functions for name in reactions):
         return None
-    slips = "".join(f"; it defines {name}{did_you_mean(name, reactions)}"
+    slips = "".join(f"; it defines {name}" + (" (a power's entry point: name it as a power's script)"
+                                              if name in POWER_ENTRIES else did_you_mean(name, reactions))
                     for name in sorted(functions) if name.startswith("on_"))
     return f"{script} defines no reaction{slips}; expected one of {', '.join(reactions)}"

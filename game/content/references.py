@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from components.powers import Power
-from game.battle.reactions import POWER_ENTRIES, REACTIONS, new_hosts, reaction_entries
-from game.battle.script_names import no_reaction
+from game.battle.reactions import REACTIONS, new_hosts, reaction_entries
+from game.battle.script_names import POWER_ENTRIES, no_reaction
 from game.content.checks import Problems
 from game.content.files import UnreadableFile, bom_hint, inside_folder
 from game.content.powers import (
