@@ -33,13 +33,16 @@ def test_illegal_commands_are_still_value_errors() -> None:
         Battle(seed=1, width=5, height=5, rules={"cover_bonus": "x"})
 
 
-def test_a_closed_battle_raises_runtime_error() -> None:
+def test_a_closed_battle_raises_runtime_error_but_keeps_what_it_recorded() -> None:
     b = Battle(seed=1, width=5, height=5)
+    b.spawn("A", 1, 1)
     b.close()
     with pytest.raises(RuntimeError, match="this battle is closed"):
-        b.spawn("A", 1, 1)
+        b.spawn("B", 2, 2)
     with pytest.raises(RuntimeError, match="this battle is closed"):
         b.turn_order()
+    assert [e.kind for e in b.events] == ["spawned"] and b.command_log == [("spawn", ("A", 1, 1), {})]
+    assert b.round == 0  # (the README says these stay readable, for a log written after the battle)
 
 
 @pytest.mark.parametrize(("options", "words"), [

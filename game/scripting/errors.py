@@ -163,7 +163,7 @@ class Limits:
             Steps are loop iterations and function calls as counted by the
             interpreter's cancellation hook, in units of ``STEPS_PER_TICK`` (1000): the
             call is aborted at the first hook call where ``hooks * 1000 > max_steps``
-            (so the default stops a runaway loop after ~101,000 iterations).  What a
+            (so the default, 200,000, stops a runaway loop after about 200,000 iterations).  What a
             step does is bounded: an operation whose cost grows with its operands
             (``"x" * n``, ``a == b``, ``x in l``, ``d[k]``, ``s.count(p)``, ``sorted``...)
             pays for their size first (:mod:`game.scripting.checked`), and a long loop or
