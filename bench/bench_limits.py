@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from bench.args import command_line
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from game.content.scenario import load_scenario_text
-from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SQUARES, max_creatures
+from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SIDE, max_creatures
 from game.sim.runner import ai_rng, play
 
 TARGET_S = 5.0
@@ -50,7 +50,7 @@ class Case:
 
 def largest_side(sources: int) -> int:
     """The side of the largest square map on which ``sources`` lights of the largest radius fit the budget."""
-    side = MAX_MAP_SQUARES
+    side = MAX_MAP_SIDE
     while side > 1 and sources * reach_squares(side, side, MAX_RADIUS_FT, 5) > MAX_LIT_SQUARES:
         side -= 1
     return side
@@ -58,12 +58,12 @@ def largest_side(sources: int) -> int:
 
 def crowd_side(creatures: int) -> int:
     """The side of a square map that holds ``creatures`` on even squares either side of the middle."""
-    return min(MAX_MAP_SQUARES, 2 * math.ceil(math.sqrt(creatures)) + 8)
+    return min(MAX_MAP_SIDE, 2 * math.ceil(math.sqrt(creatures)) + 8)
 
 
 def cases() -> list[Case]:
     """Each documented maximum alone, then together, from the limits as the loader checks them."""
-    side = MAX_MAP_SQUARES
+    side = MAX_MAP_SIDE
     both = MAX_LIGHTS + MAX_AREAS
     lit, crowd = largest_side(MAX_LIGHTS), crowd_side(MAX_CREATURES)
     most = MAX_LIT_SQUARES // reach_squares(side, side, MAX_RADIUS_FT, 5)

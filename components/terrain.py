@@ -24,6 +24,8 @@ MAX_RADIUS_FT = 10_000.0
 #: Ground heights and creatures' z, in feet either way of the datum: a fall from 10,000 ft is
 #: already 20 rounds of falling; past this only the arithmetic that reads heights overflows.
 MAX_HEIGHT_FT = 10_000.0
+#: The most squares a grid has along each side (a 1024 x 1024 map is a million squares).
+MAX_GRID_SIDE = 1024
 #: That range, as a scenario file and ``Battle.set_ground`` / ``spawn`` check it.
 HEIGHT = Bound(-MAX_HEIGHT_FT, MAX_HEIGHT_FT, whole=False, unit="ft")
 MAX_LIGHTS = 512
@@ -118,8 +120,8 @@ class Terrain:
 
     def __post_init__(self) -> None:
         for name, value in (("width", self.width), ("height", self.height)):
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1024:
-                raise ValueError(f"grid {name} must be a whole number of squares in 1..1024, not {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_GRID_SIDE:
+                raise ValueError(f"grid {name} must be a whole number of squares in 1..{MAX_GRID_SIDE}, not {value!r}")
         self.ground = np.zeros((self.width, self.height), dtype=np.float64)
         self.walls = np.zeros((self.width, self.height), dtype=bool)
         self.blockers = np.zeros((self.width, self.height), dtype=np.uint8)

@@ -8,7 +8,7 @@ import pytest
 
 from components.terrain import MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from game.content.scenario import ScenarioError, load_scenario_text
-from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SQUARES
+from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SIDE
 
 
 def scenario(side: int, lights: int = 0, areas: int = 0, radius_ft: float = MAX_RADIUS_FT, creatures: int = 2,
@@ -51,7 +51,7 @@ def test_the_most_creatures_load_and_one_more_is_refused() -> None:
 
 
 def test_the_largest_map_with_as_many_full_lights_as_the_budget_takes_loads_and_one_more_is_refused() -> None:
-    side = MAX_MAP_SQUARES
+    side = MAX_MAP_SIDE
     most = MAX_LIT_SQUARES // (side * side)
     loaded = load_scenario_text(scenario(side, lights=most), "big.toml")
     assert (loaded.width, len(loaded.lights)) == (side, most)
@@ -70,14 +70,14 @@ def test_the_most_lights_of_the_largest_radius_load_on_the_largest_map_the_budge
 
 def test_the_budget_counts_squares_of_the_scenarios_own_size() -> None:
     """Big squares (rules.square_ft) make a radius of feet fewer squares: the same lights fit."""
-    side, most = MAX_MAP_SQUARES, MAX_LIT_SQUARES // (MAX_MAP_SQUARES * MAX_MAP_SQUARES)
+    side, most = MAX_MAP_SIDE, MAX_LIT_SQUARES // (MAX_MAP_SIDE * MAX_MAP_SIDE)
     refusal(scenario(side, areas=most + 1))
     loaded = load_scenario_text(scenario(side, areas=most + 1, rules="square_ft = 100\nspeed_ft = 100"), "big.toml")
     assert len(loaded.areas) == most + 1
 
 
 def test_torches_by_the_hundred_fit_the_largest_map() -> None:
-    loaded = load_scenario_text(scenario(MAX_MAP_SQUARES, lights=MAX_LIGHTS, areas=MAX_LIGHTS, radius_ft=30.0),
+    loaded = load_scenario_text(scenario(MAX_MAP_SIDE, lights=MAX_LIGHTS, areas=MAX_LIGHTS, radius_ft=30.0),
                                 "big.toml")
     assert len(loaded.lights) == len(loaded.areas) == MAX_LIGHTS
 

@@ -18,6 +18,7 @@ from typing import Any
 from components import Rules, Visibility
 from components.rules import field_problem, order_problems, speed_problem
 from components.terrain import HEIGHT, MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
+from components.terrain import MAX_GRID_SIDE as MAX_MAP_SIDE  # squares along each side: the grid's own limit
 from components.values import CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, MAX_SEED, Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
@@ -28,11 +29,10 @@ from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, Sc
 from game.content.toml_values import toml_shown
 
 __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
-           "MAX_MAP_SQUARES", "RULE_FIELDS",
+           "MAX_MAP_SIDE", "RULE_FIELDS",
            "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
 
 CONTROLS = ("human", "computer")
-MAX_MAP_SQUARES = 1024  # along each side, the battle grid's own limit
 #: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
 #: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
 MAX_CREATURES = 50
@@ -50,7 +50,7 @@ _PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 #: A scenario's seed, as every flag takes one (``--seed``, ``--only-seed``: 0..2**63-1). A negative
 #: seed is no other battle: Python's generator seeds from its absolute value, so -7 replays 7.
 SEED = Bound(0, MAX_SEED)
-SQUARE = Bound(0, MAX_MAP_SQUARES - 1, unit="(a square)")
+SQUARE = Bound(0, MAX_MAP_SIDE - 1, unit="(a square)")
 RADIUS = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")
 HEALTH, BONUS, SPEED = CREATURE_HEALTH, CREATURE_BONUS, CREATURE_SPEED
 FATIGUE = Bound(0, 100)
@@ -166,8 +166,8 @@ def _rows(rows: Any, legend: Mapping[str, LegendEntry], problems: Problems) -> N
     if width == 0:
         problems.add("map.rows[0]", "a row must have at least one square")
     for name, size in (("width", max(len(r) for r in rows)), ("height", height)):
-        if size > MAX_MAP_SQUARES:
-            problems.add("map.rows", f"the map {name} is {size} squares; at most {MAX_MAP_SQUARES}")
+        if size > MAX_MAP_SIDE:
+            problems.add("map.rows", f"the map {name} is {size} squares; at most {MAX_MAP_SIDE}")
     if problems.items:
         return
     chars = ", ".join(repr(ch) for ch in legend)

@@ -11,20 +11,19 @@ import os
 import sys
 from collections.abc import Callable
 
+from game.play import headless
 from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
 
-#: The demo's round limit, the same as play's (its battle is small: it is long over before this).
-MAX_DEMO_ROUNDS = 500
 
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="never open a window (default when there is no display)")
     p.add_argument("--out", default="out", help="where screenshots and the log go when headless (default: out)")
-    p.add_argument("--rounds", type=whole(1, MAX_DEMO_ROUNDS), default=20,
-                   help=f"at most this many rounds, 1 to {MAX_DEMO_ROUNDS} (default: 20)")
+    p.add_argument("--rounds", type=whole(1, headless.MAX_ROUNDS), default=20,
+                   help=f"at most this many rounds, 1 to {headless.MAX_ROUNDS} (default: 20)")
     p.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
                    help="the computer player for every team, or per team (default: tactical)")
     p.add_argument("--seed", type=SEED, default=7,
@@ -33,7 +32,7 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     """Window with a display; otherwise headless: PNGs per round and the log, printed."""
-    from game.play import demo, headless
+    from game.play import demo
 
     try:
         windowed = not (args.headless or not demo.has_display())
@@ -55,7 +54,8 @@ def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true",
                    help="no window: the computer plays every side; screenshots of its turns and the log go to --out")
     p.add_argument("--out", default="out", help="where the headless screenshots and combat-log.txt go (default: out)")
-    p.add_argument("--rounds", default="20", help="headless: at most this many rounds, 1..500 (default: 20)")
+    p.add_argument("--rounds", default="20",
+                   help=f"headless: at most this many rounds, 1..{headless.MAX_ROUNDS} (default: 20)")
     p.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
                    help="the computer player for every team, or per team as merchants=tactical,bandits=greedy "
                         "(tactical: weighs forecasts; greedy: the fixed baseline; random)")
@@ -68,7 +68,6 @@ def _play_args(p: argparse.ArgumentParser) -> None:
 def _play_headless(args: argparse.Namespace) -> int:
     """Computer against computer on any scenario, turn by turn, without a window."""
     from game.content.scenario import ScenarioError
-    from game.play import headless
 
     try:
         rounds = headless.check_rounds(args.rounds)
@@ -93,7 +92,6 @@ def run_play(args: argparse.Namespace) -> int:
     if args.headless:
         return _play_headless(args)
     from game.content.scenario import ScenarioError
-    from game.play import headless
 
     try:  # the flags first: a bad one is refused whether or not there is a display
         seed = None if args.seed is None else headless.check_seed(args.seed)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from components.values import MAX_SEED
 from game.sim.flags import FlagError, check_out_dir, whole
 
 #: Turns photographed (one PNG each) before only the last picture is kept.
@@ -123,7 +124,7 @@ def check_seed(text: str) -> int:
     Raises:
         PlayError: it is not one.
     """
-    return _whole("--seed", text, 0, 2**63 - 1, "a seed")
+    return _whole("--seed", text, 0, MAX_SEED, "a seed")
 
 
 def check_out(text: str, outputs: tuple[str, ...] = PLAY_OUTPUTS) -> Path:
