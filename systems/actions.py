@@ -121,12 +121,9 @@ def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, 
     falling system). A flier goes all the way.
     """
     goal = path[-1]
-    if flying:
-        return goal, max(z, float(terrain.ground[goal]))
-    if len(path) > 1:
-        level = terrain.level_ground()
-        if level is not None and not level < z:  # every step onto the one level, none of them down from z
-            return goal, level
+    ends = walk_end(terrain, goal, len(path) > 1, z, flying)
+    if ends is not None:
+        return ends
     ground, soft = terrain.ground, terrain.soft
     for square in path[1:]:
         floor = float(ground[square])
@@ -134,6 +131,20 @@ def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, 
             return square, z
         z = floor
     return goal, z
+
+
+def walk_end(terrain: Terrain, goal: tuple[int, int], steps: bool, z: float, flying: bool
+             ) -> tuple[tuple[int, int], float] | None:
+    """:func:`walk`'s answer where no square of the way between decides it, else None: a flier goes all
+    the way; a walker that takes a step (``steps``) onto level ground none of whose steps go down from
+    ``z`` ends on its goal at that level. So a forecast that needs only the end asks no way there."""
+    if flying:
+        return goal, max(z, float(terrain.ground[goal]))
+    if steps:
+        level = terrain.level_ground()
+        if level is not None and not level < z:  # every step onto the one level, none of them down from z
+            return goal, level
+    return None
 
 
 def landing_problem(state: BattleState, mover: int, goal: tuple[int, int], stop: tuple[int, int]) -> str | None:

@@ -90,10 +90,14 @@ def vantage(state: BattleState, user: int, square: tuple[int, int], z: float | N
                    int(sight_level(state, user, square)))
 
 
-def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int | None) -> str | None:
-    """Why a single-target power cannot reach ``target`` from where ``seen`` stands, or None."""
-    if target is None:
-        return f"{power.name} needs a target creature"
+#: What an aim at a creature reads of it that no square of the user's changes (see :func:`target_reading`).
+TargetReading = tuple[str, tuple[int, int], float] | str
+
+
+def target_reading(target: int) -> TargetReading:
+    """``target`` as an aim at it reads it from any square: why there is none to aim at (no such
+    creature, or a dead one), else its team, square and height. A planner asking about one target from
+    several squares reads it once (``aim_problem``'s ``readings``)."""
     if not esper.entity_exists(target) or not esper.has_component(target, Creature):
         return f"there is no creature {target!r} in this battle"
     get = esper.component_for_entity
@@ -101,16 +105,32 @@ def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int
     if is_dead(get(target, Health), get(target, Fatigue)):
         return f"{creature.name} is dead"
     t_position = get(target, Position)
-    t_square = (t_position.x, t_position.y)
+    return creature.team, (t_position.x, t_position.y), t_position.z
+
+
+def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int | None,
+                    readings: dict[int, TargetReading] | None = None) -> str | None:
+    """Why a single-target power cannot reach ``target`` from where ``seen`` stands, or None
+    (``readings``: see :func:`aim_problem`)."""
+    if target is None:
+        return f"{power.name} needs a target creature"
+    reading = None if readings is None else readings.get(target)
+    if reading is None:
+        reading = target_reading(target)
+        if readings is not None:
+            readings[target] = reading
+    if isinstance(reading, str):
+        return reading
+    team, t_square, t_z = reading
     kind = power.targets
     if kind in ("enemy", "enemies", "ally", "allies"):
-        same_team = creature.team == seen.team
+        same_team = team == seen.team
         if kind in ("enemy", "enemies") and same_team:
             return "the target must be an enemy"
         if kind in ("ally", "allies") and not same_team:
             return "the target must be an ally"
     reach = reach_ft(power, state.rules)
-    gap = distance_3d_ft(seen.square, seen.z, t_square, t_position.z, state.rules)
+    gap = distance_3d_ft(seen.square, seen.z, t_square, t_z, state.rules)
     if gap > reach + 1e-9:
         return f"the target is {gap:.4g} ft away and {power.name} reaches {reach:g} ft"
     if target != seen.user and not seen_from(state, seen.sight, seen.square, (t_square,))[0]:
@@ -210,16 +230,19 @@ def user_problem(state: BattleState, power: Power, user: int, queued: Iterable[U
 
 def aim_problem(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,
                 user_square: tuple[int, int] | None = None, direction: tuple[int, int] | None = None,
-                seen: Vantage | None = None, user_z: float | None = None) -> str | None:
+                seen: Vantage | None = None, user_z: float | None = None,
+                readings: dict[int, TargetReading] | None = None) -> str | None:
     """The rest of :func:`use_problem`: why this aim is illegal from ``user_square`` (reach with
     height, sight, the kind of target, a way to face, a square to land on), or None. ``seen``: the
     user on that square, read once by a caller asking about many aims from it; ``user_z``: its
-    height there, when known (else :func:`height_at`'s)."""
+    height there, when known (else :func:`height_at`'s); ``readings``: each target's
+    :func:`target_reading`, kept (filled as asked) by a caller asking about the same targets from
+    several squares while the battle stands still."""
     here = user_square or esper.component_for_entity(user, Position).square
     if seen is None or seen.square != here or seen.user != user:
         seen = vantage(state, user, here, user_z)
     if power.single_target:
-        return _target_problem(state, power, seen, target)
+        return _target_problem(state, power, seen, target, readings)
     if power.aims_at_point:
         problem = _point_problem(state, power, seen, point)
         if problem:

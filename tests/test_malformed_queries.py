@@ -33,6 +33,8 @@ CASES: list[tuple[str, Call, str]] = [
     ("forecast_moves_to 5", lambda b, h, o: b.forecast_moves_to(h, 5), r"squares must be a list of squares"),
     ("forecast_moves_to after", lambda b, h, o: b.forecast_moves_to(h, [(2, 2)], after=7),
      r"after must be a square \(x, y\), not 7"),
+    ("forecast_moves_to way", lambda b, h, o: b.forecast_moves_to(h, [(2, 2)], way=1),
+     r"way must be True or False, not 1"),
     ("forecast_uses", lambda b, h, o: b.forecast_uses(h, "a"), r"from_square must be a square"),
     ("threat True", lambda b, h, o: b.threat(h, True), r"each of squares must be a square \(x, y\), not True"),
     ("threats among=True", lambda b, h, o: b.threats(h, [(2, 2)], among=True),

@@ -63,3 +63,27 @@ def test_reachable_is_what_a_move_accepts_through_a_battle_of_the_gauntlet() -> 
                     agrees(battle, entity)
         finally:
             battle.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(heights=st.lists(st.sampled_from([0, 0, 0, 10, 20]), min_size=36, max_size=36),
+       spots=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=2, max_size=4, unique=True),
+       fliers=st.lists(st.booleans(), min_size=4, max_size=4), level=st.booleans())
+def test_a_forecast_without_its_way_is_the_same_but_for_the_path(heights: list[int], spots: list[tuple[int, int]],
+                                                                  fliers: list[bool], level: bool) -> None:
+    """``forecast_moves_to(..., way=False)`` (what the planner asks) answers as the full forecast but
+    for the path, which it leaves out only where the walk's end needs none (a flier; level ground)."""
+    b = Battle(seed=3, width=6, height=6)
+    for i, h in enumerate(heights):
+        if h and not level:
+            b.set_ground(i % 6, i // 6, h)
+    ids = [b.spawn(f"c{i}", *spot, team="ab"[i % 2], flying=fliers[i]) for i, spot in enumerate(spots)]
+    b.start_combat()
+    squares = [(x, y) for x in range(6) for y in range(6)]
+    for entity in ids:
+        full = b.forecast_moves_to(entity, squares, cover=False)
+        for whole, bare in zip(full, b.forecast_moves_to(entity, squares, cover=False, way=False)):
+            assert bare._replace(path=whole.path) == whole
+            assert bare.path in ((), whole.path)
+            if bare.path == () and whole.legal:
+                assert level or not any(heights) or fliers[ids.index(entity)]

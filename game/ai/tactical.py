@@ -214,7 +214,8 @@ def _walks_on(turn: Turn, moves: list[MoveForecast | None]) -> list[tuple[tuple[
              and battle.queued_fall(me, [m.square]) is None]
     pairs = []
     for jump in jumps:
-        [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square)
+        [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square,
+                                       way=turn.flight_ends)
         if on.legal and on.stops_at == on.square and on.fall is None:
             pairs.append((jump, on))
     if not pairs:
@@ -355,7 +356,8 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
         return flight if flight is not None and flight.score > walking.score else walking
     moves: list[MoveForecast | None] = [None]
     squares = shortlist(turn, reserved, field)
-    moves += [m for m in battle.forecast_moves_to(me, squares, cover=False) if m.legal]
+    # (a way's squares only where a flight running out reads them: see _fall_cost)
+    moves += [m for m in battle.forecast_moves_to(me, squares, cover=False, way=turn.flight_ends) if m.legal]
     ends = [turn.here if m is None or m.stops_at is None else m.stops_at for m in moves]
     threats = battle.threats(me, ends, turn.enemies)
     # the uses from here and from each end it could act on, asked of the battle at once

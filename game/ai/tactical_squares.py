@@ -172,13 +172,13 @@ def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, i
                                if 0 <= x < width and 0 <= y < height and (x, y) not in (move.square, turn.here)
                                and mask[x, y] and (x, y) not in reserved]
     asked = sorted({square for squares in beside.values() for square in squares})
-    dry = {f.square: f for f in battle.forecast_moves_to(me, asked, cover=False)
+    dry = {f.square: f for f in battle.forecast_moves_to(me, asked, cover=False, way=turn.flight_ends)
            if f.legal and f.stops_at == f.square and f.fall is None}
     found = []
     for goal, squares in beside.items():
         # the cheapest first leg first: it leaves the most of the walk for the second
         for via in sorted((s for s in squares if s in dry), key=lambda s: (dry[s].cost_ft or 0, s)):
-            then = battle.forecast_moves_to(me, [goal], cover=False, after=via)[0]
+            then = battle.forecast_moves_to(me, [goal], cover=False, after=via, way=turn.flight_ends)[0]
             if then.legal and then.stops_at == goal and then.fall is None:
                 found.append((via, then))
                 break

@@ -18,7 +18,7 @@ from components.forecasts import MoveForecast
 from game.battle import orders, validate
 from game.battle.creatures import Creatures
 from game.battle.world import entry
-from systems.actions import landing_problem, move_problems, speed_for_round, walk
+from systems.actions import landing_problem, move_problems, speed_for_round, walk, walk_end
 from systems.cover import has_cover
 from systems.drops import fall_odds
 from systems.visibility import level_at, vision_value
@@ -44,17 +44,21 @@ class MoveForecasts(Creatures):
 
     @entry
     def forecast_moves_to(self, entity: int, squares: Iterable[tuple[int, int]], cover: bool = True,
-                          after: tuple[int, int] | None = None) -> list[MoveForecast]:
+                          after: tuple[int, int] | None = None, way: bool = True) -> list[MoveForecast]:
         """:meth:`forecast_move` to each of ``squares``, the creature and its queued orders read once
         (a planner weighs a few squares each turn); with ``after``, as if a move there were queued
         first (a way in two legs: nothing is queued, and that first leg is not checked: its own
         forecast says whether it is legal and dry; one that would leave it falling makes every
-        forecast after it not legal, as the turn would refuse the second leg).
+        forecast after it not legal, as the turn would refuse the second leg). Without ``way``, a move
+        whose walk ends on its goal whatever way it takes (a flight; a walk on level ground, see
+        ``systems.actions.walk_end``) is forecast with no path (``path`` empty, all else the same): a
+        planner that reads where a move ends, its cost and its fall need not lay out a way per square.
 
         Raises:
             IllegalCommand: an unknown creature or a square off the grid.
         """
         squares, cover = validate.places(self.state, squares), validate.flag(cover, "cover")
+        way = validate.flag(way, "way")
         after = None if after is None else validate.place(self.state, after, "after")
         state = self.state
         entity = self.check(entity)
@@ -71,13 +75,21 @@ class MoveForecasts(Creatures):
                                  lambda there: state.taken(there, entity))
         start = position.square
         return [MoveForecast(entity, goal, False, problem) if problem is not None
-                else self._legal_move(entity, start, position.z, goal, left, flying, room, conditions, cover)
+                else self._legal_move(entity, start, position.z, goal, left, flying, room, conditions, cover, way)
                 for goal, problem in zip(goals, problems)]
 
     def _legal_move(self, entity: int, start: tuple[int, int], z: float, goal: tuple[int, int], left: int,
-                    flying: bool, room: float, conditions: Conditions, cover: bool) -> MoveForecast:
-        """The forecast of a move ``move_problem`` found legal: its path, where it stops, and arriving."""
+                    flying: bool, room: float, conditions: Conditions, cover: bool, way: bool = True
+                    ) -> MoveForecast:
+        """The forecast of a move ``move_problem`` found legal: its path (unless not ``way``, where the
+        walk's end needs none), where it stops, and arriving."""
         state = self.state
+        if not way:
+            ends = walk_end(state.terrain, goal, goal != start, z, flying)
+            if ends is not None:  # (the cost ``move_problem`` found, kept; no climb along the search)
+                cost = state.paths.cost(start, goal, limit_ft=left, flying=flying)
+                assert cost is not None
+                return self._arrival(entity, goal, cost, (), *ends, flying, cover, conditions)
         found = state.paths.find(start, goal, limit_ft=left, flying=flying)
         assert found is not None  # move_problem found it
         path, cost = found

@@ -13,7 +13,7 @@ forecast's to the last bit; a test holds the two together.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import esper
 
@@ -28,8 +28,22 @@ from game.battle.script_forecasts import ScriptForecasts
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
-from systems.power_checks import Vantage, aim_problem, attack_chance
+from systems.power_checks import TargetReading, Vantage, aim_problem, attack_chance
 from systems.visibility import level_at
+
+
+class _Asking(NamedTuple):
+    """What every use of one ``outcomes_each`` call shares: the user's side of every attack roll (its
+    fatigue and attack bonus), the battle's answers kept for its stamp (``known``: see
+    ``Outcomes._outcome``; ``hits``: each attack's chance by its parts), and what is read of each
+    target once a call (``readings``: ``systems.power_checks.target_reading``; ``struck``: its side of
+    an attack roll, see ``Outcomes._chances``), as the battle stands still while the call lasts."""
+
+    striker: tuple[int, int]
+    known: dict[tuple[Any, ...], Outcome]
+    hits: dict[tuple[int, ...], float]
+    readings: dict[int, TargetReading]
+    struck: dict[int, tuple[tuple[int, int], int, int, bool]]
 
 
 class Outcomes(Forecasts, ScriptForecasts):
@@ -74,31 +88,32 @@ class Outcomes(Forecasts, ScriptForecasts):
         striker = (esper.component_for_entity(user, Fatigue).level,
                    esper.component_for_entity(user, Defense).attack_bonus)
         memo = self.memo.table(state)
-        known = memo.setdefault("outcomes", {})
-        hits = memo.setdefault("attack_chances", {})  # (shared with the threats' blows: see ``_chances``)
+        # what every use asked in this call shares: the answers kept for the stamp, and each target read
+        # once (the battle stands still while the call lasts)
+        asking = _Asking(striker, memo.setdefault("outcomes", {}),
+                         memo.setdefault("attack_chances", {}),  # (shared with the threats' blows: see ``_chances``)
+                         {}, {})
         found = []
         for square, uses in checked:
             seen, aims = self._aims_at(user, side, square, uses, asked)
-            found.append([self._use_outcome(power, target, point, facing, unusable, seen, striker, known, hits)
+            found.append([self._use_outcome(power, target, point, facing, unusable, seen, asking)
                           for power, target, point, facing, unusable in aims])
         return found
 
     def _use_outcome(self, power: Power, target: int | None, point: tuple[int, int] | None,
-                     facing: tuple[int, int] | None, unusable: str | None, seen: Vantage,
-                     striker: tuple[int, int], known: dict[tuple[Any, ...], Outcome],
-                     hits: dict[tuple[int, ...], float]) -> UseOutcome:
-        """One use's numbers (``_forecast_from``'s, by its parts; ``known``: see :meth:`_outcome`)."""
+                     facing: tuple[int, int] | None, unusable: str | None, seen: Vantage, asking: _Asking
+                     ) -> UseOutcome:
+        """One use's numbers (``_forecast_from``'s, by its parts; ``asking.known``: see :meth:`_outcome`)."""
         state, user, origin = self.state, seen.user, seen.square
-        if unusable or aim_problem(state, power, user, target, point, origin, facing, seen):
+        if unusable or aim_problem(state, power, user, target, point, origin, facing, seen, readings=asking.readings):
             return UseOutcome(power.id, False, bool(power.script), ())
         squares = area_squares(state, power, origin, point, facing) if power.area is not None else ()
         reached = creatures_reached(state, power, user, target, point, origin=origin, direction=facing,
                                     origin_z=seen.z, squares=squares)
         return UseOutcome(power.id, True, bool(power.script),
-                          tuple([self._outcome(power, seen, striker, t, known, hits) for t in reached]))
+                          tuple([self._outcome(power, seen, t, asking) for t in reached]))
 
-    def _outcome(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int,
-                 known: dict[tuple[Any, ...], Outcome], hits: dict[tuple[int, ...], float]) -> Outcome:
+    def _outcome(self, power: Power, seen: Vantage, target: int, asking: _Asking) -> Outcome:
         """One creature's numbers: how the use lands on it, then ``_effects``, as ``_target_odds``.
 
         Past the landing chances, nothing of a use without a push or pull depends on where it is made
@@ -108,6 +123,7 @@ class Outcomes(Forecasts, ScriptForecasts):
         use's, are the target's alone (its save's roll mode reads no square of the user's): those
         numbers are kept by power, target and side, and found again before any chance is worked out.
         """
+        known = asking.known
         moves = bool(power.push_ft or power.pull_ft)
         key: tuple[Any, ...] | None = None
         if not moves and power.attack_bonus is None:  # nothing of it depends on the user's square
@@ -115,7 +131,7 @@ class Outcomes(Forecasts, ScriptForecasts):
             found = known.get(key)
             if found is not None:
                 return found
-        full, half = self._chances(power, seen, striker, target, hits)
+        full, half = self._chances(power, seen, target, asking)
         if not moves and power.attack_bonus is not None:
             key = (power.id, target, seen.team, full, half)
             found = known.get(key)
@@ -130,24 +146,30 @@ class Outcomes(Forecasts, ScriptForecasts):
             known[key] = found
         return found
 
-    def _chances(self, power: Power, seen: Vantage, striker: tuple[int, int], target: int,
-                 hits: dict[tuple[int, ...], float]) -> tuple[float, float]:
+    def _chances(self, power: Power, seen: Vantage, target: int, asking: _Asking) -> tuple[float, float]:
         """``_landing``'s chances of the full and of the halved effect, without an attack roll's
         explanation: an attack from ``attack_terms``' parts (the mode from the user's sight there and
         the target square's light, the Defense from cover and flat-footedness, the d20's table); a
         save, or a use with no roll, by ``_landing`` itself.
 
         An attack's chance is a function of those parts and the rules alone (a battle keeps its rules for
-        its whole life): it is kept in ``hits`` by its parts (the battle's memo, for as long as its stamp
-        holds), which a planner finds again from square after square and in the threats' blows."""
+        its whole life): it is kept in ``asking.hits`` by its parts (the battle's memo, for as long as its
+        stamp holds), which a planner finds again from square after square and in the threats' blows. The
+        target's side of them is read once a call (``asking.struck``)."""
         state = self.state
         if power.attack_bonus is None:
             full, half, _, _ = self._landing(power, seen.user, target, seen.square)
             return full, half
-        there = esper.component_for_entity(target, Position).square
-        parts = (seen.sight, level_at(state, there), striker[0], striker[1] + power.attack_bonus,
-                 esper.component_for_entity(target, Defense).base, has_cover(state, seen.square, there),
-                 "flat-footed" in esper.component_for_entity(target, Conditions).active)
+        struck = asking.struck.get(target)
+        if struck is None:
+            there = esper.component_for_entity(target, Position).square
+            struck = asking.struck[target] = (there, level_at(state, there),
+                                              esper.component_for_entity(target, Defense).base,
+                                              "flat-footed" in esper.component_for_entity(target, Conditions).active)
+        there, level, base, flat_footed = struck
+        striker, hits = asking.striker, asking.hits
+        parts = (seen.sight, level, striker[0], striker[1] + power.attack_bonus, base,
+                 has_cover(state, seen.square, there), flat_footed)
         chance = hits.get(parts)
         if chance is None:
             chance = hits[parts] = attack_chance(*parts, state.rules)
