@@ -45,7 +45,7 @@ def area_centre(power: Power, origin: tuple[int, int], point: tuple[int, int] | 
     return point if (power.range_ft is not None and point is not None) else origin
 
 
-def facing(power: Power, origin: tuple[int, int], point: tuple[int, int] | None,
+def facing(origin: tuple[int, int], point: tuple[int, int] | None,
            direction: tuple[int, int] | None) -> tuple[int, int] | None:
     """Where a cone or line faces: the direction given, else away from the user toward the point.
 
@@ -101,7 +101,7 @@ def area_squares(state: BattleState, power: Power, origin: tuple[int, int], poin
     if power.area.shape == "burst":
         face, apex = None, False
     else:
-        face, apex = facing(power, origin, point, direction), centre != origin
+        face, apex = facing(origin, point, direction), centre != origin
         if face is None:
             return []
     # A fact of the walls, the rules' distances and the shape: kept, as the forecasts ask it for

@@ -183,7 +183,7 @@ def _point_problem(state: BattleState, power: Power, seen: Vantage, point: tuple
 def _facing_problem(power: Power, point: tuple[int, int] | None, direction: tuple[int, int] | None,
                     here: tuple[int, int]) -> str | None:
     """Why a cone or line has no way to face, or None."""
-    if power.needs_direction and facing(power, here, point, direction) is None:
+    if power.needs_direction and facing(here, point, direction) is None:
         if power.range_ft is not None:
             return f"{power.name} is aimed at its user's own square: give it a direction"
         return f"{power.name} needs a direction (or a square to face)"

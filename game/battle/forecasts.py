@@ -353,14 +353,13 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         origin = validate.place(self.state, from_square or orders.projection(self.state, user)[0].square, "from_square")
         found = []
         for power_id in self.powers_of(user):
-            for target, point in self._aims(self.power(power_id), user, origin):
+            for target, point in self._aims(self.power(power_id), origin):
                 forecast = self.forecast(user, power_id, target=target, point=point, from_square=origin)
                 if forecast.legal:
                     found.append(forecast)
         return found
 
-    def _aims(self, power: Power, user: int, origin: tuple[int, int]
-              ) -> list[tuple[int | None, tuple[int, int] | None]]:
+    def _aims(self, power: Power, origin: tuple[int, int]) -> list[tuple[int | None, tuple[int, int] | None]]:
         """The (target, point) pairs worth asking about for one power."""
         state = self.state
         living = [e for e in state.creatures

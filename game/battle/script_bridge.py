@@ -88,7 +88,7 @@ class ScriptBridge:
     # ------------------------------------------------------------------ reads
 
     def creature(self, entity: object) -> int:
-        return validate.creature_id(self.state, entity, self.creatures)  # UnknownEntity: refused
+        return validate.creature_id(entity, self.creatures)  # UnknownEntity: refused
 
     def read_health(self, e: object) -> int:
         return esper.component_for_entity(self.creature(e), Health).current

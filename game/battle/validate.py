@@ -22,7 +22,7 @@ from systems.areas import COMPASS
 from systems.state import BattleState
 
 
-def creature_id(state: BattleState, entity: object, known: set[int]) -> int:
+def creature_id(entity: object, known: set[int]) -> int:
     """``entity`` as an int if it is a creature of this battle (``known`` holds their ids)."""
     if type(entity) is int and entity in known:
         return entity  # the common case, first: this is on every query's path

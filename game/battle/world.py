@@ -361,7 +361,7 @@ class BattleCore:
         """``entity`` as an int if it is one of this battle's creatures; UnknownEntity otherwise."""
         if type(entity) is int and entity in self.ids:
             return entity  # creature_id's common case, first: every query and order starts here
-        return validate.creature_id(self.state, entity, self.ids)
+        return validate.creature_id(entity, self.ids)
 
     def settle(self) -> None:
         """Apply queued GM commands and let vision and conditions catch up, announcing what changed."""
