@@ -30,6 +30,7 @@ from typing import Any
 from bench.args import command_line
 from components.events import AttackRolled, Fell, PowerUsed, Pushed, SaveRolled, TurnStarted
 from game.sim.context import WorkerContext, split_overrides
+from game.sim.flags import SEED, whole
 from game.sim.report import wilson, winners_difference
 from game.sim.runner import DRAW, ai_rng, battle_seed, build, play
 
@@ -201,12 +202,11 @@ def powers_of_scenario(path: Path) -> list[str]:
 
 def main() -> None:
     parser = command_line("bench_ai", __doc__)
-    parser.add_argument("--battles", type=int, default=30, help="battles per side and match-up (default: 30)")
-    parser.add_argument("--seeds", type=int, default=11,
+    parser.add_argument("--battles", type=whole(1, 100_000), default=30,
+                        help="battles per side and match-up (default: 30)")
+    parser.add_argument("--seeds", type=SEED, default=11,
                         help="master seed of the match-ups' battles (default: 11); another checks for overfitting")
     args = parser.parse_args()
-    if not 1 <= args.battles <= 100_000:
-        parser.error("--battles must be in 1..100000")
     with multiprocessing.get_context("fork").Pool(2) as pool:
         print(f"tactical against each opponent, sides swapped, {args.battles} battles a side (aim: >= 70%):")
         rows = matchups(pool, args.battles, args.seeds)

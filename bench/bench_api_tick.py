@@ -27,6 +27,7 @@ from pathlib import Path
 from bench.args import command_line
 from bench.bench_core import SIZE, build
 from game import Battle, IllegalCommand
+from game.sim.flags import whole
 
 HITS, MOVES, TARGET = 20, 50, 100.0
 STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
@@ -81,11 +82,9 @@ def profile(b: Battle, ticks: int, before: Callable[[], None], top: int = 15) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_line("bench_api_tick", __doc__)
-    parser.add_argument("--ticks", type=int, default=60, help="ticks per measurement (default 60)")
+    parser.add_argument("--ticks", type=whole(1, 100_000), default=60, help="ticks per measurement (default 60)")
     parser.add_argument("--no-profile", action="store_true", help="skip the cProfile top 15")
     args = parser.parse_args(argv)
-    if not 1 <= args.ticks <= 100_000:
-        parser.error(f"--ticks must be 1..100000, not {args.ticks}")
     b, ids = build(health=10_000)  # hits of 1 for the whole run must kill nobody
     rng = random.Random(1)
     issue = commands(b, ids, rng)

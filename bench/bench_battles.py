@@ -40,6 +40,7 @@ from bench.args import command_line
 from game.sim.config import SimConfig
 from game.sim.context import WorkerContext
 from game.sim.engines import pool_executor
+from game.sim.flags import whole
 from game.sim.runner import battle_seed, run_battle
 from game.sim.simulate import simulate
 
@@ -217,9 +218,11 @@ def sandboxed_like_a_worker() -> WorkerContext:
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_line("bench_battles", __doc__)
-    parser.add_argument("--battles", type=int, default=300, help="battles per measurement (default 300)")
-    parser.add_argument("--profile-battles", type=int, default=60, help="battles under cProfile (default 60)")
-    parser.add_argument("--keep-battles", type=int, default=1000,
+    parser.add_argument("--battles", type=whole(1, 1_000_000), default=300,
+                        help="battles per measurement (default 300)")
+    parser.add_argument("--profile-battles", type=whole(1, 1_000_000), default=60,
+                        help="battles under cProfile (default 60)")
+    parser.add_argument("--keep-battles", type=whole(1, 1_000_000), default=1000,
                         help="battles of the keep.toml simulate run on one worker (default 1000, as the issue)")
     parser.add_argument("--memory-only", action="store_true", help="only the memory run (with --long: the issue's)")
     parser.add_argument("--memory-policy", default="tactical", choices=("tactical", "greedy", "random"),
@@ -227,10 +230,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--long", action="store_true",
                         help="make the memory run 100,000 battles (default 2,000; about ten minutes of CPU)")
     args = parser.parse_args(argv)
-    for flag, value in (("--battles", args.battles), ("--profile-battles", args.profile_battles),
-                        ("--keep-battles", args.keep_battles)):
-        if not 1 <= value <= 1_000_000:
-            parser.error(f"{flag} must be 1..1000000, not {value}")
     memory_battles = 100_000 if args.long else 2_000
     context = sandboxed_like_a_worker()
     if args.memory_only:

@@ -29,6 +29,7 @@ from bench.args import command_line
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from game.content.scenario import load_scenario_text
 from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SIDE, max_creatures
+from game.sim.flags import seconds
 from game.sim.runner import ai_rng, play
 
 TARGET_S = 5.0
@@ -192,7 +193,8 @@ def _row(case: Case, result: dict[str, float] | str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_line("bench_limits", __doc__)
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds each case may take (default 60)")
+    parser.add_argument("--timeout", type=seconds(1, 3600), default=60.0,
+                        help="seconds each case may take (default 60)")
     parser.add_argument("--only", nargs="*", default=None, help="cases whose name contains any of these words")
     parser.add_argument("--issue", action="store_true", help="also the sizes the issue reported")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -200,8 +202,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         print(json.dumps(measure(Case(**json.loads(args.child)))))
         return 0
-    if not 1 <= args.timeout <= 3600:
-        parser.error(f"--timeout must be 1..3600 seconds, not {args.timeout:g}")
     chosen = cases() + (issue_cases() if args.issue else [])
     if args.only:
         chosen = [c for c in chosen if any(word in c.name for word in args.only)]

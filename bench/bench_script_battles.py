@@ -38,6 +38,7 @@ from pathlib import Path
 from bench.args import command_line
 from bench.bench_battles import SCENARIO
 from game.sim.context import WorkerContext
+from game.sim.flags import whole
 from game.sim.runner import battle_seed, run_battle
 
 #: (id, range in ft, attack bonus, damage): what each damaging power does, in data or by script.
@@ -105,13 +106,9 @@ def rate(path: str, battles: int, context: WorkerContext, seed: int) -> tuple[fl
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_line("bench_script_battles", __doc__)
-    parser.add_argument("--battles", type=int, default=200, help="battles per measurement (default 200)")
-    parser.add_argument("--repeats", type=int, default=3, help="interleaved repeats, best kept (default 3)")
+    parser.add_argument("--battles", type=whole(1, 100_000), default=200, help="battles per measurement (default 200)")
+    parser.add_argument("--repeats", type=whole(1, 20), default=3, help="interleaved repeats, best kept (default 3)")
     args = parser.parse_args(argv)
-    if not 1 <= args.battles <= 100_000:
-        parser.error(f"--battles must be 1..100000, not {args.battles}")
-    if not 1 <= args.repeats <= 20:
-        parser.error(f"--repeats must be 1..20, not {args.repeats}")
     engines = (("in-process (pool worker)", True), ("script worker (API, window, Dask)", False))
     best: dict[tuple[str, bool], float] = {}
     with tempfile.TemporaryDirectory() as tmp:

@@ -26,3 +26,17 @@ def test_a_benchmark_count_below_one_is_refused_with_its_name(name: str) -> None
                           timeout=120, check=False)
     assert done.returncode == 2
     assert "expected a whole number from 1 to 1,000,000,000, got '0'" in done.stderr
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["bench_ai", "--seeds", "-1"], "argument --seeds: expected a seed from 0 to"),
+    (["bench_battles", "--battles", "1_0"], "argument --battles: expected a whole number from 1 to 1,000,000"),
+    (["bench_limits", "--timeout", "nan"], "argument --timeout: expected seconds from 1 to 3600, got 'nan'"),
+    (["bench_script_battles", "--repeats", "21"], "argument --repeats: expected a whole number from 1 to 20"),
+])
+def test_a_benchmarks_flag_is_checked_where_it_is_read(args: list[str], says: str) -> None:
+    """Each flag is read by the project's own checks (a negative seed once reached numpy's own error)."""
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
+    done = subprocess.run([sys.executable, "-m", f"bench.{args[0]}", *args[1:]], capture_output=True, text=True,
+                          timeout=120, env=env, check=False)
+    assert done.returncode == 2 and says in done.stderr, done.stderr
