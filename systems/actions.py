@@ -20,7 +20,7 @@ from components.commands import ActorCommand, Move, Stand, UsePower
 from components.events import CommandRefused, Moved, StoodUp
 from components.terrain import Terrain
 from systems.areas import flies_its_user
-from systems.drops import fall_dice
+from systems.drops import steps_off
 from systems.falling import is_unsupported, round_fall_left
 from systems.geometry import distance_ft
 from systems.paths import Paths, blocked_for
@@ -127,10 +127,15 @@ def walk(terrain: Terrain, path: list[tuple[int, int]], z: float, flying: bool, 
     ground, soft = terrain.ground, terrain.soft
     for square in path[1:]:
         floor = float(ground[square])
-        if floor < z and (z - floor > fall_room_ft or fall_dice(z - floor, bool(soft[square]), rules) > 0):
+        if floor < z and steps_off(z - floor, bool(soft[square]), fall_room_ft, rules):
             return square, z
         z = floor
     return goal, z
+
+
+def stand_cost_ft(movement: Movement) -> int:
+    """What standing up from prone costs of a round's movement: half the creature's speed."""
+    return movement.speed_ft // 2
 
 
 def walk_end(terrain: Terrain, goal: tuple[int, int], steps: bool, z: float, flying: bool
@@ -313,7 +318,7 @@ class ActionSystem(esper.Processor):
         if "prone" not in conditions.granted:
             state.emit(CommandRefused(state.round, entity, "stand", "it is not prone"))
             return
-        movement.used_ft += movement.speed_ft // 2
+        movement.used_ft += stand_cost_ft(movement)
         conditions.revoke("prone")
         state.dirty.add(entity)
         state.emit(StoodUp(state.round, entity))

@@ -32,6 +32,7 @@ from systems.cover_lines import (
     row_of,
     solids_for,
 )
+from systems.geometry import grid_squares
 from systems.state import BattleState, Phase
 
 
@@ -207,7 +208,7 @@ def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules, only: 
             return np.array(-1)
         ax = np.abs(coords[theirs, 0] - coords[only, 0])
         ay = np.abs(coords[theirs, 1] - coords[only, 1])
-        dist = np.maximum(ax, ay) if rules.diagonal == "one" else np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+        dist = grid_squares(ax, ay, rules)
         return np.array(theirs[np.argmin(dist)])
     for team in np.unique(teams):
         mine = np.flatnonzero(teams == team)
@@ -216,10 +217,7 @@ def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules, only: 
             continue
         ax = np.abs(coords[mine, None, 0] - coords[None, theirs, 0])
         ay = np.abs(coords[mine, None, 1] - coords[None, theirs, 1])
-        if rules.diagonal == "one":
-            dist = np.maximum(ax, ay)
-        else:
-            dist = np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+        dist = grid_squares(ax, ay, rules)
         best[mine] = theirs[np.argmin(dist, axis=1)]
     return best
 

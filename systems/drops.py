@@ -26,6 +26,14 @@ def fall_dice(distance_ft: float, soft: bool, rules: Rules) -> int:
     return dice
 
 
+def steps_off(drop_ft: float, soft: bool, room_ft: float, rules: Rules) -> bool:
+    """Whether a walker stepping down ``drop_ft`` onto a square steps off a ledge there (and falls)
+    rather than walking on: a drop past the fall the round has left it (``room_ft``), or one whose
+    fall would roll a die (onto ``soft`` ground, halved). The walk's rule, and what a search for the
+    squares a walk reaches asks of it."""
+    return drop_ft > 0 and (drop_ft > room_ft or fall_dice(drop_ft, soft, rules) > 0)
+
+
 def least_hurtful_drop_ft(rules: Rules) -> float:
     """The shortest fall that deals any damage on hard ground (infinite when no fall does): what a
     planner holds a drop against before it asks for the fall's odds."""

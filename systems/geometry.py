@@ -19,6 +19,12 @@ def distance_squares(dx: int, dy: int, rules: Rules) -> int:
     return ax + ay // 2
 
 
+def grid_squares(ax: np.ndarray, ay: np.ndarray, rules: Rules) -> np.ndarray:
+    """:func:`distance_squares` for arrays of absolute offsets ``ax``, ``ay`` at once (any shape)."""
+    found: np.ndarray = np.maximum(ax, ay) if rules.diagonal == "one" else np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    return found
+
+
 def distance_ft(a: tuple[int, int], b: tuple[int, int], rules: Rules) -> int:
     """Feet between the squares ``a`` and ``b``."""
     return distance_squares(a[0] - b[0], a[1] - b[1], rules) * rules.square_ft
@@ -54,7 +60,7 @@ def distances_3d_ft(xs: np.ndarray, ys: np.ndarray, zs: np.ndarray, b: tuple[int
     height difference, then the larger of the two or the straight line), so the two agree exactly.
     """
     ax, ay = np.abs(xs - b[0]), np.abs(ys - b[1])
-    squares = np.maximum(ax, ay) if rules.diagonal == "one" else np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    squares = grid_squares(ax, ay, rules)
     across = (squares * rules.square_ft).astype(np.float64)
     up = np.abs(zs.astype(np.float64) - float(b_z))
     if rules.height_distance == "larger":
@@ -75,7 +81,7 @@ def distances_3d_ft_to(xs: np.ndarray, ys: np.ndarray, zs: np.ndarray, targets: 
     bx = np.array([t[0][0] for t in targets], dtype=np.int64)[:, None]
     by = np.array([t[0][1] for t in targets], dtype=np.int64)[:, None]
     ax, ay = np.abs(xs[None, :] - bx), np.abs(ys[None, :] - by)
-    squares = np.maximum(ax, ay) if rules.diagonal == "one" else np.maximum(ax, ay) + np.minimum(ax, ay) // 2
+    squares = grid_squares(ax, ay, rules)
     across = (squares * rules.square_ft).astype(np.float64)
     up = np.abs(zs.astype(np.float64)[None, :] - np.array([float(t[1]) for t in targets])[:, None])
     if rules.height_distance == "larger":

@@ -16,7 +16,7 @@ from components import Conditions, Falling, Movement, Position
 from components.commands import ActorCommand, Move, Stand, UsePower
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
-from systems.actions import landing_problem, move_problem, speed_for_round, walk
+from systems.actions import landing_problem, move_problem, speed_for_round, stand_cost_ft, walk
 from systems.areas import flies_its_user
 from systems.drops import fall_dice
 from systems.falling import round_fall_left
@@ -136,7 +136,7 @@ def _through_queue(state: BattleState, entity: int, position: Position, movement
             z = ground
             prone = prone or fall_dice(drop, bool(terrain.soft[here]), rules) > 0
         elif isinstance(command, Stand):
-            used += movement.speed_ft // 2
+            used += stand_cost_ft(movement)
             prone = False
         elif isinstance(command, UsePower):
             here, z, flying = _after_use(state, entity, command, here, z, flying)

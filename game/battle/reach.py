@@ -16,7 +16,7 @@ import numpy as np
 
 from components import Position
 from systems.actions import landing_problem, walk
-from systems.drops import fall_dice
+from systems.drops import steps_off
 from systems.state import BattleState
 
 
@@ -39,7 +39,7 @@ def _a_step_down(state: BattleState, square: tuple[int, int], z: float, room: fl
     ground, rules = state.terrain.ground, state.rules
     x, y = square
     drop = max(float(ground[max(x - 1, 0):x + 2, max(y - 1, 0):y + 2].max()), z) - float(ground[square])
-    return drop > 0 and (drop > room or fall_dice(drop, bool(state.terrain.soft[square]), rules) > 0)
+    return steps_off(drop, bool(state.terrain.soft[square]), room, rules)
 
 
 def _beyond(costs: np.ndarray, step: tuple[int, int], left: int, square_ft: int) -> np.ndarray:
