@@ -187,6 +187,17 @@ def has_cover_many(state: BattleState, attackers: Sequence[tuple[int, int]], def
     return [covered(attacker, defender) for attacker, defender in zip(attackers, defenders)]
 
 
+def has_cover_arrays(state: BattleState, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:
+    """:func:`has_cover` for each row of two ``(n, 2)`` arrays of squares at once, as booleans: a pass
+    over many pairs (the cover a whole map gives), where each answer's lookup would cost more."""
+    if not state.rules.cover_enabled or not len(attackers):
+        return np.zeros(len(attackers), dtype=bool)
+    counts = cover_counts(state.caches, state.terrain, attackers, defenders)
+    covered: np.ndarray = counts >= state.rules.cover_lines_needed
+    covered &= (attackers[:, 0] != defenders[:, 0]) | (attackers[:, 1] != defenders[:, 1])
+    return covered
+
+
 def nearest_enemies(squares: np.ndarray, teams: np.ndarray, rules: Rules, only: int | None = None) -> np.ndarray:
     """Index of each creature's nearest enemy (another team), or -1; ties go to the lower index.
 

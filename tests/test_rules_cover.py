@@ -361,3 +361,24 @@ def test_an_arrow_slits_cover_is_named_as_cover_not_a_wall():
         b.tick()
         [line] = [s for s in format_events(b, b.events) if " attacks " in s]
         assert "(in cover: +5)" in line and "wall" not in line
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    pairs=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)),
+                   min_size=1, max_size=12),
+    walls=st.sets(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=10),
+    needed=st.integers(1, 4),
+)
+def test_cover_for_arrays_of_pairs_is_each_pairs_own(pairs, walls, needed):
+    """``has_cover_arrays`` (a whole map's pass) answers each pair as ``has_cover`` does, its own
+    square included (never cover), whatever the lines the rules need."""
+    from systems.cover import has_cover_arrays
+
+    with Battle(seed=1, width=7, height=7, rules={"cover_lines_needed": needed}) as b:
+        for w in sorted(walls):
+            b.add_wall(*w)
+        attackers = np.array([p[:2] for p in pairs], dtype=np.int64)
+        defenders = np.array([p[2:] for p in pairs], dtype=np.int64)
+        got = has_cover_arrays(b.state, attackers, defenders).tolist()
+        assert got == [has_cover(b.state, (a, c), (d, e)) for a, c, d, e in pairs]

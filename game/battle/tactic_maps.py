@@ -16,7 +16,7 @@ from components import Conditions, Creature, Fatigue, Health, Movement, Position
 from game.battle import validate
 from game.battle.outcomes import Outcomes
 from game.battle.world import entry
-from systems.cover import cover_counts, has_cover_many
+from systems.cover import has_cover_arrays, has_cover_many
 from systems.paths import UNREACHABLE
 from systems.visibility import level_at, seen_from, vision_value
 from systems.vitals import is_dead, is_flying
@@ -51,13 +51,10 @@ class TacticMaps(Outcomes):
         state = self.state
         cells = np.array(squares, dtype=np.int64).reshape(-1, 2)
         counts = np.zeros(len(cells), dtype=np.int64)
-        if state.rules.cover_enabled and len(cells) and from_squares:
-            attacker = np.repeat(np.array(from_squares, dtype=np.int64), len(cells), axis=0)
-            blocked = cover_counts(state.caches, state.terrain, attacker, np.tile(cells, (len(from_squares), 1)))
-            blocked = blocked >= state.rules.cover_lines_needed
-            blocked &= (attacker[:, 0] != np.tile(cells[:, 0], len(from_squares))) | \
-                (attacker[:, 1] != np.tile(cells[:, 1], len(from_squares)))
-            counts += blocked.reshape(len(from_squares), len(cells)).sum(axis=0)
+        if len(cells) and from_squares:
+            attackers = np.repeat(np.array(from_squares, dtype=np.int64), len(cells), axis=0)
+            covered = has_cover_arrays(state, attackers, np.tile(cells, (len(from_squares), 1)))
+            counts += covered.reshape(len(from_squares), len(cells)).sum(axis=0)
         return {(int(x), int(y)): int(c) for (x, y), c in zip(cells.tolist(), counts.tolist())}
 
     @entry
