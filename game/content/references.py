@@ -153,12 +153,12 @@ def _check_power_script(power_id: str, power: Power, where: str, folder: Path, t
 
 
 def check_script_overrides(overrides: Iterable[tuple[str, Any]], powers: Mapping[str, Power], source: str,
-                           folder: Path, trusted: bool) -> None:
+                           folder: Path, trusted: bool, reads: ScriptReads | None = None) -> None:
     """The scripts a sweep gives powers (``powers.ID.script``), checked as the scenario's own are when
     it loads: read from its script folder, parsed, each entry point able to take the battle's call,
     and one a use calls. The power loader checks only that the file is there, so a script that does
     not parse ran in every battle of the variant, failing each time, instead of being refused before
-    the first.
+    the first. ``reads`` as for :func:`load_script` (a replay's recorded scripts).
 
     Raises:
         PowerError: naming the scenario, the override and what is wrong with its script.
@@ -166,7 +166,8 @@ def check_script_overrides(overrides: Iterable[tuple[str, Any]], powers: Mapping
     changed = sorted({key.split(".")[1] for key, _ in overrides if key.count(".") == 2 and key.endswith(".script")})
     problems = Problems()
     for power_id in changed:
-        check_power_scripts((power_id,), f"override 'powers.{power_id}.script'", powers, folder, trusted, problems)
+        check_power_scripts((power_id,), f"override 'powers.{power_id}.script'", powers, folder, trusted, problems,
+                            reads)
     if problems:
         raise PowerError(f"{source}: {'; '.join(problems.items)}")
 

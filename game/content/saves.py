@@ -52,7 +52,8 @@ from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
-from game.content.recorded import RecordedFiles
+from game.content.recorded import RecordedFiles, ScriptReads
+from game.content.references import check_script_overrides
 from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, read_document
 from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
@@ -269,6 +270,9 @@ def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
         changed = tuple((k, decode_value(v, f"power override {k}")) for k, v in document.get("powers", []))
         powers = apply_power_overrides(changed, scenario.library, scenario.script_dir,
                                        check_scripts=not scenario.recorded) if changed else None
+        if powers is not None and scenario.recorded:  # a script the file carries, with an entry a use calls
+            check_script_overrides(changed, powers, "the recording", scenario.script_dir, scenario.trusted,
+                                   ScriptReads(recorded=scenario.files.scripts))
     except (PowerError, SaveError) as err:
         raise _fail(path, f"its power overrides do not apply: {err}") from None
     return powers, changed
