@@ -109,19 +109,17 @@ def test_an_ai_order_the_battle_refuses_when_it_resolves_is_counted(monkeypatch)
     assert first_refusal.startswith("round 1: Knight cannot use Strike: ")
 
 
-def test_a_controller_refuses_a_misspelt_team_at_its_first_turn():
-    """``ai.controller("bleu=random")`` once left blue to the default tactical player unnoticed; the
-    team names are checked against the battle's at the first turn, out of ``tick`` (not a refusal)."""
-    from game import Battle
+def test_a_controller_naming_a_team_the_battle_lacks_is_refused_before_the_round():
+    """``ai.controller("bleu=random")`` once left blue to the default tactical player unnoticed: ``tick``
+    refuses it before its round begins, naming the battle's teams, and the battle plays on."""
+    from game import Battle, IllegalCommand
 
-    for spec in ("bleu=random", "blue=random,red=greedy"):
-        with Battle(seed=1, width=8, height=8) as b:
-            b.spawn("A", 1, 1, team="blue", powers=["strike"])
-            b.spawn("C", 6, 6, team="red", powers=["strike"])
-            b.start_combat()
-            if spec.startswith("bleu"):
-                with pytest.raises(LookupError, match="'bleu', which the battle does not have; its teams: blue, red"):
-                    b.tick(controller=ai.controller(spec))
-            else:
-                b.tick(controller=ai.controller(spec))
-                assert b.round == 1 and not kinds(b, "command_refused")
+    with Battle(seed=1, width=8, height=8) as b:
+        b.spawn("A", 1, 1, team="blue", powers=["strike"])
+        b.spawn("C", 6, 6, team="red", powers=["strike"])
+        b.start_combat()
+        with pytest.raises(IllegalCommand, match="team 'bleu', which the battle does not have; its teams: blue, red"):
+            b.tick(controller=ai.controller("bleu=random"))
+        assert b.round == 0 and not kinds(b, "command_refused")
+        b.tick(controller=ai.controller("blue=random,red=greedy"))
+        assert b.round == 1 and not kinds(b, "command_refused")

@@ -213,9 +213,24 @@ def act(battle: Any, entity: int, policy: str = "tactical", rng: random.Random |
     return issue(battle, plan_turn(battle, entity, policy, rng, reserved, powers))
 
 
+class TeamController:
+    """A turn controller that names the teams its policy is for (``teams_named``), so that ``tick``
+    refuses it before a round begins when one is not in the battle: a misspelt team would otherwise
+    be left to the default policy unnoticed."""
+
+    __slots__ = ("play", "teams_named")
+
+    def __init__(self, play: Callable[[Any, int], None], teams_named: frozenset[str]) -> None:
+        self.play = play
+        self.teams_named = teams_named
+
+    def __call__(self, battle: Any, entity: int) -> None:
+        self.play(battle, entity)
+
+
 def controller(policy: str = "tactical", rng: random.Random | None = None,
                powers: Mapping[int, Sequence[str]] | None = None,
-               controls: Callable[[int], bool] | None = None, seed: int | None = None) -> Callable[[Any, int], None]:
+               controls: Callable[[int], bool] | None = None, seed: int | None = None) -> TeamController:
     """A turn controller for ``Battle.tick(controller=...)``: plans each creature's turn when it comes.
 
     Deciding at the creature's own turn means it sees the board as it is then (who moved, who fell),
@@ -229,28 +244,18 @@ def controller(policy: str = "tactical", rng: random.Random | None = None,
             whose pinned event logs it made).
 
     Raises:
-        ValueError: ``policy`` is not a policy (at once).
-        LookupError: at its first turn, ``policy`` names a team the battle does not have (a typo
-            would leave that team to the default policy unnoticed; raised out of ``tick``, not
-            counted as a refused order).
+        ValueError: ``policy`` is not a policy (at once). A team it names that the battle does not
+            have is refused by ``tick`` before its round begins (``TeamController.teams_named``).
     """
     rng = rng if rng is not None else random.Random(0)
     policies = parse_policies(policy)
-    unchecked = len(policies) > 1  # teams named: checked against the battle's at the first turn
 
     def take_turn(battle: Any, entity: int) -> None:
-        nonlocal unchecked
-        if unchecked:
-            try:
-                policies_for(policy, {battle.team(c) for c in battle.creatures()}, "the battle")
-            except ValueError as err:
-                raise LookupError(f"ai.controller: {err}".replace("--policy names", "the policy names")) from None
-            unchecked = False
         if controls is None or controls(entity):
             turn = rng if seed is None else turn_rng(seed, battle.round, entity)
             act(battle, entity, policy_of(policies, battle.team(entity)), turn, None, powers)
 
-    return take_turn
+    return TeamController(take_turn, frozenset(policies) - {""})
 
 
 def act_for(battle: Any, entities: Iterable[int], policy: str = "tactical", rng: random.Random | None = None,

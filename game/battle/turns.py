@@ -13,7 +13,7 @@ from typing import Any
 
 import esper
 
-from components import Conditions, Fatigue, Health
+from components import Conditions, Creature, Fatigue, Health
 from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
 from components.values import Bound
@@ -186,11 +186,15 @@ class Turns(BattleCore):
                 ...]], ...]``; replays pass it instead of a controller (the log records it).
 
         Raises:
-            IllegalCommand: a controller that cannot be called, malformed ``orders``, a round still
+            IllegalCommand: a controller that cannot be called or that names a team the battle
+                does not have (``ai.controller("bleu=random")``), malformed ``orders``, a round still
                 under way, or (after an exception in the controller or a handler left the round half
                 played, the exception itself re-raised) any command until a snapshot is restored.
         """
         recorded = validate_whole.recorded_orders(controller, orders)
+        if getattr(controller, "teams_named", None):
+            validate_whole.controller_teams(
+                controller, {esper.component_for_entity(e, Creature).team for e in self.state.creatures})
         self._no_round_open()  # (begin_round's refusal, before the tick's stretch of the caller's code)
         self.recording.tick_orders = []
         with self.recording.interruptible("tick", self.state):

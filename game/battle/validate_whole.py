@@ -127,6 +127,17 @@ def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -
                              f"leave it half played; {recording.interrupted}")
 
 
+def controller_teams(controller: object, teams: set[str]) -> None:
+    """A controller that names the teams it plays for (``teams_named``, as ``ai.controller``'s does)
+    names only teams of the battle: checked before ``tick`` begins a round, where a refusal leaves
+    the battle as it was."""
+    named = getattr(controller, "teams_named", None)
+    unknown = sorted(set(named) - teams) if isinstance(named, (set, frozenset)) else []
+    if unknown:
+        raise IllegalCommand(f"tick: the controller's policy names team {unknown[0]!r}, which the battle does not "
+                             f"have; its teams: {', '.join(sorted(teams))}")
+
+
 def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
     """``tick``'s controller (None or a callable) and its recorded orders, ``[[actor, [[name, args,
     kwargs], ...]], ...]`` (as a log holds them), by actor. Why up front: found inside the round, either
