@@ -52,3 +52,19 @@ def test_a_spent_action_is_told_when_the_next_power_is_chosen() -> None:
     assert b.power_problem(mage, "fly") is None and "action" in (b.power_problem(mage, "burning-hands") or "")
     with pytest.raises(IllegalCommand, match="unknown power 'lamp'"):
         b.power_problem(mage, "lamp")
+
+
+def test_a_power_after_a_move_that_leaves_it_falling_is_refused_when_chosen() -> None:
+    """``power_problem`` says what ``use_power`` would: after a queued move off a 900 ft ledge the
+    creature is still falling when its next order resolves (it once said the power was usable, and
+    every square then read "cannot")."""
+    b = Battle(seed=1, width=8, height=4)
+    b.set_ground(0, 0, 900)
+    archer = b.spawn("A", 0, 0, team="x", powers=["shoot"])
+    foe = b.spawn("E", 5, 0, team="y")
+    b.start_combat()
+    b.move(archer, 1, 0)
+    problem = b.power_problem(archer, "shoot")
+    assert problem is not None and problem.startswith("it will be falling after its move to (1, 0)")
+    with pytest.raises(IllegalCommand, match=r"cannot use Shoot: it will be falling after its move to \(1, 0\)"):
+        b.use_power(archer, "shoot", target=foe)

@@ -219,14 +219,21 @@ def next_place(state: BattleState, entity: int, doing: str) -> tuple[tuple[int, 
     ("Knight (#3) cannot stand: it will be falling after ...") when its queued orders leave it
     falling into the next round, as the resolution would refuse whatever comes after. ``doing``
     names the order ("stand", "use Strike")."""
-    position = esper.component_for_entity(entity, Position)
-    if not state.actions.get(entity):
-        return position.square, position.z
-    here, _, z, falling, _, _, _ = _through_queue(state, entity, position,
-                                                  esper.component_for_entity(entity, Movement), ())
+    here, z, falling = queue_end(state, entity)
     if falling is not None:
         raise IllegalCommand(f"{label(entity)} cannot {doing}: {falling}")
     return here, z
+
+
+def queue_end(state: BattleState, entity: int) -> tuple[tuple[int, int], float, str | None]:
+    """Where the creature's queued orders leave it, its height there, and why it would then be
+    falling into the next round (None when it would not: :func:`next_place`'s refusal)."""
+    position = esper.component_for_entity(entity, Position)
+    if not state.actions.get(entity):
+        return position.square, position.z, None
+    here, _, z, falling, _, _, _ = _through_queue(state, entity, position,
+                                                  esper.component_for_entity(entity, Movement), ())
+    return here, z, falling
 
 
 def will_be_prone(state: BattleState, entity: int) -> bool:

@@ -96,7 +96,7 @@ class PowerUses(BattleCore):
         user = self.check(user)
         power = self.power(power_id)
         queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
-        return user_problem(self.state, power, user, queued)
+        return user_problem(self.state, power, user, queued) or orders.queue_end(self.state, user)[2]
 
     @command
     def end_power(self, user: int, effect_id: int) -> None:
