@@ -73,3 +73,15 @@ def test_a_battle_records_the_same_failure_in_either_host(tmp_path: Path, truste
         b.tick()
         reasons = {e.reason for e in b.events if isinstance(e, ScriptFailed)}
     assert reasons == {"big.star in on_turn_start: result too large (over 1048576 bytes)"}
+
+
+def test_a_smaller_message_cap_is_the_same_rule_in_both_hosts() -> None:
+    """Under a ``max_message_bytes`` of 2,000 a 1,000-character argument of escapes is over the cap in
+    both hosts: the in-process host once took it for certainly small (a shortcut fit for the
+    default cap alone)."""
+    limits = Limits(max_message_bytes=2000)
+    body = 'return ctx.name("\\u00e9" * 1000)'
+    reason = "big.star:2 in f: ctx.name: arguments too large (6022 bytes)"
+    assert _reason(InProcessHost(["name"], limits=limits), body, lambda method, args: "ok") == reason
+    with WorkerHost(["name"], limits=limits) as worker:
+        assert _reason(worker, body, lambda method, args: "ok") == reason

@@ -20,11 +20,13 @@ __all__ = ["SLACK", "arguments_too_large", "dumps", "result_too_large"]
 #: Envelope bytes allowed on top of ``Limits.max_message_bytes`` for a reply (result) message.
 SLACK: Final = 4096
 
-#: Arguments this few, each a number, None, a bool or a string this short, are far below any cap
-#: (at most 12 bytes of JSON a character): the common ctx call is not encoded just to be measured.
+#: Arguments this few, each a number of at most 19 digits, None, a bool or a string this short,
+#: make a message of at most ``_SMALL_MOST`` bytes (12 bytes of JSON a character at worst): under a
+#: cap at least that big, the common ctx call is not encoded just to be measured.
 _FEW_ARGUMENTS: Final = 16
 _SHORT_TEXT: Final = 1024
-_NUMBERS: Final = frozenset({type(None), bool, int, float})
+_NUMBERS: Final = frozenset({type(None), bool, float})
+_SMALL_MOST: Final = _FEW_ARGUMENTS * (12 * _SHORT_TEXT + 32) + 256
 
 
 def dumps(obj: Any) -> bytes:
@@ -32,14 +34,18 @@ def dumps(obj: Any) -> bytes:
     return json.dumps(obj, separators=(",", ":"), allow_nan=True).encode()
 
 
-def _small(values: Sequence[Any]) -> bool:
-    """Whether ``values`` are certainly a small message: few scalars and short strings."""
-    if len(values) > _FEW_ARGUMENTS:
+def _small(values: Sequence[Any], cap: int) -> bool:
+    """Whether ``values`` are certainly a message under ``cap``: few scalars and short strings, and a
+    cap past the most those can take (a smaller ``Limits.max_message_bytes`` is measured each time)."""
+    if len(values) > _FEW_ARGUMENTS or cap < _SMALL_MOST:
         return False
     for value in values:
         kind = type(value)
         if kind is str:
             if len(value) > _SHORT_TEXT:
+                return False
+        elif kind is int:
+            if not -10**19 < value < 10**19:
                 return False
         elif kind not in _NUMBERS:
             return False
@@ -51,7 +57,7 @@ def arguments_too_large(method: str, args: Sequence[Any], cap: int) -> str | Non
 
     Measured as the worker's bridge request ``["bridge", method, args]``, against ``cap`` bytes.
     """
-    if _small(args):
+    if _small(args, cap):
         return None
     size = len(dumps(["bridge", method, list(args)]))
     return f"arguments too large ({size} bytes)" if size > cap else None
@@ -60,6 +66,6 @@ def arguments_too_large(method: str, args: Sequence[Any], cap: int) -> str | Non
 def result_too_large(value: Any, steps: int, cap: int) -> bool:
     """Whether a call's (plain) result is too big to cross: the worker's reply ``["ok", value, steps]``
     is over ``cap`` bytes and the envelope's :data:`SLACK`."""
-    if _small((value,)):
+    if _small((value,), cap):
         return False
     return len(dumps(["ok", value, steps])) > cap + SLACK
