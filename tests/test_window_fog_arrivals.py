@@ -9,7 +9,7 @@ from window_steps import play_to_turn
 
 from game.battle.facade import Battle
 from game.play.app import App
-from game.render.feed import EventFeed
+from game.render.feed import EventFeed, told_as_seen
 from game.render.inputs import Key
 
 SIZE = (1100, 700)
@@ -119,3 +119,17 @@ def test_a_loaded_battle_is_shown_with_its_own_fog() -> None:
     app.replace_battle(blind)
     assert (app.ui.visible == blind.visible_squares("blue")).all()
     assert orc in app.ui.hidden
+
+
+def test_a_way_round_in_two_legs_comes_into_sight_where_its_last_leg_ends() -> None:
+    """The computer walks a way round in two moves; the team's log said it came into sight at the
+    first leg's end, in the fog, then told the second leg from there: now one line, at the end."""
+    b = Battle(seed=1, width=12, height=3)
+    b.spawn("Hero", 0, 1, team="a")
+    orc = b.spawn("Orc", 11, 1, team="b")
+    b.start_combat()
+    b.move(orc, 9, 1)
+    b.move(orc, 7, 1)
+    b.tick()
+    lines = [line for line in told_as_seen(b, b.events, {}, frozenset({orc})) if line.startswith("Round 1: Orc")]
+    assert lines == ["Round 1: Orc comes into sight at (7, 1)"]

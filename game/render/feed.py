@@ -96,14 +96,16 @@ class _Mark(NamedTuple):
 
 def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arrived: frozenset[int]) -> list[str]:
     """The team's lines for ``events``: a creature that was out of its sight and walked into it
-    (``arrived``) "comes into sight" where its move ended. The move's own line would name the square
-    it set off from and the feet it walked, where the team did not see it."""
+    (``arrived``) "comes into sight" where its last move ended. A move's own line would name the square
+    it set off from and the feet it walked, where the team did not see it; its earlier moves (the
+    first leg of a way round, through the fog) are not said at all."""
     lines: list[str] = []
     run: list[Any] = []
-    first = set(arrived)
-    for event in events:
-        if isinstance(event, Moved) and event.entity in first:
-            first.discard(event.entity)  # (a later move of its own starts where it came into sight)
+    last = {event.entity: i for i, event in enumerate(events) if isinstance(event, Moved) and event.entity in arrived}
+    for i, event in enumerate(events):
+        if isinstance(event, Moved) and event.entity in last:
+            if last[event.entity] != i:
+                continue  # (a leg before the one that ends where the team sees it)
             lines.extend(format_events(battle, run, names))
             run = []
             x, y = event.to_square
