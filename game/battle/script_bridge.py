@@ -137,7 +137,8 @@ class ScriptBridge:
     def read_creatures_in_area(self, x: object, y: object, radius_ft: object) -> list[int]:
         """Every creature within ``radius_ft`` of the ground at (x, y), heights counted as a burst
         aimed there counts them (a flier 60 ft up is not beside the square below it); the fallen
-        too (a script that wants the living asks ``is_alive``)."""
+        too (a script that wants the living asks ``is_alive``). A distance, not an area: a wall
+        between does not stop it (a script that needs a clear line asks ``can_see``)."""
         centre = validate.square(self.state, x, y, "area centre")
         radius = feet(radius_ft, "radius")
         rules = self.state.rules  # one distance per creature, not a mask of the whole map
