@@ -20,6 +20,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bench.args import count
+
 #: (name, health, defense, creature attack bonus, power attack bonus, damage dice count, sides, plus,
 #: initiative bonus): the same numbers as the bench scenario's creatures and their best power.
 SIDE = (
@@ -99,8 +101,7 @@ def measure(play: Callable[[random.Random, int], tuple[int, int]], battles: int,
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    result = run(int(args[0]) if args else 20000)
+    result = run(count("floor", __doc__, "battles", 20000, "battles to play", argv))
     print(f"floor (plain Python, attacks and damage only): {result['rate']:.0f} battles/s on 1 core "
           f"({result['battles']} battles in {result['seconds']:.2f} s); first mover wins "
           f"{100 * result['first_mover']:.1f}% [{100 * result['low']:.1f}-{100 * result['high']:.1f}] of even battles")

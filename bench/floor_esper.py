@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import esper
 
+from bench.args import count
 from bench.floor import SIDE, measure
 
 
@@ -119,12 +120,7 @@ def run(battles: int = 5000, seed: int = 0) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    battles = int(args[0]) if args else 5000
-    if not 1 <= battles <= 10_000_000:
-        print(f"floor_esper: BATTLES must be 1..10000000, not {battles}")
-        return 2
-    result = run(battles)
+    result = run(count("floor_esper", __doc__, "battles", 5000, "battles to play", argv))
     print(f"esper floor (attacks and damage only, as esper processors): {result['rate']:.0f} battles/s on 1 core "
           f"({result['battles']} battles in {result['seconds']:.2f} CPU s); first mover wins "
           f"{100 * result['first_mover']:.1f}% [{100 * result['low']:.1f}-{100 * result['high']:.1f}]")
