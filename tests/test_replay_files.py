@@ -161,7 +161,7 @@ def test_a_version_1_file_still_replays_from_the_files_beside_its_scenario(tmp_p
                                           r"shipped_power_files"),
     (lambda d: d["files"]["scripts"].update({"blade.star": 3}), r"files\.scripts must be an object from file names"),
     (lambda d: d["files"]["scripts"].pop("rally.star"),
-     r"reactions\[0\]: rally\.star: cannot read script recorded: it is not among the scripts"),
+     r"reactions\[0\]: rally\.star: cannot read script from the file's recorded scripts: it is not among the scripts"),
     (lambda d: d["files"]["power_files"].clear(),
      r"power_files\[0\]: .*my_powers\.toml: not among the power files this save or replay recorded"),
 ])

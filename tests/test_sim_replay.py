@@ -36,10 +36,11 @@ def test_a_replays_script_override_is_checked_against_the_scripts_it_recorded(tm
                      max_rounds=2)
     document = json.loads(Path(row["replay"]).read_text(encoding="utf-8"))
     assert "rally.star" in document["files"]["scripts"]
-    for script, says in (("nope.star", "nope.star: cannot read script recorded: it is not among the scripts"),
+    for script, says in (("nope.star", "nope.star: cannot read script from the file's recorded scripts: it is not "
+                                       "among the scripts"),
                          ("rally.star", "rally.star, which defines none of the functions a power's use calls")):
         edited = tmp_path / f"edited-{script}.json"
         edited.write_text(json.dumps({**document, "powers": [["powers.strike.script", script]]}), encoding="utf-8")
-        with pytest.raises(SaveError, match=r"its power overrides do not apply: the recording: override "
+        with pytest.raises(SaveError, match=r"its power overrides do not apply: the file: override "
                                             r"'powers\.strike\.script'.*" + says.replace(".", r"\.")):
             play_replay(edited)

@@ -65,7 +65,7 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
     except UnreadableFile as err:
         shipped = " (the shipped scripts: a file's own go in a scripts/ folder beside it)" \
             if folder == SCRIPTS_DIR and reads.recorded is None else ""
-        where = "recorded" if reads.recorded is not None else f"in {folder}{shipped}"
+        where = "from the file's recorded scripts" if reads.recorded is not None else f"in {folder}{shipped}"
         raise ScriptError(name, f"cannot read script {where}: {err}", kind="missing") from None
     if not trusted and multiprocessing.current_process().daemon:
         _check_entries(name, source, entries, others, None)  # read from the text: no host to parse it

@@ -271,7 +271,7 @@ def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
         powers = apply_power_overrides(changed, scenario.library, scenario.script_dir,
                                        check_scripts=not scenario.recorded) if changed else None
         if powers is not None and scenario.recorded:  # a script the file carries, with an entry a use calls
-            check_script_overrides(changed, powers, "the recording", scenario.script_dir, scenario.trusted,
+            check_script_overrides(changed, powers, "the file", scenario.script_dir, scenario.trusted,
                                    ScriptReads(recorded=scenario.files.scripts))
     except (PowerError, SaveError) as err:
         raise _fail(path, f"its power overrides do not apply: {err}") from None
