@@ -31,6 +31,15 @@ class Made:
     level: Visibility
 
 
+#: What a reaction script's hits are logged as coming from (``script:reaction``): no power's.
+REACTION = "reaction"
+#: Ids that already name a source of damage no power's id may share, in the order the simulation's
+#: table and ``battles.csv`` put them after the powers: ``fall`` (a fall's ``Damaged`` source),
+#: ``reaction`` (:data:`REACTION`) and ``other`` (damage of no power: the GM's). A power called
+#: ``fall`` had its uses and hits shown as the falls', and ``battles.csv`` got two ``dealt.fall`` columns.
+RESERVED_IDS: tuple[str, ...] = ("fall", REACTION, "other")
+
+
 @dataclass(frozen=True, slots=True)
 class Power:
     """One power, checked and ready to use. ``range_ft`` None means "on you" or melee reach."""

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from components.powers import RESERVED_IDS
 from game import Battle
-from game.content.power_parse import RESERVED_IDS
 from game.content.powers import read_power_file
 from game.content.scenario import ScenarioError, load_scenario_text
 from game.sim.tally import tally
@@ -61,7 +61,7 @@ def test_what_the_table_counts_apart_from_powers_is_reserved(tmp_path: Path) -> 
         b.damage(hero, 2)                  # the GM's: damage of no power
         b.tick()
         dealt = tally(b)["dealt"]
-    assert set(dealt) == {"fall", "reaction", "other"} <= RESERVED_IDS
+    assert set(dealt) == {"fall", "reaction", "other"} == set(RESERVED_IDS)
 
 
 def test_a_reaction_scripts_hits_have_a_row_and_columns_of_their_own() -> None:
@@ -86,3 +86,17 @@ def test_a_reaction_scripts_hits_have_a_row_and_columns_of_their_own() -> None:
     labels = [line.split()[2] for line in format_table([stats.summary()], ["a", "b"]).splitlines()
               if line.startswith("(as written)") and len(line.split()) == 7]
     assert labels == ["(falls)", "(others)", "(reactions)", "strike"]
+
+
+@pytest.mark.parametrize("power_id", RESERVED_IDS)
+def test_a_power_table_given_through_the_api_refuses_the_reserved_ids_too(power_id: str) -> None:
+    """A power file refused them, but a table handed to ``Battle`` took a power called ``fall``, whose
+    uses and hits the tally then counted as the falls'."""
+    from dataclasses import replace
+
+    from game import IllegalCommand
+    from game.content.powers import default_powers
+
+    table = default_powers()
+    with pytest.raises(IllegalCommand, match=f"a power named '{power_id}', a name kept for damage no power deals"):
+        Battle(seed=1, width=4, height=4, powers={**table, power_id: replace(table["strike"], id=power_id)})

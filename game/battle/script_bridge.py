@@ -23,6 +23,7 @@ from components.commands import GrantCondition, Heal, Hit, Move, RevokeCondition
 from components.dice import Dice
 from components.effects import ActiveEffect
 from components.events import AreaCreated
+from components.powers import REACTION
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
@@ -161,7 +162,7 @@ class ScriptBridge:
 
     def script_source(self) -> str:
         """Whose hits and heals these are, for the log: the power's script, or a reaction."""
-        return f"script:{self.ctx.get('power') or 'reaction'}"
+        return f"script:{self.ctx.get('power') or REACTION}"
 
     def cmd_damage(self, e: object, amount: object) -> Apply:
         entity, value, source = self.creature(e), plain_amount(amount, "damage"), self.script_source()

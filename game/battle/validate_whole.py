@@ -18,7 +18,7 @@ import numpy as np
 from components import Abilities
 from components.commands import UsePower
 from components.events import CommandRefused, PowerUsed
-from components.powers import Power
+from components.powers import RESERVED_IDS, Power
 from components.values import shown
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, listed, whole
@@ -58,6 +58,9 @@ def power_table(table: object) -> dict[str, Power]:
         if key != power.id:
             raise IllegalCommand(f"the power table holds power {power.id!r} under {shown(key)}: "
                                  "each power goes under its own id")
+        if key in RESERVED_IDS:
+            raise IllegalCommand(f"the power table holds a power named {key!r}, a name kept for damage no power "
+                                 f"deals ({', '.join(RESERVED_IDS)}): the log and simulate would count the two as one")
     return dict(table)
 
 

@@ -62,7 +62,7 @@ from typing import Any
 
 from components import Visibility
 from components.dice import Dice
-from components.powers import ACTIONS, SHAPES, TARGETS, AreaShape, Made, Power
+from components.powers import ACTIONS, RESERVED_IDS, SHAPES, TARGETS, AreaShape, Made, Power
 from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import Bound, shown
@@ -83,12 +83,6 @@ SAVE_DC = Bound(1, 1000)
 DURATION = Bound(1, 1000, unit="rounds")
 _FEET = f"a number of feet above 0, at most {MAX_RADIUS_FT:g}"
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-#: Ids that already name a source of damage no power's id may share: ``fall`` (a fall's ``Damaged``
-#: source, the simulation's ``(falls)`` row and ``dealt.fall`` column), ``reaction`` (what a reaction
-#: script's hits are logged as, ``script:reaction``) and ``other`` (the table's damage of no power).
-#: A power called ``fall`` had its uses and hits shown as the falls', and ``battles.csv`` got two
-#: ``dealt.fall`` columns.
-RESERVED_IDS = frozenset({"fall", "other", "reaction"})
 _SINGULAR = ("creature", "ally", "enemy")
 _PLURAL_OF = {"creature": "all", "ally": "allies", "enemy": "enemies"}
 _PLURAL = ("allies", "enemies", "all")

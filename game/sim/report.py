@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from game.content.power_parse import RESERVED_IDS
+from components.powers import RESERVED_IDS
 from game.content.toml_values import toml_value
 from game.sim.runner import DRAW
 
@@ -206,7 +206,7 @@ class CsvSink:
 
     def __init__(self, handle: IO[str], variants: Sequence[VariantStats], powers: Iterable[str]) -> None:
         self.powers = sorted(set(powers))
-        self.sources = [*self.powers, "fall", "reaction", "other"]  # what no power dealt: RESERVED_IDS
+        self.sources = [*self.powers, *RESERVED_IDS]  # (then what no power dealt)
         teams = variants[0].teams if variants else ()
         self.teams = teams
         self.labels = {v.index: v.label for v in variants}

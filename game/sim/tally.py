@@ -11,6 +11,7 @@ from collections.abc import Container, Mapping
 from typing import Any
 
 from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
+from components.powers import REACTION
 
 #: Events that only add one to a counter of the row.
 _COUNTED: Mapping[type, str] = {Downed: "downs", Died: "deaths", Unconscious: "unconscious"}
@@ -19,11 +20,11 @@ _COUNTED: Mapping[type, str] = {Downed: "downs", Died: "deaths", Unconscious: "u
 def _source_key(source: str, effects: Mapping[str, str], powers: Container[str]) -> str:
     """A Damaged event's source as a power id ("fall" for falls, "reaction" for a reaction script's
     hits, ``script:reaction``, "other" for the GM and unknowns). No power may take those three ids
-    (:data:`game.content.power_parse.RESERVED_IDS`), so the table's rows and battles.csv's columns
+    (:data:`components.powers.RESERVED_IDS`), so the table's rows and battles.csv's columns
     of them never mix with a power's."""
     kind, _, rest = source.partition(":")
     if kind in ("power", "script") and rest:
-        return rest if rest in powers or source == "script:reaction" else "other"
+        return rest if rest in powers or rest == REACTION else "other"
     if kind == "effect":
         return effects.get(source, "other")
     if source == "fall":
