@@ -101,13 +101,13 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     policies = ai.parse_policies(policy)  # "tactical", or per team: "keep=tactical,raiders=greedy"
     order = battle.start_combat()
     first = battle.team(order[0]) if order else ""
-    refused, first_refusal, refused_in = 0, "", 0  # (refused_in: the round of first_refusal)
+    refused, first_refusal, refused_at = 0, "", 0  # (refused_at: events the battle had then)
     clock = time.perf_counter
     planning = 0.0
 
     def take_turn(b: Any, entity: int) -> None:
         """Each creature plans on its own turn, seeing the board as it is then."""
-        nonlocal refused, first_refusal, refused_in, planning
+        nonlocal refused, first_refusal, refused_at, planning
         if not b.can_act(entity):
             return
         started = clock()
@@ -120,13 +120,14 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
                 getattr(b, name)(*args, **kwargs)
             except IllegalCommand as err:
                 refused += 1
-                first_refusal, refused_in = first_refusal or f"round {b.round}: {err}", refused_in or b.round
+                first_refusal, refused_at = (first_refusal, refused_at) if first_refusal else \
+                    (f"round {b.round}: {err}", len(b.events))
                 break
 
     started = len(battle.events)
 
     def counted() -> tuple[int, str]:
-        return _refusals(battle, started, refused, first_refusal, refused_in)
+        return _refusals(battle, started, refused, first_refusal, refused_at)
 
     for _ in range(max_rounds):
         teams = battle.standing_teams()
@@ -142,13 +143,14 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     return (teams.pop() if len(teams) == 1 else DRAW), battle.round, *counted(), first
 
 
-def _refusals(battle: Any, started: int, given: int, first_given: str, given_in: int) -> tuple[int, str]:
-    """The AI's orders refused: ``given`` when given (the first in round ``given_in``) and those the battle
-    refused when they resolved (its ``CommandRefused`` events since event ``started``), and the first of
-    them all (a refusal when given in round 5 was named "first" over one when resolving in round 2)."""
-    late = [e for e in battle.events[started:] if isinstance(e, CommandRefused)]
-    if late and (not first_given or late[0].round < given_in):
-        return given + len(late), f"round {late[0].round}: {describe(battle, late[0])}"
+def _refusals(battle: Any, started: int, given: int, first_given: str, given_at: int) -> tuple[int, str]:
+    """The AI's orders refused: ``given`` when given (the first when the battle had ``given_at`` events)
+    and those the battle refused when they resolved (its ``CommandRefused`` events since event
+    ``started``), and the first of them all, by the events between (a refusal when given in round 5
+    was named "first" over one when resolving in round 2; two in one round go by their turns)."""
+    late = [(i, e) for i, e in enumerate(battle.events[started:], start=started) if isinstance(e, CommandRefused)]
+    if late and (not first_given or late[0][0] < given_at):
+        return given + len(late), f"round {late[0][1].round}: {describe(battle, late[0][1])}"
     return given + len(late), first_given
 
 
