@@ -146,10 +146,10 @@ def test_each_teams_paired_bar_stands_over_its_variants_label(variants):
         plt.close(fig)
 
 
-def test_the_first_refusal_of_a_battle_is_the_earliest_of_either_kind(monkeypatch):
-    """An order refused when given was always named "first" over one the battle refused when it
-    resolved, even a round later: here the knight's strike after a jump that downs it is refused in
-    round 1, and the goblin's walk into the wall when given in round 2."""
+def _first_refusal(monkeypatch, goblins_round: int) -> tuple[int, str]:
+    """A battle in which the knight's strike after a jump that downs it is refused as it resolves (round
+    1, first in turn order), and the goblin's walk into the wall when given (``goblins_round``): the
+    count of refusals and the one named first."""
     from game import Battle, ai
     from game.sim import runner
 
@@ -165,14 +165,27 @@ def test_the_first_refusal_of_a_battle_is_the_earliest_of_either_kind(monkeypatc
     def plans(battle, entity, policy, rng):
         if entity == knight and battle.round == 1:
             return [("move", (entity, 2, 1), {}), ("use_power", (entity, "strike"), {"target": goblin})]
-        if entity == goblin and battle.round == 2:
+        if entity == goblin and battle.round == goblins_round:
             return [("move", (entity, 6, 1), {})]
         return []
 
     monkeypatch.setattr(runner.ai, "plan_turn", plans)
     _, _, refused, first_refusal, _ = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
-    assert refused == 2
-    assert first_refusal.startswith("round 1: Knight cannot use Strike: ")
+    return refused, first_refusal
+
+
+def test_the_first_refusal_of_a_battle_is_the_earliest_of_either_kind(monkeypatch):
+    """An order refused when given was always named "first" over one the battle refused when it
+    resolved, even a round later: the knight's strike is refused in round 1, the goblin's walk in 2."""
+    refused, first_refusal = _first_refusal(monkeypatch, 2)
+    assert refused == 2 and first_refusal.startswith("round 1: Knight cannot use Strike: ")
+
+
+def test_two_refusals_in_one_round_are_ordered_by_their_turns(monkeypatch):
+    """The knight's strike is refused as it resolves in its turn, then the goblin's walk when given,
+    later in the same round: the knight's is first (rounds alone named the goblin's)."""
+    refused, first_refusal = _first_refusal(monkeypatch, 1)
+    assert refused == 2 and first_refusal.startswith("round 1: Knight cannot use Strike: ")
 
 
 def test_the_sweep_plot_spells_values_as_the_table_does():
@@ -202,31 +215,3 @@ def test_the_sweep_plot_spells_values_as_the_table_does():
                                                              'creatures.ram_a.powers=["shoot"]']
     finally:
         plt.close(fig)
-
-
-def test_two_refusals_in_one_round_are_ordered_by_their_turns(monkeypatch):
-    """The knight's strike is refused as it resolves in its turn, then the goblin's walk into the wall
-    when given, later in the same round: the knight's is first (rounds alone named the goblin's)."""
-    from game import Battle, ai
-    from game.sim import runner
-
-    b = Battle(seed=2, width=8, height=4)
-    for y in range(4):
-        b.set_ground(0, y, 40)
-        b.set_ground(1, y, 40)
-    b.add_wall(6, 1)
-    knight = b.spawn("Knight", 1, 1, team="hill", powers=["strike"], health=1, initiative_bonus=50)
-    goblin = b.spawn("Goblin", 3, 1, team="vale", health=8, initiative_bonus=-50)
-    b.spawn("Squire", 0, 3, team="hill", health=8)
-
-    def plans(battle, entity, policy, rng):
-        if entity == knight and battle.round == 1:
-            return [("move", (entity, 2, 1), {}), ("use_power", (entity, "strike"), {"target": goblin})]
-        if entity == goblin and battle.round == 1:
-            return [("move", (entity, 6, 1), {})]
-        return []
-
-    monkeypatch.setattr(runner.ai, "plan_turn", plans)
-    _, _, refused, first_refusal, _ = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
-    assert refused == 2
-    assert first_refusal.startswith("round 1: Knight cannot use Strike: ")
