@@ -24,7 +24,8 @@ from components.dice import Dice
 from components.effects import ActiveEffect
 from components.events import AreaCreated
 from components.powers import REACTION
-from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
+from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT, Area, Light
+from components.values import AMOUNT
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from systems.forces import push
@@ -228,14 +229,14 @@ class ScriptBridge:
 
 
 def feet(value: object, what: str) -> float:
-    """A number of feet a script passes: 0..10,000."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 10_000:
-        raise ValueError(f"{what} must be a number of feet in 0..10000, not {value!r}")
+    """A number of feet a script passes: 0..``MAX_RADIUS_FT`` (10,000)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_RADIUS_FT:
+        raise ValueError(f"{what} must be a number of feet in 0..{MAX_RADIUS_FT:.0f}, not {value!r}")
     return float(value)
 
 
 def plain_amount(value: object, what: str) -> int:
-    """A whole amount a script passes: 0..1,000,000."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1_000_000:
-        raise ValueError(f"{what} must be a whole number in 0..1000000, not {value!r}")
+    """A whole amount a script passes: ``values.AMOUNT``'s 0..1,000,000, as a command's."""
+    if isinstance(value, bool) or not isinstance(value, int) or not AMOUNT.lo <= value <= AMOUNT.hi:
+        raise ValueError(f"{what} must be a whole number in {AMOUNT.lo}..{AMOUNT.hi}, not {value!r}")
     return value
