@@ -13,7 +13,7 @@ from typing import Any
 
 import esper
 
-from components import Conditions, Creature, Fatigue, Health
+from components import Conditions, Fatigue, Health
 from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
 from components.values import Bound
@@ -192,9 +192,7 @@ class Turns(BattleCore):
                 played, the exception itself re-raised) any command until a snapshot is restored.
         """
         recorded = validate_whole.recorded_orders(controller, orders)
-        if getattr(controller, "teams_named", None):
-            validate_whole.controller_teams(
-                controller, {esper.component_for_entity(e, Creature).team for e in self.state.creatures})
+        validate_whole.controller_teams(controller, self.state)
         self._no_round_open()  # (begin_round's refusal, before the tick's stretch of the caller's code)
         self.recording.tick_orders = []
         with self.recording.interruptible("tick", self.state):

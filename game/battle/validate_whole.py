@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import esper
 import numpy as np
 
-from components import Abilities
+from components import Abilities, Creature
 from components.commands import UsePower
 from components.events import CommandRefused, PowerUsed
 from components.powers import RESERVED_IDS, Power
@@ -130,12 +130,15 @@ def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -
                              f"leave it half played; {recording.interrupted}")
 
 
-def controller_teams(controller: object, teams: set[str]) -> None:
+def controller_teams(controller: object, state: BattleState) -> None:
     """A controller that names the teams it plays for (``teams_named``, as ``ai.controller``'s does)
     names only teams of the battle: checked before ``tick`` begins a round, where a refusal leaves
-    the battle as it was."""
+    the battle as it was (the battle's teams are read only for such a controller)."""
     named = getattr(controller, "teams_named", None)
-    unknown = sorted(set(named) - teams) if isinstance(named, (set, frozenset)) else []
+    if not isinstance(named, (set, frozenset)) or not named:
+        return
+    teams = {esper.component_for_entity(e, Creature).team for e in state.creatures}
+    unknown = sorted(named - teams)
     if unknown:
         raise IllegalCommand(f"tick: the controller's policy names team {unknown[0]!r}, which the battle does not "
                              f"have; its teams: {', '.join(sorted(teams))}")
