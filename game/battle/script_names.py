@@ -58,3 +58,15 @@ def no_reaction(script: str, functions: Collection[str], reactions: Sequence[str
                                               if name in POWER_ENTRIES else did_you_mean(name, reactions))
                     for name in sorted(functions) if name.startswith("on_"))
     return f"{script} defines no reaction{slips}; expected one of {', '.join(reactions)}"
+
+
+def no_power_entry(script: str, functions: Collection[str]) -> str | None:
+    """Why a power's script would never run: it defines none of the functions a use calls (an empty
+    file, helpers alone, or only a reaction's ``on_downed``), so the power would quietly do what its
+    data says and nothing more. Its ``on_`` functions are named, as a reaction script's are."""
+    if any(name in functions for name in POWER_ENTRIES):
+        return None
+    defined = sorted(name for name in functions if name.startswith("on_"))
+    slips = f"; it defines {', '.join(defined)}" if defined else ""
+    wanted = " or ".join(f"def {name}({', '.join(args)})" for name, args in POWER_ENTRIES.items())
+    return f"{script}, which defines none of the functions a power's use calls{slips}; expected {wanted}"

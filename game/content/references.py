@@ -21,7 +21,7 @@ from typing import Any
 
 from components.powers import Power
 from game.battle.reactions import REACTIONS, new_hosts, reaction_entries
-from game.battle.script_names import POWER_ENTRIES, no_reaction
+from game.battle.script_names import POWER_ENTRIES, no_power_entry, no_reaction
 from game.content.checks import Problems
 from game.content.files import UnreadableFile, bom_hint, inside_folder
 from game.content.powers import (
@@ -38,7 +38,7 @@ from game.content.recorded import SCRIPT_BYTES, RecordedFiles, ScriptReads
 from game.scripting import ScriptError, ScriptHosts
 from game.scripting.signatures import entry_problems
 
-__all__ = ["SCRIPT_BYTES", "check_reactions", "check_power_scripts", "check_script_overrides", "no_power_entry",
+__all__ = ["SCRIPT_BYTES", "check_reactions", "check_power_scripts", "check_script_overrides",
            "scenario_library", "scenario_power_files"]
 
 
@@ -170,18 +170,6 @@ def check_script_overrides(overrides: Iterable[tuple[str, Any]], powers: Mapping
                             reads)
     if problems:
         raise PowerError(f"{source}: {'; '.join(problems.items)}")
-
-
-def no_power_entry(script: str, functions: Collection[str]) -> str | None:
-    """Why a power's script would never run: it defines none of the functions a use calls (an empty
-    file, helpers alone, or only a reaction's ``on_downed``), so the power would quietly do what its
-    data says and nothing more. Its ``on_`` functions are named, as a reaction script's are."""
-    if any(name in functions for name in POWER_ENTRIES):
-        return None
-    defined = sorted(name for name in functions if name.startswith("on_"))
-    slips = f"; it defines {', '.join(defined)}" if defined else ""
-    wanted = " or ".join(f"def {name}({', '.join(args)})" for name, args in POWER_ENTRIES.items())
-    return f"{script}, which defines none of the functions a power's use calls{slips}; expected {wanted}"
 
 
 def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir: Path,
