@@ -141,23 +141,22 @@ def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int
 def height_at(state: BattleState, entity: int, square: tuple[int, int]) -> float:
     """How high a creature's feet would be on ``square``: where it is, its height; elsewhere the
     ground there (a flier keeps its height if that is higher)."""
-    position = esper.component_for_entity(entity, Position)
-    if square == (position.x, position.y):  # (its square, read without the property's call)
-        return float(position.z)
-    ground = state.terrain.ground_at(square)
-    flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
-    return max(float(position.z), ground) if flying else ground
+    return heights_at(state, entity, [square])[0]
 
 
 def heights_at(state: BattleState, entity: int, squares: list[tuple[int, int]]) -> list[float]:
-    """:func:`height_at` for each of ``squares``, the creature read once (a planner asks of a few squares a turn)."""
+    """:func:`height_at` for each of ``squares``, the creature read once (a planner asks of a few squares a turn).
+
+    The rule lives here, once: on its own square a creature keeps its height; elsewhere its feet are
+    on the ground, and a flier keeps its height where that is above the ground.
+    """
     position = esper.component_for_entity(entity, Position)
     here, z = (position.x, position.y), float(position.z)
     flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
     ground_at = state.terrain.ground_at
     found = []
     for square in squares:
-        if square == here:
+        if square == here:  # (its square, read without the property's call)
             found.append(z)
         else:
             ground = ground_at(square)
