@@ -123,13 +123,16 @@ def whole(value: object, what: str) -> int:
     return int(value)
 
 
-def flag(value: object, what: str) -> bool:
-    """True or False (a numpy bool too): not a number, text or anything else that Python finds true."""
+def flag(value: object, what: str, hint: str = "") -> bool:
+    """True or False (a numpy bool too): not a number, text or anything else that Python finds true.
+
+    ``hint`` is said after the refusal, in brackets: what each answer means, where a wrong guess costs.
+    """
     if value is True or value is False:
         return value
     if isinstance(value, np.bool_):
         return bool(value)
-    raise IllegalCommand(f"{what} must be True or False, not {shown(value)}")
+    raise IllegalCommand(f"{what} must be True or False, not {shown(value)}" + (f" ({hint})" if hint else ""))
 
 
 def feet(value: object, what: str) -> float:

@@ -21,7 +21,7 @@ from components.events import CommandRefused, PowerUsed
 from components.powers import RESERVED_IDS, Power
 from components.values import shown
 from game.battle.errors import IllegalCommand
-from game.battle.validate import label, listed, whole
+from game.battle.validate import flag, label, listed, whole
 from game.scripting import Limits, ScriptHosts
 from systems.caches import MapCaches
 from systems.state import BattleState
@@ -187,9 +187,8 @@ def battle_options(seed: object, width: object, height: object, trusted: object,
     ``caches``, ``script_hosts``, ``script_texts`` or ``script_dir`` raised AttributeError or TypeError from
     deep inside, some only at the first script a battle ran.
     """
-    if not isinstance(trusted, (bool, np.bool_)):
-        raise IllegalCommand(f"trusted_scripts must be True or False, not {shown(trusted)} (False runs scripts "
-                             "in a sandboxed worker: use it for a scenario someone else wrote)")
+    trusted_scripts = flag(trusted, "trusted_scripts", "False runs scripts in a sandboxed worker: "
+                                                         "use it for a scenario someone else wrote")
     for value, what, kinds, expected in (
             (script_dir, "script_dir", (str, Path), "a folder's path"),
             (limits, "script_limits", (Limits,), "a game.scripting.Limits"),
@@ -201,4 +200,4 @@ def battle_options(seed: object, width: object, height: object, trusted: object,
                               or not all(isinstance(k, str) and isinstance(v, str) for k, v in texts.items())):
         raise IllegalCommand(f"script_texts must map script file names to their text, not {shown(texts)}")
     seed, width, height = (int(v) if isinstance(v, np.integer) else v for v in (seed, width, height))
-    return seed, width, height, bool(trusted)
+    return seed, width, height, trusted_scripts
