@@ -8,12 +8,15 @@ import random
 import pytest
 
 from components import Fatigue
+from components.powers import AreaShape, Power
+from components.rules import Rules
 from components.events import Fell, Pushed
 from game import ai
 from game.ai.tactical import DEFAULT, shortlist
-from game.ai.tactical_turn import Turn
+from game.ai.tactical_turn import Turn, longest_reach
 from game.battle.facade import Battle
 from systems.geometry import distance_3d_ft
+from systems.power_checks import reach_ft
 from tests.ai_steps import end_square, moves_and_uses
 
 
@@ -377,3 +380,14 @@ def test_it_weighs_the_nearest_square_out_of_every_standing_enemys_reach():
     away = [distance_3d_ft(s, 0.0, (9, 4), 0.0, b.rules) for s in squares]
     outside = [d for d in away if d > theirs]
     assert outside and min(outside) <= theirs + 2 * b.rules.square_ft, (squares, theirs)
+
+
+def test_a_melee_power_without_a_range_reaches_one_square_as_the_rules_say():
+    """A power with no range and no area is melee: the planner's reach is the rules' own (one square),
+    not 0 ft, so an enemy with such a bite is feared one square further than where it stands."""
+    rules = Rules()
+    bite = Power("bite", "Bite", "", targets="enemy", damage="1d6")
+    burst = Power("roar", "Roar", "", area=AreaShape("burst", radius_ft=15), damage="1d4")
+    assert longest_reach([bite], rules.square_ft) == reach_ft(bite, rules) == 5.0
+    assert longest_reach([bite, burst], rules.square_ft) == 15.0
+    assert longest_reach([], rules.square_ft) == 5.0

@@ -110,8 +110,9 @@ def exposure(threat: Threat) -> str:
 
 def longest_reach(powers: Iterable[Power], square_ft: float) -> float:
     """The longest reach among ``powers``, in feet: a range, else an area's length or radius (its
-    data); one square when there is none."""
-    reach = [p.range_ft if p.range_ft is not None else (p.area.length_ft or p.area.radius_ft if p.area else 0.0)
+    data), else one square (a melee power's reach, as the rules' ``reach_ft`` says); one square when
+    there is no power."""
+    reach = [p.range_ft if p.range_ft is not None else (p.area.length_ft or p.area.radius_ft if p.area else square_ft)
              for p in powers]
     return float(max(reach, default=square_ft))
 
