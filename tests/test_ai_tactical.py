@@ -8,9 +8,9 @@ import random
 import pytest
 
 from components import Fatigue
+from components.events import Fell, Pushed
 from components.powers import AreaShape, Power
 from components.rules import Rules
-from components.events import Fell, Pushed
 from game import ai
 from game.ai.tactical import DEFAULT, shortlist
 from game.ai.tactical_turn import Turn, longest_reach

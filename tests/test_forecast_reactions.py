@@ -113,3 +113,25 @@ def test_a_reaction_that_never_ends_is_unknown_costs_nothing_and_is_not_asked_ag
     again = b.forecast_reactions(hero)  # not run again: the first failure is remembered
     assert not again.known
     assert before == (list(b.events), b.scripts.calls, b.scripts.budget.battle_used, dict(b.scripts.out))
+
+
+def test_a_creature_read_as_standing_elsewhere_sees_from_there(tmp_path) -> None:
+    """``ctx.can_see`` reads a what-if's squares as the distances do: a friend behind a wall, foreseen
+    as standing in the open, sees the downed one and is healed; foreseen behind the wall, it is not."""
+    (tmp_path / "watch.star").write_text(
+        "def on_downed(ctx, event):\n"
+        "    fallen = event['entity']\n"
+        "    for other in ctx.creatures_in_area(0, 0, 100):\n"
+        "        if other != fallen and ctx.team(other) == ctx.team(fallen) and ctx.can_see(other, fallen):\n"
+        "            ctx.heal(other, 2)\n")
+    b = Battle(seed=2, width=12, height=8, script_dir=tmp_path)
+    b.attach_reaction("watch.star")
+    for y in range(8):
+        b.add_wall(6, y)
+    a = b.spawn("A", 2, 2, team="blue", health=10)
+    hid = b.spawn("Hid", 9, 2, team="blue", health=10)   # beyond the wall
+    b.spawn("Foe", 2, 3, team="red", health=10)
+    b.start_combat()
+    assert b.forecast_reactions(a).healed == {}
+    assert b.forecast_reactions(a, moved={hid: (4, 2)}).healed == {hid: 2}
+    assert b.forecast_reactions(a, moved={a: (8, 2)}).healed == {hid: 2}

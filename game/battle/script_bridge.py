@@ -133,8 +133,10 @@ class ScriptBridge:
         return int(gap) if gap == int(gap) else round(gap, 2)
 
     def read_can_see(self, a: object, b: object) -> bool:
+        """Whether ``a`` sees ``b``, each where the reads place it (a what-if's squares too, as the
+        distances do: a foreseen reaction must not see from one square and measure from another)."""
         viewer, seen = self.creature(a), self.creature(b)
-        return can_see(self.state, viewer, esper.component_for_entity(seen, Position).square)
+        return can_see(self.state, viewer, self.place(seen)[0], here=self.place(viewer)[0])
 
     def read_creatures_in_area(self, x: object, y: object, radius_ft: object) -> list[int]:
         """Every creature within ``radius_ft`` of the ground at (x, y), heights counted as a burst
