@@ -43,8 +43,17 @@ class Visibility(enum.IntEnum):
             key = value.strip().upper().replace(" ", "_").replace("-", "_")
             if key in cls.__members__:
                 return cls[key]
-        names = ", ".join(m.name.lower().replace("_", " ") for m in cls)
-        raise ValueError(f"unknown visibility level {value!r}: expected one of {names}")
+        raise ValueError(f"unknown visibility level {value!r}: expected one of {level_words()}")
+
+    @property
+    def word(self) -> str:
+        """The level as files, scripts and people spell it: ``"no vision"`` for ``NO_VISION``."""
+        return self.name.lower().replace("_", " ")
+
+
+def level_words() -> str:
+    """Every level's word, best first: what an error lists when a file names no level it knows."""
+    return ", ".join(level.word for level in sorted(Visibility, reverse=True))
 
 
 def _require(ok: bool, message: str) -> None:

@@ -33,9 +33,14 @@ def derive(conditions: Conditions, health: Health, fatigue: Fatigue, vision: Vis
         active.add("unconscious")
     if is_dead(health, fatigue):
         active.add("dead")
-    if vision.level == Visibility.NO_VISION or "surprised" in active:
+    if unseeing(vision.level) or "surprised" in active:
         active.add("flat-footed")
     return frozenset(active)
+
+
+def unseeing(level: int) -> bool:
+    """Whether sight at ``level`` leaves a creature flat-footed: with no vision it sees no blow coming."""
+    return level == Visibility.NO_VISION
 
 
 def _source(condition: str, conditions: Conditions) -> str:

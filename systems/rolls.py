@@ -17,6 +17,7 @@ from components import Conditions, Defense, Fatigue, Position, Visibility, Visio
 from components.dice import die
 from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS, Rules
+from systems.conditions import unseeing
 from systems.cover import cover_count, has_cover
 from systems.state import BattleState
 from systems.visibility import level_at, sight_value
@@ -62,6 +63,17 @@ def hindrances(kind: str, level: int | None, fatigue: int, rules: Rules) -> tupl
     return ("fatigue",) if tired else ()
 
 
+def light_effects(level: int, rules: Rules) -> tuple[str, ...]:
+    """What seeing at ``level`` does to a creature, in words, from the tests the rolls and conditions
+    make (:func:`hindrances`, a Notice by sight failing and flat-footed at no vision): what a log says
+    of the light without restating a rule."""
+    words = [f"disadvantage on {name}" for kind, name in (("notice", "Notice"), ("attack", "attacks"))
+             if "light" in hindrances(kind, level, 0, rules)]
+    if unseeing(level):
+        words += ["a Notice by sight fails", "flat-footed"]
+    return tuple(words) or ("no penalties",)
+
+
 def attack_mode(sight: int, at_target: int, fatigue: int, rules: Rules) -> str:
     """The mode of an attack roll (no advantage given) by a roller whose own sight is ``sight`` at a
     target on a square of level ``at_target``: :func:`roll_mode`'s answer for an attack, from its
@@ -95,7 +107,7 @@ def roll_mode(state: BattleState, entity: int, kind: str, target_square: tuple[i
     seen_from = ""
     if kind in ("notice", "attack"):  # the rolls the light changes
         level, seen_from = _seeing(state, entity, target_square, from_square)
-        if kind == "notice" and sight and level == Visibility.NO_VISION:
+        if kind == "notice" and sight and unseeing(level):
             return RollMode("critical failure", ("no vision: a Notice that relies on sight fails",))
     fatigue = esper.component_for_entity(entity, Fatigue).level
     reasons = [f"fatigue {fatigue}: disadvantage on every roll" if why == "fatigue" else

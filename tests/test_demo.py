@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from game.play.demo import run_headless
+import pytest
+
+from game import Battle
+from game.play.demo import run_headless, scene_lines
 
 
 def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:
@@ -21,3 +24,16 @@ def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:
     for name in ("move-preview", "walk", "tooltip", "damage", "fog", "fog-gm", "end"):
         shot = tmp_path / f"demo-{name}.png"
         assert shot.exists() and shot.stat().st_size > 10_000, name
+
+
+@pytest.mark.parametrize(("level", "said"), [
+    ("normal", "(no penalties)"),
+    ("poor", "(disadvantage on Notice)"),
+    ("terrible", "(disadvantage on Notice, disadvantage on attacks)"),
+    ("no vision", "(disadvantage on Notice, disadvantage on attacks, a Notice by sight fails, flat-footed)"),
+])
+def test_the_scene_tells_what_the_light_does_as_the_rolls_do(level: str, said: str) -> None:
+    """Terrible light hinders Notice as well as attacks: the log says what the rules play, all of it."""
+    b = Battle(seed=1, width=4, height=4)
+    b.set_ambient(level)
+    assert scene_lines(b)[0] == f"Scene: the light is {level} {said}"

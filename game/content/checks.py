@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from components import Visibility
+from components.creature import level_words
 from components.terrain import BLOCK_NAMES
 from components.values import Bound, is_int, is_number, shown, unprintable
 
@@ -26,7 +27,6 @@ MISSING: Any = object()
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9_-]+$")
 _COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
-_LEVELS = "normal, poor, terrible, no vision"
 
 
 class Bad(Exception):
@@ -216,11 +216,11 @@ def team_name(value: Any) -> str:
 
 def level(value: Any) -> Visibility:
     if not isinstance(value, str):
-        raise Bad(f"expected a visibility level name ({_LEVELS}), got {describe(value)}")
+        raise Bad(f"expected a visibility level name ({level_words()}), got {describe(value)}")
     try:
         return Visibility.parse(value)
     except ValueError:
-        raise Bad(f"unknown visibility level {shown(value)}: expected one of {_LEVELS}") from None
+        raise Bad(f"unknown visibility level {shown(value)}: expected one of {level_words()}") from None
 
 
 def one_of(options: tuple[str, ...]) -> Checker:

@@ -61,6 +61,7 @@ from pathlib import Path
 from typing import Any
 
 from components import Visibility
+from components.creature import level_words
 from components.dice import Dice
 from components.powers import ACTIONS, RESERVED_IDS, SHAPES, TARGETS, AreaShape, Made, Power
 from components.rules import GRANTABLE_CONDITIONS
@@ -174,7 +175,7 @@ class _Reader:
         radius = self.bounded(f"{key}.radius_ft", value.get("radius_ft"), FEET, _FEET)
         level = value.get("level", "normal" if key == "light" else "no vision")
         if not isinstance(level, str):
-            raise self.fail(f"{key}.level", "a visibility level name (normal, poor, terrible, no vision)", level)
+            raise self.fail(f"{key}.level", f"a visibility level name ({level_words()})", level)
         try:
             return Made(float(radius), Visibility.parse(level))
         except ValueError as err:

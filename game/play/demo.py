@@ -163,18 +163,16 @@ def director(demo: Demo) -> set[int]:
 def scene_lines(battle: Any) -> list[str]:
     """What the events do not say: the light, the torches, the fog and the walls of the map."""
     from components import Visibility
+    from systems.rolls import light_effects
 
     terrain = battle.terrain
-    ambient = Visibility(terrain.ambient).name.lower().replace("_", " ")
-    effect = {"normal": "no penalties", "poor": "disadvantage on Notice",
-              "terrible": "disadvantage on attacks", "no vision": "attacks at disadvantage, flat-footed"}[ambient]
-    lines = [f"Scene: the light is {ambient} ({effect})"]
+    effects = ", ".join(light_effects(terrain.ambient, battle.rules))
+    lines = [f"Scene: the light is {Visibility(terrain.ambient).word} ({effects})"]
     for light in terrain.lights.values():
-        level = Visibility(light.level).name.lower().replace("_", " ")
-        lines.append(f"Scene: a torch at ({light.x}, {light.y}) lights {light.radius_ft:g} ft around it ({level})")
+        lines.append(f"Scene: a torch at ({light.x}, {light.y}) lights {light.radius_ft:g} ft around it "
+                     f"({Visibility(light.level).word})")
     for area in terrain.areas.values():
-        level = Visibility(area.level).name.lower().replace("_", " ")
-        lines.append(f"Scene: fog at ({area.x}, {area.y}), {area.radius_ft:g} ft ({level})")
+        lines.append(f"Scene: fog at ({area.x}, {area.y}), {area.radius_ft:g} ft ({Visibility(area.level).word})")
     walls = int(terrain.walls.sum())
     if walls:
         lines.append(f"Scene: {walls} wall squares block movement and sight and give cover "
