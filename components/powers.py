@@ -31,13 +31,48 @@ class Made:
     level: Visibility
 
 
+# What caused a hit, a heal or a condition: an event's ``source`` is ``power:ID``, ``script:ID`` (a
+# power's script; ``script:reaction`` for a reaction script), ``effect:N`` (a lasting effect) or
+# ``fall``. The log, the simulation's tally and the grants read them back; each form is made here once.
+
+#: A fall's source (its landing's damage, the prone it leaves).
+FALL = "fall"
 #: What a reaction script's hits are logged as coming from (``script:reaction``): no power's.
 REACTION = "reaction"
+#: What the simulation files damage of no power under (the GM's).
+OTHER = "other"
 #: Ids that already name a source of damage no power's id may share, in the order the simulation's
-#: table and ``battles.csv`` put them after the powers: ``fall`` (a fall's ``Damaged`` source),
-#: ``reaction`` (:data:`REACTION`) and ``other`` (damage of no power: the GM's). A power called
-#: ``fall`` had its uses and hits shown as the falls', and ``battles.csv`` got two ``dealt.fall`` columns.
-RESERVED_IDS: tuple[str, ...] = ("fall", REACTION, "other")
+#: table and ``battles.csv`` put them after the powers: :data:`FALL`, :data:`REACTION` and
+#: :data:`OTHER`. A power called ``fall`` had its uses and hits shown as the falls', and
+#: ``battles.csv`` got two ``dealt.fall`` columns.
+RESERVED_IDS: tuple[str, ...] = (FALL, REACTION, OTHER)
+
+
+def power_source(power_id: str) -> str:
+    """The source of what a power's data did."""
+    return f"power:{power_id}"
+
+
+def script_source(power_id: str | None) -> str:
+    """The source of what a power's script did, or a reaction script's (``power_id`` None)."""
+    return f"script:{power_id or REACTION}"
+
+
+def effect_source(effect_id: int | str) -> str:
+    """The source of what a lasting effect does while it lasts."""
+    return f"effect:{effect_id}"
+
+
+def source_parts(source: str) -> tuple[str, str]:
+    """A source's kind and what it names: ``("power", "strike")``, ``("effect", "3")``, ``("fall", "")``."""
+    kind, _, rest = source.partition(":")
+    return kind, rest
+
+
+def effect_of(source: str) -> int | None:
+    """The lasting effect a source names, or None."""
+    kind, rest = source_parts(source)
+    return int(rest) if kind == "effect" and rest.isdigit() else None
 
 
 @dataclass(frozen=True, slots=True)

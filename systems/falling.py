@@ -12,12 +12,12 @@ from components import Conditions, Falling, Fatigue, Health, Movement, Position,
 from components.commands import Hit
 from components.dice import die
 from components.events import Fell, Landed
+from components.powers import FALL
 from systems.drops import fall_dice
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead, is_flying
 
 #: The source of a landing's hit (the log's, and the damage system's in the GM phase).
-FALL_SOURCE = "fall"
 
 
 def round_fall_left(falling: Falling, rules: Rules) -> float:
@@ -117,6 +117,6 @@ class FallingSystem(esper.Processor):
         self.state.in_air.discard(entity)
         state.emit(Landed(state.round, entity, distance, dice, damage, soft))
         if damage > 0:
-            state.health_queue.append(Hit(entity, damage, FALL_SOURCE, landing=True))
-            esper.component_for_entity(entity, Conditions).grant("prone", "fall")
+            state.health_queue.append(Hit(entity, damage, FALL, landing=True))
+            esper.component_for_entity(entity, Conditions).grant("prone", FALL)
             state.dirty.add(entity)

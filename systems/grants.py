@@ -6,6 +6,7 @@ import esper
 
 from components import Conditions
 from components.commands import GrantCondition, RevokeCondition
+from components.powers import effect_of
 from systems.state import BattleState
 
 
@@ -28,7 +29,7 @@ def revoke_condition(state: BattleState, command: RevokeCondition) -> None:
         return
     if command.spare_live_effects:
         for source in list(conditions.granted.get(command.condition, {})):
-            live = source.startswith("effect:") and int(source.split(":", 1)[1]) in state.effects
+            live = effect_of(source) in state.effects
             if not live:
                 conditions.revoke(command.condition, source, every=True)
     else:

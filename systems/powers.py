@@ -18,7 +18,7 @@ from components import Conditions, Position
 from components.commands import Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, SaveRolled
-from components.powers import Power
+from components.powers import Power, effect_source, power_source
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from systems.areas import area_centre, creatures_reached
 from systems.forces import push, teleport
@@ -67,10 +67,10 @@ class PowerSystem(esper.Processor):
         effect = None
         if power.duration is not None:
             effect_id = state.new_effect_id()
-            effect = ActiveEffect(effect_id, power.id, actor, f"effect:{effect_id}",
+            effect = ActiveEffect(effect_id, power.id, actor, effect_source(effect_id),
                                   rnd + power.duration, power.end_early, power.script)
             state.effects[effect.id] = effect  # before the scripts run: what they grant is the effect's too
-        source = effect.source if effect else f"power:{power.id}"
+        source = effect.source if effect else power_source(power.id)
         scripts = state.scripts if power.script else None
         ctx = script_ctx(state.round, power.id, command.actor, command.target, command.point,
                          effect.id if effect else -1) if scripts is not None else {}
@@ -125,9 +125,9 @@ class PowerSystem(esper.Processor):
         state = self.state
         if power.damage is not None:
             amount = power.damage.roll(state.rng)
-            state.health_queue.append(Hit(target, halved(amount) if saved else amount, f"power:{power.id}"))
+            state.health_queue.append(Hit(target, halved(amount) if saved else amount, power_source(power.id)))
         if power.healing is not None:
-            state.health_queue.append(Heal(target, power.healing.roll(state.rng), f"power:{power.id}"))
+            state.health_queue.append(Heal(target, power.healing.roll(state.rng), power_source(power.id)))
         if saved:
             return  # a successful save against a half-damage power takes the damage only
         if power.grants:
@@ -146,7 +146,7 @@ class PowerSystem(esper.Processor):
         if not (power.creates_area or power.creates_light):
             return
         where = area_centre(power, esper.component_for_entity(command.actor, Position).square, command.point)
-        source = effect.source if effect else f"power:{power.id}"
+        source = effect.source if effect else power_source(power.id)
         for made, kind in ((power.creates_area, "area"), (power.creates_light, "light")):
             if made is None:
                 continue

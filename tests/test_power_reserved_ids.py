@@ -13,7 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from components.powers import RESERVED_IDS
+from components.powers import (
+    FALL,
+    RESERVED_IDS,
+    effect_of,
+    effect_source,
+    power_source,
+    script_source,
+    source_parts,
+)
 from game import Battle
 from game.content.powers import read_power_file
 from game.content.scenario import ScenarioError, load_scenario_text
@@ -100,3 +108,13 @@ def test_a_power_table_given_through_the_api_refuses_the_reserved_ids_too(power_
     table = default_powers()
     with pytest.raises(IllegalCommand, match=f"a power named '{power_id}', a name kept for damage no power deals"):
         Battle(seed=1, width=4, height=4, powers={**table, power_id: replace(table["strike"], id=power_id)})
+
+
+def test_each_source_reads_back_as_what_made_it() -> None:
+    """The log, the tally and the grants read sources back by their parts: each form round-trips."""
+    assert source_parts(power_source("strike")) == ("power", "strike")
+    assert source_parts(script_source("chain_lightning")) == ("script", "chain_lightning")
+    assert source_parts(script_source(None)) == ("script", "reaction")
+    assert source_parts(FALL) == ("fall", "")
+    assert effect_of(effect_source(12)) == 12
+    assert effect_of(power_source("12")) is None and effect_of("effect:x") is None

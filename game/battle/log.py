@@ -45,6 +45,7 @@ from components.events import (
     TurnStarted,
     Unconscious,
 )
+from components.powers import FALL, REACTION, source_parts
 from game.battle.naming import display_names
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
@@ -94,13 +95,13 @@ def _power_name(battle: Any, power_id: str) -> str:
 
 def source_text(battle: Any, source: str) -> str:
     """What caused a hit, heal or condition, in words: ``power:strike`` -> "Strike"."""
-    kind, _, rest = str(source).partition(":")
+    kind, rest = source_parts(str(source))
     if not rest:
         return str(source)
     if kind == "power":
         return _power_name(battle, rest)
     if kind == "script":
-        return "a reaction script" if rest == "reaction" else f"{_power_name(battle, rest)} (script)"
+        return "a reaction script" if rest == REACTION else f"{_power_name(battle, rest)} (script)"
     if kind == "effect":
         return _effect_text(battle, rest)
     return str(source)
@@ -356,7 +357,7 @@ def format_events(battle: Any, events: Iterable[Any], names: dict[int, str] | No
 def _is_fall_damage(items: Sequence[Any], index: int) -> bool:
     """Whether the event at ``index`` is the damage of the landing just before it (one line, not two)."""
     event = items[index]
-    if not (isinstance(event, Damaged) and event.source == "fall" and index):
+    if not (isinstance(event, Damaged) and event.source == FALL and index):
         return False
     before = items[index - 1]
     return isinstance(before, Landed) and before.entity == event.entity

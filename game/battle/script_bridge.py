@@ -23,7 +23,7 @@ from components.commands import GrantCondition, Heal, Hit, Move, RevokeCondition
 from components.dice import Dice
 from components.effects import ActiveEffect
 from components.events import AreaCreated
-from components.powers import REACTION
+from components.powers import effect_source, script_source
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT, Area, Light
 from components.values import AMOUNT
 from game.battle import orders, validate
@@ -161,11 +161,11 @@ class ScriptBridge:
     def source(self) -> str:
         """Whose grants these are: the call's ongoing effect, or the script itself."""
         effect = self.ctx.get("effect", -1)
-        return f"effect:{effect}" if effect not in (-1, None) else self.script_source()
+        return effect_source(effect) if effect not in (-1, None) else self.script_source()
 
     def script_source(self) -> str:
         """Whose hits and heals these are, for the log: the power's script, or a reaction."""
-        return f"script:{self.ctx.get('power') or REACTION}"
+        return script_source(self.ctx.get("power"))
 
     def cmd_damage(self, e: object, amount: object) -> Apply:
         entity, value, source = self.creature(e), plain_amount(amount, "damage"), self.script_source()
@@ -221,7 +221,7 @@ class ScriptBridge:
         """Make a script's light or area, as an effect of its own that ends after ``duration`` rounds."""
         state = self.state
         effect_id = state.new_effect_id()
-        effect = ActiveEffect(effect_id, power, user, f"effect:{effect_id}", state.round + duration)
+        effect = ActiveEffect(effect_id, power, user, effect_source(effect_id), state.round + duration)
         if kind == "area":
             effect.areas.append(state.terrain.add_area(Area(centre[0], centre[1], radius, level, effect.source)))
         else:

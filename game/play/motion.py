@@ -19,6 +19,7 @@ from typing import Any
 
 from components import Position
 from components.events import AttackRolled, Damaged, Downed, Healed, Landed, Moved, Pushed, Teleported
+from components.powers import FALL
 from game.render.frames import Mark, MotionFrame, Point
 
 Square = tuple[int, int]
@@ -104,7 +105,7 @@ def _square(battle: Any, entity: int) -> Square | None:
 def _mark(event: Any) -> tuple[str, str] | None:
     """The floating mark an event shows (text, kind), or None for an event that shows none."""
     if isinstance(event, Damaged):
-        return (f"fall -{event.amount}", "fall") if event.source == "fall" else (f"-{event.amount}", "hit")
+        return (f"fall -{event.amount}", "fall") if event.source == FALL else (f"-{event.amount}", "hit")
     if isinstance(event, Healed):
         return (f"+{event.amount}", "heal") if event.amount else None  # a heal at full health did nothing
     if isinstance(event, AttackRolled) and not event.hit:

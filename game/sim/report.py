@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from components.powers import RESERVED_IDS
+from components.powers import OTHER, RESERVED_IDS
 from game.content.toml_values import toml_value
 from game.sim.runner import DRAW
 
@@ -218,7 +218,7 @@ class CsvSink:
         self.writer.writeheader()
 
     def _source(self, key: str) -> str:
-        return key if key in self.sources else "other"
+        return key if key in self.sources else OTHER
 
     def write(self, row: Mapping[str, Any]) -> None:
         out: dict[str, Any] = {k: row.get(k, "" if k in self.TEXT else 0)

@@ -11,7 +11,7 @@ from collections.abc import Container, Mapping
 from typing import Any
 
 from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
-from components.powers import REACTION
+from components.powers import FALL, OTHER, REACTION, effect_source, source_parts
 
 #: Events that only add one to a counter of the row.
 _COUNTED: Mapping[type, str] = {Downed: "downs", Died: "deaths", Unconscious: "unconscious"}
@@ -22,14 +22,14 @@ def _source_key(source: str, effects: Mapping[str, str], powers: Container[str])
     hits, ``script:reaction``, "other" for the GM and unknowns). No power may take those three ids
     (:data:`components.powers.RESERVED_IDS`), so the table's rows and battles.csv's columns
     of them never mix with a power's."""
-    kind, _, rest = source.partition(":")
+    kind, rest = source_parts(source)
     if kind in ("power", "script") and rest:
-        return rest if rest in powers or rest == REACTION else "other"
+        return rest if rest in powers or rest == REACTION else OTHER
     if kind == "effect":
-        return effects.get(source, "other")
-    if source == "fall":
-        return "fall"
-    return "other"
+        return effects.get(source, OTHER)
+    if source == FALL:
+        return FALL
+    return OTHER
 
 
 class _Tally:
@@ -81,10 +81,10 @@ def tally(battle: Any) -> dict[str, Any]:
     power of the battle dealt (the GM's) is ``other``.
     """
     events = battle.events
-    effects = {f"effect:{e['id']}": e["power"] for e in battle.effects()}
+    effects = {effect_source(e["id"]): e["power"] for e in battle.effects()}
     for event in events:
         if isinstance(event, EffectEnded):
-            effects[f"effect:{event.effect}"] = event.power
+            effects[effect_source(event.effect)] = event.power
     counts = _Tally({entity: battle.team(entity) for entity in battle.creatures()}, effects, battle.powers)
     silent: set[type] = set()  # kinds that count nothing (a turn started, a roll): most events, skipped
     for event in events:
