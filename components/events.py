@@ -9,6 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
+#: The fields of an event that hold one creature's id (``CombatStarted.order`` holds several): what
+#: a log shows as names and a fog of war reads to drop events about creatures a team does not see.
+CREATURE_FIELDS = ("entity", "target", "by")
+
 
 def _snake_case(name: str) -> str:
     """``FellOff`` -> ``fell_off``: an event class's name as logs and scripts spell its kind."""

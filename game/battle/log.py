@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from components.events import (
+    CREATURE_FIELDS,
     AreaCreated,
     AttackRolled,
     CombatStarted,
@@ -50,9 +51,6 @@ from game.battle.naming import display_names
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
 QUIET: tuple[type[Event], ...] = (RoundStarted, RoundEnded, TurnStarted)
-
-#: Field names that hold an entity id and are shown as the creature's name.
-_ENTITY_FIELDS = ("entity", "target", "by", "user", "attacker")
 
 
 def _names(battle: Any) -> dict[int, str]:
@@ -327,7 +325,7 @@ def _generic(battle: Any, event: Any, names: dict[int, str] | None) -> str:
     kind = str(data.pop("kind", type(event).__name__)).replace("_", " ")
     parts = []
     for key, value in data.items():
-        if key in _ENTITY_FIELDS and isinstance(value, int):
+        if key in CREATURE_FIELDS and isinstance(value, int):
             value = _name(battle, value, names)
         parts.append(f"{key}={value}")
     return f"{kind}: {', '.join(parts)}" if parts else kind

@@ -13,13 +13,11 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from components import Position
-from components.events import Landed, Moved, Spawned
+from components.events import CREATURE_FIELDS, Landed, Moved, Spawned
 from game.battle.log import format_events, format_with_notes
 from game.battle.naming import display_names
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
-#: event fields that name a creature
-ENTITY_FIELDS = ("entity", "target", "by", "user", "attacker")
 #: how the log names a creature the person's team does not see
 UNSEEN = "someone unseen"
 
@@ -27,7 +25,7 @@ UNSEEN = "someone unseen"
 def named(event: Any) -> list[int]:
     """The creatures an event names."""
     return [
-        v for v in (getattr(event, f, None) for f in ENTITY_FIELDS) if isinstance(v, int) and not isinstance(v, bool)
+        v for v in (getattr(event, f, None) for f in CREATURE_FIELDS) if isinstance(v, int) and not isinstance(v, bool)
     ]
 
 
