@@ -25,7 +25,7 @@ from systems.falling import is_unsupported, round_fall_left
 from systems.geometry import distance_ft
 from systems.paths import Paths, blocked_for
 from systems.state import BattleState, Phase, check_stamp
-from systems.vitals import can_act, is_flying
+from systems.vitals import can_act, helpless_state, is_flying
 
 
 def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) -> int:
@@ -37,9 +37,9 @@ def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) ->
 
 def _stuck(conditions: Conditions, falling: Falling) -> str | None:
     """Why the creature cannot move at all now, or None."""
-    if not can_act(conditions):
-        state = next(c for c in ("dead", "unconscious", "downed") if c in conditions.active)
-        return f"it is {state} and cannot move"
+    helpless = helpless_state(conditions)
+    if helpless is not None:
+        return f"it is {helpless} and cannot move"
     if falling.start_z is not None:
         return "it is falling"
     if "restrained" in conditions.active:

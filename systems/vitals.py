@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from components import Conditions, Fatigue, Health, Movement
 
-_HELPLESS = frozenset({"downed", "unconscious", "dead"})
+#: The conditions under which a creature carries out no command of its own, worst first.
+HELPLESS = ("dead", "unconscious", "downed")
+_HELPLESS = frozenset(HELPLESS)
 
 
 def dead_at(health: int, fatigue: int, most: int) -> bool:
@@ -22,6 +24,11 @@ def is_dead(health: Health, fatigue: Fatigue) -> bool:
 def can_act(conditions: Conditions) -> bool:
     """Whether a creature can carry out its own commands: not downed, unconscious or dead."""
     return conditions.active.isdisjoint(_HELPLESS)
+
+
+def helpless_state(conditions: Conditions) -> str | None:
+    """The worst of :data:`HELPLESS` the creature is in (what a refusal tells), or None when it can act."""
+    return next((c for c in HELPLESS if c in conditions.active), None)
 
 
 def is_flying(movement: Movement, conditions: Conditions) -> bool:

@@ -21,12 +21,13 @@ from components import Conditions, Creature, Defense, Falling, Fatigue, Health, 
 from game.ai.info import BaselineCaches, PowerInfo
 from game.ai.maps import SightTable, area_key
 from systems.geometry import distance_3d_ft, distance_ft
+from systems.vitals import HELPLESS as RULES_HELPLESS
 from systems.vitals import is_dead
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 
-#: Conditions under which a creature does nothing at all on its turn.
-HELPLESS = frozenset({"downed", "unconscious", "dead"})
+#: Conditions under which a creature does nothing at all on its turn (the rules' own list).
+HELPLESS = frozenset(RULES_HELPLESS)
 
 class View:
     """One consistent snapshot of the battle for a single plan, read once (the facade is not free).

@@ -24,7 +24,7 @@ from systems.geometry import distances_3d_ft
 from systems.power_checks import reach_ft, use_problem, user_problem
 from systems.state import check_stamp
 from systems.visibility import can_see
-from systems.vitals import can_act
+from systems.vitals import helpless_state
 
 
 class PowerUses(BattleCore):
@@ -115,8 +115,8 @@ class PowerUses(BattleCore):
         if not effect.can_end_early:
             raise IllegalCommand(f"{self.power(effect.power).name} cannot be ended early")
         conditions = esper.component_for_entity(user, Conditions)
-        if not can_act(conditions):  # ending it is the user's own choice, as using it was
-            helpless = next(c for c in ("dead", "unconscious", "downed") if c in conditions.active)
+        helpless = helpless_state(conditions)
+        if helpless is not None:  # ending it is the user's own choice, as using it was
             raise IllegalCommand(f"{validate.label(user)} is {helpless} and cannot end "
                                  f"{self.power(effect.power).name} early: it runs its duration")
         self.state.gm_queue.append(EndEffect(effect_id, "ended early"))

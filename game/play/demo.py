@@ -187,7 +187,7 @@ def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None, who: Iter
     with ``who``, only those creatures are looked at."""
     lines = []
     for e in battle.creatures() if who is None else who:
-        if not battle.is_alive(e) or battle.conditions(e) & {"downed", "unconscious"}:
+        if not battle.can_act(e):
             continue
         for enemy in battle.creatures():
             if battle.team(enemy) == battle.team(e) or not battle.is_alive(enemy):

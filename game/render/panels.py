@@ -181,7 +181,7 @@ class SidePanel:
         """One chip of the strip at (x, y); returns its width, negated when it does not fit there."""
         seen = ui.shows(e)
         alive = battle.is_alive(e)
-        standing = alive and not battle.conditions(e) & {"downed", "unconscious"}
+        standing = alive and battle.can_act(e)
         tag = "> " if e == now else ("next: " if e == after else "")
         label = self.texts(tag + (feed.name(battle, e) if seen else "?"), "small",
                            theme.TEXT if standing and seen else theme.TEXT_DIM)
