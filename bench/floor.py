@@ -13,7 +13,6 @@ Run alone: ``python -m bench.floor [BATTLES]``.
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -21,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bench.args import count
+from game.sim.report import wilson
 
 #: (name, health, defense, creature attack bonus, power attack bonus, damage dice count, sides, plus,
 #: initiative bonus): the same numbers as the bench scenario's creatures and their best power.
@@ -65,17 +65,6 @@ def battle(rng: random.Random) -> tuple[int, int]:
         if len(standing) == 1:
             return standing.pop(), first
     return -1, first
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95 % Wilson interval of k successes in n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return c - h, c + h
 
 
 def run(battles: int = 20000, seed: int = 0) -> dict[str, float]:

@@ -102,8 +102,7 @@ def within_radius(shape: tuple[int, int], centre: tuple[int, int], radius_ft: fl
     if rules.diagonal == "one":  # max(dx, dy) <= most: within along both axes at once
         inside: np.ndarray = np.logical_and.outer(xs <= most, ys <= most)
         return inside
-    squares = np.maximum(xs[:, None], ys[None, :]) + np.minimum(xs[:, None], ys[None, :]) // 2
-    within: np.ndarray = squares <= most
+    within: np.ndarray = grid_squares(xs[:, None], ys[None, :], rules) <= most
     return within
 
 

@@ -169,10 +169,6 @@ def level_grid(terrain: Terrain, rules: Rules, cache: LevelCache | None = None) 
     return (cache if cache is not None else LevelCache()).level_grid(terrain, rules)
 
 
-#: The levels by value: a lookup, since a forecast asks for a level several times a target.
-LEVELS: tuple[Visibility, ...] = tuple(sorted(Visibility))
-
-
 _NO_VISION, _TERRIBLE = int(Visibility.NO_VISION), int(Visibility.TERRIBLE)
 
 #: The levels by their values (``level_of``'s table).
