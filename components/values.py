@@ -106,3 +106,5 @@ CREATURE_BONUS = Bound(-1000, 1000)
 CREATURE_SPEED = Bound(0, 10_000, unit="ft")
 #: The damage, healing or fatigue one command deals or gives.
 AMOUNT = Bound(0, 1_000_000)
+#: How many rounds a lasting effect may last, made by a power file or by a power's script alike.
+DURATION = Bound(1, 1000, unit="rounds")

@@ -356,3 +356,20 @@ def test_a_good_reaction_after_hostile_ones_still_works(tmp_path):
         b.tick()
         assert [x.function for x in b.events if x.kind == "script_failed"] == ["on_damaged"]
         assert b.get(e, Health).current == 18
+
+
+@pytest.mark.parametrize(("duration", "made"), [(1000, True), (1001, False)])
+def test_a_scripts_light_may_last_as_long_as_a_power_files(tmp_path, duration, made):
+    """A power file's duration runs to 1,000 rounds: a script's light is held to the same bound
+    (it stopped at 100), and past it the script fails naming the bound."""
+    (tmp_path / GOOD).write_text(GOOD_SRC)
+    (tmp_path / "lamp.star").write_text(use(f'ctx.create_light(5, 5, 10, "normal", {duration})'))
+    b, (u, t, _) = new_battle(tmp_path, True, "lamp.star")
+    b.use_power(u, "hx", target=t)
+    b.tick()
+    [effect] = b.effects() or [None]
+    failed = [e for e in b.events if e.kind == "script_failed"]
+    if made:
+        assert effect is not None and effect["ends_after_round"] == b.round + duration and not failed
+    else:
+        assert effect is None and "1..1000 rounds" in failed[0].reason

@@ -25,7 +25,7 @@ from components.effects import ActiveEffect
 from components.events import AreaCreated
 from components.powers import effect_source, script_source
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT, Area, Light
-from components.values import AMOUNT
+from components.values import AMOUNT, DURATION
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from systems.forces import push
@@ -207,8 +207,9 @@ class ScriptBridge:
         centre = validate.square(self.state, x, y, "centre")
         radius = feet(radius_ft, "radius")
         parsed = Visibility.parse(level)  # type: ignore[arg-type]
-        if isinstance(duration, bool) or not isinstance(duration, int) or not 1 <= duration <= 100:
-            raise ValueError(f"duration must be 1..100 rounds, not {duration!r}")
+        if isinstance(duration, bool) or not isinstance(duration, int) or not DURATION.lo <= duration <= DURATION.hi:
+            raise ValueError(f"duration must be {DURATION.lo:g}..{DURATION.hi:g} rounds (as a power file's), "
+                             f"not {duration!r}")
         terrain = self.state.terrain
         held, most = (terrain.areas, MAX_AREAS) if kind == "area" else (terrain.lights, MAX_LIGHTS)
         if len(held) + buffered >= most:

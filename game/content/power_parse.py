@@ -66,7 +66,7 @@ from components.dice import Dice
 from components.powers import ACTIONS, RESERVED_IDS, SHAPES, TARGETS, AreaShape, Made, Power
 from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
-from components.values import Bound, shown
+from components.values import DURATION, Bound, shown
 from game.content import checks
 from game.content.checks import did_you_mean
 from game.content.recorded import script_problem
@@ -81,7 +81,6 @@ KEYS = frozenset({
 FEET = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft", above=True)
 ATTACK_BONUS = Bound(-1000, 1000)
 SAVE_DC = Bound(1, 1000)
-DURATION = Bound(1, 1000, unit="rounds")
 _FEET = f"a number of feet above 0, at most {MAX_RADIUS_FT:g}"
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SINGULAR = ("creature", "ally", "enemy")
