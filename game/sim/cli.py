@@ -101,39 +101,42 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser = parser or OneLineParser(prog="python -m game simulate", description=DESCRIPTION,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     low, high = BATTLE_SECONDS
+    given = SimConfig(scenario="")  # the defaults are the config's own, said once
     parser.add_argument("scenario", help="scenario TOML file, e.g. assets/scenarios/ledge.toml")
-    parser.add_argument("--battles", type=whole(1, MAX_BATTLES), default=1000,
-                        help=f"battles per variant, 1 to {MAX_BATTLES:,} (default 1000)")
+    parser.add_argument("--battles", type=whole(1, MAX_BATTLES), default=given.battles,
+                        help=f"battles per variant, 1 to {MAX_BATTLES:,} (default {given.battles})")
     parser.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None,
                         help=f"worker processes, 1 to {MAX_WORKERS} (default: all cores)")
-    parser.add_argument("--seed", type=SEED, default=0,
-                        help="master seed, 0 to 2**63-1; battle seeds derive from it (default 0)")
-    parser.add_argument("--out", default="out", help="directory for battles.csv, plots and replays (default out)")
-    parser.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
+    parser.add_argument("--seed", type=SEED, default=given.seed,
+                        help=f"master seed, 0 to 2**63-1; battle seeds derive from it (default {given.seed})")
+    parser.add_argument("--out", default=given.out_dir,
+                        help=f"directory for battles.csv, plots and replays (default {given.out_dir})")
+    parser.add_argument("--policy", type=policy_spec, default=given.policy, metavar="POLICY|TEAM=POLICY,...",
                         help=f"the computer player for every team ({', '.join(POLICIES)}), or per team, e.g. "
-                             "keep=tactical,raiders=greedy (teams not named play tactical); see README")
+                             f"keep=tactical,raiders=greedy (teams not named play {given.policy}); see README")
     parser.add_argument("--set", dest="sets", action="append", type=parse_set, default=[], metavar="KEY=V1,V2,...",
                         help="sweep a scenario key (creatures.ogre.health) or power key (powers.fireball.damage); "
                              f"several --set make a grid (at most {MAX_VARIANTS} variants); every variant runs "
                              "on the same seeds")
-    parser.add_argument("--engine", choices=ENGINES, default="pool", help="local process pool or Dask distributed")
+    parser.add_argument("--engine", choices=ENGINES, default=given.engine,
+                        help="local process pool or Dask distributed")
     parser.add_argument("--scheduler", default=None,
                         help="Dask scheduler address, with --engine dask (default: a local 2-worker cluster)")
-    parser.add_argument("--max-rounds", type=whole(1, MAX_ROUNDS), default=50,
-                        help=f"rounds before a battle is a draw, 1 to {MAX_ROUNDS} (default 50)")
+    parser.add_argument("--max-rounds", type=whole(1, MAX_ROUNDS), default=given.max_rounds,
+                        help=f"rounds before a battle is a draw, 1 to {MAX_ROUNDS} (default {given.max_rounds})")
     parser.add_argument("--chunk", type=whole(1, MAX_CHUNK), default=None,
                         help=f"battles per worker task, 1 to {MAX_CHUNK:,} (default: automatic)")
     parser.add_argument("--hook", default=None, help="module:function called with (battle, ids, seed) after each build")
     parser.add_argument("--only-seed", dest="only_seeds", type=SEED, action="append", default=None, metavar="SEED",
                         help="run just this battle seed (repeatable) and write its replay under OUT/replays")
-    parser.add_argument("--battle-seconds", type=seconds(low, high), default=60.0, metavar="S",
+    parser.add_argument("--battle-seconds", type=seconds(low, high), default=given.battle_seconds, metavar="S",
                         help=f"a battle still running after S seconds ({low:g} to {high:g}) stops its worker and "
-                             "counts as failed (default 60)")
+                             f"counts as failed (default {given.battle_seconds:g})")
     parser.add_argument("--strict-scripts", action="store_true",
                         help="a battle in which a script failed counts as a failed battle (default: counted apart)")
-    parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=500, metavar="N",
+    parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=given.recycle, metavar="N",
                         help="replace pool workers after about N battles each, bounding leaked native memory "
-                             f"(default 500; 0 never; at most {MAX_RECYCLE:,})")
+                             f"(default {given.recycle}; 0 never; at most {MAX_RECYCLE:,})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     return parser
 
