@@ -29,6 +29,7 @@ import hashlib
 import weakref
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, ScriptFailed, TurnStarted
@@ -45,10 +46,10 @@ if TYPE_CHECKING:
     from game.battle.facade import Battle
 
 #: event class -> the reaction function a script defines for it
-REACTIONS: dict[type[Event], str] = {
+REACTIONS: Mapping[type[Event], str] = MappingProxyType({
     Damaged: "on_damaged", Downed: "on_downed", Fell: "on_fell", Landed: "on_landed",
     TurnStarted: "on_turn_start", RoundEnded: "on_round_end",
-}
+})
 
 #: What the battle passes each reaction (``REACTIONS``) and each power entry point (systems/powers.py
 #: calls on_use and on_hit, the effect's end calls on_end): a script is checked against these when

@@ -13,7 +13,8 @@ whose sight it changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import esper
@@ -36,14 +37,14 @@ from systems.visibility import can_see
 from systems.vitals import is_dead
 
 #: ctx methods and their exact number of arguments. Reads answer at once; commands are buffered.
-READS: dict[str, int] = {
+READS: Mapping[str, int] = MappingProxyType({
     "health": 1, "max_health": 1, "fatigue": 1, "position": 1, "conditions": 1, "team": 1, "name": 1,
     "is_alive": 1, "distance": 2, "can_see": 2, "creatures_in_area": 3, "roll": 1,
-}
-COMMANDS: dict[str, int] = {
+})
+COMMANDS: Mapping[str, int] = MappingProxyType({
     "damage": 2, "heal": 2, "add_condition": 2, "remove_condition": 2, "move": 3, "push": 3,
     "create_area": 5, "create_light": 5,
-}
+})
 
 Apply = Callable[[], None]
 

@@ -6,7 +6,8 @@ A host knows a script by its file name and a digest of its text (see
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from types import MappingProxyType
 
 from game.content.checks import did_you_mean
 from game.scripting import ScriptError
@@ -45,7 +46,8 @@ def failure_place(err: ScriptError | None, script: str) -> str:
 
 
 #: A power script's entry points and the arguments the battle calls each with.
-POWER_ENTRIES: dict[str, tuple[str, ...]] = {"on_use": ("ctx",), "on_hit": ("ctx", "target"), "on_end": ("ctx",)}
+POWER_ENTRIES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"on_use": ("ctx",), "on_hit": ("ctx", "target"), "on_end": ("ctx",)})
 
 
 def no_reaction(script: str, functions: Collection[str], reactions: Sequence[str]) -> str | None:

@@ -58,6 +58,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from components import Visibility
@@ -84,7 +85,7 @@ SAVE_DC = Bound(1, 1000)
 _FEET = f"a number of feet above 0, at most {MAX_RADIUS_FT:g}"
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SINGULAR = ("creature", "ally", "enemy")
-_PLURAL_OF = {"creature": "all", "ally": "allies", "enemy": "enemies"}
+_PLURAL_OF = MappingProxyType({"creature": "all", "ally": "allies", "enemy": "enemies"})
 _PLURAL = ("allies", "enemies", "all")
 _AREA_KEYS = frozenset({"shape", "radius_ft", "length_ft", "width_ft"})
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from game.play import headless
 from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
@@ -176,14 +177,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     return run_cli(args)
 
 
-COMMANDS: dict[str, tuple[str, Configure, Run]] = {
+COMMANDS: Mapping[str, tuple[str, Configure, Run]] = MappingProxyType({
     "demo": ("computer vs computer on the demo scenario (headless without a display)", _demo_args, run_demo),
     "play": ("play a scenario in a window against the computer (--headless: computer on every side)",
              _play_args, run_play),
     "replay": ("replay a saved game or replay file and check its events", _replay_args, run_replay),
     "simulate": ("headless computer-vs-computer battles at scale: win rates with CIs, CSV, plots",
                  _simulate_args, run_simulate),
-}
+})
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,6 +12,7 @@ of :mod:`game.render.inputs` through :meth:`ReplayApp.handle`, from the window o
 from __future__ import annotations
 
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from game.battle.log import describe
@@ -26,8 +27,8 @@ EVENT_SECONDS = 0.12
 LOG_LINES_PER_NOTCH = 3
 
 #: key -> (what it steps, by how much)
-STEPS = {"right": ("event", 1), "left": ("event", -1), "down": ("turn", 1), "up": ("turn", -1),
-         "page down": ("round", 1), "page up": ("round", -1)}
+STEPS = MappingProxyType({"right": ("event", 1), "left": ("event", -1), "down": ("turn", 1), "up": ("turn", -1),
+                          "page down": ("round", 1), "page up": ("round", -1)})
 
 HELP = ("Replay: Left/Right one event, Up/Down one turn, PageUp/PageDown one round, Home/End start/end, "
         "Space play/pause, Esc or Ctrl+Q quit")

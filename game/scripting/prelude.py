@@ -28,6 +28,7 @@ routes them through the helpers of :mod:`game.scripting.checked`.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Final
 
 __all__ = ["BYTES_PER_STEP", "COUNTED_BUILTINS", "NATIVE_ALIASES", "PRELUDE_SRC", "RENAMED_BUILTINS"]
@@ -40,7 +41,7 @@ COUNTED_BUILTINS: Final = (
 )
 
 #: Builtins replaced under another name (the prelude's own code keeps calling the native one).
-RENAMED_BUILTINS: Final = {"len": "sbx__len"}
+RENAMED_BUILTINS: Final = MappingProxyType({"len": "sbx__len"})
 
 #: Evaluated first, while the names still resolve to the builtins: keep the natives.
 NATIVE_ALIASES: Final = "".join(f"sbx__n_{n} = {n}\n" for n in COUNTED_BUILTINS if not n.startswith("sbx__")) + "".join(

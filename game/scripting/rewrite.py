@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Final
 
 from .checked import GROWING_METHODS, KEYED_METHODS, SCANNING_METHODS, SPLITTING_METHODS, STRIPPING_METHODS
@@ -35,13 +36,13 @@ from .loops import LoopError, Wraps, branch_problem, loop_wraps
 
 __all__ = ["RewriteError", "rewrite"]
 
-_BINOPS: Final = {ast.Mult: b"sbx__op_mul", ast.Add: b"sbx__op_add", ast.Mod: b"sbx__op_mod",
-                  ast.LShift: b"sbx__op_shl", ast.Sub: b"sbx__op_sub"}
-_AUGOPS: Final = {ast.Mult: b"sbx__chk_mul", ast.Add: b"sbx__chk_add", ast.Mod: b"sbx__chk_mod",
-                  ast.LShift: b"sbx__chk_shl", ast.Sub: b"sbx__chk_sub"}
-_COMPARE: Final = {ast.Eq: b"sbx__op_eq", ast.NotEq: b"sbx__op_ne", ast.Lt: b"sbx__op_lt", ast.LtE: b"sbx__op_le",
-                   ast.Gt: b"sbx__op_gt", ast.GtE: b"sbx__op_ge", ast.In: b"sbx__op_in",
-                   ast.NotIn: b"sbx__op_not_in"}
+_BINOPS: Final = MappingProxyType({ast.Mult: b"sbx__op_mul", ast.Add: b"sbx__op_add", ast.Mod: b"sbx__op_mod",
+                                   ast.LShift: b"sbx__op_shl", ast.Sub: b"sbx__op_sub"})
+_AUGOPS: Final = MappingProxyType({ast.Mult: b"sbx__chk_mul", ast.Add: b"sbx__chk_add", ast.Mod: b"sbx__chk_mod",
+                                   ast.LShift: b"sbx__chk_shl", ast.Sub: b"sbx__chk_sub"})
+_COMPARE: Final = MappingProxyType({
+    ast.Eq: b"sbx__op_eq", ast.NotEq: b"sbx__op_ne", ast.Lt: b"sbx__op_lt", ast.LtE: b"sbx__op_le",
+    ast.Gt: b"sbx__op_gt", ast.GtE: b"sbx__op_ge", ast.In: b"sbx__op_in", ast.NotIn: b"sbx__op_not_in"})
 METHODS: Final = frozenset(SCANNING_METHODS + STRIPPING_METHODS + KEYED_METHODS + SPLITTING_METHODS + GROWING_METHODS)
 _MAX_LITERAL_SHIFT: Final = 64
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Container, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
 from components.powers import FALL, OTHER, REACTION, effect_source, source_parts
 
 #: Events that only add one to a counter of the row.
-_COUNTED: Mapping[type, str] = {Downed: "downs", Died: "deaths", Unconscious: "unconscious"}
+_COUNTED: Mapping[type, str] = MappingProxyType({Downed: "downs", Died: "deaths", Unconscious: "unconscious"})
 
 
 def _source_key(source: str, effects: Mapping[str, str], powers: Container[str]) -> str:
