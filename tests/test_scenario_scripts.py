@@ -111,3 +111,19 @@ def test_terrain_blocking_a_thing_twice_names_it() -> None:
     with pytest.raises(ScenarioError, match=r"map\.legend\.':'\.blocks: expected each thing blocked once, "
                                             r"got 'movement' more than once"):
         load_scenario_text(text)
+
+
+@pytest.mark.parametrize("name", [".star", "a\tb.star", "x" * 300 + ".star", "a\x1bb.star"])
+def test_a_script_name_is_held_to_one_rule_wherever_it_is_given(name: str) -> None:
+    """A scenario's reactions, a power file's script and a battle's attach_reaction refuse the same
+    names: a name one of them took was refused by another later, with another message."""
+    from game import Battle, IllegalCommand
+    from game.content.power_parse import PowerError, parse_power
+
+    text = SMALL.replace('reactions = ["rally.star"]\n[map]', 'reactions = ["rally.star", "NAME"]\n[map]')
+    with pytest.raises(ScenarioError, match=r"reactions: .*\.star"):
+        load_scenario_text(text.replace("NAME", name.replace("\t", "\\t").replace("\x1b", "\\u001b")))
+    with pytest.raises(PowerError, match=r"script.*plain file name ending in \.star"):
+        parse_power("zap", {"name": "Zap", "description": "d", "range_ft": 30, "damage": 3, "script": name}, "test")
+    with Battle(seed=1) as b, pytest.raises(IllegalCommand, match=r"file name"):
+        b.attach_reaction(name)

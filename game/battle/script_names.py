@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
-from game.content.checks import did_you_mean
+from game.content.checks import did_you_mean, script_name_problem
 from game.scripting import ScriptError
 
 #: The most characters of a refused name an error shows.
@@ -29,8 +29,7 @@ def checked_name(script: object) -> str:
         ScriptError: (kind ``missing``) any other name; the message shows it as ``repr`` (clipped),
             so a NUL, a newline or an escape sequence in it is visible, not acted upon.
     """
-    if not (isinstance(script, str) and script.endswith(".star") and len(script) <= 255 and script.isprintable()
-            and "/" not in script and "\\" not in script and ".." not in script):
+    if not isinstance(script, str) or script_name_problem(script) is not None:
         shown = repr(script)
         shown = shown if len(shown) <= _MAX_NAME else shown[:_MAX_NAME - 3] + "..."
         raise ScriptError(shown, "a script is a plain file name ending in .star, in the script folder",

@@ -245,10 +245,8 @@ def key(value: Any) -> str:
     return value
 
 
-def is_plain_name(name: object, suffix: str) -> bool:
-    """A file name with no folder in it (``rally.star``), ending in ``suffix``."""
-    return (isinstance(name, str) and name.endswith(suffix) and len(name) > len(suffix) and "/" not in name
-            and "\\" not in name and ".." not in name and "\0" not in name)
+#: The longest file name a script may have (what file systems take).
+MAX_SCRIPT_NAME = 255
 
 
 def scripts(value: Any) -> tuple[str, ...]:
@@ -258,21 +256,28 @@ def scripts(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise Bad(f"expected {wanted}, got {describe(value)}")
     for name in value:
-        problem = _script_name_problem(name)
+        problem = script_name_problem(name)
         if problem:  # the entry itself, not "an array": a designer sees which one is wrong, and why
             raise Bad(f"expected {wanted}, got an array holding {shown(name)} ({problem})")
     each_once(value, "script")
     return tuple(value)
 
 
-def _script_name_problem(name: object) -> str | None:
+def script_name_problem(name: object) -> str | None:
+    """Why ``name`` cannot name a script, or None: a script is a plain, printable file name ending in
+    ``.star`` (``rally.star``), read from the script folder. The one test of a power's ``script``, a
+    scenario's ``reactions`` and a name a battle is given."""
     if not isinstance(name, str):
         return f"not a string but {describe(name)}"
     if "/" in name or "\\" in name or ".." in name:
         return "a path: a script is named by its file name alone, and read from the scripts/ folder"
     if "\0" in name:
         return "a NUL character"
-    if not is_plain_name(name, ".star"):
+    if not name.isprintable():
+        return "a character that cannot be printed"
+    if len(name) > MAX_SCRIPT_NAME:
+        return f"{len(name)} characters long: at most {MAX_SCRIPT_NAME}"
+    if not (name.endswith(".star") and len(name) > len(".star")):
         return "not a file name ending in .star"
     return None
 

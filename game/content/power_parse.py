@@ -69,7 +69,7 @@ from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import DURATION, Bound, shown
 from game.content import checks
-from game.content.checks import did_you_mean
+from game.content.checks import did_you_mean, script_name_problem
 from game.content.recorded import script_problem
 
 __all__ = ["KEYS", "PowerError", "contradiction", "parse_power"]
@@ -263,7 +263,7 @@ def _script(r: _Reader, script_dir: Path | None) -> str | None:
     script = r.get("script", str, f"a file name under {where}, like \"chain.star\"")
     if script is None:
         return None
-    if not script.endswith(".star") or "/" in script or "\\" in script or ".." in script or "\0" in script:
+    if script_name_problem(script) is not None:
         raise r.fail("script", f"a plain file name ending in .star under {where}", script)
     problem = script_problem(script_dir, script) if script_dir is not None else None
     if problem is not None:  # the reason a reaction naming the same file gets
