@@ -184,10 +184,12 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         template = context.template_for(path, overrides)
         scenario = template.scenario
         battle, ids = template.battle(seed, context.script_hosts() if template.untrusted else None)
+        # the scenario's build ends here: a hook's commands are the battle's own, replayed from the file
+        # (counted in the build, a replay was refused: the scenario builds with fewer commands)
+        build_commands = len(battle.command_log)
         setup = load_hook(hook)
         if setup is not None:
             setup(battle, ids, seed)
-        build_commands = len(battle.command_log)
         if timings is not None:
             timings["setup"] = timings.get("setup", 0.0) + clock() - started
         winner, rounds, refused, refusal, first = play(battle, policy, ai_rng(seed), max_rounds, timings)
