@@ -130,17 +130,16 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
         return _refusals(battle, started, refused, first_refusal, refused_at)
 
     for _ in range(max_rounds):
-        teams = battle.standing_teams()
-        if len(teams) <= 1:
-            return (teams.pop() if teams else DRAW), battle.round, *counted(), first
+        won = battle.winner()  # the window's answer: a one-team battle is never won (it played no round)
+        if won is not None:
+            return won or DRAW, battle.round, *counted(), first
         planning = 0.0
         ticked = clock()
         battle.tick(controller=take_turn)
         if timings is not None:
             timings["ai"] = timings.get("ai", 0.0) + planning
             timings["rules"] = timings.get("rules", 0.0) + clock() - ticked - planning
-    teams = battle.standing_teams()
-    return (teams.pop() if len(teams) == 1 else DRAW), battle.round, *counted(), first
+    return battle.winner() or DRAW, battle.round, *counted(), first
 
 
 def _refusals(battle: Any, started: int, given: int, first_given: str, given_at: int) -> tuple[int, str]:
