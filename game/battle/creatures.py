@@ -325,7 +325,8 @@ class Creatures(BattleCore):
         moves are not checked: their forecasts say whether they are legal).
 
         Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature this battle does not have.
         """
         moves = validate.places(self.state, moves, "moves")
         entity = self.check(entity)
@@ -339,7 +340,8 @@ class Creatures(BattleCore):
         ledge short of its goal lands where it stepped off. With :meth:`queued_fall`'s reason.
 
         Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature this battle does not have.
         """
         moves = validate.places(self.state, moves, "moves")
         entity = self.check(entity)

@@ -59,7 +59,8 @@ class Extending(BattleCore):
         (no budget, no event, no roll that stays rolled).
 
         Raises:
-            IllegalCommand: an unknown creature, or a square off the grid.
+            IllegalCommand: a square off the grid, or ``moved`` not a mapping of creatures to squares.
+            UnknownEntity: a creature (``entity`` or one in ``moved``) this battle does not have.
         """
         validate.moved(moved)
         entity = self.check(entity)
