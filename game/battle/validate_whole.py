@@ -117,9 +117,12 @@ def snapshot_allowed(recording: Recording, name: str) -> None:
         raise IllegalCommand(f"{name}: {recording.interrupted}")
 
 
-def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -> None:
+def restorable(recording: Recording, snapshot: object, kind: type, owner: int,
+               turn: tuple[int, int, int] | None) -> None:
     """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
-    :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands."""
+    :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands;
+    inside a command (``turn``: its serial, round and turn), one taken in that same turn, as a planner's
+    trial is: one from before the command made a handler's restore replay the round inside itself."""
     if not isinstance(snapshot, kind):
         raise IllegalCommand(f"restore takes what this battle's snapshot() returned, not {shown(snapshot)}")
     if getattr(snapshot, "owner", None) != owner:
@@ -128,6 +131,10 @@ def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -
     if recording.interrupted is not None and not getattr(snapshot, "between_commands", True):
         raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's round) and would "
                              f"leave it half played; {recording.interrupted}")
+    if turn is not None and getattr(snapshot, "turn", None) != turn:
+        raise IllegalCommand(f"restore: a command (a tick or a turn, round {turn[1]}) is under way, and that "
+                             "snapshot was not taken in its turn; restore it once the command has returned, "
+                             "not from a handler or controller inside it")
 
 
 def controller_teams(controller: object, state: BattleState) -> None:
