@@ -56,7 +56,20 @@ class Turns(BattleCore):
 
     @command
     def end_combat(self) -> None:
-        """Leave combat: no turn order, and surprise (if any is left) ends."""
+        """Leave combat: no turn order, and surprise (if any is left) ends.
+
+        Between rounds only, as :meth:`start_combat`: a round under way keeps the turns it began with,
+        so an end in the middle of one played its later turns out of combat (no ``TurnStarted``, so no
+        ``on_turn_start`` reaction) and took a surprised creature's surprise away mid-round.
+
+        Raises:
+            IllegalCommand: combat has not started, or a round is under way.
+        """
+        if not self.state.in_combat:
+            raise IllegalCommand("combat has not started (or has already ended)")
+        if self.state.round_open:
+            raise IllegalCommand(f"cannot end combat while round {self.state.round} is under way: "
+                                 "end its turns first")
         self.state.gm_queue.append(EndCombat())
         self.settle()
 
@@ -135,8 +148,13 @@ class Turns(BattleCore):
         after the last turn the round ends. Returns whose turn it is now, or None.
 
         Raises:
-            IllegalCommand: no turn is under way.
+            IllegalCommand: no turn is under way, or it is called inside another command (a ``tick``'s
+                controller or an ``on`` handler): the tick ends each turn itself, and one ended inside it
+                began the next creature's turn without its controller (or ended the round under it).
         """
+        if self.recording.depth > 1:  # (its own call is the first level)
+            raise IllegalCommand("end_turn: called inside another command (a tick's controller, an on handler); "
+                                 "a tick ends each turn itself: a controller's turn ends when it returns")
         self.resolve_orders()
         with self.recording.interruptible("end_turn", self.state):
             return self._next_turn()
