@@ -281,7 +281,7 @@ class Creatures(BattleCore):
 
     @command
     def heal(self, entity: int, amount: int, source: str = "gm") -> None:
-        """Heal ``amount`` points (never above the maximum), when :meth:`damage` would resolve."""
+        """Heal ``amount`` points (never above the maximum; not the dead), when :meth:`damage` would resolve."""
         source = validate.text(source, "healing source")
         entity = self.check(entity)
         self.state.health_queue.append(Heal(entity, validate.amount(amount, "healing"), source))
@@ -372,7 +372,8 @@ class Creatures(BattleCore):
 
     @command
     def add_condition(self, entity: int, condition: str, source: str = "gm") -> None:
-        """Grant a condition now (dazzled, blinded, prone, ...). Derived ones cannot be granted."""
+        """Grant a condition now (dazzled, blinded, prone, ...). Derived ones cannot be granted; a dead
+        creature is a record, and a grant to it changes nothing."""
         source = validate.text(source, "condition source")
         entity = self.check(entity)
         self.state.gm_queue.append(GrantCondition(entity, validate.condition_name(condition), source))
@@ -380,9 +381,19 @@ class Creatures(BattleCore):
 
     @command
     def remove_condition(self, entity: int, condition: str, source: str | None = None) -> None:
-        """End a granted condition now: every grant of it, or only ``source``'s."""
+        """End a granted condition now: every grant of it, or only ``source``'s.
+
+        Raises:
+            IllegalCommand: an unknown condition; the creature has no grant of it (by ``source``, when
+                named: the message lists who grants it), which was taken and changed nothing, so a
+                misspelt source left the condition on without a word (the dead are a record: a removal
+                is taken, as every GM command is, and changes nothing).
+            UnknownEntity: a creature this battle does not have.
+        """
         source = validate.optional_text(source, "condition source")
         entity = self.check(entity)
-        self.state.gm_queue.append(RevokeCondition(entity, validate.condition_name(condition), source))
+        condition = validate.condition_name(condition)
+        validate.granted(entity, condition, source)
+        self.state.gm_queue.append(RevokeCondition(entity, condition, source))
         self.settle()
 
