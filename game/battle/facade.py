@@ -72,5 +72,8 @@ class Battle(Tactics, MapCommands, Turns, Extending):
             name, args, kwargs = validate_whole.log_entry(logged, f"the log's entry {index}")
             if not cls.is_command(name):
                 raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
+            wrong = cls.call_problem(name, args, kwargs)
+            if wrong:
+                raise IllegalCommand(f"the log's entry {index}: {wrong}")
             getattr(battle, name)(*args, **kwargs)
         return battle

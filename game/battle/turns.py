@@ -8,7 +8,8 @@ play; a window plays the steps itself, so a person acts when their creature's tu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import esper
@@ -205,11 +206,12 @@ class Turns(BattleCore):
 
         Raises:
             IllegalCommand: a controller that cannot be called or that names a team the battle
-                does not have (``ai.controller("bleu=random")``), malformed ``orders``, a round still
+                does not have (``ai.controller("bleu=random")``), malformed ``orders`` (or orders beside
+                a controller, for no creature of the battle, or twice for one), a round still
                 under way, or (after an exception in the controller or a handler left the round half
                 played, the exception itself re-raised) any command until a snapshot is restored.
         """
-        recorded = validate_whole.recorded_orders(controller, orders)
+        recorded = validate_whole.recorded_orders(controller, orders, self.ids, self._order_problem)
         validate_whole.controller_teams(controller, self.state)
         self._no_round_open()  # (begin_round's refusal, before the tick's stretch of the caller's code)
         self.recording.tick_orders = []
@@ -241,6 +243,17 @@ class Turns(BattleCore):
         whatever it holds: getattr raised TypeError on a number)."""
         return isinstance(name, str) and bool(getattr(getattr(cls, name, None), "is_command", False))
 
+    @classmethod
+    def call_problem(cls, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str | None:
+        """Why a logged call of command ``name`` cannot be made with these arguments (its signature does
+        not take them), or None. Why: replayed, such a call raised a TypeError from inside the battle, and
+        inside a recorded tick it left the round half played."""
+        try:
+            inspect.signature(getattr(cls, name)).bind(None, *args, **kwargs)
+        except TypeError as err:
+            return f"{name} cannot take the arguments {list(args)!r} {dict(kwargs)!r}: {err}"
+        return None
+
     def _turn_orders(self, actor: int, controller: Controller | None, recorded: Iterable[list[Any]]) -> None:
         """Let the controller (or the recorded orders) issue this turn's commands, and log them."""
         recording = self.recording
@@ -260,6 +273,14 @@ class Turns(BattleCore):
                 recording.tick_orders.append([actor, issued])
             recording.orders = None
             self.make_current()
+
+    def _order_problem(self, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str | None:
+        """Why a recorded order could not be replayed in a turn (``refused`` records a refusal)."""
+        if name == "refused":
+            return None
+        if not self.is_command(name) or name in ("tick", "begin_round", "end_turn"):
+            return f"a recorded order names {name!r}, which is not a battle command a turn may give"
+        return self.call_problem(name, args, kwargs)
 
     def _replay_orders(self, actor: int, recorded: Iterable[list[Any]]) -> None:
         for name, args, kwargs in recorded:

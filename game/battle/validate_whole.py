@@ -8,7 +8,7 @@ anything changes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -151,15 +151,21 @@ def controller_teams(controller: object, state: BattleState) -> None:
                              f"have; its teams: {', '.join(sorted(teams))}")
 
 
-def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
+def recorded_orders(controller: object, orders: object, creatures: Collection[int],
+                    problem: Callable[[str, tuple[Any, ...], dict[str, Any]], str | None]) -> dict[int, list[Any]]:
     """``tick``'s controller (None or a callable) and its recorded orders, ``[[actor, [[name, args,
-    kwargs], ...]], ...]`` (as a log holds them), by actor. Why up front: found inside the round, either
-    would leave it half played."""
+    kwargs], ...]], ...]`` (as a log holds them), by actor, each actor one of ``creatures`` and named
+    once, each order one ``problem`` finds nothing wrong with (a command a turn may give, with arguments
+    it takes). Why up front: found inside the round, either would leave it half played; and orders beside
+    a controller, for no creature or twice for one were dropped in silence (a replay then parted)."""
     if controller is not None and not callable(controller):
         raise IllegalCommand(f"tick: a controller is called as controller(battle, actor), and {shown(controller)} "
                              "cannot be called")
     if orders is None:
         return {}
+    if controller is not None:
+        raise IllegalCommand("tick: give a controller or recorded orders, not both (the controller decides each "
+                             "turn, and the orders would be dropped)")
     shape = "[actor, [[name, args, kwargs], ...]]"
     if not listed(orders):
         raise IllegalCommand(f"tick: orders must be a list of {shape}, not {shown(orders)}")
@@ -168,8 +174,13 @@ def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
         if not isinstance(turn, (list, tuple)) or len(turn) != 2 or not isinstance(turn[1], (list, tuple)):
             raise IllegalCommand(f"tick: each of orders must be {shape}, not {shown(turn)}")
         actor = whole(turn[0], "tick: an actor of orders")
+        if actor not in creatures or actor in found:
+            raise IllegalCommand(f"tick: the orders name actor {actor} "
+                                 + ("twice" if actor in found else "which is no creature of this battle"))
         for order in turn[1]:
-            log_entry(order, "tick: an order")
+            wrong = problem(*log_entry(order, "tick: an order"))
+            if wrong:
+                raise IllegalCommand(f"tick: the orders of actor {actor}: {wrong}")
         found[actor] = list(turn[1])
     return found
 
