@@ -100,7 +100,8 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     """
     policies = ai.parse_policies(policy)  # "tactical", or per team: "keep=tactical,raiders=greedy"
     order = battle.start_combat()
-    first = battle.team(order[0]) if order else ""
+    # the side that acts first: an unconscious creature atop the order takes no turn (it was named)
+    first = next((battle.team(e) for e in order if battle.can_act(e)), "")
     refused, first_refusal, refused_at = 0, "", 0  # (refused_at: events the battle had then)
     clock = time.perf_counter
     planning = 0.0
