@@ -64,3 +64,21 @@ def test_a_controller_may_still_try_things_on_a_snapshot_of_its_own_turn() -> No
         assert battle.get(1, Position).y == 1 and battle.round == 1
         battle.tick(controller=ai.controller(seed=3))  # the tactical player's trials are snapshots of its turn
         assert battle.round == 2
+
+
+def test_a_snapshot_taken_inside_a_tick_is_not_restored_after_it() -> None:
+    """Restored between commands, a controller's snapshot left the battle mid-round with a log that had
+    none of that round (the tick is logged when it ends): the turns stepped on from there ended in "no
+    creature's turn is under way", and no replay could rebuild it."""
+    with _battle() as battle:
+        kept: list[Any] = []
+
+        def keeper(b: Any, actor: int) -> None:
+            kept.append(b.snapshot())
+
+        battle.tick(controller=keeper)
+        log = list(battle.command_log)
+        with pytest.raises(IllegalCommand, match=r"restore: that snapshot was taken inside a command \(a tick's turn "
+                                                 r"in round 1\), which has returned"):
+            battle.restore(kept[0])
+        assert battle.command_log == log and battle.round == 1 and battle.current_actor is None

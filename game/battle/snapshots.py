@@ -210,7 +210,8 @@ class Snapshots(BattleCore):
                 the battle back when it ends); after an exception left a round half played, a snapshot
                 taken inside that round; while a command runs (from an ``on`` handler or a ``tick``
                 controller), a snapshot not taken in that command's turn (the tick would play on from
-                a battle it no longer describes: its turns again, or none).
+                a battle it no longer describes: its turns again, or none); between commands, one taken
+                inside a command (its round would be left half played, and the log could not replay it).
         """
         validate_whole.restorable(self.recording, snapshot, Snapshot, id(self), self._turn_now())
         self._restore_to(snapshot)

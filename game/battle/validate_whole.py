@@ -122,7 +122,9 @@ def restorable(recording: Recording, snapshot: object, kind: type, owner: int,
     """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
     :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands;
     inside a command (``turn``: its serial, round and turn), one taken in that same turn, as a planner's
-    trial is: one from before the command made a handler's restore replay the round inside itself."""
+    trial is: one from before the command made a handler's restore replay the round inside itself; and
+    between commands, one taken between commands (one from inside a tick left its round half played,
+    and a log that could not replay it)."""
     if not isinstance(snapshot, kind):
         raise IllegalCommand(f"restore takes what this battle's snapshot() returned, not {shown(snapshot)}")
     if getattr(snapshot, "owner", None) != owner:
@@ -131,10 +133,15 @@ def restorable(recording: Recording, snapshot: object, kind: type, owner: int,
     if recording.interrupted is not None and not getattr(snapshot, "between_commands", True):
         raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's round) and would "
                              f"leave it half played; {recording.interrupted}")
-    if turn is not None and getattr(snapshot, "turn", None) != turn:
+    taken = getattr(snapshot, "turn", None)
+    if turn is not None and taken != turn:
         raise IllegalCommand(f"restore: a command (a tick or a turn, round {turn[1]}) is under way, and that "
                              "snapshot was not taken in its turn; restore it once the command has returned, "
                              "not from a handler or controller inside it")
+    if turn is None and taken is not None:
+        raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's turn in round {taken[1]}), "
+                             "which has returned: restored now, its round would be left half played with no "
+                             "log of how it got there; restore it inside that turn, or take one between commands")
 
 
 def controller_teams(controller: object, state: BattleState) -> None:
