@@ -60,8 +60,10 @@ class Battle(Tactics, MapCommands, Turns, Extending):
         as the handler itself, so a battle that had one replays the same only with it.
 
         Raises:
-            IllegalCommand: the log names something that is not a battle command, or a command in it
-                is refused.
+            IllegalCommand: the log names something that is not a battle command, an entry gives a
+                command arguments it does not take, or a command in it is refused.
+            UnknownEntity: a command in it names a creature the rebuilt battle does not have (a log cut
+                short, or given the wrong seed or options, parts from its battle so).
         """
         battle = cls(seed=seed, width=width, height=height, rules=rules, **options)
         if extend is not None:
