@@ -27,6 +27,8 @@ ASKS: dict[str, Callable[[Battle, int, int], Any]] = {
     "supposing": lambda b, a, c: b.supposing(MISSING, "blinded").__enter__(),
     "queued_fall": lambda b, a, c: b.queued_fall(MISSING),
     "queued_stop": lambda b, a, c: b.queued_stop(MISSING),
+    "move": lambda b, a, c: b.move(MISSING, 2, 2),
+    "attach_reaction": lambda b, a, c: b.attach_reaction("rally.star", MISSING),
 }
 
 

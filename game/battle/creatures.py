@@ -310,6 +310,7 @@ class Creatures(BattleCore):
 
         Raises:
             IllegalCommand: the move is not legal after what the creature has already queued.
+            UnknownEntity: a creature this battle does not have.
         """
         entity = self.check(entity)
         goal = orders.move_goal(self.state, entity, x, y)
