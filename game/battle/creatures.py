@@ -385,10 +385,8 @@ class Creatures(BattleCore):
         """End a granted condition now: every grant of it, or only ``source``'s.
 
         Raises:
-            IllegalCommand: an unknown condition; the creature has no grant of it (by ``source``, when
-                named: the message lists who grants it), which was taken and changed nothing, so a
-                misspelt source left the condition on without a word (the dead are a record: a removal
-                is taken, as every GM command is, and changes nothing).
+            IllegalCommand: an unknown condition, or no grant of it (by ``source``: the message says whose
+                it is) on a living creature: taken, it changed nothing, and a misspelt source went unseen.
             UnknownEntity: a creature this battle does not have.
         """
         source = validate.optional_text(source, "condition source")
