@@ -19,7 +19,7 @@ from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
 from components.values import Bound
 from game.battle import validate, validate_whole
-from game.battle.errors import IllegalCommand
+from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.world import BattleCore, command, entry
 from systems.state import Phase
 from systems.vitals import is_dead
@@ -200,7 +200,9 @@ class Turns(BattleCore):
         Args:
             controller: called as ``controller(battle, actor)`` at the start of each living
                 creature's turn, so that a computer player decides with the battle as it is at that
-                moment; the commands it issues resolve in that turn.
+                moment; the commands it issues resolve in that turn. An order the battle refuses
+                (IllegalCommand, UnknownEntity) ends its turn as a ``CommandRefused``, and the round
+                goes on; any other exception, a ValueError of its own included, is raised on.
             orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],
                 ...]], ...]``; replays pass it instead of a controller (the log records it).
 
@@ -263,7 +265,9 @@ class Turns(BattleCore):
                 if esper.component_for_entity(actor, Conditions).active.isdisjoint(_OUT_COLD):
                     try:
                         controller(self, actor)
-                    except ValueError as err:  # an illegal order: refused, and the round goes on
+                    except (IllegalCommand, UnknownEntity) as err:  # the battle refused an order: the round goes on
+                        # (a ValueError of the controller's own code is a bug, raised on as any exception is:
+                        # it was taken for a refusal, and the round played on without that creature's turn)
                         self.state.emit(CommandRefused(self.state.round, actor, "controller", str(err)))
                         issued.append(["refused", [str(err)], {}])
             else:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from game import ai
+from game.battle.errors import IllegalCommand, UnknownEntity
 
 #: A computer turn shown, by default, every so many seconds (a key skips the wait).
 COMPUTER_DELAY = 0.6
@@ -136,7 +137,7 @@ class TurnFlow:
             self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
             try:
                 issued = ai.issue(b, decision.commands)
-            except ValueError as err:  # the computer's illegal order: refused, and the round goes on
+            except (IllegalCommand, UnknownEntity) as err:  # the computer's illegal order: refused, the round goes on
                 issued, said = [], f"{name}: {plain(str(err))}"
             if issued:
                 said = f"{name} acts"
