@@ -281,7 +281,7 @@ class Creatures(BattleCore):
 
     @command
     def heal(self, entity: int, amount: int, source: str = "gm") -> None:
-        """Heal ``amount`` points (never above the maximum), when :meth:`damage` would resolve."""
+        """Heal ``amount`` points (never above the maximum; not the dead), when :meth:`damage` would resolve."""
         source = validate.text(source, "healing source")
         entity = self.check(entity)
         self.state.health_queue.append(Heal(entity, validate.amount(amount, "healing"), source))
@@ -310,6 +310,7 @@ class Creatures(BattleCore):
 
         Raises:
             IllegalCommand: the move is not legal after what the creature has already queued.
+            UnknownEntity: a creature this battle does not have.
         """
         entity = self.check(entity)
         goal = orders.move_goal(self.state, entity, x, y)
@@ -325,7 +326,8 @@ class Creatures(BattleCore):
         moves are not checked: their forecasts say whether they are legal).
 
         Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature this battle does not have.
         """
         moves = validate.places(self.state, moves, "moves")
         entity = self.check(entity)
@@ -339,7 +341,8 @@ class Creatures(BattleCore):
         ledge short of its goal lands where it stepped off. With :meth:`queued_fall`'s reason.
 
         Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature this battle does not have.
         """
         moves = validate.places(self.state, moves, "moves")
         entity = self.check(entity)
@@ -370,7 +373,8 @@ class Creatures(BattleCore):
 
     @command
     def add_condition(self, entity: int, condition: str, source: str = "gm") -> None:
-        """Grant a condition now (dazzled, blinded, prone, ...). Derived ones cannot be granted."""
+        """Grant a condition now (dazzled, blinded, prone, ...). Derived ones cannot be granted; a dead
+        creature is a record, and a grant to it changes nothing."""
         source = validate.text(source, "condition source")
         entity = self.check(entity)
         self.state.gm_queue.append(GrantCondition(entity, validate.condition_name(condition), source))
@@ -378,9 +382,17 @@ class Creatures(BattleCore):
 
     @command
     def remove_condition(self, entity: int, condition: str, source: str | None = None) -> None:
-        """End a granted condition now: every grant of it, or only ``source``'s."""
+        """End a granted condition now: every grant of it, or only ``source``'s.
+
+        Raises:
+            IllegalCommand: an unknown condition, or no grant of it (by ``source``: the message says whose
+                it is) on a living creature: taken, it changed nothing, and a misspelt source went unseen.
+            UnknownEntity: a creature this battle does not have.
+        """
         source = validate.optional_text(source, "condition source")
         entity = self.check(entity)
-        self.state.gm_queue.append(RevokeCondition(entity, validate.condition_name(condition), source))
+        condition = validate.condition_name(condition)
+        validate.granted(entity, condition, source)
+        self.state.gm_queue.append(RevokeCondition(entity, condition, source))
         self.settle()
 

@@ -30,6 +30,7 @@ class Extending(BattleCore):
             IllegalCommand: the script cannot be read or parsed, defines no reaction, or one the
                 battle cannot call with ``(ctx, event)``, or an ``on_`` function that is no entry
                 point (it is loaded now, so a broken one is refused at once).
+            UnknownEntity: ``entity`` is not a creature of this battle.
         """
         script = validate.text(script, "a reaction script's file name")
         if entity is not None:
@@ -59,7 +60,8 @@ class Extending(BattleCore):
         (no budget, no event, no roll that stays rolled).
 
         Raises:
-            IllegalCommand: an unknown creature, or a square off the grid.
+            IllegalCommand: a square off the grid, or ``moved`` not a mapping of creatures to squares.
+            UnknownEntity: a creature (``entity`` or one in ``moved``) this battle does not have.
         """
         validate.moved(moved)
         entity = self.check(entity)

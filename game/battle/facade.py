@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from components import Rules
+import esper
+
+from components import Creature, Rules
 from components.values import shown
 from game.battle import validate_whole
 from game.battle.errors import IllegalCommand
@@ -20,7 +22,7 @@ from game.battle.extending import Extending
 from game.battle.mapping import MapCommands
 from game.battle.tactics import Tactics
 from game.battle.turns import Turns
-from game.battle.world import LogEntry
+from game.battle.world import LogEntry, entry
 
 
 class Battle(Tactics, MapCommands, Turns, Extending):
@@ -28,6 +30,22 @@ class Battle(Tactics, MapCommands, Turns, Extending):
 
     def __enter__(self) -> Battle:
         return self
+
+    @entry
+    def winner(self) -> str | None:
+        """Whether the battle is decided, one answer for the window, ``play``, the demo and ``simulate``:
+        the one team with a creature still able to act once every other team's are down or dead, "" when
+        no creature of any team can act, None while it is undecided.
+
+        A battle whose creatures are all on one team (none at all, or a hook's or a test's battle; a
+        scenario refuses it) is undecided however it goes: no side of it can win, so the window plays
+        on and ``simulate`` plays it to ``--max-rounds`` and counts a draw (it called it won at once).
+        """
+        teams = {esper.component_for_entity(e, Creature).team for e in self.state.creatures}
+        standing = self.standing_teams()
+        if len(teams) < 2 or len(standing) > 1:
+            return None
+        return next(iter(standing), "")
 
     @classmethod
     def replay(cls, seed: int, width: int, height: int, rules: Rules | Mapping[str, Any] | None,
@@ -42,17 +60,22 @@ class Battle(Tactics, MapCommands, Turns, Extending):
         as the handler itself, so a battle that had one replays the same only with it.
 
         Raises:
-            IllegalCommand: the log names something that is not a battle command, or a command in it
-                is refused.
+            IllegalCommand: the log names something that is not a battle command, an entry gives a
+                command arguments it does not take, or a command in it is refused.
+            UnknownEntity: a command in it names a creature the rebuilt battle does not have (a log cut
+                short, or given the wrong seed or options, parts from its battle so).
         """
         battle = cls(seed=seed, width=width, height=height, rules=rules, **options)
         if extend is not None:
             extend(battle)
         if isinstance(commands, (str, bytes)) or not isinstance(commands, Iterable):
             raise IllegalCommand(f"the log must be a list of (name, args, kwargs), not {shown(commands)}")
-        for index, entry in enumerate(commands):
-            name, args, kwargs = validate_whole.log_entry(entry, f"the log's entry {index}")
+        for index, logged in enumerate(commands):
+            name, args, kwargs = validate_whole.log_entry(logged, f"the log's entry {index}")
             if not cls.is_command(name):
                 raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
+            wrong = cls.call_problem(name, args, kwargs)
+            if wrong:
+                raise IllegalCommand(f"the log's entry {index}: {wrong}")
             getattr(battle, name)(*args, **kwargs)
         return battle

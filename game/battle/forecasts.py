@@ -96,7 +96,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
                 against the battle as it is.
 
         Raises:
-            IllegalCommand: an unknown creature, power or square, or trials out of range.
+            IllegalCommand: an unknown power or square, or trials out of range.
+            UnknownEntity: a creature this battle does not have.
         """
         from_square = None if from_square is None else validate.place(self.state, from_square, "from_square")
         state = self.state
@@ -132,7 +133,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         ``aim`` holds ``forecast``'s ``target``, ``point`` and ``direction`` (no script trials).
 
         Raises:
-            IllegalCommand: an unknown creature, power, square or aim.
+            IllegalCommand: an unknown power, square or aim.
+            UnknownEntity: a creature this battle does not have.
         """
         from_square, uses = validate.place(self.state, from_square, "from_square"), validate.uses(uses, "forecast_many")
         seen, aims = self._aims_from(user, from_square, uses, "forecast_many")
@@ -146,7 +148,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         each use's power, target, point and facing with its power's aim-free problem (asked once a power).
 
         Raises:
-            IllegalCommand: an unknown creature, power, square or aim (``asked`` names the method).
+            IllegalCommand: an unknown power, square or aim (``asked`` names the method).
+            UnknownEntity: a creature this battle does not have.
         """
         user = self.check(user)
         return self._aims_at(user, self._unusable(user), from_square, uses, asked)

@@ -36,7 +36,8 @@ class MoveForecasts(Creatures):
         with ``unseen``, as a player who cannot see those creatures is told it (see ``reachable``).
 
         Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature this battle does not have.
         """
         squares = [validate.place(self.state, square, "square")]
         with self._hiding(unseen):
@@ -55,7 +56,8 @@ class MoveForecasts(Creatures):
         planner that reads where a move ends, its cost and its fall need not lay out a way per square.
 
         Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature this battle does not have.
         """
         squares, cover = validate.places(self.state, squares), validate.flag(cover, "cover")
         way = validate.flag(way, "way")

@@ -57,7 +57,8 @@ class Outcomes(Forecasts, ScriptForecasts):
         :class:`~components.forecasts.Outcome` (equal, number for number, to its ``TargetForecast``).
 
         Raises:
-            IllegalCommand: an unknown creature, power, square or aim.
+            IllegalCommand: an unknown power, square or aim.
+            UnknownEntity: a user or target this battle does not have.
         """
         return self._outcomes(user, [(from_square, uses)], "outcomes_many")[0]
 
@@ -69,7 +70,8 @@ class Outcomes(Forecasts, ScriptForecasts):
         aim-free problems, its side of every attack roll) is the same from each.
 
         Raises:
-            IllegalCommand: asks that are not a list of pairs; an unknown creature, power, square or aim.
+            IllegalCommand: asks that are not a list of pairs; an unknown power, square or aim.
+            UnknownEntity: a user or target this battle does not have.
         """
         if not validate.listed(asks):
             raise IllegalCommand(f"outcomes_each: asks must be a list of (from_square, uses) pairs, not {shown(asks)}")

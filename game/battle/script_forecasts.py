@@ -50,8 +50,8 @@ class ScriptForecasts(PowerUses):
         too little or too much; a designer who writes a script wants it weighed as it plays.
 
         Raises:
-            IllegalCommand: an unknown creature or power, a point off the grid, or runs not in
-                1..MAX_RUNS.
+            IllegalCommand: an unknown power, a point off the grid, or runs not in 1..MAX_RUNS.
+            UnknownEntity: a user or target this battle does not have.
         """
         if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
             raise IllegalCommand(f"runs must be a whole number in 1..{MAX_RUNS}, not {runs!r}")

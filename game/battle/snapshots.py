@@ -67,6 +67,9 @@ class Snapshot:
     power_overrides: tuple[tuple[str, Any], ...] = ()
     #: the last entity id handed out (a restore that takes creatures away logs the ids they used up)
     last_entity: int = 0
+    #: taken inside a command (a tick's controller or handler): that command's serial, round and turn;
+    #: None between commands. A restore made inside a command takes only a snapshot of its own turn
+    turn: tuple[int, int, int] | None = None
 
 
 def _clone(value: Any, memo: dict[int, Any]) -> Any:
@@ -186,7 +189,14 @@ class Snapshots(BattleCore):
         return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
                         -1 if self.recording.orders is None else len(self.recording.orders),
-                        self.recording.depth == 0, state.powers, self.power_overrides, self.last_entity)
+                        self.recording.depth == 0, state.powers, self.power_overrides, self.last_entity,
+                        self._turn_now())
+
+    def _turn_now(self) -> tuple[int, int, int] | None:
+        """The command under way and the turn it is playing (None between commands): what a snapshot
+        taken now, or a restore made now, is inside."""
+        recording = self.recording
+        return None if recording.depth == 0 else (recording.serial, self.state.round, self.state.turn_index)
 
     @entry
     def restore(self, snapshot: Snapshot) -> None:
@@ -198,9 +208,12 @@ class Snapshots(BattleCore):
         Raises:
             IllegalCommand: not a snapshot, or another battle's; inside a supposing block (the block puts
                 the battle back when it ends); after an exception left a round half played, a snapshot
-                taken inside that round.
+                taken inside that round; while a command runs (from an ``on`` handler or a ``tick``
+                controller), a snapshot not taken in that command's turn (the tick would play on from
+                a battle it no longer describes: its turns again, or none); between commands, one taken
+                inside a command (its round would be left half played, and the log could not replay it).
         """
-        validate_whole.restorable(self.recording, snapshot, Snapshot, id(self))
+        validate_whole.restorable(self.recording, snapshot, Snapshot, id(self), self._turn_now())
         self._restore_to(snapshot)
         self.recording.interrupted = None
 

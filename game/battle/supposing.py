@@ -50,8 +50,8 @@ class Supposing(Creatures, Snapshots):
         recorded, and no command may be issued inside the block (it would be undone with the grant).
 
         Raises:
-            IllegalCommand: an unknown creature or a condition that cannot be granted; inside the block,
-                any command.
+            IllegalCommand: a condition that cannot be granted; inside the block, any command.
+            UnknownEntity: a creature this battle does not have.
         """
         entity = self.check(entity)
         name = validate.condition_name(condition)

@@ -80,7 +80,8 @@ class Tactics(TacticMaps):
         would move to first.
 
         Raises:
-            IllegalCommand: an unknown creature or a square off the grid.
+            IllegalCommand: a square off the grid.
+            UnknownEntity: a creature this battle does not have.
         """
         at = orders.projection(self.state, self.check(entity))[0].square if square is None else square
         return self.threats(entity, [at])[0]

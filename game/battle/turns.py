@@ -8,7 +8,8 @@ play; a window plays the steps itself, so a person acts when their creature's tu
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import inspect
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import esper
@@ -18,7 +19,7 @@ from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
 from components.values import Bound
 from game.battle import validate, validate_whole
-from game.battle.errors import IllegalCommand
+from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.world import BattleCore, command, entry
 from systems.state import Phase
 from systems.vitals import is_dead
@@ -56,7 +57,20 @@ class Turns(BattleCore):
 
     @command
     def end_combat(self) -> None:
-        """Leave combat: no turn order, and surprise (if any is left) ends."""
+        """Leave combat: no turn order, and surprise (if any is left) ends.
+
+        Between rounds only, as :meth:`start_combat`: a round under way keeps the turns it began with,
+        so an end in the middle of one played its later turns out of combat (no ``TurnStarted``, so no
+        ``on_turn_start`` reaction) and took a surprised creature's surprise away mid-round.
+
+        Raises:
+            IllegalCommand: combat has not started, or a round is under way.
+        """
+        if not self.state.in_combat:
+            raise IllegalCommand("combat has not started (or has already ended)")
+        if self.state.round_open:
+            raise IllegalCommand(f"cannot end combat while round {self.state.round} is under way: "
+                                 "end its turns first")
         self.state.gm_queue.append(EndCombat())
         self.settle()
 
@@ -135,8 +149,13 @@ class Turns(BattleCore):
         after the last turn the round ends. Returns whose turn it is now, or None.
 
         Raises:
-            IllegalCommand: no turn is under way.
+            IllegalCommand: no turn is under way, or it is called inside another command (a ``tick``'s
+                controller or an ``on`` handler): the tick ends each turn itself, and one ended inside it
+                began the next creature's turn without its controller (or ended the round under it).
         """
+        if self.recording.depth > 1:  # (its own call is the first level)
+            raise IllegalCommand("end_turn: called inside another command (a tick's controller, an on handler); "
+                                 "a tick ends each turn itself: a controller's turn ends when it returns")
         self.resolve_orders()
         with self.recording.interruptible("end_turn", self.state):
             return self._next_turn()
@@ -181,17 +200,20 @@ class Turns(BattleCore):
         Args:
             controller: called as ``controller(battle, actor)`` at the start of each living
                 creature's turn, so that a computer player decides with the battle as it is at that
-                moment; the commands it issues resolve in that turn.
+                moment; the commands it issues resolve in that turn. An order the battle refuses
+                (IllegalCommand, UnknownEntity) ends its turn as a ``CommandRefused``, and the round
+                goes on; any other exception, a ValueError of its own included, is raised on.
             orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],
                 ...]], ...]``; replays pass it instead of a controller (the log records it).
 
         Raises:
             IllegalCommand: a controller that cannot be called or that names a team the battle
-                does not have (``ai.controller("bleu=random")``), malformed ``orders``, a round still
+                does not have (``ai.controller("bleu=random")``), malformed ``orders`` (or orders beside
+                a controller, for no creature of the battle, or twice for one), a round still
                 under way, or (after an exception in the controller or a handler left the round half
                 played, the exception itself re-raised) any command until a snapshot is restored.
         """
-        recorded = validate_whole.recorded_orders(controller, orders)
+        recorded = validate_whole.recorded_orders(controller, orders, self.ids, self._order_problem)
         validate_whole.controller_teams(controller, self.state)
         self._no_round_open()  # (begin_round's refusal, before the tick's stretch of the caller's code)
         self.recording.tick_orders = []
@@ -223,6 +245,17 @@ class Turns(BattleCore):
         whatever it holds: getattr raised TypeError on a number)."""
         return isinstance(name, str) and bool(getattr(getattr(cls, name, None), "is_command", False))
 
+    @classmethod
+    def call_problem(cls, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str | None:
+        """Why a logged call of command ``name`` cannot be made with these arguments (its signature does
+        not take them), or None. Why: replayed, such a call raised a TypeError from inside the battle, and
+        inside a recorded tick it left the round half played."""
+        try:
+            inspect.signature(getattr(cls, name)).bind(None, *args, **kwargs)
+        except TypeError as err:
+            return f"{name} cannot take the arguments {list(args)!r} {dict(kwargs)!r}: {err}"
+        return None
+
     def _turn_orders(self, actor: int, controller: Controller | None, recorded: Iterable[list[Any]]) -> None:
         """Let the controller (or the recorded orders) issue this turn's commands, and log them."""
         recording = self.recording
@@ -232,7 +265,9 @@ class Turns(BattleCore):
                 if esper.component_for_entity(actor, Conditions).active.isdisjoint(_OUT_COLD):
                     try:
                         controller(self, actor)
-                    except ValueError as err:  # an illegal order: refused, and the round goes on
+                    except (IllegalCommand, UnknownEntity) as err:  # the battle refused an order: the round goes on
+                        # (a ValueError of the controller's own code is a bug, raised on as any exception is:
+                        # it was taken for a refusal, and the round played on without that creature's turn)
                         self.state.emit(CommandRefused(self.state.round, actor, "controller", str(err)))
                         issued.append(["refused", [str(err)], {}])
             else:
@@ -242,6 +277,14 @@ class Turns(BattleCore):
                 recording.tick_orders.append([actor, issued])
             recording.orders = None
             self.make_current()
+
+    def _order_problem(self, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> str | None:
+        """Why a recorded order could not be replayed in a turn (``refused`` records a refusal)."""
+        if name == "refused":
+            return None
+        if not self.is_command(name) or name in ("tick", "begin_round", "end_turn"):
+            return f"a recorded order names {name!r}, which is not a battle command a turn may give"
+        return self.call_problem(name, args, kwargs)
 
     def _replay_orders(self, actor: int, recorded: Iterable[list[Any]]) -> None:
         for name, args, kwargs in recorded:

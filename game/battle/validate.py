@@ -13,7 +13,7 @@ from typing import Any, TypeGuard, cast
 import esper
 import numpy as np
 
-from components import Creature
+from components import Conditions, Creature
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, Rules, speed_problem
 from components.terrain import HEIGHT
 from components.values import AMOUNT, CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, Bound, shown, unprintable
@@ -35,6 +35,19 @@ def creature_id(entity: object, known: set[int]) -> int:
 def label(entity: int) -> str:
     """A creature as a message names it: "Orc (#3)"."""
     return f"{esper.component_for_entity(entity, Creature).name} (#{entity})"
+
+
+def granted(entity: int, condition: str, source: str | None) -> None:
+    """Refuse to remove a condition the creature has no grant of (by ``source``, when named): it was
+    taken and changed nothing, so a misspelt source left the condition on without a word."""
+    conditions = esper.component_for_entity(entity, Conditions)
+    sources = conditions.granted.get(condition, {})
+    if (sources and (source is None or source in sources)) or "dead" in conditions.active:
+        return  # (the dead are a record: whatever is asked of them is taken, and changes nothing)
+    holders = f" (granted by {', '.join(repr(s) for s in sorted(sources))})" if sources else \
+        " (it has it, but from its state: light, fatigue, surprise)" if condition in conditions.active else ""
+    by = "" if source is None else f" by {source!r}"
+    raise IllegalCommand(f"cannot remove {condition!r} from {label(entity)}: no grant of it{by}{holders}")
 
 
 def square(state: BattleState, x: object, y: object, what: str = "square") -> tuple[int, int]:

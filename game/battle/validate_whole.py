@@ -8,7 +8,7 @@ anything changes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -117,9 +117,14 @@ def snapshot_allowed(recording: Recording, name: str) -> None:
         raise IllegalCommand(f"{name}: {recording.interrupted}")
 
 
-def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -> None:
+def restorable(recording: Recording, snapshot: object, kind: type, owner: int,
+               turn: tuple[int, int, int] | None) -> None:
     """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
-    :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands."""
+    :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands;
+    inside a command (``turn``: its serial, round and turn), one taken in that same turn, as a planner's
+    trial is: one from before the command made a handler's restore replay the round inside itself; and
+    between commands, one taken between commands (one from inside a tick left its round half played,
+    and a log that could not replay it)."""
     if not isinstance(snapshot, kind):
         raise IllegalCommand(f"restore takes what this battle's snapshot() returned, not {shown(snapshot)}")
     if getattr(snapshot, "owner", None) != owner:
@@ -128,6 +133,15 @@ def restorable(recording: Recording, snapshot: object, kind: type, owner: int) -
     if recording.interrupted is not None and not getattr(snapshot, "between_commands", True):
         raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's round) and would "
                              f"leave it half played; {recording.interrupted}")
+    taken = getattr(snapshot, "turn", None)
+    if turn is not None and taken != turn:
+        raise IllegalCommand(f"restore: a command (a tick or a turn, round {turn[1]}) is under way, and that "
+                             "snapshot was not taken in its turn; restore it once the command has returned, "
+                             "not from a handler or controller inside it")
+    if turn is None and taken is not None:
+        raise IllegalCommand(f"restore: that snapshot was taken inside a command (a tick's turn in round {taken[1]}), "
+                             "which has returned: restored now, its round would be left half played with no "
+                             "log of how it got there; restore it inside that turn, or take one between commands")
 
 
 def controller_teams(controller: object, state: BattleState) -> None:
@@ -144,15 +158,21 @@ def controller_teams(controller: object, state: BattleState) -> None:
                              f"have; its teams: {', '.join(sorted(teams))}")
 
 
-def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
+def recorded_orders(controller: object, orders: object, creatures: Collection[int],
+                    problem: Callable[[str, tuple[Any, ...], dict[str, Any]], str | None]) -> dict[int, list[Any]]:
     """``tick``'s controller (None or a callable) and its recorded orders, ``[[actor, [[name, args,
-    kwargs], ...]], ...]`` (as a log holds them), by actor. Why up front: found inside the round, either
-    would leave it half played."""
+    kwargs], ...]], ...]`` (as a log holds them), by actor, each actor one of ``creatures`` and named
+    once, each order one ``problem`` finds nothing wrong with (a command a turn may give, with arguments
+    it takes). Why up front: found inside the round, either would leave it half played; and orders beside
+    a controller, for no creature or twice for one were dropped in silence (a replay then parted)."""
     if controller is not None and not callable(controller):
         raise IllegalCommand(f"tick: a controller is called as controller(battle, actor), and {shown(controller)} "
                              "cannot be called")
     if orders is None:
         return {}
+    if controller is not None:
+        raise IllegalCommand("tick: give a controller or recorded orders, not both (the controller decides each "
+                             "turn, and the orders would be dropped)")
     shape = "[actor, [[name, args, kwargs], ...]]"
     if not listed(orders):
         raise IllegalCommand(f"tick: orders must be a list of {shape}, not {shown(orders)}")
@@ -161,8 +181,13 @@ def recorded_orders(controller: object, orders: object) -> dict[int, list[Any]]:
         if not isinstance(turn, (list, tuple)) or len(turn) != 2 or not isinstance(turn[1], (list, tuple)):
             raise IllegalCommand(f"tick: each of orders must be {shape}, not {shown(turn)}")
         actor = whole(turn[0], "tick: an actor of orders")
+        if actor not in creatures or actor in found:
+            raise IllegalCommand(f"tick: the orders name actor {actor} "
+                                 + ("twice" if actor in found else "which is no creature of this battle"))
         for order in turn[1]:
-            log_entry(order, "tick: an order")
+            wrong = problem(*log_entry(order, "tick: an order"))
+            if wrong:
+                raise IllegalCommand(f"tick: the orders of actor {actor}: {wrong}")
         found[actor] = list(turn[1])
     return found
 

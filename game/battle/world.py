@@ -89,6 +89,8 @@ def command(method: F) -> F:
         recording = self.recording
         if recording.supposed or recording.interrupted is not None:
             raise IllegalCommand(recording.refusal(name))
+        if recording.depth == 0:
+            recording.serial += 1
         recording.depth += 1
         try:
             _enter(self)
@@ -108,6 +110,9 @@ class Recording:
     def __init__(self) -> None:
         self.log: list[LogEntry] = []
         self.depth = 0
+        #: top-level commands begun so far: a snapshot taken inside one names it, so that a restore made
+        #: while one runs (a handler's, a controller's) is held to a snapshot of that same command's turn
+        self.serial = 0
         self.orders: list[list[Any]] | None = None  # commands a turn controller is issuing now
         self.tick_orders: list[list[Any]] = []  # what controllers issued in the tick running now
         self.supposed = 0  # what-if blocks open (``Battle.supposing``): no command may be issued in one
@@ -256,8 +261,15 @@ class BattleCore:
         cycles to the systems and the battle: a closed battle is then freed as soon as it is
         dropped, not by Python's cycle collector, whose full collections a simulation's thousands
         of closed battles kept triggering (0.3 ms a greedy battle on the bench 4v4).
+
+        Raises:
+            IllegalCommand: called while a command runs (from an ``on`` handler or a ``tick``
+                controller): the command would go on in a world that is gone (a KeyError from esper).
         """
         if not self.closed:
+            if self.recording.depth:  # a handler or controller inside a tick: the tick would go on in no world
+                raise IllegalCommand("close: a command (a tick or a turn) is under way; close the battle once "
+                                     "it has returned, not from a handler or controller inside it")
             self.closed = True
             self._finalizer()
             state = self.state

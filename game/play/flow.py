@@ -15,19 +15,16 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from game import ai
+from game.battle.errors import IllegalCommand, UnknownEntity
 
 #: A computer turn shown, by default, every so many seconds (a key skips the wait).
 COMPUTER_DELAY = 0.6
 
 
 def winner(battle: Any) -> str | None:
-    """The one team with anyone still standing once every other team is down or dead, else None
-    ("" when nobody at all is standing)."""
-    teams = {battle.team(e) for e in battle.creatures()}
-    standing = battle.standing_teams()
-    if len(teams) < 2 or len(standing) > 1:
-        return None
-    return next(iter(standing), "")
+    """The battle's own answer (:meth:`game.battle.facade.Battle.winner`), which ``simulate`` reads too: the
+    one team still standing, "" when nobody is, None while undecided (a one-team battle always)."""
+    return battle.winner()  # type: ignore[no-any-return]
 
 
 def plain(message: str) -> str:
@@ -140,7 +137,7 @@ class TurnFlow:
             self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
             try:
                 issued = ai.issue(b, decision.commands)
-            except ValueError as err:  # the computer's illegal order: refused, and the round goes on
+            except (IllegalCommand, UnknownEntity) as err:  # the computer's illegal order: refused, the round goes on
                 issued, said = [], f"{name}: {plain(str(err))}"
             if issued:
                 said = f"{name} acts"

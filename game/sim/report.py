@@ -263,8 +263,13 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
     out = [_grid(head, lines)]
     power_head = ["variant", "power", "uses/battle", "dealt/battle", *(f"taken by {t}" for t in teams)]
     power_lines = []
+    # damage no power dealt (falls, reactions, the GM's): a row in every variant once any variant has
+    # one, 0 where none fell, so that variants compare row by row (the falls' row came and went)
+    unowned = {k for s in summaries for k in s["powers"] if k in RESERVED_IDS}
+    none = {"uses": 0.0, "dealt": 0.0, "taken": {t: 0.0 for t in teams}}
     for s in summaries:
-        for power, p in s["powers"].items():
+        rows = {**{k: none for k in unowned}, **s["powers"]}
+        for power, p in sorted(rows.items()):
             label = f"({power}s)" if power in RESERVED_IDS else power  # damage that no power dealt
             power_lines.append([s["variant"], label, f"{p['uses']:.2f}", f"{p['dealt']:.2f}",
                                 *(f"{p['taken'][t]:.2f}" for t in teams)])
@@ -272,13 +277,19 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
         out.append(_grid(power_head, power_lines))
     paired = [s for s in summaries if "paired" in s]
     if paired:
-        out.append(_grid(["variant", *(f"{t} win - {summaries[0]['variant']} [95% CI, paired]" for t in teams)],
-                         [[s["variant"], *(_signed(s["paired"][t]) for t in teams)] for s in paired]))
+        base = summaries[0]
+        out.append(_grid(["variant", *(f"{t} win - {base['variant']} [95% CI, paired]" for t in teams)],
+                         [[s["variant"], *(_signed(s["paired"][t], max(s["finished"], base["finished"]))
+                                           for t in teams)] for s in paired]))
     return "\n\n".join(out)
 
 
-def _signed(d: Mapping[str, float]) -> str:
-    return f"{100 * d['diff']:+.1f} pts [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]"
+def _signed(d: Mapping[str, float], finished: int) -> str:
+    """A paired difference; with how many seeds it pairs when failed battles left fewer than both variants
+    finished (it is then not the difference of the two rates above it, and a reader checking it should
+    know why)."""
+    seeds = f" ({d['n']:.0f} seeds both finished)" if d["n"] < finished else ""
+    return f"{100 * d['diff']:+.1f} pts [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]{seeds}"
 
 
 def _grid(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

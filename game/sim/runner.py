@@ -100,7 +100,8 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     """
     policies = ai.parse_policies(policy)  # "tactical", or per team: "keep=tactical,raiders=greedy"
     order = battle.start_combat()
-    first = battle.team(order[0]) if order else ""
+    # the side that acts first: an unconscious creature atop the order takes no turn (it was named)
+    first = next((battle.team(e) for e in order if battle.can_act(e)), "")
     refused, first_refusal, refused_at = 0, "", 0  # (refused_at: events the battle had then)
     clock = time.perf_counter
     planning = 0.0
@@ -130,17 +131,16 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
         return _refusals(battle, started, refused, first_refusal, refused_at)
 
     for _ in range(max_rounds):
-        teams = battle.standing_teams()
-        if len(teams) <= 1:
-            return (teams.pop() if teams else DRAW), battle.round, *counted(), first
+        won = battle.winner()  # the window's answer: a one-team battle is never won (it played no round)
+        if won is not None:
+            return won or DRAW, battle.round, *counted(), first
         planning = 0.0
         ticked = clock()
         battle.tick(controller=take_turn)
         if timings is not None:
             timings["ai"] = timings.get("ai", 0.0) + planning
             timings["rules"] = timings.get("rules", 0.0) + clock() - ticked - planning
-    teams = battle.standing_teams()
-    return (teams.pop() if len(teams) == 1 else DRAW), battle.round, *counted(), first
+    return battle.winner() or DRAW, battle.round, *counted(), first
 
 
 def _refusals(battle: Any, started: int, given: int, first_given: str, given_at: int) -> tuple[int, str]:
@@ -184,10 +184,12 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
         template = context.template_for(path, overrides)
         scenario = template.scenario
         battle, ids = template.battle(seed, context.script_hosts() if template.untrusted else None)
+        # the scenario's build ends here: a hook's commands are the battle's own, replayed from the file
+        # (counted in the build, a replay was refused: the scenario builds with fewer commands)
+        build_commands = len(battle.command_log)
         setup = load_hook(hook)
         if setup is not None:
             setup(battle, ids, seed)
-        build_commands = len(battle.command_log)
         if timings is not None:
             timings["setup"] = timings.get("setup", 0.0) + clock() - started
         winner, rounds, refused, refusal, first = play(battle, policy, ai_rng(seed), max_rounds, timings)

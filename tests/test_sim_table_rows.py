@@ -1,0 +1,42 @@
+"""The table a designer compares variants in, row by row.
+
+A variant with no fall had no ``(falls)`` row while the variant beside it had one, so the rows of the
+two did not line up; and a paired difference taken over fewer seeds than a variant finished (its
+failed battles dropped from both sides) was printed bare, though it then is not the difference of the
+two win rates above it (30.0% -> 42.9% read "+7.1 pts"): it says over how many seeds.
+"""
+
+from __future__ import annotations
+
+from game.sim.report import VariantStats, format_table, with_paired
+
+
+def _row(battle: int, winner: str, fall: int = 0, error: str = "") -> dict[str, object]:
+    return {"battle": battle, "seed": battle, "winner": winner, "first": "a", "rounds": 3, "error": error,
+            "uses": {"strike": 2}, "dealt": {"strike": 5, **({"fall": fall} if fall else {})},
+            "taken": {"b": {"strike": 5, **({"fall": fall} if fall else {})}}}
+
+
+def _table(base_rows: list[dict[str, object]], other_rows: list[dict[str, object]]) -> str:
+    variants = [VariantStats(i, (("rules.cover_bonus", i),), ("a", "b"), known_powers=("strike",)) for i in (0, 1)]
+    for row in base_rows:
+        variants[0].add(row)
+    for row in other_rows:
+        variants[1].add(row)
+    return format_table(with_paired([v.summary() for v in variants], variants), ["a", "b"])
+
+
+def test_the_falls_row_is_in_every_variant_once_one_has_it() -> None:
+    table = _table([_row(i, "a", fall=4) for i in range(4)], [_row(i, "a") for i in range(4)])
+    falls = [line.split() for line in table.splitlines() if "(falls)" in line]
+    assert [cells[0] for cells in falls] == ["rules.cover_bonus=0", "rules.cover_bonus=1"]
+    assert falls[1][2:] == ["0.00", "0.00", "0.00", "0.00"]
+
+
+def test_a_paired_difference_over_fewer_seeds_says_how_many() -> None:
+    base = [_row(i, "a" if i < 3 else "b") for i in range(10)]
+    other = [_row(i, "a", error="RuntimeError: boom" if i < 4 else "") for i in range(10)]
+    table = _table(base, other)
+    assert "+100.0 pts" in table and "(6 seeds both finished)" in table  # 0 of the 6 won by a, then 6 of 6
+    whole = _table(base, [_row(i, "a") for i in range(10)])
+    assert "+70.0 pts" in whole and "seeds both finished" not in whole
