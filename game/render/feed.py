@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from components import Position
-from components.events import CREATURE_FIELDS, Landed, Moved, Spawned
+from components.events import CREATURE_FIELDS, AreaCreated, Landed, Moved, Spawned
 from game.battle.log import format_events, format_with_notes
 from game.battle.naming import display_names
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
 #: how the log names a creature the person's team does not see
 UNSEEN = "someone unseen"
+#: a light or an area where it was made: ("light" | "area", x, y)
+Place = tuple[str, int, int]
 
 
 def named(event: Any) -> list[int]:
@@ -92,16 +94,24 @@ class _Mark(NamedTuple):
     last: Any
 
 
-def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arrived: frozenset[int]) -> list[str]:
+def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arrived: frozenset[int],
+                 unseen_at: frozenset[Place] = frozenset()) -> list[str]:
     """The team's lines for ``events``: a creature that was out of its sight and walked into it
     (``arrived``) "comes into sight" where its last move ended. A move's own line would name the square
     it set off from and the feet it walked, where the team did not see it; its earlier moves (the
-    first leg of a way round, through the fog) are not said at all."""
+    first leg of a way round, through the fog) are not said at all. A light or an area made where the
+    team did not see it made (``unseen_at``: kind and centre) is told without its centre, which was
+    the square of the enemy out of sight that made it around itself."""
     lines: list[str] = []
     run: list[Any] = []
     last = {event.entity: i for i, event in enumerate(events) if isinstance(event, Moved) and event.entity in arrived}
     for i, event in enumerate(events):
-        if isinstance(event, Moved) and event.entity in last:
+        if isinstance(event, AreaCreated) and (event.what, event.x, event.y) in unseen_at:
+            lines.extend(format_events(battle, run, names))
+            run = []
+            lines.extend(line.replace(f" around ({event.x}, {event.y})", " somewhere out of sight")
+                         for line in format_events(battle, [event], names))
+        elif isinstance(event, Moved) and event.entity in last:
             if last[event.entity] != i:
                 continue  # (a leg before the one that ends where the team sees it)
             lines.extend(format_events(battle, run, names))
@@ -113,6 +123,17 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
             run.append(event)
     lines.extend(format_events(battle, run, names))
     return lines
+
+
+def places(battle: Any, sources: frozenset[tuple[str, int]]) -> frozenset[Place]:
+    """Where the map's lights and areas ``sources`` (``("light" | "area", map id)``) were made."""
+    terrain = battle.terrain
+    found = set()
+    for kind, made_id in sources:
+        made = (terrain.lights if kind == "light" else terrain.areas).get(made_id)
+        if made is not None:
+            found.add((kind, made.x, made.y))
+    return frozenset(found)
 
 
 class EventFeed:
@@ -137,13 +158,16 @@ class EventFeed:
         self._hidden_before: frozenset[int] = frozenset()
 
     def update(
-        self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None
+        self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None,
+        unseen_sources: frozenset[tuple[str, int]] = frozenset(),
     ) -> None:
         """Take in the events added since the last call; ``hidden`` are the creatures the person's
         team does not see now (an event only about them is left out of ``seen_lines``, and they
         are named as someone unseen in the rest). ``notes`` (event index -> lines: the computer
         player's reasons) go into the GM's ``lines`` only, before the event at their index: a
-        reason names what the computer sees, which fog of war keeps from the person."""
+        reason names what the computer sees, which fog of war keeps from the person.
+        ``unseen_sources``: the lights and areas the team did not see made (``ui.unseen_sources``),
+        told in ``seen_lines`` without where they are."""
         events: list[Any] = battle.state.events
         last = self._marks[-1] if self._marks else None
         if events is not self._record or (last is not None and (
@@ -164,12 +188,13 @@ class EventFeed:
                 self._landed[event.entity] = at
         lines = format_events(battle, new, self.names)
         self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)
-        if not hidden and not arrived:
+        unseen_at = places(battle, unseen_sources)
+        if not hidden and not arrived and not unseen_at:
             self.seen_lines.extend(lines)
         else:
             kept = [e for e in new if not (set(named(e)) and set(named(e)) <= hidden)]
             names = {**self.names, **dict.fromkeys(hidden, UNSEEN)}
-            self.seen_lines.extend(told_as_seen(battle, kept, names, arrived))
+            self.seen_lines.extend(told_as_seen(battle, kept, names, arrived, unseen_at))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
                                  self._dropped[1] + len(self.seen_lines), events[-1]))

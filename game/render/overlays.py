@@ -68,6 +68,25 @@ class Overlays:
         self.bounds[name] = big.get_bounding_rect()
         return big
 
+    def cutout_surface(self, name: str, world: pygame.Surface, mask: np.ndarray, key: Any, view: Viewport
+                       ) -> pygame.Surface:
+        """A world-sized ``world`` showing only on the squares of a boolean ``[x, y]`` mask (transparent
+        elsewhere), cached under ``key``: the squares' pixels are cut out by scaling the mask, as
+        :meth:`mask_surface` does, not square by square."""
+        cached = self._masks.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        self.bounds.pop(name, None)
+        small = pygame.Surface(mask.shape, pygame.SRCALPHA)
+        small.fill((255, 255, 255, 0))
+        pygame.surfarray.pixels_alpha(small)[:] = np.where(mask, 255, 0).astype(np.uint8)
+        layer = pygame.Surface(view.world_size, pygame.SRCALPHA)
+        layer.blit(world, (0, 0))
+        layer.blit(pygame.transform.scale(small, view.world_size), (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+        self._masks[name] = (key, layer)
+        self.bounds[name] = layer.get_bounding_rect()
+        return layer
+
     def draw_reach(self, surface: pygame.Surface, view: Viewport, battle: Any, entity: int,
                    hidden: frozenset[int] = frozenset()) -> None:
         """Blue: the squares the selected creature can move to (``hidden``: see :meth:`reach_mask`)."""
