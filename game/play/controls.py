@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
 
@@ -72,15 +72,21 @@ def _wheel(app: App, wheel: Wheel) -> None:
     """Over the side panel the wheel scrolls the combat log (up: older lines); over the map, the map
     (sideways with Shift)."""
     if wheel.over_log:
-        app.ui.log_scroll = max(0, app.ui.log_scroll + wheel.dy * LOG_LINES_PER_NOTCH)
-        most = app.window.log_scroll_max if app.window is not None else None
-        if most is not None:
-            app.ui.log_scroll = min(app.ui.log_scroll, most)
+        app.ui.log_scroll = scrolled_log(app.ui.log_scroll, wheel, app.window)
     elif app.window is not None:
         if wheel.shift:
             app.window.pan(-wheel.dy * SCROLL_SQUARES, 0)
         else:
             app.window.pan(-wheel.dx * SCROLL_SQUARES, -wheel.dy * SCROLL_SQUARES)
+
+
+def scrolled_log(scroll: int, wheel: Wheel, window: Any) -> int:
+    """How far back the combat log is after a notch of the wheel over it: never past its first line,
+    once the window knows where that is (``log_scroll_max``; the replay window's wheel had no end, and
+    the person then turned it back as many notches for nothing)."""
+    scroll = max(0, scroll + wheel.dy * LOG_LINES_PER_NOTCH)
+    most = window.log_scroll_max if window is not None else None
+    return scroll if most is None else min(scroll, most)
 
 
 def is_help_key(key: Key) -> bool:
