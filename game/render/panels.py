@@ -50,7 +50,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Ctrl+S: save to {save}     Ctrl+L: load it     Ctrl+Q: quit", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
     ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
-    ("Pips under a token: fatigue (5 = unconscious)", "body"),
+    ("Pips under a token: fatigue ({fatigue})", "body"),
     ("?: close this help", "body"),
 )
 
@@ -290,16 +290,24 @@ def fall_words(rules: Rules) -> str:
             f" (at most {rules.fall_max_dice}d{rules.fall_die_sides}), {softer}")
 
 
+def fatigue_words(rules: Rules) -> str:
+    """What the fatigue pips' count means under this battle's rules (a scenario may move the marks:
+    the help said "5 = unconscious" whatever they were)."""
+    return f"{rules.unconscious_at_fatigue} = unconscious"
+
+
 def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts,
               save_path: str = "out/SCENARIO.save.json", rules: Rules | None = None) -> pygame.Rect:
-    """The controls, in a panel over the shaded window (with the file Ctrl+S really writes and the
-    battle's own cost of a fall), centred on the map but kept inside the window, its lines wrapped to
-    the window's width: in a small window the map is narrower than the help, whose first words were
-    cut off on the left. Returns the panel."""
-    falls = fall_words(rules or Rules())
+    """The controls, in a panel over the shaded window (with the file Ctrl+S really writes, and the
+    battle's own cost of a fall and fatigue that knocks out), centred on the map but kept inside the
+    window, its lines wrapped to the window's width: in a small window the map is narrower than the
+    help, whose first words were cut off on the left. Returns the panel."""
+    rules = rules or Rules()
+    falls, fatigue = fall_words(rules), fatigue_words(rules)
     room = size[0] - 60  # a line wider than the window (a long save path, a small window) is wrapped
     surfaces = [texts(part, f, theme.ACCENT if f == "head" else theme.TEXT) for t, f in HELP
-                for part in wrap(t.replace("{save}", save_path).replace("{falls}", falls), texts.fonts[f], room)]
+                for part in wrap(t.replace("{save}", save_path).replace("{falls}", falls)
+                                  .replace("{fatigue}", fatigue), texts.fonts[f], room)]
     w = max(s.get_width() for s in surfaces) + 40
     h = sum(s.get_height() + 6 for s in surfaces) + 30
     box = pygame.Rect(0, 0, w, h)
