@@ -61,6 +61,7 @@ class Fog:
         team = self.team_of(app)
         if team is None:
             ui.visible, ui.hidden, ui.team_hidden, ui.unseen_sources = None, frozenset(), frozenset(), frozenset()
+            ui.team_visible = None
             return
         state = b.state
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
@@ -81,7 +82,7 @@ class Fog:
             last = ui.seen_at.get(e)
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
-        ui.team_hidden = frozenset(hidden)
+        ui.team_hidden, ui.team_visible = frozenset(hidden), mask
         ui.unseen_sources = unseen_sources(b, team, mask)
         # the GM view shows everything; the team's log and last-seen marks go on as the team sees
         ui.visible, ui.hidden = (None, frozenset()) if ui.gm_view else (mask, ui.team_hidden)

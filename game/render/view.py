@@ -206,7 +206,8 @@ class Renderer:
         ui = ui or UiState()
         now = time.monotonic() if now is None else now
         b = self.battle
-        self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources)  # the team's log, whatever the GM view shows
+        # the team's log, whatever the GM view shows
+        self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources, ui.team_visible)
         self._clear(surface)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
