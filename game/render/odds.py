@@ -97,7 +97,8 @@ def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn 
         lines.append((f"area of {_count(len(forecast.squares), 'square')} catches: {caught}", "text"))
     for t in targets:
         lines += target_lines(t, name, forecast.user)
-    if len(targets) > 1 and len(targets) == len(forecast.targets):
+    if len(targets) > 1 and len(targets) == len(forecast.targets) and any(t.damage is not None for t in targets):
+        # (a heal of two friends read "expected damage (enemies - allies): 0.0")
         lines.append((f"expected damage (enemies - allies): {forecast.expected_damage:.1f}", "text"))
     if forecast.scripted:
         lines += script_lines(foresight, name, shows, forecast.user)
