@@ -94,7 +94,7 @@ def test_the_readme_and_the_help_name_every_key_the_window_binds() -> None:
     for key, method in controls.CTRL_KEYS.items():
         assert f"Ctrl+{key.upper()}" in README and f"Ctrl+{key.upper()}" in text, (key, method)
     for key in controls.PLAIN_ACTIONS:
-        assert {"space": "Space", "return": "Enter", "u": "U", "g": "G"}[key] in README
+        assert {"space": "Space", "return": "Enter", "enter": "Enter", "u": "U", "g": "G"}[key] in README
 
 
 def test_the_help_says_what_fatigue_knocks_a_creature_out_by_the_battles_own_rules(

@@ -28,9 +28,9 @@ ARROWS: Mapping[str, tuple[int, int]] = MappingProxyType({"left": (-1, 0), "righ
 POWER_KEYS = tuple("123456789")
 #: Keys for the animations: slower, faster, skip what is playing.
 ANIMATION_KEYS = ("[", "]", "backspace")
-#: Plain keys that do what a button does.
-PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "u": "undo",
-                                                     "g": "gm_view"})
+#: Plain keys that do what a button does (the keypad's Enter as the main one).
+PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "enter": "skip",
+                                                     "u": "undo", "g": "gm_view"})
 
 #: Ctrl+key -> the application's method it calls (save, load, quit, hot reload).
 CTRL_KEYS: Mapping[str, str] = MappingProxyType({"s": "save", "l": "load", "q": "quit", "r": "reload"})
@@ -120,8 +120,8 @@ def _plain_key(app: App, name: str) -> None:
     choose a power, Tab selects the next creature, arrows scroll."""
     if name in PLAIN_ACTIONS:
         _button(app, PLAIN_ACTIONS[name])
-    elif name in POWER_KEYS:
-        app.choose_power(int(name))
+    elif keypad(name) in POWER_KEYS:
+        app.choose_power(int(keypad(name)))
     elif name == "tab":
         app.next_creature()
     elif name in REWIND_KEYS:
@@ -133,6 +133,12 @@ def _plain_key(app: App, name: str) -> None:
     elif name in ARROWS and app.window is not None:
         dx, dy = ARROWS[name]
         app.window.pan(dx * SCROLL_SQUARES, dy * SCROLL_SQUARES)
+
+
+def keypad(name: str) -> str:
+    """A key's name with the keypad's brackets taken off ("[1]" -> "1"): a digit typed on the keypad
+    chooses a power as the row's does (it did nothing; the rewind picker already read both)."""
+    return name[1:-1] if len(name) == 3 and name[0] == "[" and name[-1] == "]" else name
 
 
 def _animation_key(app: App, name: str) -> None:
