@@ -40,7 +40,12 @@ REWIND_KEYS: Mapping[str, int] = MappingProxyType({"r": 0, "page up": -1, "page 
 
 
 def handle(app: App, event: Input) -> None:
-    """One input from the window (or a test): what it means for the battle and the view."""
+    """One input from the window (or a test): what it means for the battle and the view. A button or
+    a click on the map closes the rewind picker, as the Ctrl keys do: its prompt went from the status
+    bar under the button's news while it stayed open, and the next Enter (to skip the computer's
+    wait) rewound the battle unasked."""
+    if app.picker.active and isinstance(event, Button | Click):
+        app.picker.active = False
     match event:
         case Quit():
             app.quit()
