@@ -8,14 +8,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from components import Rules
+from components import Position, Rules
 from game import Battle
 from game.content.scenario import load_scenario
 from game.play import replay_window
 from game.play.app import App
 from game.render import panels
 from game.render.draw import Texts
-from game.render.inputs import Key
+from game.render.inputs import Button, Click, Key
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -118,3 +118,21 @@ def test_the_help_says_what_fatigue_knocks_a_creature_out_by_the_battles_own_rul
     pips = [line for line in drawn if line.startswith("Pips under a token")]
     assert pips == ["Pips under a token: fatigue (8 = unconscious)"]  # it said 5, the default, whatever the rules
     assert panels.fatigue_words(Rules()) == "5 = unconscious"
+
+
+def test_a_click_or_a_button_over_the_help_only_closes_it() -> None:
+    """Space does nothing over the help (it would play on unseen); End turn (the button) did, and a
+    click on the map moved the creature under it."""
+    battle = Battle(seed=1, width=10, height=6)
+    hero = battle.spawn("Hero", 1, 1, team="blue", initiative_bonus=50)
+    battle.spawn("Orc", 8, 4, team="red")
+    app = App(battle, frozenset({"blue"}), computer_delay=0)
+    assert battle.current_actor == hero
+    app.handle(Key("f1"))
+    app.handle(Button("end_turn"))
+    assert battle.current_actor == hero and not app.ui.show_help
+    app.handle(Key("f1"))
+    app.handle(Click((3, 1), 1))
+    assert battle.get(hero, Position).square == (1, 1) and not app.ui.show_help
+    app.handle(Click((3, 1), 1))  # the help is closed: now the click moves
+    assert battle.get(hero, Position).square == (3, 1)

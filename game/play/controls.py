@@ -40,12 +40,14 @@ REWIND_KEYS: Mapping[str, int] = MappingProxyType({"r": 0, "page up": -1, "page 
 
 
 def handle(app: App, event: Input) -> None:
-    """One input from the window (or a test): what it means for the battle and the view. A button or
-    a click on the map closes the rewind picker, as the Ctrl keys do: its prompt went from the status
-    bar under the button's news while it stayed open, and the next Enter (to skip the computer's
-    wait) rewound the battle unasked."""
-    if app.picker.active and isinstance(event, Button | Click):
-        app.picker.active = False
+    """One input from the window (or a test): what it means for the battle and the view. Over the
+    help a button or a click on the map only closes it: End turn played on unseen under it, and a
+    click moved the creature, which Space and the other keys are kept from doing there. A button or
+    a click closes the rewind picker, as the Ctrl keys do: its prompt went from the status bar under
+    the button's news while it stayed open, and the next Enter (to skip the computer's wait) rewound
+    the battle unasked."""
+    if isinstance(event, Button | Click) and _closes_an_overlay(app):
+        return
     match event:
         case Quit():
             app.quit()
@@ -64,6 +66,16 @@ def handle(app: App, event: Input) -> None:
             _wheel(app, wheel)
         case Key() as key:
             _key(app, key)
+
+
+def _closes_an_overlay(app: App) -> bool:
+    """A button or a click: the help closes and that is all it does (nothing acts under the help, as
+    Space does not); the rewind picker closes and the click acts. Whether the click is spent."""
+    if app.ui.show_help:
+        app.ui.show_help = False
+        return True
+    app.picker.active = False
+    return False
 
 
 def _button(app: App, name: str) -> None:
