@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 
 from game.content.scenario import load_scenario
+from game.play import demo
 from game.play.app import App
 from game.render.inputs import Key
+from game.render.ui import shown_powers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -101,3 +103,37 @@ def test_a_scenario_folder_moved_elsewhere_loads_the_save_it_made(tmp_path: Path
     after = _copy_of_the_keep_at(tmp_path / "b" / "mine")
     after.handle(Key("l", ctrl=True))
     assert after.ui.message.startswith("Loaded out/mine-keep.save.json"), after.ui.message
+
+
+def _played_as_the_window_plays(path: Path, save: Path) -> App:
+    """The scenario as ``python -m game play`` opens it: its human teams, colours and power lists."""
+    loaded = demo.load(path, human=True)
+    return App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
+               title=loaded.title, save_path=save, powers=loaded.powers)
+
+
+def test_a_save_loaded_after_its_file_was_edited_plays_with_the_saves_powers_title_and_colours(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    text = (ROOT / "assets/scenarios/keep.toml").read_text()
+    (folder / "keep.toml").write_text(text)
+    save = tmp_path / "slot.json"
+    saved = _played_as_the_window_plays(folder / "keep.toml", save)
+    saved.handle(Key("s", ctrl=True))
+    assert saved.ui.message.startswith("Saved"), saved.ui.message
+    # the designer then gives the archers a blade and recolours the keep, and opens the window again
+    edited = text.replace('powers = ["shoot"]', 'powers = ["strike"]', 2).replace('"#3060d0"', '"#20a020"')
+    (folder / "keep.toml").write_text(edited)
+    app = _played_as_the_window_plays(folder / "keep.toml", save)
+    archer = app.battle.current_actor
+    assert shown_powers(app.battle, archer, app.powers) == ["strike"]
+    app.handle(Key("l", ctrl=True))
+    assert app.ui.message.startswith(f"Loaded {save}"), app.ui.message
+    archer = app.battle.current_actor
+    assert app.battle.powers_of(archer) == ["shoot"]
+    assert shown_powers(app.battle, archer, app.powers) == ["shoot"]  # the file's Strike was offered
+    assert app.flow.powers == app.powers  # and the computer chooses from the save's lists too
+    assert app.team_colours["keep"] == (0x30, 0x60, 0xd0)
+    app.handle(Key("1"))
+    assert app.ui.power == "shoot", app.ui.message

@@ -133,3 +133,31 @@ def test_a_way_round_in_two_legs_comes_into_sight_where_its_last_leg_ends() -> N
     b.tick()
     lines = [line for line in told_as_seen(b, b.events, {}, frozenset({orc})) if line.startswith("Round 1: Orc")]
     assert lines == ["Round 1: Orc comes into sight at (7, 1)"]
+
+
+def test_a_hit_and_run_out_of_darkness_names_the_striker_the_team_watched() -> None:
+    """An orc in a square of darkness steps out beside the knight, strikes and steps back in: out of
+    sight before and after its turn, it was logged as someone unseen who struck, though the team
+    watched it step out and strike. Now it comes into sight where it stepped, and goes out of sight."""
+    b = Battle(seed=3, width=10, height=5)
+    knight = b.spawn("Knight", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=50)
+    orc = b.spawn("Orc", 5, 2, team="red", powers=["strike"])
+    b.add_area(5, 2, 0, "no vision")
+    app = App(b, {"blue"}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert orc in app.ui.hidden and app.ui.visible[4, 2]
+    app.handle(Key("space"))
+    assert b.current_actor == orc
+    b.move(orc, 4, 2)  # the computer's turn, given by hand
+    b.use_power(orc, "strike", target=knight)
+    b.move(orc, 5, 2)
+    b.end_turn()
+    app.refresh()
+    app.draw()
+    assert orc in app.ui.hidden
+    told = [line for line in window.renderer.feed.seen_lines if line.startswith("Round 1")]
+    assert told[0] == "Round 1: Orc comes into sight at (4, 2)"
+    assert "Round 1: Orc attacks Knight with Strike" in "\n".join(told)
+    assert told[-1] == "Round 1: Orc goes out of sight"
+    assert not any("unseen" in line or "(5, 2)" in line for line in told), told

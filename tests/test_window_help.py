@@ -8,13 +8,14 @@ from pathlib import Path
 import pygame
 import pytest
 
-from components import Rules
+from components import Position, Rules
 from game import Battle
 from game.content.scenario import load_scenario
 from game.play import replay_window
 from game.play.app import App
 from game.render import panels
-from game.render.inputs import Key
+from game.render.draw import Texts
+from game.render.inputs import Button, Click, Key
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -93,4 +94,45 @@ def test_the_readme_and_the_help_name_every_key_the_window_binds() -> None:
     for key, method in controls.CTRL_KEYS.items():
         assert f"Ctrl+{key.upper()}" in README and f"Ctrl+{key.upper()}" in text, (key, method)
     for key in controls.PLAIN_ACTIONS:
-        assert {"space": "Space", "return": "Enter", "u": "U", "g": "G"}[key] in README
+        assert {"space": "Space", "return": "Enter", "enter": "Enter", "u": "U", "g": "G"}[key] in README
+
+
+def test_the_help_says_what_fatigue_knocks_a_creature_out_by_the_battles_own_rules(
+        pygame_display: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    battle = Battle(seed=1, width=8, height=6, rules={"max_fatigue": 8, "unconscious_at_fatigue": 8,
+                                                      "disadvantage_at_fatigue": 6})
+    battle.spawn("Blue", 1, 1, team="blue")
+    battle.spawn("Red", 6, 4, team="red")
+    app = App(battle, frozenset({"blue"}))
+    drawn: list[str] = []
+    real = Texts.__call__
+
+    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
+        drawn.append(string)
+        return real(self, string, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Texts, "__call__", spy)
+    app.open_window(screen=pygame.Surface((1100, 700)))
+    app.handle(Key("f1"))
+    app.draw()
+    pips = [line for line in drawn if line.startswith("Pips under a token")]
+    assert pips == ["Pips under a token: fatigue (8 = unconscious)"]  # it said 5, the default, whatever the rules
+    assert panels.fatigue_words(Rules()) == "5 = unconscious"
+
+
+def test_a_click_or_a_button_over_the_help_only_closes_it() -> None:
+    """Space does nothing over the help (it would play on unseen); End turn (the button) did, and a
+    click on the map moved the creature under it."""
+    battle = Battle(seed=1, width=10, height=6)
+    hero = battle.spawn("Hero", 1, 1, team="blue", initiative_bonus=50)
+    battle.spawn("Orc", 8, 4, team="red")
+    app = App(battle, frozenset({"blue"}), computer_delay=0)
+    assert battle.current_actor == hero
+    app.handle(Key("f1"))
+    app.handle(Button("end_turn"))
+    assert battle.current_actor == hero and not app.ui.show_help
+    app.handle(Key("f1"))
+    app.handle(Click((3, 1), 1))
+    assert battle.get(hero, Position).square == (1, 1) and not app.ui.show_help
+    app.handle(Click((3, 1), 1))  # the help is closed: now the click moves
+    assert battle.get(hero, Position).square == (3, 1)

@@ -256,3 +256,25 @@ def test_the_next_computer_creature_waits_until_the_last_ones_walk_is_over() -> 
     for _ in range(20):  # then the delay, and the next creature's turn
         app.tick_clock(0.05)
     assert commands() > issued
+
+
+def test_an_unseen_creatures_walk_holds_nothing_up() -> None:
+    """Never drawn, a walk the person's team does not see held the next computer turn and the next
+    blow seen for as long as it walked: the window went still, as long as the unseen walk was."""
+    b = Battle(seed=3, width=12, height=8)
+    for y in range(8):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 1, 2, team="blue", health=30)
+    sneak = b.spawn("Sneak", 9, 0, team="red")
+    b.spawn("Archer", 2, 6, team="red", powers=["strike"])
+    motion = Motion()
+    motion.reset(b)
+    b.start_combat()
+    b.move(sneak, 9, 6)  # six squares behind the wall
+    b.tick()
+    b.damage(hero, 4)  # then a hit the person sees
+    b.tick()
+    motion.take(b, shows=lambda e: e != sneak)
+    assert not motion.walking and not any(t.entity == sneak for t in motion.tracks)
+    (hit,) = [f for f in motion.floaters if f.entity == hero]
+    assert hit.start == motion.clock  # at once, not after the unseen walk

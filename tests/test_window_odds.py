@@ -74,6 +74,19 @@ def test_an_area_names_who_it_would_catch_and_marks_allies() -> None:
     assert app.ui.forecast is None
 
 
+def test_a_heal_of_several_friends_says_no_expected_damage_and_a_fireball_does() -> None:
+    b = Battle(seed=2, width=14, height=8)
+    priest = b.spawn("Priest", 2, 2, team="blue", powers=["sanctuary-light", "fireball"])
+    b.spawn("Pal", 3, 2, team="blue", powers=["strike"])
+    b.spawn("Orc", 12, 7, team="red", powers=["strike"])
+    b.start_combat()
+    heal = b.forecast(priest, "sanctuary-light")
+    assert len(heal.targets) == 2 and all(t.healing is not None for t in heal.targets)
+    assert "expected damage" not in _text(odds.forecast_lines(heal, "Sanctuary light", b.name))  # it said 0.0
+    burn = b.forecast(priest, "fireball", point=(3, 3))
+    assert "expected damage (enemies - allies): -" in _text(odds.forecast_lines(burn, "Fireball", b.name))
+
+
 def test_an_illegal_use_says_why() -> None:
     b = Battle(seed=3, width=12, height=6)
     hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"])

@@ -15,7 +15,7 @@ from game.content.scenario import load_scenario
 from game.play import cli
 from game.play.app import App
 from game.play.replay_window import ReplayApp, open_replay
-from game.render.inputs import Key, Quit
+from game.render.inputs import Key, Quit, Wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (1100, 700)
@@ -193,3 +193,18 @@ def test_the_status_line_names_creatures_as_the_log_does(tmp_path: Path) -> None
         assert raider and all(line.endswith(("Raider 1's turn", "Raider 2's turn")) for line in raider), raider
     finally:
         replay.timeline.close()
+
+
+def test_the_replay_windows_wheel_stops_at_the_logs_first_line(tmp_path: Path) -> None:
+    path, _ = _record(tmp_path)
+    replay = open_replay(path)
+    window = replay.open_window(screen=pygame.Surface(SIZE))
+    replay.handle(Key("end"))
+    for _ in range(60):  # far past the first line
+        replay.handle(Wheel(1, 0, True, False))
+        replay.draw()
+    most = window.renderer.log_scroll_max
+    assert most is not None and 0 < most < 60 * 3
+    assert replay.ui.log_scroll == most  # it went on to 180 lines back, and the log no longer moved
+    replay.handle(Wheel(-1, 0, True, False))
+    assert replay.ui.log_scroll == most - 3  # one notch down moves the log at once

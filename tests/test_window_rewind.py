@@ -13,7 +13,7 @@ from game import ai
 from game.content.scenario import load_scenario
 from game.play.app import App
 from game.play.rewind import rebuild, round_start_length, round_starts
-from game.render.inputs import Key
+from game.render.inputs import Button, Click, Key
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (1100, 700)
@@ -97,3 +97,22 @@ def test_the_computers_turn_generator_is_derived_from_seed_round_and_actor() -> 
     assert ai.turn_rng(5, 2, 3).random() == first
     assert len({ai.turn_rng(5, 2, 4).random(), ai.turn_rng(5, 3, 3).random(), ai.turn_rng(6, 2, 3).random(),
                 first}) == 4
+
+
+def test_a_button_pressed_while_picking_a_round_closes_the_picker_and_the_next_enter_rewinds_nothing() -> None:
+    """R opened the picker; End turn (the button) played on and its news took the picker's prompt off
+    the status bar while the picker stayed open, so the Enter that then asked the computer to play
+    on rewound the battle to the round picked."""
+    app = _app(policy="greedy")
+    _play_until_round(app, 3)
+    app.handle(Key("r"))
+    assert app.picker.active
+    app.handle(Button("end_turn"))
+    at, round_now = app.battle, app.battle.round
+    app.handle(Key("return"))
+    assert not app.ui.message.startswith("GM rewind"), app.ui.message
+    assert app.battle is at and app.battle.round >= round_now
+    assert not app.picker.active
+    app.handle(Key("r"))
+    app.handle(Click((3, 3), 1))  # a click on the map too
+    assert not app.picker.active

@@ -41,3 +41,38 @@ def test_the_log_shows_its_rows_at_the_smallest_window() -> None:
 
 def test_a_tall_window_shows_the_log_and_the_legend() -> None:
     assert _log_fits_whole((1280, 900))
+
+
+def test_a_turn_strip_of_fifty_creatures_leaves_the_selected_creature_and_the_log_their_room() -> None:
+    """Fifty creatures (a scenario's most) with long names took every row of the side panel: the
+    selected creature's powers (keys 1-9) and the combat log were lost below it. The strip now takes
+    at most a third of the panel, from who acts now on, and says how many more there are."""
+    from game.play.app import App
+    from game.render.draw import Texts
+
+    b = Battle(seed=1, width=40, height=30)
+    for i in range(25):
+        b.spawn(f"Grenadier of the Northern Watch {i}", 1 + i % 10, 1 + i // 10, team="blue", powers=["strike"])
+        b.spawn(f"Marauder of the Southern Wastes {i}", 20 + i % 10, 20 + i // 10, team="red", powers=["strike"])
+    app = App(b, {"blue"}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface(MIN_SIZE))
+    drawn: list[str] = []
+    real = Texts.__call__
+
+    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
+        drawn.append(string)
+        return real(self, string, *args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Texts, "__call__", spy)
+        window.renderer.texts.clear()
+        app.draw()
+    assert any(line.startswith("1  Strike") for line in drawn)  # the selected creature's power, on key 1
+    assert any(line.startswith("+") and line.endswith(" more") for line in drawn)
+    from game.render.panels import STRIP_SHARE
+
+    chips = window.renderer.side.chips
+    panel_h = window.renderer.size[1]
+    assert b.current_actor in chips and len(chips) < 50
+    assert max(rect.bottom for rect in chips.values()) <= panel_h // STRIP_SHARE + 44
+    assert window.renderer.log_scroll_max is None or window.renderer.log_scroll_max > 0  # a log, and more of it

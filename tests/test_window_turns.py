@@ -194,3 +194,20 @@ def test_enter_on_the_persons_turn_says_whose_turn_it_is() -> None:
     app.handle(Key("return"))
     assert b.current_actor == actor and len(b.command_log) == log
     assert f"{b.display_name(actor)}'s turn" in app.ui.message and "0 turns" not in app.ui.message
+
+
+def test_the_keypads_digits_choose_powers_and_its_enter_plays_the_computers_turns() -> None:
+    """pygame names the keypad's keys "[1]" and "enter": a digit typed there chose no power, and its
+    Enter did not play the computer's turns, though the rewind picker read both."""
+    b = Battle(seed=2, width=10, height=6)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["strike", "shoot"], initiative_bonus=50)
+    orc = b.spawn("Orc", 8, 2, team="red", powers=["strike"])
+    app = App(b, {"blue"}, computer_delay=0)
+    assert b.current_actor == hero
+    app.handle(Key("[2]"))
+    assert app.ui.power == "shoot", app.ui.message
+    app.handle(Key("escape"))
+    app.handle(Key("space"))
+    assert b.current_actor == orc
+    app.handle(Key("enter"))
+    assert b.current_actor != orc and app.ui.message.startswith("The computer played 1 turn"), app.ui.message

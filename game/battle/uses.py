@@ -18,12 +18,12 @@ from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems import rolls
-from systems.areas import area_squares, squares_reached
+from systems.areas import area_centre, area_squares, squares_reached
 from systems.cover import has_cover
-from systems.geometry import distances_3d_ft
+from systems.geometry import distances_3d_ft, within_radius
 from systems.power_checks import reach_ft, use_problem, user_problem
 from systems.state import check_stamp
-from systems.visibility import can_see
+from systems.visibility import can_see, lit_mask
 from systems.vitals import helpless_state
 
 
@@ -194,6 +194,32 @@ class PowerUses(BattleCore):
         xs, ys = np.indices(ground.shape)[(slice(None), *box)]
         gaps = distances_3d_ft(xs.ravel(), ys.ravel(), ground[box].ravel(), position.square, position.z, rules)
         found[box] = (gaps <= reach + 1e-9).reshape(found[box].shape)
+        return found
+
+    @entry
+    def made_squares(self, power_id: str, user: int, point: tuple[int, int] | None = None) -> np.ndarray:
+        """Boolean ``[x, y]`` mask of the squares the light or the area (darkness, fog) a power makes
+        would cover if ``user`` used it at ``point`` (around the user, from where its queued orders
+        leave it, when the power has no range): a light's, those it lights around the walls; an
+        area's, those within its radius; both, for a power that makes both. What a window draws
+        under the mouse before the light or veil is made (a burst's own squares are
+        :meth:`area_reached`'s); none for a power that makes neither.
+
+        Raises:
+            IllegalCommand: an unknown power, or a point off the grid.
+            UnknownEntity: the user is not a creature of this battle.
+        """
+        power = self.power(power_id)
+        user = self.check(user)
+        state = self.state
+        origin = orders.projected(state, user)[0].square
+        x, y = area_centre(power, origin, None if point is None else self.square_of(point))
+        shape = (state.terrain.width, state.terrain.height)
+        found = np.zeros(shape, dtype=bool)
+        if power.creates_area is not None:
+            found |= within_radius(shape, (x, y), power.creates_area.radius_ft, state.rules)
+        if power.creates_light is not None:
+            found |= lit_mask(state.terrain, x, y, power.creates_light.radius_ft, state.rules)
         return found
 
     @entry

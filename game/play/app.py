@@ -347,7 +347,7 @@ class App(Orders):
 
     def animate(self) -> None:
         """The animations of what happened since the last frame, at the motion clock's instant."""
-        self.motion.take(self.battle)
+        self.motion.take(self.battle, self.ui.shows)
         self.ui.motion = self.motion.frame(self.ui.shows, self.ui.visible,
                                            lambda e: self.battle.team(e) == self.fog.team)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
 
@@ -28,9 +28,9 @@ ARROWS: Mapping[str, tuple[int, int]] = MappingProxyType({"left": (-1, 0), "righ
 POWER_KEYS = tuple("123456789")
 #: Keys for the animations: slower, faster, skip what is playing.
 ANIMATION_KEYS = ("[", "]", "backspace")
-#: Plain keys that do what a button does.
-PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "u": "undo",
-                                                     "g": "gm_view"})
+#: Plain keys that do what a button does (the keypad's Enter as the main one).
+PLAIN_ACTIONS: Mapping[str, str] = MappingProxyType({"space": "end_turn", "return": "skip", "enter": "skip",
+                                                     "u": "undo", "g": "gm_view"})
 
 #: Ctrl+key -> the application's method it calls (save, load, quit, hot reload).
 CTRL_KEYS: Mapping[str, str] = MappingProxyType({"s": "save", "l": "load", "q": "quit", "r": "reload"})
@@ -40,7 +40,14 @@ REWIND_KEYS: Mapping[str, int] = MappingProxyType({"r": 0, "page up": -1, "page 
 
 
 def handle(app: App, event: Input) -> None:
-    """One input from the window (or a test): what it means for the battle and the view."""
+    """One input from the window (or a test): what it means for the battle and the view. Over the
+    help a button or a click on the map only closes it: End turn played on unseen under it, and a
+    click moved the creature, which Space and the other keys are kept from doing there. A button or
+    a click closes the rewind picker, as the Ctrl keys do: its prompt went from the status bar under
+    the button's news while it stayed open, and the next Enter (to skip the computer's wait) rewound
+    the battle unasked."""
+    if isinstance(event, Button | Click) and _closes_an_overlay(app):
+        return
     match event:
         case Quit():
             app.quit()
@@ -61,6 +68,16 @@ def handle(app: App, event: Input) -> None:
             _key(app, key)
 
 
+def _closes_an_overlay(app: App) -> bool:
+    """A button or a click: the help closes and that is all it does (nothing acts under the help, as
+    Space does not); the rewind picker closes and the click acts. Whether the click is spent."""
+    if app.ui.show_help:
+        app.ui.show_help = False
+        return True
+    app.picker.active = False
+    return False
+
+
 def _button(app: App, name: str) -> None:
     """A click on one of the window's buttons."""
     action = {"end_turn": app.end_turn, "skip": app.skip, "undo": app.undo, "gm_view": app.toggle_gm_view}.get(name)
@@ -72,15 +89,21 @@ def _wheel(app: App, wheel: Wheel) -> None:
     """Over the side panel the wheel scrolls the combat log (up: older lines); over the map, the map
     (sideways with Shift)."""
     if wheel.over_log:
-        app.ui.log_scroll = max(0, app.ui.log_scroll + wheel.dy * LOG_LINES_PER_NOTCH)
-        most = app.window.log_scroll_max if app.window is not None else None
-        if most is not None:
-            app.ui.log_scroll = min(app.ui.log_scroll, most)
+        app.ui.log_scroll = scrolled_log(app.ui.log_scroll, wheel, app.window)
     elif app.window is not None:
         if wheel.shift:
             app.window.pan(-wheel.dy * SCROLL_SQUARES, 0)
         else:
             app.window.pan(-wheel.dx * SCROLL_SQUARES, -wheel.dy * SCROLL_SQUARES)
+
+
+def scrolled_log(scroll: int, wheel: Wheel, window: Any) -> int:
+    """How far back the combat log is after a notch of the wheel over it: never past its first line,
+    once the window knows where that is (``log_scroll_max``; the replay window's wheel had no end, and
+    the person then turned it back as many notches for nothing)."""
+    scroll = max(0, scroll + wheel.dy * LOG_LINES_PER_NOTCH)
+    most = window.log_scroll_max if window is not None else None
+    return scroll if most is None else min(scroll, most)
 
 
 def is_help_key(key: Key) -> bool:
@@ -114,8 +137,8 @@ def _plain_key(app: App, name: str) -> None:
     choose a power, Tab selects the next creature, arrows scroll."""
     if name in PLAIN_ACTIONS:
         _button(app, PLAIN_ACTIONS[name])
-    elif name in POWER_KEYS:
-        app.choose_power(int(name))
+    elif keypad(name) in POWER_KEYS:
+        app.choose_power(int(keypad(name)))
     elif name == "tab":
         app.next_creature()
     elif name in REWIND_KEYS:
@@ -127,6 +150,12 @@ def _plain_key(app: App, name: str) -> None:
     elif name in ARROWS and app.window is not None:
         dx, dy = ARROWS[name]
         app.window.pan(dx * SCROLL_SQUARES, dy * SCROLL_SQUARES)
+
+
+def keypad(name: str) -> str:
+    """A key's name with the keypad's brackets taken off ("[1]" -> "1"): a digit typed on the keypad
+    chooses a power as the row's does (it did nothing; the rewind picker already read both)."""
+    return name[1:-1] if len(name) == 3 and name[0] == "[" and name[-1] == "]" else name
 
 
 def _animation_key(app: App, name: str) -> None:

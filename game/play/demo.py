@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from components.events import Died
+from components.events import Died, Spawned
 
 DEMO_SCENARIO = Path(__file__).resolve().parents[2] / "assets" / "scenarios" / "demo.toml"
 
@@ -89,6 +89,15 @@ def listed_powers(scenario: Any, ids: dict[str, int]) -> dict[int, tuple[str, ..
     """Each creature's powers as its scenario lists them (for keys 1-9 and the AI), None where no
     creature lists any (then each may use every power, as the battle allows)."""
     return {e: p for e, p in scenario.powers_by_entity(ids).items() if p} or None
+
+
+def built_ids(scenario: Any, battle: Any) -> dict[str, int]:
+    """Each creature key's entity in a battle built from ``scenario``, read from the battle's own record:
+    its build spawns the scenario's creatures in their order, one ``Spawned`` each. A battle a save
+    rebuilt has no ``build_with_ids`` answer to keep, and its creatures' powers are the save's
+    scenario's, not those of the file as it is on disk now."""
+    spawned = [event.entity for event in battle.events if isinstance(event, Spawned)]
+    return {spec.key: entity for spec, entity in zip(scenario.creatures, spawned)}
 
 
 def build() -> Demo:

@@ -60,7 +60,8 @@ class Fog:
         ui, b = app.ui, app.battle
         team = self.team_of(app)
         if team is None:
-            ui.visible, ui.hidden, ui.team_hidden = None, frozenset(), frozenset()
+            ui.visible, ui.hidden, ui.team_hidden, ui.unseen_sources = None, frozenset(), frozenset(), frozenset()
+            ui.team_visible = None
             return
         state = b.state
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
@@ -81,6 +82,29 @@ class Fog:
             last = ui.seen_at.get(e)
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
-        ui.team_hidden = frozenset(hidden)
+        ui.team_hidden, ui.team_visible = frozenset(hidden), mask
+        ui.unseen_sources = unseen_sources(b, team, mask)
         # the GM view shows everything; the team's log and last-seen marks go on as the team sees
         ui.visible, ui.hidden = (None, frozenset()) if ui.gm_view else (mask, ui.team_hidden)
+
+
+def unseen_sources(battle: Any, team: str, seen: Any) -> frozenset[tuple[str, int]]:
+    """The lights and areas on the map (``("light" | "area", map id)``) that ``team`` did not see made:
+    a power's or a script's, of a creature not on the team, centred on a square the team does not see
+    (``seen``: its sight now). The map's own (the scenario's, the GM's) are known to every side. Drawn
+    whole, such a light put a torch and a glow on the square of the enemy out of sight that made it
+    around itself, and the log said where."""
+    makers: dict[tuple[str, int], int] = {}
+    for effect in battle.state.effects.values():
+        makers.update({("light", made): effect.user for made in effect.lights})
+        makers.update({("area", made): effect.user for made in effect.areas})
+    ours = {e for e in battle.creatures() if battle.team(e) == team}
+    found = set()
+    terrain = battle.terrain
+    for kind, held in (("light", terrain.lights), ("area", terrain.areas)):
+        for made_id, made in held.items():
+            maker = makers.get((kind, made_id))
+            by_power = maker is not None or made.source.startswith("power:")
+            if by_power and maker not in ours and not seen[made.x, made.y]:
+                found.add((kind, made_id))
+    return frozenset(found)

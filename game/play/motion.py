@@ -199,8 +199,11 @@ class Motion:
         self.floaters.append(floater)
         return floater
 
-    def take(self, battle: Any) -> None:
-        """Lay out the events the battle added since the last call, one after another."""
+    def take(self, battle: Any, shows: Callable[[int], bool] = lambda e: True) -> None:
+        """Lay out the events the battle added since the last call, one after another; those of a
+        creature the person may not see (``shows``: fog of war) are not laid out at all. Never drawn,
+        an unseen creature's walk still held the next computer turn and the next blow seen for as
+        long as it walked: the window went still for a while, as long as the unseen walk was."""
         events = battle.state.events
         if battle is not self._battle or len(events) < self._seen:  # another record (undo, load): no animation
             self.reset(battle)
@@ -214,6 +217,8 @@ class Motion:
         landed = False
         for event in new:
             if isinstance(event, Moved | Pushed | Teleported):
+                if not shows(event.entity):
+                    continue
                 if landed:  # the blow shows before the next creature moves
                     t, landed = t + BEAT_S * f, False
                 if isinstance(event, Moved):
@@ -228,7 +233,7 @@ class Motion:
             if shown is not None:
                 entity = event.target if isinstance(event, AttackRolled) else event.entity
                 square = where.get(entity) or _square(battle, entity)
-                if square is not None:
+                if square is not None and shows(entity):
                     self.add_floater(entity, square, shown[0], shown[1], t)
                     landed = True
         self.cursor = t + (BEAT_S * f if landed else 0.0)

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Reloaded:
-    """A battle built from the scenario as it is on disk now, ready to replace the running one."""
+    """A battle built from a scenario (the file as it is on disk now, or a save's), ready to replace
+    the running one, with the scenario's powers of its creatures."""
 
     battle: Any
     scenario: Any
@@ -61,9 +62,12 @@ def _failed(app: App, error: str) -> None:
 
 
 def install(app: App, fresh: Reloaded) -> str:
-    """Make ``fresh`` the app's battle: its scenario, build and powers follow, and so do the scenario's
-    name (the panel's title) and its teams' colours, which an edit may change as well; the old
-    battle is closed, and the error of an earlier failed reload goes.
+    """Make ``fresh`` the app's battle (a reload's, or a loaded save's): its scenario, build and powers
+    follow, and so do the scenario's name (the panel's title) and its teams' colours, which an edit
+    may change as well; the old battle is closed, and the error of an earlier failed reload goes. A
+    save loaded after its file was edited plays the save's scenario: keys 1-9, the panel and the
+    computer's choices kept the file's power lists, and an archer saved with Shoot was offered only
+    the Strike the file now gave it.
 
     Returns:
         ``App.replace_battle``'s word for the person (a ``--policy`` team the new battle lacks), or "".

@@ -17,14 +17,13 @@ from typing import Any
 
 from game.battle.log import describe
 from game.battle.naming import display_names
+from game.play.controls import scrolled_log
 from game.play.timeline import Timeline
 from game.render.inputs import Input, Key, Quit, Wheel
 from game.render.ui import UiState
 
 #: Seconds between two events while playing.
 EVENT_SECONDS = 0.12
-#: Log lines the wheel scrolls per notch over the side panel.
-LOG_LINES_PER_NOTCH = 3
 
 #: key -> (what it steps, by how much)
 STEPS = MappingProxyType({"right": ("event", 1), "left": ("event", -1), "down": ("turn", 1), "up": ("turn", -1),
@@ -76,7 +75,7 @@ class ReplayApp:
             case Quit():
                 self.running = False
             case Wheel() as wheel if wheel.over_log:
-                self.ui.log_scroll = max(0, self.ui.log_scroll + wheel.dy * LOG_LINES_PER_NOTCH)
+                self.ui.log_scroll = scrolled_log(self.ui.log_scroll, wheel, self.window)
             case Key() as key:
                 self._key(key)
 

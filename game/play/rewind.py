@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from game.play.controls import keypad
+
 if TYPE_CHECKING:
     from game.play.app import App
 
@@ -132,7 +134,7 @@ class RoundPicker:
 
     def key(self, app: App, name: str) -> None:
         """A key while the picker is open."""
-        digit = name.strip("[]")
+        digit = keypad(name)
         most = self.rounds(app)
         if digit.isdigit() and len(digit) == 1:
             self.typed = (self.typed + digit)[-4:]

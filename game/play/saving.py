@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from game.content import saves
 from game.content.powers import ASSETS
+from game.play import reload
+from game.play.demo import built_ids, listed_powers
 
 if TYPE_CHECKING:
     from game.content.scenario import Scenario
@@ -61,7 +63,8 @@ def save(app: App) -> None:
 
 
 def load(app: App) -> None:
-    """Replace the battle by the one saved at ``app.save_path``, if it is of this scenario."""
+    """Replace the battle by the one saved at ``app.save_path``, if it is of this scenario: the save's
+    scenario comes with it (its creatures' powers, its title and colours), as a reload's does."""
     try:
         battle, scenario, build_commands = saves.restore_game(app.save_path)
     except Exception as err:  # a missing or broken save is a message, not a crash
@@ -77,9 +80,6 @@ def load(app: App) -> None:
         app.ui.message = (f"Load refused: {app.save_path} is a save of {scenario.path}, this window plays "
                           f"{app.scenario.path} (another file named {scenario.name!r})")
         return
-    old = app.battle
-    app.scenario, app.build_commands = scenario, build_commands
-    app.replace_battle(battle)
-    if old is not battle:
-        old.close()
-    app.ui.message = f"Loaded {app.save_path} (round {battle.round})"
+    powers = listed_powers(scenario, built_ids(scenario, battle))
+    said = reload.install(app, reload.Reloaded(battle, scenario, build_commands, powers))
+    app.ui.message = f"Loaded {app.save_path} (round {battle.round})" + (f". {said}" if said else "")

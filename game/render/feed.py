@@ -13,13 +13,15 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from components import Position
-from components.events import CREATURE_FIELDS, Landed, Moved, Spawned
+from components.events import CREATURE_FIELDS, AreaCreated, Landed, Moved, Pushed, Spawned, Teleported
 from game.battle.log import format_events, format_with_notes
 from game.battle.naming import display_names
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
 #: how the log names a creature the person's team does not see
 UNSEEN = "someone unseen"
+#: a light or an area where it was made: ("light" | "area", x, y)
+Place = tuple[str, int, int]
 
 
 def named(event: Any) -> list[int]:
@@ -92,27 +94,92 @@ class _Mark(NamedTuple):
     last: Any
 
 
-def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arrived: frozenset[int]) -> list[str]:
+def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arrived: frozenset[int],
+                 unseen_at: frozenset[Place] = frozenset(), out: Sequence[frozenset[int]] | None = None
+                 ) -> list[str]:
     """The team's lines for ``events``: a creature that was out of its sight and walked into it
     (``arrived``) "comes into sight" where its last move ended. A move's own line would name the square
     it set off from and the feet it walked, where the team did not see it; its earlier moves (the
-    first leg of a way round, through the fog) are not said at all."""
+    first leg of a way round, through the fog) are not said at all. A light or an area made where the
+    team did not see it made (``unseen_at``: kind and centre) is told without its centre, which was
+    the square of the enemy out of sight that made it around itself.
+
+    ``out``, one set before the events and one after each: the creatures out of the team's sight
+    (named as someone unseen; an event about them alone is left out). One that is out of sight before and
+    after these events but stepped into it between them (out of a darkness, to strike and back)
+    "comes into sight" where it stepped, is named while it stands there, and "goes out of sight"
+    when it steps away: it was someone unseen who struck, though the team watched it strike."""
     lines: list[str] = []
     run: list[Any] = []
+    run_out: frozenset[int] = frozenset()
     last = {event.entity: i for i, event in enumerate(events) if isinstance(event, Moved) and event.entity in arrived}
+
+    def flush() -> None:
+        lines.extend(format_events(battle, run, {**names, **dict.fromkeys(run_out, UNSEEN)}))
+        run.clear()
+
     for i, event in enumerate(events):
-        if isinstance(event, Moved) and event.entity in last:
+        before, now_out = (out[i], out[i + 1]) if out is not None else (frozenset(), frozenset())
+        if now_out != run_out:
+            flush()
+            run_out = now_out
+        who = set(named(event))
+        if isinstance(event, Moved | Pushed | Teleported) and (event.entity in before) != (event.entity in now_out):
+            name = names.get(event.entity) or battle.display_name(event.entity)
+            x, y = event.to_square
+            lines.append(f"Round {event.round}: {name} " + (f"comes into sight at ({x}, {y})" if event.entity in before
+                                                           else "goes out of sight"))
+        elif who and who <= now_out:
+            continue  # (only about creatures out of the team's sight)
+        elif isinstance(event, AreaCreated) and (event.what, event.x, event.y) in unseen_at:
+            flush()
+            lines.extend(line.replace(f" around ({event.x}, {event.y})", " somewhere out of sight")
+                         for line in format_events(battle, [event], names))
+        elif isinstance(event, Moved) and event.entity in last:
             if last[event.entity] != i:
                 continue  # (a leg before the one that ends where the team sees it)
-            lines.extend(format_events(battle, run, names))
-            run = []
+            flush()
             x, y = event.to_square
             name = names.get(event.entity) or battle.display_name(event.entity)
             lines.append(f"Round {event.round}: {name} comes into sight at ({x}, {y})")
         else:
             run.append(event)
-    lines.extend(format_events(battle, run, names))
+    flush()
     return lines
+
+
+def out_of_sight(events: Sequence[Any], hidden: frozenset[int], before: frozenset[int], seen: Any
+                 ) -> list[frozenset[int]]:
+    """The creatures out of the team's sight before ``events`` and after each of them: those it does
+    not see now (``hidden``), but for one out of its sight before these events too (``before``) while
+    it stands, after a move, a push or a teleport, on a square the team sees (``seen``: its sight
+    now, which one creature's turn seldom changes): the team watched it there. Without ``seen``,
+    ``hidden`` throughout."""
+    if seen is None:
+        return [hidden] * (len(events) + 1)
+    lurkers = hidden & before
+    stepped_out: set[int] = set()
+    found = [hidden]
+    for event in events:
+        if isinstance(event, Moved | Pushed | Teleported) and event.entity in lurkers:
+            x, y = event.to_square
+            if seen[x, y]:
+                stepped_out.add(event.entity)
+            else:
+                stepped_out.discard(event.entity)
+        found.append(hidden - stepped_out)
+    return found
+
+
+def places(battle: Any, sources: frozenset[tuple[str, int]]) -> frozenset[Place]:
+    """Where the map's lights and areas ``sources`` (``("light" | "area", map id)``) were made."""
+    terrain = battle.terrain
+    found = set()
+    for kind, made_id in sources:
+        made = (terrain.lights if kind == "light" else terrain.areas).get(made_id)
+        if made is not None:
+            found.add((kind, made.x, made.y))
+    return frozenset(found)
 
 
 class EventFeed:
@@ -137,13 +204,17 @@ class EventFeed:
         self._hidden_before: frozenset[int] = frozenset()
 
     def update(
-        self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None
+        self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None,
+        unseen_sources: frozenset[tuple[str, int]] = frozenset(), seen: Any = None,
     ) -> None:
         """Take in the events added since the last call; ``hidden`` are the creatures the person's
         team does not see now (an event only about them is left out of ``seen_lines``, and they
         are named as someone unseen in the rest). ``notes`` (event index -> lines: the computer
         player's reasons) go into the GM's ``lines`` only, before the event at their index: a
-        reason names what the computer sees, which fog of war keeps from the person."""
+        reason names what the computer sees, which fog of war keeps from the person.
+        ``unseen_sources``: the lights and areas the team did not see made (``ui.unseen_sources``),
+        told in ``seen_lines`` without where they are. ``seen``: the squares the team sees now
+        (``ui.team_visible``), where a creature it does not see stepped into its sight and out again."""
         events: list[Any] = battle.state.events
         last = self._marks[-1] if self._marks else None
         if events is not self._record or (last is not None and (
@@ -151,7 +222,8 @@ class EventFeed:
             self._resync(events)
         start = self._marks[-1].events if self._marks else 0  # (the events read so far)
         new = events[start:]
-        arrived, self._hidden_before = self._hidden_before - hidden, hidden
+        before, self._hidden_before = self._hidden_before, hidden
+        arrived = before - hidden
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
@@ -164,12 +236,12 @@ class EventFeed:
                 self._landed[event.entity] = at
         lines = format_events(battle, new, self.names)
         self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)
-        if not hidden and not arrived:
+        unseen_at = places(battle, unseen_sources)
+        if not hidden and not arrived and not unseen_at:
             self.seen_lines.extend(lines)
         else:
-            kept = [e for e in new if not (set(named(e)) and set(named(e)) <= hidden)]
-            names = {**self.names, **dict.fromkeys(hidden, UNSEEN)}
-            self.seen_lines.extend(told_as_seen(battle, kept, names, arrived))
+            out = out_of_sight(new, hidden, before, seen)
+            self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
                                  self._dropped[1] + len(self.seen_lines), events[-1]))

@@ -22,11 +22,18 @@ TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
 FOG_ALPHA = 150
 
 
-def draw_fog(surface: pygame.Surface, view: Viewport, overlays: Overlays, ui: UiState) -> None:
-    """Shade the squares out of the team's sight."""
+def draw_fog(surface: pygame.Surface, view: Viewport, overlays: Overlays, ui: UiState,
+             known: tuple[Any, pygame.Surface] | None = None) -> None:
+    """Shade the squares out of the team's sight; ``known``, the map as the team knows it (without the
+    lights and areas it did not see made: ``ui.unseen_sources``) and what it was drawn from, is what
+    those squares show."""
     if ui.visible is None:
         return
     unseen = ~ui.visible
+    if known is not None:
+        known_layer = overlays.cutout_surface("fog terrain", known[1], unseen,
+                                              (unseen.tobytes(), view.tile, known[0]), view)
+        view.blit_world(surface, known_layer, overlays.bounds.get("fog terrain"))
     key = (unseen.tobytes(), view.tile)
     layer = overlays.mask_surface("fog", unseen, (0, 0, 0), FOG_ALPHA, key, view)
     view.blit_world(surface, layer, overlays.bounds.get("fog"))

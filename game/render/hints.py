@@ -50,10 +50,11 @@ def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui
             ring = theme.COVER if t.ally else theme.AREA
             pygame.draw.circle(surface, ring, view.square_centre(pos.x, pos.y), view.tile // 2, 3)
     try:
-        power_name = battle.power(forecast.power).name
+        power = battle.power(forecast.power)
     except (KeyError, ValueError):
-        power_name = forecast.power
-    lines = odds.forecast_lines(forecast, power_name, name, ui.shows, ui.foresight)
+        power = None
+    power_name = forecast.power if power is None else power.name
+    lines = odds.forecast_lines(forecast, power_name, name, ui.shows, ui.foresight, power)
     box_beside(surface, view, rect, _surfaces(lines, text, view))
 
 

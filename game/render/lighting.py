@@ -11,16 +11,37 @@ from typing import Any
 import numpy as np
 import pygame
 
+from components import Rules, Terrain
 from game.render import theme
 from systems.geometry import within_radius
-from systems.visibility import lit_mask
+from systems.visibility import level_grid, lit_mask
+
+#: A light or an area on the map, as ``("light" | "area", its map id)``.
+Source = tuple[str, int]
 
 
-def darken(world: pygame.Surface, battle: Any, tile: int) -> None:
+def without(terrain: Terrain, unseen: frozenset[Source]) -> Terrain:
+    """The map as a team that did not see the ``unseen`` lights and areas made knows it: the same
+    ground, walls and blockers (shared, and never written here), without those. What the window
+    paints on the squares the team does not see: a light an enemy out of sight made around itself
+    drew its torch and glow on that enemy's square."""
+    known = Terrain(terrain.width, terrain.height, ambient=terrain.ambient,
+                    lights={i: light for i, light in terrain.lights.items() if ("light", i) not in unseen},
+                    areas={i: area for i, area in terrain.areas.items() if ("area", i) not in unseen})
+    known.ground, known.walls = terrain.ground, terrain.walls
+    known.blockers, known.soft = terrain.blockers, terrain.soft
+    return known
+
+
+def levels_of(battle: Any, terrain: Terrain) -> Any:
+    """The level grid of ``terrain``: the battle's own when it is the battle's map, else worked out by
+    the rules' function (``systems.visibility.level_grid``) for the map as a team knows it."""
+    return battle.state.levels if terrain is battle.terrain else level_grid(terrain, battle.rules)
+
+
+def darken(world: pygame.Surface, terrain: Terrain, levels: Any, rules: Rules, tile: int) -> None:
     """Darken each square by its visibility level (fog and smoke grey, night blue-black), then let
     lights glow warm where they reach, walls casting their shadows."""
-    terrain, rules = battle.terrain, battle.rules
-    levels = battle.state.levels
     if levels is None:
         return
     w, h = terrain.width, terrain.height
@@ -40,12 +61,11 @@ def darken(world: pygame.Surface, battle: Any, tile: int) -> None:
     del rgba
     big = pygame.transform.scale(small, world.get_size())
     world.blit(big, (0, 0))
-    glow_lights(world, battle, tile)
+    glow_lights(world, terrain, rules, tile)
 
 
-def glow_lights(world: pygame.Surface, battle: Any, tile: int) -> None:
+def glow_lights(world: pygame.Surface, terrain: Terrain, rules: Rules, tile: int) -> None:
     """Additive warm glow around each light, only on squares it actually lights, and a torch icon."""
-    terrain, rules = battle.terrain, battle.rules
     for light in terrain.lights.values():
         mask = lit_mask(terrain, light.x, light.y, light.radius_ft, rules)
         radius_px = (light.radius_ft / rules.square_ft + 0.5) * tile

@@ -84,23 +84,37 @@ def target_lines(t: Any, name: NameFn, user: int | None = None) -> list[Line]:
 
 
 def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn = _everyone,
-                   foresight: Any = None) -> list[Line]:
+                   foresight: Any = None, power: Any = None) -> list[Line]:
     """The hover box for a power aimed at a target or point: illegal and why, or who it catches
-    (allies marked) and each one's odds, and what its script would add (``foresight``); creatures
-    ``shows`` hides (fog) are left out."""
+    (allies marked) and each one's odds, what light or veil it makes and where (``power``: its
+    data), and what its script would add (``foresight``); creatures ``shows`` hides (fog) are left out."""
     if not forecast.legal:
         return [(power_name, "text"), (f"cannot: {forecast.problem}", "bad")]
-    lines: list[Line] = [(power_name, "text")]
+    lines: list[Line] = [(power_name, "text"), *made_lines(forecast, power)]
     targets = [t for t in forecast.targets if shows(t.target)]
     if forecast.squares:
         caught = ", ".join(_who(t.target, t.ally, name, forecast.user, "ally") for t in targets) or "nobody seen"
         lines.append((f"area of {_count(len(forecast.squares), 'square')} catches: {caught}", "text"))
     for t in targets:
         lines += target_lines(t, name, forecast.user)
-    if len(targets) > 1 and len(targets) == len(forecast.targets):
+    if len(targets) > 1 and len(targets) == len(forecast.targets) and any(t.damage is not None for t in targets):
+        # (a heal of two friends read "expected damage (enemies - allies): 0.0")
         lines.append((f"expected damage (enemies - allies): {forecast.expected_damage:.1f}", "text"))
     if forecast.scripted:
         lines += script_lines(foresight, name, shows, forecast.user)
+    return lines
+
+
+def made_lines(forecast: Any, power: Any) -> list[Line]:
+    """The light or the area (darkness, fog) a use makes, in words from the power's data: "makes no
+    vision within 10 ft of (13, 2)"; where its red squares are, the battle's ``made_squares``."""
+    if power is None:
+        return []
+    centre = forecast.point if power.range_ft is not None and forecast.point is not None else forecast.from_square
+    lines: list[Line] = []
+    for made, what in ((power.creates_area, "an area of"), (power.creates_light, "light,")):
+        if made is not None:
+            lines.append((f"  makes {what} {made.level.word} within {made.radius_ft:g} ft of {tuple(centre)}", "text"))
     return lines
 
 

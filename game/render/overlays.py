@@ -68,6 +68,25 @@ class Overlays:
         self.bounds[name] = big.get_bounding_rect()
         return big
 
+    def cutout_surface(self, name: str, world: pygame.Surface, mask: np.ndarray, key: Any, view: Viewport
+                       ) -> pygame.Surface:
+        """A world-sized ``world`` showing only on the squares of a boolean ``[x, y]`` mask (transparent
+        elsewhere), cached under ``key``: the squares' pixels are cut out by scaling the mask, as
+        :meth:`mask_surface` does, not square by square."""
+        cached = self._masks.get(name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        self.bounds.pop(name, None)
+        small = pygame.Surface(mask.shape, pygame.SRCALPHA)
+        small.fill((255, 255, 255, 0))
+        pygame.surfarray.pixels_alpha(small)[:] = np.where(mask, 255, 0).astype(np.uint8)
+        layer = pygame.Surface(view.world_size, pygame.SRCALPHA)
+        layer.blit(world, (0, 0))
+        layer.blit(pygame.transform.scale(small, view.world_size), (0, 0), special_flags=pygame.BLEND_RGBA_MULT)
+        self._masks[name] = (key, layer)
+        self.bounds[name] = layer.get_bounding_rect()
+        return layer
+
     def draw_reach(self, surface: pygame.Surface, view: Viewport, battle: Any, entity: int,
                    hidden: frozenset[int] = frozenset()) -> None:
         """Blue: the squares the selected creature can move to (``hidden``: see :meth:`reach_mask`)."""
@@ -77,9 +96,10 @@ class Overlays:
 
     def draw_power(self, surface: pygame.Surface, view: Viewport, battle: Any, user: int, power_id: str,
                    hover: tuple[int, int] | None) -> None:
-        """The chosen power's reach around the user and its area under the mouse. The reach is the
-        battle's (``reach_squares``: from where the user's queued orders leave it, heights counted),
-        so a square drawn in reach is one a use there is not refused for being too far."""
+        """The chosen power's reach around the user and its area under the mouse (or the squares the
+        light, darkness or fog it makes would cover: ``made_squares``). The reach is the battle's
+        (``reach_squares``: from where the user's queued orders leave it, heights counted), so a
+        square drawn in reach is one a use there is not refused for being too far."""
         try:
             power = battle.power(power_id)
         except (KeyError, ValueError):
@@ -94,16 +114,30 @@ class Overlays:
             self._range_key = key
         layer = self.mask_surface("range", self._range, theme.RANGE, theme.RANGE_ALPHA, key, view)
         view.blit_world(surface, layer, self.bounds.get("range"))
-        if power.area is not None and (hover is not None or power.range_ft is None):
-            try:
-                covered = battle.area_reached(power_id, user, hover)
-            except (KeyError, ValueError):
-                covered = []
+        covered = covered_squares(battle, power, user, hover)
+        if covered:
             overlay = pygame.Surface((view.tile, view.tile), pygame.SRCALPHA)
             overlay.fill((*theme.AREA, theme.AREA_ALPHA))
             surface.fblits([(overlay, view.square_rect(x, y)) for x, y in covered])
             for x, y in covered:
                 pygame.draw.rect(surface, theme.AREA, view.square_rect(x, y), 1)
+
+
+def covered_squares(battle: Any, power: Any, user: int, hover: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """The squares drawn red for a power aimed at ``hover``: its area's (``area_reached``), or for a
+    power that makes a light, darkness or fog and has no area, the squares that would cover
+    (``made_squares``: the box of a Darkness only named it, and nothing showed where it would fall).
+    None for a power with a range and nothing hovered, or one that covers no squares."""
+    if hover is None and power.range_ft is not None:
+        return []
+    try:
+        if power.area is not None:
+            return list(battle.area_reached(power.id, user, hover))
+        if power.creates_area is not None or power.creates_light is not None:
+            return [(int(x), int(y)) for x, y in np.argwhere(battle.made_squares(power.id, user, hover))]
+    except (KeyError, ValueError):
+        pass
+    return []
 
 
 def draw_plans(surface: pygame.Surface, view: Viewport, battle: Any, ui: UiState, text: TextFn) -> None:

@@ -27,6 +27,11 @@ LOG_ROW = 17
 #: the fewest combat log rows the side panel keeps: in a short window (or beside a long turn strip)
 #: the legend is left out rather than the log
 MIN_LOG_ROWS = 6
+#: The turn strip takes at most this share of the side panel's height (1/3): with fifty creatures
+#: of long names it took all of it, and the selected creature's powers and the log were lost below.
+STRIP_SHARE = 3
+#: Room kept at the end of the strip's last row for its "+N more" chip.
+MORE_W = 80
 HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
         "R: rewind   F5: reload   ?: help")
 #: button name -> its label
@@ -50,7 +55,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Ctrl+S: save to {save}     Ctrl+L: load it     Ctrl+Q: quit", "body"),
     ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
     ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
-    ("Pips under a token: fatigue (5 = unconscious)", "body"),
+    ("Pips under a token: fatigue ({fatigue})", "body"),
     ("?: close this help", "body"),
 )
 
@@ -163,22 +168,49 @@ class SidePanel:
         who = "Turn order" + (f"  -  now: {self._who(battle, feed, now, ui)}" if now is not None else "")
         side.blit(self.texts(who, "small", theme.TEXT_DIM), (14, y))
         y += 18
-        x = 14
+        order = list(battle.turn_order())
+        rows_most = max(2, (side.get_height() // STRIP_SHARE - 26) // 20)
+        if now in order and self._rows_needed(order, side.get_width(), battle, feed, ui, now, after) > rows_most:
+            at = order.index(now)  # who acts now and after it first: the rest is "+N more"
+            order = order[at:] + order[:at]
+        x, row, shown = 14, 1, 0
         self.chips = {}
-        for e in battle.turn_order():
-            w = self._chip(side, x, y, battle, feed, e, ui, selected, now, after)
+        for e in order:
+            reserve = MORE_W if row == rows_most and shown < len(order) - 1 else 0
+            w = self._chip(side, x, y, battle, feed, e, ui, selected, now, after, reserve)
+            if w < 0 and row == rows_most:
+                break
             if w < 0:  # no room on this row: the next one
-                x, y = 14, y + 20
-                w = self._chip(side, x, y, battle, feed, e, ui, selected, now, after)
-            x += abs(w) + 4
+                x, y, row = 14, y + 20, row + 1
+                reserve = MORE_W if row == rows_most and shown < len(order) - 1 else 0
+                w = self._chip(side, x, y, battle, feed, e, ui, selected, now, after, reserve)
+            x, shown = x + abs(w) + 4, shown + 1
+        if shown < len(order):
+            more = self.texts(f"+{len(order) - shown} more", "small", theme.TEXT_DIM)
+            pygame.draw.rect(side, (44, 48, 60), (x, y, more.get_width() + 12, 18), border_radius=9)
+            side.blit(more, (x + 6, y + 2))
         return y + 28
+
+    def _rows_needed(self, order: list[int], width: int, battle: Any, feed: EventFeed, ui: UiState,
+                     now: int | None, after: int | None) -> int:
+        """How many rows the strip's chips take in a panel ``width`` wide (measured, not drawn)."""
+        scratch = pygame.Surface((width, 1))
+        rows, x = 1, 14
+        for e in order:
+            w = self._chip(scratch, x, 0, battle, feed, e, ui, None, now, after)
+            if w < 0:
+                rows, x = rows + 1, 14
+                w = self._chip(scratch, x, 0, battle, feed, e, ui, None, now, after)
+            x += abs(w) + 4
+        return rows
 
     def _who(self, battle: Any, feed: EventFeed, entity: int, ui: UiState) -> str:
         return feed.name(battle, entity) if ui.shows(entity) else "?"
 
     def _chip(self, side: pygame.Surface, x: int, y: int, battle: Any, feed: EventFeed, e: int, ui: UiState,
-              selected: int | None, now: int | None, after: int | None) -> int:
-        """One chip of the strip at (x, y); returns its width, negated when it does not fit there."""
+              selected: int | None, now: int | None, after: int | None, reserve: int = 0) -> int:
+        """One chip of the strip at (x, y); returns its width, negated when it does not fit there
+        (``reserve``: pixels kept free at the row's right end, for the "+N more" chip)."""
         seen = ui.shows(e)
         alive = battle.is_alive(e)
         standing = alive and battle.can_act(e)
@@ -186,7 +218,7 @@ class SidePanel:
         label = self.texts(tag + (feed.name(battle, e) if seen else "?"), "small",
                            theme.TEXT if standing and seen else theme.TEXT_DIM)
         w = label.get_width() + 22
-        if x + w > side.get_width() - 10 and x > 14:
+        if x + w > side.get_width() - 10 - reserve and x > 14:
             return -w
         chip = self.chips[e] = pygame.Rect(x, y, w, 18)
         pygame.draw.rect(side, (80, 76, 40) if e == selected else (44, 48, 60), chip, border_radius=9)
@@ -290,16 +322,24 @@ def fall_words(rules: Rules) -> str:
             f" (at most {rules.fall_max_dice}d{rules.fall_die_sides}), {softer}")
 
 
+def fatigue_words(rules: Rules) -> str:
+    """What the fatigue pips' count means under this battle's rules (a scenario may move the marks:
+    the help said "5 = unconscious" whatever they were)."""
+    return f"{rules.unconscious_at_fatigue} = unconscious"
+
+
 def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int, int], texts: Texts,
               save_path: str = "out/SCENARIO.save.json", rules: Rules | None = None) -> pygame.Rect:
-    """The controls, in a panel over the shaded window (with the file Ctrl+S really writes and the
-    battle's own cost of a fall), centred on the map but kept inside the window, its lines wrapped to
-    the window's width: in a small window the map is narrower than the help, whose first words were
-    cut off on the left. Returns the panel."""
-    falls = fall_words(rules or Rules())
+    """The controls, in a panel over the shaded window (with the file Ctrl+S really writes, and the
+    battle's own cost of a fall and fatigue that knocks out), centred on the map but kept inside the
+    window, its lines wrapped to the window's width: in a small window the map is narrower than the
+    help, whose first words were cut off on the left. Returns the panel."""
+    rules = rules or Rules()
+    falls, fatigue = fall_words(rules), fatigue_words(rules)
     room = size[0] - 60  # a line wider than the window (a long save path, a small window) is wrapped
     surfaces = [texts(part, f, theme.ACCENT if f == "head" else theme.TEXT) for t, f in HELP
-                for part in wrap(t.replace("{save}", save_path).replace("{falls}", falls), texts.fonts[f], room)]
+                for part in wrap(t.replace("{save}", save_path).replace("{falls}", falls)
+                                  .replace("{fatigue}", fatigue), texts.fonts[f], room)]
     w = max(s.get_width() for s in surfaces) + 40
     h = sum(s.get_height() + 6 for s in surfaces) + 30
     box = pygame.Rect(0, 0, w, h)

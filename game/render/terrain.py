@@ -15,7 +15,7 @@ import pygame
 
 from components.terrain import Blocks
 from game.render import theme
-from game.render.lighting import darken
+from game.render.lighting import Source, darken, levels_of, without
 
 #: Renders a string: (text, font name, colour) -> surface (the renderer's text cache).
 TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
@@ -24,24 +24,27 @@ CLIFF_FT = 10
 
 
 class TerrainLayer:
-    """Owns the cached terrain surface of one renderer."""
+    """Owns the cached terrain surfaces of one renderer: the map as it is, and as the person's team
+    knows it (without the lights and areas it did not see made), each rebuilt when it changed."""
 
     def __init__(self) -> None:
-        self._key: tuple[Any, ...] | None = None
-        self._world: pygame.Surface | None = None
+        self._worlds: dict[bool, tuple[tuple[Any, ...], pygame.Surface]] = {}
 
-    def surface(self, battle: Any, tile: int, text: TextFn) -> pygame.Surface:
-        """The map with walls, soft squares, heights, darkness, lights and fog, rebuilt when it changed."""
-        key = (battle.terrain.version, id(battle.state.levels), tile)
-        if self._world is None or key != self._key:
-            self._key = key
-            self._world = build_terrain(battle, tile, text)
-        return self._world
+    def surface(self, battle: Any, tile: int, text: TextFn, unseen: frozenset[Source] = frozenset()
+                ) -> pygame.Surface:
+        """The map with walls, soft squares, heights, darkness, lights and fog, rebuilt when it changed;
+        with ``unseen``, without those lights and areas (see :func:`game.render.lighting.without`)."""
+        key = (battle.terrain.version, id(battle.state.levels), tile, unseen)
+        cached = self._worlds.get(bool(unseen))
+        if cached is None or cached[0] != key:
+            cached = self._worlds[bool(unseen)] = (key, build_terrain(battle, tile, text, unseen))
+        return cached[1]
 
 
-def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
+def build_terrain(battle: Any, tile: int, text: TextFn, unseen: frozenset[Source] = frozenset()) -> pygame.Surface:
     """The static map layer: elevation-shaded ground, cliffs, soft ground and pits, walls, heights, then
-    darkness per visibility level, fog and smoke areas, and the warm glow of lights.
+    darkness per visibility level, fog and smoke areas, and the warm glow of lights (``unseen``: the
+    lights and areas left out, as a team that did not see them made knows the map).
 
     Terrain is drawn as what it is to the rules: the battle keeps whether a square is soft (a fall
     onto it rolls half the dice), not what a scenario's legend called it, so hay, water and mud look
@@ -58,7 +61,8 @@ def build_terrain(battle: Any, tile: int, text: TextFn) -> pygame.Surface:
     _barriers(world, terrain, tile)
     if tile >= 20:
         _heights(world, ground, walls, tile, text)
-    darken(world, battle, tile)
+    known = without(terrain, unseen) if unseen else terrain
+    darken(world, known, levels_of(battle, known), battle.rules, tile)
     return world
 
 

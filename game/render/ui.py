@@ -59,6 +59,13 @@ class UiState:
     #: ``hidden`` empty): what the team's own log leaves out, so that a look in the GM view never
     #: writes into it what the team did not see
     team_hidden: frozenset[int] = frozenset()
+    #: the squares the person's team sees, in the GM view too (None: no fog): where the team's log
+    #: finds an enemy it does not see now standing in its sight for a while (out of a darkness and back)
+    team_visible: Any = None
+    #: the lights and areas (``("light" | "area", map id)``) the team did not see made: a power's or a
+    #: script's of a creature not on the team, centred on a square it does not see (the squares out of
+    #: its sight are drawn without them, and the log does not say where they are)
+    unseen_sources: frozenset[tuple[str, int]] = frozenset()
     #: the computer's reasons to show in the GM's log (event index -> lines), or None (``--explain`` off)
     notes: Mapping[int, Sequence[str]] | None = None
     seen_at: dict[int, Square] = field(default_factory=dict)

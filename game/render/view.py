@@ -206,7 +206,8 @@ class Renderer:
         ui = ui or UiState()
         now = time.monotonic() if now is None else now
         b = self.battle
-        self.feed.update(b, ui.team_hidden, ui.notes)  # the team's log, whatever the GM view shows
+        # the team's log, whatever the GM view shows
+        self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources, ui.team_visible)
         self._clear(surface)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
@@ -248,7 +249,11 @@ class Renderer:
         """Everything inside the map viewport, bottom layer first."""
         b, view = self.battle, self.view
         view.blit_world(surface, self.terrain.surface(b, view.tile, self.texts))
-        draw_fog(surface, view, self.overlays, ui)
+        known = None
+        if ui.visible is not None and ui.unseen_sources:  # (the same key as the terrain layer's own)
+            drawn_from = (b.terrain.version, id(b.state.levels), ui.unseen_sources)
+            known = drawn_from, self.terrain.surface(b, view.tile, self.texts, ui.unseen_sources)
+        draw_fog(surface, view, self.overlays, ui, known)
         if selected is not None and ui.power is None and b.is_alive(selected):
             self.overlays.draw_reach(surface, view, b, selected, ui.hidden)
         if selected is not None and ui.power is not None:
