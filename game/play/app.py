@@ -189,7 +189,6 @@ class App(Orders):
         if self.window is not None:
             self.window.set_battle(battle)
         self.ui.selected, self.ui.power, self.ui.actor = None, None, None
-        self.ui.forget_plans()
         self.ui.seen_at.clear()
         self.fog.forget()  # its sight was the old battle's: the new one's counters may be the same
         self.ui.log_scroll = 0
@@ -263,7 +262,6 @@ class App(Orders):
         """The demo's way: the round is played whole by ``play_round``."""
         assert self.play_round is not None
         self.play_round(self.battle)
-        self.ui.forget_plans()
         self.ui.power = None
         self.ui.log_scroll = 0
         self.ui.message = f"Round {self.battle.round} played"

@@ -70,7 +70,7 @@ def panel_lines(surface: pygame.Surface, box: pygame.Rect, lines: list[pygame.Su
 
 def dashed(surface: pygame.Surface, colour: theme.Colour, start: tuple[int, int], end: tuple[int, int],
            width: int) -> None:
-    """A dashed line (10 px dashes): a line of sight, or a queued power's aim."""
+    """A dashed line (10 px dashes): a line of sight, or a power's aim."""
     dx, dy = end[0] - start[0], end[1] - start[1]
     length = math.hypot(dx, dy)
     if length < 1:

@@ -1,5 +1,6 @@
 """What is laid over the map for the player: where the selected creature can go, the chosen power's
-reach and area, the moves and powers queued this round, and where creatures landed.
+reach and area, and where creatures landed. (Each order is resolved as it is given: nothing is
+queued to be drawn.)
 
 Every answer comes from the battle (``reachable``, ``squares_in_area``); world-sized masks are
 cached by :class:`Overlays` under a key that changes when the battle does, so a frame blits them.
@@ -13,11 +14,8 @@ from typing import Any
 import numpy as np
 import pygame
 
-from components import Position
 from game.render import theme
-from game.render.draw import dashed
 from game.render.feed import Fall
-from game.render.ui import UiState, planned_square
 from game.render.viewport import Viewport
 
 TextFn = Callable[[str, str, theme.Colour], pygame.Surface]
@@ -138,48 +136,6 @@ def covered_squares(battle: Any, power: Any, user: int, hover: tuple[int, int] |
     except (KeyError, ValueError):
         pass
     return []
-
-
-def draw_plans(surface: pygame.Surface, view: Viewport, battle: Any, ui: UiState, text: TextFn) -> None:
-    """Lines for moves and marks for powers the player queued this round (they resolve when the
-    turn ends, in turn order)."""
-    creatures = set(battle.creatures())
-    for entity, goals in ui.planned.items():
-        if entity not in creatures or not goals:
-            continue
-        start = view.square_centre(*battle.get(entity, Position).square)
-        for goal in goals:
-            end = view.square_centre(*goal)
-            pygame.draw.line(surface, theme.SELECTED, start, end, 2)
-            pygame.draw.circle(surface, theme.SELECTED, end, max(3, view.tile // 6), 2)
-            start = end
-    for entity, uses in ui.planned_powers.items():
-        if entity in creatures:
-            _draw_queued_powers(surface, view, battle, view.square_centre(*planned_square(battle, entity, ui)),
-                                uses, text)
-
-
-def _draw_queued_powers(surface: pygame.Surface, view: Viewport, battle: Any, start: tuple[int, int],
-                        uses: list[tuple[str, tuple[int, int] | None]], text: TextFn) -> None:
-    """One creature's queued powers: a dashed aim and a box on each target square, and the power's
-    name under it (under the creature for a power without a target)."""
-    for index, (power_id, square) in enumerate(uses):
-        try:
-            name = battle.power(power_id).name
-        except (KeyError, ValueError):
-            name = power_id
-        if square is not None:
-            rect = view.square_rect(*square)
-            dashed(surface, theme.ACCENT, start, rect.center, 2)
-            pygame.draw.rect(surface, theme.ACCENT, rect.inflate(-4, -4), 2, border_radius=4)
-            anchor = (rect.centerx, rect.bottom + 1 + index * 16)
-        else:
-            anchor = (start[0], start[1] + view.tile // 2 + 1 + index * 16)
-        label = text(name, "tiny", theme.ACCENT)
-        back = pygame.Rect(0, 0, label.get_width() + 6, label.get_height() + 2)
-        back.midtop = anchor
-        pygame.draw.rect(surface, (30, 26, 10), back, border_radius=3)
-        surface.blit(label, (back.x + 3, back.y + 1))
 
 
 def draw_fall_marks(surface: pygame.Surface, view: Viewport, falls: dict[int, Fall], round_: int,

@@ -1,9 +1,8 @@
 """What the player is doing, as plain data the renderer shows: no pygame here.
 
 The window application (``game.play.app``) owns a :class:`UiState` and changes it as the player
-clicks; the renderer only reads it. The two helpers answer questions both sides ask the same way
-(which powers a creature shows on keys 1-9, where its queued moves take it), so what is drawn and
-what a key does can never disagree.
+clicks; the renderer only reads it. ``shown_powers`` answers a question both sides ask (which powers
+a creature shows on keys 1-9) the same way, so what is drawn and what a key does can never disagree.
 """
 
 from __future__ import annotations
@@ -11,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-
-from components import Position
 
 #: A square of the map, ``(x, y)``.
 Square = tuple[int, int]
@@ -25,9 +22,6 @@ class UiState:
     selected: int | None = None
     power: str | None = None
     hover: Square | None = None
-    planned: dict[int, list[Square]] = field(default_factory=dict)
-    #: powers the player queued this round: entity -> [(power id, target square or None)]
-    planned_powers: dict[int, list[tuple[str, Square | None]]] = field(default_factory=dict)
     message: str = ""
     #: lines of the combat log scrolled back from the newest (0: the newest lines show)
     log_scroll: int = 0
@@ -80,10 +74,6 @@ class UiState:
         """Whether the person may see this creature now (fog of war)."""
         return entity not in self.hidden
 
-    def forget_plans(self) -> None:
-        """Drop the queued moves and powers shown on the map (the round they were for is played)."""
-        self.planned.clear()
-        self.planned_powers.clear()
 
 
 def shown_powers(battle: Any, entity: int, powers: Mapping[int, tuple[str, ...]] | None) -> list[str]:
@@ -98,9 +88,3 @@ def shown_powers(battle: Any, entity: int, powers: Mapping[int, tuple[str, ...]]
     if powers is not None and entity in powers:
         own = [p for p in own if p in powers[entity]] or list(powers[entity])
     return own
-
-
-def planned_square(battle: Any, entity: int, ui: UiState) -> Square:
-    """Where a creature will stand when its queued moves are done (where its powers reach from)."""
-    goals = ui.planned.get(entity)
-    return goals[-1] if goals else battle.get(entity, Position).square

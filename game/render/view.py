@@ -6,7 +6,7 @@ rarely is drawn once and cached by the layer that owns it: the terrain with its 
 look (``tokens.Tokens``), overlay masks (``overlays.Overlays``), the side panel
 (``panels.SidePanel``) and every string (``draw.Texts``). A frame is then a handful of blits.
 
-Layers, bottom to top: terrain, the fog of war, reach or power range and area, queued plans, fall
+Layers, bottom to top: terrain, the fog of war, reach or power range and area, fall
 marks, tokens (those the person's team sees) and where hidden enemies were last seen, the selection
 ring, the hover box (a power's forecast, a move's path, or sight and cover), the banner; then the
 side panel with its turn strip, the buttons, the status bar and the help.
@@ -28,7 +28,7 @@ from game.render.floaters import Floaters, draw_speed, speed_label
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
 from game.render.notice import draw_error, draw_timeline
-from game.render.overlays import Overlays, draw_fall_marks, draw_plans
+from game.render.overlays import Overlays, draw_fall_marks
 from game.render.panels import (
     BUTTONS_H,
     SIDEBAR_W,
@@ -258,7 +258,6 @@ class Renderer:
             self.overlays.draw_reach(surface, view, b, selected, ui.hidden)
         if selected is not None and ui.power is not None:
             self.overlays.draw_power(surface, view, b, selected, ui.power, ui.hover)
-        draw_plans(surface, view, b, ui, self.texts)
         looks = visible_looks(self.tokens.looks(b, self.feed), ui)
         draw_fall_marks(surface, view, {e: f for e, f in self.feed.falls.items() if ui.shows(e)}, b.round,
                         self.texts)
