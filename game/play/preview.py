@@ -31,8 +31,6 @@ def power_forecast(app: App, user: int, power_id: str, square: tuple[int, int]) 
             if target is None:
                 return None
             return b.forecast(user, power_id, target=target, unseen=unseen)
-        if power.range_ft is None and not power.needs_direction:
-            return b.forecast(user, power_id, unseen=unseen)  # centred on the user: the mouse does not aim it
         return b.forecast(user, power_id, point=square, unseen=unseen)
     except (KeyError, ValueError):
         return None
