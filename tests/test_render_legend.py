@@ -17,7 +17,7 @@ def _texts(label: str, font: str = "small", colour: theme.Colour = theme.TEXT) -
 
 def test_the_legend_names_each_visibility_level_and_soft_ground() -> None:
     labels = [label for label, _, _ in entries()]
-    for word in ("Normal light", "Poor light", "Terrible light", "No vision (dark)", "Soft ground (falls halved)"):
+    for word in ("Normal light", "Poor light", "Terrible light", "No vision (dark)", "Soft ground (hay, water)"):
         assert word in labels
 
 

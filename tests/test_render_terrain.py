@@ -41,5 +41,5 @@ def test_soft_ground_looks_the_same_whatever_its_height_and_unlike_plain_ground(
 
 def test_the_legend_names_soft_ground_by_what_the_rules_know_of_it() -> None:
     labels = [label for label, _, _ in entries()]
-    assert "Soft ground (falls halved)" in labels
+    assert "Soft ground (hay, water)" in labels
     assert not any(label.startswith(("Hay", "Water")) for label in labels)

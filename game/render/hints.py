@@ -8,7 +8,8 @@ words and this module draws them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import pygame
@@ -20,8 +21,8 @@ from game.render.tooltip import box_beside, line_surfaces
 from game.render.ui import UiState
 from game.render.viewport import Viewport
 
-TONES: dict[str, theme.Colour] = {"text": theme.TEXT, "good": theme.LOS_CLEAR, "bad": theme.LOS_BLOCKED,
-                                  "dim": theme.TEXT_DIM, "ally": theme.COVER}
+TONES: Mapping[str, theme.Colour] = MappingProxyType({
+    "text": theme.TEXT, "good": theme.LOS_CLEAR, "bad": theme.LOS_BLOCKED, "dim": theme.TEXT_DIM, "ally": theme.COVER})
 
 
 def _surfaces(lines: list[odds.Line], text: Texts, view: Viewport) -> list[pygame.Surface]:

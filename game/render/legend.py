@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import pygame
 
+from components import Visibility
 from game.render import theme
 from game.render.draw import Texts
 
-#: Visibility level -> the rules' word for it (levels as ``theme.DARKNESS`` keys them).
-LEVEL_NAMES = {3: "Normal", 2: "Poor", 1: "Terrible", 0: "No vision"}
-
-#: Soft ground, dotted as the map dots it: hay, water or mud alike (the battle knows only that it is soft).
-SOFT = "Soft ground (falls halved)"
+#: Soft ground, dotted as the map dots it: hay, water or mud alike (the battle knows only that it is
+#: soft). What it does to a fall is the help's falls line, from the battle's rules: a scenario may change it.
+SOFT = "Soft ground (hay, water)"
 #: The entry drawn hatched, as the map hatches pits.
 PIT = "Pit (hard)"
 #: The entries drawn as the map draws terrain that stops some things only.
@@ -44,7 +43,7 @@ def entries() -> list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]]
     """The legend's entries: label, ground colour, overlay (colour, alpha) or None."""
     ground = theme.GROUND_HIGH
     rows: list[tuple[str, theme.Colour, tuple[theme.Colour, int] | None]] = [
-        (f"{LEVEL_NAMES[level]} light", ground, theme.DARKNESS[level]) for level in (3, 2, 1)]
+        (f"{Visibility(level).word.capitalize()} light", ground, theme.DARKNESS[level]) for level in (3, 2, 1)]
     rows += [("No vision (dark)", ground, theme.DARKNESS[0]), ("Poor (fog)", ground, theme.FOG[2]),
              ("No vision (smoke)", ground, theme.FOG[0])]
     rows += [(SOFT, theme.SOFT, None), ("Wall", theme.WALL, None)]

@@ -8,6 +8,7 @@ into its own surface and a frame blits that.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 import pygame
@@ -35,7 +36,7 @@ MORE_W = 80
 HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
         "R: rewind   F5: reload   ?: help")
 #: button name -> its label
-BUTTON_LABELS = {"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"}
+BUTTON_LABELS = MappingProxyType({"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"})
 HELP: tuple[tuple[str, str], ...] = (
     ("Controls", "head"),
     ("Creatures act in initiative order: yours is selected when its turn comes", "body"),
@@ -134,7 +135,7 @@ class SidePanel:
         if key != self._strip_key or self._strip_surface is None:
             strip = pygame.Surface((width, side.get_height()))
             strip.fill(theme.PANEL)
-            height = self._turn_order(strip, width, 0, battle, feed, selected, ui)
+            height = self._turn_order(strip, 0, battle, feed, selected, ui)
             self._strip_key, self._strip_chips = key, self.chips
             self._strip_surface = strip.subsurface((0, 0, width, min(height, strip.get_height()))).copy()
         side.blit(self._strip_surface, (0, y))
@@ -159,7 +160,7 @@ class SidePanel:
         side.blit(round_text, (width - round_text.get_width() - 14, 10))
         return 44
 
-    def _turn_order(self, side: pygame.Surface, width: int, y: int, battle: Any, feed: EventFeed,
+    def _turn_order(self, side: pygame.Surface, y: int, battle: Any, feed: EventFeed,
                     selected: int | None, ui: UiState) -> int:
         """The turn order strip: a chip per creature, the one acting now outlined and marked, the
         next one marked, the down greyed, the dead struck through, the unseen shown as "?"."""

@@ -6,6 +6,9 @@ renderer promised (a wall square is ``WALL`` at its centre), and so the look can
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 Colour = tuple[int, int, int]
 
 BACKGROUND: Colour = (22, 24, 30)
@@ -30,19 +33,19 @@ CLIFF: Colour = (24, 22, 20)
 PIT_HATCH: Colour = (30, 34, 30)
 
 #: Visibility level (0 no vision .. 3 normal) -> (colour, alpha) of the darkness laid over a square.
-DARKNESS: dict[int, tuple[Colour, int]] = {
+DARKNESS: Mapping[int, tuple[Colour, int]] = MappingProxyType({
     3: ((0, 0, 0), 0),
     2: ((12, 16, 44), 95),
     1: ((6, 8, 26), 160),
     0: ((0, 0, 0), 222),
-}
+})
 #: The same for squares darkened by a fog or smoke area rather than by night: grey, not black.
-FOG: dict[int, tuple[Colour, int]] = {
+FOG: Mapping[int, tuple[Colour, int]] = MappingProxyType({
     3: ((0, 0, 0), 0),
     2: ((176, 180, 188), 110),
     1: ((70, 72, 80), 175),
     0: ((20, 20, 24), 238),
-}
+})
 LIGHT_GLOW: Colour = (255, 168, 70)
 
 REACH: Colour = (90, 200, 255)
@@ -71,7 +74,7 @@ TEAM_COLOURS: tuple[Colour, ...] = (
 )
 
 #: Condition -> (badge letters, badge colour). Letters stay short: a badge is a third of a square.
-CONDITIONS: dict[str, tuple[str, Colour]] = {
+CONDITIONS: Mapping[str, tuple[str, Colour]] = MappingProxyType({
     "prone": ("P", (200, 140, 60)),
     "surprised": ("S", (240, 200, 40)),
     "flat-footed": ("F", (230, 120, 40)),
@@ -84,7 +87,7 @@ CONDITIONS: dict[str, tuple[str, Colour]] = {
     "flying": ("Fl", (140, 220, 255)),
     "hidden": ("H", (80, 90, 110)),
     "restrained": ("R", (170, 110, 70)),
-}
+})
 #: Badges left off the token because something else already shows them (dead is the whole token).
 BADGE_SKIP = frozenset({"dead"})
 
