@@ -163,6 +163,8 @@ def heights_at(state: BattleState, entity: int, squares: list[tuple[int, int]]) 
     """:func:`height_at` for each of ``squares``, the creature read once (a planner asks of a few squares a turn)."""
     position = esper.component_for_entity(entity, Position)
     here, z = (position.x, position.y), float(position.z)
+    if len(squares) == 1 and squares[0] == here:  # (where it stands, as a threat on a whole side asks: no more read)
+        return [z]
     flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
     ground_at = state.terrain.ground_at
     found = []
