@@ -21,6 +21,9 @@ from systems.lighting import LevelCache
 Layout = tuple[tuple[int, int], bytes]
 #: sight lines kept are those under this many squares a side (see ``MapCaches.line_steps``)
 LINE_KEPT = 32
+#: sight pairs of a layout answered one by one before its whole table is made (see ``MapCaches.sight_table``):
+#: one battle asks two or three hundred, and the table costs about what some 1,500 cost
+SIGHT_TABLE_AFTER = 500
 T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
@@ -62,6 +65,8 @@ class MapCaches:
         #: each small layout's whole table of cover counts (see ``systems.cover_lines.cover_table``; None: none)
         self.cover_tables: dict[Layout, Any] = {}
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
+        #: each small layout's whole table of sight without darkness (see ``systems.sight_field.sight_table``)
+        self.sight_tables: dict[Layout, Any] = {}
         #: tcod's Bresenham line from (0, 0) by its step (dx, dy): see ``line_steps``
         self.lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
@@ -171,6 +176,21 @@ class MapCaches:
         """
         return self._answers(self.sight, (layout, None if levels is None else levels.tobytes()))
 
+    def sight_table(self, layout: Layout, make: Callable[[], T]) -> T | None:
+        """The whole table of sight without darkness of one layout (see
+        ``systems.sight_field.sight_table``), made by ``make`` once ``SIGHT_TABLE_AFTER`` of its pairs
+        have been answered one by one (None before, or when ``make`` gives none): a map played battle
+        after battle gets one, a battle alone never pays for it. As many are kept as cover tables."""
+        if layout in self.sight_tables:
+            found: T = self.sight_tables[layout]
+            return found
+        answers = self.sight.get((layout, None))
+        if answers is None or len(answers) < SIGHT_TABLE_AFTER:
+            return None
+        found = make()
+        _keep(self.sight_tables, layout, found, max(self.layouts_kept // 4, 1))
+        return found
+
     def _answers(self, store: dict[K, dict[Any, V]], key: K) -> dict[Any, V]:
         """``store``'s answers for ``key``, begun afresh when there are none or more than
         ``pairs_per_layout``; the least recently asked key goes when ``layouts_kept`` are kept (the
@@ -211,6 +231,7 @@ class MapCaches:
         self._last_cover = None
         self._last_table = None
         self.sight.clear()
+        self.sight_tables.clear()
         self.lines.clear()
         if owned:
             self.shared.clear()

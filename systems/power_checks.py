@@ -27,7 +27,7 @@ from systems.odds import chance_at_least
 from systems.paths import blocked_for
 from systems.rolls import attack_mode, defense_against, defense_value, roll_mode
 from systems.state import BattleState
-from systems.visibility import seen_from, sight_level
+from systems.visibility import level_at, seen_from, sight_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
 
@@ -88,6 +88,16 @@ def vantage(state: BattleState, user: int, square: tuple[int, int], z: float | N
     height = height_at(state, user, square) if z is None else z
     return Vantage(user, square, height, esper.component_for_entity(user, Creature).team,
                    int(sight_level(state, user, square)))
+
+
+def vantages(state: BattleState, user: int, squares: list[tuple[int, int]]) -> list[Vantage]:
+    """:func:`vantage` on each of ``squares`` (on the grid), the user's components read once: a planner
+    weighs its uses from several squares a turn. Its height as :func:`heights_at` gives it, its sight
+    as :func:`systems.visibility.sight_value` works it out."""
+    team = esper.component_for_entity(user, Creature).team
+    conditions = esper.component_for_entity(user, Conditions)
+    return [Vantage(user, square, z, team, vision_value(level_at(state, square), conditions))
+            for square, z in zip(squares, heights_at(state, user, squares))]
 
 
 #: What an aim at a creature reads of it that no square of the user's changes (see :func:`target_reading`).
@@ -152,6 +162,8 @@ def heights_at(state: BattleState, entity: int, squares: list[tuple[int, int]]) 
     """
     position = esper.component_for_entity(entity, Position)
     here, z = (position.x, position.y), float(position.z)
+    if len(squares) == 1 and squares[0] == here:  # (where it stands, as a threat on a whole side asks: no more read)
+        return [z]
     flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
     ground_at = state.terrain.ground_at
     found = []

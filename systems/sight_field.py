@@ -11,11 +11,20 @@ clear of walls between the ends, no square at no vision on it (its ends included
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from components import Visibility
 
 _NO_VISION = int(Visibility.NO_VISION)
+#: a map of at most this many squares a side gets a whole table of sight (see :func:`sight_table`)
+SIGHT_TABLE_SIDE = 20
+
+#: a line's squares by its step (dx, dy), from (0, 0), both ends included (``MapCaches.line_steps``)
+LineSteps = Callable[[int, int], tuple[tuple[int, int], ...]]
+#: ``table[ax][ay][bx][by]``: whether a viewer with some vision on ``(ax, ay)`` sees ``(bx, by)``
+SightTable = list[list[list[list[bool]]]]
 
 
 def seen_mask(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tuple[int, int],
@@ -47,6 +56,43 @@ def seen_mask(walls: np.ndarray, levels: np.ndarray, viewer_level: int, here: tu
         clear[unsure] = _interiors_clear(opaque, xs[unsure], ys[unsure], -dx[unsure], -dy[unsure])
     seen[xs[clear], ys[clear]] = True
     return seen
+
+
+def sight_table(walls: np.ndarray, steps: LineSteps) -> SightTable | None:
+    """:func:`systems.visibility.sees` for every pair of squares of a small map on which no square is at
+    no vision, for a viewer with some vision (``SightTable``); None on a map of more than
+    ``SIGHT_TABLE_SIDE`` squares a side. ``walls``: the squares that block sight; ``steps``: the map's
+    kept lines (``MapCaches.line_steps``), the very lines ``sees`` walks.
+
+    Why a whole table: battle after battle on one map keeps finding pairs not asked before (some sixty a
+    battle, each line walked in Python), while the table is one array operation per square a line may
+    pass (every line through it, from every start at once), made once for the layout. Without darkness sight is the
+    walls' alone, so every level grid of the layout shares it."""
+    width, height = walls.shape
+    if width > SIGHT_TABLE_SIDE or height > SIGHT_TABLE_SIDE:
+        return None
+    # the lines by the squares strictly inside them: each square s, the steps (dx, dy) whose line passes s
+    through: dict[tuple[int, int], list[int]] = {}
+    offsets = [(dx, dy) for dx in range(1 - width, width) for dy in range(1 - height, height)]
+    for n, (dx, dy) in enumerate(offsets):
+        for inside in steps(dx, dy)[1:-1]:
+            through.setdefault(inside, []).append(n)
+    # clear[n, x, y]: no wall strictly inside the line from (x, y) by the n-th step (a start whose line
+    # leaves the map is never read); a wall at (x, y) + s blocks every line through s from (x, y)
+    clear = np.ones((len(offsets), width, height), dtype=bool)
+    padded = np.zeros((3 * width - 2, 3 * height - 2), dtype=bool)
+    padded[width - 1:2 * width - 1, height - 1:2 * height - 1] = walls
+    for (sx, sy), lines in through.items():
+        moved = padded[width - 1 + sx:2 * width - 1 + sx, height - 1 + sy:2 * height - 1 + sy]
+        if moved.any():
+            clear[lines] &= ~moved
+    by_step = clear.reshape(2 * width - 1, 2 * height - 1, width, height)
+    # either direction will do (Bresenham lines are not symmetric)
+    ax, ay, bx, by = np.indices((width, height, width, height), sparse=True)
+    seen = by_step[bx - ax + width - 1, by - ay + height - 1, ax, ay] | by_step[ax - bx + width - 1,
+                                                                              ay - by + height - 1, bx, by]
+    table: SightTable = seen.tolist()
+    return table
 
 
 def _clear_boxes(opaque: np.ndarray, here: tuple[int, int], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:

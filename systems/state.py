@@ -112,9 +112,10 @@ class BattleState:
     levels: np.ndarray | None = None  # the visibility system's level grid, [x, y] of Visibility values
     levels_version: int = 0  # grows each time ``levels`` is recomputed (answers about sight key on it)
     levels_of_map: int = -1  # the terrain version ``levels`` was computed for
-    #: (levels_version, the answers about sight for this level grid): the answers live in the
-    #: caches, shared by every battle whose walls and level grid are these (None: look them up again)
-    sight: tuple[int, dict[tuple[tuple[int, int], tuple[int, int]], bool]] | None = None
+    #: (levels_version, the answers about sight for this level grid, the layout's whole table of them
+    #: when the grid has no darkness and the map is small, else None): the answers live in the caches,
+    #: shared by every battle whose walls and level grid are these (None: look them up again)
+    sight: tuple[int, dict[tuple[tuple[int, int], tuple[int, int]], bool], Any] | None = None
     #: plain-list copies of grids read square by square, each kept with the very array it copies (see
     #: ``systems.visibility.rows_of``); derived, so a snapshot leaves them out
     rows: dict[str, tuple[np.ndarray, list[list[Any]]]] = field(default_factory=dict)

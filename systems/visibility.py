@@ -9,7 +9,7 @@ worsened by dazzled (at best terrible) and blinded (no vision).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -21,6 +21,7 @@ from components import Conditions, Position, Rules, Terrain, Visibility, Vision
 from components.terrain import Blocks
 from systems.lighting import LevelCache, lit_window
 from systems.query import components_of
+from systems.sight_field import LineSteps, sight_table
 from systems.state import BattleState, Phase
 
 
@@ -32,8 +33,6 @@ def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -
     return lit
 
 
-#: a line's squares by its step (dx, dy), from (0, 0): ``MapCaches.line_steps``, tcod's line kept
-LineSteps = Callable[[int, int], tuple[tuple[int, int], ...]]
 
 
 def line_squares(start: tuple[int, int], end: tuple[int, int], steps: LineSteps | None = None
@@ -142,9 +141,16 @@ def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: It
     if state.sight is None or state.sight[0] != state.levels_version:
         # only a square at no vision on the line can block what the walls let through (see ``sees``)
         dark = state.levels if bool((state.levels == _NO_VISION).any()) else None
-        state.sight = (state.levels_version, state.caches.sight_answers(state.terrain.layout_key(), dark))
+        caches, layout, sighted = state.caches, state.terrain.layout_key(), state.terrain.blocking(Blocks.SIGHT)
+        answers = caches.sight_answers(layout, dark)
+        table = None if dark is not None else caches.sight_table(layout,
+                                                                 lambda: sight_table(sighted, caches.line_steps))
+        state.sight = (state.levels_version, answers, table)
     if level == _NO_VISION:  # no vision of its own: it sees nothing (``sees`` asks this first)
         return [False for _ in squares]
+    if state.sight[2] is not None:  # a small map without darkness: every answer is known
+        row = state.sight[2][here[0]][here[1]]
+        return [row[x][y] for x, y in squares]
     # past that, ``sees`` reads no more of the viewer's level, and a line is clear both ways or neither:
     # one answer serves every viewer on either end
     answers = state.sight[1]

@@ -10,9 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from components import Visibility
+from components.terrain import Blocks
 from game import Battle
-from systems.sight_field import seen_mask
-from systems.visibility import sees
+from systems.caches import SIGHT_TABLE_AFTER, MapCaches
+from systems.sight_field import SIGHT_TABLE_SIDE, seen_mask, sight_table
+from systems.visibility import seen_from, sees
 
 V = Visibility
 LEVELS = [int(v) for v in Visibility]
@@ -79,3 +81,44 @@ def test_a_team_on_a_big_map_sees_what_each_creature_sees_square_by_square() -> 
     for x in range(96):
         for y in range(96):
             assert mask[x, y] == (b.can_see(a, (x, y)) or b.can_see(c, (x, y)) or b.can_see(blind, (x, y))), (x, y)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.1, 0.3, 0.6]))
+def test_a_small_maps_sight_table_is_the_rules_sight_pair_by_pair(width, height, seed, share) -> None:
+    """The whole table a small map without darkness gets (``sight_table``) answers every pair as
+    ``sees`` does, walking the same kept lines."""
+    walls = np.random.default_rng(seed).random((width, height)) < share
+    levels = np.full((width, height), int(V.NORMAL), dtype=np.int8)
+    caches = MapCaches()
+    table = sight_table(walls, caches.line_steps)
+    assert table is not None
+    for a in np.ndindex(width, height):
+        for b in np.ndindex(width, height):
+            assert table[a[0]][a[1]][b[0]][b[1]] == sees(walls, levels, int(V.NORMAL), a, b), (a, b)
+    assert sight_table(np.zeros((SIGHT_TABLE_SIDE + 1, 4), dtype=bool), caches.line_steps) is None
+
+
+def test_a_layout_gets_its_table_once_it_has_answered_enough_pairs_and_sight_stays_the_rules() -> None:
+    """A battle alone asks too few pairs to be worth a table; once the layout's answers pass
+    ``SIGHT_TABLE_AFTER``, the next grid without darkness reads the table, and every answer is still
+    the rules' (a grid with darkness never reads it)."""
+    caches = MapCaches()
+    b = Battle(seed=3, width=12, height=12, caches=caches)
+    for x, y in ((4, 4), (4, 5), (5, 8), (9, 2), (7, 7)):
+        b.add_wall(x, y)
+    viewer = b.spawn("viewer", 0, 0, team="a")
+    state, squares = b.state, list(np.ndindex(12, 12))
+    assert b.can_see(viewer, (3, 3)) and state.sight is not None and state.sight[2] is None
+    for here in squares:  # every pair one by one: past SIGHT_TABLE_AFTER
+        seen_from(state, int(V.NORMAL), here, squares)
+    assert len(caches.sight[(state.terrain.layout_key(), None)]) >= SIGHT_TABLE_AFTER and not caches.sight_tables
+    walls = state.terrain.blocking(Blocks.SIGHT)
+    for added, tabled in ((lambda: b.add_light(6, 6, 10, V.NORMAL), True),  # a new grid, no darkness
+                          (lambda: b.add_area(6, 6, 5, V.NO_VISION), False)):  # darkness: not the walls' alone
+        added()
+        assert b.can_see(viewer, (3, 3)) is not None and state.sight is not None and state.levels is not None
+        assert (state.sight[2] is not None) == tabled
+        for here in squares:
+            want = [sees(walls, state.levels, int(V.NORMAL), here, there) for there in squares]
+            assert seen_from(state, int(V.NORMAL), here, squares) == want, here

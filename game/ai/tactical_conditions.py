@@ -21,12 +21,12 @@ MOST_ENEMIES = 2
 def _duel(turn: Turn, enemy: int) -> tuple[float, float]:
     """Before the player's next turn: the most damage ``enemy`` could deal one of its side (an enemy
     strikes one creature a turn), and the damage its side could deal that enemy."""
-    battle = turn.battle
     friends = turn.side
-    # (each side where it stands, asked in one call: the enemies of a team are read once for all of it)
-    taken = max((t.expected for t in battle.threats_where_they_stand(friends, [enemy])), default=0.0)
-    dealt = battle.threats_where_they_stand([enemy], friends)[0].expected if friends else 0.0
-    return taken, dealt
+    # (both sides where they stand, asked in one call: among the enemy and its side, each friend's enemy
+    # is the one tried, and the enemy's are the friends)
+    threats = turn.battle.threats_where_they_stand([*friends, enemy], [enemy, *friends])
+    taken = max((t.expected for t in threats[:-1]), default=0.0)
+    return taken, threats[-1].expected if friends else 0.0
 
 
 def weighed(turn: Turn) -> list[int]:

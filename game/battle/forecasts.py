@@ -168,14 +168,16 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         return table, queued, falling
 
     def _aims_at(self, user: int, side: tuple[dict[str, str | None], list[UsePower], str | None],
-                 from_square: tuple[int, int], uses: Iterable[tuple[str, Mapping[str, Any]]], asked: str
-                 ) -> tuple[Vantage, list[tuple[Power, int | None, tuple[int, int] | None,
-                                                tuple[int, int] | None, str | None]]]:
-        """:meth:`_aims_from` for a checked ``user``, its side (:meth:`_unusable`) read already."""
+                 from_square: tuple[int, int], uses: Iterable[tuple[str, Mapping[str, Any]]], asked: str,
+                 seen: Vantage | None = None) -> tuple[Vantage, list[tuple[Power, int | None, tuple[int, int] | None,
+                                                                           tuple[int, int] | None, str | None]]]:
+        """:meth:`_aims_from` for a checked ``user``, its side (:meth:`_unusable`) read already (and the
+        user on ``from_square``, a checked square, when ``seen`` is given)."""
         state = self.state
         unusable, queued, falling = side
-        origin = validate.square(state, *from_square, what="from_square")
-        seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
+        if seen is None:
+            origin = validate.square(state, *from_square, what="from_square")
+            seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
         found = []
         for power_id, aim in uses:
             if not aim.keys() <= _AIM_KEYS:  # (a subset test: no set is made for the common aim)

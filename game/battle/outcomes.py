@@ -28,7 +28,7 @@ from game.battle.script_forecasts import ScriptForecasts
 from game.battle.world import entry
 from systems.areas import area_squares, creatures_reached
 from systems.cover import has_cover
-from systems.power_checks import TargetReading, Vantage, aim_problem, attack_chance
+from systems.power_checks import TargetReading, Vantage, aim_problem, attack_chance, vantages
 from systems.visibility import level_at
 
 
@@ -96,8 +96,9 @@ class Outcomes(Forecasts, ScriptForecasts):
                          memo.setdefault("attack_chances", {}),  # (shared with the threats' blows: see ``_chances``)
                          {}, {})
         found = []
-        for square, uses in checked:
-            seen, aims = self._aims_at(user, side, square, uses, asked)
+        # the user on each square, its components read once
+        for (square, uses), on in zip(checked, vantages(state, user, [square for square, _ in checked])):
+            seen, aims = self._aims_at(user, side, square, uses, asked, on)
             found.append([self._use_outcome(power, target, point, facing, unusable, seen, asking)
                           for power, target, point, facing, unusable in aims])
         return found

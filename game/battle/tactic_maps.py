@@ -8,6 +8,7 @@ in one call, read once for all of them.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import esper
 import numpy as np
@@ -20,6 +21,9 @@ from systems.cover import has_cover_arrays, has_cover_many
 from systems.paths import UNREACHABLE
 from systems.visibility import level_at, seen_from, vision_value
 from systems.vitals import is_dead, is_flying
+
+#: What ``TacticMaps._foes`` reads of each creature, in the order it unpacks them.
+_FOE_PARTS: tuple[type[Any], ...] = (Creature, Position, Health, Fatigue)
 
 #: Above this many (attacker, square) pairs ``cover_map`` asks numpy in one batch; below, pair by pair.
 _BATCHED_PAIRS = 64
@@ -71,10 +75,7 @@ class TacticMaps(Outcomes):
         flying = is_flying(esper.component_for_entity(entity, Movement), esper.component_for_entity(entity, Conditions))
         team = esper.component_for_entity(entity, Creature).team
         asked = None if among is None else {self.check(e) for e in among}
-        fields = [state.paths.costs_from(esper.component_for_entity(e, Position).square, limit_ft, flying)
-                  for e in state.creatures if esper.component_for_entity(e, Creature).team != team
-                  and (asked is None or e in asked)
-                  and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
+        fields = [state.paths.costs_from(square, limit_ft, flying) for square in self._foes(team, asked)]
         if not fields:
             return np.full(state.terrain.walls.shape, UNREACHABLE, dtype=np.int64)
         found: np.ndarray = fields[0].copy()
@@ -92,9 +93,7 @@ class TacticMaps(Outcomes):
         entity = self.check(entity)
         team = esper.component_for_entity(entity, Creature).team
         asked = None if among is None else {self.check(e) for e in among}
-        targets = [esper.component_for_entity(e, Position).square for e in state.creatures
-                   if esper.component_for_entity(e, Creature).team != team and (asked is None or e in asked)
-                   and not is_dead(esper.component_for_entity(e, Health), esper.component_for_entity(e, Fatigue))]
+        targets = self._foes(team, asked)
         # its sight from each square (``visible``'s, its conditions read once), then the cover of every
         # enemy it would see, all in one batch
         conditions = esper.component_for_entity(entity, Conditions)
@@ -109,4 +108,16 @@ class TacticMaps(Outcomes):
         for here, covered in zip(shooters, has_cover_many(state, shooters, shot)):
             if not covered:
                 found[here] += 1
+        return found
+
+    def _foes(self, team: str, asked: set[int] | None) -> list[tuple[int, int]]:
+        """The squares of the living creatures of teams other than ``team`` (of those ``asked``, when
+        given), in spawn order: their parts read in one esper query (kept by esper while no component is
+        added or removed, which a battle under way never does), not four lookups a creature."""
+        parts: dict[int, Any] = dict(esper.get_components(*_FOE_PARTS))
+        found = []
+        for e in self.state.creatures:
+            creature, position, health, fatigue = parts[e]
+            if creature.team != team and (asked is None or e in asked) and not is_dead(health, fatigue):
+                found.append(position.square)
         return found

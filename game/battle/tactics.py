@@ -153,16 +153,22 @@ class Tactics(TacticMaps):
         reads it: each kept while the battle's stamp holds (a plan asks the threats several times a
         turn), and read only once asked about (a duel of a condition's what-if asks about one enemy);
         ``memo``: the battle's answers for its stamp."""
-        parts: dict[int, Any] = dict(esper.get_components(*_READ))
+        parts: dict[int, Any] | None = None  # (read only if something is not known yet)
         able: list[int] | None = memo.get(("able", team))
         if able is None:
+            parts = dict(esper.get_components(*_READ))
             able = memo[("able", team)] = list(self._able_enemies(team, parts))
         found = []
         for enemy in able:
             if asked is not None and enemy not in asked:
                 continue
             key = ("menace", enemy)
-            menace = memo[key] if key in memo else memo.setdefault(key, self._menace(enemy, parts[enemy]))
+            if key in memo:
+                menace = memo[key]
+            else:
+                if parts is None:
+                    parts = dict(esper.get_components(*_READ))
+                menace = memo[key] = self._menace(enemy, parts[enemy])
             if menace is not None:
                 found.append(menace)
         return found
