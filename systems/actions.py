@@ -37,9 +37,8 @@ def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) ->
 
 def _stuck(conditions: Conditions, falling: Falling) -> str | None:
     """Why the creature cannot move at all now, or None."""
-    helpless = helpless_state(conditions)
-    if helpless is not None:
-        return f"it is {helpless} and cannot move"
+    if not can_act(conditions):  # (the quick test first: every move a planner weighs asks it)
+        return f"it is {helpless_state(conditions)} and cannot move"
     if falling.start_z is not None:
         return "it is falling"
     if "restrained" in conditions.active:

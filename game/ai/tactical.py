@@ -26,7 +26,7 @@ from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weig
 from game.ai.tactical_uses import uses_from, uses_from_each
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
-from systems.drops import fall_dice_many, fall_odds
+from systems.drops import fall_dice_many, fall_odds, least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
 
@@ -72,7 +72,10 @@ def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     for square in reserved:
         mask[square] = False
     terrain = turn.battle.state.terrain
-    drops = fall_dice_many(turn.z[turn.me] - terrain.ground, terrain.soft, turn.rules) > 0
+    drop = turn.z[turn.me] - terrain.ground
+    drops = drop >= least_hurtful_drop_ft(turn.rules)
+    if terrain.soft.any():  # only soft ground makes a drop that long no fall (the rules' dice say where)
+        drops &= fall_dice_many(drop, terrain.soft, turn.rules) > 0
     squares = [(int(x), int(y)) for x, y in zip(*np.nonzero(mask & ~drops))]
     here = float(field[turn.here])
     nearer = sorted((s for s in squares if float(field[s]) < here), key=lambda s: (float(field[s]), s))
