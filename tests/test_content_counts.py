@@ -12,6 +12,7 @@ import pytest
 from game.content.powers import MAX_POWERS, default_powers
 from game.content.references import MAX_POWER_FILES
 from game.content.scenario import ScenarioError, load_scenario
+from game.content.scenario_parse import MAX_CREATURES, MAX_TEAMS
 
 HEAD = """
 name = "counts"
@@ -75,3 +76,12 @@ def test_too_many_power_files_are_refused_before_any_is_read(tmp_path: Path) -> 
     message = refusal(folder(tmp_path, f"power_files = [{names}]"))
     assert f"power_files: {MAX_POWER_FILES + 1} files; expected at most {MAX_POWER_FILES}" in message
     assert "f0.toml" not in message
+
+
+def test_a_scenario_declares_as_many_teams_as_it_may_hold_creatures_and_one_more_is_refused(tmp_path: Path) -> None:
+    assert MAX_TEAMS == MAX_CREATURES
+    most = "[teams.a]\n[teams.b]\n" + "".join(f"[teams.t{i}]\n" for i in range(MAX_TEAMS - 2))
+    assert len(load_scenario(folder(tmp_path, teams=most)).teams) == MAX_TEAMS
+    message = refusal(folder(tmp_path, teams=most + "[teams.one-more]\n"))
+    assert f"teams: {MAX_TEAMS + 1} teams; expected at most {MAX_TEAMS}" in message
+    assert "t0" not in message  # refused before any is read, not listed

@@ -53,6 +53,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     cover_bonus = 4
 
     [teams.knights]                       # a name --policy can write: no '=' or ',', no edge spaces
+                                          # (at most 50 teams)
     control = "human"                     # human | computer (default computer)
     colour = "#3060d0"                    # optional "#rrggbb"
 

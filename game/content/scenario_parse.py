@@ -26,13 +26,13 @@ from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrar
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_power_scripts, check_reactions, scenario_library
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
+from game.content.scenario_teams import CONTROLS, MAX_TEAMS, TEAM_FIELDS, check_sides, check_teams
 from game.content.toml_values import toml_shown
 
 __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
-           "MAX_MAP_SIDE", "RULE_FIELDS",
+           "MAX_MAP_SIDE", "MAX_TEAMS", "RULE_FIELDS",
            "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
 
-CONTROLS = ("human", "computer")
 #: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
 #: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
 MAX_CREATURES = 50
@@ -45,7 +45,6 @@ LARGE_MAP_SQUARES = 512 * 512
 def max_creatures(width: int, height: int) -> int:
     """How many creatures a scenario may have on a map this size (``docs/limits.md``)."""
     return MAX_CREATURES_LARGE if width * height > LARGE_MAP_SQUARES else MAX_CREATURES
-_PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 
 #: A scenario's seed, as every flag takes one (``--seed``, ``--only-seed``: 0..2**63-1). A negative
 #: seed is no other battle: Python's generator seeds from its absolute value, so -7 replays 7.
@@ -65,9 +64,6 @@ LIGHT_FIELDS: FieldSpec = types.MappingProxyType({
     "level": (c.level, Visibility.NORMAL),
 })
 AREA_FIELDS: FieldSpec = types.MappingProxyType(dict(LIGHT_FIELDS, level=(c.level, Visibility.POOR)))
-TEAM_FIELDS: FieldSpec = types.MappingProxyType({
-    "control": (c.one_of(CONTROLS), "computer"), "colour": (c.colour, None),
-})
 CREATURE_FIELDS: FieldSpec = types.MappingProxyType({
     "key": (c.key, MISSING), "name": (c.name, None), "team": (c.team_name, MISSING),
     "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "z": (c.number(HEIGHT), None),
@@ -244,26 +240,6 @@ def check_lit_squares(grid: Any, rules: Rules, lights: tuple[LightSpec, ...], ar
                           f"smaller map")
 
 
-def _teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSpec]:
-    if "teams" not in data:
-        problems.add("teams", "missing (required): one [teams.NAME] table per side")
-        return {}
-    teams: dict[str, TeamSpec] = {}
-    for i, (team, table) in enumerate((c.table_of(data["teams"], "teams", problems) or {}).items()):
-        where = f"teams.{team}"
-        try:
-            c.team_name(team)
-        except c.Bad as bad:
-            problems.add(where, "a team needs a name that is not blank" if not team.strip() else str(bad))
-            continue
-        if c.table_of(table, where, problems) is None:
-            continue
-        checked = c.check_fields(table, TEAM_FIELDS, where, problems)
-        if checked is not None:
-            teams[team] = TeamSpec(team, checked["control"], checked["colour"] or _PALETTE[i % len(_PALETTE)])
-    return teams
-
-
 @dataclass
 class _Creatures:
     """What checking one creature needs of the rest of the scenario."""
@@ -328,18 +304,6 @@ class _Creatures:
         check_reactions(checked["reactions"], f"{where}.reactions", folder, trusted, problems, reads)
 
 
-def check_sides(specs: list[CreatureSpec | None], teams: Mapping[str, TeamSpec], problems: Problems) -> None:
-    """Creatures on at least two teams: with none, or all on one side, no side can win and every
-    battle of it (a play, a whole simulation) would end undecided after its last round."""
-    sides = sorted({spec.team for spec in specs if spec is not None})
-    if len(sides) >= 2:
-        return
-    named = ", ".join(repr(t) for t in teams) or "(none)"
-    found = "no creatures" if not sides else f"every creature is on team {sides[0]!r}"
-    problems.add("creatures", f"{found}; expected creatures on at least two teams, or no side can win "
-                              f"(teams: {named})")
-
-
 def _library(context: Context, files: tuple[str, ...], problems: Problems) -> tuple[PowerLibrary, RecordedFiles]:
     """The shipped powers and the scenario's own files, and the text of each power file (when
     overriding: the original's library; its texts stay the original's)."""
@@ -363,7 +327,7 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
         problems.add("map", "missing (required): [map] with rows and legend")
     rules = check_rules(data.get("rules", {}), problems)
     lights, areas = _lights(data, "lights", grid, problems), _lights(data, "areas", grid, problems)
-    teams = _teams(data, problems)
+    teams = check_teams(data, problems)
     before_library = len(problems)
     library, texts = _library(context, head.get("power_files", ()), problems)
     # A power file that did not load (or a power_files key that was wrong) leaves the table short:
