@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from game.content.powers import MAX_POWERS, default_powers
+from game.content.recorded import MAX_SCRIPTS, MAX_SCRIPTS_BYTES
 from game.content.references import MAX_POWER_FILES
 from game.content.scenario import ScenarioError, load_scenario
 from game.content.scenario_parse import MAX_CREATURES, MAX_TEAMS
@@ -85,3 +86,51 @@ def test_a_scenario_declares_as_many_teams_as_it_may_hold_creatures_and_one_more
     message = refusal(folder(tmp_path, teams=most + "[teams.one-more]\n"))
     assert f"teams: {MAX_TEAMS + 1} teams; expected at most {MAX_TEAMS}" in message
     assert "t0" not in message  # refused before any is read, not listed
+
+
+def scripts(tmp_path: Path, count: int, size: int = 0) -> list[str]:
+    """``count`` reaction scripts beside the scenario, each padded with a comment to ``size`` bytes."""
+    (tmp_path / "scripts").mkdir(exist_ok=True)
+    names = []
+    for i in range(count):
+        text = f"def on_downed(ctx, event):\n    ctx.heal(event['entity'], {i})\n"
+        (tmp_path / "scripts" / f"r{i}.star").write_text(text + "#" * max(0, size - len(text) - 1) + "\n")
+        names.append(f"r{i}.star")
+    return names
+
+
+def listed(names: list[str]) -> str:
+    return "[" + ", ".join(f'"{n}"' for n in names) + "]"
+
+
+def test_a_scenario_reads_as_many_scripts_as_the_limit_and_one_more_is_refused(tmp_path: Path) -> None:
+    names = scripts(tmp_path, MAX_SCRIPTS + 1)
+    half = MAX_SCRIPTS // 2
+    # split between the battle's reactions and a creature's, so that no one list passes the limit
+    text = HEAD.format(top=f"reactions = {listed(names[:half])}", teams="[teams.a]\n[teams.b]\n")
+    path = tmp_path / "counts.toml"
+    path.write_text(text.replace('key = "two"', f'key = "two"\nreactions = {listed(names[half:MAX_SCRIPTS])}'))
+    assert len(load_scenario(path, trusted=True).files.scripts) == MAX_SCRIPTS
+    path.write_text(text.replace('key = "two"', f'key = "two"\nreactions = {listed(names[half:])}'))
+    message = refusal(path)
+    assert f"creatures[1].reactions[{MAX_SCRIPTS - half}]: r{MAX_SCRIPTS}.star: cannot read script" in message
+    assert f"it would be script number {MAX_SCRIPTS + 1} of this scenario; a scenario reads at most " \
+        f"{MAX_SCRIPTS}" in message
+
+
+def test_a_list_of_more_scripts_than_a_scenario_reads_is_refused_before_any_is_read(tmp_path: Path) -> None:
+    names = [f"nowhere{i}.star" for i in range(MAX_SCRIPTS + 1)]
+    message = refusal(folder(tmp_path, f"reactions = {listed(names)}"))
+    assert f"reactions: expected at most {MAX_SCRIPTS} scripts, the most a scenario reads" in message
+    assert "nowhere0" not in message
+
+
+def test_the_scripts_of_a_scenario_are_bounded_in_bytes_together(tmp_path: Path) -> None:
+    size = MAX_SCRIPTS_BYTES // 3 + 1  # two fit, the third does not; the ones after it point back
+    names = scripts(tmp_path, 4, size)
+    path = folder(tmp_path, f"reactions = {listed(names)}")
+    message = refusal(path)
+    assert f"reactions[2]: r2.star: cannot read script in {tmp_path / 'scripts'}: with it this scenario's " \
+        f"scripts come to {3 * size:,} bytes; expected at most {MAX_SCRIPTS_BYTES:,} together" in message
+    assert "reactions[3]: r3.star: cannot read script" in message and "as said above (r2.star)" in message
+    assert "reactions[0]" not in message and "reactions[1]" not in message

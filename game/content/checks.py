@@ -18,6 +18,7 @@ from typing import Any
 from components import Visibility
 from components.terrain import BLOCK_NAMES
 from components.values import Bound, is_int, is_number, shown, unprintable
+from game.content.recorded import MAX_SCRIPTS
 
 Checker = Callable[[Any], Any]
 #: name -> (checker, default); MISSING as the default means required
@@ -257,6 +258,9 @@ def scripts(value: Any) -> tuple[str, ...]:
     wanted = "an array of script file names ending in .star (like \"rally.star\")"
     if not isinstance(value, list):
         raise Bad(f"expected {wanted}, got {describe(value)}")
+    if len(value) > MAX_SCRIPTS:  # each once: a longer list names more scripts than a scenario may read
+        raise Bad(f"expected at most {MAX_SCRIPTS} scripts, the most a scenario reads (docs/limits.md), "
+                  f"got {len(value):,}")
     for name in value:
         problem = _script_name_problem(name)
         if problem:  # the entry itself, not "an array": a designer sees which one is wrong, and why

@@ -19,11 +19,17 @@ from typing import Any
 from game.content.files import UnreadableFile, file_problem, inside_folder, read_bounded
 from game.scripting.errors import MAX_SOURCE_BYTES
 
-__all__ = ["RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
+__all__ = ["MAX_SCRIPTS", "MAX_SCRIPTS_BYTES", "RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
 
 #: The longest script file read: the longest the script hosts load, so that a file too long to load is
 #: refused as it is read, by its size, before a worker's clock is spent on it.
 SCRIPT_BYTES = MAX_SOURCE_BYTES
+#: The most scripts one scenario reads (its reactions, its creatures' and its powers' scripts), and
+#: their bytes together: each is parsed when the scenario loads and again when its battle first runs
+#: it, at 10-30 us a byte, so 2,000 small reactions took 24 s to load and build, and 8 scripts of
+#: 64 KiB 14 s (docs/limits.md promises 5 s).
+MAX_SCRIPTS = 32
+MAX_SCRIPTS_BYTES = 128 * 1024
 _EMPTY: Mapping[str, str] = types.MappingProxyType({})
 _KEYS = ("power_files", "scripts", "shipped_power_files")
 
@@ -77,19 +83,31 @@ class ScriptReads:
     ``known``: the files found inside the folder before, by path (``inside_folder``'s cache).
     ``failed``: scripts that did not load, by (file name, use: "power" or "reaction"), with the key
     that said why: a script that several creatures use is blamed once, not once per creature.
+    ``bounded``: a scenario's reads, held to ``MAX_SCRIPTS`` scripts of ``MAX_SCRIPTS_BYTES`` together
+    (a battle's own, which the Python API's ``attach_reaction`` adds to, are not).
     """
 
     recorded: Mapping[str, str] | None = None
     read: dict[str, str] = field(default_factory=dict)
     known: dict[str, tuple[int, int]] | None = None
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
+    bounded: bool = False
+    #: the first script refused past those limits (the ones after it point back to it)
+    past: str | None = None
 
     def text(self, folder: Path, name: str) -> str:
         """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most ``SCRIPT_BYTES``.
 
         Raises:
-            UnreadableFile: it is not recorded, leads outside the folder, is missing, too big or not UTF-8.
+            UnreadableFile: it is not recorded, leads outside the folder, is missing, too big or not UTF-8,
+                or (``bounded``) one script more than a scenario may read, or past their bytes together.
         """
+        fresh = name not in self.read
+        if self.bounded and fresh and self.past:  # said in full once, for the first script past the limit
+            raise UnreadableFile(f"past this scenario's limit of scripts, as said above ({self.past})")
+        if self.bounded and fresh and len(self.read) >= MAX_SCRIPTS:  # refused before it is read
+            raise self._past(f"it would be script number {len(self.read) + 1} of this scenario; a scenario "
+                             f"reads at most {MAX_SCRIPTS} (docs/limits.md)", name)
         if self.recorded is not None:
             if name not in self.recorded:
                 raise UnreadableFile("it is not among the scripts this save or replay recorded")
@@ -103,8 +121,17 @@ class ScriptReads:
                 source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
             except UnicodeDecodeError:
                 raise UnreadableFile("not UTF-8 text") from None
+        total = sum(len(text.encode()) for text in self.read.values()) + len(source.encode())
+        if self.bounded and fresh and total > MAX_SCRIPTS_BYTES:
+            raise self._past(f"with it this scenario's scripts come to {total:,} bytes; expected at most "
+                             f"{MAX_SCRIPTS_BYTES:,} together (docs/limits.md)", name)
         self.read[name] = source
         return source
+
+    def _past(self, reason: str, name: str) -> UnreadableFile:
+        """The refusal of the first script past a limit; the ones after it point back to it."""
+        self.past = name
+        return UnreadableFile(reason)
 
 
 def script_problem(folder: Path, name: str) -> str | None:

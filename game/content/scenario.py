@@ -89,7 +89,7 @@ add to the shipped powers; an id that is already a shipped power is an error. So
 scenario is one folder (``ambush.toml``, ``my_powers.toml``, ``scripts/hex.star``) that works from
 anywhere. Every script and power file it names is read, and every script parsed, when it loads: a
 missing or broken one is refused with the key that names it. At most 16 power files, and a battle holds at most 128
-powers, the shipped ones included (docs/limits.md).
+powers, the shipped ones included; at most 32 scripts, of 128 KiB together (docs/limits.md).
 """
 
 from __future__ import annotations

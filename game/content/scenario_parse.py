@@ -103,7 +103,7 @@ class Context:
     @cached_property
     def reads(self) -> ScriptReads:
         """Where its scripts are read from, keeping the text of each (see game.content.recorded)."""
-        return ScriptReads(None if self.recorded is None else self.recorded.scripts)
+        return ScriptReads(None if self.recorded is None else self.recorded.scripts, bounded=True)
 
     @cached_property
     def script_dir(self) -> Path:
