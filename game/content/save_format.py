@@ -108,6 +108,9 @@ def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
         raise _fail(path, "scenario.text and scenario.path must be strings or null")
     if scenario["text"] is None and scenario["path"] is None:
         raise _fail(path, "scenario has neither text nor path")
+    if scenario["text"] is None and document["version"] >= 2:  # else the path's file, and the files beside it
+        raise _fail(path, "scenario.text: expected the scenario's TOML text, which a version 2 file carries and is "
+                          "played from (never a file on this disk), got null")
     if scenario["path"] is not None and ("\0" in scenario["path"] or len(scenario["path"]) > 4096):
         raise _fail(path, f"scenario.path {shown(scenario['path'])} is not a file path")
     if not _pairs(scenario["overrides"]):

@@ -23,7 +23,8 @@ an old save; the path is kept for people. So do the texts of the power files (th
 and the shipped ``assets/powers``) and of every script it or its battle read (``files``, from
 version 2): the file is replayed from them, never from the disk, and its scripts then run
 sandboxed (the texts came from a file, not from ``assets/``). A version 1 file still reads them
-from beside its scenario's path.
+from beside its scenario's path; a version 2 file whose scenario text is null is refused, never read
+from its path.
 
 Command arguments that JSON cannot say exactly are tagged:
 ``{"$tuple": [x, y]}``, ``{"$visibility": "POOR"}``, ``{"$float": "inf"}``, ``{"$dict": {}}``.

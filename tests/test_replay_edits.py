@@ -1,0 +1,42 @@
+"""A save or replay edited by hand (or made by a stranger) is refused with the file and the key when
+it asks for what this game never writes; it never makes the game read another file on this disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game.content.saves import SaveError, load_game, play_replay, save_game, write_replay
+from game.sim.runner import ai_rng, play
+from tests.save_steps import SMALL, small_scenario
+
+
+def _written(out: Path, kind: str) -> dict:
+    scenario = small_scenario()
+    battle = scenario.build(seed=3)
+    try:
+        play(battle, "tactical", ai_rng(3), 2)
+        (write_replay if kind == "replay" else save_game)(out, scenario, battle)
+    finally:
+        battle.close()
+    document: dict = json.loads(out.read_text(encoding="utf-8"))
+    return document
+
+
+@pytest.mark.parametrize("kind", ["replay", "save"])
+def test_a_version_2_file_without_its_scenario_text_is_refused_not_read_from_its_path(tmp_path: Path,
+                                                                                      kind: str) -> None:
+    """It used to load whatever file ``scenario.path`` named (``/etc/passwd`` was read as TOML), and
+    that file's power files and scripts from beside it, not the ones the file carries."""
+    out = tmp_path / "r.json"
+    document = _written(out, kind)
+    elsewhere = tmp_path / "elsewhere" / "small.toml"
+    elsewhere.parent.mkdir()
+    elsewhere.write_text(SMALL, encoding="utf-8")  # the very scenario: it would replay, and match
+    document["scenario"].update(text=None, path=str(elsewhere))
+    out.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(SaveError, match=r"r\.json: scenario\.text: expected the scenario's TOML text, which a "
+                                        r"version 2 file carries .*got null"):
+        play_replay(out) if kind == "replay" else load_game(out)
