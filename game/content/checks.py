@@ -240,8 +240,13 @@ def colour(value: Any) -> str:
     return value.lower()
 
 
+def is_key(value: object) -> bool:
+    """Whether ``value`` is a creature's key as :func:`key` takes it (an override names it so)."""
+    return isinstance(value, str) and bool(_KEY_RE.match(value))
+
+
 def key(value: Any) -> str:
-    if not isinstance(value, str) or not _KEY_RE.match(value):
+    if not is_key(value):
         raise Bad(f"expected a key of letters, digits, '_' and '-', got {describe(value)}")
     return value
 

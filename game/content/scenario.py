@@ -3,8 +3,9 @@
 One loader serves play, tests and simulations, so a file that plays is a file that tests and a
 simulation sweep (:meth:`Scenario.with_overrides`) goes through the very same checks as a person
 editing the file by hand. Every problem is reported in one :class:`ScenarioError` whose message names
-the file and the key (``creatures[2].health``) or the map square (``map.rows[3] column 7``), so a
-typo costs one look, not a debugging session.
+the file and the key (``creatures[2].health``; under overrides as they name it,
+``creatures.ogre.health``) or the map square (``map.rows[3] column 7``), so a typo costs one look,
+not a debugging session.
 
 File format (coordinates are squares, 0-based: row ``r`` of ``map.rows`` is ``y = r`` and the
 character in column ``c`` is ``x = c``; heights and radii are feet)::

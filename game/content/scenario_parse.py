@@ -257,8 +257,17 @@ class _Creatures:
     #: the errors of broken power files said already (each is said once, by the first creature it concerns)
     told: set[str] = field(default_factory=set)
 
+    def where(self, i: int, table: Mapping[str, Any]) -> tuple[str, str]:
+        """How problems name creature ``i`` (and its square): ``creatures[1]`` (``creatures[1] (orc) x, y``) in
+        a file, and ``creatures.orc`` as an override names it (``--set creatures.orc.health=0``) once the
+        scenario has overrides, since the file's order is not what the person who swept it wrote."""
+        key = table.get("key")
+        if self.context.overrides and c.is_key(key):
+            return f"creatures.{key}", f"creatures.{key} x, y"
+        return f"creatures[{i}]", f"creatures[{i}] ({key}) x, y"
+
     def check(self, i: int, table: dict[str, Any], problems: Problems) -> CreatureSpec | None:
-        where = f"creatures[{i}]"
+        where, square_at = self.where(i, table)
         checked = c.check_fields(table, CREATURE_FIELDS, where, problems)
         if checked is None:
             return None
@@ -270,10 +279,10 @@ class _Creatures:
             problems.add(f"{where}.team", f"unknown team {shown(checked['team'])}"
                                           f"{c.did_you_mean(checked['team'], self.teams)}; teams are "
                                           f"{', '.join(repr(t) for t in self.teams) or '(none)'}")
-        _on_map(checked, f"{where} ({key}) x, y", self.grid, problems, walls_ok=False)
+        _on_map(checked, square_at, self.grid, problems, walls_ok=False)
         square = (checked["x"], checked["y"])
         if len(problems) == bad and square in self.squares:
-            problems.add(f"{where} ({key}) x, y", f"square {square} is already taken by {self.squares[square]!r}")
+            problems.add(square_at, f"square {square} is already taken by {self.squares[square]!r}")
         rows, legend = self.grid if self.grid is not None and len(problems) == bad else ((), {})
         ground = legend[rows[square[1]][square[0]]].ground if rows else None
         if ground is not None and checked["z"] is not None and checked["z"] < ground:  # (spawn raises it unsaid)
