@@ -94,6 +94,9 @@ class ScriptReads:
     bounded: bool = False
     #: the first script refused past those limits (the ones after it point back to it)
     past: str | None = None
+    #: the functions of each script parsed, by (host name, trusted): a sweep's variant of the scenario
+    #: is checked with its original's, so an unchanged script is not parsed (nor a sandbox started) again
+    parsed: dict[tuple[str, bool], frozenset[str]] = field(default_factory=dict)
 
     def text(self, folder: Path, name: str) -> str:
         """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most ``SCRIPT_BYTES``.

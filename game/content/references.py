@@ -76,13 +76,15 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
         _check_entries(name, source, entries, others, None)  # read from the text: no host to parse it
         return None
     host_name = f"{name}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
-    host = hosts.host(trusted)
-    try:
-        host.load(host_name, source)
-    except ScriptError as err:
-        raise ScriptError(name, err.reason.replace(host_name, name) + bom_hint(source), line=err.line,
-                          function=err.function, kind=err.kind) from None
-    functions = host.functions(host_name)
+    functions = reads.parsed.get((host_name, trusted))
+    if functions is None:  # parsed already for this scenario (its original, when a sweep checks a variant)
+        host = hosts.host(trusted)
+        try:
+            host.load(host_name, source)
+        except ScriptError as err:
+            raise ScriptError(name, err.reason.replace(host_name, name) + bom_hint(source), line=err.line,
+                              function=err.function, kind=err.kind) from None
+        functions = reads.parsed[(host_name, trusted)] = host.functions(host_name)
     _check_entries(name, source, entries, others, functions)
     return functions
 

@@ -98,6 +98,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import tomllib
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -167,6 +168,8 @@ class Scenario:
     power_library: PowerLibrary | None = field(default=None, repr=False, compare=False)
     parse_trusted: bool | None = field(default=None, repr=False, compare=False)
     _data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: the scripts its load parsed (game.content.recorded.ScriptReads.parsed), not parsed again by an override
+    _parsed: Mapping[tuple[str, bool], frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
     #: What its battles work out about the map (paths, cover lines) and their in-process script
     #: hosts, shared by every battle built from it (and from its overridden copies): answers keyed
     #: by the layout of walls, so no battle sees another's state.
@@ -318,7 +321,7 @@ class Scenario:
         done = dict(self.overrides)
         done.update(overrides)
         context = Context(self.source, self.path, tuple(done.items()), self.library, self.parse_trusted,
-                          recorded=self.files if self.recorded else None)
+                          recorded=self.files if self.recorded else None, parsed=self._parsed)
         made = _made(data, context, self.text)  # its power files are the original's: so are their texts
         return dataclasses.replace(made, files=RecordedFiles(self.files.power_files, made.files.scripts,
                                                              self.files.shipped))
@@ -391,4 +394,5 @@ def _made(data: dict[str, Any], context: Context, text: str) -> Scenario:
     parsed = parse(data, context)
     # ``data`` is the scenario's own (fresh from tomllib, or a copy made for the overrides).
     return Scenario(**parsed, source=context.source, path=context.path, text=text, overrides=context.overrides,
-                    parse_trusted=context.trusted, _data=data, recorded=context.recorded is not None)
+                    parse_trusted=context.trusted, _data=data, recorded=context.recorded is not None,
+                    _parsed=types.MappingProxyType(context.reads.parsed))

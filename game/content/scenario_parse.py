@@ -99,11 +99,14 @@ class Context:
     trusted: bool | None = None
     files: PowerFileCache = field(default_factory=PowerFileCache, compare=False)
     recorded: RecordedFiles | None = None
+    #: scripts parsed already (an overridden copy's original's: see ``ScriptReads.parsed``)
+    parsed: Mapping[tuple[str, bool], frozenset[str]] = field(default_factory=dict, compare=False)
 
     @cached_property
     def reads(self) -> ScriptReads:
         """Where its scripts are read from, keeping the text of each (see game.content.recorded)."""
-        return ScriptReads(None if self.recorded is None else self.recorded.scripts, bounded=True)
+        return ScriptReads(None if self.recorded is None else self.recorded.scripts, bounded=True,
+                           parsed=dict(self.parsed))
 
     @cached_property
     def script_dir(self) -> Path:

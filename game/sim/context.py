@@ -111,8 +111,10 @@ class WorkerContext:
         if scenario is None:
             if len(self.scenarios) > CACHE_ENTRIES:
                 self.scenarios.clear()
-            scenario = load_scenario(path, trusted=self.trusted)
-            scenario = scenario.with_overrides(dict(overrides)) if overrides else scenario
+            # a variant is the file's scenario (loaded once, here too) with its overrides, whose check
+            # reuses what the file's load parsed: a sweep of 1,000 values does not read it 1,000 times
+            scenario = self.scenario_for(path, ()).with_overrides(dict(overrides)) if overrides \
+                else load_scenario(path, trusted=self.trusted)
             self.scenarios[key] = scenario
         return scenario
 
