@@ -4,10 +4,13 @@ it asks for what this game never writes; it never makes the game read another fi
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
+from game.content.files import POWER_FILE_BYTES, SCENARIO_BYTES
+from game.content.recorded import SCRIPT_BYTES
 from game.content.saves import SaveError, load_game, play_replay, save_game, write_replay
 from game.sim.runner import ai_rng, play
 from tests.save_steps import SMALL, small_scenario
@@ -40,3 +43,27 @@ def test_a_version_2_file_without_its_scenario_text_is_refused_not_read_from_its
     with pytest.raises(SaveError, match=r"r\.json: scenario\.text: expected the scenario's TOML text, which a "
                                         r"version 2 file carries .*got null"):
         play_replay(out) if kind == "replay" else load_game(out)
+
+
+@pytest.mark.parametrize(("where", "most"), [
+    ("files.shipped_power_files.martial.toml", POWER_FILE_BYTES),
+    ("files.power_files.mine.toml", POWER_FILE_BYTES),
+    ("files.scripts.rally.star", SCRIPT_BYTES),
+    ("scenario.text", SCENARIO_BYTES),
+])
+def test_a_text_the_file_carries_is_held_to_the_size_of_the_file_it_stands_for(tmp_path: Path, where: str,
+                                                                              most: int) -> None:
+    """A 30 MB ``martial.toml`` (an array of numbers, which tomllib reads at about a megabyte a
+    second) took 47 s to be refused; the disk's copy of it is read to 4 MiB at most."""
+    out = tmp_path / "r.json"
+    document = _written(out, "replay")
+    text = "#" * most + "\n"  # one byte past the limit
+    if where == "scenario.text":
+        document["scenario"]["text"] = text
+    else:
+        _, table, name = where.split(".", 2)
+        document["files"][table][name] = text
+    out.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(SaveError, match=rf"r\.json: {re.escape(where)}: {most + 1:,} bytes; expected at most "
+                                        rf"{most:,}, the most "):
+        play_replay(out)

@@ -35,7 +35,7 @@ from typing import Any
 from components.powers import Power
 from components.values import shown
 from game.content.checks import did_you_mean
-from game.content.files import MEGABYTE, UnreadableFile, bom_hint, read_bounded, too_long_number
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, bom_hint, read_bounded, too_long_number
 from game.content.power_parse import KEYS, PowerError, parse_power
 
 __all__ = [
@@ -48,7 +48,6 @@ __all__ = [
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 POWERS_DIR = ASSETS / "powers"
 SCRIPTS_DIR = ASSETS / "scripts"
-POWER_FILE_BYTES = 4 * MEGABYTE
 #: The most powers one battle's table holds (the shipped ones and a scenario's own files'): the computer
 #: player weighs every power a creature may use each turn (a creature that lists none may use them all),
 #: so 1,024 took 16 s a round for 50 creatures, and 30,000 14 s a round for two (docs/limits.md).

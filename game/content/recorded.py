@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.content.files import UnreadableFile, file_problem, inside_folder, read_bounded
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, read_bounded
 from game.scripting.errors import MAX_SOURCE_BYTES
 
 __all__ = ["MAX_SCRIPTS", "MAX_SCRIPTS_BYTES", "RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
@@ -71,6 +71,13 @@ class RecordedFiles:
             bad = next((k for k in table if not k or "\0" in k or len(k) > 4096), None)
             if bad is not None:
                 raise ValueError(f"files.{key}: {bad!r} is not a file name")
+            # each text held to the size of the file it stands for, which the disk's copy is read to: a
+            # 30 MB "martial.toml" took 47 s to be refused (a 4 MiB one reads in well under 10)
+            most = SCRIPT_BYTES if key == "scripts" else POWER_FILE_BYTES
+            big = next((k for k, v in table.items() if len(v) > most // 4 and len(v.encode("utf-8")) > most), None)
+            if big is not None:
+                raise ValueError(f"files.{key}.{big}: {len(table[big].encode('utf-8')):,} bytes; expected at "
+                                 f"most {most:,}, the most such a file is read to")
         return cls(*(types.MappingProxyType(dict(value[key])) for key in _KEYS))
 
 

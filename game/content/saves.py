@@ -34,7 +34,8 @@ see game.content.atomic), so a crash or a kill mid-save leaves the previous file
 next save removes the temporary the killed one left. Every number a file gives is range-checked
 where it is read: the seed, ``build_commands`` and the numbers of every command's arguments
 (game.content.save_values), so a tampered save is refused with the key, never replayed into a
-crash.
+crash; and every text it carries at most as long as the file it stands for is read from disk (a
+scenario 16 MiB, a power file 4 MiB, a script 64 KiB).
 """
 
 from __future__ import annotations

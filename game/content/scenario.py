@@ -107,7 +107,7 @@ from typing import Any
 from components import Rules, Visibility
 from components.powers import Power
 from game.battle.facade import Battle
-from game.content.files import MEGABYTE, UnreadableFile, bom_hint, read_bounded, too_long_number
+from game.content.files import SCENARIO_BYTES, UnreadableFile, bom_hint, read_bounded, too_long_number
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
 from game.content.recorded import RecordedFiles
 from game.content.scenario_map import draw_map
@@ -128,7 +128,6 @@ __all__ = [
     "load_scenario_text",
 ]
 
-SCENARIO_BYTES = 16 * MEGABYTE
 
 
 @dataclass(frozen=True)
