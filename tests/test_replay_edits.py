@@ -46,9 +46,9 @@ def test_a_version_2_file_without_its_scenario_text_is_refused_not_read_from_its
 
 
 @pytest.mark.parametrize(("where", "most"), [
-    ("files.shipped_power_files.martial.toml", POWER_FILE_BYTES),
-    ("files.power_files.mine.toml", POWER_FILE_BYTES),
-    ("files.scripts.rally.star", SCRIPT_BYTES),
+    ("files.shipped_power_files['martial.toml']", POWER_FILE_BYTES),
+    ("files.power_files['mine.toml']", POWER_FILE_BYTES),
+    ("files.scripts['rally.star']", SCRIPT_BYTES),
     ("scenario.text", SCENARIO_BYTES),
 ])
 def test_a_text_the_file_carries_is_held_to_the_size_of_the_file_it_stands_for(tmp_path: Path, where: str,
@@ -61,7 +61,7 @@ def test_a_text_the_file_carries_is_held_to_the_size_of_the_file_it_stands_for(t
     if where == "scenario.text":
         document["scenario"]["text"] = text
     else:
-        _, table, name = where.split(".", 2)
+        table, name = where.removeprefix("files.").removesuffix("']").split("['")
         document["files"][table][name] = text
     out.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(SaveError, match=rf"r\.json: {re.escape(where)}: {most + 1:,} bytes; expected at most "

@@ -41,10 +41,19 @@ class Problems:
         self.items: list[str] = []
 
     def add(self, key: str, message: str) -> None:
-        self.items.append(f"{key}: {message}" if key else message)
+        """One problem at ``key``, which may hold the file's own keys: shown escaped (``readable``)."""
+        self.items.append(f"{readable(key)}: {message}" if key else message)
 
     def __len__(self) -> int:
         return len(self.items)
+
+
+def readable(text: str) -> str:
+    """``text`` as it is when a person can read it as written, else escaped as Python writes it
+    (``a\\u202eb``): a key of the file (``[teams."x\\u202ey"]``, an unknown ``"a\\u2028b" = 1``) is part
+    of the key path an error names, and a bidirectional override or a line separator in it turned the
+    rest of the line around or broke it in two."""
+    return text if unprintable(text) is None else repr(text)[1:-1]
 
 
 def type_name(value: object) -> str:
@@ -254,7 +263,7 @@ def key(value: Any) -> str:
 def is_plain_name(name: object, suffix: str) -> bool:
     """A file name with no folder in it (``rally.star``), ending in ``suffix``."""
     return (isinstance(name, str) and name.endswith(suffix) and len(name) > len(suffix) and "/" not in name
-            and "\\" not in name and ".." not in name and "\0" not in name)
+            and "\\" not in name and ".." not in name and "\0" not in name and unprintable(name) is None)
 
 
 def scripts(value: Any) -> tuple[str, ...]:
@@ -281,6 +290,8 @@ def _script_name_problem(name: object) -> str | None:
         return "a path: a script is named by its file name alone, and read from the scripts/ folder"
     if "\0" in name:
         return "a NUL character"
+    if unprintable(name) is not None:
+        return f"the character {unprintable(name)}, which no file name here holds"
     if not is_plain_name(name, ".star"):
         return "not a file name ending in .star"
     return None
@@ -304,7 +315,8 @@ def relative_files(value: Any) -> tuple[str, ...]:
     """An array of ``.toml`` paths relative to the scenario's folder, never leaving it."""
     def fits(name: object) -> bool:
         return (isinstance(name, str) and name.endswith(".toml") and not name.startswith(("/", "\\"))
-                and ".." not in name.replace("\\", "/").split("/") and "\0" not in name and ":" not in name)
+                and ".." not in name.replace("\\", "/").split("/") and "\0" not in name and ":" not in name
+                and unprintable(name) is None)
     wanted = "an array of .toml file paths inside the scenario's folder (like \"powers.toml\" or \"powers/hexes.toml\")"
     if not isinstance(value, list):
         raise Bad(f"expected {wanted}, got {describe(value)}")

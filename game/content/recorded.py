@@ -76,7 +76,7 @@ class RecordedFiles:
             most = SCRIPT_BYTES if key == "scripts" else POWER_FILE_BYTES
             big = next((k for k, v in table.items() if len(v) > most // 4 and len(v.encode("utf-8")) > most), None)
             if big is not None:
-                raise ValueError(f"files.{key}.{big}: {len(table[big].encode('utf-8')):,} bytes; expected at "
+                raise ValueError(f"files.{key}[{big!r}]: {len(table[big].encode('utf-8')):,} bytes; expected at "
                                  f"most {most:,}, the most such a file is read to")
         return cls(*(types.MappingProxyType(dict(value[key])) for key in _KEYS))
 
