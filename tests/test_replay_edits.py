@@ -67,3 +67,18 @@ def test_a_text_the_file_carries_is_held_to_the_size_of_the_file_it_stands_for(t
     with pytest.raises(SaveError, match=rf"r\.json: {re.escape(where)}: {most + 1:,} bytes; expected at most "
                                         rf"{most:,}, the most "):
         play_replay(out)
+
+
+def test_a_tick_that_gives_one_actor_orders_twice_is_refused_when_the_file_is_read(tmp_path: Path) -> None:
+    """The battle keeps only the last orders an actor is given in a tick: the file played as though
+    the first had never been written, and a replay holding them said every event matched."""
+    out = tmp_path / "r.json"
+    document = _written(out, "replay")
+    tick = next(c for c in document["commands"] if c["method"] == "tick" and c["kwargs"].get("orders"))
+    turns = tick["kwargs"]["orders"]
+    turns.append([turns[0][0], []])
+    out.write_text(json.dumps(document), encoding="utf-8")
+    actor = turns[0][0]
+    said = rf"orders\[{len(turns) - 1}\]: actor {actor} is given orders twice in one round \(orders\[0\] too\)"
+    with pytest.raises(SaveError, match=rf"r\.json: commands\[\d+\] \(command #\d+ \(tick\)\): {said}"):
+        play_replay(out)

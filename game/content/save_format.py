@@ -199,7 +199,10 @@ def _orders_problem(orders: Any, signatures: Signatures) -> str | None:
     if not isinstance(orders, list) or not all(isinstance(o, list) and len(o) == 2 and isinstance(o[1], list)
                                                for o in orders):
         return shape
-    for turn, (_, issued) in enumerate(orders):
+    first: dict[Any, int] = {}
+    for turn, (actor, issued) in enumerate(orders):
+        if type(actor) is int and first.setdefault(actor, turn) != turn:  # the battle would keep only the last
+            return f"orders[{turn}]: actor {actor} is given orders twice in one round (orders[{first[actor]}] too)"
         for n, order in enumerate(issued):
             if not (isinstance(order, list) and len(order) == 3 and isinstance(order[0], str)
                     and isinstance(order[1], list) and isinstance(order[2], dict)):
