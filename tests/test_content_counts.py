@@ -12,8 +12,10 @@ import pytest
 from game.content.powers import MAX_POWERS, default_powers
 from game.content.recorded import MAX_SCRIPTS, MAX_SCRIPTS_BYTES
 from game.content.references import MAX_POWER_FILES
-from game.content.scenario import ScenarioError, load_scenario
-from game.content.scenario_parse import MAX_CREATURES, MAX_TEAMS
+from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
+from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SIDE, MAX_TEAMS, MAX_WALK_SQUARES
+from tests.test_content_limits import refusal as limit_refusal
+from tests.test_content_limits import scenario as limit_scenario
 
 HEAD = """
 name = "counts"
@@ -134,3 +136,19 @@ def test_the_scripts_of_a_scenario_are_bounded_in_bytes_together(tmp_path: Path)
         f"scripts come to {3 * size:,} bytes; expected at most {MAX_SCRIPTS_BYTES:,} together" in message
     assert "reactions[3]: r3.star: cannot read script" in message and "as said above (r2.star)" in message
     assert "reactions[0]" not in message and "reactions[1]" not in message
+
+
+def test_the_creatures_walks_are_bounded_in_squares_together() -> None:
+    """25 creatures of 5,000 ft on the largest map took 34 s a round: the computer player works out
+    where each creature and each enemy can go, over the box its speed spans (at most the map)."""
+    def box(speed_ft: int) -> int:
+        return (2 * (speed_ft // 5) + 1) ** 2
+
+    assert 2 * box(1805) <= MAX_WALK_SQUARES < 2 * box(1810)
+    loaded = load_scenario_text(limit_scenario(MAX_MAP_SIDE, rules="speed_ft = 1805"), "big.toml")
+    assert loaded.rules.speed_ft == 1805 and len(loaded.creatures) == 2
+    message = limit_refusal(limit_scenario(MAX_MAP_SIDE, rules="speed_ft = 1810"))
+    assert f"creatures: 2 creatures walking up to 362 squares a turn on a {MAX_MAP_SIDE}x{MAX_MAP_SIDE} map reach " \
+        f"{2 * box(1810):,} squares together" in message and f"expected 0..{MAX_WALK_SQUARES:,}" in message
+    # a creature's own speed counts as the rules' does, and on a small map a walk is the map at most
+    assert load_scenario_text(limit_scenario(64, rules="speed_ft = 10000"), "big.toml").rules.speed_ft == 10000
