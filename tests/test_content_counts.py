@@ -13,7 +13,8 @@ from game.content.powers import MAX_POWERS, default_powers
 from game.content.recorded import MAX_SCRIPTS, MAX_SCRIPTS_BYTES
 from game.content.references import MAX_POWER_FILES
 from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
-from game.content.scenario_parse import MAX_CREATURES, MAX_MAP_SIDE, MAX_TEAMS, MAX_WALK_SQUARES
+from game.content.scenario_parse import MAX_AREA_SQUARES, MAX_CREATURES, MAX_MAP_SIDE, MAX_TEAMS, MAX_WALK_SQUARES
+from game.sim.context import WorkerContext
 from tests.test_content_limits import refusal as limit_refusal
 from tests.test_content_limits import scenario as limit_scenario
 
@@ -152,3 +153,40 @@ def test_the_creatures_walks_are_bounded_in_squares_together() -> None:
         f"{2 * box(1810):,} squares together" in message and f"expected 0..{MAX_WALK_SQUARES:,}" in message
     # a creature's own speed counts as the rules' does, and on a small map a walk is the map at most
     assert load_scenario_text(limit_scenario(64, rules="speed_ft = 10000"), "big.toml").rules.speed_ft == 10000
+
+
+NOVA = ('[nova]\nname = "Nova"\ndescription = "a burst"\naction = "action"\nrange_ft = 30\ntargets = "enemies"\n'
+        'area = {{ shape = "burst", radius_ft = {radius} }}\ndamage = "1d6"\n')
+
+
+def novas(tmp_path: Path, creatures: int, radius: int) -> Path:
+    """The largest map with ``creatures`` that each have only a burst of ``radius`` ft."""
+    (tmp_path / "nova.toml").write_text(NOVA.format(radius=radius))
+    text = limit_scenario(MAX_MAP_SIDE, creatures=creatures)
+    text = text.replace("[[creatures]]", '[[creatures]]\npowers = ["nova"]')
+    path = tmp_path / "novas.toml"
+    path.write_text('power_files = ["nova.toml"]\n' + text)
+    return path
+
+
+def test_the_areas_of_the_creatures_powers_are_bounded_in_squares_together(tmp_path: Path) -> None:
+    """25 creatures with a burst and a line of 10,000 ft on the largest map took 20 s a round: the
+    computer player forecasts each area at several points a turn."""
+    whole = MAX_MAP_SIDE * MAX_MAP_SIDE  # a burst of 10,000 ft spans the whole map
+    assert 4 * whole == MAX_AREA_SQUARES
+    assert len(load_scenario(novas(tmp_path, 4, 10_000)).creatures) == 4
+    message = refusal(novas(tmp_path, 5, 10_000))
+    assert f"creatures: the areas of the powers 5 creatures may use reach {5 * whole:,} squares together" in message
+    assert f"the largest, 'nova', {whole:,}); expected 0..{MAX_AREA_SQUARES:,}" in message
+
+
+def test_a_swept_area_is_held_to_the_same_budget_before_any_battle(tmp_path: Path) -> None:
+    path = novas(tmp_path, 5, 5)
+    context = WorkerContext()
+    try:
+        assert context.check_variant(str(path), (("powers.nova.area.radius_ft", 100),)).creatures
+        with pytest.raises(ValueError, match=r"novas\.toml \(with overrides powers\.nova\.area\.radius_ft=10000\): "
+                                             r"creatures: the areas of the powers 5 creatures may use reach"):
+            context.check_variant(str(path), (("powers.nova.area.radius_ft", 10_000),))
+    finally:
+        context.close()

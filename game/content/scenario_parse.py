@@ -25,12 +25,13 @@ from game.content.checks import MISSING, FieldSpec, Problems
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_power_scripts, check_reactions, scenario_library
+from game.content.scenario_costs import MAX_AREA_SQUARES, MAX_WALK_SQUARES, area_problem, walk_problem
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 from game.content.scenario_teams import CONTROLS, MAX_TEAMS, TEAM_FIELDS, check_sides, check_teams
 from game.content.toml_values import toml_shown
 
 __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
-           "MAX_MAP_SIDE", "MAX_TEAMS", "MAX_WALK_SQUARES", "RULE_FIELDS",
+           "MAX_AREA_SQUARES", "MAX_MAP_SIDE", "MAX_TEAMS", "MAX_WALK_SQUARES", "RULE_FIELDS",
            "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
 
 #: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
@@ -40,12 +41,6 @@ MAX_CREATURES = 50
 #: searches bigger windows: 50 creatures on 1024x1024 with full-map lights took 7 s a round).
 MAX_CREATURES_LARGE = 25
 LARGE_MAP_SQUARES = 512 * 512
-
-
-#: The squares the creatures' walks may reach together (each the box its speed spans in squares, at
-#: most the map): 25 creatures of 5,000 ft on 1024x1024 took 34 s a round, of 1,000 ft 6.3 s, of 500 ft
-#: (this budget) 4.7 s, as against 3.9 s at 30 ft on a loaded machine.
-MAX_WALK_SQUARES = 2**20
 
 
 def max_creatures(width: int, height: int) -> int:
@@ -322,20 +317,16 @@ class _Creatures:
         check_reactions(checked["reactions"], f"{where}.reactions", folder, trusted, problems, reads)
 
 
-def check_walks(specs: list[CreatureSpec | None], rules: Rules, grid: Any, problems: Problems) -> None:
-    """The budget of squares the creatures' walks reach together (``MAX_WALK_SQUARES``): the computer
-    player works out where each creature and each enemy can go, so the cost of a round grows with the
-    squares a walk spans, not only with the creatures (docs/limits.md)."""
-    if grid is None:  # the map is wrong (reported): nothing to measure the walks on
-        return
-    width, height = len(grid[0][0]), len(grid[0])
-    walks = [(spec.speed if spec.speed is not None else rules.speed_ft) // rules.square_ft for spec in specs if spec]
-    total = sum(min(width, 2 * squares + 1) * min(height, 2 * squares + 1) for squares in walks)
-    if total > MAX_WALK_SQUARES:
-        problems.add("creatures", f"{len(walks)} creatures walking up to {max(walks):,} squares a turn on a "
-                                  f"{width}x{height} map reach {total:,} squares together (each counts the box "
-                                  f"its speed spans, at most the whole map); expected 0..{MAX_WALK_SQUARES:,}: "
-                                  f"slower creatures, a bigger rules.square_ft, fewer creatures or a smaller map")
+def check_costs(specs: list[CreatureSpec], rules: Rules, grid: Any, library: PowerLibrary,
+                problems: Problems) -> None:
+    """The creatures' walks and their powers' areas, each within its budget of squares
+    (game.content.scenario_costs)."""
+    if grid is not None:  # (else the map is wrong, reported: nothing to measure them on)
+        width, height = len(grid[0][0]), len(grid[0])
+        for found in (walk_problem(specs, rules, width, height),
+                      area_problem(specs, library.powers, rules, width, height)):
+            if found:
+                problems.add("creatures", found)
 
 
 def _library(context: Context, files: tuple[str, ...], problems: Problems) -> tuple[PowerLibrary, RecordedFiles]:
@@ -382,7 +373,7 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
              for i, table in enumerate(c.tables_of(data.get("creatures", []), "creatures", problems))]
     if len(problems) == before and not crowded:  # every creature read: now whether they make a battle
         check_sides(specs, teams, problems)
-        check_walks(specs, rules, grid, problems)
+        check_costs([s for s in specs if s is not None], rules, grid, library, problems)
     if problems.items:
         raise context.fail(problems)
     assert grid is not None

@@ -22,6 +22,8 @@ from game.battle.reactions import new_hosts
 from game.content.powers import apply_power_overrides
 from game.content.references import check_script_overrides
 from game.content.scenario import Scenario, load_scenario
+from game.content.scenario_costs import area_problem
+from game.content.toml_values import toml_value
 from game.scripting import ScriptHosts
 from game.sim.template import ScenarioTemplate
 
@@ -171,4 +173,9 @@ class WorkerContext:
         if powers is not None:  # a swept script is read, parsed and checked as the file's own are
             check_script_overrides(power_overrides, powers, scenario.source, scenario.script_dir,
                                    self.trusts(scenario))
+            # and a swept area as the file's own are (a burst of 10,000 ft for every creature)
+            found = area_problem(scenario.creatures, powers, scenario.rules, scenario.width, scenario.height)
+            if found:
+                shown = ", ".join(f"{key}={toml_value(value)}" for key, value in power_overrides)
+                raise ValueError(f"{scenario.source} (with overrides {shown}): creatures: {found}")
         return scenario
