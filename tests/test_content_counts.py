@@ -13,6 +13,7 @@ from game.content.powers import MAX_POWERS, default_powers
 from game.content.recorded import MAX_SCRIPTS, MAX_SCRIPTS_BYTES
 from game.content.references import MAX_POWER_FILES
 from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
+from game.content.scenario_costs import MAX_LEAP_SQUARES
 from game.content.scenario_parse import MAX_AREA_SQUARES, MAX_CREATURES, MAX_MAP_SIDE, MAX_TEAMS, MAX_WALK_SQUARES
 from game.sim.context import WorkerContext
 from tests.test_content_limits import refusal as limit_refusal
@@ -190,3 +191,20 @@ def test_a_swept_area_is_held_to_the_same_budget_before_any_battle(tmp_path: Pat
             context.check_variant(str(path), (("powers.nova.area.radius_ft", 10_000),))
     finally:
         context.close()
+
+
+def test_the_teleports_of_the_creatures_powers_are_bounded_in_squares_together(tmp_path: Path) -> None:
+    """The computer player weighs every square a blink could land on: 25 creatures with a blink of
+    300 ft on the largest map took 10.8 s a round, and of 10,000 ft more than ten minutes."""
+    (tmp_path / "nova.toml").write_text('[warp]\nname = "Warp"\ndescription = "a blink"\naction = "action"\n'
+                                        'range_ft = 600\ntargets = "self"\nteleport = true\n')
+    text = limit_scenario(MAX_MAP_SIDE, creatures=2).replace("[[creatures]]", '[[creatures]]\npowers = ["warp"]')
+    path = tmp_path / "warps.toml"
+    path.write_text('power_files = ["nova.toml"]\n' + text)
+    each = (2 * (600 // 5) + 1) ** 2
+    assert each <= MAX_LEAP_SQUARES < 2 * each
+    message = refusal(path)
+    assert f"creatures: the teleports of the powers 2 creatures may use reach {2 * each:,} squares together" \
+        in message and f"expected 0..{MAX_LEAP_SQUARES:,}" in message
+    path.write_text('power_files = ["nova.toml"]\n' + text.replace('powers = ["warp"]', 'powers = ["strike"]', 1))
+    assert len(load_scenario(path).creatures) == 2  # one blink of 600 ft fits

@@ -16,7 +16,7 @@ from components import Rules
 from components.powers import Power
 from game.content.scenario_model import CreatureSpec
 
-__all__ = ["MAX_AREA_SQUARES", "MAX_WALK_SQUARES", "area_problem", "walk_problem"]
+__all__ = ["MAX_AREA_SQUARES", "MAX_LEAP_SQUARES", "MAX_WALK_SQUARES", "area_problem", "walk_problem"]
 
 #: The squares the creatures' walks may reach together: 25 creatures of 5,000 ft on 1024x1024 took
 #: 34 s a round, of 1,000 ft 6.3 s, of 500 ft (this budget) 4.7 s, as against 3.9 s at 30 ft.
@@ -25,6 +25,10 @@ MAX_WALK_SQUARES = 2**20
 #: per creature that may use it): 25 creatures with a burst and a line of 10,000 ft on 1024x1024 took
 #: 20 s a round (52 million squares), of 1,000 ft 5.0 s (8 million), of 300 ft 2.5 s (0.7 million).
 MAX_AREA_SQUARES = 2**22
+#: The squares the teleports (blinks) each creature may use reach together: the computer player weighs
+#: every square a blink could land on as a move, so 25 creatures with a blink of 300 ft on 1024x1024
+#: took 10.8 s a round (4.3 s of 30 ft), and of 10,000 ft more than ten minutes.
+MAX_LEAP_SQUARES = 2**16
 
 
 def box(reach_ft: float, square_ft: int, width: int, height: int) -> int:
@@ -57,13 +61,21 @@ def power_squares(power: Power, square_ft: int, width: int, height: int) -> int:
 def area_problem(specs: Sequence[CreatureSpec], powers: Mapping[str, Power], rules: Rules, width: int,
                  height: int) -> str | None:
     """Why the areas of the powers the creatures may use reach too many squares together
-    (``MAX_AREA_SQUARES``), or None. A creature that lists no powers may use every power of ``powers``."""
-    each = {power_id: power_squares(power, rules.square_ft, width, height) for power_id, power in powers.items()}
-    total = sum(each.get(power_id, 0) for spec in specs for power_id in (spec.powers or powers))
-    if total <= MAX_AREA_SQUARES:
-        return None
-    largest = max(each, key=lambda power_id: (each[power_id], power_id))
-    return (f"the areas of the powers {len(specs)} creatures may use reach {total:,} squares together on a "
-            f"{width}x{height} map (each power counted for each creature that has it, by the box its radius or "
-            f"length spans, at most the whole map; the largest, {largest!r}, {each[largest]:,}); expected "
-            f"0..{MAX_AREA_SQUARES:,}: smaller areas, fewer creatures with them, or a smaller map")
+    (``MAX_AREA_SQUARES``), or their teleports (``MAX_LEAP_SQUARES``), or None. A creature that lists no
+    powers may use every power of ``powers``."""
+    budgets = (("areas", MAX_AREA_SQUARES, power_squares), ("teleports", MAX_LEAP_SQUARES, leap_squares))
+    for what, most, reach in budgets:
+        each = {power_id: reach(power, rules.square_ft, width, height) for power_id, power in powers.items()}
+        total = sum(each.get(power_id, 0) for spec in specs for power_id in (spec.powers or powers))
+        if total > most:
+            largest = max(each, key=lambda power_id: (each[power_id], power_id))
+            return (f"the {what} of the powers {len(specs)} creatures may use reach {total:,} squares together on a "
+                    f"{width}x{height} map (each power counted for each creature that has it, by the box its reach "
+                    f"spans, at most the whole map; the largest, {largest!r}, {each[largest]:,}); expected "
+                    f"0..{most:,}: smaller {what}, fewer creatures with them, or a smaller map")
+    return None
+
+
+def leap_squares(power: Power, square_ft: int, width: int, height: int) -> int:
+    """The squares a teleport may land on: the box its range spans (0 for a power that is none)."""
+    return box(power.range_ft, square_ft, width, height) if power.teleport and power.range_ft is not None else 0
