@@ -97,7 +97,7 @@ def test_creature_numbers_are_range_checked(field: str, lo: float, hi: float, wh
         with pytest.raises(ScenarioError) as caught:
             scenario.with_overrides({f"creatures.ogre.{field}": value})
         message = str(caught.value)
-        assert f"creatures[3].{field}" in message and "ledge.toml" in message and "expected" in message
+        assert f"creatures.ogre.{field}" in message and "ledge.toml" in message and "expected" in message
         if value == hi + (1 if whole else 0.5):
             assert f"{hi:g}" in message, message
 

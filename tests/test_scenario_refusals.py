@@ -115,7 +115,7 @@ def test_a_creature_below_its_squares_ground_is_refused_naming_the_ground() -> N
     """The battle would raise it to the ground without a word: a file that says z = 0 on a 30 ft
     ledge meant something else (a square below, or no z)."""
     scenario = load_scenario(LEDGE_PATH)
-    with pytest.raises(ScenarioError, match=r"creatures\[1\]\.z: expected the ground of \(5, 3\) \(30 ft\) or "
+    with pytest.raises(ScenarioError, match=r"creatures\.knight\.z: expected the ground of \(5, 3\) \(30 ft\) or "
                                             r"above \(leave z out to stand on it\), got 0"):
         scenario.with_overrides({"creatures.knight.z": 0})
     assert scenario.with_overrides({"creatures.knight.z": 40}).creature("knight").z == 40

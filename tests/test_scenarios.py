@@ -253,7 +253,7 @@ def test_overrides_make_a_new_validated_scenario() -> None:
     ("colour", 3, "override 'colour'"),
     ("teams.nobody.control", "human", "no team 'nobody'"),
     ("lights.7.radius_ft", 3, "lights"),
-    ("creatures.ogre.health", -1, "creatures[3].health"),
+    ("creatures.ogre.health", -1, "creatures.ogre.health"),
     ("rules.diagonal", "sideways", "diagonal"),
 ])
 def test_bad_override_names_the_key(key: str, value: object, expected: str) -> None:

@@ -27,10 +27,10 @@ def test_a_battle_fills_only_the_context_it_was_given() -> None:
     context, other = WorkerContext(), WorkerContext()
     row = run_battle(KEEP, (("creatures.archer_west.health", 11),), battle_seed(3, 0), max_rounds=3, context=context)
     assert row["error"] == ""
-    assert len(context.scenarios) == 1 and other.scenarios == {}
+    assert len(context.scenarios) == 2 and other.scenarios == {}     # the file's, and its variant's
     rows = run_chunk(Chunk(0, KEEP, (), ((0, battle_seed(3, 0)), (1, battle_seed(3, 1))), max_rounds=3), other)
     assert [r["battle"] for r in rows] == [0, 1] and len(other.scenarios) == 1
-    assert len(context.scenarios) == 1
+    assert len(context.scenarios) == 2
 
 
 def _stranger_with_a_script(folder: Path) -> str:

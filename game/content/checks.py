@@ -19,6 +19,7 @@ from components import Visibility
 from components.creature import level_words
 from components.terrain import BLOCK_NAMES
 from components.values import Bound, is_int, is_number, shown, unprintable
+from game.content.recorded import MAX_SCRIPTS
 
 Checker = Callable[[Any], Any]
 #: name -> (checker, default); MISSING as the default means required
@@ -40,10 +41,19 @@ class Problems:
         self.items: list[str] = []
 
     def add(self, key: str, message: str) -> None:
-        self.items.append(f"{key}: {message}" if key else message)
+        """One problem at ``key``, which may hold the file's own keys: shown escaped (``readable``)."""
+        self.items.append(f"{readable(key)}: {message}" if key else message)
 
     def __len__(self) -> int:
         return len(self.items)
+
+
+def readable(text: str) -> str:
+    """``text`` as it is when a person can read it as written, else escaped as Python writes it
+    (``a\\u202eb``): a key of the file (``[teams."x\\u202ey"]``, an unknown ``"a\\u2028b" = 1``) is part
+    of the key path an error names, and a bidirectional override or a line separator in it turned the
+    rest of the line around or broke it in two."""
+    return text if unprintable(text) is None else repr(text)[1:-1]
 
 
 def type_name(value: object) -> str:
@@ -239,8 +249,13 @@ def colour(value: Any) -> str:
     return value.lower()
 
 
+def is_key(value: object) -> bool:
+    """Whether ``value`` is a creature's key as :func:`key` takes it (an override names it so)."""
+    return isinstance(value, str) and bool(_KEY_RE.match(value))
+
+
 def key(value: Any) -> str:
-    if not isinstance(value, str) or not _KEY_RE.match(value):
+    if not is_key(value):
         raise Bad(f"expected a key of letters, digits, '_' and '-', got {describe(value)}")
     return value
 
@@ -255,6 +270,9 @@ def scripts(value: Any) -> tuple[str, ...]:
     wanted = "an array of script file names ending in .star (like \"rally.star\")"
     if not isinstance(value, list):
         raise Bad(f"expected {wanted}, got {describe(value)}")
+    if len(value) > MAX_SCRIPTS:  # each once: a longer list names more scripts than a scenario may read
+        raise Bad(f"expected at most {MAX_SCRIPTS} scripts, the most a scenario reads (docs/limits.md), "
+                  f"got {len(value):,}")
     for name in value:
         problem = script_name_problem(name)
         if problem:  # the entry itself, not "an array": a designer sees which one is wrong, and why
@@ -273,6 +291,8 @@ def script_name_problem(name: object) -> str | None:
         return "a path: a script is named by its file name alone, and read from the scripts/ folder"
     if "\0" in name:
         return "a NUL character"
+    if unprintable(name) is not None:
+        return f"the character {unprintable(name)}, which no file name here holds"
     if not name.isprintable():
         return "a character that cannot be printed"
     if len(name) > MAX_SCRIPT_NAME:
@@ -300,7 +320,8 @@ def relative_files(value: Any) -> tuple[str, ...]:
     """An array of ``.toml`` paths relative to the scenario's folder, never leaving it."""
     def fits(name: object) -> bool:
         return (isinstance(name, str) and name.endswith(".toml") and not name.startswith(("/", "\\"))
-                and ".." not in name.replace("\\", "/").split("/") and "\0" not in name and ":" not in name)
+                and ".." not in name.replace("\\", "/").split("/") and "\0" not in name and ":" not in name
+                and unprintable(name) is None)
     wanted = "an array of .toml file paths inside the scenario's folder (like \"powers.toml\" or \"powers/hexes.toml\")"
     if not isinstance(value, list):
         raise Bad(f"expected {wanted}, got {describe(value)}")

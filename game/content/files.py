@@ -13,6 +13,9 @@ import sys
 from pathlib import Path
 
 MEGABYTE = 2**20
+#: The largest scenario and power file read (a save or replay's copy of one is held to the same size).
+SCENARIO_BYTES = 16 * MEGABYTE
+POWER_FILE_BYTES = 4 * MEGABYTE
 
 
 class UnreadableFile(ValueError):

@@ -35,11 +35,11 @@ from typing import Any
 from components.powers import Power
 from components.values import shown
 from game.content.checks import did_you_mean
-from game.content.files import MEGABYTE, UnreadableFile, bom_hint, read_bounded, too_long_number
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, bom_hint, read_bounded, too_long_number
 from game.content.power_parse import KEYS, PowerError, parse_power
 
 __all__ = [
-    "ASSETS", "POWERS_DIR", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",
+    "ASSETS", "MAX_POWERS", "POWERS_DIR", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",
     "apply_power_overrides", "default_powers", "load_power_file", "load_powers", "parse_power", "power_file_text",
     "script_folder",
     "shipped_library",
@@ -48,7 +48,10 @@ __all__ = [
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 POWERS_DIR = ASSETS / "powers"
 SCRIPTS_DIR = ASSETS / "scripts"
-POWER_FILE_BYTES = 4 * MEGABYTE
+#: The most powers one battle's table holds (the shipped ones and a scenario's own files'): the computer
+#: player weighs every power a creature may use each turn (a creature that lists none may use them all),
+#: so 1,024 took 16 s a round for 50 creatures, and 30,000 14 s a round for two (docs/limits.md).
+MAX_POWERS = 128
 
 
 def script_folder(file: str | Path) -> Path:
@@ -116,6 +119,9 @@ def power_file_text(where: str, text: str, script_dir: Path | None) -> PowerFile
         return _broken(where, PowerError(f"{where}: cannot read: arrays or tables nested too deeply"))
     except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)
         return _broken(where, PowerError(f"{where}: cannot read: {too_long_number(text)}"))
+    if len(data) > MAX_POWERS:  # refused before each is checked: 30,000 took 4 s to check
+        return _broken(where, PowerError(f"{where}: {len(data):,} powers; expected at most {MAX_POWERS}, the most "
+                                         f"a battle takes (docs/limits.md)"), tuple(data))
     try:
         powers = {power_id: parse_power(power_id, table, where, script_dir) for power_id, table in data.items()}
     except PowerError as err:

@@ -16,14 +16,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.content.files import UnreadableFile, file_problem, inside_folder, read_bounded
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, read_bounded
 from game.scripting.errors import MAX_SOURCE_BYTES
 
-__all__ = ["RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
+__all__ = ["MAX_SCRIPTS", "MAX_SCRIPTS_BYTES", "RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
 
 #: The longest script file read: the longest the script hosts load, so that a file too long to load is
 #: refused as it is read, by its size, before a worker's clock is spent on it.
 SCRIPT_BYTES = MAX_SOURCE_BYTES
+#: The most scripts one scenario reads (its reactions, its creatures' and its powers' scripts), and
+#: their bytes together: each is parsed when the scenario loads and again when its battle first runs
+#: it, at 10-30 us a byte, so 2,000 small reactions took 24 s to load and build, and 8 scripts of
+#: 64 KiB 14 s (docs/limits.md promises 5 s).
+MAX_SCRIPTS = 32
+MAX_SCRIPTS_BYTES = 128 * 1024
 _EMPTY: Mapping[str, str] = types.MappingProxyType({})
 _KEYS = ("power_files", "scripts", "shipped_power_files")
 
@@ -65,6 +71,13 @@ class RecordedFiles:
             bad = next((k for k in table if not k or "\0" in k or len(k) > 4096), None)
             if bad is not None:
                 raise ValueError(f"files.{key}: {bad!r} is not a file name")
+            # each text held to the size of the file it stands for, which the disk's copy is read to: a
+            # 30 MB "martial.toml" took 47 s to be refused (a 4 MiB one reads in well under 10)
+            most = SCRIPT_BYTES if key == "scripts" else POWER_FILE_BYTES
+            big = next((k for k, v in table.items() if len(v) > most // 4 and len(v.encode("utf-8")) > most), None)
+            if big is not None:
+                raise ValueError(f"files.{key}[{big!r}]: {len(table[big].encode('utf-8')):,} bytes; expected at "
+                                 f"most {most:,}, the most such a file is read to")
         return cls(*(types.MappingProxyType(dict(value[key])) for key in _KEYS))
 
 
@@ -77,19 +90,34 @@ class ScriptReads:
     ``known``: the files found inside the folder before, by path (``inside_folder``'s cache).
     ``failed``: scripts that did not load, by (file name, use: "power" or "reaction"), with the key
     that said why: a script that several creatures use is blamed once, not once per creature.
+    ``bounded``: a scenario's reads, held to ``MAX_SCRIPTS`` scripts of ``MAX_SCRIPTS_BYTES`` together
+    (a battle's own, which the Python API's ``attach_reaction`` adds to, are not).
     """
 
     recorded: Mapping[str, str] | None = None
     read: dict[str, str] = field(default_factory=dict)
     known: dict[str, tuple[int, int]] | None = None
     failed: dict[tuple[str, str], str] = field(default_factory=dict)
+    bounded: bool = False
+    #: the first script refused past those limits (the ones after it point back to it)
+    past: str | None = None
+    #: the functions of each script parsed, by (host name, trusted): a sweep's variant of the scenario
+    #: is checked with its original's, so an unchanged script is not parsed (nor a sandbox started) again
+    parsed: dict[tuple[str, bool], frozenset[str]] = field(default_factory=dict)
 
     def text(self, folder: Path, name: str) -> str:
         """The text of script ``name``: recorded, or a regular file inside ``folder`` of at most ``SCRIPT_BYTES``.
 
         Raises:
-            UnreadableFile: it is not recorded, leads outside the folder, is missing, too big or not UTF-8.
+            UnreadableFile: it is not recorded, leads outside the folder, is missing, too big or not UTF-8,
+                or (``bounded``) one script more than a scenario may read, or past their bytes together.
         """
+        fresh = name not in self.read
+        if self.bounded and fresh and self.past:  # said in full once, for the first script past the limit
+            raise UnreadableFile(f"past this scenario's limit of scripts, as said above ({self.past})")
+        if self.bounded and fresh and len(self.read) >= MAX_SCRIPTS:  # refused before it is read
+            raise self._past(f"it would be script number {len(self.read) + 1} of this scenario; a scenario "
+                             f"reads at most {MAX_SCRIPTS} (docs/limits.md)", name)
         if self.recorded is not None:
             if name not in self.recorded:
                 raise UnreadableFile("it is not among the scripts this save or replay recorded")
@@ -103,8 +131,17 @@ class ScriptReads:
                 source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
             except UnicodeDecodeError:
                 raise UnreadableFile("not UTF-8 text") from None
+        total = sum(len(text.encode()) for text in self.read.values()) + len(source.encode())
+        if self.bounded and fresh and total > MAX_SCRIPTS_BYTES:
+            raise self._past(f"with it this scenario's scripts come to {total:,} bytes; expected at most "
+                             f"{MAX_SCRIPTS_BYTES:,} together (docs/limits.md)", name)
         self.read[name] = source
         return source
+
+    def _past(self, reason: str, name: str) -> UnreadableFile:
+        """The refusal of the first script past a limit; the ones after it point back to it."""
+        self.past = name
+        return UnreadableFile(reason)
 
 
 def script_problem(folder: Path, name: str) -> str | None:

@@ -25,6 +25,7 @@ from game.battle.script_names import POWER_ENTRIES, no_power_entry, no_reaction
 from game.content.checks import Problems
 from game.content.files import UnreadableFile, bom_hint, inside_folder
 from game.content.powers import (
+    MAX_POWERS,
     POWERS_DIR,
     SCRIPTS_DIR,
     PowerError,
@@ -38,7 +39,11 @@ from game.content.recorded import SCRIPT_BYTES, RecordedFiles, ScriptReads
 from game.scripting import ScriptError, ScriptHosts
 from game.scripting.signatures import entry_problems
 
-__all__ = ["SCRIPT_BYTES", "check_reactions", "check_power_scripts", "check_script_overrides",
+#: The most power files a scenario names: each may be 4 MiB of TOML, which tomllib reads at about a
+#: megabyte a second, and together they may define at most ``MAX_POWERS`` powers anyway.
+MAX_POWER_FILES = 16
+
+__all__ = ["MAX_POWER_FILES", "SCRIPT_BYTES", "check_reactions", "check_power_scripts", "check_script_overrides",
            "scenario_library", "scenario_power_files"]
 
 
@@ -71,13 +76,15 @@ def load_script(folder: Path, name: str, trusted: bool, hosts: ScriptHosts,
         _check_entries(name, source, entries, others, None)  # read from the text: no host to parse it
         return None
     host_name = f"{name}#{hashlib.sha256(source.encode()).hexdigest()[:12]}"
-    host = hosts.host(trusted)
-    try:
-        host.load(host_name, source)
-    except ScriptError as err:
-        raise ScriptError(name, err.reason.replace(host_name, name) + bom_hint(source), line=err.line,
-                          function=err.function, kind=err.kind) from None
-    functions = host.functions(host_name)
+    functions = reads.parsed.get((host_name, trusted))
+    if functions is None:  # parsed already for this scenario (its original, when a sweep checks a variant)
+        host = hosts.host(trusted)
+        try:
+            host.load(host_name, source)
+        except ScriptError as err:
+            raise ScriptError(name, err.reason.replace(host_name, name) + bom_hint(source), line=err.line,
+                              function=err.function, kind=err.kind) from None
+        functions = reads.parsed[(host_name, trusted)] = host.functions(host_name)
     _check_entries(name, source, entries, others, functions)
     return functions
 
@@ -179,6 +186,9 @@ def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir
     does not is reported by its key (``power_files[1]``). ``recorded``: the texts a save or replay
     recorded, read instead of the disk (None: the files in the scenario's folder)."""
     files: list[tuple[int, PowerFile]] = []
+    if len(names) > MAX_POWER_FILES:  # refused before any is read
+        problems.add("power_files", f"{len(names)} files; expected at most {MAX_POWER_FILES} (docs/limits.md)")
+        return files
     for i, name in enumerate(names):
         where = f"power_files[{i}]"
         if recorded is not None:
@@ -231,6 +241,11 @@ def scenario_library(names: tuple[str, ...], folder: Path | None, script_dir: Pa
     for file in library.broken:
         if file.path in index:  # one of its own redefines a shipped power (or an earlier file's)
             problems.add(f"power_files[{index[file.path]}]", str(file.error))
+    if len(library.powers) > MAX_POWERS:
+        mine = len(library.powers) - len(shipped.powers)
+        problems.add("power_files", f"the battle would have {len(library.powers):,} powers ({len(shipped.powers)} "
+                                    f"shipped and {mine:,} of its own); expected at most {MAX_POWERS} "
+                                    f"(docs/limits.md)")
     texts = RecordedFiles(types.MappingProxyType({names[i]: file.text for i, file in own}),
                           shipped=types.MappingProxyType({Path(f.path).name: f.text for f in shipped.files if f.text}))
     return library, texts

@@ -15,7 +15,7 @@ from typing import Any
 
 from components.values import MAX_SEED, Bound, shown
 from game.battle.facade import Battle
-from game.content.files import MEGABYTE, UnreadableFile, read_bounded, too_long_number
+from game.content.files import MEGABYTE, SCENARIO_BYTES, UnreadableFile, read_bounded, too_long_number
 from game.content.recorded import RecordedFiles
 from game.content.save_values import SaveError, argument_problem, decode_value
 
@@ -108,6 +108,13 @@ def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
         raise _fail(path, "scenario.text and scenario.path must be strings or null")
     if scenario["text"] is None and scenario["path"] is None:
         raise _fail(path, "scenario has neither text nor path")
+    if scenario["text"] is not None and len(scenario["text"]) > SCENARIO_BYTES // 4 \
+            and len(scenario["text"].encode("utf-8")) > SCENARIO_BYTES:  # the scenario file's own limit
+        raise _fail(path, f"scenario.text: {len(scenario['text'].encode('utf-8')):,} bytes; expected at most "
+                          f"{SCENARIO_BYTES:,}, the most a scenario file is read to")
+    if scenario["text"] is None and document["version"] >= 2:  # else the path's file, and the files beside it
+        raise _fail(path, "scenario.text: expected the scenario's TOML text, which a version 2 file carries and is "
+                          "played from (never a file on this disk), got null")
     if scenario["path"] is not None and ("\0" in scenario["path"] or len(scenario["path"]) > 4096):
         raise _fail(path, f"scenario.path {shown(scenario['path'])} is not a file path")
     if not _pairs(scenario["overrides"]):
@@ -192,7 +199,10 @@ def _orders_problem(orders: Any, signatures: Signatures) -> str | None:
     if not isinstance(orders, list) or not all(isinstance(o, list) and len(o) == 2 and isinstance(o[1], list)
                                                for o in orders):
         return shape
-    for turn, (_, issued) in enumerate(orders):
+    first: dict[Any, int] = {}
+    for turn, (actor, issued) in enumerate(orders):
+        if type(actor) is int and first.setdefault(actor, turn) != turn:  # the battle would keep only the last
+            return f"orders[{turn}]: actor {actor} is given orders twice in one round (orders[{first[actor]}] too)"
         for n, order in enumerate(issued):
             if not (isinstance(order, list) and len(order) == 3 and isinstance(order[0], str)
                     and isinstance(order[1], list) and isinstance(order[2], dict)):

@@ -23,7 +23,8 @@ an old save; the path is kept for people. So do the texts of the power files (th
 and the shipped ``assets/powers``) and of every script it or its battle read (``files``, from
 version 2): the file is replayed from them, never from the disk, and its scripts then run
 sandboxed (the texts came from a file, not from ``assets/``). A version 1 file still reads them
-from beside its scenario's path.
+from beside its scenario's path; a version 2 file whose scenario text is null is refused, never read
+from its path.
 
 Command arguments that JSON cannot say exactly are tagged:
 ``{"$tuple": [x, y]}``, ``{"$visibility": "POOR"}``, ``{"$float": "inf"}``, ``{"$dict": {}}``.
@@ -33,7 +34,8 @@ see game.content.atomic), so a crash or a kill mid-save leaves the previous file
 next save removes the temporary the killed one left. Every number a file gives is range-checked
 where it is read: the seed, ``build_commands`` and the numbers of every command's arguments
 (game.content.save_values), so a tampered save is refused with the key, never replayed into a
-crash.
+crash; and every text it carries at most as long as the file it stands for is read from disk (a
+scenario 16 MiB, a power file 4 MiB, a script 64 KiB).
 """
 
 from __future__ import annotations

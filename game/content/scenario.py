@@ -3,8 +3,9 @@
 One loader serves play, tests and simulations, so a file that plays is a file that tests and a
 simulation sweep (:meth:`Scenario.with_overrides`) goes through the very same checks as a person
 editing the file by hand. Every problem is reported in one :class:`ScenarioError` whose message names
-the file and the key (``creatures[2].health``) or the map square (``map.rows[3] column 7``), so a
-typo costs one look, not a debugging session.
+the file and the key (``creatures[2].health``; under overrides as they name it,
+``creatures.ogre.health``) or the map square (``map.rows[3] column 7``), so a typo costs one look,
+not a debugging session.
 
 File format (coordinates are squares, 0-based: row ``r`` of ``map.rows`` is ``y = r`` and the
 character in column ``c`` is ``x = c``; heights and radii are feet)::
@@ -53,6 +54,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     cover_bonus = 4
 
     [teams.knights]                       # a name --policy can write: no '=' or ',', no edge spaces
+                                          # (at most 50 teams)
     control = "human"                     # human | computer (default computer)
     colour = "#3060d0"                    # optional "#rrggbb"
 
@@ -87,7 +89,8 @@ read from ``scripts/`` beside the scenario (never a parent folder's), else from 
 add to the shipped powers; an id that is already a shipped power is an error. So a stranger's
 scenario is one folder (``ambush.toml``, ``my_powers.toml``, ``scripts/hex.star``) that works from
 anywhere. Every script and power file it names is read, and every script parsed, when it loads: a
-missing or broken one is refused with the key that names it.
+missing or broken one is refused with the key that names it. At most 16 power files, and a battle holds at most 128
+powers, the shipped ones included; at most 32 scripts, of 128 KiB together (docs/limits.md).
 """
 
 from __future__ import annotations
@@ -95,6 +98,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import tomllib
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,7 +107,7 @@ from typing import Any
 from components import Rules, Visibility
 from components.powers import Power
 from game.battle.facade import Battle
-from game.content.files import MEGABYTE, UnreadableFile, bom_hint, read_bounded, too_long_number
+from game.content.files import SCENARIO_BYTES, UnreadableFile, bom_hint, read_bounded, too_long_number
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
 from game.content.recorded import RecordedFiles
 from game.content.scenario_map import draw_map
@@ -124,7 +128,6 @@ __all__ = [
     "load_scenario_text",
 ]
 
-SCENARIO_BYTES = 16 * MEGABYTE
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,8 @@ class Scenario:
     power_library: PowerLibrary | None = field(default=None, repr=False, compare=False)
     parse_trusted: bool | None = field(default=None, repr=False, compare=False)
     _data: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: the scripts its load parsed (game.content.recorded.ScriptReads.parsed), not parsed again by an override
+    _parsed: Mapping[tuple[str, bool], frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
     #: What its battles work out about the map (paths, cover lines) and their in-process script
     #: hosts, shared by every battle built from it (and from its overridden copies): answers keyed
     #: by the layout of walls, so no battle sees another's state.
@@ -315,7 +320,7 @@ class Scenario:
         done = dict(self.overrides)
         done.update(overrides)
         context = Context(self.source, self.path, tuple(done.items()), self.library, self.parse_trusted,
-                          recorded=self.files if self.recorded else None)
+                          recorded=self.files if self.recorded else None, parsed=self._parsed)
         made = _made(data, context, self.text)  # its power files are the original's: so are their texts
         return dataclasses.replace(made, files=RecordedFiles(self.files.power_files, made.files.scripts,
                                                              self.files.shipped))
@@ -388,4 +393,5 @@ def _made(data: dict[str, Any], context: Context, text: str) -> Scenario:
     parsed = parse(data, context)
     # ``data`` is the scenario's own (fresh from tomllib, or a copy made for the overrides).
     return Scenario(**parsed, source=context.source, path=context.path, text=text, overrides=context.overrides,
-                    parse_trusted=context.trusted, _data=data, recorded=context.recorded is not None)
+                    parse_trusted=context.trusted, _data=data, recorded=context.recorded is not None,
+                    _parsed=types.MappingProxyType(context.reads.parsed))

@@ -25,14 +25,15 @@ from game.content.checks import MISSING, FieldSpec, Problems
 from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_power_scripts, check_reactions, scenario_library
+from game.content.scenario_costs import MAX_AREA_SQUARES, MAX_WALK_SQUARES, area_problem, walk_problem
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
+from game.content.scenario_teams import CONTROLS, MAX_TEAMS, TEAM_FIELDS, check_sides, check_teams
 from game.content.toml_values import toml_shown
 
 __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
-           "MAX_MAP_SIDE", "RULE_FIELDS",
+           "MAX_AREA_SQUARES", "MAX_MAP_SIDE", "MAX_TEAMS", "MAX_WALK_SQUARES", "RULE_FIELDS",
            "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
 
-CONTROLS = ("human", "computer")
 #: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
 #: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
 MAX_CREATURES = 50
@@ -45,7 +46,6 @@ LARGE_MAP_SQUARES = 512 * 512
 def max_creatures(width: int, height: int) -> int:
     """How many creatures a scenario may have on a map this size (``docs/limits.md``)."""
     return MAX_CREATURES_LARGE if width * height > LARGE_MAP_SQUARES else MAX_CREATURES
-_PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
 
 #: A scenario's seed, as every flag takes one (``--seed``, ``--only-seed``: 0..2**63-1). A negative
 #: seed is no other battle: Python's generator seeds from its absolute value, so -7 replays 7.
@@ -65,9 +65,6 @@ LIGHT_FIELDS: FieldSpec = types.MappingProxyType({
     "level": (c.level, Visibility.NORMAL),
 })
 AREA_FIELDS: FieldSpec = types.MappingProxyType(dict(LIGHT_FIELDS, level=(c.level, Visibility.POOR)))
-TEAM_FIELDS: FieldSpec = types.MappingProxyType({
-    "control": (c.one_of(CONTROLS), "computer"), "colour": (c.colour, None),
-})
 CREATURE_FIELDS: FieldSpec = types.MappingProxyType({
     "key": (c.key, MISSING), "name": (c.name, None), "team": (c.team_name, MISSING),
     "x": (c.whole(SQUARE), MISSING), "y": (c.whole(SQUARE), MISSING), "z": (c.number(HEIGHT), None),
@@ -103,11 +100,14 @@ class Context:
     trusted: bool | None = None
     files: PowerFileCache = field(default_factory=PowerFileCache, compare=False)
     recorded: RecordedFiles | None = None
+    #: scripts parsed already (an overridden copy's original's: see ``ScriptReads.parsed``)
+    parsed: Mapping[tuple[str, bool], frozenset[str]] = field(default_factory=dict, compare=False)
 
     @cached_property
     def reads(self) -> ScriptReads:
         """Where its scripts are read from, keeping the text of each (see game.content.recorded)."""
-        return ScriptReads(None if self.recorded is None else self.recorded.scripts)
+        return ScriptReads(None if self.recorded is None else self.recorded.scripts, bounded=True,
+                           parsed=dict(self.parsed))
 
     @cached_property
     def script_dir(self) -> Path:
@@ -244,26 +244,6 @@ def check_lit_squares(grid: Any, rules: Rules, lights: tuple[LightSpec, ...], ar
                           f"smaller map")
 
 
-def _teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSpec]:
-    if "teams" not in data:
-        problems.add("teams", "missing (required): one [teams.NAME] table per side")
-        return {}
-    teams: dict[str, TeamSpec] = {}
-    for i, (team, table) in enumerate((c.table_of(data["teams"], "teams", problems) or {}).items()):
-        where = f"teams.{team}"
-        try:
-            c.team_name(team)
-        except c.Bad as bad:
-            problems.add(where, "a team needs a name that is not blank" if not team.strip() else str(bad))
-            continue
-        if c.table_of(table, where, problems) is None:
-            continue
-        checked = c.check_fields(table, TEAM_FIELDS, where, problems)
-        if checked is not None:
-            teams[team] = TeamSpec(team, checked["control"], checked["colour"] or _PALETTE[i % len(_PALETTE)])
-    return teams
-
-
 @dataclass
 class _Creatures:
     """What checking one creature needs of the rest of the scenario."""
@@ -281,8 +261,17 @@ class _Creatures:
     #: the errors of broken power files said already (each is said once, by the first creature it concerns)
     told: set[str] = field(default_factory=set)
 
+    def where(self, i: int, table: Mapping[str, Any]) -> tuple[str, str]:
+        """How problems name creature ``i`` (and its square): ``creatures[1]`` (``creatures[1] (orc) x, y``) in
+        a file, and ``creatures.orc`` as an override names it (``--set creatures.orc.health=0``) once the
+        scenario has overrides, since the file's order is not what the person who swept it wrote."""
+        key = table.get("key")
+        if self.context.overrides and c.is_key(key):
+            return f"creatures.{key}", f"creatures.{key} x, y"
+        return f"creatures[{i}]", f"creatures[{i}] ({key}) x, y"
+
     def check(self, i: int, table: dict[str, Any], problems: Problems) -> CreatureSpec | None:
-        where = f"creatures[{i}]"
+        where, square_at = self.where(i, table)
         checked = c.check_fields(table, CREATURE_FIELDS, where, problems)
         if checked is None:
             return None
@@ -294,10 +283,10 @@ class _Creatures:
             problems.add(f"{where}.team", f"unknown team {shown(checked['team'])}"
                                           f"{c.did_you_mean(checked['team'], self.teams)}; teams are "
                                           f"{', '.join(repr(t) for t in self.teams) or '(none)'}")
-        _on_map(checked, f"{where} ({key}) x, y", self.grid, problems, walls_ok=False)
+        _on_map(checked, square_at, self.grid, problems, walls_ok=False)
         square = (checked["x"], checked["y"])
         if len(problems) == bad and square in self.squares:
-            problems.add(f"{where} ({key}) x, y", f"square {square} is already taken by {self.squares[square]!r}")
+            problems.add(square_at, f"square {square} is already taken by {self.squares[square]!r}")
         rows, legend = self.grid if self.grid is not None and len(problems) == bad else ((), {})
         ground = legend[rows[square[1]][square[0]]].ground if rows else None
         if ground is not None and checked["z"] is not None and checked["z"] < ground:  # (spawn raises it unsaid)
@@ -328,16 +317,16 @@ class _Creatures:
         check_reactions(checked["reactions"], f"{where}.reactions", folder, trusted, problems, reads)
 
 
-def check_sides(specs: list[CreatureSpec | None], teams: Mapping[str, TeamSpec], problems: Problems) -> None:
-    """Creatures on at least two teams: with none, or all on one side, no side can win and every
-    battle of it (a play, a whole simulation) would end undecided after its last round."""
-    sides = sorted({spec.team for spec in specs if spec is not None})
-    if len(sides) >= 2:
-        return
-    named = ", ".join(repr(t) for t in teams) or "(none)"
-    found = "no creatures" if not sides else f"every creature is on team {sides[0]!r}"
-    problems.add("creatures", f"{found}; expected creatures on at least two teams, or no side can win "
-                              f"(teams: {named})")
+def check_costs(specs: list[CreatureSpec], rules: Rules, grid: Any, library: PowerLibrary,
+                problems: Problems) -> None:
+    """The creatures' walks and their powers' areas, each within its budget of squares
+    (game.content.scenario_costs)."""
+    if grid is not None:  # (else the map is wrong, reported: nothing to measure them on)
+        width, height = len(grid[0][0]), len(grid[0])
+        for found in (walk_problem(specs, rules, width, height),
+                      area_problem(specs, library.powers, rules, width, height)):
+            if found:
+                problems.add("creatures", found)
 
 
 def _library(context: Context, files: tuple[str, ...], problems: Problems) -> tuple[PowerLibrary, RecordedFiles]:
@@ -363,7 +352,7 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
         problems.add("map", "missing (required): [map] with rows and legend")
     rules = check_rules(data.get("rules", {}), problems)
     lights, areas = _lights(data, "lights", grid, problems), _lights(data, "areas", grid, problems)
-    teams = _teams(data, problems)
+    teams = check_teams(data, problems)
     before_library = len(problems)
     library, texts = _library(context, head.get("power_files", ()), problems)
     # A power file that did not load (or a power_files key that was wrong) leaves the table short:
@@ -384,6 +373,7 @@ def parse(data: dict[str, Any], context: Context) -> dict[str, Any]:
              for i, table in enumerate(c.tables_of(data.get("creatures", []), "creatures", problems))]
     if len(problems) == before and not crowded:  # every creature read: now whether they make a battle
         check_sides(specs, teams, problems)
+        check_costs([s for s in specs if s is not None], rules, grid, library, problems)
     if problems.items:
         raise context.fail(problems)
     assert grid is not None

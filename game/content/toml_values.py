@@ -13,7 +13,7 @@ import tomllib
 from collections.abc import Iterator
 from typing import Any
 
-from components.values import shown
+from components.values import shown, unprintable
 
 __all__ = ["nesting", "parse_value", "split_values", "toml_shown", "toml_value"]
 
@@ -84,7 +84,10 @@ def toml_value(value: Any) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        bare = value and not any(c in value for c in ",\"'") and value == value.strip() and parse_value(value) == value
+        # never bare with a line break or a bidirectional control in it: a message or a table row would be
+        # broken in two or turned around by it (JSON's escapes, \n and \u202e, are TOML's)
+        bare = value and not any(c in value for c in ",\"'") and value == value.strip() \
+            and unprintable(value) is None and parse_value(value) == value
         return value if bare else json.dumps(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_quoted(v) for v in value) + "]"

@@ -22,6 +22,8 @@ from game.battle.reactions import new_hosts
 from game.content.powers import apply_power_overrides
 from game.content.references import check_script_overrides
 from game.content.scenario import Scenario, load_scenario
+from game.content.scenario_costs import area_problem
+from game.content.toml_values import toml_value
 from game.scripting import ScriptHosts
 from game.sim.template import ScenarioTemplate
 
@@ -111,8 +113,10 @@ class WorkerContext:
         if scenario is None:
             if len(self.scenarios) > CACHE_ENTRIES:
                 self.scenarios.clear()
-            scenario = load_scenario(path, trusted=self.trusted)
-            scenario = scenario.with_overrides(dict(overrides)) if overrides else scenario
+            # a variant is the file's scenario (loaded once, here too) with its overrides, whose check
+            # reuses what the file's load parsed: a sweep of 1,000 values does not read it 1,000 times
+            scenario = self.scenario_for(path, ()).with_overrides(dict(overrides)) if overrides \
+                else load_scenario(path, trusted=self.trusted)
             self.scenarios[key] = scenario
         return scenario
 
@@ -169,4 +173,9 @@ class WorkerContext:
         if powers is not None:  # a swept script is read, parsed and checked as the file's own are
             check_script_overrides(power_overrides, powers, scenario.source, scenario.script_dir,
                                    self.trusts(scenario))
+            # and a swept area as the file's own are (a burst of 10,000 ft for every creature)
+            found = area_problem(scenario.creatures, powers, scenario.rules, scenario.width, scenario.height)
+            if found:
+                shown = ", ".join(f"{key}={toml_value(value)}" for key, value in power_overrides)
+                raise ValueError(f"{scenario.source} (with overrides {shown}): creatures: {found}")
         return scenario
