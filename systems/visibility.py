@@ -33,8 +33,6 @@ def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -
     return lit
 
 
-
-
 def line_squares(start: tuple[int, int], end: tuple[int, int], steps: LineSteps | None = None
                  ) -> list[tuple[int, int]]:
     """The squares of tcod's Bresenham line from ``start`` to ``end``, both ends included; by
