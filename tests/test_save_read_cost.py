@@ -39,7 +39,7 @@ def test_the_arguments_are_still_checked_against_it() -> None:
     known: save_format.Signatures = {}
     assert call_problem("damage", (1, 3), {}, known) is None
     assert call_problem("damage", (1, 3), {"colour": "red"}, known) == \
-        "the arguments do not fit damage(): got an unexpected keyword argument 'colour'"
+        "damage cannot take the arguments [1, 3] {'colour': 'red'}: got an unexpected keyword argument 'colour'"
     orders = [[1, [["move", [1, 2, 3, 4, 5], {}]]]]
     assert call_problem("tick", (), {"orders": orders}, known) == \
-        "orders[0][1][0]: the arguments do not fit move(): too many positional arguments"
+        "orders[0][1][0]: move cannot take the arguments [1, 2, 3, 4, 5] {}: too many positional arguments"

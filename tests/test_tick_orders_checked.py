@@ -51,3 +51,19 @@ def test_a_logged_call_with_arguments_its_command_does_not_take_is_an_illegal_co
     with pytest.raises(IllegalCommand, match=r"the log's entry 0: spawn cannot take the arguments \['A', 1, 1\] "
                                              r"\{'colour': 'red'\}: got an unexpected keyword argument 'colour'"):
         Battle.replay(2, 8, 4, None, [("spawn", ("A", 1, 1), {"colour": "red"})])
+
+
+@pytest.mark.parametrize("refusal", [["refused", [], {}], ["refused", [3], {}], ["refused", ["no"], {"x": 1}]])
+def test_a_recorded_refusal_not_of_its_shape_is_refused_before_the_round(refusal: list) -> None:
+    """A refusal records its reason, once: ``["refused", []]`` reached ``args[0]`` inside the round (an
+    IndexError that left it half played), and a save holding it loaded."""
+    from game.content.save_format import call_problem
+
+    battle, a, _ = _battle()
+    log, events = list(battle.command_log), len(battle.events)
+    with pytest.raises(IllegalCommand, match=r"tick: the orders of actor 1: a recorded refusal is"):
+        battle.tick(orders=[[a, [refusal]]])
+    assert battle.command_log == log and len(battle.events) == events and battle.round == 0
+    assert "a recorded refusal is" in str(call_problem("tick", (), {"orders": [[a, [refusal]]]}))
+    battle.tick(orders=[[a, [["refused", ["it changed its mind"], {}]]]])
+    assert battle.round == 1

@@ -9,6 +9,7 @@ turns, powers and rolls, forecasts, snapshots and extensions.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -70,11 +71,12 @@ class Battle(Tactics, MapCommands, Turns, Extending):
             extend(battle)
         if isinstance(commands, (str, bytes)) or not isinstance(commands, Iterable):
             raise IllegalCommand(f"the log must be a list of (name, args, kwargs), not {shown(commands)}")
+        signatures: dict[str, inspect.Signature] = {}  # (worked out once a command, not once an entry)
         for index, logged in enumerate(commands):
             name, args, kwargs = validate_whole.log_entry(logged, f"the log's entry {index}")
             if not cls.is_command(name):
                 raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
-            wrong = cls.call_problem(name, args, kwargs)
+            wrong = cls.call_problem(name, args, kwargs, signatures)
             if wrong:
                 raise IllegalCommand(f"the log's entry {index}: {wrong}")
             getattr(battle, name)(*args, **kwargs)

@@ -177,15 +177,10 @@ def call_problem(method: str, args: Sequence[Any], kwargs: Mapping[str, Any],
     replay of 240,000 commands spent about 26 s of CPU before its first command was replayed.
     """
     known = {} if signatures is None else signatures
-    signature = known.get(method)
-    if signature is None:
-        signature = known[method] = inspect.signature(getattr(Battle, method))
-    try:
-        bound = signature.bind(None, *args, **kwargs)
-    except TypeError as err:
-        return f"the arguments do not fit {method}(): {err}"
-    if method != "tick":
-        return None
+    problem = Battle.call_problem(method, args, kwargs, known)
+    if problem or method != "tick":
+        return problem
+    bound = known[method].bind(None, *args, **kwargs)
     if bound.arguments.get("controller") is not None:
         return "a recorded tick holds the orders its controllers issued, never a controller"
     return _orders_problem(bound.arguments.get("orders"), known)
@@ -208,11 +203,7 @@ def _orders_problem(orders: Any, signatures: Signatures) -> str | None:
                     and isinstance(order[1], list) and isinstance(order[2], dict)):
                 return f"{shape}; orders[{turn}][1][{n}] is not [command, args, kwargs]"
             name, args, kwargs = order
-            if name == "refused":
-                continue
-            if not Battle.is_command(name) or name in ("tick", "begin_round", "end_turn"):
-                return f"orders[{turn}][1][{n}]: {shown(name)} is not an order a turn can issue"
-            problem = call_problem(name, args, kwargs, signatures)
+            problem = Battle.order_problem(name, args, kwargs, signatures)
             if problem:
                 return f"orders[{turn}][1][{n}]: {problem}"
     return None
