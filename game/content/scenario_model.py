@@ -6,7 +6,11 @@ from dataclasses import dataclass
 
 from components import Visibility
 
-__all__ = ["CreatureSpec", "LegendEntry", "LightSpec", "ScenarioError", "TeamSpec"]
+__all__ = ["MAX_CREATURES", "CreatureSpec", "LegendEntry", "LightSpec", "ScenarioError", "TeamSpec"]
+
+#: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
+#: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
+MAX_CREATURES = 50
 
 _SHOWN_PROBLEMS = 25  # a file with a mistake on every line says so without printing megabytes
 

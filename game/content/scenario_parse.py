@@ -26,7 +26,7 @@ from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrar
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_power_scripts, check_reactions, scenario_library
 from game.content.scenario_costs import MAX_AREA_SQUARES, MAX_WALK_SQUARES, area_problem, walk_problem
-from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
+from game.content.scenario_model import MAX_CREATURES, CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 from game.content.scenario_teams import CONTROLS, MAX_TEAMS, TEAM_FIELDS, check_sides, check_teams
 from game.content.toml_values import toml_shown
 
@@ -34,9 +34,6 @@ __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_
            "MAX_AREA_SQUARES", "MAX_MAP_SIDE", "MAX_TEAMS", "MAX_WALK_SQUARES", "RULE_FIELDS",
            "TEAM_FIELDS", "TOP_FIELDS", "Context", "parse"]
 
-#: Creatures a scenario may hold: one round with the computer player on every side stays under 5 s
-#: at this many on a 2-core machine (the computer player's planning is most of it; docs/limits.md).
-MAX_CREATURES = 50
 #: ...and on a map of more than ``LARGE_MAP_SQUARES`` squares, at most this many (each plan there
 #: searches bigger windows: 50 creatures on 1024x1024 with full-map lights took 7 s a round).
 MAX_CREATURES_LARGE = 25

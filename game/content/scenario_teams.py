@@ -13,7 +13,7 @@ from typing import Any
 
 from game.content import checks as c
 from game.content.checks import FieldSpec, Problems
-from game.content.scenario_model import CreatureSpec, TeamSpec
+from game.content.scenario_model import MAX_CREATURES, CreatureSpec, TeamSpec
 
 __all__ = ["CONTROLS", "MAX_TEAMS", "TEAM_FIELDS", "check_sides", "check_teams"]
 
@@ -21,7 +21,7 @@ CONTROLS = ("human", "computer")
 #: The most teams a scenario declares: one for each creature it may hold (``MAX_CREATURES``). Every
 #: declared team is a column of the simulation's table and CSV and a panel of its plot, so 300 teams
 #: took 164 s and 500 MB to plot two battles, and 3,000 had used 800 MB after three minutes.
-MAX_TEAMS = 50
+MAX_TEAMS = MAX_CREATURES
 TEAM_FIELDS: FieldSpec = types.MappingProxyType({
     "control": (c.one_of(CONTROLS), "computer"), "colour": (c.colour, None),
 })

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from components import Position
+from components.powers import source_parts
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -104,7 +105,7 @@ def unseen_sources(battle: Any, team: str, seen: Any) -> frozenset[tuple[str, in
     for kind, held in (("light", terrain.lights), ("area", terrain.areas)):
         for made_id, made in held.items():
             maker = makers.get((kind, made_id))
-            by_power = maker is not None or made.source.startswith("power:")
+            by_power = maker is not None or source_parts(made.source)[0] == "power"
             if by_power and maker not in ours and not seen[made.x, made.y]:
                 found.add((kind, made_id))
     return frozenset(found)
