@@ -41,10 +41,10 @@ FALL = "fall"
 REACTION = "reaction"
 #: What the simulation files damage of no power under (the GM's).
 OTHER = "other"
-#: Ids that already name a source of damage no power's id may share, in the order the simulation's
-#: table and ``battles.csv`` put them after the powers: :data:`FALL`, :data:`REACTION` and
-#: :data:`OTHER`. A power called ``fall`` had its uses and hits shown as the falls', and
-#: ``battles.csv`` got two ``dealt.fall`` columns.
+#: Ids that already name a source of damage no power's id may share, in the order ``battles.csv``
+#: puts them after the powers: :data:`FALL`, :data:`REACTION` and :data:`OTHER`.
+#: A power called ``fall`` had its uses and hits shown as the falls', and ``battles.csv`` got two
+#: ``dealt.fall`` columns.
 RESERVED_IDS: tuple[str, ...] = (FALL, REACTION, OTHER)
 
 

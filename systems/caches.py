@@ -30,8 +30,9 @@ V = TypeVar("V")
 
 
 class MapCaches:
-    """Path distance maps and search graphs, path costs and routes, cover-line counts, sight lines,
-    area squares and light masks, keyed by the layout of walls.
+    """Path distance maps and search graphs, path costs and routes, cover-line counts, sight lines and
+    answers (a small layout's whole sight table too), area squares and light masks, keyed by the
+    layout of walls.
 
     ``levels`` keeps each light's mask and the counts behind the last level grid (see
     :mod:`systems.lighting`).

@@ -17,8 +17,6 @@ from systems.drops import fall_dice
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead, is_flying
 
-#: The source of a landing's hit (the log's, and the damage system's in the GM phase).
-
 
 def round_fall_left(falling: Falling, rules: Rules) -> float:
     """How far a creature may still fall this round: a round's fall less what it has fallen in it.

@@ -7,6 +7,10 @@ line from the viewer steps together in numpy: tcod's Bresenham line (the same sq
 lines still longer than that step, so the work is the sum of the lines' lengths in array operations.
 The answer is the rules' "you can see" exactly as :func:`systems.visibility.sees` gives it: a line
 clear of walls between the ends, no square at no vision on it (its ends included), either direction.
+
+:func:`sight_table` is the same for every pair of squares of a small map without darkness, once: a
+map played battle after battle (a simulation) asks new pairs for hundreds of battles, each a walk
+in Python, where one table answers them all (see ``MapCaches.sight_table`` for when it is made).
 """
 
 from __future__ import annotations
