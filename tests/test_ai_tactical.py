@@ -9,14 +9,11 @@ import pytest
 
 from components import Fatigue
 from components.events import Fell, Pushed
-from components.powers import AreaShape, Power
-from components.rules import Rules
 from game import ai
 from game.ai.tactical import DEFAULT, shortlist
-from game.ai.tactical_turn import Turn, longest_reach
+from game.ai.tactical_turn import Turn
 from game.battle.facade import Battle
 from systems.geometry import distance_3d_ft
-from systems.power_checks import reach_ft
 from tests.ai_steps import end_square, moves_and_uses
 
 
@@ -381,29 +378,3 @@ def test_it_weighs_the_nearest_square_out_of_every_standing_enemys_reach():
     outside = [d for d in away if d > theirs]
     assert outside and min(outside) <= theirs + 2 * b.rules.square_ft, (squares, theirs)
 
-
-def test_a_melee_power_without_a_range_reaches_one_square_as_the_rules_say():
-    """A power with no range and no area is melee: the planner's reach is the rules' own (one square),
-    not 0 ft, so an enemy with such a bite is feared one square further than where it stands."""
-    rules = Rules()
-    bite = Power("bite", "Bite", "", targets="enemy", damage="1d6")
-    burst = Power("roar", "Roar", "", area=AreaShape("burst", radius_ft=15), damage="1d4")
-    assert longest_reach([bite], rules.square_ft) == reach_ft(bite, rules) == 5.0
-    assert longest_reach([bite, burst], rules.square_ft) == 15.0
-    assert longest_reach([], rules.square_ft) == 5.0
-
-
-def test_far_from_its_foe_it_steps_down_onto_hay_a_drop_no_fall_could_hurt():
-    """10 ft onto hay rolls no die, so the walk goes down it: closing in from a ledge's edge, the
-    planner takes that step rather than stay on top, and no fall is logged."""
-    b = Battle(seed=3, width=30, height=5)
-    for x in range(30):
-        for y in range(5):
-            b.set_ground(x, y, 10 if x <= 2 else 0, soft=x > 2)
-    me = b.spawn("walker", 2, 2, team="a", powers=["strike"], health=12)
-    b.spawn("foe", 28, 2, team="b", powers=["strike"], health=12)
-    b.start_combat()
-    decision = ai.decide(b, me, "tactical")
-    end = end_square(b, me, decision)
-    assert end[0] > 2, decision.why
-    assert b.forecast_move(me, end).fall is None, decision.why

@@ -117,8 +117,35 @@ def test_a_layout_gets_its_table_once_it_has_answered_enough_pairs_and_sight_sta
     for added, tabled in ((lambda: b.add_light(6, 6, 10, V.NORMAL), True),  # a new grid, no darkness
                           (lambda: b.add_area(6, 6, 5, V.NO_VISION), False)):  # darkness: not the walls' alone
         added()
-        assert b.can_see(viewer, (3, 3)) is not None and state.sight is not None and state.levels is not None
+        b.can_see(viewer, (3, 3))  # (a question of sight: the new grid's answers are looked up)
+        assert state.sight is not None and state.levels is not None
         assert (state.sight[2] is not None) == tabled
+        for here in squares:
+            want = [sees(walls, state.levels, int(V.NORMAL), here, there) for there in squares]
+            assert seen_from(state, int(V.NORMAL), here, squares) == want, here
+
+
+def test_a_wall_built_or_razed_after_the_table_is_made_is_seen_at_once() -> None:
+    """The table belongs to one layout of walls: a wall built afterwards is a new layout, answered
+    pair by pair (the old table is not read), and razing it brings the first layout's table back; every
+    answer stays the rules' own."""
+    caches = MapCaches()
+    b = Battle(seed=3, width=12, height=12, caches=caches)
+    viewer = b.spawn("viewer", 0, 0, team="a")
+    state, squares = b.state, list(np.ndindex(12, 12))
+    b.can_see(viewer, (3, 3))
+    for here in squares:
+        seen_from(state, int(V.NORMAL), here, squares)
+    b.add_light(6, 6, 10, V.NORMAL)  # a new grid: the table is made now
+    b.can_see(viewer, (3, 3))
+    assert state.sight is not None and state.sight[2] is not None
+    assert b.can_see(viewer, (11, 0))
+    for change, tabled in ((lambda: b.add_wall(6, 0), False), (lambda: b.remove_wall(6, 0), True)):
+        change()
+        b.can_see(viewer, (3, 3))
+        assert state.sight is not None and state.levels is not None and (state.sight[2] is not None) == tabled
+        assert b.can_see(viewer, (11, 0)) == tabled  # the wall on the row hides the far end while it stands
+        walls = state.terrain.blocking(Blocks.SIGHT)
         for here in squares:
             want = [sees(walls, state.levels, int(V.NORMAL), here, there) for there in squares]
             assert seen_from(state, int(V.NORMAL), here, squares) == want, here

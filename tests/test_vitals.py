@@ -18,4 +18,5 @@ def test_a_creature_is_helpless_exactly_when_it_cannot_act_and_is_told_the_worst
     state = helpless_state(conditions)
     assert (state is None) == can_act(conditions)
     if state is not None:
-        assert state == min(active & set(HELPLESS), key=HELPLESS.index)
+        worst_first = ("dead", "unconscious", "downed")  # what a refusal says: the worst state it is in
+        assert state == next(c for c in worst_first if c in active) and set(HELPLESS) == set(worst_first)
