@@ -243,8 +243,14 @@ def _teleported(c: _Context, e: Teleported) -> str:
     return f"{c.name(e.entity)} teleports to ({tx}, {ty})"
 
 
+def area_centre_words(e: AreaCreated) -> str:
+    """Where an area or light was made, as its log line says it: a window's fog replaces exactly these
+    words for one an enemy made out of the team's sight."""
+    return f" around ({e.x}, {e.y})"
+
+
 def _area(c: _Context, e: AreaCreated) -> str:
-    return f"{str(e.what).capitalize()} fills {_ft(e.radius_ft)} around ({e.x}, {e.y})"
+    return f"{str(e.what).capitalize()} fills {_ft(e.radius_ft)}{area_centre_words(e)}"
 
 
 def _effect_ended(c: _Context, e: EffectEnded) -> str:
@@ -380,13 +386,8 @@ def format_log(battle: Any) -> list[str]:
     return format_events(battle, _raw_events(battle))
 
 
-def format_with_notes(
-    battle: Any,
-    events: Sequence[Any],
-    notes: Mapping[int, Sequence[str]],
-    start: int = 0,
-    names: dict[int, str] | None = None,
-) -> list[str]:
+def format_with_notes(battle: Any, events: Sequence[Any], notes: Mapping[int, Sequence[str]], start: int = 0,
+                      names: dict[int, str] | None = None) -> list[str]:
     """:func:`format_events` for ``events[start:]``, with each note's lines put before the event at
     its index (the computer player's reasons, written just before the turn they explain)."""
     cuts = sorted(k for k in notes if start <= k < len(events))

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from components import Position
 from components.events import CREATURE_FIELDS, AreaCreated, Landed, Moved, Pushed, Spawned, Teleported
-from game.battle.log import format_events, format_with_notes
+from game.battle.log import area_centre_words, format_events, format_with_notes
 from game.battle.naming import display_names
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
@@ -133,8 +133,9 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
             continue  # (only about creatures out of the team's sight)
         elif isinstance(event, AreaCreated) and (event.what, event.x, event.y) in unseen_at:
             flush()
-            lines.extend(line.replace(f" around ({event.x}, {event.y})", " somewhere out of sight")
-                         for line in format_events(battle, [event], names))
+            centre = area_centre_words(event)  # (a line that would not say it is left out: it could tell where)
+            lines.extend(line.replace(centre, " somewhere out of sight")
+                         for line in format_events(battle, [event], names) if centre in line)
         elif isinstance(event, Moved) and event.entity in last:
             if last[event.entity] != i:
                 continue  # (a leg before the one that ends where the team sees it)
