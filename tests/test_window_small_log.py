@@ -76,3 +76,35 @@ def test_a_turn_strip_of_fifty_creatures_leaves_the_selected_creature_and_the_lo
     assert b.current_actor in chips and len(chips) < 50
     assert max(rect.bottom for rect in chips.values()) <= panel_h // STRIP_SHARE + 44
     assert window.renderer.log_scroll_max is None or window.renderer.log_scroll_max > 0  # a log, and more of it
+
+
+def test_a_long_name_and_a_long_power_label_are_cut_to_the_side_panel() -> None:
+    """A creature named at length ran off the side panel in the selected creature's line: the name,
+    its info and its powers' labels are cut to the panel with "...", never drawn past it."""
+    from game.play.app import App
+    from game.render.draw import Texts
+
+    b = Battle(seed=1, width=12, height=8)
+    me = b.spawn("Grenadier " * 20 + "the Last", 1, 1, team="blue", powers=["strike", "fireball"])
+    b.spawn("Foe", 8, 5, team="red", powers=["strike"])
+    app = App(b, {"blue"}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface(MIN_SIZE))
+    app.ui.selected = me
+    drawn: list[tuple[str, int]] = []
+    real = Texts.__call__
+
+    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
+        surface = real(self, string, *args, **kwargs)  # type: ignore[arg-type]
+        drawn.append((string, surface.get_width()))
+        return surface
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Texts, "__call__", spy)
+        window.renderer.texts.clear()
+        app.draw()
+    from game.render.panels import SIDEBAR_W
+
+    cut = [(s, w) for s, w in drawn if s.startswith("Grenadier Grenadier") and s.endswith("...")]
+    assert cut and all(w <= SIDEBAR_W - 36 for _, w in cut)  # the name's line, from x = 36 in the panel
+    assert not any("the Last  (blue, you)" in s for s, _ in drawn)  # the whole line was never drawn
+    assert any(s.startswith("1  Strike") for s, _ in drawn)

@@ -92,6 +92,16 @@ def shield(surface: pygame.Surface, centre: tuple[int, int], size: int) -> None:
     pygame.draw.polygon(surface, (20, 40, 80), points, 2)
 
 
+def clipped(text: str, font_: pygame.font.Font, width: int) -> str:
+    """``text`` cut to fit ``width`` pixels, ending in "..." where it was cut (a line that must stay
+    one line: a creature's name, a power's label)."""
+    if font_.size(text)[0] <= width:
+        return text
+    while text and font_.size(text + "...")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
 def wrap(text: str, font_: pygame.font.Font, width: int) -> list[str]:
     """``text`` broken into lines that fit ``width`` pixels; continuation lines are indented."""
     lines, line = [], ""

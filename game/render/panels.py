@@ -15,7 +15,7 @@ import pygame
 
 from components import Fatigue, Health, Position, Rules
 from game.render import theme
-from game.render.draw import Texts, panel, panel_lines, wrap
+from game.render.draw import Texts, clipped, panel, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
 from game.render.odds import reach_words
@@ -240,23 +240,27 @@ class SidePanel:
         health, fatigue, pos = battle.get(entity, Health), battle.get(entity, Fatigue), battle.get(entity, Position)
         pygame.draw.circle(side, self.colour_of(team), (22, y + 10), 8)
         control = "you" if team in ui.human_teams else "computer"
-        side.blit(text(f"{feed.name(battle, entity)}  ({team}, {control})", "body"), (36, y + 2))
+        room = side.get_width() - 50  # (the name, info and labels stay on their lines: cut, not run off)
+        who = clipped(f"{feed.name(battle, entity)}  ({team}, {control})", text.fonts["body"], room)
+        side.blit(text(who, "body"), (36, y + 2))
         y += 24
         info = f"Health {health.current}/{health.maximum}   Fatigue {fatigue.level}/{fatigue.maximum}   " \
                f"at ({pos.x}, {pos.y}) {pos.z:g} ft"
-        side.blit(text(info, "small", theme.TEXT_DIM), (14, y))
+        side.blit(text(clipped(info, text.fonts["small"], room + 22), "small", theme.TEXT_DIM), (14, y))
         y += 18
         conditions = sorted(battle.conditions(entity))
         if conditions:
-            side.blit(text("Conditions: " + ", ".join(conditions), "small", theme.ACCENT), (14, y))
-            y += 18
+            for line in wrap("Conditions: " + ", ".join(conditions), text.fonts["small"], room + 22):
+                side.blit(text(line, "small", theme.ACCENT), (14, y))
+                y += 18
         for index, power_id in enumerate(shown_powers(battle, entity, powers)[:9], start=1):
             try:
                 power = battle.power(power_id)
                 label = f"{index}  {power.name}  ({reach_words(power, battle.rules.square_ft)})"
             except (KeyError, ValueError):
                 label = f"{index}  {power_id}"
-            side.blit(text(label, "small", theme.ACCENT if power_id == ui.power else theme.TEXT), (22, y))
+            side.blit(text(clipped(label, text.fonts["small"], room + 14), "small",
+                           theme.ACCENT if power_id == ui.power else theme.TEXT), (22, y))
             y += 17
         return y + 6
 
