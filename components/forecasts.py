@@ -111,7 +111,8 @@ class TargetForecast:
     ``affected`` is the chance that its effects apply in full (the attack hits, or the save fails);
     ``damage`` and ``healing`` count every outcome (misses as 0, saves halved); ``downs`` is the
     chance the damage (with a fall it causes) drops it to 0 Health; ``kills`` the chance it leaves
-    it dead (at 0 Health with a full Fatigue track: each hit at 0 costs fatigue).
+    it dead (at 0 Health with a full Fatigue track: each hit at 0 costs fatigue); ``revives`` the
+    chance the healing brings a creature at 0 Health back above it (no longer downed).
     """
 
     target: int
@@ -126,6 +127,7 @@ class TargetForecast:
     fall: FallOdds | None = None
     downs: float = 0.0
     kills: float = 0.0
+    revives: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

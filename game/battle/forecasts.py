@@ -212,8 +212,11 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         full, half, attack, save = self._landing(power, user, target, origin, target_square)
         damage, healing, pushed_to, fall, downs, kills, ally = self._effects(power, user, target, origin, team, full,
                                                                              half, target_square)
+        # healed at 0 Health, it is downed no more (the conditions' own test: downed is 0 Health; the dead
+        # are healed nothing, which the healing's outcomes already count)
+        downed = healing is not None and esper.component_for_entity(target, Health).current == 0
         return TargetForecast(target, ally, full, attack, save, damage, healing, power.grants, pushed_to, fall,
-                              downs, kills)
+                              downs, kills, healing.at_least(1) if downed and healing is not None else 0.0)
 
     def _effects(self, power: Power, user: int, target: int, origin: tuple[int, int], team: str, full: float,
                  half: float, target_square: tuple[int, int] | None = None

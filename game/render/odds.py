@@ -68,6 +68,8 @@ def target_lines(t: Any, name: NameFn, user: int | None = None) -> list[Line]:
         lines.append((f"  damage {_dice(t.damage)}", "text"))
     if t.healing is not None:
         lines.append((f"  healing {_dice(t.healing)}", "good"))
+    if t.revives > 0:
+        lines.append((f"  back on its feet: {t.revives:.0%}", "good" if t.ally else "bad"))
     if t.conditions:
         lines.append((f"  {t.affected:.0%}: {', '.join(t.conditions)}", "text"))
     if t.pushed_to is not None:
