@@ -27,7 +27,7 @@ from systems.odds import chance_at_least
 from systems.paths import blocked_for
 from systems.rolls import attack_mode, defense_against, defense_value, roll_mode
 from systems.state import BattleState
-from systems.visibility import level_at, seen_from, sight_level, vision_value
+from systems.visibility import level_at, seen_from, sight_value, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
 
@@ -87,7 +87,7 @@ def vantage(state: BattleState, user: int, square: tuple[int, int], z: float | N
     (where its queued orders leave it), else as :func:`height_at` guesses."""
     height = height_at(state, user, square) if z is None else z
     return Vantage(user, square, height, esper.component_for_entity(user, Creature).team,
-                   int(sight_level(state, user, square)))
+                   sight_value(state, user, square))
 
 
 def vantages(state: BattleState, user: int, squares: list[tuple[int, int]]) -> list[Vantage]:
