@@ -81,11 +81,16 @@ class FallingSystem(esper.Processor):
         if is_dead(health, fatigue):
             self.state.in_air.discard(entity)
             return
-        if is_flying(movement, esper.component_for_entity(entity, Conditions)) or position.z <= ground:
-            if position.z < ground:
-                position.z = ground  # the ground rose under it (set_ground): it stands on top
-            falling.start_z = None
+        if is_flying(movement, esper.component_for_entity(entity, Conditions)):
+            falling.start_z = None  # flight caught it: a fall under way ends unhurt
             self.state.in_air.discard(entity)
+            return
+        if position.z <= ground:
+            position.z = ground  # the ground rose under it (set_ground): it stands on top
+            if falling.start_z is None:
+                self.state.in_air.discard(entity)
+            else:
+                self._land(entity, falling, ground)  # it met the ground mid-fall: it fell all the same
             return
         if falling.start_z is None:
             falling.start_z = position.z
@@ -107,7 +112,7 @@ class FallingSystem(esper.Processor):
         state, rules = self.state, self.state.rules
         position = esper.component_for_entity(entity, Position)
         assert falling.start_z is not None
-        distance = falling.start_z - ground
+        distance = max(falling.start_z - ground, 0.0)  # (the ground may have risen past where it began)
         soft = bool(state.terrain.soft[position.square])
         dice = fall_dice(distance, soft, rules)
         damage = sum([die(state.rng, rules.fall_die_sides) for _ in range(dice)])

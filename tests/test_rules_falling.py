@@ -316,3 +316,19 @@ def test_an_unconscious_natural_flier_falls_a_downed_one_keeps_flying():
     [landed] = kinds(b, "landed", sleepy)
     assert (landed.distance_ft, landed.dice) == (40, 4) and "prone" in b.conditions(sleepy)
     assert "unconscious" in b.conditions(held) and b.get(held, Position).z == 30  # its granted flight holds it
+
+
+@pytest.mark.parametrize(("raised_to", "dice"), [(500, 50), (600, 40), (995, 0)])
+def test_ground_raised_to_meet_a_creature_mid_fall_lands_it_from_where_the_fall_began(battle, raised_to, dice):
+    """A fall over several rounds ends where the ground is, even if the ground came up to meet it: the
+    creature has still fallen from where it began, and lands hurt as far as it fell (onto the new
+    ground, lifted onto it if the ground rose past it). A rise to within 10 ft of the start does not hurt."""
+    e = drop(battle, 1000)
+    assert battle.get(e, Position).z == 500 and not kinds(battle, "landed", e)  # a round's fall: still in the air
+    battle.set_ground(2, 2, raised_to)
+    [landed] = kinds(battle, "landed", e)
+    assert (landed.distance_ft, landed.dice) == (1000 - raised_to, dice)
+    assert battle.get(e, Position).z == raised_to
+    assert ("prone" in battle.conditions(e)) == (dice > 0)
+    battle.tick()
+    assert len(kinds(battle, "landed", e)) == 1 and len(kinds(battle, "fell", e)) == 1  # it fell once, landed once

@@ -29,7 +29,8 @@ class MapCommands(BattleCore):
 
         Mid-battle this is a floor giving way, and it settles at once like any map change: whoever
         is left above the ground falls now and lands before its next order, and whoever the ground
-        rose under stands on top. While the battle is set up this is drawing the map, not a fall: a
+        rose under stands on top: one it met in a fall spanning rounds lands there at once, hurt as
+        far as it fell from where its fall began. While the battle is set up this is drawing the map, not a fall: a
         creature standing on the square stays on its ground, raised or lowered, at once, so its
         forecasts and queued orders start from the height it will act from, and the order in which
         the map was drawn does not matter. One placed above the ground (``spawn(z=...)``) keeps its
