@@ -223,12 +223,14 @@ class MoveForecast(NamedTuple):
     """What a move to a square would do.
 
     ``stops_at`` is where the creature would end up (a walk stops at the first square with nothing
-    under it), ``path`` the squares it would cross, ``fall`` the fall that follows if any. ``cover``
+    under it), ``path`` the squares it would cross, ``fall`` the fall that follows if any, ``z`` the
+    height it is left at (a flier's flight, raised by higher ground; a walker's ground there, after
+    the fall; None for a move it cannot make). ``cover``
     maps each living enemy to whether the walls would give cover from it there; ``visibility`` is
     the light at that square and ``vision`` the creature's own sight there.
 
     (A NamedTuple, as :class:`Threat` is: a planner asks for a few squares' moves every turn, and a frozen
-    dataclass's ``__init__`` pays a setattr call for each of these eleven fields.)
+    dataclass's ``__init__`` pays a setattr call for each of these twelve fields.)
     """
 
     entity: int
@@ -242,6 +244,7 @@ class MoveForecast(NamedTuple):
     cover: tuple[tuple[int, bool], ...] = ()
     visibility: int = 3
     vision: int = 3
+    z: float | None = None
 
 
 class ThreatSource(NamedTuple):

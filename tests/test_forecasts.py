@@ -180,6 +180,23 @@ def test_a_move_forecast_is_the_move_that_happens() -> None:
     assert b.get(walker, Position).square == (3, 2)
 
 
+@pytest.mark.parametrize("flying", [False, True])
+def test_a_move_forecast_says_the_height_the_move_leaves_the_creature_at(flying: bool) -> None:
+    """A walker off a 20 ft ledge is left on the ground below once its fall settles; a flier keeps its
+    height, raised by the ledge it crosses. The planner reads this height for its next turn's reach."""
+    b = Battle(seed=5, width=10, height=6)
+    for x in range(0, 3):
+        b.set_ground(x, 2, 20)
+    mover = b.spawn("Mover", 0, 2, team="blue", health=60, z=20 if flying else None, flying=flying)
+    b.spawn("Watcher", 8, 5, team="red")
+    f = b.forecast_move(mover, (4, 2))
+    assert f.legal and f.z == (20.0 if flying else 0.0)
+    assert b.forecast_move(mover, (9, 5)).z is None  # out of its reach: no height to be left at
+    b.move(mover, 4, 2)
+    b.tick()
+    assert b.get(mover, Position).z == f.z
+
+
 def test_a_move_forecast_after_a_queued_climb_starts_from_the_top() -> None:
     """A walker keeps the height a climb gives it: after a move up onto the wall top is queued, a
     move down off the far side falls the wall's height (from where it stands now it would not)."""

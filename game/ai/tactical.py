@@ -158,7 +158,7 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     """
     w, end = turn.weights, threat.square
     fall, fall_downs = _fall_cost(turn, move if jump is None else jump)
-    z = turn.z[turn.me] if move is None else float(turn.battle.state.terrain.ground[end])
+    z = turn.z[turn.me] if move is None or move.z is None else move.z
     base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, threat, z, field)
     # what it takes there with no blow of its own downing anyone first: asked once, since an option
     # whose blow downs no one takes the same (a source's share times 1.0 is the share itself)

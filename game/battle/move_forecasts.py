@@ -119,7 +119,7 @@ class MoveForecasts(Creatures):
         return MoveForecast(entity, goal, True, None, cost, path, stop, fall,
                             tuple((enemy, has_cover(state, square, stop)) for enemy, square in self._enemies(entity))
                             if cover else (),
-                            level, vision)
+                            level, vision, z if flying else ground)
 
     def _enemies(self, entity: int) -> list[tuple[int, tuple[int, int]]]:
         """Living creatures of other teams, with their squares."""
