@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from game import Battle
-from game.play.demo import run_headless, scene_lines
+from game.play.demo import finished, run_headless, scene_lines
 
 
 def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:
@@ -37,3 +37,21 @@ def test_the_scene_tells_what_the_light_does_as_the_rolls_do(level: str, said: s
     b = Battle(seed=1, width=4, height=4)
     b.set_ambient(level)
     assert scene_lines(b)[0] == f"Scene: the light is {level} {said}"
+
+
+def test_the_demo_stops_when_the_battle_is_decided_not_when_one_of_three_sides_falls() -> None:
+    """With three teams, one side's death leaves two standing: the battle is not decided, and the demo
+    plays on (it once stopped as soon as any side had no one left standing)."""
+    b = Battle(seed=3)
+    doomed = b.spawn("Doomed", 1, 1, team="green", health=1)
+    b.spawn("Blue", 8, 8, team="blue")
+    red = b.spawn("Red", 14, 14, team="red", health=1)
+    for _ in range(5):
+        b.damage(doomed, 10)
+        b.tick()
+    assert "dead" in b.conditions(doomed) and b.winner() is None
+    assert not finished(b)
+    for _ in range(5):
+        b.damage(red, 10)
+        b.tick()
+    assert b.winner() == "blue" and finished(b)

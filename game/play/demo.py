@@ -245,9 +245,9 @@ def play_round(demo: Demo, seed: int, policy: str = "tactical", told: set[tuple[
 
 
 def finished(battle: Any) -> bool:
-    """Someone has died and one side has nobody left standing."""
-    died = any(isinstance(e, Died) for e in battle.state.events)
-    return died and battle.standing_teams() != {battle.team(e) for e in battle.creatures()}
+    """The battle is decided (:meth:`~game.battle.facade.Battle.winner`, the one answer) and someone
+    has died: the demo plays on past a last stand of downed creatures to show a death in its log."""
+    return battle.winner() is not None and any(isinstance(e, Died) for e in battle.events)
 
 
 def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: int, seed: int, policy: str,
