@@ -20,6 +20,7 @@ from typing import IO, Any
 from components.powers import OTHER, RESERVED_IDS
 from game.content.toml_values import toml_value
 from game.sim.runner import DRAW
+from game.sim.tally import COUNTERS
 
 #: Failed battles whose seed and error are kept for the report (all are counted).
 MAX_KEPT_FAILURES = 200
@@ -96,7 +97,7 @@ class VariantStats:
         self.first_wins += bool(row.get("first")) and row.get("first") == row["winner"]
         self.rounds_total += int(row["rounds"])
         self.rounds_hist[int(row["rounds"])] += 1
-        for key in ("downs", "deaths", "unconscious", "falls", "fall_damage", "script_failures"):
+        for key in COUNTERS:
             self.counts[key] += int(row.get(key, 0))
         self.uses.update(row.get("uses", {}))
         self.dealt.update(row.get("dealt", {}))
@@ -132,8 +133,7 @@ class VariantStats:
                             "low": wilson(self.first_wins, n - self.wins[DRAW])[0],
                             "high": wilson(self.first_wins, n - self.wins[DRAW])[1]},
             "mean_rounds": self.mean(self.rounds_total),
-            **{key: self.mean(self.counts[key]) for key in ("downs", "deaths", "unconscious", "falls",
-                                                            "fall_damage", "script_failures")},
+            **{key: self.mean(self.counts[key]) for key in COUNTERS},
             "powers": {p: {"uses": self.mean(self.uses[p]), "dealt": self.mean(self.dealt[p]),
                            "taken": {t: self.mean(self.taken[t, p]) for t in self.teams}} for p in powers},
             "refused": self.refused, "script_battles": self.script_battles,
@@ -200,8 +200,8 @@ class CsvSink:
     damage from anything else lands in ``other``.
     """
 
-    BASE = ("variant", "battle", "seed", "winner", "first", "rounds", "error", "downs", "deaths", "unconscious",
-            "falls", "fall_damage", "script_failures", "script_error", "refused", "refusal", "replay")
+    BASE = ("variant", "battle", "seed", "winner", "first", "rounds", "error", *COUNTERS, "script_error", "refused",
+            "refusal", "replay")
     TEXT = frozenset({"first", "winner", "error", "script_error", "refusal", "replay"})
 
     def __init__(self, handle: IO[str], variants: Sequence[VariantStats], powers: Iterable[str]) -> None:

@@ -154,6 +154,13 @@ def _refusals(battle: Any, started: int, given: int, first_given: str, given_at:
     return given + len(late), first_given
 
 
+def blank_row(seed: int, error: str = "") -> dict[str, Any]:
+    """A battle's row before anything is known of it: what a battle that failed, or whose worker died,
+    is reported with (one shape for every row, so the report and the CSV read them alike)."""
+    return {"seed": seed, "winner": "", "rounds": 0, "error": error, "refused": 0, "refusal": "", "replay": "",
+            "script_failures": 0, "script_error": ""}
+
+
 def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactical", max_rounds: int = 50,
                hook: str | None = None, replay_dir: str | None = None, always_replay: bool = False,
                strict_scripts: bool = False, timings: dict[str, float] | None = None,
@@ -173,8 +180,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
     is the scripts' sandbox; without one the battle gets a fresh, unsandboxed context of its own.
     """
     context = context or WorkerContext()
-    row: dict[str, Any] = {"seed": seed, "winner": "", "rounds": 0, "error": "", "refused": 0, "refusal": "",
-                           "replay": "", "script_failures": 0, "script_error": ""}
+    row = blank_row(seed)
     battle = None
     scenario = None
     build_commands = 0

@@ -16,6 +16,9 @@ from components.powers import FALL, OTHER, REACTION, effect_source, source_parts
 
 #: Events that only add one to a counter of the row.
 _COUNTED: Mapping[type, str] = MappingProxyType({Downed: "downs", Died: "deaths", Unconscious: "unconscious"})
+#: The counts a battle's row carries, each a number of its events (``fall_damage``: the falls' damage
+#: summed); the report sums them over battles and its CSV gives each a column.
+COUNTERS = ("downs", "deaths", "unconscious", "falls", "fall_damage", "script_failures")
 
 
 def _source_key(source: str, effects: Mapping[str, str], powers: Container[str]) -> str:
@@ -43,7 +46,7 @@ class _Tally:
         self.uses: Counter[str] = Counter()
         self.dealt: Counter[str] = Counter()
         self.taken: dict[str, Counter[str]] = defaultdict(Counter)
-        self.counts = Counter(downs=0, deaths=0, unconscious=0, falls=0, fall_damage=0, script_failures=0)
+        self.counts = Counter(dict.fromkeys(COUNTERS, 0))
         self.script_error = ""
 
     def add(self, event: Any) -> bool:

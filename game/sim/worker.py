@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from game.sim.context import Overrides, WorkerContext
-from game.sim.runner import run_battle
+from game.sim.runner import blank_row, run_battle
 
 #: Address space a pool worker may use; a battle needs about 200 MiB, a runaway script far more.
 WORKER_MEMORY_BYTES = 2 * 2**30
@@ -142,8 +142,7 @@ def worker_init() -> None:
 
 def failed_rows(chunk: Chunk, error: str) -> list[dict[str, Any]]:
     """Rows for battles that produced nothing (their worker died): counted, with seed and reason."""
-    return [{"seed": seed, "winner": "", "rounds": 0, "error": error, "refused": 0, "refusal": "", "replay": "",
-             "variant": chunk.variant, "battle": index} for index, seed in chunk.battles]
+    return [{**blank_row(seed, error), "variant": chunk.variant, "battle": index} for index, seed in chunk.battles]
 
 
 def _mark_start(path: str, watched: bool) -> None:
