@@ -54,3 +54,21 @@ def test_a_local_clusters_workers_leave_ctrl_c_to_the_parent() -> None:
     assert handlers and set(handlers.values()) == {repr(signal.SIG_IGN)}
     assert levels and all(found == [logging.ERROR] for found in levels.values())
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the parent's own is as it was
+
+
+def test_a_local_cluster_that_does_not_start_is_one_line_before_any_battle(monkeypatch, capsys, tmp_path) -> None:
+    """A cluster that cannot start (no free port, no processes) was a traceback from inside distributed."""
+    import distributed
+
+    from game.sim.cli import main
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("[Errno 98] Address already in use")
+
+    monkeypatch.setattr(distributed, "LocalCluster", refuse)
+    code = main(["assets/scenarios/ledge.toml", "--engine", "dask", "--battles", "2", "--no-progress",
+                 "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert err.strip() == ("simulate: --engine dask: cannot start a local Dask cluster "
+                           "(OSError: [Errno 98] Address already in use)")

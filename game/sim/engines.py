@@ -186,7 +186,12 @@ class PoolEngine(Engine):
 
 
 class DaskEngine(Engine):
-    """Dask distributed: a scheduler at an address, or a local cluster of ``workers`` (default 2)."""
+    """Dask distributed: a scheduler at an address, or a local cluster of ``workers`` (default 2).
+
+    Raises:
+        ValueError: (from ``__init__``, before any battle) dask[distributed] is not installed, the
+            scheduler cannot be used, or the local cluster does not start; ``simulate`` says it in one line.
+    """
 
     def __init__(self, scheduler: str | None, workers: int | None) -> None:
         try:
@@ -195,7 +200,8 @@ class DaskEngine(Engine):
 
             from game.sim.dask_worker import SimWorkerPlugin
         except ImportError as err:  # a loud, actionable failure: never a silent fallback to the pool
-            raise RuntimeError("--engine dask needs dask[distributed]: pip install 'dask[distributed]'") from err
+            raise ValueError(f"--engine dask needs dask[distributed] (pip install 'dask[distributed]'): "
+                             f"{one_line(err)}") from None
 
         # A task whose worker dies fails at once (KilledWorker) rather than being retried on other
         # workers, so a battle that kills its worker takes down one worker, is isolated by the
@@ -214,10 +220,14 @@ class DaskEngine(Engine):
             # Ctrl+C is the parent's to handle (its processes inherit SIGINT ignored); and only errors of
             # distributed's own are printed: its warnings as a run stops (a task cancelled, a worker
             # killed) said in its words what the table then says of the battles.
-            with sigint_ignored():
-                self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
-                                            dashboard_address=None, silence_logs=logging.ERROR,
-                                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+            try:
+                with sigint_ignored():
+                    self.cluster = LocalCluster(n_workers=workers or 2, threads_per_worker=1, processes=True,
+                                                dashboard_address=None, silence_logs=logging.ERROR,
+                                                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+            except Exception as err:  # no free port, no processes: one line, before any battle, as above
+                raise ValueError(f"--engine dask: cannot start a local Dask cluster ({type(err).__name__}: "
+                                 f"{one_line(err)})") from None
             self.client = Client(self.cluster)
         self.client.register_plugin(SimWorkerPlugin())
         n = max(1, len(self.client.scheduler_info().get("workers", {})))
