@@ -2,7 +2,7 @@
 
 With a display it opens the window and plays itself; without one it plays headless, writes a PNG
 per round and the combat log, and returns the log so the caller can print it. The battle comes from
-``assets/scenarios/demo.toml`` when the scenario loader exists, else it is built in code; either way
+``assets/scenarios/demo.toml`` (a file that does not load is an error, never some other battle), and
 a small "director" adds the beats a short random fight might not produce on its own (someone steps
 off the ledge), so the demo always shows a fall, a surprise, a torch in the dark, cover and a death.
 """

@@ -24,7 +24,7 @@ class SimConfig:
         sets: swept keys and their values, ``[("powers.fireball.damage", ["4d6", "6d6"])]``; their
             product is the grid of variants.
         workers: worker processes (pool engine); None means every core.
-        policy: the AI policy for every side.
+        policy: the AI policy: one for every team, or per team (``keep=tactical,raiders=greedy``).
         max_rounds: rounds before a battle is called a draw.
         engine: "pool" or "dask".
         scheduler: a Dask scheduler address; None starts a local two-worker cluster.

@@ -29,7 +29,7 @@ class SimWorkerPlugin(WorkerPlugin):
         self.context: WorkerContext | None = None
 
     def setup(self, worker: Any) -> None:
-        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # Ctrl+C belongs to the nanny, not to us
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # no window in a worker
         self.context = WorkerContext()
 
     def teardown(self, worker: Any) -> None:

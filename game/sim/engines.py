@@ -176,7 +176,8 @@ class PoolEngine(Engine):
         super().restart()
 
     def close(self, cancel: bool) -> None:
-        """Shut an own pool: after the last chunk, or at once when the run was cut short (Ctrl+C)."""
+        """Shut an own pool; with ``cancel``, at once, its workers stopped (``simulate`` always asks so:
+        by then every chunk is in, or the run was cut short), else after the chunks still queued."""
         if not self.own:
             return
         if cancel:

@@ -1,5 +1,5 @@
-"""Results of a simulation: running totals per variant, the terminal table and the CSV (the plots:
-:mod:`game.sim.plots`).
+"""Results of a simulation: running totals per variant, the terminal table and the CSV (the plots
+are drawn from these totals in :mod:`game.sim.plots`).
 
 Totals are whole-number counters only (no running float means), so the table does not depend on
 the order in which rows arrive: a process pool and a Dask cluster finishing battles in different
@@ -298,5 +298,3 @@ def _grid(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         return "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
     return "\n".join([line(head), "  ".join("-" * w for w in widths), *(line(r) for r in rows)])
 
-
-# ---------------------------------------------------------------------------------------------- plots

@@ -169,7 +169,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
 
     Any exception while building or playing (a script error surfacing as Python, a hook, a bug in
     the rules) becomes a row with ``error`` set, and when ``replay_dir`` is given the battle is
-    written there with :func:`game.saves.write_replay` so it can be stepped through. A battle
+    written there with :func:`game.content.saves.write_replay` so it can be stepped through. A battle
     that fails is reported, never dropped: the caller counts it.
 
     A script that fails inside the battle does not raise (the hook drops its commands and records a

@@ -38,7 +38,7 @@ class Chunk:
         path: the scenario file (workers load it themselves; a path is cheaper to ship than a world).
         overrides: the variant's ``(key, value)`` overrides, scenario and power keys together.
         battles: ``(battle index, seed)`` pairs.
-        policy: the AI policy for every team.
+        policy: the AI policy: one for every team, or per team (as ``SimConfig.policy``).
         max_rounds: the round limit (a draw when reached).
         hook: optional ``module:function`` called after each build.
         replay_dir: where failed battles' replays go (None: nowhere).
