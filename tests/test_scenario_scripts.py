@@ -9,6 +9,7 @@ import pytest
 
 from components import Position
 from game.battle.log import format_events
+from game.content.powers import runs_in_process
 from game.content.scenario import ScenarioError, load_scenario, load_scenario_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,3 +128,21 @@ def test_a_script_name_is_held_to_one_rule_wherever_it_is_given(name: str) -> No
         parse_power("zap", {"name": "Zap", "description": "d", "range_ft": 30, "damage": 3, "script": name}, "test")
     with Battle(seed=1) as b, pytest.raises(IllegalCommand, match=r"file name"):
         b.attach_reaction(name)
+
+
+def test_a_scenarios_trust_is_its_files_unless_the_caller_says(tmp_path: Path) -> None:
+    """One rule of the sandbox's boundary: the shipped scenario's scripts run in this process, a copy
+    of it elsewhere runs them sandboxed; a caller (a sandboxed simulation worker) may say otherwise."""
+    shipped = load_scenario(ROOT / "assets/scenarios/ambush.toml")
+    copy = tmp_path / "ambush.toml"
+    copy.write_text((ROOT / "assets/scenarios/ambush.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    elsewhere = load_scenario(copy)
+    assert shipped.trusted and not elsewhere.trusted
+    assert shipped.trusts(None) and not elsewhere.trusts(None) and elsewhere.trusts(True) and not shipped.trusts(False)
+    for trusted in (True, None):
+        battle = elsewhere.new_battle(trusted=trusted)
+        try:
+            assert battle.scripts.trusted is (trusted is True)
+        finally:
+            battle.close()
+    assert not runs_in_process(None, False) and not runs_in_process(ROOT / "assets/scenarios/ambush.toml", True)

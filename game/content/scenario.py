@@ -108,7 +108,7 @@ from components import Rules, Visibility
 from components.powers import Power
 from game.battle.facade import Battle
 from game.content.files import SCENARIO_BYTES, UnreadableFile, bom_hint, read_bounded, too_long_number
-from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder, shipped_library
+from game.content.powers import PowerFileCache, PowerLibrary, runs_in_process, script_folder, shipped_library
 from game.content.recorded import RecordedFiles
 from game.content.scenario_map import draw_map
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
@@ -176,20 +176,20 @@ class Scenario:
 
     @property
     def trusted(self) -> bool:
-        """Whether its scripts may run in this process: only the project's own scenarios (``assets/``).
+        """Whether its scripts may run in this process: only the project's own scenarios (``assets/``;
+        see :func:`game.content.powers.runs_in_process`)."""
+        return runs_in_process(self.path, self.recorded)
 
-        A scenario from anywhere else may come from a stranger, so its scripts run in the sandboxed
-        worker, where a memory bomb or a runaway loop cannot take the game down.
-        """
-        if self.path is None or self.recorded:  # a save's scripts are texts it carries, whoever wrote them
-            return False
-        return Path(self.path).resolve().is_relative_to(ASSETS)
+    def trusts(self, trusted: bool | None) -> bool:
+        """Whether its battles run their scripts in this process: as ``trusted`` says when given (a
+        sandboxed worker's own, or a caller's choice), else as the file's :attr:`trusted`."""
+        return self.trusted if trusted is None else trusted
 
     @property
     def script_dir(self) -> Path:
         """Where its reaction and power scripts are read from: ``scripts/`` beside the scenario if it
         has one, else the shipped ``assets/scripts`` (see game.content.powers.script_folder)."""
-        return script_folder(self.path) if self.path is not None else SCRIPTS_DIR
+        return script_folder(self.path)
 
     @property
     def library(self) -> PowerLibrary:
@@ -266,7 +266,7 @@ class Scenario:
             scripts = self.files.scripts
         return Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
                       rules=self.rules, powers=dict(self.powers),
-                      trusted_scripts=self.trusted if trusted is None else trusted, script_dir=self.script_dir,
+                      trusted_scripts=self.trusts(trusted), script_dir=self.script_dir,
                       caches=self.caches, script_hosts=script_hosts,
                       script_texts=scripts)
 

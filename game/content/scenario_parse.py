@@ -22,7 +22,7 @@ from components.terrain import MAX_GRID_SIDE as MAX_MAP_SIDE  # squares along ea
 from components.values import CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, MAX_SEED, Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
-from game.content.powers import ASSETS, SCRIPTS_DIR, PowerFileCache, PowerLibrary, script_folder
+from game.content.powers import PowerFileCache, PowerLibrary, runs_in_process, script_folder
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_power_scripts, check_reactions, scenario_library
 from game.content.scenario_costs import MAX_AREA_SQUARES, MAX_WALK_SQUARES, area_problem, walk_problem
@@ -108,13 +108,11 @@ class Context:
 
     @cached_property
     def script_dir(self) -> Path:
-        return script_folder(self.path) if self.path is not None else SCRIPTS_DIR
+        return script_folder(self.path)
 
     @cached_property
     def parse_trusted(self) -> bool:
-        if self.trusted is not None:
-            return self.trusted
-        return self.recorded is None and self.path is not None and Path(self.path).resolve().is_relative_to(ASSETS)
+        return runs_in_process(self.path, self.recorded is not None) if self.trusted is None else self.trusted
 
     def fail(self, problems: Problems) -> ScenarioError:
         where = self.source if not self.overrides else \

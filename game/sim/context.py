@@ -100,7 +100,7 @@ class WorkerContext:
 
     def trusts(self, scenario: Scenario) -> bool:
         """Whether ``scenario``'s scripts run in-process here: always in a sandbox, else as the file says."""
-        return scenario.trusted if self.trusted is None else self.trusted
+        return scenario.trusts(self.trusted)
 
     def scenario_for(self, path: str, overrides: Overrides) -> Scenario:
         """A loaded scenario with scenario overrides applied, parsed once per context.

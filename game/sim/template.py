@@ -70,7 +70,7 @@ class ScenarioTemplate:
         self.powers = None if powers is None else dict(powers)
         self.power_overrides = tuple(power_overrides)
         self.trusted = trusted
-        self.untrusted = not (scenario.trusted if trusted is None else trusted)
+        self.untrusted = not scenario.trusts(trusted)
         self.template: BattleTemplate | None = None
         self.ids: dict[str, int] = {}
         try:
