@@ -67,17 +67,33 @@ class Battle(Tactics, MapCommands, Turns, Extending):
                 short, or given the wrong seed or options, parts from its battle so).
         """
         battle = cls(seed=seed, width=width, height=height, rules=rules, **options)
-        if extend is not None:
-            extend(battle)
+        try:
+            if extend is not None:
+                extend(battle)
+            battle.follow(commands)
+        except BaseException:
+            battle.close()
+            raise
+        return battle
+
+    def follow(self, commands: Iterable[LogEntry], first: int = 0) -> None:
+        """Issue a command log's entries on this battle, in order, each checked first: the one way a
+        log is played, for :meth:`replay` and for a battle a scenario built again (a save, a rewind,
+        the replay viewer). ``first`` is the first entry's index in the whole log (for messages).
+
+        Raises:
+            IllegalCommand: an entry is not ``(name, args, kwargs)``, names something that is not a
+                battle command, gives a command arguments it does not take, or its command is refused.
+            UnknownEntity: a command names a creature this battle does not have.
+        """
         if isinstance(commands, (str, bytes)) or not isinstance(commands, Iterable):
             raise IllegalCommand(f"the log must be a list of (name, args, kwargs), not {shown(commands)}")
         signatures: dict[str, inspect.Signature] = {}  # (worked out once a command, not once an entry)
-        for index, logged in enumerate(commands):
+        for index, logged in enumerate(commands, start=first):
             name, args, kwargs = validate_whole.log_entry(logged, f"the log's entry {index}")
-            if not cls.is_command(name):
+            if not self.is_command(name):
                 raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
-            wrong = cls.call_problem(name, args, kwargs, signatures)
+            wrong = self.call_problem(name, args, kwargs, signatures)
             if wrong:
                 raise IllegalCommand(f"the log's entry {index}: {wrong}")
-            getattr(battle, name)(*args, **kwargs)
-        return battle
+            getattr(self, name)(*args, **kwargs)

@@ -54,6 +54,7 @@ from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
+from game.content.rebuild import use_powers
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_script_overrides
 from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, read_document
@@ -291,18 +292,17 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         battle = scenario.build(seed=document["seed"])
     except (ScenarioError, ValueError) as err:
         raise _fail(path, f"its scenario does not build: {err}") from None
-    if powers is not None:
-        battle.powers, battle.power_overrides = powers, changed
     try:
         if len(battle.command_log) != document["build_commands"]:
             raise _fail(path, f"build_commands is {document['build_commands']} but the scenario builds with "
                               f"{len(battle.command_log)} commands")
+        use_powers(battle, powers, changed)
         mismatch = None
-        for i, (method, args, kwargs) in enumerate(commands, start=document["build_commands"]):
+        for i, command in enumerate(commands, start=document["build_commands"]):
             try:
-                getattr(battle, method)(*args, **kwargs)
+                battle.follow([command], first=i)
             except Exception as err:
-                mismatch = f"command #{i} ({method}) failed on replay: {type(err).__name__}: {err}"
+                mismatch = f"command #{i} ({command[0]}) failed on replay: {type(err).__name__}: {err}"
                 break
         if mismatch is None:
             mismatch = _first_difference(document["events"], _events(battle), "event")
@@ -346,13 +346,15 @@ def restore_game(path: str | Path) -> tuple[Battle, Scenario, int]:
 @dataclass(frozen=True)
 class ReplayFile:
     """What a replay or save holds, read and checked but not played: the scenario, the seed, the
-    commands after the build, and the power table its battle used (None: the scenario's own)."""
+    commands after the build, the power table its battle used (None: the scenario's own), and the
+    number of commands its battle was built with (None: not checked)."""
 
     scenario: Scenario
     seed: int
     commands: list[Command]
     powers: dict[str, Power] | None = None
     power_overrides: tuple[tuple[str, Any], ...] = ()
+    build_commands: int | None = None
 
 
 def read_replay(path: str | Path) -> ReplayFile:
@@ -366,7 +368,7 @@ def read_replay(path: str | Path) -> ReplayFile:
     document, commands = _read(target, (REPLAY_FORMAT, SAVE_FORMAT))
     scenario = _scenario(target, document)
     powers, changed = _power_table(target, document, scenario)
-    return ReplayFile(scenario, document["seed"], commands, powers, changed)
+    return ReplayFile(scenario, document["seed"], commands, powers, changed, document["build_commands"])
 
 
 def play_replay(path: str | Path) -> tuple[Battle, bool, str | None]:

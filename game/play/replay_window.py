@@ -155,5 +155,6 @@ def open_replay(path: str | Path, title: str | None = None) -> ReplayApp:
     from game.content.saves import read_replay
 
     found = read_replay(path)
-    timeline = Timeline(found.scenario, found.seed, found.commands, found.powers, found.power_overrides)
+    timeline = Timeline(found.scenario, found.seed, found.commands, found.powers, found.power_overrides,
+                        found.build_commands)
     return ReplayApp(timeline, title or f"Replay of {Path(path).name}")

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from game.content.rebuild import rebuilt
 from game.play.controls import keypad
 
 if TYPE_CHECKING:
@@ -63,17 +64,10 @@ def rebuild(battle: Any, scenario: Any, build_commands: int, length: int) -> Any
     log = list(battle.command_log[:length])
     if scenario is None:
         return type(battle).replay(battle.seed, battle.width, battle.height, battle.rules, log, powers=battle.powers)
-    fresh = scenario.build(seed=battle.seed)
+    fresh = rebuilt(scenario, battle.seed, battle.powers if battle.power_overrides else None,
+                    battle.power_overrides, build_commands)
     try:
-        if len(fresh.command_log) != build_commands:
-            raise ValueError(f"the scenario now builds with {len(fresh.command_log)} commands, the battle "
-                             f"was built with {build_commands}")
-        if battle.power_overrides:
-            fresh.powers, fresh.power_overrides = battle.powers, battle.power_overrides
-        for name, args, kwargs in log[build_commands:]:
-            if not fresh.is_command(name):
-                raise ValueError(f"the log names {name!r}, which is not a battle command")
-            getattr(fresh, name)(*args, **kwargs)
+        fresh.follow(log[build_commands:], first=build_commands)
     except BaseException:
         fresh.close()
         raise

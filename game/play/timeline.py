@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.events import RoundStarted, TurnStarted
+from game.content.rebuild import rebuilt
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,20 +79,23 @@ class Timeline:
         commands: the commands given after the build, as ``(name, args, kwargs)``.
         powers: the power table the battle was played with, when a sweep changed it (its
             ``powers.ID.KEY`` overrides are ``power_overrides``); None for the scenario's own.
+        build_commands: how many commands the recorded battle was built with, when known.
 
     Raises:
-        ValueError: the scenario does not build, or a command is refused on replay.
+        ValueError: the scenario does not build (or builds with other than ``build_commands``
+            commands), or a command is refused on replay.
     """
 
     def __init__(self, scenario: Any, seed: int, commands: Sequence[Any], powers: Mapping[str, Any] | None = None,
-                 power_overrides: tuple[tuple[str, Any], ...] = ()) -> None:
+                 power_overrides: tuple[tuple[str, Any], ...] = (), build_commands: int | None = None) -> None:
         self.scenario, self.seed, self.commands = scenario, seed, list(commands)
+        self.build_commands = build_commands
         self.powers, self.power_overrides = (None if powers is None else dict(powers)), power_overrides
         battle = self._build()
         try:
             self.stops = [Stop(0, len(battle.state.events))]
-            for index, (name, args, kwargs) in enumerate(self.commands, start=1):
-                self._apply(battle, name, args, kwargs)
+            for index, command in enumerate(self.commands, start=1):
+                battle.follow([command], first=index - 1)
                 self.stops.append(Stop(index, len(battle.state.events)))
             self.final_events = list(battle.state.events)
         finally:
@@ -106,23 +110,17 @@ class Timeline:
 
     def _build(self) -> Any:
         """The scenario built on the seed, with the power table the recorded battle was played with."""
-        battle = self.scenario.build(seed=self.seed)
-        if self.powers is not None:
-            battle.powers, battle.power_overrides = dict(self.powers), self.power_overrides
-        return battle
-
-    @staticmethod
-    def _apply(battle: Any, name: str, args: Sequence[Any], kwargs: dict[str, Any]) -> None:
-        if not battle.is_command(name):
-            raise ValueError(f"the replay names {name!r}, which is not a battle command")
-        getattr(battle, name)(*args, **kwargs)
+        return rebuilt(self.scenario, self.seed, self.powers, self.power_overrides, self.build_commands)
 
     def battle_after(self, commands: int) -> Any:
         """A new battle: the scenario built on the seed and fed the first ``commands`` commands
-        (what the window shows for that point; the caller closes it)."""
+        (what the window shows for that point; the caller closes it; closed here if a command fails)."""
         battle = self._build()
-        for name, args, kwargs in self.commands[:commands]:
-            self._apply(battle, name, args, kwargs)
+        try:
+            battle.follow(self.commands[:commands])
+        except BaseException:
+            battle.close()
+            raise
         return battle
 
     # ------------------------------------------------------------------ where the cursor is
@@ -164,8 +162,7 @@ class Timeline:
             old, self.battle = self.battle, self.battle_after(wanted)
             old.close()
         else:
-            for name, args, kwargs in self.commands[self.shown:wanted]:
-                self._apply(self.battle, name, args, kwargs)
+            self.battle.follow(self.commands[self.shown:wanted], first=self.shown)
         self.shown = wanted
 
     def step_event(self, step: int) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from components.powers import Power
 from game.battle.facade import Battle
 from game.battle.template import BattleTemplate
+from game.content.rebuild import use_powers
 from game.content.scenario import Scenario, ScenarioError
 from game.scripting import ScriptHosts
 
@@ -39,14 +40,8 @@ def build(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None,
         ScenarioError: the battle refused part of the scenario.
     """
     battle, ids = scenario.build_with_ids(seed, trusted=trusted, script_hosts=script_hosts)
-    _use_powers(battle, powers, power_overrides)
+    use_powers(battle, powers, power_overrides)
     return battle, ids
-
-
-def _use_powers(battle: Battle, powers: Mapping[str, Power] | None, power_overrides: Overrides) -> None:
-    if powers is not None:
-        battle.powers = dict(powers)
-        battle.power_overrides = tuple(power_overrides)  # saves and replays record them
 
 
 class ScenarioTemplate:
@@ -84,7 +79,7 @@ class ScenarioTemplate:
         battle = self.scenario.new_battle(None, self.trusted, script_hosts)
         try:
             ids = self.scenario.place(battle)
-            _use_powers(battle, self.powers, self.power_overrides)
+            use_powers(battle, self.powers, self.power_overrides)
             return BattleTemplate(battle), ids
         finally:
             battle.close()

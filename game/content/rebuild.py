@@ -1,0 +1,46 @@
+"""A recorded battle built again: its scenario on its seed, with the power table it was played with.
+
+What a save's load, the window's rewind and its replay viewer each start from before they play the
+recorded commands (:meth:`game.battle.facade.Battle.follow`), and what a simulation's battles are
+given their sweep's table by: one place, so the three cannot come to disagree on how a saved battle
+is made again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from components.powers import Power
+from game.battle.facade import Battle
+from game.content.scenario import Scenario
+
+
+def use_powers(battle: Battle, powers: Mapping[str, Power] | None, overrides: tuple[tuple[str, Any], ...]) -> None:
+    """Give the battle the power table it is played with (None: keep the scenario's own) and the
+    ``powers.ID.KEY`` overrides that made it, which saves and replays record."""
+    if powers is not None:
+        battle.powers = dict(powers)
+        battle.power_overrides = tuple(overrides)
+
+
+def rebuilt(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None = None,
+            overrides: tuple[tuple[str, Any], ...] = (), build_commands: int | None = None) -> Battle:
+    """The scenario built on ``seed`` with ``powers`` (see :func:`use_powers`), checked to build with
+    ``build_commands`` commands when given (the count the recorded battle was built with: a scenario
+    edited since builds another battle, and its log would then be played on the wrong one).
+
+    Raises:
+        ValueError: (a ScenarioError) the scenario does not build; (a ValueError) it builds with
+            another number of commands. The new battle is closed first.
+    """
+    battle = scenario.build(seed=seed)
+    try:
+        if build_commands is not None and len(battle.command_log) != build_commands:
+            raise ValueError(f"the scenario now builds with {len(battle.command_log)} commands, the battle "
+                             f"was built with {build_commands}")
+        use_powers(battle, powers, overrides)
+    except BaseException:
+        battle.close()
+        raise
+    return battle
