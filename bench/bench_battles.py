@@ -37,6 +37,7 @@ from pathlib import Path
 
 from bench import floor, floor_esper
 from bench.args import command_line
+from game.ai import POLICIES
 from game.sim.config import SimConfig
 from game.sim.context import WorkerContext
 from game.sim.engines import pool_executor
@@ -225,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep-battles", type=whole(1, 1_000_000), default=1000,
                         help="battles of the keep.toml simulate run on one worker (default 1000, as the issue)")
     parser.add_argument("--memory-only", action="store_true", help="only the memory run (with --long: the issue's)")
-    parser.add_argument("--memory-policy", default="tactical", choices=("tactical", "greedy", "random"),
+    parser.add_argument("--memory-policy", default="tactical", choices=POLICIES,
                         help="the computer player of the memory run (default tactical)")
     parser.add_argument("--long", action="store_true",
                         help="make the memory run 100,000 battles (default 2,000; about ten minutes of CPU)")

@@ -19,7 +19,7 @@ from typing import Any
 from game import ai
 from game.content.toml_values import nesting, parse_value, split_values, toml_value
 from game.sim.command import battle_flags, rerun_line
-from game.sim.config import ENGINES, POLICIES, SimConfig
+from game.sim.config import ENGINES, SimConfig
 from game.sim.flags import (
     SEED,
     FlagError,
@@ -112,7 +112,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument("--out", default=given.out_dir,
                         help=f"directory for battles.csv, plots and replays (default {given.out_dir})")
     parser.add_argument("--policy", type=policy_spec, default=given.policy, metavar="POLICY|TEAM=POLICY,...",
-                        help=f"the computer player for every team ({', '.join(POLICIES)}), or per team, e.g. "
+                        help=f"the computer player for every team ({', '.join(ai.POLICIES)}), or per team, e.g. "
                              f"keep=tactical,raiders=greedy (teams not named play {given.policy}); see README")
     parser.add_argument("--set", dest="sets", action="append", type=parse_set, default=[], metavar="KEY=V1,V2,...",
                         help="sweep a scenario key (creatures.ogre.health) or power key (powers.fireball.damage); "

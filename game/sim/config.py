@@ -9,7 +9,6 @@ from typing import Any
 from game.sim.context import Overrides
 from game.sim.runner import battle_seed
 
-POLICIES = ("tactical", "random", "greedy")
 ENGINES = ("pool", "dask")
 
 
