@@ -6,13 +6,39 @@ call's counters. Nothing here imports the interpreter.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
-from .errors import STEPS_PER_TICK, Limits
+from .errors import STEPS_PER_TICK, Limits, ScriptError
 from .messages import arguments_too_large
 from .values import Bridge, clip, describe, problem
 
-__all__ = ["Abort", "CallState", "Weighed"]
+__all__ = ["Abort", "CallState", "Weighed", "check_call"]
+
+
+def check_call(name: str, function: str, functions: Collection[str] | None, args: Sequence[Any],
+               method_names: frozenset[str]) -> None:
+    """A call's script and arguments, checked before it runs (and, for a worker, before anything is
+    sent): the one check of both hosts. ``functions`` are the loaded script's (None: not loaded);
+    ``method_names`` the bridge's, which ctx fields must not shadow.
+
+    Raises:
+        ScriptError: (kind ``missing``) the script is not loaded, or defines no such function.
+        TypeError/ValueError: the *caller* passed invalid arguments (a bug in the game, not in the
+            script): no ctx field dict first, a field named as a bridge method, or a value that is
+            not plain data.
+    """
+    if functions is None:
+        raise ScriptError(name, "script is not loaded", function=function, kind="missing")
+    if function not in functions:
+        raise ScriptError(name, f"script defines no function {function!r}", function=function, kind="missing")
+    if not args or type(args[0]) is not dict:
+        raise TypeError("args[0] must be the ctx field dict")
+    if not method_names.isdisjoint(args[0]):
+        raise ValueError(f"ctx fields clash with bridge methods: {sorted(method_names & args[0].keys())}")
+    found = problem(args)
+    if found is not None:
+        raise TypeError(f"script arguments must be plain values (None/bool/int/float/str/list/dict), not {found}")
 
 
 class Weighed:

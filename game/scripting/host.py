@@ -44,7 +44,7 @@ from typing import Any, Final
 
 import starlark as sl
 
-from .calls import Abort, CallState
+from .calls import Abort, CallState, check_call
 from .diagnose import DefSpans, def_spans, is_panic, translate_call, translate_parse
 from .dialect import Environment
 from .discover import PROBE, discover_functions, probe_source
@@ -194,11 +194,8 @@ class InProcessHost:
         """
         self._check_open()
         script = self._scripts.get(name)
-        if script is None:
-            raise ScriptError(name, "script is not loaded", function=function, kind="missing")
-        if function not in script.functions:
-            raise ScriptError(name, f"script defines no function {function!r}", function=function, kind="missing")
-        self._check_args(args)
+        check_call(name, function, None if script is None else script.functions, args, self._method_names)
+        assert script is not None  # (check_call refused a script not loaded)
         cap = self.limits.max_steps if max_steps is None else max(0, min(self.limits.max_steps, int(max_steps)))
         state = CallState(bridge, cap)
         prev, self._state = self._state, state
@@ -252,17 +249,6 @@ class InProcessHost:
     def _check_open(self) -> None:
         if self._closed:
             raise RuntimeError("script host is closed")
-
-    def _check_args(self, args: tuple[Any, ...] | list[Any]) -> None:
-        """Rejects caller bugs early with Python exceptions, not ScriptError."""
-        if not args or type(args[0]) is not dict:
-            raise TypeError("args[0] must be the ctx field dict")
-        fields = args[0]
-        if not self._method_names.isdisjoint(fields):
-            raise ValueError(f"ctx fields clash with bridge methods: {sorted(self._method_names & fields.keys())}")
-        found = problem(args)
-        if found is not None:
-            raise TypeError(f"script arguments must be plain values (None/bool/int/float/str/list/dict), not {found}")
 
     def _tick(self) -> bool:
         """starlark's check_cancelled hook: one call per ~1000 loop iterations/calls."""

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from multiprocessing import get_context
 from typing import Any
 
-from .calls import Weighed
+from .calls import Weighed, check_call
 from .channel import Channel
 from .errors import Limits, ScriptError, refuse_long_source
 from .values import Bridge, parse_methods, problem
@@ -195,17 +195,8 @@ class WorkerHost:
         """The script and the arguments of a call, checked before anything is sent."""
         if name in self._lost:
             raise self._lost[name]
-        if name not in self._sources:
-            raise ScriptError(name, "script is not loaded", function=function, kind="missing")
-        if function not in self._functions[name]:
-            raise ScriptError(name, f"script defines no function {function!r}", function=function, kind="missing")
-        if not args or type(args[0]) is not dict:
-            raise TypeError("args[0] must be the ctx field dict")
-        if not self._method_names.isdisjoint(args[0]):
-            raise ValueError(f"ctx fields clash with bridge methods: {sorted(self._method_names & args[0].keys())}")
-        found = problem(args)
-        if found is not None:
-            raise TypeError(f"script arguments must be plain values (None/bool/int/float/str/list/dict), not {found}")
+        check_call(name, function, self._functions[name] if name in self._sources else None, args,
+                   self._method_names)
 
     def _call(self, name: str, function: str, args: tuple[Any, ...] | list[Any], bridge: Bridge | None,
               max_steps: int | None) -> Any:
