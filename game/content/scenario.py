@@ -99,7 +99,7 @@ import copy
 import dataclasses
 import tomllib
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,14 +181,12 @@ class Scenario:
         return runs_in_process(self.path, self.recorded)
 
     def trusts(self, trusted: bool | None) -> bool:
-        """Whether its battles run their scripts in this process: as ``trusted`` says when given (a
-        sandboxed worker's own, or a caller's choice), else as the file's :attr:`trusted`."""
+        """Whether its battles run scripts in this process: ``trusted`` when given, else :attr:`trusted`."""
         return self.trusted if trusted is None else trusted
 
     @property
     def script_dir(self) -> Path:
-        """Where its reaction and power scripts are read from: ``scripts/`` beside the scenario if it
-        has one, else the shipped ``assets/scripts`` (see game.content.powers.script_folder)."""
+        """Where its scripts are read from (see :func:`game.content.powers.script_folder`)."""
         return script_folder(self.path)
 
     @property
@@ -248,8 +246,13 @@ class Scenario:
             ScenarioError: the battle refused part of it (validation should have caught it).
         """
         battle = self.new_battle(seed, trusted, script_hosts, scripts)
+        return battle, self.finish(battle, lambda: self.place(battle))
+
+    def finish(self, battle: Battle, placed: Callable[[], dict[str, int]]) -> dict[str, int]:
+        """Its creatures placed by ``placed`` (a build, or a template's copy), its reactions attached:
+        each key's entity id. Raises ScenarioError, the half-made battle closed, if the battle refuses."""
         try:
-            ids = self.place(battle)
+            ids = placed()
             self.attach_reactions(battle, ids)
         except ValueError as err:
             battle.close()
@@ -257,7 +260,7 @@ class Scenario:
         except BaseException:
             battle.close()
             raise
-        return battle, ids
+        return ids
 
     def new_battle(self, seed: int | None = None, trusted: bool | None = None,
                    script_hosts: ScriptHosts | None = None, scripts: Mapping[str, str] | None = None) -> Battle:

@@ -20,7 +20,7 @@ from components.powers import Power
 from game.battle.facade import Battle
 from game.battle.template import BattleTemplate
 from game.content.rebuild import use_powers
-from game.content.scenario import Scenario, ScenarioError
+from game.content.scenario import Scenario
 from game.scripting import ScriptHosts
 
 Overrides = tuple[tuple[str, Any], ...]
@@ -94,12 +94,4 @@ class ScenarioTemplate:
         if self.template is None:
             return build(self.scenario, seed, self.powers, self.power_overrides, self.trusted, script_hosts)
         battle = self.template.battle(seed, script_hosts)
-        try:
-            self.scenario.attach_reactions(battle, self.ids)
-        except ValueError as err:
-            battle.close()
-            raise ScenarioError(self.scenario.source, [f"the battle refused the scenario: {err}"]) from err
-        except BaseException:
-            battle.close()
-            raise
-        return battle, dict(self.ids)
+        return battle, self.scenario.finish(battle, lambda: dict(self.ids))
