@@ -157,6 +157,11 @@ class Renderer:
                 return name
         return None
 
+    def power_at(self, pos: tuple[int, int]) -> int | None:
+        """The 1-based index of the selected creature's power row under a screen position (the side
+        panel lists them all; keys reach the first nine), or None."""
+        return None if self.status_bar.collidepoint(pos) else self.side.power_at(pos)
+
     def square_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """The square under a screen position, or None outside the map or under the status bar: a
         click on a grown bar went to a square hidden under it."""
