@@ -35,6 +35,9 @@ STRIP_SHARE = 3
 MORE_W = 80
 HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
         "R: rewind   F5: reload   ?: help")
+#: What the end banner says can still be done: it named only Ctrl+L (a save there may be none of)
+#: and closing the window, not the rewind and the reload that play a decided battle on.
+BANNER_HINT = "R: rewind to a round   F5: play it again   Ctrl+L: load the last save   Ctrl+Q: quit"
 #: button name -> its label
 BUTTON_LABELS = MappingProxyType({"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"})
 HELP: tuple[tuple[str, str], ...] = (
@@ -343,7 +346,7 @@ def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, te
     """A band across the top of the map (the battle is over), kept inside the window when the map is
     narrower than the band (a small window). Returns the band."""
     label = texts(message, "title", theme.ACCENT)
-    hint = texts("Ctrl+L loads the last save; close the window to quit", "small", theme.TEXT_DIM)
+    hint = texts(BANNER_HINT, "small", theme.TEXT_DIM)
     box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40,
                       label.get_height() + hint.get_height() + 24)
     box.midtop = (map_rect.centerx, map_rect.y + 12)
