@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -168,3 +169,27 @@ def test_a_save_of_another_scenario_in_the_slot_is_refused_naming_both(tmp_path:
     assert ledge.battle is before
     assert re.fullmatch(rf"Load refused: {re.escape(str(save))} is a save of \S*keep.toml \('The keep'\), "
                         r"this window plays \S*ledge.toml \('The ledge'\)", ledge.ui.message), ledge.ui.message
+
+
+def test_f5_after_loading_a_save_of_a_copied_folder_reads_the_file_this_window_plays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save made in a/mine, loaded by the window that plays its copy b/mine: F5 read the path the
+    save recorded, so the designer's edit of b/mine/keep.toml never showed (a/mine's file was read
+    again), and once a/mine was gone F5 failed on a file the window does not play."""
+    monkeypatch.chdir(tmp_path)
+    first = _copy_of_the_keep(tmp_path / "a" / "mine", 9)
+    first.handle(Key("space"))
+    first.handle(Key("s", ctrl=True))
+    copy = tmp_path / "b" / "mine"
+    copy.mkdir(parents=True)
+    (copy / "keep.toml").write_text((tmp_path / "a" / "mine" / "keep.toml").read_text())
+    playing = _copy_of_the_keep_at(copy)
+    playing.handle(Key("l", ctrl=True))
+    assert playing.ui.message.startswith("Loaded out/mine-keep.save.json"), playing.ui.message
+    (copy / "keep.toml").write_text((copy / "keep.toml").read_text().replace('name = "The keep"',
+                                                                              'name = "The edited keep"', 1))
+    playing.handle(Key("f5"))
+    assert playing.ui.message.startswith(f"Reloaded {copy / 'keep.toml'}"), playing.ui.message
+    assert playing.ui.title == "The edited keep"
+    playing.handle(Key("s", ctrl=True))
+    assert json.loads(Path("out/mine-keep.save.json").read_text())["scenario"]["path"] == str(copy / "keep.toml")

@@ -6,6 +6,7 @@ the middle of a round replays its turn steps, so the loaded one is at the same c
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -93,6 +94,11 @@ def load(app: App) -> None:
         battle.close()
         app.ui.message = refusal
         return
+    if app.scenario is not None and app.scenario.path is not None:
+        # the save's text, at the path of the file this window plays: F5 after loading the save of a
+        # folder since moved read the path the save recorded (gone, or a copy the designer was not
+        # editing), and the next Ctrl+S recorded that path again
+        scenario = dataclasses.replace(scenario, path=app.scenario.path, source=app.scenario.source)
     powers = listed_powers(scenario, built_ids(scenario, battle))
     said = reload.install(app, reload.Reloaded(battle, scenario, build_commands, powers))
     app.ui.message = f"Loaded {app.save_path} (round {battle.round})" + (f". {said}" if said else "")
