@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -137,3 +138,58 @@ def test_a_save_loaded_after_its_file_was_edited_plays_with_the_saves_powers_tit
     assert app.team_colours["keep"] == (0x30, 0x60, 0xd0)
     app.handle(Key("1"))
     assert app.ui.power == "shoot", app.ui.message
+
+
+def test_a_save_made_before_the_scenarios_title_was_edited_loads_with_its_own_title(tmp_path: Path) -> None:
+    """The same file, renamed after the save: the save loads as it was saved (the README: "a save made
+    before the file was edited loads as it was saved: ... title and colours are the save's"); it was
+    refused as "a save of 'The keep', this window plays 'The new keep'", a save nobody could load again."""
+    before = _copy_of_the_keep(tmp_path / "mine", 4)
+    save = tmp_path / "slot.json"
+    before.save_path = save
+    before.handle(Key("space"))
+    before.handle(Key("s", ctrl=True))
+    assert "Saved" in before.ui.message
+    path = tmp_path / "mine" / "keep.toml"
+    path.write_text(path.read_text().replace('name = "The keep"', 'name = "The new keep"', 1))
+    scenario = load_scenario(path)
+    after = App(scenario.build_with_ids()[0], frozenset(), scenario=scenario, title=scenario.name, save_path=save)
+    after.handle(Key("l", ctrl=True))
+    assert after.ui.message.startswith(f"Loaded {save}"), after.ui.message
+    assert after.ui.title == "The keep"
+
+
+def test_a_save_of_another_scenario_in_the_slot_is_refused_naming_both(tmp_path: Path) -> None:
+    save = tmp_path / "slot.json"
+    keep = _app("keep", save)
+    keep.handle(Key("s", ctrl=True))
+    ledge = _app("ledge", save)
+    before = ledge.battle
+    ledge.handle(Key("l", ctrl=True))
+    assert ledge.battle is before
+    assert re.fullmatch(rf"Load refused: {re.escape(str(save))} is a save of \S*keep.toml \('The keep'\), "
+                        r"this window plays \S*ledge.toml \('The ledge'\)", ledge.ui.message), ledge.ui.message
+
+
+def test_f5_after_loading_a_save_of_a_copied_folder_reads_the_file_this_window_plays(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A save made in a/mine, loaded by the window that plays its copy b/mine: F5 read the path the
+    save recorded, so the designer's edit of b/mine/keep.toml never showed (a/mine's file was read
+    again), and once a/mine was gone F5 failed on a file the window does not play."""
+    monkeypatch.chdir(tmp_path)
+    first = _copy_of_the_keep(tmp_path / "a" / "mine", 9)
+    first.handle(Key("space"))
+    first.handle(Key("s", ctrl=True))
+    copy = tmp_path / "b" / "mine"
+    copy.mkdir(parents=True)
+    (copy / "keep.toml").write_text((tmp_path / "a" / "mine" / "keep.toml").read_text())
+    playing = _copy_of_the_keep_at(copy)
+    playing.handle(Key("l", ctrl=True))
+    assert playing.ui.message.startswith("Loaded out/mine-keep.save.json"), playing.ui.message
+    (copy / "keep.toml").write_text((copy / "keep.toml").read_text().replace('name = "The keep"',
+                                                                              'name = "The edited keep"', 1))
+    playing.handle(Key("f5"))
+    assert playing.ui.message.startswith(f"Reloaded {copy / 'keep.toml'}"), playing.ui.message
+    assert playing.ui.title == "The edited keep"
+    playing.handle(Key("s", ctrl=True))
+    assert json.loads(Path("out/mine-keep.save.json").read_text())["scenario"]["path"] == str(copy / "keep.toml")

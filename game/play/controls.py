@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
+from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, PowerRow, Quit, Wheel
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -46,7 +46,7 @@ def handle(app: App, event: Input) -> None:
     a click closes the rewind picker, as the Ctrl keys do: its prompt went from the status bar under
     the button's news while it stayed open, and the next Enter (to skip the computer's wait) rewound
     the battle unasked."""
-    if isinstance(event, Button | Click) and _closes_an_overlay(app):
+    if isinstance(event, Button | Click | PowerRow) and _closes_an_overlay(app):
         return
     match event:
         case Quit():
@@ -55,8 +55,8 @@ def handle(app: App, event: Input) -> None:
             if square != app.ui.hover:
                 app.ui.hover = square
                 app.refresh()
-        case Button(name):
-            _button(app, name)
+        case Button() | PowerRow():
+            _pressed(app, event)
         case Click(square, button) if button == LEFT and square is not None:
             app.ui.hover = square
             app.click(square)
@@ -76,6 +76,15 @@ def _closes_an_overlay(app: App) -> bool:
         return True
     app.picker.active = False
     return False
+
+
+def _pressed(app: App, event: Button | PowerRow) -> None:
+    """A click on one of the window's buttons, or on a power's row in the side panel (any power,
+    those past the ninth too, which have no key)."""
+    if isinstance(event, PowerRow):
+        app.choose_power(event.index)
+    else:
+        _button(app, event.name)
 
 
 def _button(app: App, name: str) -> None:

@@ -119,9 +119,10 @@ class Orders:
             self.ui.message = ""
 
     def choose_power(self, index: int) -> None:
-        """Number key ``index`` (1-9): choose that power of the creature whose turn it is; a power that
-        needs no aim (on the user, or centred on it) is used by the same key again or a click, once
-        its forecast (who it catches, what it does) has been seen."""
+        """Number key ``index`` (1-9), or a click on the power's row in the side panel (any row, past
+        the ninth too): choose that power of the creature whose turn it is; a power that needs no aim
+        (on the user, or centred on it) is used by the same key or row again or a click, once its
+        forecast (who it catches, what it does) has been seen."""
         b, ui = self.battle, self.ui
         if ui.selected is None:
             ui.message = "Select one of your creatures first"
@@ -150,7 +151,7 @@ class Orders:
         else:
             ui.power = power_id
             ui.message = f"{power.name} on {b.display_name(ui.selected)}: hover for what it does; " \
-                         f"{index} again or click to use it (Esc to cancel)"
+                         f"{index if index <= 9 else 'its row'} again or click to use it (Esc to cancel)"
         self.refresh()  # the forecast at the square already under the mouse, not the move preview
 
     def use_power_at(self, square: tuple[int, int], occupant: int | None) -> None:

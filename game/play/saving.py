@@ -6,6 +6,7 @@ the middle of a round replays its turn steps, so the loaded one is at the same c
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +41,24 @@ def another_file(saved: Scenario, playing: Scenario) -> bool:
     return Path(saved.path).resolve() != Path(playing.path).resolve() and saved.text != playing.text
 
 
+def refused(saved: Scenario, playing: Scenario, save_path: Path) -> str | None:
+    """Why a save is not loaded into this window, or None: it is of another file (another path and
+    other text), or, where a path is not known, of a scenario of another name. The same file saved
+    before an edit loads as it was saved, its title too: a save refused for the title alone
+    (renamed "Big hills" to "Big hills II" after a save) was a save nobody could load again."""
+    if saved.path is None or playing.path is None:
+        if saved.name == playing.name:
+            return None
+        return f"Load refused: {save_path} is a save of {saved.name!r}, this window plays {playing.name!r}"
+    if not another_file(saved, playing):
+        return None
+    if saved.name != playing.name:
+        return (f"Load refused: {save_path} is a save of {saved.path} ({saved.name!r}), this window plays "
+                f"{playing.path} ({playing.name!r})")
+    return (f"Load refused: {save_path} is a save of {saved.path}, this window plays "
+            f"{playing.path} (another file named {saved.name!r})")
+
+
 def save(app: App) -> None:
     """Save the scenario and the commands given so far to ``app.save_path``."""
     if app.scenario is None:
@@ -70,16 +89,16 @@ def load(app: App) -> None:
     except Exception as err:  # a missing or broken save is a message, not a crash
         app.ui.message = f"Load failed: {err}"
         return
-    if app.scenario is not None and scenario.name != app.scenario.name:
+    refusal = None if app.scenario is None else refused(scenario, app.scenario, app.save_path)
+    if refusal is not None:
         battle.close()
-        app.ui.message = (f"Load refused: {app.save_path} is a save of {scenario.name!r}, "
-                          f"this window plays {app.scenario.name!r}")
+        app.ui.message = refusal
         return
-    if app.scenario is not None and another_file(scenario, app.scenario):
-        battle.close()
-        app.ui.message = (f"Load refused: {app.save_path} is a save of {scenario.path}, this window plays "
-                          f"{app.scenario.path} (another file named {scenario.name!r})")
-        return
+    if app.scenario is not None and app.scenario.path is not None:
+        # the save's text, at the path of the file this window plays: F5 after loading the save of a
+        # folder since moved read the path the save recorded (gone, or a copy the designer was not
+        # editing), and the next Ctrl+S recorded that path again
+        scenario = dataclasses.replace(scenario, path=app.scenario.path, source=app.scenario.source)
     powers = listed_powers(scenario, built_ids(scenario, battle))
     said = reload.install(app, reload.Reloaded(battle, scenario, build_commands, powers))
     app.ui.message = f"Loaded {app.save_path} (round {battle.round})" + (f". {said}" if said else "")

@@ -31,11 +31,12 @@ def _surfaces(lines: list[odds.Line], text: Texts, view: Viewport) -> list[pygam
 
 
 def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui: UiState,
-                        name: Callable[[int], str], text: Texts) -> None:
+                        name: Callable[[int], str], text: Texts, covered: int | None = None) -> None:
     """A dashed aim from the user to the hovered target or point, a ring on each creature the use
     reaches (allies blue) and the odds in a box by the square it is aimed at: by the user, for a
     power on the user or centred on it, which the mouse does not aim (an aim drawn to the mouse
-    said it would land there). The area itself is the power overlay's."""
+    said it would land there). The area itself is the power overlay's (``covered``: how many squares
+    it drew, the count the box gives)."""
     forecast, hover = ui.forecast, ui.hover
     if forecast is None or hover is None:
         return
@@ -55,7 +56,7 @@ def draw_power_forecast(surface: pygame.Surface, view: Viewport, battle: Any, ui
     except (KeyError, ValueError):
         power = None
     power_name = forecast.power if power is None else power.name
-    lines = odds.forecast_lines(forecast, power_name, name, ui.shows, ui.foresight, power)
+    lines = odds.forecast_lines(forecast, power_name, name, ui.shows, ui.foresight, power, covered)
     box_beside(surface, view, rect, _surfaces(lines, text, view))
 
 

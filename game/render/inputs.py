@@ -58,8 +58,16 @@ class Button:
 
 
 @dataclass(frozen=True, slots=True)
+class PowerRow:
+    """A click on a power's row in the side panel: choose that power (``index`` counts from 1, as the
+    keys 1-9 do; a row past the ninth is chosen only so)."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
 class Quit:
     """The window is being closed."""
 
 
-Input = Click | Key | Hover | Wheel | Button | Quit
+Input = Click | Key | Hover | Wheel | Button | PowerRow | Quit

@@ -86,17 +86,20 @@ def target_lines(t: Any, name: NameFn, user: int | None = None) -> list[Line]:
 
 
 def forecast_lines(forecast: Any, power_name: str, name: NameFn, shows: ShowsFn = _everyone,
-                   foresight: Any = None, power: Any = None) -> list[Line]:
+                   foresight: Any = None, power: Any = None, covered: int | None = None) -> list[Line]:
     """The hover box for a power aimed at a target or point: illegal and why, or who it catches
     (allies marked) and each one's odds, what light or veil it makes and where (``power``: its
-    data), and what its script would add (``foresight``); creatures ``shows`` hides (fog) are left out."""
+    data), and what its script would add (``foresight``); creatures ``shows`` hides (fog) are left out.
+    ``covered``: the squares the window draws red for the area (``area_reached``, heights counted),
+    the count given; without it, the area's own squares (``forecast.squares``)."""
     if not forecast.legal:
         return [(power_name, "text"), (f"cannot: {forecast.problem}", "bad")]
     lines: list[Line] = [(power_name, "text"), *made_lines(forecast, power)]
     targets = [t for t in forecast.targets if shows(t.target)]
     if forecast.squares:
         caught = ", ".join(_who(t.target, t.ally, name, forecast.user, "ally") for t in targets) or "nobody seen"
-        lines.append((f"area of {_count(len(forecast.squares), 'square')} catches: {caught}", "text"))
+        drawn = len(forecast.squares) if covered is None else covered
+        lines.append((f"area of {_count(drawn, 'square')} catches: {caught}", "text"))
     for t in targets:
         lines += target_lines(t, name, forecast.user)
     if len(targets) > 1 and len(targets) == len(forecast.targets) and any(t.damage is not None for t in targets):

@@ -93,22 +93,24 @@ class Overlays:
         view.blit_world(surface, layer, self.bounds.get("reach"))
 
     def draw_power(self, surface: pygame.Surface, view: Viewport, battle: Any, user: int, power_id: str,
-                   hover: tuple[int, int] | None) -> None:
+                   hover: tuple[int, int] | None) -> int | None:
         """The chosen power's reach around the user and its area under the mouse (or the squares the
         light, darkness or fog it makes would cover: ``made_squares``). The reach is the battle's
         (``reach_squares``: from where the user's queued orders leave it, heights counted), so a
-        square drawn in reach is one a use there is not refused for being too far."""
+        square drawn in reach is one a use there is not refused for being too far. Returns how many
+        squares it drew red (None: none drawn), the number the hover box gives the area: it said
+        "area of 25 squares" over the 22 a burst at a pit's edge reached, heights counted."""
         try:
             power = battle.power(power_id)
         except (KeyError, ValueError):
-            return
+            return None
         key = (id(battle.state), user, power_id, battle.terrain.version, battle.state.positions_version,
                len(battle.command_log))
         if key != self._range_key or self._range is None:
             try:
                 self._range = battle.reach_squares(power_id, user) & ~battle.terrain.walls
             except (KeyError, ValueError):
-                return
+                return None
             self._range_key = key
         layer = self.mask_surface("range", self._range, theme.RANGE, theme.RANGE_ALPHA, key, view)
         view.blit_world(surface, layer, self.bounds.get("range"))
@@ -119,6 +121,7 @@ class Overlays:
             surface.fblits([(overlay, view.square_rect(x, y)) for x, y in covered])
             for x, y in covered:
                 pygame.draw.rect(surface, theme.AREA, view.square_rect(x, y), 1)
+        return len(covered) if power.area is not None and (hover is not None or power.range_ft is None) else None
 
 
 def covered_squares(battle: Any, power: Any, user: int, hover: tuple[int, int] | None) -> list[tuple[int, int]]:

@@ -13,13 +13,13 @@ from typing import Any
 
 import pygame
 
-from components import Fatigue, Health, Position, Rules
+from components import Rules
 from game.render import theme
-from game.render.draw import Texts, clipped, panel, panel_lines, wrap
+from game.render.draw import Texts, panel, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
-from game.render.odds import reach_words
-from game.render.ui import UiState, shown_powers
+from game.render.selected import draw_selected
+from game.render.ui import UiState
 
 SIDEBAR_W = 360
 STATUS_H = 26
@@ -35,13 +35,16 @@ STRIP_SHARE = 3
 MORE_W = 80
 HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
         "R: rewind   F5: reload   ?: help")
+#: What the end banner says can still be done: it named only Ctrl+L (a save there may be none of)
+#: and closing the window, not the rewind and the reload that play a decided battle on.
+BANNER_HINT = "R: rewind to a round   F5: play it again   Ctrl+L: load the last save   Ctrl+Q: quit"
 #: button name -> its label
 BUTTON_LABELS = MappingProxyType({"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"})
 HELP: tuple[tuple[str, str], ...] = (
     ("Controls", "head"),
     ("Creatures act in initiative order: yours is selected when its turn comes", "body"),
     ("Left click a highlighted square: move there now (hover first: path, cost, falls)", "body"),
-    ("1-9: choose a power; hover a target for the odds, click to use it", "body"),
+    ("1-9 / a click on its row: choose a power; hover a target for the odds, click to use it", "body"),
     ("Hover an enemy: line of sight, cover and your roll mode", "body"),
     ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
     ("U: undo this turn's orders (until dice are rolled)   G: GM view (no fog)", "body"),
@@ -81,6 +84,10 @@ class SidePanel:
         self._strip_key: tuple[Any, ...] | None = None
         self._strip_surface: pygame.Surface | None = None
         self._strip_chips: dict[int, pygame.Rect] = {}
+        #: the selected creature's power rows in the last render, by 1-based index (panel coordinates)
+        self.power_rows: dict[int, pygame.Rect] = {}
+        #: where the panel was last drawn on the surface (a click on a power row is found from it)
+        self.at = (0, 0)
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, battle: Any, feed: EventFeed, ui: UiState,
              selected: int | None, powers: Mapping[int, tuple[str, ...]] | None) -> None:
@@ -92,6 +99,12 @@ class SidePanel:
             self._key = key
             self._surface = self._render(rect.size, battle, feed, ui, selected, powers)
         surface.blit(self._surface, rect.topleft)
+        self.at = rect.topleft
+
+    def power_at(self, pos: tuple[int, int]) -> int | None:
+        """The 1-based index of the selected creature's power row under a surface position, or None."""
+        inside = (pos[0] - self.at[0], pos[1] - self.at[1])
+        return next((index for index, row in self.power_rows.items() if row.collidepoint(inside)), None)
 
     def _render(self, size: tuple[int, int], battle: Any, feed: EventFeed, ui: UiState, selected: int | None,
                 powers: Mapping[int, tuple[str, ...]] | None) -> pygame.Surface:
@@ -101,8 +114,11 @@ class SidePanel:
         y = self._strip(side, size[0], y, battle, feed, selected, ui)
         if self._legend_fits(size, y - 6, battle, feed, selected, ui, powers):
             y = draw_legend(side, 14, y - 6, size[0] - 28, self.texts)
+        self.power_rows = {}
         if selected is not None:
-            y = self._selected(side, y, battle, feed, selected, ui, powers)
+            bottom = size[1] - 6 - 18 - MIN_LOG_ROWS * LOG_ROW - 8  # the log keeps its rows below
+            block = draw_selected(side, y, battle, feed, selected, ui, powers, self.texts, self.colour_of, bottom)
+            y, self.power_rows = block.bottom, block.rows
         pygame.draw.line(side, theme.PANEL_EDGE, (10, y), (size[0] - 10, y), 1)
         y += 6
         heading = "Combat log" + (f"  (back {ui.log_scroll} lines: wheel down for newest)"
@@ -121,7 +137,8 @@ class SidePanel:
         room and the log had none."""
         block = 0
         if selected is not None:  # its height, drawn where nothing shows
-            block = self._selected(pygame.Surface((size[0], 1)), 0, battle, feed, selected, ui, powers)
+            block = draw_selected(pygame.Surface((size[0], 1)), 0, battle, feed, selected, ui, powers,
+                                  self.texts, self.colour_of).bottom
         log = size[1] - y - legend_height(size[0] - 28, self.texts) - block - 6 - 18 - 8
         return log >= MIN_LOG_ROWS * LOG_ROW
 
@@ -232,38 +249,6 @@ class SidePanel:
             pygame.draw.line(side, theme.HEALTH_LOW, (x + 18, y + 9), (x + w - 4, y + 9), 2)
         return w
 
-    def _selected(self, side: pygame.Surface, y: int, battle: Any, feed: EventFeed, entity: int, ui: UiState,
-                  powers: Mapping[int, tuple[str, ...]] | None) -> int:
-        """The selected creature: who, health, fatigue, where, conditions, and its powers on keys 1-9."""
-        text = self.texts
-        team = battle.team(entity)
-        health, fatigue, pos = battle.get(entity, Health), battle.get(entity, Fatigue), battle.get(entity, Position)
-        pygame.draw.circle(side, self.colour_of(team), (22, y + 10), 8)
-        control = "you" if team in ui.human_teams else "computer"
-        room = side.get_width() - 50  # (the name, info and labels stay on their lines: cut, not run off)
-        who = clipped(f"{feed.name(battle, entity)}  ({team}, {control})", text.fonts["body"], room)
-        side.blit(text(who, "body"), (36, y + 2))
-        y += 24
-        info = f"Health {health.current}/{health.maximum}   Fatigue {fatigue.level}/{fatigue.maximum}   " \
-               f"at ({pos.x}, {pos.y}) {pos.z:g} ft"
-        side.blit(text(clipped(info, text.fonts["small"], room + 22), "small", theme.TEXT_DIM), (14, y))
-        y += 18
-        conditions = sorted(battle.conditions(entity))
-        if conditions:
-            for line in wrap("Conditions: " + ", ".join(conditions), text.fonts["small"], room + 22):
-                side.blit(text(line, "small", theme.ACCENT), (14, y))
-                y += 18
-        for index, power_id in enumerate(shown_powers(battle, entity, powers)[:9], start=1):
-            try:
-                power = battle.power(power_id)
-                label = f"{index}  {power.name}  ({reach_words(power, battle.rules.square_ft)})"
-            except (KeyError, ValueError):
-                label = f"{index}  {power_id}"
-            side.blit(text(clipped(label, text.fonts["small"], room + 14), "small",
-                           theme.ACCENT if power_id == ui.power else theme.TEXT), (22, y))
-            y += 17
-        return y + 6
-
     def _log(self, side: pygame.Surface, box: pygame.Rect, lines: list[str], scroll: int = 0) -> None:
         """The newest log lines that fit (or ``scroll`` wrapped lines further back), wrapped to the
         panel, newest at the bottom."""
@@ -361,7 +346,7 @@ def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, te
     """A band across the top of the map (the battle is over), kept inside the window when the map is
     narrower than the band (a small window). Returns the band."""
     label = texts(message, "title", theme.ACCENT)
-    hint = texts("Ctrl+L loads the last save; close the window to quit", "small", theme.TEXT_DIM)
+    hint = texts(BANNER_HINT, "small", theme.TEXT_DIM)
     box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40,
                       label.get_height() + hint.get_height() + 24)
     box.midtop = (map_rect.centerx, map_rect.y + 12)

@@ -157,6 +157,11 @@ class Renderer:
                 return name
         return None
 
+    def power_at(self, pos: tuple[int, int]) -> int | None:
+        """The 1-based index of the selected creature's power row under a screen position (the side
+        panel lists them all; keys reach the first nine), or None."""
+        return None if self.status_bar.collidepoint(pos) else self.side.power_at(pos)
+
     def square_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """The square under a screen position, or None outside the map or under the status bar: a
         click on a grown bar went to a square hidden under it."""
@@ -256,8 +261,9 @@ class Renderer:
         draw_fog(surface, view, self.overlays, ui, known)
         if selected is not None and ui.power is None and b.is_alive(selected):
             self.overlays.draw_reach(surface, view, b, selected, ui.hidden)
+        covered = None  # how many squares the power's area is drawn on (its hover box gives that number)
         if selected is not None and ui.power is not None:
-            self.overlays.draw_power(surface, view, b, selected, ui.power, ui.hover)
+            covered = self.overlays.draw_power(surface, view, b, selected, ui.power, ui.hover)
         looks = visible_looks(self.tokens.looks(b, self.feed), ui)
         draw_fall_marks(surface, view, {e: f for e, f in self.feed.falls.items() if ui.shows(e)}, b.round,
                         self.texts)
@@ -269,7 +275,7 @@ class Renderer:
             pos = b.get(selected, Position)
             pygame.draw.circle(surface, theme.SELECTED, view.square_centre(pos.x, pos.y), view.tile // 2, 3)
         if ui.forecast is not None:
-            draw_power_forecast(surface, view, b, ui, lambda e: self.feed.name(b, e), self.texts)
+            draw_power_forecast(surface, view, b, ui, lambda e: self.feed.name(b, e), self.texts, covered)
         elif ui.move_preview is not None:
             draw_move_preview(surface, view, ui, self.texts)
         elif selected is not None and ui.hover is not None:

@@ -15,7 +15,7 @@ from typing import Any
 import pygame
 
 from game.render import theme
-from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, Quit, Wheel
+from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, PowerRow, Quit, Wheel
 from game.render.png import save_png
 from game.render.ui import UiState
 from game.render.view import MIN_SIZE, Renderer
@@ -161,7 +161,10 @@ class Window:
             if square is not None:
                 return Click(square, LEFT)
             button = self.renderer.button_at(event.pos, self._buttons)
-            return Button(button) if button is not None else None
+            if button is not None:
+                return Button(button)
+            row = self.renderer.power_at(event.pos)
+            return PowerRow(row) if row is not None else None
         if event.button == RIGHT:
             self._drag, self._dragged = event.pos, False
         return None
