@@ -9,7 +9,7 @@ import pytest
 from components import Conditions, Health, Position
 from components.dice import Dice
 from components.terrain import Blocks
-from game import Battle, load_scenario
+from game import Battle, IllegalCommand, load_scenario
 from game.ai import controller
 from game.content.powers import default_powers
 
@@ -131,3 +131,24 @@ def test_restore_puts_back_the_power_table_the_snapshot_was_taken_with() -> None
     assert b.forecast(hero, "strike", target=orc).targets[0].damage == before
     b.powers = table  # and the restored battle, which has used no power, may take it again
     assert b.forecast(hero, "strike", target=orc).targets[0].damage.high == 100
+
+
+def test_changed_since_counts_the_orders_and_says_whether_dice_were_rolled() -> None:
+    """What a window's undo asks: orders given since a snapshot, and whether the generator moved."""
+    b = Battle(seed=2)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"])
+    foe = b.spawn("Foe", 3, 1, team="red")
+    b.begin_round()
+    start = b.snapshot()
+    assert b.changed_since(start) == (0, False)
+    b.move(hero, 2, 1)
+    assert b.changed_since(start) == (1, False)  # a move rolls nothing
+    b.use_power(hero, "strike", target=foe)
+    b.resolve_orders()
+    orders, rolled = b.changed_since(start)
+    assert orders >= 2 and rolled  # the strike rolled its attack
+    other = Battle(seed=2)
+    with pytest.raises(IllegalCommand, match="changed_since takes a snapshot"):
+        other.changed_since(start)
+    with pytest.raises(IllegalCommand, match="changed_since takes a snapshot"):
+        b.changed_since("start")

@@ -26,8 +26,9 @@ import numpy as np
 from components import Conditions, Cover, Defense, Falling, Fatigue, Health, Movement, Position, Vision
 from components.powers import Power
 from components.terrain import Terrain
-from components.values import Bound
+from components.values import Bound, shown
 from game.battle import validate, validate_whole
+from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems.state import SNAPSHOT_FIELDS
 
@@ -191,6 +192,19 @@ class Snapshots(BattleCore):
                         -1 if self.recording.orders is None else len(self.recording.orders),
                         self.recording.depth == 0, state.powers, self.power_overrides, self.last_entity,
                         self._turn_now())
+
+    @entry
+    def changed_since(self, snapshot: Snapshot) -> tuple[int, bool]:
+        """What the battle has done since ``snapshot``: how many commands it has logged, and whether
+        a die was rolled (its generator moved). A window's undo asks it: orders given and no dice
+        rolled since a turn began can be taken back by restoring it, and nothing is rolled again.
+
+        Raises:
+            IllegalCommand: not a snapshot of this battle.
+        """
+        if not isinstance(snapshot, Snapshot) or snapshot.owner != id(self):
+            raise IllegalCommand(f"changed_since takes a snapshot() of this battle, not {shown(snapshot)}")
+        return len(self.recording.log) - snapshot.log_length, self.state.rng.getstate() != snapshot.rng
 
     def _turn_now(self) -> tuple[int, int, int] | None:
         """The command under way and the turn it is playing (None between commands): what a snapshot

@@ -227,9 +227,10 @@ class TurnFlow:
         start = self.turn_start
         if start is None or not self.human_turn():
             return "nothing to undo: it is not one of your creatures' turn"
-        if len(self.battle.command_log) == start.log_length:
+        orders, rolled = self.battle.changed_since(start)
+        if not orders:
             return "nothing to undo: no orders given this turn"
-        if self.battle.state.rng.getstate() != start.rng:
+        if rolled:
             return "cannot undo: dice were rolled"
         return None
 
