@@ -110,6 +110,8 @@ SIMULATE: list[tuple[str, list[str], str]] = [
     ("set-power-name", ["--set", "powers.shoot.name=Bow,Sling"], "counts its uses by its id"),
     ("set-power-description", ["--set", "powers.shoot.description=a,b"], "only words"),
     ("set-square-name", ["--set", "map.legend.:.name=slit,gap"], "a square's name is only drawn"),
+    # the legend character "." holds a dot: its key is read from both ends, as an override reads it
+    ("set-dot-square-name", ["--set", "map.legend...name=floor,flags"], "a square's name is only drawn"),
 ]
 
 #: Whole command lines of the other subcommands (and a bad scenario for simulate).

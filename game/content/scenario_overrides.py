@@ -17,11 +17,10 @@ from components.values import shown
 from game.content.checks import did_you_mean
 from game.content.scenario_parse import CREATURE_FIELDS, LEGEND_FIELDS, LIGHT_FIELDS, RULE_FIELDS, TEAM_FIELDS
 
-__all__ = ["KEYS_HELP", "apply_override"]
+__all__ = ["KEYS_HELP", "apply_override", "key_parts"]
 
 KEYS_HELP = ("name, description, seed, ambient, rules.FIELD, creatures.KEY.FIELD, teams.NAME.FIELD, lights.N.FIELD, "
              "areas.N.FIELD or map.legend.CHAR.FIELD")
-_HEADS = ("name", "description", "seed", "ambient", "rules", "creatures", "teams", "lights", "areas", "map")
 _CREATURE_KEYS = tuple(f for f in CREATURE_FIELDS if f != "key")
 
 
@@ -108,23 +107,28 @@ _PLACES: Mapping[str, tuple[int, Callable[[dict[str, Any], list[str], Any], str 
     "creatures": (3, _creatures), "teams": (3, _teams), "lights": (3, _lights), "areas": (3, _lights),
     "map": (4, _legend),
 })
+_HEADS = tuple(_PLACES)
+
+
+def key_parts(key: str) -> list[str]:
+    """A dotted key's parts. A legend character is the one part that may itself hold a dot
+    (``map.legend...FIELD`` for the character "."): a legend key's parts are read from both ends."""
+    parts = key.split(".")
+    if key.startswith("map.legend.") and len(parts) > 4:
+        return ["map", "legend", key[len("map.legend."):key.rindex(".")], parts[-1]]
+    return parts
 
 
 def apply_override(data: dict[str, Any], key: object, value: Any) -> str | None:
-    """Put one override into the raw file data; return why the key is bad, or None.
-
-    A legend character is the one key part that may itself hold a dot (``map.legend...FIELD``
-    for the character "."): its parts are read from both ends.
-    """
+    """Put one override into the raw file data; return why the key is bad, or None (its parts: see
+    :func:`key_parts`)."""
     if not isinstance(key, str) or not key:
         return f"keys are dotted strings such as 'creatures.ogre.health', not {shown(key)}"
     head = key.split(".", 1)[0]
     if head not in _PLACES:
         return f"unknown key{did_you_mean(head, _HEADS)}; expected {KEYS_HELP}"
     count, place = _PLACES[head]
-    parts = key.split(".")
-    if head == "map" and key.startswith("map.legend.") and len(parts) > 4:
-        parts = ["map", "legend", key[len("map.legend."):key.rindex(".")], parts[-1]]
+    parts = key_parts(key)
     if len(parts) != count:
         return f"unknown key; expected {KEYS_HELP}"
     return place(data, parts, value)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game import ai
+from game.content.scenario_overrides import key_parts
 from game.content.toml_values import nesting, parse_value, split_values, toml_value
 from game.sim.command import battle_flags, rerun_line
 from game.sim.config import ENGINES, SimConfig
@@ -82,7 +83,7 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
 def inert_key(key: str) -> str | None:
     """Why sweeping ``key`` could change nothing a simulation counts, or None: its variants would be
     the same battles, told apart only by their label."""
-    parts = key.split(".")
+    parts = key_parts(key)
     if key == "seed":
         return "every battle's seed comes from --seed, the master seed"
     if key in ("name", "description") or (len(parts) == 3 and parts[0] == "creatures" and parts[2] == "name"):
