@@ -16,6 +16,7 @@ from typing import Any
 
 from components.values import MAX_SEED
 from game.sim.flags import FlagError, check_out_dir, whole
+from game.sim.outputs import in_the_way
 
 #: Turns photographed (one PNG each) before only the last picture is kept.
 TURN_SHOTS = 24
@@ -154,10 +155,9 @@ def check_outputs(out: Path, outputs: tuple[str, ...] = PLAY_OUTPUTS) -> None:
     """
     for pattern in outputs:
         for path in sorted(out.glob(pattern)) if out.is_dir() else ():
-            if not path.is_symlink() and not path.is_file():  # a link is replaced, never followed
-                kind = "a directory" if path.is_dir() else "not a regular file"
-                raise PlayError(f"--out {str(out)!r}: {str(path)!r} is {kind}; expected a file this run can "
-                                f"replace (move it away, or choose another --out)")
+            problem = in_the_way(out, path)
+            if problem:
+                raise PlayError(problem)
 
 
 def check_policy(spec: str, battle: Any, where: str) -> None:

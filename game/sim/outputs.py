@@ -38,6 +38,16 @@ _VARIANT = re.compile(r"variant-\d{1,9}")
 _REPLAY = re.compile(r"seed-\d{1,20}\.json")
 
 
+def in_the_way(out_dir: Path, path: Path, flag: str = "--out") -> str | None:
+    """Why a run into ``out_dir`` cannot replace its output file ``path`` (a folder, a device, a pipe
+    is there), or None: the one test of an output file, for ``simulate`` and for ``play``/``demo``."""
+    if path.is_symlink() or not path.exists() or path.is_file():  # a link is replaced, never followed
+        return None
+    kind = "a directory" if path.is_dir() else "not a regular file"
+    return (f"{flag} {str(out_dir)!r}: {str(path)!r} is {kind}; expected a file this run can replace "
+            f"(move it away, or choose another {flag})")
+
+
 def check_outputs(out_dir: Path, flag: str = "--out") -> None:
     """Each output path of a run into ``out_dir`` can be written: a file name that is not a folder
     (or a device), a replays folder that is not a file.
@@ -46,11 +56,9 @@ def check_outputs(out_dir: Path, flag: str = "--out") -> None:
         FlagError: naming the flag, the directory and the path in the way.
     """
     for name in FILES:
-        path = out_dir / name
-        if not path.is_symlink() and path.exists() and not path.is_file():  # a link is replaced, never followed
-            kind = "a directory" if path.is_dir() else "not a regular file"
-            raise FlagError(f"{flag} {str(out_dir)!r}: {str(path)!r} is {kind}; expected a file this run can "
-                            f"replace (move it away, or choose another {flag})")
+        problem = in_the_way(out_dir, out_dir / name, flag)
+        if problem:
+            raise FlagError(problem)
     replays = out_dir / REPLAYS
     if not replays.is_symlink() and replays.exists() and not replays.is_dir():
         raise FlagError(f"{flag} {str(out_dir)!r}: {str(replays)!r} is a file; expected the folder of replays "
