@@ -103,3 +103,17 @@ def read_bounded(path: str | Path, limit: int) -> bytes:
     if len(data) > limit:
         raise UnreadableFile(f"the file grew past {limit} bytes while being read")
     return data
+
+
+def read_text(path: str | Path, limit: int) -> str:
+    """:func:`read_bounded`'s bytes as UTF-8 text: the one reading of a scenario, power file, script
+    or save, so a bad byte is told alike in each.
+
+    Raises:
+        UnreadableFile: as :func:`read_bounded`, or not UTF-8 text (the first bad byte's offset said).
+    """
+    raw = read_bounded(path, limit)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise UnreadableFile(f"not UTF-8 text (byte {err.start})") from None

@@ -35,7 +35,7 @@ from typing import Any
 from components.powers import Power
 from components.values import shown
 from game.content.checks import did_you_mean
-from game.content.files import POWER_FILE_BYTES, UnreadableFile, bom_hint, read_bounded, too_long_number
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, bom_hint, read_text, too_long_number
 from game.content.power_parse import KEYS, PowerError, parse_power
 
 __all__ = [
@@ -106,8 +106,8 @@ def read_power_file(path: str | Path, script_dir: Path | None = None) -> PowerFi
     where = str(path)
     folder = script_folder(path) if script_dir is None else script_dir
     try:
-        text = read_bounded(path, POWER_FILE_BYTES).decode("utf-8")
-    except (UnreadableFile, UnicodeDecodeError) as err:
+        text = read_text(path, POWER_FILE_BYTES)
+    except UnreadableFile as err:
         return _broken(where, PowerError(f"{where}: cannot read: {err}"))
     return power_file_text(where, text, folder)
 

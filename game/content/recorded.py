@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, read_bounded
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, read_text
 from game.scripting.errors import MAX_SOURCE_BYTES
 
 __all__ = ["MAX_SCRIPTS", "MAX_SCRIPTS_BYTES", "RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
@@ -127,10 +127,7 @@ class ScriptReads:
             outside = _outside(path, folder, self.known)
             if outside is not None:
                 raise UnreadableFile(outside)
-            try:
-                source = read_bounded(path, SCRIPT_BYTES).decode("utf-8")
-            except UnicodeDecodeError:
-                raise UnreadableFile("not UTF-8 text") from None
+            source = read_text(path, SCRIPT_BYTES)
         total = sum(len(text.encode()) for text in self.read.values()) + len(source.encode())
         if self.bounded and fresh and total > MAX_SCRIPTS_BYTES:
             raise self._past(f"with it this scenario's scripts come to {total:,} bytes; expected at most "

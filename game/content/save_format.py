@@ -15,7 +15,7 @@ from typing import Any
 
 from components.values import MAX_SEED, Bound, shown
 from game.battle.facade import Battle
-from game.content.files import MEGABYTE, SCENARIO_BYTES, UnreadableFile, read_bounded, too_long_number
+from game.content.files import MEGABYTE, SCENARIO_BYTES, UnreadableFile, read_text, too_long_number
 from game.content.recorded import RecordedFiles
 from game.content.save_values import SaveError, argument_problem, decode_value
 
@@ -50,20 +50,18 @@ def _fail(path: Path, message: str) -> SaveError:
 
 def _parse_json(path: Path) -> dict[str, Any]:
     try:
-        raw = read_bounded(path, SAVE_BYTES)
+        text = read_text(path, SAVE_BYTES)
     except UnreadableFile as err:
         raise _fail(path, str(err)) from None
     try:
-        document = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise _fail(path, f"not UTF-8 text (byte {err.start}); the file is corrupt") from None
+        document = json.loads(text)
     except json.JSONDecodeError as err:
         raise _fail(path, f"not valid JSON (line {err.lineno} column {err.colno}: {err.msg}); "
                           f"the file is corrupt or truncated") from None
     except RecursionError:
         raise _fail(path, "not a save this game wrote: arrays or objects nested too deeply") from None
     except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)
-        raise _fail(path, f"not a save this game wrote: {too_long_number(raw.decode('utf-8'))}") from None
+        raise _fail(path, f"not a save this game wrote: {too_long_number(text)}") from None
     if not isinstance(document, dict):
         raise _fail(path, "expected a JSON object at the top")
     return document

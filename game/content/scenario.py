@@ -107,7 +107,7 @@ from typing import Any
 from components import Rules, Visibility
 from components.powers import Power
 from game.battle.facade import Battle
-from game.content.files import SCENARIO_BYTES, UnreadableFile, bom_hint, read_bounded, too_long_number
+from game.content.files import SCENARIO_BYTES, UnreadableFile, bom_hint, read_text, too_long_number
 from game.content.powers import PowerFileCache, PowerLibrary, runs_in_process, script_folder, shipped_library
 from game.content.recorded import RecordedFiles
 from game.content.scenario_map import draw_map
@@ -347,13 +347,9 @@ def load_scenario(path: str | Path, *, trusted: bool | None = None, files: Power
     """
     source = str(path)
     try:
-        raw = read_bounded(path, SCENARIO_BYTES)
+        text = read_text(path, SCENARIO_BYTES)
     except UnreadableFile as err:
         raise ScenarioError(source, [str(err)]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise ScenarioError(source, [f"not UTF-8 text (byte {err.start})"]) from None
     return _load(text, Context(source, source, trusted=trusted, files=files or PowerFileCache()))
 
 
