@@ -5,10 +5,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from bench.__main__ import BENCHMARKS
+
+
+def test_make_bench_runs_every_benchmark_in_the_folder() -> None:
+    """``python -m bench`` runs the listed benchmarks and fails on a missing one: the list is the folder's."""
+    folder = Path(__file__).resolve().parent.parent / "bench"
+    assert sorted(BENCHMARKS) == sorted(p.stem for p in folder.glob("bench_*.py"))
 
 
 @pytest.mark.parametrize("name", BENCHMARKS)
