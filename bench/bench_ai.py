@@ -32,7 +32,8 @@ from components.events import AttackRolled, Fell, PowerUsed, Pushed, SaveRolled,
 from game.sim.context import WorkerContext, split_overrides
 from game.sim.flags import SEED, whole
 from game.sim.report import wilson, winners_difference
-from game.sim.runner import DRAW, ai_rng, battle_seed, build, play
+from game.sim.runner import DRAW, ai_rng, battle_seed, play
+from game.sim.template import build
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from game.sim.context import WorkerContext, split_overrides
-from game.sim.runner import ai_rng, battle_seed, build, play
+from game.sim.runner import ai_rng, battle_seed, play
+from game.sim.template import build
 
 SLITS = Path(__file__).resolve().parent.parent / "bench" / "data" / "slits.toml"
 

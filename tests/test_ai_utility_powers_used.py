@@ -17,7 +17,8 @@ import pytest
 
 from components.events import PowerUsed
 from game.sim.context import WorkerContext
-from game.sim.runner import ai_rng, battle_seed, build, play
+from game.sim.runner import ai_rng, battle_seed, play
+from game.sim.template import build
 
 ARSENAL = Path(__file__).resolve().parent.parent / "bench" / "data" / "arsenal.toml"
 UTILITY = ("blind", "blink", "darkness", "fly", "fog-cloud", "light")

@@ -44,7 +44,8 @@ Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 Signatures = dict[str, inspect.Signature]
 
 
-def _fail(path: Path, message: str) -> SaveError:
+def failure(path: Path, message: str) -> SaveError:
+    """A save's error: the file's path, then what is wrong with it."""
     return SaveError(f"{path}: {message}")
 
 
@@ -52,18 +53,18 @@ def _parse_json(path: Path) -> dict[str, Any]:
     try:
         text = read_text(path, SAVE_BYTES)
     except UnreadableFile as err:
-        raise _fail(path, str(err)) from None
+        raise failure(path, str(err)) from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as err:
-        raise _fail(path, f"not valid JSON (line {err.lineno} column {err.colno}: {err.msg}); "
+        raise failure(path, f"not valid JSON (line {err.lineno} column {err.colno}: {err.msg}); "
                           f"the file is corrupt or truncated") from None
     except RecursionError:
-        raise _fail(path, "not a save this game wrote: arrays or objects nested too deeply") from None
+        raise failure(path, "not a save this game wrote: arrays or objects nested too deeply") from None
     except ValueError:  # a number of more digits than Python converts (sys.get_int_max_str_digits)
-        raise _fail(path, f"not a save this game wrote: {too_long_number(text)}") from None
+        raise failure(path, f"not a save this game wrote: {too_long_number(text)}") from None
     if not isinstance(document, dict):
-        raise _fail(path, "expected a JSON object at the top")
+        raise failure(path, "expected a JSON object at the top")
     return document
 
 
@@ -71,25 +72,25 @@ def _check_header(path: Path, document: dict[str, Any], kinds: Sequence[str]) ->
     kind = document.get("format")
     if kind not in kinds:
         if kind == REPLAY_FORMAT:
-            raise _fail(path, "this is a replay, not a save: play it with play_replay")
-        raise _fail(path, f"format is {shown(kind)}; expected {' or '.join(repr(k) for k in kinds)}")
+            raise failure(path, "this is a replay, not a save: play it with play_replay")
+        raise failure(path, f"format is {shown(kind)}; expected {' or '.join(repr(k) for k in kinds)}")
     version = document.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= FORMAT_VERSION:
         newer = isinstance(version, int) and not isinstance(version, bool) and version > FORMAT_VERSION
-        raise _fail(path, f"version {shown(version)} is newer than this game reads ({FORMAT_VERSION})" if newer
+        raise failure(path, f"version {shown(version)} is newer than this game reads ({FORMAT_VERSION})" if newer
                     else f"version must be a whole number in 1..{FORMAT_VERSION}, not {shown(version)}")
     missing = [k for k in (*_KEYS, *(("files",) if version >= 2 else ())) if k not in document]
     unknown = [k for k in document if k not in _KEYS + _OPTIONAL_KEYS]
     if missing or unknown:
         listed = [f"missing key {k!r}" for k in missing] + [f"unknown key {shown(k)}" for k in unknown]
-        raise _fail(path, "; ".join(listed))
+        raise failure(path, "; ".join(listed))
     for key, bound in (("seed", BATTLE_SEED), ("build_commands", BUILD_COMMANDS)):
         problem = bound.problem(document[key])
         if problem:
-            raise _fail(path, f"{key}: {problem}")
+            raise failure(path, f"{key}: {problem}")
     for key in ("events", "creatures"):
         if not isinstance(document[key], list) or not all(isinstance(e, dict) for e in document[key]):
-            raise _fail(path, f"{key} must be a list of objects")
+            raise failure(path, f"{key} must be a list of objects")
 
 
 def _pairs(value: Any) -> bool:
@@ -101,64 +102,64 @@ def _pairs(value: Any) -> bool:
 def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
     scenario = document["scenario"]
     if not isinstance(scenario, dict) or sorted(scenario) != sorted(_SCENARIO_KEYS):
-        raise _fail(path, f"scenario must be an object with keys {', '.join(_SCENARIO_KEYS)}")
+        raise failure(path, f"scenario must be an object with keys {', '.join(_SCENARIO_KEYS)}")
     if not isinstance(scenario["text"], (str, type(None))) or not isinstance(scenario["path"], (str, type(None))):
-        raise _fail(path, "scenario.text and scenario.path must be strings or null")
+        raise failure(path, "scenario.text and scenario.path must be strings or null")
     if scenario["text"] is None and scenario["path"] is None:
-        raise _fail(path, "scenario has neither text nor path")
+        raise failure(path, "scenario has neither text nor path")
     if scenario["text"] is not None and len(scenario["text"]) > SCENARIO_BYTES // 4 \
             and len(scenario["text"].encode("utf-8")) > SCENARIO_BYTES:  # the scenario file's own limit
-        raise _fail(path, f"scenario.text: {len(scenario['text'].encode('utf-8')):,} bytes; expected at most "
+        raise failure(path, f"scenario.text: {len(scenario['text'].encode('utf-8')):,} bytes; expected at most "
                           f"{SCENARIO_BYTES:,}, the most a scenario file is read to")
     if scenario["text"] is None and document["version"] >= 2:  # else the path's file, and the files beside it
-        raise _fail(path, "scenario.text: expected the scenario's TOML text, which a version 2 file carries and is "
+        raise failure(path, "scenario.text: expected the scenario's TOML text, which a version 2 file carries and is "
                           "played from (never a file on this disk), got null")
     if scenario["path"] is not None and ("\0" in scenario["path"] or len(scenario["path"]) > 4096):
-        raise _fail(path, f"scenario.path {shown(scenario['path'])} is not a file path")
+        raise failure(path, f"scenario.path {shown(scenario['path'])} is not a file path")
     if not _pairs(scenario["overrides"]):
-        raise _fail(path, "scenario.overrides must be a list of [key, value] pairs")
+        raise failure(path, "scenario.overrides must be a list of [key, value] pairs")
     if not _pairs(document.get("powers", [])):
-        raise _fail(path, "powers must be a list of [key, value] pairs")
+        raise failure(path, "powers must be a list of [key, value] pairs")
     problem = RULES_VERSIONS.problem(document.get("rules_version", 1))
     if problem:
-        raise _fail(path, f"rules_version: {problem}")
+        raise failure(path, f"rules_version: {problem}")
     _check_files(path, document)
 
 
 def _check_files(path: Path, document: dict[str, Any]) -> None:
     """``files`` (the power files' and scripts' texts): from version 2 on, and well formed."""
     if document["version"] < 2 and "files" in document:
-        raise _fail(path, "files: a version 1 file does not carry files; expected version 2")
+        raise failure(path, "files: a version 1 file does not carry files; expected version 2")
     if "files" in document:
         try:
             RecordedFiles.from_json(document["files"])
         except ValueError as err:
-            raise _fail(path, str(err)) from None
+            raise failure(path, str(err)) from None
 
 
 def _decode_commands(path: Path, document: dict[str, Any]) -> list[Command]:
     signatures: Signatures = {}  # each command's, worked out once per file, not once per command
     if not isinstance(document["commands"], list):
-        raise _fail(path, "commands must be a list")
+        raise failure(path, "commands must be a list")
     commands: list[Command] = []
     for i, command in enumerate(document["commands"], start=document["build_commands"]):
         index = i - document["build_commands"]
         if not isinstance(command, dict) or sorted(command) != ["args", "kwargs", "method"] \
                 or not isinstance(command["method"], str) or not isinstance(command["args"], list) \
                 or not isinstance(command["kwargs"], dict):
-            raise _fail(path, f"commands[{index}] must be an object with method, args (list) and kwargs (object)")
+            raise failure(path, f"commands[{index}] must be an object with method, args (list) and kwargs (object)")
         method = command["method"]
         if not Battle.is_command(method):
-            raise _fail(path, f"commands[{index}]: {shown(method)} is not a battle command")
+            raise failure(path, f"commands[{index}]: {shown(method)} is not a battle command")
         where = f"command #{i} ({method})"
         try:
             args = tuple(decode_value(a, where) for a in command["args"])
             kwargs = {k: decode_value(v, where) for k, v in command["kwargs"].items()}
         except SaveError as err:
-            raise _fail(path, str(err)) from None
+            raise failure(path, str(err)) from None
         problem = argument_problem([args, kwargs]) or call_problem(method, args, kwargs, signatures)
         if problem:
-            raise _fail(path, f"commands[{index}] ({where}): {problem}")
+            raise failure(path, f"commands[{index}] ({where}): {problem}")
         commands.append((method, args, kwargs))
     return commands
 
@@ -221,5 +222,5 @@ def read_document(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], lis
         for key, value in [*document["scenario"]["overrides"], *document.get("powers", [])]:
             decode_value(value, f"override {key}")
     except SaveError as err:
-        raise _fail(path, str(err)) from None
+        raise failure(path, str(err)) from None
     return document, commands

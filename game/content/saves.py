@@ -57,7 +57,7 @@ from game.content.powers import PowerError, apply_power_overrides
 from game.content.rebuild import use_powers
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_script_overrides
-from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, read_document
+from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, failure, read_document
 from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
 
@@ -224,14 +224,6 @@ def write_replay(path: str | Path, scenario: Scenario, battle: Battle, build_com
 # ---------------------------------------------------------------------------------------------- reading
 
 
-def _fail(path: Path, message: str) -> SaveError:
-    return SaveError(f"{path}: {message}")
-
-
-def _read(path: Path, kinds: tuple[str, ...]) -> tuple[dict[str, Any], list[Command]]:
-    return read_document(path, kinds)
-
-
 def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
     info = document["scenario"]
     recorded = RecordedFiles.from_json(document["files"]) if "files" in document else None
@@ -252,7 +244,7 @@ def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
     except (ScenarioError, SaveError) as err:
         old = "" if recorded is not None else (f" (a version {document['version']} file carries no power files or "
                                                f"scripts: they are read from beside {info['path']!r}, as they are now)")
-        raise _fail(path, f"its scenario does not load: {err}{old}") from None
+        raise failure(path, f"its scenario does not load: {err}{old}") from None
     return scenario
 
 
@@ -277,7 +269,7 @@ def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
             check_script_overrides(changed, powers, "the file", scenario.script_dir, scenario.trusted,
                                    ScriptReads(recorded=scenario.files.scripts))
     except (PowerError, SaveError) as err:
-        raise _fail(path, f"its power overrides do not apply: {err}") from None
+        raise failure(path, f"its power overrides do not apply: {err}") from None
     return powers, changed
 
 
@@ -291,10 +283,10 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
     try:
         battle = scenario.build(seed=document["seed"])
     except (ScenarioError, ValueError) as err:
-        raise _fail(path, f"its scenario does not build: {err}") from None
+        raise failure(path, f"its scenario does not build: {err}") from None
     try:
         if len(battle.command_log) != document["build_commands"]:
-            raise _fail(path, f"build_commands is {document['build_commands']} but the scenario builds with "
+            raise failure(path, f"build_commands is {document['build_commands']} but the scenario builds with "
                               f"{len(battle.command_log)} commands")
         use_powers(battle, powers, changed)
         mismatch = None
@@ -335,11 +327,11 @@ def restore_game(path: str | Path) -> tuple[Battle, Scenario, int]:
     """Like :func:`load_game`, also returning the scenario the save was made on and the length of
     its build, which a window needs to go on playing (and saving) that scenario."""
     target = Path(path)
-    document, commands = _read(target, (SAVE_FORMAT,))
+    document, commands = read_document(target, (SAVE_FORMAT,))
     battle, scenario, mismatch = _restore(target, document, commands)
     if mismatch is not None:
         battle.close()
-        raise _fail(target, f"the saved battle does not replay: {mismatch}")
+        raise failure(target, f"the saved battle does not replay: {mismatch}")
     return battle, scenario, document["build_commands"]
 
 
@@ -365,7 +357,7 @@ def read_replay(path: str | Path) -> ReplayFile:
             overrides do not apply.
     """
     target = Path(path)
-    document, commands = _read(target, (REPLAY_FORMAT, SAVE_FORMAT))
+    document, commands = read_document(target, (REPLAY_FORMAT, SAVE_FORMAT))
     scenario = _scenario(target, document)
     powers, changed = _power_table(target, document, scenario)
     return ReplayFile(scenario, document["seed"], commands, powers, changed, document["build_commands"])
@@ -385,6 +377,6 @@ def play_replay(path: str | Path) -> tuple[Battle, bool, str | None]:
         SaveError: the file is unreadable or malformed, or its scenario does not load.
     """
     target = Path(path)
-    document, commands = _read(target, (REPLAY_FORMAT, SAVE_FORMAT))
+    document, commands = read_document(target, (REPLAY_FORMAT, SAVE_FORMAT))
     battle, _scenario_used, mismatch = _restore(target, document, commands)
     return battle, mismatch is None, mismatch

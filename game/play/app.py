@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from components import Position
 from game.play import controls, preview, reload, saving
-from game.play.flow import COMPUTER_DELAY, TurnFlow, winner
+from game.play.flow import COMPUTER_DELAY, TurnFlow
 from game.play.fog import Fog
 from game.play.headless import PlayError, check_policy
 from game.play.motion import Motion
@@ -133,7 +133,7 @@ class App(Orders):
 
     def winner(self) -> str | None:
         """The one team still standing, "" when nobody is, None while the battle goes on."""
-        return winner(self.battle)
+        return self.battle.winner()  # type: ignore[no-any-return]
 
     def _check_over(self) -> None:
         """Put up (or take down, after a load) the banner that says the battle is decided; the status

@@ -260,7 +260,6 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
     """
     from game.battle.log import format_events
     from game.play import headless
-    from game.play.flow import winner
 
     written = [out / "round-00.png"]
     headless.write_out(partial(shots_taken.save, now=0.0), written[0])
@@ -279,7 +278,7 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
             headless.write_out(partial(shots_taken.save, message=said), written[-1])
         if done:
             break
-    won = winner(demo.battle)
+    won = demo.battle.winner()
     lines.append(f"End: {won} won after {demo.battle.round} rounds" if won else
                  f"End: no side had won after {demo.battle.round} rounds")
     headless.write_log(out / "combat-log.txt", lines)

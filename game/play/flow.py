@@ -21,12 +21,6 @@ from game.battle.errors import IllegalCommand, UnknownEntity
 COMPUTER_DELAY = 0.6
 
 
-def winner(battle: Any) -> str | None:
-    """The battle's own answer (:meth:`game.battle.facade.Battle.winner`), which ``simulate`` reads too: the
-    one team still standing, "" when nobody is, None while undecided (a one-team battle always)."""
-    return battle.winner()  # type: ignore[no-any-return]
-
-
 def plain(message: str) -> str:
     """A battle's message for a player: without the entity ids ("Sergeant (#3)" -> "Sergeant")."""
     return re.sub(r" \(#\d+\)", "", message.strip("'\""))
@@ -96,7 +90,7 @@ class TurnFlow:
 
     def over(self) -> bool:
         """Decided, or out of rounds with none under way."""
-        if winner(self.battle) is not None:
+        if self.battle.winner() is not None:
             return True
         return self.actor is None and self.max_rounds is not None and self.battle.round >= self.max_rounds
 

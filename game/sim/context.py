@@ -25,7 +25,7 @@ from game.content.scenario import Scenario, load_scenario
 from game.content.scenario_costs import area_problem
 from game.content.toml_values import toml_value
 from game.scripting import ScriptHosts
-from game.sim.template import ScenarioTemplate
+from game.sim.template import Overrides, ScenarioTemplate
 
 #: Override keys starting with this change a power (``powers.fireball.damage``), not the scenario.
 POWER_PREFIX = "powers."
@@ -33,7 +33,6 @@ POWER_PREFIX = "powers."
 #: Entries a cache holds before it is emptied (a sweep has a handful of variants, not thousands).
 CACHE_ENTRIES = 64
 
-Overrides = tuple[tuple[str, Any], ...]
 
 
 def split_overrides(overrides: Iterable[tuple[str, Any]]) -> tuple[Overrides, Overrides]:

@@ -27,7 +27,6 @@ from game.battle.log import describe
 from game.content.scenario import Scenario
 from game.sim.context import Overrides, WorkerContext
 from game.sim.tally import tally
-from game.sim.template import build as build  # moved there; still importable from here
 
 #: A battle's row says "draw" when it hits the round limit or both sides fall in the same round.
 DRAW = "draw"
