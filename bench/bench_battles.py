@@ -38,6 +38,7 @@ from pathlib import Path
 from bench import floor, floor_esper
 from bench.args import command_line
 from game.ai import POLICIES
+from game.content.powers import ASSETS
 from game.sim.config import SimConfig
 from game.sim.context import WorkerContext
 from game.sim.engines import pool_executor
@@ -46,7 +47,7 @@ from game.sim.runner import battle_seed, run_battle
 from game.sim.simulate import simulate
 
 #: The shipped scenario of the issue's second target (what ``simulate`` users run).
-KEEP = str(Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "keep.toml")
+KEEP = str(ASSETS / "scenarios" / "keep.toml")
 
 #: Mirror-image sides (red on the west, blue on the east) so the first-mover figure is fair.
 SCENARIO = """

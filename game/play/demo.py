@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from components.events import Died, Spawned
+from game.content.powers import ASSETS
 
-DEMO_SCENARIO = Path(__file__).resolve().parents[2] / "assets" / "scenarios" / "demo.toml"
+DEMO_SCENARIO = ASSETS / "scenarios" / "demo.toml"
 
 
 @dataclass

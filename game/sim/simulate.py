@@ -263,7 +263,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
                     from tqdm import tqdm
 
                     bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
-                sink = CsvSink(csv_handle, stats, _powers_used(scenarios)) if csv_handle is not None else None
+                sink = CsvSink(csv_handle, stats, known) if csv_handle is not None else None
                 collect = _Collector(config, stats, sink, bar, on_row)
                 started = time.perf_counter()
                 interrupted = _run(lambda: _engine(config, workers, executor),
@@ -276,7 +276,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     except OSError as err:
         if not finished or out_dir is None:
             raise
-        write_errors.append(f"cannot write {out_dir / 'battles.csv'}: {err.strerror or err}")
+        write_errors.append(f"cannot write {out_dir / TABLE}: {err.strerror or err}")
     elapsed = time.perf_counter() - started
     collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
     result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, elapsed,
@@ -309,7 +309,7 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
         atomic_write(out_dir / SUMMARY, json.dumps(summary, indent=1, default=str).encode("utf-8"))
         result.files.append(out_dir / SUMMARY)
     except OSError as err:
-        result.write_errors.append(f"cannot write {out_dir / 'summary.json'}: {err.strerror or err}")
+        result.write_errors.append(f"cannot write {out_dir / SUMMARY}: {err.strerror or err}")
     try:
         remove_unwritten(out_dir, result.files)
     except OSError as err:
