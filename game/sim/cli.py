@@ -48,6 +48,8 @@ MAX_VARIANTS = 1_000
 BATTLE_SECONDS = (0.01, 3600.0)
 #: How deep a --set value's arrays and tables may nest (``[{ x = 1 }]`` is 2).
 MAX_NESTING = 16
+#: Where a ``--set`` key names a legend character, whatever character it is.
+LEGEND = "map.legend."
 
 
 def parse_set(text: str) -> tuple[str, list[Any]]:
@@ -57,7 +59,7 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
         argparse.ArgumentTypeError: no ``=``, no key, an empty value, or a value given twice (what the
             key and values mean is checked against the scenario, before any battle).
     """
-    key, sep, values = text.partition("=")
+    key, sep, values = _key_and_values(text)
     parts = [v.strip() for v in split_values(values)]
     if not sep or not key.strip() or not all(parts):
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=V1,V2,... with no empty value, "
@@ -79,10 +81,23 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
     return key.strip(), parsed
 
 
+def _key_and_values(text: str) -> tuple[str, str, str]:
+    """``text`` cut at the ``=`` that ends its key. A legend character is the one part of a key that may
+    be ``=`` itself (the shipped ambush draws its road with one): ``map.legend.=.ground=0,2`` sweeps it,
+    as ``map.legend...ground`` sweeps ".", and a re-run line spells it so."""
+    after = len(LEGEND) + 1  # the one character, then the dot before its field
+    if text.startswith(LEGEND) and text[after:after + 1] == ".":
+        field, sep, values = text[after:].partition("=")
+        return text[:after] + field, sep, values
+    return text.partition("=")
+
+
 def inert_key(key: str) -> str | None:
     """Why sweeping ``key`` could change nothing a simulation counts, or None: its variants would be
     the same battles, told apart only by their label."""
     parts = key.split(".")
+    if key.startswith(LEGEND) and len(parts) > 4:  # the character "." (read from both ends, as overrides do)
+        parts = ["map", "legend", key[len(LEGEND):key.rindex(".")], parts[-1]]
     if key == "seed":
         return "every battle's seed comes from --seed, the master seed"
     if key in ("name", "description") or (len(parts) == 3 and parts[0] == "creatures" and parts[2] == "name"):
