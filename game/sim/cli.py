@@ -146,7 +146,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                         help="run just this battle seed (repeatable) and write its replay under OUT/replays")
     parser.add_argument("--battle-seconds", type=seconds(low, high), default=given.battle_seconds, metavar="S",
                         help=f"a battle still running after S seconds ({low:g} to {high:g}) stops its worker and "
-                             f"counts as failed (default {given.battle_seconds:g})")
+                             f"counts as failed (Dask: after the first round that ends past S) "
+                             f"(default {given.battle_seconds:g})")
     parser.add_argument("--strict-scripts", action="store_true",
                         help="a battle in which a script failed counts as a failed battle (default: counted apart)")
     parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=given.recycle, metavar="N",
