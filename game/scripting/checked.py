@@ -10,6 +10,9 @@ What compares or hashes pays for the *weight* of what it compares (``sbx__weight
 a nested value and per 64 bytes of string): ``a == b`` and ``a < b`` the smaller operand's, ``x in l``
 and ``l.index(x)`` the list's length times ``x``'s, ``d[k]``, ``k in d`` and ``d.get(k)`` the key's,
 ``s.startswith(p)`` the pattern's, ``s.strip(cs)`` both lengths multiplied.
+A substring test (``p in s``) is answered by ``s.find(p)``: starlark's own ``in`` compares the
+pattern at every place of the string, in time ``len(p) * len(s)`` (a pattern of 100 KB in a string of
+200 KB took half a second for a charge of under 5,000 steps), while ``find`` is linear.
 Integers stay small, since every operation on a big one costs its size: ``*`` refuses operands
 beyond 2**64, ``<<`` an operand beyond 2**64 or a shift beyond 64 bits, and ``+`` and ``-`` of two
 variables a result beyond 2**64 (``x + x`` in a loop doubles).
@@ -282,10 +285,14 @@ def sbx__in_cost(a, b):
 
 def sbx__op_in(a, b):
     sbx__charge(sbx__in_cost(a, b))
+    if sbx__type(a) == "string" and sbx__type(b) == "string":
+        return b.find(a) >= 0  # starlark's own `in` of two strings takes len(a) * len(b): find, their sizes
     return a in b
 
 def sbx__op_not_in(a, b):
     sbx__charge(sbx__in_cost(a, b))
+    if sbx__type(a) == "string" and sbx__type(b) == "string":
+        return b.find(a) < 0
     return a not in b
 
 def sbx__each(k, xs):
