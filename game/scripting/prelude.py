@@ -51,6 +51,9 @@ NATIVE_ALIASES: Final = "".join(f"sbx__n_{n} = {n}\n" for n in COUNTED_BUILTINS 
 BYTES_PER_STEP: Final = 64
 INT_MAX: Final = 2**63 - 1
 INT_MIN: Final = -(2**63)
+#: The deepest value ``json.encode`` writes: what ``json.decode`` reads back (serde's limit), and far
+#: short of the depth whose native recursion overflows a thread's stack.
+MAX_JSON_DEPTH: Final = 128
 #: The longest string ``int()`` parses.
 MAX_INT_TEXT: Final = 100
 
@@ -273,8 +276,23 @@ def float(*args):
     return sbx__n_float(*args)
 
 def sbx__json_encode(x):
-    sbx__walk(x)
-    return sbx__n_json.encode(x)
+    # The native encoder recurses once per level with no limit of its own: a list nested 40,000 deep
+    # overflowed the stack and killed the process (the game's own, in-process). Walked as sbx__walk
+    # walks, each part with its depth.
+    stack = [(x, 0)]
+    for _ in range(2147483647):
+        if not stack:
+            return sbx__n_json.encode(x)
+        v, d = stack.pop()
+        t = sbx__type(v)
+        if t == "string":
+            sbx__charge(len(v) // {BYTES_PER_STEP})
+        elif t == "list" or t == "tuple" or t == "dict" or t == "struct":
+            if d >= {MAX_JSON_DEPTH}:
+                fail("json.encode: a value nested more than {MAX_JSON_DEPTH} levels deep; expected at most "
+                     + "{MAX_JSON_DEPTH}, the most json.decode reads back")
+            parts = v.values() + v.keys() if t == "dict" else [getattr(v, a) for a in dir(v)] if t == "struct" else v
+            stack.extend([(p, d + 1) for p in parts])
 
 def sbx__json_decode(x):
     if sbx__type(x) == "string":
