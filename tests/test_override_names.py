@@ -25,3 +25,18 @@ def test_an_override_error_names_the_creature_by_its_key(key: str, value: object
 def test_the_file_itself_still_names_the_creature_by_its_place() -> None:
     with pytest.raises(ScenarioError, match=r"small\.toml: creatures\[\d\]\.health: expected a whole number"):
         load_scenario_text(SMALL.replace("health = 9", "health = 0"), "small.toml")
+
+
+KEEP = "assets/scenarios/keep.toml"
+
+
+@pytest.mark.parametrize("index", ["00", "01", "\uff10", "\u00b2", "0 "])
+def test_a_light_is_named_by_one_spelling_of_its_index(index: str) -> None:
+    # lights.00 and lights.0 swept together made a grid of variants whose labels disagreed about one
+    # light; '²' counts as a digit but is no number (a bare "invalid literal for int()")
+    from game.content.scenario import load_scenario
+    scenario = load_scenario(KEEP)
+    with pytest.raises(ScenarioError, match=rf"override 'areas\.{index}\.radius_ft': no areas entry "
+                                            rf"'{index}'; expected an index written 0\.\.\d+ \(there are \d+\)"):
+        scenario.with_overrides({f"areas.{index}.radius_ft": 5})
+    assert scenario.with_overrides({"areas.0.radius_ft": 5}).areas[0].radius_ft == 5

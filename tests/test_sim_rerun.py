@@ -9,6 +9,7 @@ say which ``--max-rounds``, ``--hook``, ``--strict-scripts`` or ``--battle-secon
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -111,3 +112,22 @@ def test_a_failed_battle_can_be_run_again_from_its_printed_line(tmp_path: Path, 
          "policy": "tactical"}
     assert _config_of(summary["command"]).sets == [("rules.cover_enabled", [True, False])]
     assert summary["variants"][1]["variant"] == "rules.cover_enabled=false"
+
+
+@pytest.mark.parametrize("char", ["=", ".", "~", ","])
+def test_a_legend_character_that_is_an_equals_sign_can_be_swept(char: str) -> None:
+    # the shipped ambush draws its road with '=': the key is map.legend.=.ground, not map.legend.
+    assert parse_set(f"map.legend.{char}.ground=0,1") == (f"map.legend.{char}.ground", [0, 1])
+
+
+def test_the_rerun_line_of_a_sweep_of_the_legend_character_equals_parses_back() -> None:
+    ambush = "assets/scenarios/ambush.toml"
+    config = SimConfig(ambush, battles=4, seed=9, sets=[("map.legend.=.ground", [0, 2])])
+    again = _config_of(rerun_line(config, 77, (("map.legend.=.ground", 2),)))
+    assert again.sets == [("map.legend.=.ground", [2])]
+    assert _config_of(run_line(config)).sets == [("map.legend.=.ground", [0, 2])]
+
+
+def test_a_sweep_of_the_name_of_the_legend_character_dot_is_inert() -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match=r"map\.legend\.\.\.name changes nothing.*a square's name"):
+        parse_set("map.legend...name=a,b")

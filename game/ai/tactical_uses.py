@@ -192,6 +192,8 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
     are the same for the same power and the same creatures ``near`` (in any order), so they are
     ranked once a turn (``Turn.points_seen``) and each square takes them less its own.
     """
+    if power.area is None:  # a light, veil or blink a script adds to: no area to hold several, so at each of them
+        return sorted({turn.square[c] for c in near} - {square})
     key = (power.id, frozenset(near))
     ranked = turn.points_seen.get(key)
     if ranked is None:

@@ -76,8 +76,13 @@ def _lights(data: dict[str, Any], parts: list[str], value: Any) -> str | None:
     items = data.get(parts[0]) if isinstance(data.get(parts[0]), list) else []
     assert isinstance(items, list)
     index = parts[1]
-    if not (index.isdigit() and len(index) < 6) or int(index) >= len(items) or not isinstance(items[int(index)], dict):
-        return f"no {parts[0]} entry {index!r}; there are {len(items)} (0-based index)"
+    # one spelling per entry, in ASCII digits ('00' would be a second key for entry 0, whose sweeps would
+    # both set it; '²' is a digit that int() refuses)
+    if not (index.isascii() and index.isdigit() and index == str(int(index))) or int(index) >= len(items) \
+            or not isinstance(items[int(index)], dict):
+        if not items:
+            return f"no {parts[0]} entry {index!r}; the scenario has no {parts[0]}"
+        return f"no {parts[0]} entry {index!r}; expected an index written 0..{len(items) - 1} (there are {len(items)})"
     problem = _field(parts[2], tuple(LIGHT_FIELDS), "field")
     if problem:
         return problem

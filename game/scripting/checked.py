@@ -10,6 +10,9 @@ What compares or hashes pays for the *weight* of what it compares (``sbx__weight
 a nested value and per 64 bytes of string): ``a == b`` and ``a < b`` the smaller operand's, ``x in l``
 and ``l.index(x)`` the list's length times ``x``'s, ``d[k]``, ``k in d`` and ``d.get(k)`` the key's,
 ``s.startswith(p)`` the pattern's, ``s.strip(cs)`` both lengths multiplied.
+A substring test (``p in s``) is answered by ``s.find(p)``: starlark's own ``in`` compares the
+pattern at every place of the string, in time ``len(p) * len(s)`` (a pattern of 100 KB in a string of
+200 KB took half a second for a charge of under 5,000 steps), while ``find`` is linear.
 Integers stay small, since every operation on a big one costs its size: ``*`` refuses operands
 beyond 2**64, ``<<`` an operand beyond 2**64 or a shift beyond 64 bits, and ``+`` and ``-`` of two
 variables a result beyond 2**64 (``x + x`` in a loop doubles).
@@ -24,8 +27,8 @@ from typing import Final
 
 from .prelude import BYTES_PER_STEP
 
-__all__ = ["CHECKED_SRC", "GROWING_METHODS", "KEYED_METHODS", "SCANNING_METHODS", "STRIPPING_METHODS",
-           "checked_names"]
+__all__ = ["CASING_METHODS", "CHECKED_SRC", "GROWING_METHODS", "KEYED_METHODS", "SCANNING_METHODS",
+           "STRIPPING_METHODS", "checked_names"]
 
 #: Slots of a list (or keys of a dict) per counted step.
 SLOTS_PER_STEP: Final = 8
@@ -36,8 +39,8 @@ INT_BITS: Final = 64
 #: list's ``index``/``remove`` compare every element with the argument; a string's ``find``, ``count``,
 #: ``startswith``... read their pattern).
 SCANNING_METHODS: Final = (
-    "count", "find", "rfind", "index", "rindex", "upper", "lower", "title", "startswith", "endswith",
-    "capitalize", "isalnum", "isalpha", "isdigit", "islower", "isspace", "istitle", "isupper",
+    "count", "find", "rfind", "index", "rindex", "startswith", "endswith", "isalnum", "isalpha", "isdigit",
+    "islower", "isspace", "istitle", "isupper",
     "removeprefix", "removesuffix", "partition", "rpartition", "insert", "remove", "keys", "values", "items",
 )
 #: ``s.strip(chars)`` looks every character it strips up in ``chars``: it pays for both lengths multiplied.
@@ -47,6 +50,10 @@ STRIPPING_METHODS: Final = ("strip", "lstrip", "rstrip")
 KEYED_METHODS: Final = ("get", "pop", "setdefault")
 #: Methods whose result can have an element per character: they pay per 8 characters too.
 SPLITTING_METHODS: Final = ("split", "rsplit", "splitlines", "elems", "codepoints", "codepoint_ords")
+#: Methods that map every character's case (Unicode tables, a final sigma's context): about eight times
+#: the work of a scan a character (``("Σ" * 200000).lower()`` in a loop ran the whole budget in 0.9 s),
+#: so they pay per 8 characters too, as splitting does.
+CASING_METHODS: Final = ("upper", "lower", "title", "capitalize")
 #: Methods with a helper of their own below (they pay for what they are passed).
 GROWING_METHODS: Final = ("join", "replace", "format", "extend", "update")
 
@@ -62,7 +69,8 @@ _SCAN_HELPERS: Final = "".join(
     f"def sbx__m_{m}(s, *a, **k):\n    sbx__keyed_call(s, a)\n    return s.{m}(*a, **k)\n\n" for m in KEYED_METHODS
 ) + "".join(
     f"def sbx__m_{m}(s, *a, **k):\n    sbx__scan(s)\n    if sbx__type(s) == \"string\":\n"
-    f"        sbx__charge(len(s) // {SLOTS_PER_STEP})\n    return s.{m}(*a, **k)\n\n" for m in SPLITTING_METHODS
+    f"        sbx__charge(len(s) // {SLOTS_PER_STEP})\n    return s.{m}(*a, **k)\n\n"
+    for m in SPLITTING_METHODS + CASING_METHODS
 )
 
 CHECKED_SRC: Final = f'''
@@ -282,10 +290,14 @@ def sbx__in_cost(a, b):
 
 def sbx__op_in(a, b):
     sbx__charge(sbx__in_cost(a, b))
+    if sbx__type(a) == "string" and sbx__type(b) == "string":
+        return b.find(a) >= 0  # starlark's own `in` of two strings takes len(a) * len(b): find, their sizes
     return a in b
 
 def sbx__op_not_in(a, b):
     sbx__charge(sbx__in_cost(a, b))
+    if sbx__type(a) == "string" and sbx__type(b) == "string":
+        return b.find(a) < 0
     return a not in b
 
 def sbx__each(k, xs):

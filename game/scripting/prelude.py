@@ -36,7 +36,7 @@ __all__ = ["BYTES_PER_STEP", "COUNTED_BUILTINS", "NATIVE_ALIASES", "PRELUDE_SRC"
 #: Builtins replaced by counted Starlark definitions, plus the host's own counted helpers.
 COUNTED_BUILTINS: Final = (
     "sorted", "min", "max", "any", "all", "map", "filter", "enumerate", "zip", "reversed",
-    "list", "tuple", "dict", "str", "repr", "hash", "int", "float", "json",
+    "list", "tuple", "dict", "str", "repr", "hash", "int", "float", "json", "fail",
     "sbx__result", "sbx__args", "sbx__walk", "sbx__count", "sbx__charge",
 )
 
@@ -51,6 +51,12 @@ NATIVE_ALIASES: Final = "".join(f"sbx__n_{n} = {n}\n" for n in COUNTED_BUILTINS 
 BYTES_PER_STEP: Final = 64
 INT_MAX: Final = 2**63 - 1
 INT_MIN: Final = -(2**63)
+#: The deepest value a script may stringify, hash, format, return or pass to ``ctx`` (what a result's
+#: conversion to Python allows too); the natives recurse once a level, and ~30,000 overflow the stack.
+MAX_DEPTH: Final = 1000
+#: The deepest value ``json.encode`` writes: what ``json.decode`` reads back (serde's limit), and far
+#: short of the depth whose native recursion overflows a thread's stack.
+MAX_JSON_DEPTH: Final = 128
 #: The longest string ``int()`` parses.
 MAX_INT_TEXT: Final = 100
 
@@ -65,27 +71,35 @@ def sbx__count(x):
         pass
 
 def sbx__walk(x, strict = False):
-    # Visits x as a tree: a value shared k times is paid k times. Iterative: no recursion here.
+    # Visits x as a tree, a level at a time: a value shared k times is paid k times. Iterative: no
+    # recursion here. The natives that read x after it (str, repr, hash, % and format, a result's or a
+    # ctx argument's conversion) recurse once a level, and some 30,000 levels overflow the stack (a
+    # segmentation fault of the process): deeper than {MAX_DEPTH} fails here first.
     # With strict, returns what in x may not leave the script ("" when nothing).
-    stack = [x]
-    for _ in range(2147483647):
-        if not stack:
+    level = [x]
+    for depth in range(2147483647):
+        if not level:
             return ""
-        v = stack.pop()
-        t = sbx__type(v)
-        if t == "list" or t == "tuple":
-            stack.extend(v)
-        elif t == "dict":
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif t == "string":
-            sbx__charge(len(v) // {BYTES_PER_STEP})
-        elif t == "struct":
-            stack.extend([getattr(v, a) for a in dir(v)])
-        elif strict and t == "int" and (v > {INT_MAX} or v < {INT_MIN}):
-            return "an integer beyond 64 bits"
-        elif strict and t == "float" and not (v - v == 0.0):
-            return "a float that is not finite"
+        if depth > {MAX_DEPTH}:
+            fail("a value nested more than {MAX_DEPTH} levels deep; expected at most {MAX_DEPTH} (deeper ones "
+                 + "overflow the interpreter's stack)")
+        below = []
+        for v in level:
+            t = sbx__type(v)
+            if t == "list" or t == "tuple":
+                below.extend(v)
+            elif t == "dict":
+                below.extend(v.keys())
+                below.extend(v.values())
+            elif t == "string":
+                sbx__charge(len(v) // {BYTES_PER_STEP})
+            elif t == "struct":
+                below.extend([getattr(v, a) for a in dir(v)])
+            elif strict and t == "int" and (v > {INT_MAX} or v < {INT_MIN}):
+                return "an integer beyond 64 bits"
+            elif strict and t == "float" and not (v - v == 0.0):
+                return "a float that is not finite"
+        level = below
 
 def sbx__weight(x):
     # What comparing or hashing x natively can cost: a step per node (a part shared k times counted k
@@ -258,6 +272,11 @@ def hash(x):
     sbx__walk(x)
     return sbx__n_hash(x)
 
+def fail(*args, **kwargs):
+    # fail formats its arguments as str does.
+    sbx__walk(args)
+    sbx__n_fail(*args, **kwargs)
+
 def int(*args, **kwargs):
     # Parsing n digits takes time n * n: a string of 100 characters holds any integer of 64 bits.
     if args and sbx__type(args[0]) == "string":
@@ -273,8 +292,23 @@ def float(*args):
     return sbx__n_float(*args)
 
 def sbx__json_encode(x):
-    sbx__walk(x)
-    return sbx__n_json.encode(x)
+    # The native encoder recurses once per level with no limit of its own: a list nested 40,000 deep
+    # overflowed the stack and killed the process (the game's own, in-process). Walked as sbx__walk
+    # walks, each part with its depth.
+    stack = [(x, 0)]
+    for _ in range(2147483647):
+        if not stack:
+            return sbx__n_json.encode(x)
+        v, d = stack.pop()
+        t = sbx__type(v)
+        if t == "string":
+            sbx__charge(len(v) // {BYTES_PER_STEP})
+        elif t == "list" or t == "tuple" or t == "dict" or t == "struct":
+            if d >= {MAX_JSON_DEPTH}:
+                fail("json.encode: a value nested more than {MAX_JSON_DEPTH} levels deep; expected at most "
+                     + "{MAX_JSON_DEPTH}, the most json.decode reads back")
+            parts = v.values() + v.keys() if t == "dict" else [getattr(v, a) for a in dir(v)] if t == "struct" else v
+            stack.extend([(p, d + 1) for p in parts])
 
 def sbx__json_decode(x):
     if sbx__type(x) == "string":

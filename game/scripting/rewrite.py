@@ -31,7 +31,14 @@ from collections.abc import Callable
 from types import MappingProxyType
 from typing import Final
 
-from .checked import GROWING_METHODS, KEYED_METHODS, SCANNING_METHODS, SPLITTING_METHODS, STRIPPING_METHODS
+from .checked import (
+    CASING_METHODS,
+    GROWING_METHODS,
+    KEYED_METHODS,
+    SCANNING_METHODS,
+    SPLITTING_METHODS,
+    STRIPPING_METHODS,
+)
 from .loops import LoopError, Wraps, branch_problem, loop_wraps
 
 __all__ = ["RewriteError", "rewrite"]
@@ -43,7 +50,8 @@ _AUGOPS: Final = MappingProxyType({ast.Mult: b"sbx__chk_mul", ast.Add: b"sbx__ch
 _COMPARE: Final = MappingProxyType({
     ast.Eq: b"sbx__op_eq", ast.NotEq: b"sbx__op_ne", ast.Lt: b"sbx__op_lt", ast.LtE: b"sbx__op_le",
     ast.Gt: b"sbx__op_gt", ast.GtE: b"sbx__op_ge", ast.In: b"sbx__op_in", ast.NotIn: b"sbx__op_not_in"})
-METHODS: Final = frozenset(SCANNING_METHODS + STRIPPING_METHODS + KEYED_METHODS + SPLITTING_METHODS + GROWING_METHODS)
+METHODS: Final = frozenset(SCANNING_METHODS + STRIPPING_METHODS + KEYED_METHODS + SPLITTING_METHODS + CASING_METHODS
+                           + GROWING_METHODS)
 _MAX_LITERAL_SHIFT: Final = 64
 
 

@@ -49,6 +49,8 @@ MAX_VARIANTS = 1_000
 BATTLE_SECONDS = (0.01, 3600.0)
 #: How deep a --set value's arrays and tables may nest (``[{ x = 1 }]`` is 2).
 MAX_NESTING = 16
+#: Where a ``--set`` key names a legend character, whatever character it is.
+LEGEND = "map.legend."
 
 
 def parse_set(text: str) -> tuple[str, list[Any]]:
@@ -58,7 +60,7 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
         argparse.ArgumentTypeError: no ``=``, no key, an empty value, or a value given twice (what the
             key and values mean is checked against the scenario, before any battle).
     """
-    key, sep, values = text.partition("=")
+    key, sep, values = _key_and_values(text)
     parts = [v.strip() for v in split_values(values)]
     if not sep or not key.strip() or not all(parts):
         raise argparse.ArgumentTypeError(f"{text!r}: expected KEY=V1,V2,... with no empty value, "
@@ -78,6 +80,17 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
         raise argparse.ArgumentTypeError(f"{text!r}: sweeping {key.strip()} changes nothing in a simulation's "
                                          f"battles ({inert})")
     return key.strip(), parsed
+
+
+def _key_and_values(text: str) -> tuple[str, str, str]:
+    """``text`` cut at the ``=`` that ends its key. A legend character is the one part of a key that may
+    be ``=`` itself (the shipped ambush draws its road with one): ``map.legend.=.ground=0,2`` sweeps it,
+    as ``map.legend...ground`` sweeps ".", and a re-run line spells it so."""
+    after = len(LEGEND) + 1  # the one character, then the dot before its field
+    if text.startswith(LEGEND) and text[after:after + 1] == ".":
+        field, sep, values = text[after:].partition("=")
+        return text[:after] + field, sep, values
+    return text.partition("=")
 
 
 def inert_key(key: str) -> str | None:
@@ -132,7 +145,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                         help="run just this battle seed (repeatable) and write its replay under OUT/replays")
     parser.add_argument("--battle-seconds", type=seconds(low, high), default=given.battle_seconds, metavar="S",
                         help=f"a battle still running after S seconds ({low:g} to {high:g}) stops its worker and "
-                             f"counts as failed (default {given.battle_seconds:g})")
+                             f"counts as failed (Dask: after the first round that ends past S) "
+                             f"(default {given.battle_seconds:g})")
     parser.add_argument("--strict-scripts", action="store_true",
                         help="a battle in which a script failed counts as a failed battle (default: counted apart)")
     parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=given.recycle, metavar="N",

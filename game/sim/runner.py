@@ -85,8 +85,13 @@ def load_hook(spec: str | None) -> Callable[..., Any] | None:
 # ---------------------------------------------------------------------------------------------- one battle
 
 
+class OverTime(Exception):
+    """A battle still running after ``--battle-seconds``, found between two rounds (where no alarm can
+    end the process playing it: a Dask worker's thread)."""
+
+
 def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
-         timings: dict[str, float] | None = None) -> tuple[str, int, int, str, str]:
+         timings: dict[str, float] | None = None, seconds: float | None = None) -> tuple[str, int, int, str, str]:
     """Fight the battle to the end: every creature computer-controlled, one ``tick`` per round.
 
     Returns ``(winner, rounds, refused, first refusal, first mover's team)``. A command the battle refuses (the AI is
@@ -95,7 +100,8 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     when it resolves (a ``CommandRefused``: a move after a fall that downed the mover, say) is counted
     too, after those refused when given.
     ``timings``, when given, accumulates seconds spent planning ("ai") and ticking ("rules"), and
-    counts the turns planned ("turns").
+    counts the turns planned ("turns"). ``seconds``, when given, raises :class:`OverTime` after the first
+    round that ends past it (a sandboxed pool worker has its alarm instead, which stops a round too).
     """
     policies = ai.parse_policies(policy)  # "tactical", or per team: "keep=tactical,raiders=greedy"
     order = battle.start_combat()
@@ -129,10 +135,12 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
     def counted() -> tuple[int, str]:
         return _refusals(battle, started, refused, first_refusal, refused_at)
 
+    began = clock()
     for _ in range(max_rounds):
         won = battle.winner()  # the window's answer: a one-team battle is never won (it played no round)
         if won is not None:
             return won or DRAW, battle.round, *counted(), first
+        _check_time(battle, seconds, clock() - began)
         planning = 0.0
         ticked = clock()
         battle.tick(controller=take_turn)
@@ -140,6 +148,14 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
             timings["ai"] = timings.get("ai", 0.0) + planning
             timings["rules"] = timings.get("rules", 0.0) + clock() - ticked - planning
     return battle.winner() or DRAW, battle.round, *counted(), first
+
+
+def _check_time(battle: Any, seconds: float | None, ran: float) -> None:
+    """Raise :class:`OverTime` when a bound of ``seconds`` is given and ``ran`` is past it."""
+    if seconds is not None and ran > seconds:
+        raise OverTime(f"stopped after --battle-seconds {seconds:g}: the battle was still running after round "
+                       f"{battle.round} (checked between rounds: this worker runs battles in threads, where no "
+                       f"alarm can end one)")
 
 
 def _refusals(battle: Any, started: int, given: int, first_given: str, given_at: int) -> tuple[int, str]:
@@ -163,7 +179,7 @@ def blank_row(seed: int, error: str = "") -> dict[str, Any]:
 def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactical", max_rounds: int = 50,
                hook: str | None = None, replay_dir: str | None = None, always_replay: bool = False,
                strict_scripts: bool = False, timings: dict[str, float] | None = None,
-               context: WorkerContext | None = None) -> dict[str, Any]:
+               context: WorkerContext | None = None, seconds: float | None = None) -> dict[str, Any]:
     """Play one battle and return its row; never raises for a battle's own failure.
 
     Any exception while building or playing (a script error surfacing as Python, a hook, a bug in
@@ -177,6 +193,7 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
 
     ``context`` holds the parsed scenarios and power tables to reuse, and says whether this process
     is the scripts' sandbox; without one the battle gets a fresh, unsandboxed context of its own.
+    ``seconds``: a battle still running after a round that ends past it fails, saying so (see :func:`play`).
     """
     context = context or WorkerContext()
     row = blank_row(seed)
@@ -197,11 +214,13 @@ def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactic
             setup(battle, ids, seed)
         if timings is not None:
             timings["setup"] = timings.get("setup", 0.0) + clock() - started
-        winner, rounds, refused, refusal, first = play(battle, policy, ai_rng(seed), max_rounds, timings)
+        winner, rounds, refused, refusal, first = play(battle, policy, ai_rng(seed), max_rounds, timings, seconds)
         row.update(winner=winner, rounds=rounds, refused=refused, refusal=refusal, first=first)
         row.update(tally(battle))
         if strict_scripts and row["script_failures"]:
             row["error"] = f"ScriptFailed ({row['script_failures']}x): {row['script_error']}"
+    except OverTime as err:  # as a pool worker's alarm reports it, without a line of ours to blame
+        row.update(error=str(err), winner="", rounds=battle.round if battle is not None else 0)
     except Exception as err:  # a failing battle is a result, reported with its seed
         frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
         where = f" at {Path(frame.filename).name}:{frame.lineno}" if frame else ""

@@ -46,7 +46,8 @@ class Chunk:
         strict_scripts: a battle in which a script failed is a failed battle.
         battle_seconds: in a sandboxed pool worker, a battle that takes longer stops the worker, so
             the pool reports it as failed with its seed (a hostile script can spin inside one
-            builtin call where no step budget sees it).
+            builtin call where no step budget sees it); elsewhere (Dask) it fails after the first
+            round that ends past it.
         started_file: a file (made by the scheduler for a battle run alone after a worker died) in
             which the worker writes when the battle started and whether its watchdog was armed, so
             that a death can be told as the watchdog's or as a crash (see :func:`death_reason`).
@@ -73,7 +74,9 @@ class Chunk:
 def run_chunk(chunk: Chunk, context: WorkerContext | None = None) -> list[dict[str, Any]]:
     """Play every battle of a chunk with this worker's context; rows carry their variant and battle index.
 
-    In a sandboxed context each battle has a watchdog (``chunk.battle_seconds``).
+    In a sandboxed context each battle has a watchdog (``chunk.battle_seconds``); elsewhere (a Dask worker,
+    whose tasks run in threads, where no alarm can be armed) the battle is stopped after the first round
+    that ends past it, so the flag bounds every engine's battles.
     """
     context = context or WorkerContext()
     rows = []
@@ -83,7 +86,8 @@ def run_chunk(chunk: Chunk, context: WorkerContext | None = None) -> list[dict[s
         watchdog = _Watchdog(chunk.battle_seconds) if context.sandboxed else None
         try:
             row = run_battle(chunk.path, chunk.overrides, seed, chunk.policy, chunk.max_rounds, chunk.hook,
-                             chunk.replay_dir, chunk.always_replay, chunk.strict_scripts, context=context)
+                             chunk.replay_dir, chunk.always_replay, chunk.strict_scripts, context=context,
+                             seconds=None if context.sandboxed else chunk.battle_seconds)
         finally:
             if watchdog is not None:
                 watchdog.cancel()
