@@ -3,7 +3,9 @@
 tcod's ``Pathfinder`` over a ``SimpleGraph`` does the search (its ``dijkstra2d`` leaks about 4 KiB
 of C memory a call in tcod 21, which a long simulation cannot afford). The same question is asked
 when a move is issued, when it resolves, by the forecasts and by every battle of a simulation on
-one map, so the answers are kept in the battle's :class:`~systems.caches.MapCaches`.
+one map, so the answers are kept in the battle's :class:`~systems.caches.MapCaches`. A small map
+searched from square after square (a simulation) gets one table of every pair's cost instead
+(:func:`all_pairs`), from which each whole-map search is read.
 """
 
 from __future__ import annotations
