@@ -203,13 +203,16 @@ class MapCaches:
         """The table of every pair's path cost of one small layout (by layout, diagonal rule and
         flying; see ``systems.paths.all_pairs``), made by ``make`` once ``PATH_TABLE_AFTER`` of its
         whole-map searches have been made one by one (each ask that finds no table counts as one):
-        a map played battle after battle gets one, a battle alone never pays for it. None before,
-        or when ``make`` gives none. As many are kept as sight tables."""
+        a map played battle after battle gets one, a battle alone never pays for it. None before.
+        As many are kept as sight tables, and counts for as many layouts as cover answers."""
         if key in self.path_tables:
             found: T = self.path_tables[key]
             return found
-        made = self.searches[key] = self.searches.get(key, 0) + 1
+        made = self.searches.pop(key, 0) + 1
         if made <= PATH_TABLE_AFTER:
+            if len(self.searches) >= self.layouts_kept:  # (a map whose walls keep changing: the oldest count goes)
+                del self.searches[next(iter(self.searches))]
+            self.searches[key] = made
             return None
         found = make()
         _keep(self.path_tables, key, found, max(self.layouts_kept // 4, 1))
