@@ -24,6 +24,9 @@ LINE_KEPT = 32
 #: sight pairs of a layout answered one by one before its whole table is made (see ``MapCaches.sight_table``):
 #: one battle asks two or three hundred, and the table costs about what some 1,500 cost
 SIGHT_TABLE_AFTER = 500
+#: whole-map path searches of a layout made one by one before its table of every pair is made (see
+#: ``MapCaches.path_table``): one battle makes twenty or thirty, and the table costs about what some 150 cost
+PATH_TABLE_AFTER = 64
 T = TypeVar("T")
 K = TypeVar("K")
 V = TypeVar("V")
@@ -68,6 +71,10 @@ class MapCaches:
         self.sight: dict[tuple[Layout, bytes | None], dict[tuple[tuple[int, int], tuple[int, int]], bool]] = {}
         #: each small layout's whole table of sight without darkness (see ``systems.sight_field.sight_table``)
         self.sight_tables: dict[Layout, Any] = {}
+        #: whole-map path searches made one by one, and each small layout's table of every pair's path
+        #: cost, by (layout, diagonal rule, flying): see ``path_table``
+        self.searches: dict[tuple[Any, ...], int] = {}
+        self.path_tables: dict[tuple[Any, ...], Any] = {}
         #: tcod's Bresenham line from (0, 0) by its step (dx, dy): see ``line_steps``
         self.lines: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
         self.shared: dict[str, Any] = {}  # what the layers above keep with the map (in-process script hosts)
@@ -192,6 +199,25 @@ class MapCaches:
         _keep(self.sight_tables, layout, found, max(self.layouts_kept // 4, 1))
         return found
 
+    def path_table(self, key: tuple[Any, ...], make: Callable[[], T]) -> T | None:
+        """The table of every pair's path cost of one small layout (by layout, diagonal rule and
+        flying; see ``systems.paths.all_pairs``), made by ``make`` once ``PATH_TABLE_AFTER`` of its
+        whole-map searches have been made one by one (each ask that finds no table counts as one):
+        a map played battle after battle gets one, a battle alone never pays for it. None before.
+        As many are kept as sight tables, and counts for as many layouts as cover answers."""
+        if key in self.path_tables:
+            found: T = self.path_tables[key]
+            return found
+        made = self.searches.pop(key, 0) + 1
+        if made <= PATH_TABLE_AFTER:
+            if len(self.searches) >= self.layouts_kept:  # (a map whose walls keep changing: the oldest count goes)
+                del self.searches[next(iter(self.searches))]
+            self.searches[key] = made
+            return None
+        found = make()
+        _keep(self.path_tables, key, found, max(self.layouts_kept // 4, 1))
+        return found
+
     def _answers(self, store: dict[K, dict[Any, V]], key: K) -> dict[Any, V]:
         """``store``'s answers for ``key``, begun afresh when there are none or more than
         ``pairs_per_layout``; the least recently asked key goes when ``layouts_kept`` are kept (the
@@ -233,6 +259,8 @@ class MapCaches:
         self._last_table = None
         self.sight.clear()
         self.sight_tables.clear()
+        self.searches.clear()
+        self.path_tables.clear()
         self.lines.clear()
         if owned:
             self.shared.clear()

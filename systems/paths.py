@@ -3,7 +3,9 @@
 tcod's ``Pathfinder`` over a ``SimpleGraph`` does the search (its ``dijkstra2d`` leaks about 4 KiB
 of C memory a call in tcod 21, which a long simulation cannot afford). The same question is asked
 when a move is issued, when it resolves, by the forecasts and by every battle of a simulation on
-one map, so the answers are kept in the battle's :class:`~systems.caches.MapCaches`.
+one map, so the answers are kept in the battle's :class:`~systems.caches.MapCaches`. A small map
+searched from square after square (a simulation) gets one table of every pair's cost instead
+(:func:`all_pairs`), from which each whole-map search is read.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from systems.drops import fall_dice, fall_dice_many
 UNREACHABLE = int(np.iinfo(np.int32).max)
 #: up to this many squares, :meth:`Paths.costs_up_to` searches the whole map
 SMALL_MAP = 32 * 32
+#: a map of at most this many squares a side gets a table of every pair's path cost, once it has been
+#: searched often enough (see :func:`all_pairs`, ``MapCaches.path_table``)
+PATH_TABLE_SIDE = 20
 
 
 def edge_weights(rules: Rules) -> tuple[int, int, int]:
@@ -62,6 +67,42 @@ def distance_map(terrain: Terrain, rules: Rules, roots: list[tuple[int, int]],
     return full
 
 
+def all_pairs(blocked: np.ndarray, rules: Rules) -> np.ndarray:
+    """:func:`distance_map` from every square of the map at once, in edge-cost units: row ``x * height + y``
+    is the map from ``(x, y)`` flattened (``UNREACHABLE`` where no way goes), an ``int32`` array.
+
+    The search's own graph, as a matrix: a step to any of the eight neighbours that is not
+    ``blocked`` costs the rules' cardinal or diagonal edge (from a blocked square too, as the search
+    steps off its root), and the cheapest ways are found by Floyd and Warshall's relaxation, one
+    numpy pass through each square. The costs are whole numbers, so every way's cost is the one the
+    search finds, to the unit.
+
+    Why: a map played battle after battle keeps asking searches from squares not searched before
+    (each a Pathfinder's set-up and run), where one table of a small map answers them all."""
+    width, height = blocked.shape
+    count = width * height
+    far = 1 << 29  # (no sum of two overflows an int32, and no way on a map this small costs as much)
+    costs = np.full((count, count), far, dtype=np.int32)
+    xs, ys = np.divmod(np.arange(count), height)
+    into = ~blocked.ravel()
+    cardinal, diagonal, _ = edge_weights(rules)
+    for dx in (-1, 0, 1):
+        for dy in (-1, 0, 1):
+            if dx or dy:
+                tx, ty = xs + dx, ys + dy
+                inside = (tx >= 0) & (tx < width) & (ty >= 0) & (ty < height)
+                source, target = np.nonzero(inside)[0], tx[inside] * height + ty[inside]
+                open_ = into[target]
+                costs[source[open_], target[open_]] = diagonal if dx and dy else cardinal
+    np.fill_diagonal(costs, 0)
+    through = np.empty_like(costs)
+    for k in np.nonzero(into)[0].tolist():  # (no way passes through a blocked square: nothing steps into it)
+        np.add(costs[:, k, None], costs[None, k, :], out=through)
+        np.minimum(costs, through, out=costs)
+    costs[costs >= far] = UNREACHABLE
+    return costs
+
+
 def _graph(terrain: Terrain, rules: Rules, window: tuple[int, int, int, int], flying: bool) -> tcod.path.SimpleGraph:
     """The search graph of one window of the map: its open squares, with the rules' edge costs."""
     cardinal, diagonal, _ = edge_weights(rules)
@@ -92,7 +133,14 @@ class Paths:
         found = self.caches.distance_map(key)
         if found is not None:
             return found
-        distances = distance_map(terrain, rules, [start], window, flying, self.caches)
+        table = None
+        if window is None and terrain.width <= PATH_TABLE_SIDE and terrain.height <= PATH_TABLE_SIDE:
+            table = self.caches.path_table((key[0], rules.diagonal, flying),
+                                           lambda: all_pairs(blocked_for(terrain, flying), rules))
+        if table is None:
+            distances = distance_map(terrain, rules, [start], window, flying, self.caches)
+        else:  # (a copy of its row: kept read-only, as a search's answer is)
+            distances = table[start[0] * terrain.height + start[1]].reshape(terrain.width, terrain.height).copy()
         self.caches.keep_distance_map(key, distances)
         return distances
 
