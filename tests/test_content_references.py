@@ -345,3 +345,13 @@ def test_power_files_need_a_folder() -> None:
 
 def test_the_shipped_scripts_folder_is_where_shipped_powers_find_their_scripts() -> None:
     assert all((SCRIPTS_DIR / p.script).is_file() for p in default_powers().values() if p.script)
+
+
+def test_a_power_file_listed_twice_under_two_spellings_is_named_as_such(tmp_path: Path) -> None:
+    """It said each of its powers was 'already defined' in the very same file."""
+    top = 'ambient = "normal"\npower_files = ["hexes.toml", "./hexes.toml"]\n'
+    path = _folder(tmp_path, _ledge(top=top, archer='powers = ["shoot", "hex"]'),
+                   {"hexes.toml": HEX, "scripts/hex.star": HEX_SCRIPT})
+    message = _refusal(path)
+    assert "power_files: expected each file once: 'hexes.toml' and './hexes.toml' name the same file" in message
+    assert "already defined" not in message

@@ -10,6 +10,7 @@ table where a string was expected makes a message, never a crash.
 from __future__ import annotations
 
 import difflib
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
@@ -325,9 +326,14 @@ def relative_files(value: Any) -> tuple[str, ...]:
     wanted = "an array of .toml file paths inside the scenario's folder (like \"powers.toml\" or \"powers/hexes.toml\")"
     if not isinstance(value, list):
         raise Bad(f"expected {wanted}, got {describe(value)}")
+    seen: dict[str, str] = {}
     for name in value:
         if not fits(name):  # the entry itself, not "an array": a designer sees which one is wrong
             raise Bad(f"expected {wanted}, got an array holding {shown(name)}")
+        same = posixpath.normpath(name.replace("\\", "/"))
+        if same in seen:  # (else its powers would be "already defined" in the very same file)
+            raise Bad(f"expected each file once: {shown(seen[same])} and {shown(name)} name the same file")
+        seen[same] = name
     return tuple(value)
 
 
