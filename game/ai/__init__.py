@@ -2,6 +2,7 @@
 
 from game.ai.info import power_info
 from game.ai.policy import (
+    DEFAULT_POLICY,
     POLICIES,
     POLICY_HELP,
     act,
@@ -17,5 +18,5 @@ from game.ai.policy import (
 )
 from game.ai.tactical import Decision
 
-__all__ = ["POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide", "issue", "parse_policies",
-           "plan_turn", "policies_for", "policy_of", "power_info", "turn_rng"]
+__all__ = ["DEFAULT_POLICY", "POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide", "issue",
+           "parse_policies", "plan_turn", "policies_for", "policy_of", "power_info", "turn_rng"]

@@ -34,6 +34,8 @@ POLICY_HELP: Mapping[str, str] = MappingProxyType({
               "\nor a move to any reachable square (never a heal, light or flight): the floor any player should beat.",
 })
 POLICIES = tuple(POLICY_HELP)
+#: The computer player a battle gets unless told otherwise: play, the demo, simulate and the API alike.
+DEFAULT_POLICY = "tactical"
 
 
 def parse_policies(spec: str) -> dict[str, str]:
@@ -49,7 +51,7 @@ def parse_policies(spec: str) -> dict[str, str]:
         if spec.strip() not in POLICIES:
             raise ValueError(f"unknown AI policy {spec!r}: expected one of {', '.join(POLICIES)}")
         return {"": spec.strip()}
-    found = {"": "tactical"}
+    found = {"": DEFAULT_POLICY}
     for part in spec.split(","):
         team, _, policy = (p.strip() for p in part.partition("="))
         if not team or policy not in POLICIES:
@@ -92,7 +94,7 @@ def turn_rng(seed: int, round_no: int, entity: int) -> random.Random:
     return random.Random(f"turn:{seed}:{round_no}:{entity}")
 
 
-def plan_turn(battle: Any, entity: int, policy: str = "tactical", rng: random.Random | None = None,
+def plan_turn(battle: Any, entity: int, policy: str = DEFAULT_POLICY, rng: random.Random | None = None,
               reserved: set[tuple[int, int]] | None = None,
               powers: Mapping[int, Sequence[str]] | None = None) -> list[Command]:
     """Plan one creature's turn without changing the battle.
@@ -114,7 +116,7 @@ def plan_turn(battle: Any, entity: int, policy: str = "tactical", rng: random.Ra
     return list(decide(battle, entity, policy, rng, reserved, powers).commands)
 
 
-def decide(battle: Any, entity: int, policy: str = "tactical", rng: random.Random | None = None,
+def decide(battle: Any, entity: int, policy: str = DEFAULT_POLICY, rng: random.Random | None = None,
            reserved: set[tuple[int, int]] | None = None,
            powers: Mapping[int, Sequence[str]] | None = None) -> Decision:
     """:func:`plan_turn` with the reason for it (the tactical player says why; the others say which
@@ -206,7 +208,7 @@ def issue(battle: Any, commands: Iterable[Command]) -> list[Command]:
     return issued
 
 
-def act(battle: Any, entity: int, policy: str = "tactical", rng: random.Random | None = None,
+def act(battle: Any, entity: int, policy: str = DEFAULT_POLICY, rng: random.Random | None = None,
         reserved: set[tuple[int, int]] | None = None,
         powers: Mapping[int, Sequence[str]] | None = None) -> list[Command]:
     """Plan and issue one creature's turn (see :func:`plan_turn`); returns what was issued."""
@@ -228,7 +230,7 @@ class TeamController:
         self.play(battle, entity)
 
 
-def controller(policy: str = "tactical", rng: random.Random | None = None,
+def controller(policy: str = DEFAULT_POLICY, rng: random.Random | None = None,
                powers: Mapping[int, Sequence[str]] | None = None,
                controls: Callable[[int], bool] | None = None, seed: int | None = None) -> TeamController:
     """A turn controller for ``Battle.tick(controller=...)``: plans each creature's turn when it comes.
@@ -258,7 +260,7 @@ def controller(policy: str = "tactical", rng: random.Random | None = None,
     return TeamController(take_turn, frozenset(policies) - {""})
 
 
-def act_for(battle: Any, entities: Iterable[int], policy: str = "tactical", rng: random.Random | None = None,
+def act_for(battle: Any, entities: Iterable[int], policy: str = DEFAULT_POLICY, rng: random.Random | None = None,
             powers: Mapping[int, Sequence[str]] | None = None) -> list[Command]:
     """Plan and issue a round for several creatures, in turn order, never two into one square.
 

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from game.ai import DEFAULT_POLICY
 from game.play import headless
 from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
 
@@ -25,8 +26,8 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="out", help="where screenshots and the log go when headless (default: out)")
     p.add_argument("--rounds", type=whole(1, headless.MAX_ROUNDS), default=20,
                    help=f"at most this many rounds, 1 to {headless.MAX_ROUNDS} (default: 20)")
-    p.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
-                   help="the computer player for every team, or per team (default: tactical)")
+    p.add_argument("--policy", type=policy_spec, default=DEFAULT_POLICY, metavar="POLICY|TEAM=POLICY,...",
+                   help=f"the computer player for every team, or per team (default: {DEFAULT_POLICY})")
     p.add_argument("--seed", type=SEED, default=7,
                    help="seeds the computer players, 0 to 2**63-1 (the battle has its own)")
 
@@ -57,7 +58,7 @@ def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", default="out", help="where the headless screenshots and combat-log.txt go (default: out)")
     p.add_argument("--rounds", default="20",
                    help=f"headless: at most this many rounds, 1..{headless.MAX_ROUNDS} (default: 20)")
-    p.add_argument("--policy", type=policy_spec, default="tactical", metavar="POLICY|TEAM=POLICY,...",
+    p.add_argument("--policy", type=policy_spec, default=DEFAULT_POLICY, metavar="POLICY|TEAM=POLICY,...",
                    help="the computer player for every team, or per team as merchants=tactical,bandits=greedy "
                         "(tactical: weighs forecasts; greedy: the fixed baseline; random)")
     p.add_argument("--explain", action="store_true",

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from components.events import Died, Spawned
+from game.ai import DEFAULT_POLICY
 from game.content.powers import ASSETS
 
 DEMO_SCENARIO = ASSETS / "scenarios" / "demo.toml"
@@ -213,7 +214,7 @@ def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None, who: Iter
     return lines
 
 
-def play_round(demo: Demo, seed: int, policy: str = "tactical", told: set[tuple[int, int]] | None = None
+def play_round(demo: Demo, seed: int, policy: str = DEFAULT_POLICY, told: set[tuple[int, int]] | None = None
                ) -> list[str]:
     """One round: combat starts if needed, the director's beat, every creature's AI turn, the tick.
 
@@ -287,7 +288,7 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
     return lines
 
 
-def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 7, policy: str = "tactical",
+def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 7, policy: str = DEFAULT_POLICY,
                  shots: int = 6) -> list[str]:
     """Play the demo without a window: a PNG of the first rounds and the last, and the log file;
     then the showcase's pictures of the window as a person plays it (``game.play.showcase``).
@@ -321,7 +322,7 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     return lines
 
 
-def run_window(policy: str = "tactical", seed: int = 7, seconds_per_round: float = 1.5) -> None:
+def run_window(policy: str = DEFAULT_POLICY, seed: int = 7, seconds_per_round: float = 1.5) -> None:
     """Open the window on the demo and let the computer play both sides, a round every few seconds.
 
     Raises:

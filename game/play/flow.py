@@ -40,7 +40,7 @@ class TurnFlow:
         delay: seconds between two computer turns shown in the window.
     """
 
-    def __init__(self, battle: Any, human: Callable[[int], bool], policy: str = "tactical",
+    def __init__(self, battle: Any, human: Callable[[int], bool], policy: str = ai.DEFAULT_POLICY,
                  seed: int = 0, powers: Mapping[int, Sequence[str]] | None = None,
                  max_rounds: int | None = None, delay: float = COMPUTER_DELAY) -> None:
         self.battle = battle

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from components.values import MAX_SEED
+from game.ai import DEFAULT_POLICY
 from game.sim.flags import FlagError, check_out_dir, whole
 from game.sim.outputs import in_the_way
 
@@ -186,7 +187,7 @@ def human_policy_note(spec: str, human_teams: frozenset[str] | set[str]) -> str 
 
 
 def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | None = None,
-         policy: str = "tactical", size: tuple[int, int] = (1280, 800), explain: bool = False) -> Played:
+         policy: str = DEFAULT_POLICY, size: tuple[int, int] = (1280, 800), explain: bool = False) -> Played:
     """Play a scenario computer against computer, writing PNGs of its turns and ``combat-log.txt``.
 
     ``seed`` seeds the battle (instead of the scenario's own seed) and the computer players; with

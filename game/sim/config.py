@@ -6,6 +6,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.ai import DEFAULT_POLICY
 from game.sim.context import Overrides
 from game.sim.runner import battle_seed
 
@@ -44,7 +45,7 @@ class SimConfig:
     seed: int = 0
     sets: list[tuple[str, list[Any]]] = field(default_factory=list)
     workers: int | None = None
-    policy: str = "tactical"
+    policy: str = DEFAULT_POLICY
     max_rounds: int = 50
     engine: str = "pool"
     scheduler: str | None = None

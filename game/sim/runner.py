@@ -176,7 +176,7 @@ def blank_row(seed: int, error: str = "") -> dict[str, Any]:
             "script_failures": 0, "script_error": ""}
 
 
-def run_battle(path: str, overrides: Overrides, seed: int, policy: str = "tactical", max_rounds: int = 50,
+def run_battle(path: str, overrides: Overrides, seed: int, policy: str = ai.DEFAULT_POLICY, max_rounds: int = 50,
                hook: str | None = None, replay_dir: str | None = None, always_replay: bool = False,
                strict_scripts: bool = False, timings: dict[str, float] | None = None,
                context: WorkerContext | None = None, seconds: float | None = None) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
+from game.ai import DEFAULT_POLICY
 from game.sim.context import Overrides, WorkerContext
 from game.sim.runner import blank_row, run_battle
 
@@ -57,7 +58,7 @@ class Chunk:
     path: str
     overrides: Overrides
     battles: tuple[tuple[int, int], ...]
-    policy: str = "tactical"
+    policy: str = DEFAULT_POLICY
     max_rounds: int = 50
     hook: str | None = None
     replay_dir: str | None = None
