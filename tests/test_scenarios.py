@@ -154,7 +154,7 @@ def test_creatures_are_frozen_and_defaults_apply() -> None:
     with pytest.raises(AttributeError, match="cannot assign to field 'health'"):
         spec.health = 3  # type: ignore[misc]
     assert sc.teams["a"].control == "human" and sc.teams["b"].control == "computer"
-    assert sc.teams["b"].colour.startswith("#")
+    assert sc.teams["b"].colour is None  # the window's palette picks one
 
 
 # ---------------------------------------------------------------------------------------------- bad files
@@ -275,3 +275,15 @@ def test_the_documented_example_is_a_valid_scenario() -> None:
     assert (sc.width, sc.height) == (6, 3) and sc.creature("sir_hugo").name == "Sir Hugo"
     with sc.build() as battle:
         assert battle.visibility_at(1, 1) == Visibility.NO_VISION
+
+
+def test_a_team_without_a_colour_takes_the_windows_palette_in_the_order_the_file_declares() -> None:
+    """One palette: the loader leaves the colour to the window, which gives a battle built in code the same."""
+    from game.play.demo import team_colours
+    from game.render import theme
+
+    text = TINY.replace('[teams.b]\n', '[teams.b]\ncolour = "#102030"\n').replace(
+        '[teams.a]\ncontrol = "human"\n', '[teams.z]\n[teams.a]\ncontrol = "human"\n')
+    sc = load_scenario_text(text, "tiny")
+    assert list(sc.teams) == ["z", "a", "b"] and sc.teams["a"].colour is None
+    assert team_colours(sc) == {"z": theme.TEAM_COLOURS[0], "a": theme.TEAM_COLOURS[1], "b": (0x10, 0x20, 0x30)}

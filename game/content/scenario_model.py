@@ -61,11 +61,12 @@ class LightSpec:
 
 @dataclass(frozen=True, slots=True)
 class TeamSpec:
-    """A side: who controls it and the colour a renderer draws it in."""
+    """A side: who controls it and the colour a renderer draws it in (``"#rrggbb"``; None when the
+    file gives none: the window's palette then picks one, as for a battle built in code)."""
 
     name: str
     control: str
-    colour: str
+    colour: str | None
 
 
 @dataclass(frozen=True, slots=True)

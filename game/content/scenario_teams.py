@@ -25,9 +25,6 @@ MAX_TEAMS = MAX_CREATURES
 TEAM_FIELDS: FieldSpec = types.MappingProxyType({
     "control": (c.one_of(CONTROLS), "computer"), "colour": (c.colour, None),
 })
-_PALETTE = ("#3060d0", "#d03030", "#30a050", "#d0a020", "#9040c0", "#20a0b0")
-
-
 def check_teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSpec]:
     """The ``[teams.NAME]`` tables, each checked, at most ``MAX_TEAMS`` of them (more are refused
     before any is read)."""
@@ -40,7 +37,7 @@ def check_teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSp
                               f"scenario may hold (docs/limits.md)")
         return {}
     teams: dict[str, TeamSpec] = {}
-    for i, (team, table) in enumerate(declared.items()):
+    for team, table in declared.items():
         where = f"teams.{team}"
         try:
             c.team_name(team)
@@ -51,7 +48,7 @@ def check_teams(data: Mapping[str, Any], problems: Problems) -> dict[str, TeamSp
             continue
         checked = c.check_fields(table, TEAM_FIELDS, where, problems)
         if checked is not None:
-            teams[team] = TeamSpec(team, checked["control"], checked["colour"] or _PALETTE[i % len(_PALETTE)])
+            teams[team] = TeamSpec(team, checked["control"], checked["colour"])
     return teams
 
 

@@ -58,12 +58,13 @@ def has_display() -> bool:
 
 
 def team_colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
-    """Team -> RGB as the scenario's teams give them (``colour``), else the palette's next colour:
-    what the window, a hot reload and the replay window draw the tokens in."""
+    """Team -> RGB as the scenario's teams give them (``colour``), else the window's palette's next
+    colour in the order the file declares its teams: what the window, a hot reload and the replay
+    window draw the tokens in (the one palette: ``theme.TEAM_COLOURS``)."""
     from game.render import theme  # only the palette and its parser: importing it loads no pygame
 
     colours = {}
-    for index, (name, team) in enumerate(sorted((getattr(scenario, "teams", {}) or {}).items())):
+    for index, (name, team) in enumerate((getattr(scenario, "teams", {}) or {}).items()):
         fallback = theme.TEAM_COLOURS[index % len(theme.TEAM_COLOURS)]
         colours[name] = theme.parse_colour(getattr(team, "colour", None), fallback)
     return colours
