@@ -9,8 +9,8 @@ import pytest
 
 from game.battle.facade import Battle
 from game.play.app import App
-from game.render.draw import Texts
 from game.render.inputs import Hover, Key
+from tests.window_steps import drawn_texts
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -30,15 +30,6 @@ def test_the_area_count_is_the_red_squares_heights_counted() -> None:
     reached = b.area_reached("fireball", wizard, (10, 6))
     flat = b.squares_in_area("fireball", wizard, (10, 6))
     assert len(reached) == 22 and len(flat) == 25
-    drawn: list[str] = []
-    real = Texts.__call__
-
-    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
-        drawn.append(string)
-        return real(self, string, *args, **kwargs)  # type: ignore[arg-type]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Texts, "__call__", spy)
-        app.draw()
+    drawn = drawn_texts(app)
     said = [s for s in drawn if s.startswith("area of ")]
     assert said == ["area of 22 squares catches: Orc"], said

@@ -11,9 +11,9 @@ import pytest
 
 from game.content.scenario import load_scenario
 from game.play.app import App
-from game.render.draw import Texts
 from game.render.inputs import Key
 from game.render.panels import BANNER_HINT
+from tests.window_steps import drawn_texts
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -38,16 +38,7 @@ def _lost() -> App:
 def test_the_banner_names_the_keys_a_decided_battle_takes_and_each_acts() -> None:
     app = _lost()
     assert app.ui.banner.startswith("Vale won"), app.ui.banner
-    drawn: list[str] = []
-    real = Texts.__call__
-
-    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
-        drawn.append(string)
-        return real(self, string, *args, **kwargs)  # type: ignore[arg-type]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Texts, "__call__", spy)
-        app.draw()
+    drawn = drawn_texts(app)
     assert BANNER_HINT in drawn
     assert [word.split(":")[0] for word in BANNER_HINT.split("   ")] == ["R", "F5", "Ctrl+L", "Ctrl+Q"]
     app.handle(Key("r"))

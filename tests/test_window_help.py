@@ -14,8 +14,8 @@ from game.content.scenario import load_scenario
 from game.play import replay_window
 from game.play.app import App
 from game.render import panels
-from game.render.draw import Texts
 from game.render.inputs import Button, Click, Key
+from tests.window_steps import drawn_texts
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -98,23 +98,15 @@ def test_the_readme_and_the_help_name_every_key_the_window_binds() -> None:
 
 
 def test_the_help_says_what_fatigue_knocks_a_creature_out_by_the_battles_own_rules(
-        pygame_display: None, monkeypatch: pytest.MonkeyPatch) -> None:
+        pygame_display: None) -> None:
     battle = Battle(seed=1, width=8, height=6, rules={"max_fatigue": 8, "unconscious_at_fatigue": 8,
                                                       "disadvantage_at_fatigue": 6})
     battle.spawn("Blue", 1, 1, team="blue")
     battle.spawn("Red", 6, 4, team="red")
     app = App(battle, frozenset({"blue"}))
-    drawn: list[str] = []
-    real = Texts.__call__
-
-    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
-        drawn.append(string)
-        return real(self, string, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(Texts, "__call__", spy)
     app.open_window(screen=pygame.Surface((1100, 700)))
     app.handle(Key("f1"))
-    app.draw()
+    drawn = drawn_texts(app)
     pips = [line for line in drawn if line.startswith("Pips under a token")]
     assert pips == ["Pips under a token: fatigue (8 = unconscious)"]  # it said 5, the default, whatever the rules
     assert panels.fatigue_words(Rules()) == "5 = unconscious"

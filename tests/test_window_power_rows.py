@@ -9,11 +9,11 @@ import pytest
 
 from game.battle.facade import Battle
 from game.play.app import App
-from game.render.draw import Texts
 from game.render.inputs import LEFT, PowerRow
 from game.render.panels import BUTTONS_H, LOG_ROW, MIN_LOG_ROWS, STATUS_H
 from game.render.selected import POWER_ROW
 from game.render.view import MIN_SIZE
+from tests.window_steps import drawn_texts
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -23,19 +23,8 @@ TEN = ["fireball", "burning-hands", "lightning", "light", "darkness", "fog-cloud
 
 def _drawn(app: App) -> list[str]:
     """The strings the next frame draws."""
-    drawn: list[str] = []
-    real = Texts.__call__
-
-    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
-        drawn.append(string)
-        return real(self, string, *args, **kwargs)  # type: ignore[arg-type]
-
     assert app.window is not None
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Texts, "__call__", spy)
-        app.window.renderer.texts.clear()
-        app.draw()
-    return drawn
+    return drawn_texts(app)
 
 
 def _wizard(size: tuple[int, int], powers: list[str] | None = TEN) -> tuple[App, int]:

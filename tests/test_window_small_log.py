@@ -10,6 +10,7 @@ from game.battle.facade import Battle
 from game.render import Renderer, UiState
 from game.render.panels import MIN_LOG_ROWS
 from game.render.view import MIN_SIZE
+from tests.window_steps import drawn_texts
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -48,7 +49,6 @@ def test_a_turn_strip_of_fifty_creatures_leaves_the_selected_creature_and_the_lo
     selected creature's powers (keys 1-9) and the combat log were lost below it. The strip now takes
     at most a third of the panel, from who acts now on, and says how many more there are."""
     from game.play.app import App
-    from game.render.draw import Texts
 
     b = Battle(seed=1, width=40, height=30)
     for i in range(25):
@@ -56,17 +56,7 @@ def test_a_turn_strip_of_fifty_creatures_leaves_the_selected_creature_and_the_lo
         b.spawn(f"Marauder of the Southern Wastes {i}", 20 + i % 10, 20 + i // 10, team="red", powers=["strike"])
     app = App(b, {"blue"}, computer_delay=0)
     window = app.open_window(screen=pygame.Surface(MIN_SIZE))
-    drawn: list[str] = []
-    real = Texts.__call__
-
-    def spy(self: Texts, string: str, *args: object, **kwargs: object) -> pygame.Surface:
-        drawn.append(string)
-        return real(self, string, *args, **kwargs)  # type: ignore[arg-type]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Texts, "__call__", spy)
-        window.renderer.texts.clear()
-        app.draw()
+    drawn = drawn_texts(app)
     assert any(line.startswith("1  Strike") for line in drawn)  # the selected creature's power, on key 1
     assert any(line.startswith("+") and line.endswith(" more") for line in drawn)
     from game.render.panels import STRIP_SHARE
