@@ -106,5 +106,9 @@ CREATURE_BONUS = Bound(-1000, 1000)
 CREATURE_SPEED = Bound(0, 10_000, unit="ft")
 #: The damage, healing or fatigue one command deals or gives.
 AMOUNT = Bound(0, 1_000_000)
+#: A battle's seed, as a scenario file or a save gives it, and as ``Battle(seed=...)`` and every flag
+#: take one (``game.sim.flags.SEED``). A negative seed is no other battle: Python's generator seeds
+#: from its absolute value, so -7 would replay 7.
+SEEDS = Bound(0, MAX_SEED)
 #: How many rounds a lasting effect may last, made by a power file or by a power's script alike.
 DURATION = Bound(1, 1000, unit="rounds")

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from components.values import MAX_SEED, Bound, shown
+from components.values import SEEDS, Bound, shown
 from game.battle.facade import Battle
 from game.content.files import MEGABYTE, SCENARIO_BYTES, UnreadableFile, read_text, too_long_number
 from game.content.recorded import RecordedFiles
@@ -28,8 +28,6 @@ REPLAY_FORMAT = "gridbattle-replay"
 FORMAT_VERSION = 2
 SAVE_BYTES = 256 * MEGABYTE
 BUILD_COMMANDS = Bound(0, 10_000_000)
-#: A battle's seed: 0..2**63-1, as ``Battle(seed=...)`` takes it (and a scenario's own seed).
-BATTLE_SEED = Bound(0, MAX_SEED)
 
 _KEYS = ("format", "version", "scenario", "seed", "build_commands", "commands", "events", "creatures")
 #: "powers": power overrides of a simulation's sweep, as [key, value] pairs; "rules_version": the
@@ -84,7 +82,7 @@ def _check_header(path: Path, document: dict[str, Any], kinds: Sequence[str]) ->
     if missing or unknown:
         listed = [f"missing key {k!r}" for k in missing] + [f"unknown key {shown(k)}" for k in unknown]
         raise failure(path, "; ".join(listed))
-    for key, bound in (("seed", BATTLE_SEED), ("build_commands", BUILD_COMMANDS)):
+    for key, bound in (("seed", SEEDS), ("build_commands", BUILD_COMMANDS)):
         problem = bound.problem(document[key])
         if problem:
             raise failure(path, f"{key}: {problem}")

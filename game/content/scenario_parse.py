@@ -19,7 +19,7 @@ from components import Rules, Visibility
 from components.rules import field_problem, order_problems, speed_problem
 from components.terrain import HEIGHT, MAX_AREAS, MAX_LIGHTS, MAX_LIT_SQUARES, MAX_RADIUS_FT, reach_squares
 from components.terrain import MAX_GRID_SIDE as MAX_MAP_SIDE  # squares along each side: the grid's own limit
-from components.values import CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, MAX_SEED, Bound, shown
+from components.values import CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, SEEDS, Bound, shown
 from game.content import checks as c
 from game.content.checks import MISSING, FieldSpec, Problems
 from game.content.powers import PowerFileCache, PowerLibrary, runs_in_process, script_folder
@@ -44,9 +44,6 @@ def max_creatures(width: int, height: int) -> int:
     """How many creatures a scenario may have on a map this size (``docs/limits.md``)."""
     return MAX_CREATURES_LARGE if width * height > LARGE_MAP_SQUARES else MAX_CREATURES
 
-#: A scenario's seed, as every flag takes one (``--seed``, ``--only-seed``: 0..2**63-1). A negative
-#: seed is no other battle: Python's generator seeds from its absolute value, so -7 replays 7.
-SEED = Bound(0, MAX_SEED)
 SQUARE = Bound(0, MAX_MAP_SIDE - 1, unit="(a square)")
 RADIUS = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")
 HEALTH, BONUS, SPEED = CREATURE_HEALTH, CREATURE_BONUS, CREATURE_SPEED
@@ -71,7 +68,7 @@ CREATURE_FIELDS: FieldSpec = types.MappingProxyType({
     "fatigue": (c.whole(FATIGUE), 0),
 })
 _HEAD_FIELDS: FieldSpec = types.MappingProxyType({
-    "name": (c.text_line, None), "description": (c.text, ""), "seed": (c.whole(SEED), 0),
+    "name": (c.text_line, None), "description": (c.text, ""), "seed": (c.whole(SEEDS), 0),
     "ambient": (c.level, Visibility.NORMAL), "reactions": (c.scripts, ()), "power_files": (c.relative_files, ()),
 })
 TOP_FIELDS = ("name", "description", "seed", "ambient", "map", "lights", "areas", "rules", "teams", "creatures",
