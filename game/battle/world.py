@@ -27,6 +27,7 @@ from components.powers import Power
 from components.values import MAX_SEED
 from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
+from game.battle.logged import logged_call
 from game.battle.memo import StampedMemo
 from game.battle.reactions import ScriptHook, new_hosts
 from game.content.powers import SCRIPTS_DIR, default_powers
@@ -91,13 +92,16 @@ def command(method: F) -> F:
             raise IllegalCommand(recording.refusal(name))
         if recording.depth == 0:
             recording.serial += 1
+        log_args, log_kwargs = args, kwargs
+        if recording.depth == 0 or (recording.depth == 1 and recording.orders is not None):  # to be logged
+            args, kwargs, log_args, log_kwargs = logged_call(args, kwargs)  # (copies: see game.battle.logged)
         recording.depth += 1
         try:
             _enter(self)
             result = method(self, *args, **kwargs)
         finally:
             recording.depth -= 1
-        recording.done(name, args, kwargs)
+        recording.done(name, log_args, log_kwargs)
         return result
 
     wrapper.is_command = True  # type: ignore[attr-defined]
