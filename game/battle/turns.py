@@ -55,7 +55,7 @@ class Turns(BattleCore):
             raise IllegalCommand(f"cannot start combat while round {self.state.round} is under way: "
                                  "end its turns first (combat's first round is the next to begin)")
         self.state.gm_queue.append(StartCombat())
-        self.settle()
+        self._settle()
         return list(self.state.order)
 
     @command
@@ -75,7 +75,7 @@ class Turns(BattleCore):
             raise IllegalCommand(f"cannot end combat while round {self.state.round} is under way: "
                                  "end its turns first")
         self.state.gm_queue.append(EndCombat())
-        self.settle()
+        self._settle()
 
     @entry
     def turn_order(self) -> list[int]:

@@ -120,7 +120,7 @@ class PowerUses(BattleCore):
             raise IllegalCommand(f"{validate.label(user)} is {helpless} and cannot end "
                                  f"{self.power(effect.power).name} early: it runs its duration")
         self.state.gm_queue.append(EndEffect(effect_id, "ended early"))
-        self.settle()
+        self._settle()
 
     @entry
     def effects(self) -> list[dict[str, Any]]:
@@ -242,6 +242,7 @@ class PowerUses(BattleCore):
         return squares_reached(self.state, power, position.square, position.z,
                                None if point is None else self.square_of(point), validate.direction(direction))
 
+    @entry
     def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
         """A creature's square, or a square checked against the grid.
 

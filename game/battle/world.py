@@ -288,9 +288,12 @@ class BattleCore:
         self.close()
 
     def make_current(self) -> None:
-        """Make this battle's world esper's current one (trusted code may have switched away)."""
-        if esper.current_world != self.world_name:
-            esper.switch_world(self.world_name)
+        """Make this battle's world esper's current one (trusted code may have switched away).
+
+        Raises:
+            RuntimeError: the battle is closed (switching to its name made esper an empty world of it).
+        """
+        _enter(self)
 
     # ------------------------------------------------------------------ what it is
 
@@ -379,12 +382,13 @@ class BattleCore:
             return entity  # creature_id's common case, first: every query and order starts here
         return validate.creature_id(entity, self.ids)
 
-    def settle(self) -> None:
-        """Apply queued GM commands and let vision and conditions catch up, announcing what changed."""
+    def _settle(self) -> None:
+        """Let vision and conditions catch up after a command, announcing what changed (a command's own
+        step: called from outside one, what it announced was in no log and ran in whatever world was current)."""
         self.phases.run(Phase.GM)
 
-    def mid_battle(self, what: str, x: int, y: int) -> None:
-        """Announce a change of the map once the battle is under way."""
+    def _mid_battle(self, what: str, x: int, y: int) -> None:
+        """Announce a change of the map once the battle is under way (a map command's own step, as ``_settle``)."""
         if self.state.round > 0:
             self.state.emit(MapChanged(self.state.round, what, x, y))
 
