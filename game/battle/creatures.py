@@ -28,7 +28,7 @@ from components.commands import ChangeFatigue, GrantCondition, Heal, Hit, Move, 
 from components.events import Spawned
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
-from game.battle.naming import numbered
+from game.battle.naming import lone_team, numbered
 from game.battle.reach import refuse_landings, unseen_absent
 from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
@@ -107,7 +107,7 @@ class Creatures(BattleCore):
         except ValueError as err:
             raise IllegalCommand(f"cannot spawn {name!r}: {err}") from None
         entity = self.last_entity = esper.create_entity(*parts)
-        creature = Creature(name, team or f"solo-{entity}")
+        creature = Creature(name, team or lone_team(entity))
         esper.add_component(entity, creature)
         state.creatures.append(entity)
         self.ids.add(entity)
