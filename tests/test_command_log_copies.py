@@ -99,3 +99,15 @@ def test_plain_arguments_are_passed_and_logged_as_they_are() -> None:
     nested = {"orders": [[1, [["move", [1, 2, 3], {}]]]]}
     copy = kept(nested)
     assert copy == nested and copy["orders"][0][1][0][1] is not nested["orders"][0][1][0][1]
+
+
+def test_the_log_handed_out_is_a_copy() -> None:
+    """A caller that extends the log it was given (a what-if's replay) leaves the battle's as it was."""
+    b = Battle(seed=1, width=6, height=3)
+    b.spawn("A", 0, 0, team="x")
+    b.spawn("C", 3, 0, team="y")
+    log = b.command_log
+    log.append(("damage", (1, 5), {}))
+    log.append(("tick", (), {}))
+    assert Battle.replay(1, 6, 3, None, log).round == 1
+    assert [name for name, _, _ in b.command_log] == ["spawn", "spawn"]

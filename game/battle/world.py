@@ -299,8 +299,8 @@ class BattleCore:
 
     @property
     def command_log(self) -> list[LogEntry]:
-        """Every command so far, in order: with the seed, all a replay needs."""
-        return self.recording.log
+        """Every command so far, in order: with the seed, all a replay needs (a copy, as ``events`` is)."""
+        return list(self.recording.log)
 
     @property
     def powers(self) -> Mapping[str, Power]:
