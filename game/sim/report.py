@@ -107,7 +107,9 @@ class VariantStats:
         if row.get("refused"):
             self.refused += int(row["refused"])
             if self.refusal_battle < 0 or battle < self.refusal_battle:
-                self.first_refusal, self.refusal_battle = str(row.get("refusal", "")), battle
+                # with its battle's seed, as the script failure's note has it: "round 1: ..." alone named
+                # no battle to replay (--only-seed) among the thousands of a run
+                self.first_refusal, self.refusal_battle = f"seed {row['seed']}: {row.get('refusal', '')}", battle
 
     def mean(self, total: int | float) -> float:
         return total / self.finished if self.finished else 0.0
