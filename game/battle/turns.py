@@ -93,9 +93,13 @@ class Turns(BattleCore):
 
     @entry
     def turns_left(self) -> list[int]:
-        """The creatures still to act this round after the current one, in order (for a turn strip)."""
+        """The creatures still to act this round after the current one, in order (for a turn strip): the
+        dead left out, as the round skips them (the window marked a dead creature as the one up next)."""
         state = self.state
-        return list(state.round_order[state.turn_index + 1:]) if state.round_open else []
+        if not state.round_open:
+            return []
+        return [e for e in state.round_order[state.turn_index + 1:]
+                if "dead" not in esper.component_for_entity(e, Conditions).active]
 
     # ------------------------------------------------------------------ a round, step by step
 
