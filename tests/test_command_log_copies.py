@@ -111,3 +111,25 @@ def test_the_log_handed_out_is_a_copy() -> None:
     log.append(("tick", (), {}))
     assert Battle.replay(1, 6, 3, None, log).round == 1
     assert [name for name, _, _ in b.command_log] == ["spawn", "spawn"]
+
+
+def test_a_battle_given_sets_saves_and_loads(tmp_path) -> None:
+    """A set of powers (or of what terrain blocks) is taken, so its save must keep it: the log holds it as
+    a sorted list, and the creature has its powers in that order whatever the process's string hashes."""
+    from pathlib import Path
+
+    from game.content.saves import load_game, save_game
+    from game.content.scenario import load_scenario
+
+    scenario = load_scenario(Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "ledge.toml")
+    b, _ = scenario.build_with_ids(seed=1)
+    late = b.spawn("Reinforcement", 11, 7, team="hill", powers={"strike", "shoot", "shove"})
+    b.set_terrain(3, 3, blocks=frozenset({"sight", "light"}))
+    assert b.powers_of(late) == ["shoot", "shove", "strike"]
+    assert b.command_log[-2][2]["powers"] == ["shoot", "shove", "strike"]
+    b.start_combat()
+    b.tick()
+    save_game(tmp_path / "sets.save.json", scenario, b)  # SaveError: "set {...} has no encoding"
+    loaded = load_game(tmp_path / "sets.save.json")
+    assert loaded.powers_of(late) == ["shoot", "shove", "strike"]
+    assert [repr(e) for e in loaded.events] == [repr(e) for e in b.events]

@@ -20,8 +20,11 @@ _ATOMIC = frozenset({int, float, bool, str, bytes, type(None)})
 
 
 def kept(value: Any) -> Any:
-    """``value`` as the log keeps it: containers (lists, tuples, dicts, sets, arrays) copied all the way
-    down, values that never change in place as they are, anything else (a controller, a power) itself."""
+    """``value`` as the log keeps it: containers copied all the way down, values that never change in
+    place as they are, anything else (a controller, a power) itself. A set is kept as a sorted list and
+    an array as a list: a command that took one takes the list alike (the powers of ``spawn``, the
+    ``blocks`` of ``set_terrain``, a point), and a save can write a list (a battle given a set of powers
+    could not be saved: "set {'strike', 'shoot'} has no encoding")."""
     kind = type(value)
     if kind in _ATOMIC or isinstance(value, (Enum, np.generic)):
         return value
@@ -32,9 +35,9 @@ def kept(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {k: kept(v) for k, v in value.items()}
     if isinstance(value, (set, frozenset)):
-        return {kept(v) for v in value} if isinstance(value, set) else frozenset(kept(v) for v in value)
+        return sorted((kept(v) for v in value), key=repr)
     if isinstance(value, np.ndarray):
-        return value.copy()
+        return value.tolist()
     return value
 
 

@@ -190,10 +190,12 @@ def optional_limit(value: object, what: str) -> float | None:
 
 
 def names(value: object, what: str) -> tuple[str, ...]:
-    """Names given as a list (a tuple, a set, any iterable but one string): each a string."""
+    """Names given as a list (a tuple, a set, any iterable but one string): each a string. A set's in
+    sorted order: its own order is the string hashes', which differ from one process to the next (a
+    creature's powers, its keys 1-9, came out in another order each run, and its log's replay elsewhere)."""
     if not listed(value):
         raise IllegalCommand(f"{what} must be a list of names, not {shown(value)}")
-    found = tuple(value)
+    found = tuple(sorted(value, key=repr)) if isinstance(value, (set, frozenset)) else tuple(value)
     for name in found:
         if not isinstance(name, str):
             raise IllegalCommand(f"{what} must be a list of names, and {shown(name)} is not one")
