@@ -98,7 +98,7 @@ def test_the_notes_name_the_same_first_battle_whatever_order_rows_arrive_in(orde
     stats = VariantStats(0, (), ("blue", "red"))
     for index in order:
         stats.add(rows[index])
-    assert stats.refused == 2 and stats.first_refusal == "round 1: refused in battle 2"
+    assert stats.refused == 2 and stats.first_refusal == "seed 102: round 1: refused in battle 2"
     assert stats.script_battles == 2 and stats.first_script_failure == "seed 101: failed in battle 1"
 
 

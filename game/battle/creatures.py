@@ -28,7 +28,7 @@ from components.commands import ChangeFatigue, GrantCondition, Heal, Hit, Move, 
 from components.events import Spawned
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
-from game.battle.naming import numbered
+from game.battle.naming import lone_team, numbered
 from game.battle.reach import refuse_landings, unseen_absent
 from game.battle.world import BattleCore, command, entry
 from systems.actions import speed_for_round
@@ -107,7 +107,7 @@ class Creatures(BattleCore):
         except ValueError as err:
             raise IllegalCommand(f"cannot spawn {name!r}: {err}") from None
         entity = self.last_entity = esper.create_entity(*parts)
-        creature = Creature(name, team or f"solo-{entity}")
+        creature = Creature(name, team or lone_team(entity))
         esper.add_component(entity, creature)
         state.creatures.append(entity)
         self.ids.add(entity)
@@ -116,7 +116,7 @@ class Creatures(BattleCore):
         state.emit(Spawned(state.round, entity, name, creature.team, position.x, position.y, position.z))
         state.place(entity, position, position.square)
         state.dirty.add(entity)  # its conditions are derived for the first time (a spawned fatigue slows it)
-        self.settle()
+        self._settle()
         return entity
 
     def _spawn_square(self, name: str, x: int, y: int, flying: bool) -> tuple[int, int]:
@@ -378,7 +378,7 @@ class Creatures(BattleCore):
         source = validate.text(source, "condition source")
         entity = self.check(entity)
         self.state.gm_queue.append(GrantCondition(entity, validate.condition_name(condition), source))
-        self.settle()
+        self._settle()
 
     @command
     def remove_condition(self, entity: int, condition: str, source: str | None = None) -> None:
@@ -394,5 +394,5 @@ class Creatures(BattleCore):
         condition = validate.condition_name(condition)
         validate.granted(entity, condition, source)
         self.state.gm_queue.append(RevokeCondition(entity, condition, source))
-        self.settle()
+        self._settle()
 

@@ -81,6 +81,7 @@ class Extending(BattleCore):
         planner knows whether :meth:`forecast_reactions` can tell it anything)."""
         return self.scripts.listens(Downed)
 
+    @entry
     def on(self, event_type: type[Event], handler: Callable[[Any, Event], None]) -> None:
         """Trusted Python: call ``handler(battle, event)`` for each event of this type, during ticks.
 

@@ -49,9 +49,9 @@ class MapCommands(BattleCore):
         terrain.ground[square] = height
         terrain.soft[square] = is_soft
         terrain.touch()
-        self.mid_battle("ground", *square)
+        self._mid_battle("ground", *square)
         if self.state.round > 0:
-            self.settle()
+            self._settle()
             return
         for _, position in esper.get_component(Position):
             if position.square == square and (position.z == was or position.z < height):
@@ -70,8 +70,8 @@ class MapCommands(BattleCore):
                 raise IllegalCommand(f"cannot put a wall at {square}: {validate.label(entity)} stands there")
         self.state.terrain.walls[square] = True
         self.state.terrain.touch()
-        self.mid_battle("wall added", *square)
-        self.settle()
+        self._mid_battle("wall added", *square)
+        self._settle()
 
     @command
     def set_terrain(self, x: int, y: int, blocks: Iterable[str] = (), cover: bool | None = None) -> None:
@@ -105,8 +105,8 @@ class MapCommands(BattleCore):
                     raise IllegalCommand(f"cannot block {square}: {validate.label(entity)} stands there")
         self.state.terrain.blockers[square] = int(flags)
         self.state.terrain.touch()
-        self.mid_battle("terrain", *square)
-        self.settle()
+        self._mid_battle("terrain", *square)
+        self._settle()
 
     @command
     def remove_wall(self, x: int, y: int) -> None:
@@ -118,8 +118,8 @@ class MapCommands(BattleCore):
         square = validate.square(self.state, x, y)
         self.state.terrain.walls[square] = False
         self.state.terrain.touch()
-        self.mid_battle("wall removed", *square)
-        self.settle()
+        self._mid_battle("wall removed", *square)
+        self._settle()
 
     def _add_source(self, what: str, x: int, y: int, radius_ft: float, level: Visibility | str | int,
                     source: str) -> int:
@@ -139,8 +139,8 @@ class MapCommands(BattleCore):
                 made = terrain.add_area(Area(square[0], square[1], radius, parsed, source))
         except ValueError as err:
             raise IllegalCommand(str(err)) from None
-        self.mid_battle(what, *square)
-        self.settle()
+        self._mid_battle(what, *square)
+        self._settle()
         return made
 
     def _remove_source(self, what: str, made: object) -> None:
@@ -152,8 +152,8 @@ class MapCommands(BattleCore):
             raise IllegalCommand(f"no {what} with id {made!r}")
         gone = held.pop(made)
         self.state.terrain.touch()
-        self.mid_battle("light out" if what == "light" else "area gone", gone.x, gone.y)
-        self.settle()
+        self._mid_battle("light out" if what == "light" else "area gone", gone.x, gone.y)
+        self._settle()
 
     @command
     def add_light(self, x: int, y: int, radius_ft: float, level: Visibility | str | int = Visibility.NORMAL,
@@ -214,8 +214,8 @@ class MapCommands(BattleCore):
         except ValueError as err:
             raise IllegalCommand(f"ambient level: {err}") from None
         self.state.terrain.touch()
-        self.mid_battle("ambient", 0, 0)
-        self.settle()
+        self._mid_battle("ambient", 0, 0)
+        self._settle()
 
     @entry
     def visibility_at(self, x: int, y: int) -> Visibility:

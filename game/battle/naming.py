@@ -6,10 +6,29 @@ creatures), so that the AI's reasons, the window and the log call a creature the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from components.events import Spawned
+
+#: The team of a creature spawned with none: one of its own, named by its id.
+_LONE = re.compile(r"solo-[0-9]+")
+
+
+def lone_team(entity: int) -> str:
+    """The team a creature spawned with no team fights on alone (``solo-`` and its id)."""
+    return f"solo-{entity}"
+
+
+def lone_team_problem(team: str) -> str | None:
+    """Why a team may not be named ``team``, or None: a name spelt as :func:`lone_team` spells one
+    would put its creatures on a lone creature's side (``team="solo-2"`` beside the creature with
+    id 2 spawned with no team: "it fights alone" was false, and neither could harm the other)."""
+    if _LONE.fullmatch(team):
+        return (f"{team!r} is how the battle names the team of a creature spawned with none ('solo-' and "
+                "its id): a team of that name would be that creature's side; name it otherwise")
+    return None
 
 
 def display_names(events: Iterable[Any]) -> dict[int, str]:

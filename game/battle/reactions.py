@@ -112,7 +112,8 @@ class ScriptHook:
         self.bridge = ScriptBridge(state, creatures)
         self.budget = ScriptBudget(limits)
         self.record = record
-        self.reads = ScriptReads(texts, known={} if files is None else files)  # (known: path -> identity)
+        # (a copy of the texts: the caller's mapping, changed after the battle was made, changed its scripts)
+        self.reads = ScriptReads(None if texts is None else dict(texts), known={} if files is None else files)
         self.reactions: list[tuple[str, int | None]] = []  # (script, creature or None for the whole battle)
         self.python_handlers: dict[type[Event], list[Callable[[Battle, Event], None]]] = {}
         self.seen = 0  # events before this index have been heard

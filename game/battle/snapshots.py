@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -71,6 +71,9 @@ class Snapshot:
     #: taken inside a command (a tick's controller or handler): that command's serial, round and turn;
     #: None between commands. A restore made inside a command takes only a snapshot of its own turn
     turn: tuple[int, int, int] | None = None
+    #: the script failures a ``script_out`` set to come, by call (one given after the snapshot goes with its
+    #: log entry: it failed a call the restored battle's log no longer said would fail)
+    expected: dict[int, tuple[str, str, str]] = field(default_factory=dict)
 
 
 def _clone(value: Any, memo: dict[int, Any]) -> Any:
@@ -191,7 +194,7 @@ class Snapshots(BattleCore):
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
                         -1 if self.recording.orders is None else len(self.recording.orders),
                         self.recording.depth == 0, state.powers, self.power_overrides, self.last_entity,
-                        self._turn_now())
+                        self._turn_now(), dict(self.scripts.expected))
 
     @entry
     def changed_since(self, snapshot: Snapshot) -> tuple[int, bool]:
@@ -216,8 +219,9 @@ class Snapshots(BattleCore):
     def restore(self, snapshot: Snapshot) -> None:
         """Put the battle back as it was when ``snapshot`` was taken (it can be restored again): its
         creatures, map, light, effects, turn order, generator, power table, the reaction scripts
-        attached and what they have heard. Trusted Python added since (``on`` handlers, ``add_system``
-        processors) stays: it is the caller's code, outside the battle's log as it is outside a snapshot.
+        attached and what they have heard, and the script failures ``script_out`` set to come. Trusted
+        Python added since (``on`` handlers, ``add_system`` processors) stays: it is the caller's code,
+        outside the battle's log as it is outside a snapshot.
 
         Raises:
             IllegalCommand: not a snapshot, or another battle's; inside a supposing block (the block puts
@@ -260,6 +264,7 @@ class Snapshots(BattleCore):
         # forecast) is not charged to the battle, and a replay, which forecasts nothing, agrees
         budget = self.scripts.budget
         budget.round, budget.round_used, budget.battle_used, self.scripts.calls = snapshot.scripts_spent
+        self.scripts.expected = dict(snapshot.expected)
         del self.scripts.reactions[snapshot.reactions:]
         del self.recording.log[snapshot.log_length:]
         if snapshot.orders_length >= 0 and self.recording.orders is not None:

@@ -55,7 +55,7 @@ class Turns(BattleCore):
             raise IllegalCommand(f"cannot start combat while round {self.state.round} is under way: "
                                  "end its turns first (combat's first round is the next to begin)")
         self.state.gm_queue.append(StartCombat())
-        self.settle()
+        self._settle()
         return list(self.state.order)
 
     @command
@@ -75,7 +75,7 @@ class Turns(BattleCore):
             raise IllegalCommand(f"cannot end combat while round {self.state.round} is under way: "
                                  "end its turns first")
         self.state.gm_queue.append(EndCombat())
-        self.settle()
+        self._settle()
 
     @entry
     def turn_order(self) -> list[int]:
@@ -93,9 +93,13 @@ class Turns(BattleCore):
 
     @entry
     def turns_left(self) -> list[int]:
-        """The creatures still to act this round after the current one, in order (for a turn strip)."""
+        """The creatures still to act this round after the current one, in order (for a turn strip): the
+        dead left out, as the round skips them (the window marked a dead creature as the one up next)."""
         state = self.state
-        return list(state.round_order[state.turn_index + 1:]) if state.round_open else []
+        if not state.round_open:
+            return []
+        return [e for e in state.round_order[state.turn_index + 1:]
+                if "dead" not in esper.component_for_entity(e, Conditions).active]
 
     # ------------------------------------------------------------------ a round, step by step
 

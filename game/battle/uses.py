@@ -43,14 +43,14 @@ class PowerUses(BattleCore):
             raise IllegalCommand(f"unknown power {power_id!r}; known: {known}") from None
 
     def aim_point(self, point: object) -> tuple[int, int]:
-        """A point a power is aimed at, checked against the grid.
+        """A point a power is aimed at, checked against the grid as every square a query takes (a pair: a
+        tuple, list or array of two; ``use_power`` refused the array ``squares_in_area`` took, and named
+        a point of 5 "(5, None)").
 
         Raises:
             IllegalCommand: the point is not a square ``(x, y)`` of whole numbers on the grid.
         """
-        if isinstance(point, (tuple, list)) and len(point) == 2:
-            return validate.square(self.state, point[0], point[1], what="point")
-        return validate.square(self.state, point, None, what="point")
+        return validate.place(self.state, point, "point")
 
     @command
     def use_power(self, user: int, power_id: str, target: int | None = None,
@@ -120,7 +120,7 @@ class PowerUses(BattleCore):
             raise IllegalCommand(f"{validate.label(user)} is {helpless} and cannot end "
                                  f"{self.power(effect.power).name} early: it runs its duration")
         self.state.gm_queue.append(EndEffect(effect_id, "ended early"))
-        self.settle()
+        self._settle()
 
     @entry
     def effects(self) -> list[dict[str, Any]]:
@@ -242,6 +242,7 @@ class PowerUses(BattleCore):
         return squares_reached(self.state, power, position.square, position.z,
                                None if point is None else self.square_of(point), validate.direction(direction))
 
+    @entry
     def square_of(self, target: int | tuple[int, int]) -> tuple[int, int]:
         """A creature's square, or a square checked against the grid.
 

@@ -18,6 +18,7 @@ from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, Rules, sp
 from components.terrain import HEIGHT
 from components.values import AMOUNT, CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, Bound, shown, unprintable
 from game.battle.errors import IllegalCommand, UnknownEntity
+from game.battle.naming import lone_team_problem
 from systems.areas import COMPASS
 from systems.state import BattleState
 
@@ -189,10 +190,12 @@ def optional_limit(value: object, what: str) -> float | None:
 
 
 def names(value: object, what: str) -> tuple[str, ...]:
-    """Names given as a list (a tuple, a set, any iterable but one string): each a string."""
+    """Names given as a list (a tuple, a set, any iterable but one string): each a string. A set's in
+    sorted order: its own order is the string hashes', which differ from one process to the next (a
+    creature's powers, its keys 1-9, came out in another order each run, and its log's replay elsewhere)."""
     if not listed(value):
         raise IllegalCommand(f"{what} must be a list of names, not {shown(value)}")
-    found = tuple(value)
+    found = tuple(sorted(value, key=repr)) if isinstance(value, (set, frozenset)) else tuple(value)
     for name in found:
         if not isinstance(name, str):
             raise IllegalCommand(f"{what} must be a list of names, and {shown(name)} is not one")
@@ -302,6 +305,8 @@ def spawn_values(name: object, z: object, health: object, defense: object, flyin
     label = text(name, "a creature's name")
     if team is not None and (not isinstance(team, str) or not team):
         raise IllegalCommand(f"team of {label!r} must be a non-empty name (None: it fights alone), not {shown(team)}")
+    if team is not None and lone_team_problem(team):
+        raise IllegalCommand(f"team of {label!r}: {lone_team_problem(team)} (None: it fights alone)")
     numbers = tuple(within(value, bound, f"{what} of {label!r}") for value, what, bound in (
         (health, "health", CREATURE_HEALTH), (defense, "defense", CREATURE_BONUS),
         (attack_bonus, "attack bonus", CREATURE_BONUS), (initiative_bonus, "initiative bonus", CREATURE_BONUS),

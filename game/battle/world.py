@@ -27,6 +27,7 @@ from components.powers import Power
 from components.values import MAX_SEED
 from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
+from game.battle.logged import logged_call
 from game.battle.memo import StampedMemo
 from game.battle.reactions import ScriptHook, new_hosts
 from game.content.powers import SCRIPTS_DIR, default_powers
@@ -91,13 +92,16 @@ def command(method: F) -> F:
             raise IllegalCommand(recording.refusal(name))
         if recording.depth == 0:
             recording.serial += 1
+        log_args, log_kwargs = args, kwargs
+        if recording.depth == 0 or (recording.depth == 1 and recording.orders is not None):  # to be logged
+            args, kwargs, log_args, log_kwargs = logged_call(args, kwargs)  # (copies: see game.battle.logged)
         recording.depth += 1
         try:
             _enter(self)
             result = method(self, *args, **kwargs)
         finally:
             recording.depth -= 1
-        recording.done(name, args, kwargs)
+        recording.done(name, log_args, log_kwargs)
         return result
 
     wrapper.is_command = True  # type: ignore[attr-defined]
@@ -284,16 +288,19 @@ class BattleCore:
         self.close()
 
     def make_current(self) -> None:
-        """Make this battle's world esper's current one (trusted code may have switched away)."""
-        if esper.current_world != self.world_name:
-            esper.switch_world(self.world_name)
+        """Make this battle's world esper's current one (trusted code may have switched away).
+
+        Raises:
+            RuntimeError: the battle is closed (switching to its name made esper an empty world of it).
+        """
+        _enter(self)
 
     # ------------------------------------------------------------------ what it is
 
     @property
     def command_log(self) -> list[LogEntry]:
-        """Every command so far, in order: with the seed, all a replay needs."""
-        return self.recording.log
+        """Every command so far, in order: with the seed, all a replay needs (a copy, as ``events`` is)."""
+        return list(self.recording.log)
 
     @property
     def powers(self) -> Mapping[str, Power]:
@@ -375,12 +382,13 @@ class BattleCore:
             return entity  # creature_id's common case, first: every query and order starts here
         return validate.creature_id(entity, self.ids)
 
-    def settle(self) -> None:
-        """Apply queued GM commands and let vision and conditions catch up, announcing what changed."""
+    def _settle(self) -> None:
+        """Let vision and conditions catch up after a command, announcing what changed (a command's own
+        step: called from outside one, what it announced was in no log and ran in whatever world was current)."""
         self.phases.run(Phase.GM)
 
-    def mid_battle(self, what: str, x: int, y: int) -> None:
-        """Announce a change of the map once the battle is under way."""
+    def _mid_battle(self, what: str, x: int, y: int) -> None:
+        """Announce a change of the map once the battle is under way (a map command's own step, as ``_settle``)."""
         if self.state.round > 0:
             self.state.emit(MapChanged(self.state.round, what, x, y))
 

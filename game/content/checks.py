@@ -20,6 +20,7 @@ from components import Visibility
 from components.creature import level_words
 from components.terrain import BLOCK_NAMES
 from components.values import Bound, is_int, is_number, shown, unprintable
+from game.battle.naming import lone_team_problem
 from game.content.recorded import MAX_SCRIPTS
 
 Checker = Callable[[Any], Any]
@@ -222,6 +223,8 @@ def team_name(value: Any) -> str:
     if "=" in value or "," in value or value != value.strip():
         raise Bad(f"expected a team name without '=', ',' or spaces at its ends (--policy names teams "
                   f"with them), got {shown(value)}")
+    if lone_team_problem(value):
+        raise Bad(f"expected another team name: {lone_team_problem(value)}")
     return value
 
 

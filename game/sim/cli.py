@@ -33,7 +33,7 @@ from game.sim.flags import (
     whole,
 )
 from game.sim.outputs import check_outputs
-from game.sim.runner import NOT_WRITTEN
+from game.sim.runner import DRAW, NOT_WRITTEN
 from game.sim.simulate import SimResult, simulate
 
 DESCRIPTION = "Balance at scale: thousands of headless computer-vs-computer battles, a table, a CSV and plots."
@@ -233,7 +233,14 @@ def notes(result: SimResult) -> list[str]:
     for power in unheld:
         lines.append(f"warning: no creature of {result.config.scenario} has the power {power!r}: changing it "
                      f"changes nothing in these battles")
+    if result.unlisted:
+        lines.append(f"note: battles.csv has no column for {'; '.join(result.unlisted)}; a --hook brought them in")
     for variant in result.variants:
+        others = {team: n for team, n in variant.wins.items() if team not in result.teams and team != DRAW}
+        if others:  # a side a hook brought in: its wins are in no column, and the rates above do not add up
+            lines.append(f"note: {variant.label}: {sum(others.values())} battles won by "
+                         f"{', '.join(repr(t) for t in sorted(others))}, a team the scenario does not declare "
+                         f"(a --hook's), which the table has no column for")
         if variant.refused:
             lines.append(f"note: {variant.label}: {variant.refused} AI commands refused by the rules, when given "
                          f"or when they resolved (a fall or a blow between an order and its turn can undo it; "

@@ -107,7 +107,9 @@ class VariantStats:
         if row.get("refused"):
             self.refused += int(row["refused"])
             if self.refusal_battle < 0 or battle < self.refusal_battle:
-                self.first_refusal, self.refusal_battle = str(row.get("refusal", "")), battle
+                # with its battle's seed, as the script failure's note has it: "round 1: ..." alone named
+                # no battle to replay (--only-seed) among the thousands of a run
+                self.first_refusal, self.refusal_battle = f"seed {row['seed']}: {row.get('refusal', '')}", battle
 
     def mean(self, total: int | float) -> float:
         return total / self.finished if self.finished else 0.0
@@ -196,8 +198,10 @@ class CsvSink:
     finished battles are in that temporary until the next run clears it).
 
     Columns are fixed before the first row from the scenario's teams and the powers any creature
-    of any variant can use, with ``fall`` and ``reaction`` (reaction scripts' hits) beside them;
-    damage from anything else lands in ``other``.
+    of any variant can use (every power of the battle's table when a ``--hook`` may give one), with
+    ``fall`` and ``reaction`` (reaction scripts' hits) beside them; damage from anything else lands in
+    ``other``. What a row holds that no column takes (a power or team a hook brought in) is named in
+    ``unlisted``, for a note under the table: the CSV would disagree with the table unsaid.
     """
 
     BASE = ("variant", "battle", "seed", "winner", "first", "rounds", "error", *COUNTERS, "script_error", "refused",
@@ -214,6 +218,7 @@ class CsvSink:
                         *(f"uses.{p}" for p in self.powers), *(f"dealt.{s}" for s in self.sources),
                         *(f"taken.{t}.{s}" for t in teams for s in self.sources)]
         self.handle = handle
+        self.unlisted: set[str] = set()
         self.writer = csv.DictWriter(handle, self.columns)
         self.writer.writeheader()
 
@@ -229,13 +234,19 @@ class CsvSink:
         for power, n in row.get("uses", {}).items():
             if power in self.powers:
                 out[f"uses.{power}"] = n
+            else:
+                self.unlisted.add(f"the uses of power {power!r} (left out)")
         for source, n in row.get("dealt", {}).items():
+            if source not in self.sources:
+                self.unlisted.add(f"the damage of power {source!r} (counted in dealt.{OTHER})")
             out[f"dealt.{self._source(source)}"] += n
         for team, by in row.get("taken", {}).items():
             for source, n in by.items():
                 column = f"taken.{team}.{self._source(source)}"
                 if column in out:
                     out[column] += n
+                else:
+                    self.unlisted.add(f"the damage team {team!r} took (left out)")
         self.writer.writerow(out)
         self.handle.flush()
 

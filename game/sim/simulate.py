@@ -72,6 +72,8 @@ class SimResult:
     replays: list[tuple[int, int, str]] = field(default_factory=list)  # (variant, seed, path) for --only-seed
     #: outputs that could not be written (the table is still whole: the caller prints it)
     write_errors: list[str] = field(default_factory=list)
+    #: what rows held that battles.csv has no column for (see ``CsvSink.unlisted``)
+    unlisted: list[str] = field(default_factory=list)
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -131,6 +133,17 @@ def _powers_used(scenarios: Sequence[Scenario]) -> set[str]:
                 powers.update(spec.powers)
             else:  # a creature given no powers may use every power of the battle
                 powers.update(scenario.powers)
+    return powers
+
+
+def _csv_powers(known: Sequence[str], scenarios: Sequence[Scenario], hook: str | None) -> set[str]:
+    """battles.csv's power columns: every power a creature may use (``known``), and with a ``--hook`` every
+    power of the battles' tables, since the hook may give a creature any (its uses were left out of the CSV,
+    its damage put under the GM's ``other``, while the table showed the power's own row)."""
+    powers = set(known)
+    if hook:
+        for scenario in scenarios:
+            powers.update(scenario.powers)
     return powers
 
 
@@ -254,6 +267,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         out_dir.mkdir(parents=True, exist_ok=True)
         remove_stale_replays(out_dir)  # an earlier run's replays would pass for this one's
     finished, write_errors = False, []
+    sink: CsvSink | None = None
     try:
         # rows go to a temporary beside battles.csv, which replaces the last run's table when the run
         # ends (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing)
@@ -263,7 +277,8 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
                     from tqdm import tqdm
 
                     bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
-                sink = CsvSink(csv_handle, stats, known) if csv_handle is not None else None
+                if csv_handle is not None:
+                    sink = CsvSink(csv_handle, stats, _csv_powers(known, scenarios, config.hook))
                 collect = _Collector(config, stats, sink, bar, on_row)
                 started = time.perf_counter()
                 interrupted = _run(lambda: _engine(config, workers, executor),
@@ -280,7 +295,8 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     elapsed = time.perf_counter() - started
     collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
     result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, elapsed,
-                       interrupted, replays=sorted(collect.replays), write_errors=write_errors)
+                       interrupted, replays=sorted(collect.replays), write_errors=write_errors,
+                       unlisted=sorted(sink.unlisted) if sink is not None else [])
     if out_dir:
         _write_files(result, out_dir, len(seeds))
     return result
