@@ -7,6 +7,7 @@ every area), so any drift of the windowed masks or the counts shows up as a diff
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import tcod.constants
 import tcod.map
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from components import Area, Light, Rules, Terrain, Visibility
 from components.powers import AreaShape, Power
 from components.terrain import Blocks
-from game import Battle
+from game import Battle, IllegalCommand
 from systems.areas import area_squares
 from systems.caches import MapCaches
 from systems.geometry import within_radius
@@ -144,3 +145,24 @@ def test_within_radius_is_distance_times_square_size_at_most_the_radius(w: int, 
     ys = np.abs(np.arange(h) - cy)[None, :]
     squares = np.maximum(xs, ys) + (np.minimum(xs, ys) // 2 if diagonal == "alternating" else 0)
     assert np.array_equal(within_radius((w, h), (cx, cy), radius, rules), squares * square <= radius)
+
+
+@pytest.mark.parametrize(("power", "kind"), [("darkness", "area"), ("light", "light")])
+def test_the_gm_cannot_take_off_a_light_or_area_a_power_made_only_one_it_placed(power: str, kind: str) -> None:
+    """remove_light and remove_area take off what add_light and add_area made. A power's light or
+    darkness goes when its effect ends (no one ends a power early unless it says so); taken off by
+    hand, the effect went on listing it and ended it again later."""
+    b = Battle(seed=1, width=12, height=6)
+    mage = b.spawn("Mage", 1, 1, team="x", powers=[power])
+    b.spawn("Orc", 8, 1, team="y")
+    placed = b.add_light(5, 5, 5) if kind == "light" else b.add_area(5, 5, 5)
+    b.use_power(mage, power, point=(6, 1))
+    b.tick()
+    held = b.terrain.lights if kind == "light" else b.terrain.areas
+    [made] = [i for i in held if i != placed]
+    remove = b.remove_light if kind == "light" else b.remove_area
+    with pytest.raises(IllegalCommand, match=rf"{kind} {made} is part of effect \d+ \({power}, used by Mage"):
+        remove(made)
+    assert made in held and len(b.effects()) == 1  # nothing changed
+    remove(placed)
+    assert placed not in held

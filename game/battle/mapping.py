@@ -150,6 +150,11 @@ class MapCommands(BattleCore):
         held = self.state.terrain.lights if what == "light" else self.state.terrain.areas
         if made not in held:
             raise IllegalCommand(f"no {what} with id {made!r}")
+        for effect_id, effect in self.state.effects.items():
+            if made in (effect.lights if what == "light" else effect.areas):
+                raise IllegalCommand(f"{what} {made} is part of effect {effect_id} ({effect.power}, used by "
+                                     f"{validate.label(effect.user)}): it goes when that effect ends, as the power "
+                                     f"says; remove_{what} takes off only what add_{what} made")
         gone = held.pop(made)
         self.state.terrain.touch()
         self._mid_battle("light out" if what == "light" else "area gone", gone.x, gone.y)
@@ -176,7 +181,9 @@ class MapCommands(BattleCore):
         """Put out a light that :meth:`add_light` made.
 
         Raises:
-            IllegalCommand: the id is not a whole number, or no light on the map has it.
+            IllegalCommand: the id is not a whole number, no light on the map has it, or a power's
+                lasting effect made it (it goes when the effect ends: the rules let no one end a power
+                early unless it says so, and the effect would go on listing a light that is gone).
         """
         self._remove_source("light", light_id)
 
@@ -198,7 +205,7 @@ class MapCommands(BattleCore):
         """Clear an area that :meth:`add_area` made.
 
         Raises:
-            IllegalCommand: the id is not a whole number, or no area on the map has it.
+            IllegalCommand: as :meth:`remove_light` does, for an area.
         """
         self._remove_source("area", area_id)
 
