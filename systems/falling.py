@@ -81,12 +81,13 @@ class FallingSystem(esper.Processor):
         if is_dead(health, fatigue):
             self.state.in_air.discard(entity)
             return
+        if position.z < ground:
+            position.z = ground  # the ground rose under it (set_ground): it stands on top, flier or not
         if is_flying(movement, esper.component_for_entity(entity, Conditions)):
             falling.start_z = None  # flight caught it: a fall under way ends unhurt
             self.state.in_air.discard(entity)
             return
         if position.z <= ground:
-            position.z = ground  # the ground rose under it (set_ground): it stands on top
             if falling.start_z is None:
                 self.state.in_air.discard(entity)
             else:

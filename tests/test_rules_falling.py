@@ -332,3 +332,14 @@ def test_ground_raised_to_meet_a_creature_mid_fall_lands_it_from_where_the_fall_
     assert ("prone" in battle.conditions(e)) == (dice > 0)
     battle.tick()
     assert len(kinds(battle, "landed", e)) == 1 and len(kinds(battle, "fell", e)) == 1  # it fell once, landed once
+
+
+@pytest.mark.parametrize("z", [None, 10])
+def test_ground_raised_under_a_flier_lifts_it_unhurt(battle, z):
+    """A flier on the ground, or aloft below the new ground, stands on top of it: never inside it."""
+    e = battle.spawn("bird", 2, 2, z=z, flying=True)
+    battle.run(1)
+    battle.set_ground(2, 2, 20)
+    assert battle.get(e, Position).z == 20
+    battle.tick()
+    assert battle.get(e, Position).z == 20 and not kinds(battle, "landed", e)
