@@ -36,47 +36,19 @@ from components.powers import Power
 from components.values import shown
 from game.content.checks import did_you_mean
 from game.content.files import POWER_FILE_BYTES, UnreadableFile, bom_hint, read_text, too_long_number
+from game.content.places import ASSETS, POWERS_DIR, SCRIPTS_DIR, runs_in_process, script_folder
 from game.content.power_parse import KEYS, PowerError, parse_power
 
 __all__ = [
     "ASSETS", "MAX_POWERS", "POWERS_DIR", "SCRIPTS_DIR", "PowerError", "PowerFile", "PowerFileCache", "PowerLibrary",
     "apply_power_overrides", "default_powers", "load_power_file", "load_powers", "parse_power", "power_file_text",
-    "script_folder",
-    "shipped_library",
+    "runs_in_process", "script_folder", "shipped_library",
 ]
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets"
-POWERS_DIR = ASSETS / "powers"
-SCRIPTS_DIR = ASSETS / "scripts"
 #: The most powers one battle's table holds (the shipped ones and a scenario's own files'): the computer
 #: player weighs every power a creature may use each turn (a creature that lists none may use them all),
 #: so 1,024 took 16 s a round for 50 creatures, and 30,000 14 s a round for two (docs/limits.md).
 MAX_POWERS = 128
-
-
-def runs_in_process(file: str | Path | None, recorded: bool) -> bool:
-    """Whether a scenario's scripts may run in this process: only the project's own (a file under
-    ``assets/``). Any other file may come from a stranger, so its scripts run in the sandboxed worker,
-    where a memory bomb or a runaway loop cannot take the game down; so do a save's (``recorded``: the
-    texts it carries, whoever wrote them) and those of a scenario with no file. The one rule of the
-    sandbox's boundary, for a scenario and for the parse that loads it."""
-    return file is not None and not recorded and Path(file).resolve().is_relative_to(ASSETS)
-
-
-def script_folder(file: str | Path | None) -> Path:
-    """Where the scripts named by a file (a scenario, a power file) are read from: the ``scripts``
-    beside it if there is one (whatever it is: a file or a symlink out of the folder is then refused
-    when a script is read, never silently replaced), else (or with no file) the shipped ``assets/scripts``.
-
-    Never a parent folder's: a scenario folder must play the same wherever it is copied, so nothing
-    above it may change which scripts it reads. The shipped files need no exception:
-    ``assets/scenarios`` and ``assets/powers`` have no ``scripts`` of their own, so theirs are the
-    shipped ones.
-    """
-    if file is None:
-        return SCRIPTS_DIR
-    beside = Path(file).resolve().parent / "scripts"
-    return beside if os.path.lexists(beside) else SCRIPTS_DIR
 
 
 @dataclass(frozen=True)
