@@ -77,12 +77,14 @@ def _lights(data: dict[str, Any], parts: list[str], value: Any) -> str | None:
     assert isinstance(items, list)
     index = parts[1]
     # one spelling per entry, in ASCII digits ('00' would be a second key for entry 0, whose sweeps would
-    # both set it; '²' is a digit that int() refuses)
-    if not (index.isascii() and index.isdigit() and index == str(int(index))) or int(index) >= len(items) \
-            or not isinstance(items[int(index)], dict):
+    # both set it; '²' is a digit that int() refuses); no longer than the largest index (past 4,300
+    # digits int() itself refuses)
+    if not (index.isascii() and index.isdigit() and len(index) <= len(str(len(items)))
+            and index == str(int(index))) or int(index) >= len(items) or not isinstance(items[int(index)], dict):
         if not items:
-            return f"no {parts[0]} entry {index!r}; the scenario has no {parts[0]}"
-        return f"no {parts[0]} entry {index!r}; expected an index written 0..{len(items) - 1} (there are {len(items)})"
+            return f"no {parts[0]} entry {shown(index)}; the scenario has no {parts[0]}"
+        return (f"no {parts[0]} entry {shown(index)}; expected an index written 0..{len(items) - 1} "
+                f"(there are {len(items)})")
     problem = _field(parts[2], tuple(LIGHT_FIELDS), "field")
     if problem:
         return problem
