@@ -133,3 +133,19 @@ def test_a_battle_given_sets_saves_and_loads(tmp_path) -> None:
     loaded = load_game(tmp_path / "sets.save.json")
     assert loaded.powers_of(late) == ["shoot", "shove", "strike"]
     assert [repr(e) for e in loaded.events] == [repr(e) for e in b.events]
+
+
+def test_a_dict_view_or_deque_of_powers_is_logged_as_a_copy() -> None:
+    """Any iterable the command takes is copied into the log, not only lists, tuples and sets."""
+    from collections import deque
+
+    b = Battle(seed=1, width=10, height=4)
+    kit = {"strike": 1, "shoot": 2}
+    queue = deque(["strike"])
+    first = b.spawn("A", 0, 0, team="x", powers=kit.keys())
+    second = b.spawn("B", 9, 3, team="y", powers=queue)
+    kit["fireball"] = 3  # the caller's own objects change afterwards
+    queue.append("fireball")
+    replayed = Battle.replay(1, 10, 4, None, b.command_log)
+    assert sorted(replayed.powers_of(first)) == ["shoot", "strike"]
+    assert replayed.powers_of(second) == ["strike"]

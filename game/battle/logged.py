@@ -9,7 +9,8 @@ was logged spent: the replay's creature was given no powers, so every power of t
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from enum import Enum
 from typing import Any
 
@@ -34,10 +35,12 @@ def kept(value: Any) -> Any:
         return tuple(kept(v) for v in value)
     if isinstance(value, Mapping):
         return {k: kept(v) for k, v in value.items()}
-    if isinstance(value, (set, frozenset)):
+    if isinstance(value, AbstractSet):  # (a set, a frozenset, a dict's keys)
         return sorted((kept(v) for v in value), key=repr)
     if isinstance(value, np.ndarray):
         return value.tolist()
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, Iterator)):  # a deque, dict values
+        return [kept(v) for v in value]
     return value
 
 
