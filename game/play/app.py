@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from components import Position
+from game.ai import DEFAULT_POLICY
 from game.play import controls, preview, reload, saving
 from game.play.flow import COMPUTER_DELAY, TurnFlow
 from game.play.fog import Fog
@@ -73,7 +74,7 @@ class App(Orders):
 
     def __init__(self, battle: Any, human_teams: set[str] | frozenset[str] = frozenset(),
                  team_colours: dict[str, tuple[int, int, int]] | None = None, scenario: Any = None,
-                 build_commands: int | None = None, policy: str = "tactical", seed: int = 0,
+                 build_commands: int | None = None, policy: str = DEFAULT_POLICY, seed: int = 0,
                  title: str = "", save_path: Path | str = SAVE_PATH,
                  powers: dict[int, tuple[str, ...]] | None = None,
                  play_round: Callable[[Any], None] | None = None, computer_delay: float = COMPUTER_DELAY,
