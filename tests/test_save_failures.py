@@ -181,7 +181,7 @@ CORRUPT: list[tuple[str, Callable[[bytes], bytes], str]] = [
     ("broken scenario", _tamper(lambda d: d["scenario"].update(text="seed = = 1")), "scenario does not load"),
     ("other seed", _tamper(lambda d: d.update(seed=d["seed"] + 1)), "does not replay"),
     ("negative seed", _tamper(lambda d: d.update(seed=-d["seed"] - 1)), "seed: expected a whole number in 0.."),
-    ("bad build count", _tamper(lambda d: d.update(build_commands=3)), "build_commands is 3"),
+    ("bad build count", _tamper(lambda d: d.update(build_commands=3)), "the battle was built with 3 (build_commands)"),
 ]
 
 

@@ -16,6 +16,10 @@ from game.battle.facade import Battle
 from game.content.scenario import Scenario
 
 
+class BuildMismatch(ValueError):
+    """The scenario builds with another number of commands than the recorded battle was built with."""
+
+
 def use_powers(battle: Battle, powers: Mapping[str, Power] | None, overrides: tuple[tuple[str, Any], ...]) -> None:
     """Give the battle the power table it is played with (None: keep the scenario's own) and the
     ``powers.ID.KEY`` overrides that made it, which saves and replays record."""
@@ -31,13 +35,13 @@ def rebuilt(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None = 
     edited since builds another battle, and its log would then be played on the wrong one).
 
     Raises:
-        ValueError: (a ScenarioError) the scenario does not build; (a ValueError) it builds with
-            another number of commands. The new battle is closed first.
+        ScenarioError: the scenario does not build.
+        BuildMismatch: it builds with another number of commands (the new battle is closed first).
     """
     battle = scenario.build(seed=seed)
     try:
         if build_commands is not None and len(battle.command_log) != build_commands:
-            raise ValueError(f"the scenario now builds with {len(battle.command_log)} commands, the battle "
+            raise BuildMismatch(f"the scenario now builds with {len(battle.command_log)} commands, the battle "
                              f"was built with {build_commands}")
         use_powers(battle, powers, overrides)
     except BaseException:

@@ -54,7 +54,7 @@ from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
-from game.content.rebuild import use_powers
+from game.content.rebuild import BuildMismatch, rebuilt
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_script_overrides
 from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, failure, read_document
@@ -281,14 +281,12 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
     scenario = _scenario(path, document)
     powers, changed = _power_table(path, document, scenario)
     try:
-        battle = scenario.build(seed=document["seed"])
+        battle = rebuilt(scenario, document["seed"], powers, changed, document["build_commands"])
+    except BuildMismatch as err:
+        raise failure(path, f"{err} (build_commands)") from None
     except (ScenarioError, ValueError) as err:
         raise failure(path, f"its scenario does not build: {err}") from None
     try:
-        if len(battle.command_log) != document["build_commands"]:
-            raise failure(path, f"build_commands is {document['build_commands']} but the scenario builds with "
-                              f"{len(battle.command_log)} commands")
-        use_powers(battle, powers, changed)
         mismatch = None
         for i, command in enumerate(commands, start=document["build_commands"]):
             try:
