@@ -60,3 +60,12 @@ def test_battle_replay_closes_the_battle_it_made_when_the_log_is_refused() -> No
     with pytest.raises(IllegalCommand, match="the log names 'explode'"):
         Battle.replay(1, 8, 8, None, [("spawn", ["a", 1, 1], {}), ("explode", [], {})], extend=made.append)
     assert made[0].closed
+
+
+def test_the_replay_viewer_names_a_bad_entry_by_its_place_in_the_whole_log_as_a_save_does() -> None:
+    scenario = load_scenario(LEDGE)
+    built = scenario.build(seed=3)
+    count = len(built.command_log)
+    built.close()
+    with pytest.raises(IllegalCommand, match=rf"the log's entry {count + 1}: tick cannot take the arguments"):
+        Timeline(scenario, 3, [("tick", [], {}), ("tick", [1, 2, 3], {})], build_commands=count)
