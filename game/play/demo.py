@@ -58,15 +58,18 @@ def has_display() -> bool:
 
 
 def team_colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
-    """Team -> RGB as the scenario's teams give them (``colour``), else the window's palette's next
-    colour in the order the file declares its teams: what the window, a hot reload and the replay
-    window draw the tokens in (the one palette: ``theme.TEAM_COLOURS``)."""
+    """Team -> RGB as the scenario's teams give them (``colour``); each other team, in the order the
+    file declares them, the window's next palette colour that no team has (as the window gives a team
+    it meets first, ``Renderer.colour_of``): what the window, a hot reload and the replay window draw
+    the tokens in (the one palette: ``theme.TEAM_COLOURS``)."""
     from game.render import theme  # only the palette and its parser: importing it loads no pygame
 
-    colours = {}
-    for index, (name, team) in enumerate((getattr(scenario, "teams", {}) or {}).items()):
-        fallback = theme.TEAM_COLOURS[index % len(theme.TEAM_COLOURS)]
-        colours[name] = theme.parse_colour(getattr(team, "colour", None), fallback)
+    teams = getattr(scenario, "teams", {}) or {}
+    colours = {name: theme.parse_colour(team.colour, theme.TEAM_COLOURS[0])
+               for name, team in teams.items() if getattr(team, "colour", None)}
+    free = [c for c in theme.TEAM_COLOURS if c not in set(colours.values())] or list(theme.TEAM_COLOURS)
+    for index, name in enumerate(name for name in teams if name not in colours):
+        colours[name] = free[index % len(free)]
     return colours
 
 
