@@ -287,6 +287,6 @@ def test_a_team_without_a_colour_takes_the_windows_palette_in_the_order_the_file
     sc = load_scenario_text(text, "tiny")
     assert list(sc.teams) == ["z", "a", "b"] and sc.teams["a"].colour is None
     assert team_colours(sc) == {"z": theme.TEAM_COLOURS[0], "a": theme.TEAM_COLOURS[1], "b": (0x10, 0x20, 0x30)}
-    first = "#%02x%02x%02x" % theme.TEAM_COLOURS[0]
+    first = "#" + "".join(f"{c:02x}" for c in theme.TEAM_COLOURS[0])
     named = load_scenario_text(text.replace('"#102030"', f'"{first}"'), "tiny")  # b names the palette's first
     assert team_colours(named) == {"z": theme.TEAM_COLOURS[1], "a": theme.TEAM_COLOURS[2], "b": theme.TEAM_COLOURS[0]}
