@@ -28,7 +28,7 @@ from game.play.orders import Orders
 from game.play.rewind import RoundPicker
 from game.play.status import StatusLine, step_line
 from game.render.inputs import Button, Click, Input, Key
-from game.render.ui import UiState
+from game.render.ui import UiState, banner_hint
 
 if TYPE_CHECKING:
     from game.render.window import Window
@@ -149,6 +149,7 @@ class App(Orders):
             mine = " - you win" if won in self.ui.human_teams else (" - you lose" if self.ui.human_teams else "")
             self.ui.banner = f"{won.capitalize()} won in round {self.battle.round}{mine}"
         self.ui.message = self.ui.banner
+        self.ui.banner_hint = banner_hint(bool(getattr(self.scenario, "path", None)), self.save_path.is_file())
 
     def refresh(self) -> bool:
         """After anything changed: whose turn it is (theirs selected when it is the person's), what

@@ -19,7 +19,7 @@ from game.render.draw import Texts, panel, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
 from game.render.selected import draw_selected
-from game.render.ui import UiState
+from game.render.ui import BANNER_HINT, UiState
 
 SIDEBAR_W = 360
 STATUS_H = 26
@@ -35,9 +35,6 @@ STRIP_SHARE = 3
 MORE_W = 80
 HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: undo   G: GM view   "
         "R: rewind   F5: reload   ?: help")
-#: What the end banner says can still be done: it named only Ctrl+L (a save there may be none of)
-#: and closing the window, not the rewind and the reload that play a decided battle on.
-BANNER_HINT = "R: rewind to a round   F5: play it again   Ctrl+L: load the last save   Ctrl+Q: quit"
 #: button name -> its label
 BUTTON_LABELS = MappingProxyType({"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"})
 HELP: tuple[tuple[str, str], ...] = (
@@ -342,11 +339,12 @@ def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int,
     return box
 
 
-def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts) -> pygame.Rect:
+def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts,
+                hint_text: str = BANNER_HINT) -> pygame.Rect:
     """A band across the top of the map (the battle is over), kept inside the window when the map is
-    narrower than the band (a small window). Returns the band."""
+    narrower than the band (a small window), with what can still be done (``hint_text``). Returns the band."""
     label = texts(message, "title", theme.ACCENT)
-    hint = texts(BANNER_HINT, "small", theme.TEXT_DIM)
+    hint = texts(hint_text, "small", theme.TEXT_DIM)
     box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40,
                       label.get_height() + hint.get_height() + 24)
     box.midtop = (map_rect.centerx, map_rect.y + 12)

@@ -15,6 +15,18 @@ from typing import Any
 Square = tuple[int, int]
 
 
+#: What the end banner says can still be done: it named only Ctrl+L (a save there may be none of)
+#: and closing the window, not the rewind and the reload that play a decided battle on.
+BANNER_HINT = "R: rewind to a round   F5: play it again   Ctrl+L: load the last save   Ctrl+Q: quit"
+
+
+def banner_hint(reloads: bool, saved: bool) -> str:
+    """:data:`BANNER_HINT`, less what this window cannot do: F5 without a scenario file to read
+    again, Ctrl+L without a save to load."""
+    return "   ".join(word for word in BANNER_HINT.split("   ")
+                      if (reloads or not word.startswith("F5")) and (saved or not word.startswith("Ctrl+L")))
+
+
 @dataclass
 class UiState:
     """What the player is doing, which the renderer shows (the window application owns and changes it)."""
@@ -27,6 +39,8 @@ class UiState:
     log_scroll: int = 0
     #: shown across the map when set (the battle is over)
     banner: str = ""
+    #: under the banner, what can still be done (:func:`banner_hint`)
+    banner_hint: str = ""
     show_help: bool = False
     #: the file Ctrl+S writes (the help names it)
     save_path: str = ""

@@ -43,7 +43,7 @@ from game.render.panels import (
 from game.render.terrain import TerrainLayer
 from game.render.tokens import Tokens
 from game.render.tooltip import draw_hover
-from game.render.ui import UiState, shown_powers
+from game.render.ui import BANNER_HINT, UiState, shown_powers
 from game.render.viewport import Viewport
 
 __all__ = ["MIN_SIZE", "SIDEBAR_W", "STATUS_H", "Renderer", "UiState", "map_rect_for"]
@@ -226,7 +226,7 @@ class Renderer:
         reserve = speed_label(ui.motion, self.texts).get_width() + 30 if ui.motion is not None else 0
         self.status_bar = draw_status(surface, self.size, ui.message, self.texts, reserve)
         if ui.banner:  # over the map, and over the panel where a small window's map is narrower than it
-            draw_banner(surface, self.map_rect, ui.banner, self.texts)
+            draw_banner(surface, self.map_rect, ui.banner, self.texts, ui.banner_hint or BANNER_HINT)
         if ui.timeline is not None:
             draw_timeline(surface, self.map_rect, ui.timeline, self.texts)
         if ui.error:
