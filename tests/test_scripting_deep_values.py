@@ -1,8 +1,9 @@
 """A value nested deeper than 1,000 levels fails as a script error wherever a native would read it
 level by level (``str``, ``repr``, ``hash``, ``%``, ``format``, f-strings, ``fail``, a result, a ctx
-argument). Those natives recurse once a level with no limit of their own: a tuple nested 60,000 deep
-(a loop well within the step budget) overflowed the stack, a segmentation fault of the process running
-the script (the game's own, in-process). Both hosts fail it alike, at the same step."""
+argument, and a native whose error writes the value: a dict's missing key, ``pop``, ``index``,
+``remove``, ``int``, ``join``). Those natives recurse once a level with no limit of their own: a tuple
+nested 60,000 deep (a loop well within the step budget) overflowed the stack, a segmentation fault of
+the process running the script (the game's own, in-process). Both hosts fail it alike, at the same step."""
 
 from __future__ import annotations
 
@@ -13,7 +14,9 @@ import pytest
 from game.scripting import InProcessHost, Limits, ScriptError, WorkerHost
 
 READS = ["len(str(t))", "len(repr(t))", "hash(tuple([t]))", "len('%s' % (t,))", "len('{}'.format(t))",
-         "len(f'{t}')", "fail(t)", "t"]
+         "len(f'{t}')", "fail(t)", "t",
+         # natives that write the value into their error: a key not found, an item not in a list, int(), join
+         "{}[t]", "{'a': 1}.pop(t)", "[1].index(t)", "[1].remove(t)", "int(t)", "'x'.join([t])"]
 SAID = (r"deep\.star(:\d+)? in f: fail: a value nested more than 1000 levels deep; expected at most 1000 \(deeper "
         r"ones overflow the interpreter's stack\)")
 

@@ -332,6 +332,8 @@ def sbx__m_join(s, xs):
         n += 1
         if sbx__type(x) == "string":
             total += len(x)
+        else:
+            sbx__walk(x)  # join writes an item that is not a string into its error
     sbx__charge((total + len(s) * n) // {BYTES_PER_STEP})
     return s.join(xs)
 

@@ -6,7 +6,8 @@ calling a ``key`` lambda per element, materialising a list -- never ticks. So ev
 gets the definitions below as globals that shadow the builtins of the same name. Each one is a
 Starlark ``def`` that first pays for the work in a Starlark loop, then delegates to the native
 builtin, kept under a reserved ``sbx__n_<name>`` alias that scripts cannot name. Results, ordering
-and the native call's error messages are the native ones; only the step count changes.
+and the native call's error messages are the native ones; only the step count changes, and a value
+nested past ``MAX_DEPTH`` levels fails before a native reads it (the natives recurse once a level).
 
 What a builtin pays, before it runs:
 
@@ -103,31 +104,38 @@ def sbx__walk(x, strict = False):
 
 def sbx__weight(x):
     # What comparing or hashing x natively can cost: a step per node (a part shared k times counted k
-    # times, as a comparison visits it) and per {BYTES_PER_STEP} bytes of string. The walk ticks as it goes.
+    # times, as a comparison visits it) and per {BYTES_PER_STEP} bytes of string. The walk ticks as it goes,
+    # a level at a time: deeper than {MAX_DEPTH} fails as sbx__walk does (a native that fails to find,
+    # hash or compare x writes x into its message, recursing once a level).
     t = sbx__type(x)
     if t == "string":
         return len(x) // {BYTES_PER_STEP}
     if t != "list" and t != "tuple" and t != "dict" and t != "struct":
         return 0
     n = 0
-    stack = [x]
-    for _ in range(2147483647):
-        if not stack:
+    level = [x]
+    for depth in range(2147483647):
+        if not level:
             return n
-        v = stack.pop()
-        n += 1
-        t = sbx__type(v)
-        if t == "list" or t == "tuple":
-            stack.extend(v)
-        elif t == "string":
-            w = sbx__n_len(v) // {BYTES_PER_STEP}
-            sbx__charge(w)  # paid as it goes: len() itself reads the whole string
-            n += w
-        elif t == "dict":
-            stack.extend(v.keys())
-            stack.extend(v.values())
-        elif t == "struct":
-            stack.extend([getattr(v, a) for a in dir(v)])
+        if depth > {MAX_DEPTH}:
+            fail("a value nested more than {MAX_DEPTH} levels deep; expected at most {MAX_DEPTH} (deeper ones "
+                 + "overflow the interpreter's stack)")
+        below = []
+        for v in level:
+            n += 1
+            t = sbx__type(v)
+            if t == "list" or t == "tuple":
+                below.extend(v)
+            elif t == "string":
+                w = sbx__n_len(v) // {BYTES_PER_STEP}
+                sbx__charge(w)  # paid as it goes: len() itself reads the whole string
+                n += w
+            elif t == "dict":
+                below.extend(v.keys())
+                below.extend(v.values())
+            elif t == "struct":
+                below.extend([getattr(v, a) for a in dir(v)])
+        level = below
     return n
 
 def sbx__len(x):
@@ -284,6 +292,8 @@ def int(*args, **kwargs):
             fail("int() of a string of " + sbx__n_str(len(args[0])) + " characters; at most {MAX_INT_TEXT} "
                  + "(integers in scripts stay within 64 bits)")
         sbx__charge(len(args[0]) // 8)
+    elif args:
+        sbx__walk(args[0])  # int() of anything else writes it into its error
     return sbx__n_int(*args, **kwargs)
 
 def float(*args):

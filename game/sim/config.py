@@ -35,7 +35,8 @@ class SimConfig:
             replay file is written for each when out_dir is set.
         strict_scripts: count a battle in which a power's or reaction's script failed as failed.
         battle_seconds: a battle still running after this many seconds stops its pool worker and
-            is reported as failed with its seed (scripts run in-process there; see game.sim.worker).
+            is reported as failed with its seed (scripts run in-process there; see game.sim.worker); on
+            Dask, whose battles run in threads, it fails after the first round that ends past it.
         recycle: replace the pool's workers after about this many battles each (0: never), which
             bounds the native memory the rules leak (see :class:`game.sim.engines.PoolEngine`).
     """
