@@ -42,3 +42,11 @@ def test_a_scenario_team_so_named_is_refused_naming_the_key() -> None:
     text = LEDGE.read_text().replace("vale", "solo-7")
     with pytest.raises(ScenarioError, match=r"teams\.solo-7: expected another team name: 'solo-7' is how the battle"):
         load_scenario_text(text, "s.toml")
+
+
+def test_a_name_no_lone_team_is_ever_given_is_a_team_like_any_other() -> None:
+    """Only 'solo-' and an id as the battle writes it is refused: 'solo-02' or 'solo-0' names no lone team."""
+    b = Battle(seed=1)
+    for x, team in enumerate(("solo-02", "solo-0", "solo-x")):
+        b.spawn("A", x, 1, team=team)
+    assert {b.team(e) for e in b.creatures()} == {"solo-02", "solo-0", "solo-x"}

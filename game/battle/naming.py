@@ -13,7 +13,7 @@ from typing import Any
 from components.events import Spawned
 
 #: The team of a creature spawned with none: one of its own, named by its id.
-_LONE = re.compile(r"solo-[0-9]+")
+_LONE = re.compile(r"solo-[1-9][0-9]*")  # (an id as the battle writes it: "solo-02" is no lone team)
 
 
 def lone_team(entity: int) -> str:

@@ -26,7 +26,7 @@ from game.battle.errors import IllegalCommand
 from game.battle.log import describe
 from game.content.scenario import Scenario
 from game.sim.context import Overrides, WorkerContext
-from game.sim.tally import tally
+from game.sim.tally import COUNTERS, tally
 
 #: A battle's row says "draw" when it hits the round limit or both sides fall in the same round.
 DRAW = "draw"
@@ -173,7 +173,7 @@ def blank_row(seed: int, error: str = "") -> dict[str, Any]:
     """A battle's row before anything is known of it: what a battle that failed, or whose worker died,
     is reported with (one shape for every row, so the report and the CSV read them alike)."""
     return {"seed": seed, "winner": "", "rounds": 0, "error": error, "refused": 0, "refusal": "", "replay": "",
-            "script_failures": 0, "script_error": ""}
+            **dict.fromkeys(COUNTERS, 0), "script_error": ""}
 
 
 def run_battle(path: str, overrides: Overrides, seed: int, policy: str = ai.DEFAULT_POLICY, max_rounds: int = 50,
