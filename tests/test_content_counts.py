@@ -16,28 +16,9 @@ from game.content.scenario import ScenarioError, load_scenario, load_scenario_te
 from game.content.scenario_costs import MAX_LEAP_SQUARES
 from game.content.scenario_parse import MAX_AREA_SQUARES, MAX_CREATURES, MAX_MAP_SIDE, MAX_TEAMS, MAX_WALK_SQUARES
 from game.sim.context import WorkerContext
+from tests.scenario_steps import TWO_TEAMS, two_sided
 from tests.test_content_limits import refusal as limit_refusal
 from tests.test_content_limits import scenario as limit_scenario
-
-HEAD = """
-name = "counts"
-{top}
-[map]
-rows = ["......", "......"]
-[map.legend]
-"." = {{ ground = 0 }}
-{teams}
-[[creatures]]
-key = "one"
-team = "a"
-x = 0
-y = 0
-[[creatures]]
-key = "two"
-team = "b"
-x = 3
-y = 1
-"""
 
 
 def power_table(power_id: str) -> str:
@@ -45,9 +26,9 @@ def power_table(power_id: str) -> str:
             'attack = { bonus = 1 }\ndamage = "1d4"\n')
 
 
-def folder(tmp_path: Path, top: str = "", teams: str = "[teams.a]\n[teams.b]\n") -> Path:
+def folder(tmp_path: Path, top: str = "", teams: str = TWO_TEAMS) -> Path:
     path = tmp_path / "counts.toml"
-    path.write_text(HEAD.format(top=top, teams=teams))
+    path.write_text(two_sided("counts", top, teams))
     return path
 
 
@@ -111,7 +92,7 @@ def test_a_scenario_reads_as_many_scripts_as_the_limit_and_one_more_is_refused(t
     names = scripts(tmp_path, MAX_SCRIPTS + 1)
     half = MAX_SCRIPTS // 2
     # split between the battle's reactions and a creature's, so that no one list passes the limit
-    text = HEAD.format(top=f"reactions = {listed(names[:half])}", teams="[teams.a]\n[teams.b]\n")
+    text = two_sided("counts", f"reactions = {listed(names[:half])}")
     path = tmp_path / "counts.toml"
     path.write_text(text.replace('key = "two"', f'key = "two"\nreactions = {listed(names[half:MAX_SCRIPTS])}'))
     assert len(load_scenario(path, trusted=True).files.scripts) == MAX_SCRIPTS

@@ -17,27 +17,9 @@ import game.sim.context as sim_context
 from game.content.scenario import load_scenario
 from game.scripting.host import InProcessHost
 from game.sim.context import WorkerContext
+from tests.scenario_steps import two_sided
 
-SCENARIO = """
-name = "sweep"
-reactions = ["rally.star"]
-[map]
-rows = ["......", "......"]
-[map.legend]
-"." = { ground = 0 }
-[teams.a]
-[teams.b]
-[[creatures]]
-key = "one"
-team = "a"
-x = 0
-y = 0
-[[creatures]]
-key = "two"
-team = "b"
-x = 3
-y = 1
-"""
+SCENARIO = two_sided("sweep", 'reactions = ["rally.star"]')
 
 
 def folder(tmp_path: Path) -> Path:
