@@ -76,10 +76,13 @@ class Battle(Tactics, MapCommands, Turns, Extending):
             raise
         return battle
 
-    def follow(self, commands: Iterable[LogEntry], first: int = 0) -> None:
+    def follow(self, commands: Iterable[LogEntry], first: int = 0,
+               signatures: dict[str, inspect.Signature] | None = None) -> None:
         """Issue a command log's entries on this battle, in order, each checked first: the one way a
         log is played, for :meth:`replay` and for a battle a scenario built again (a save, a rewind,
-        the replay viewer). ``first`` is the first entry's index in the whole log (for messages).
+        the replay viewer). ``first`` is the first entry's index in the whole log (for messages);
+        ``signatures``, as :meth:`call_problem` takes it, for a caller that plays a log a few entries
+        at a time (each command's signature is then worked out once, not once a call).
 
         Raises:
             IllegalCommand: an entry is not ``(name, args, kwargs)``, names something that is not a
@@ -88,7 +91,7 @@ class Battle(Tactics, MapCommands, Turns, Extending):
         """
         if isinstance(commands, (str, bytes)) or not isinstance(commands, Iterable):
             raise IllegalCommand(f"the log must be a list of (name, args, kwargs), not {shown(commands)}")
-        signatures: dict[str, inspect.Signature] = {}  # (worked out once a command, not once an entry)
+        signatures = {} if signatures is None else signatures  # (once a command, not once an entry)
         for index, logged in enumerate(commands, start=first):
             name, args, kwargs = validate_whole.log_entry(logged, f"the log's entry {index}")
             if not self.is_command(name):

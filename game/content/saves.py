@@ -288,9 +288,10 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         raise failure(path, f"its scenario does not build: {err}") from None
     try:
         mismatch = None
+        signatures: dict[str, Any] = {}  # (each command's signature once, across the entries)
         for i, command in enumerate(commands, start=document["build_commands"]):
             try:
-                battle.follow([command], first=i)
+                battle.follow([command], first=i, signatures=signatures)
             except Exception as err:
                 mismatch = f"command #{i} ({command[0]}) failed on replay: {type(err).__name__}: {err}"
                 break

@@ -92,12 +92,14 @@ class Timeline:
         self.build_commands = build_commands
         #: the whole log's index of the first command after the build (errors name entries by it, as a save does)
         self.first_entry = build_commands or 0
+        #: each command's signature, worked out once for all the entries the cursor plays (Battle.follow)
+        self.signatures: dict[str, Any] = {}
         self.powers, self.power_overrides = (None if powers is None else dict(powers)), power_overrides
         battle = self._build()
         try:
             self.stops = [Stop(0, len(battle.state.events))]
             for index, command in enumerate(self.commands, start=1):
-                battle.follow([command], first=self.first_entry + index - 1)
+                battle.follow([command], first=self.first_entry + index - 1, signatures=self.signatures)
                 self.stops.append(Stop(index, len(battle.state.events)))
             self.final_events = list(battle.state.events)
         finally:
@@ -119,7 +121,7 @@ class Timeline:
         (what the window shows for that point; the caller closes it; closed here if a command fails)."""
         battle = self._build()
         try:
-            battle.follow(self.commands[:commands], first=self.first_entry)
+            battle.follow(self.commands[:commands], first=self.first_entry, signatures=self.signatures)
         except BaseException:
             battle.close()
             raise
@@ -164,7 +166,8 @@ class Timeline:
             old, self.battle = self.battle, self.battle_after(wanted)
             old.close()
         else:
-            self.battle.follow(self.commands[self.shown:wanted], first=self.first_entry + self.shown)
+            self.battle.follow(self.commands[self.shown:wanted], first=self.first_entry + self.shown,
+                               signatures=self.signatures)
         self.shown = wanted
 
     def step_event(self, step: int) -> None:
