@@ -67,7 +67,7 @@ def team_colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
     teams = getattr(scenario, "teams", {}) or {}
     colours = {name: theme.parse_colour(team.colour, theme.TEAM_COLOURS[0])
                for name, team in teams.items() if getattr(team, "colour", None)}
-    free = [c for c in theme.TEAM_COLOURS if c not in set(colours.values())] or list(theme.TEAM_COLOURS)
+    free = theme.unused_colours(colours.values())
     for index, name in enumerate(name for name in teams if name not in colours):
         colours[name] = free[index % len(free)]
     return colours

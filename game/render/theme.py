@@ -6,7 +6,7 @@ renderer promised (a wall square is ``WALL`` at its centre), and so the look can
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 Colour = tuple[int, int, int]
@@ -72,6 +72,13 @@ TEAM_COLOURS: tuple[Colour, ...] = (
     (66, 133, 244), (219, 68, 55), (244, 180, 0), (15, 157, 88), (171, 71, 188), (0, 172, 193),
     (255, 112, 67), (158, 157, 36),
 )
+
+
+def unused_colours(used: Iterable[Colour]) -> list[Colour]:
+    """The team colours no team has yet, in the palette's order (all of them once every one is taken):
+    what a team the scenario did not colour is given, by the window and by a scenario's loading alike."""
+    taken = set(used)
+    return [c for c in TEAM_COLOURS if c not in taken] or list(TEAM_COLOURS)
 
 #: Condition -> (badge letters, badge colour). Letters stay short: a badge is a third of a square.
 CONDITIONS: Mapping[str, tuple[str, Colour]] = MappingProxyType({

@@ -183,9 +183,7 @@ class Renderer:
     def colour_of(self, team: str) -> theme.Colour:
         """A team's colour, handing out the next palette colour to a team seen for the first time."""
         if team not in self.team_colours:
-            used = set(self.team_colours.values())
-            free = [c for c in theme.TEAM_COLOURS if c not in used] or list(theme.TEAM_COLOURS)
-            self.team_colours[team] = free[0]
+            self.team_colours[team] = theme.unused_colours(self.team_colours.values())[0]
         return self.team_colours[team]
 
     def text(self, string: str, font: str = "body", colour: theme.Colour = theme.TEXT) -> pygame.Surface:
