@@ -17,7 +17,7 @@ from components.values import shown
 from game.content.checks import did_you_mean
 from game.content.scenario_parse import CREATURE_FIELDS, LEGEND_FIELDS, LIGHT_FIELDS, RULE_FIELDS, TEAM_FIELDS
 
-__all__ = ["KEYS_HELP", "apply_override", "key_parts"]
+__all__ = ["KEYS_HELP", "LEGEND", "apply_override", "key_parts"]
 
 KEYS_HELP = ("name, description, seed, ambient, rules.FIELD, creatures.KEY.FIELD, teams.NAME.FIELD, lights.N.FIELD, "
              "areas.N.FIELD or map.legend.CHAR.FIELD")
@@ -117,12 +117,16 @@ _PLACES: Mapping[str, tuple[int, Callable[[dict[str, Any], list[str], Any], str 
 _HEADS = tuple(_PLACES)
 
 
+#: Where a key names a legend character, whatever character it is (``map.legend.^.ground``).
+LEGEND = "map.legend."
+
+
 def key_parts(key: str) -> list[str]:
     """A dotted key's parts. A legend character is the one part that may itself hold a dot
     (``map.legend...FIELD`` for the character "."): a legend key's parts are read from both ends."""
     parts = key.split(".")
-    if key.startswith("map.legend.") and len(parts) > 4:
-        return ["map", "legend", key[len("map.legend."):key.rindex(".")], parts[-1]]
+    if key.startswith(LEGEND) and len(parts) > 4:
+        return ["map", "legend", key[len(LEGEND):key.rindex(".")], parts[-1]]
     return parts
 
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from game import ai
-from game.content.scenario_overrides import key_parts
+from game.content.scenario_overrides import LEGEND, key_parts
 from game.content.toml_values import nesting, parse_value, split_values, toml_value
 from game.sim.command import battle_flags, rerun_line
 from game.sim.config import ENGINES, SimConfig
@@ -49,8 +49,6 @@ MAX_VARIANTS = 1_000
 BATTLE_SECONDS = (0.01, 3600.0)
 #: How deep a --set value's arrays and tables may nest (``[{ x = 1 }]`` is 2).
 MAX_NESTING = 16
-#: Where a ``--set`` key names a legend character, whatever character it is.
-LEGEND = "map.legend."
 
 
 def parse_set(text: str) -> tuple[str, list[Any]]:
