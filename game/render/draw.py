@@ -103,15 +103,40 @@ def clipped(text: str, font_: pygame.font.Font, width: int) -> str:
 
 
 def wrap(text: str, font_: pygame.font.Font, width: int) -> list[str]:
-    """``text`` broken into lines that fit ``width`` pixels; continuation lines are indented."""
-    lines, line = [], ""
+    """``text`` broken into lines that fit ``width`` pixels; continuation lines are indented. A word
+    wider than a line by itself (a creature's name of 80 letters and no space, a long file path) is
+    cut where the line ends and goes on on the next: it used to stay whole and run off the panel, the
+    status bar or an error box, over whatever was drawn beside it."""
+    lines: list[str] = []
+    line = ""
     for word in text.split(" "):
-        trial = f"{line} {word}" if line else word
-        if font_.size(trial)[0] <= width or not line:
+        trial = f"{line} {word}" if line.strip() else line + word
+        if font_.size(trial)[0] <= width:
             line = trial
-        else:
+            continue
+        if line.strip():  # the word goes to the next line, indented
             lines.append(line)
-            line = "    " + word
-    if line:
+            line = CONTINUED
+            if font_.size(line + word)[0] <= width:
+                line += word
+                continue
+        line = _cut_word(word, line, font_, width, lines)
+    if line.strip():
         lines.append(line)
     return lines
+
+
+#: How a wrapped line's continuation begins.
+CONTINUED = "    "
+
+
+def _cut_word(word: str, line: str, font_: pygame.font.Font, width: int, lines: list[str]) -> str:
+    """``word``, too wide for a line of its own, added to ``line`` a letter at a time: each full line
+    goes into ``lines`` and the next begins indented. Returns the line left open (at least one letter
+    a line, so a window narrower than a letter still ends)."""
+    for letter in word:
+        if line.strip() and font_.size(line + letter)[0] > width:
+            lines.append(line)
+            line = CONTINUED
+        line += letter
+    return line

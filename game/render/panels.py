@@ -15,7 +15,7 @@ import pygame
 
 from components import Rules
 from game.render import theme
-from game.render.draw import Texts, panel, panel_lines, wrap
+from game.render.draw import Texts, clipped, panel, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
 from game.render.selected import draw_selected
@@ -120,7 +120,8 @@ class SidePanel:
         y += 6
         heading = "Combat log" + (f"  (back {ui.log_scroll} lines: wheel down for newest)"
                                   if ui.log_scroll else "  (wheel here to scroll)")
-        side.blit(self.texts(heading, "small", theme.TEXT_DIM), (14, y))
+        side.blit(self.texts(clipped(heading, self.texts.fonts["small"], size[0] - 28), "small", theme.TEXT_DIM),
+                  (14, y))
         y += 18
         lines = feed.lines if ui.visible is None else feed.seen_lines
         self._log(side, pygame.Rect(10, y, size[0] - 20, size[1] - y - 8), lines, ui.log_scroll)
@@ -181,7 +182,8 @@ class SidePanel:
         now = ui.actor
         after = ui.up_next[0] if ui.up_next else None
         who = "Turn order" + (f"  -  now: {self._who(battle, feed, now, ui)}" if now is not None else "")
-        side.blit(self.texts(who, "small", theme.TEXT_DIM), (14, y))
+        side.blit(self.texts(clipped(who, self.texts.fonts["small"], side.get_width() - 28), "small", theme.TEXT_DIM),
+                  (14, y))
         y += 18
         order = list(battle.turn_order())
         rows_most = max(2, (side.get_height() // STRIP_SHARE - 26) // 20)
@@ -230,8 +232,10 @@ class SidePanel:
         alive = battle.is_alive(e)
         standing = alive and battle.can_act(e)
         tag = "> " if e == now else ("next: " if e == after else "")
-        label = self.texts(tag + (feed.name(battle, e) if seen else "?"), "small",
-                           theme.TEXT if standing and seen else theme.TEXT_DIM)
+        # a name too long for a whole row is cut to it: its chip ran off the panel
+        words = clipped(tag + (feed.name(battle, e) if seen else "?"), self.texts.fonts["small"],
+                        side.get_width() - 10 - reserve - 14 - 22)
+        label = self.texts(words, "small", theme.TEXT if standing and seen else theme.TEXT_DIM)
         w = label.get_width() + 22
         if x + w > side.get_width() - 10 - reserve and x > 14:
             return -w
