@@ -219,6 +219,8 @@ class TurnFlow:
         the turn began (the battle's generator is where it was).
         """
         start = self.turn_start
+        if self.over():
+            return "nothing to undo: the battle is over"
         if start is None or not self.human_turn():
             return "nothing to undo: it is not one of your creatures' turn"
         orders, rolled = self.battle.changed_since(start)

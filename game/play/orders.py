@@ -65,11 +65,24 @@ class Orders:
         b = self.battle
         if not self.controls(entity):
             return f"{b.display_name(entity)} is computer-controlled (Esc to deselect)"
+        if self.flow.over():  # the turn left standing is no one's: it said a dead enemy "acts now"
+            won = b.winner()
+            how = "nobody is left standing" if won == "" else f"{won} won" if won else "its last round is played"
+            return f"The battle is over ({how}): no more orders"
         if not self.may_order(entity):
-            now = self.flow.actor
-            who = "" if now is None else f": {b.display_name(now) if self.ui.shows(now) else 'someone unseen'} acts now"
-            return f"Not {b.display_name(entity)}'s turn{who}"
+            return f"Not {b.display_name(entity)}'s turn{self._acting_now()}"
         return None
+
+    def _acting_now(self) -> str:
+        """Whose turn it is instead, for a refusal: ": Orc acts now", or that its turn is passing (a
+        downed or dead creature's turn, which the computer passes on its next step)."""
+        b, now = self.battle, self.flow.actor
+        if now is None:
+            return ""
+        if not self.ui.shows(now):
+            return ": someone unseen acts now"
+        return f": {b.display_name(now)} acts now" if b.can_act(now) else \
+            f": it is {b.display_name(now)}'s turn, which passes (it cannot act)"
 
     def click(self, square: tuple[int, int]) -> None:
         """A left click on a square: use the chosen power, move the selected creature, or select."""
