@@ -31,6 +31,8 @@ STEP_S = 0.12
 FLOAT_S = 0.8
 #: The pause after a blow lands before the next creature moves, at normal speed.
 BEAT_S = 0.25
+#: Seconds a token takes to drop onto its square after a fall, at normal speed (more for a longer fall).
+DROP_S = 0.35
 #: At most this many seconds of animation wait to start: older work overlaps rather than lags.
 MAX_LAG_S = 2.0
 
@@ -77,6 +79,33 @@ class Floater:
     @property
     def end(self) -> float:
         return self.start + self.duration
+
+
+@dataclass(frozen=True, slots=True)
+class Drop:
+    """A token dropping onto its square at the end of a fall, ``height`` squares at first, from
+    ``start`` for ``duration`` seconds (faster at the end, as a fall is)."""
+
+    entity: int
+    height: float
+    start: float
+    duration: float
+
+    @property
+    def end(self) -> float:
+        return self.start + self.duration
+
+    def at(self, t: float) -> float:
+        """How many squares above its square the token is at ``t`` (0 outside the drop)."""
+        progress = (t - self.start) / self.duration if self.duration > 0 else 1.0
+        return 0.0 if not 0 <= progress < 1 else self.height * (1 - progress * progress)
+
+
+def drop_of(landed: Landed, square_ft: float, factor: float, start: float) -> Drop:
+    """The drop a landing shows: up to six squares' worth of lift (60% of its height in squares),
+    longer for a longer fall, at the speed setting's ``factor``."""
+    feet = float(landed.distance_ft)
+    return Drop(landed.entity, min(feet / square_ft, 6) * 0.6, start, (DROP_S + min(feet, 100) / 200) * factor)
 
 
 def path_of(battle: Any, moved: Moved) -> tuple[Square, ...]:
@@ -129,6 +158,7 @@ class Motion:
         self.speed_index = [name for name, _ in SPEEDS].index(speed)
         self.tracks: list[Track] = []
         self.floaters: list[Floater] = []
+        self.drops: list[Drop] = []
         #: when the next animation may start (the end of the last one laid out)
         self.cursor = 0.0
         self._seen = 0
@@ -163,11 +193,14 @@ class Motion:
             self.tracks = [t for t in self.tracks if t.end > now]
         if self.floaters and any(f.end <= now for f in self.floaters):
             self.floaters = [f for f in self.floaters if f.end > now]
+        if self.drops and any(d.end <= now for d in self.drops):
+            self.drops = [d for d in self.drops if d.end > now]
 
     def skip(self) -> None:
         """End every animation at once: tokens stand on their squares, marks are gone."""
         self.tracks.clear()
         self.floaters.clear()
+        self.drops.clear()
         self.cursor = self.clock
 
     @property
@@ -177,7 +210,7 @@ class Motion:
 
     @property
     def busy(self) -> bool:
-        return bool(self.tracks or self.floaters)
+        return bool(self.tracks or self.floaters or self.drops)
 
     def reset(self, battle: Any) -> None:
         """Start over from the battle as it is now (a load, an undo): nothing of it animates."""
@@ -229,14 +262,26 @@ class Motion:
                 t = self.add_track(event.entity, squares, t, step).end
                 where[event.entity] = squares[-1]
                 continue
-            shown = _mark(event)
-            if shown is not None:
-                entity = event.target if isinstance(event, AttackRolled) else event.entity
-                square = where.get(entity) or _square(battle, entity)
-                if square is not None and shows(entity):
-                    self.add_floater(entity, square, shown[0], shown[1], t)
-                    landed = True
+            landed = self._mark_at(battle, event, t, where, shows) or landed
         self.cursor = t + (BEAT_S * f if landed else 0.0)
+
+    def _mark_at(self, battle: Any, event: Any, t: float, where: dict[int, Square],
+                 shows: Callable[[int], bool]) -> bool:
+        """Lay out at ``t`` what an event other than a move shows over a creature: a floating mark,
+        and for a landing the token's drop onto its square, once the walk or shove there has been
+        shown (it dropped on the wall clock as soon as the turn was played, on the square it was
+        then shown on). Returns whether a mark was laid out (the next move waits a beat)."""
+        if isinstance(event, Landed) and event.distance_ft > 0 and shows(event.entity):
+            self.drops.append(drop_of(event, battle.rules.square_ft, self.factor, t))
+        shown = _mark(event)
+        if shown is None:
+            return False
+        entity = event.target if isinstance(event, AttackRolled) else event.entity
+        square = where.get(entity) or _square(battle, entity)
+        if square is None or not shows(entity):
+            return False
+        self.add_floater(entity, square, shown[0], shown[1], t)
+        return True
 
     # ------------------------------------------------------------------ one instant
 
@@ -262,4 +307,5 @@ class Motion:
                 continue
             at = positions.get(f.entity) or (float(f.square[0]), float(f.square[1]))
             marks.append(Mark(at, f.text, f.kind, (now - f.start) / f.duration, f.lane))
-        return MotionFrame(positions, tuple(marks), self.speed)
+        drops = {d.entity: d.at(now) for d in self.drops if shows(d.entity) and d.start <= now < d.end}
+        return MotionFrame(positions, tuple(marks), self.speed, drops)

@@ -7,7 +7,6 @@ Each frame looks only at the events added since the last one. A ``Spawned`` refr
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -33,21 +32,12 @@ def named(event: Any) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class Fall:
-    """A landing to show: where, how far, in which round, and when the renderer first saw it."""
+    """A landing to show: where, how far and in which round (the map marks it for that round; the
+    token's drop itself is the animation timeline's, ``game.play.motion``)."""
 
     square: tuple[int, int]
     feet: float
     round: int
-    seen_at: float
-
-    def offset(self, now: float, tile: int, square_ft: float) -> int:
-        """Pixels above its square the token is drawn: a short drop after the landing, then 0."""
-        duration = 0.35 + min(self.feet, 100) / 200
-        progress = (now - self.seen_at) / duration
-        if progress >= 1 or progress < 0:
-            return 0
-        height = min(self.feet / square_ft, 6) * tile * 0.6
-        return int(height * (1 - progress * progress))
 
 
 def token_label(name: str) -> str:
@@ -233,7 +223,7 @@ class EventFeed:
         for at, event in enumerate(new, start=start):
             if isinstance(event, Landed):
                 square = battle.get(event.entity, Position).square
-                self.falls[event.entity] = Fall(square, float(event.distance_ft), event.round, time.monotonic())
+                self.falls[event.entity] = Fall(square, float(event.distance_ft), event.round)
                 self._landed[event.entity] = at
         lines = format_events(battle, new, self.names)
         self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)

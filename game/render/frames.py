@@ -34,14 +34,16 @@ class MotionFrame:
 
     ``positions``: creature -> where its token is drawn now (None: it is in the fog at this point of
     its way, so it is not drawn); creatures not named are drawn on their squares. ``marks``: the
-    floating numbers shown. ``speed``: the speed setting's name (the status bar shows it).
+    floating numbers shown. ``speed``: the speed setting's name (the status bar shows it). ``drops``:
+    creature -> how many squares above its square its token is drawn, dropping at the end of a fall.
     """
 
     positions: Mapping[int, Point | None] = field(default_factory=dict)
     marks: tuple[Mark, ...] = ()
     speed: str = "normal"
+    drops: Mapping[int, float] = field(default_factory=dict)
 
     @property
     def busy(self) -> bool:
         """Whether anything is animating."""
-        return bool(self.positions or self.marks)
+        return bool(self.positions or self.marks or self.drops)

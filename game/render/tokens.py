@@ -97,10 +97,13 @@ class Tokens:
         return found
 
     def draw(self, surface: pygame.Surface, view: Viewport, looks: list[Look], feed: EventFeed,
-             selected: int | None, now: float, square_ft: float,
-             moving: Mapping[int, Point | None] | None = None) -> dict[tuple[int, int], int]:
-        """Blit every token in view (a falling one above its square, over its shadow; a moving one
-        where ``moving`` puts it on its way, or nowhere while that is out of sight).
+             selected: int | None, moving: Mapping[int, Point | None] | None = None,
+             drops: Mapping[int, float] | None = None) -> dict[tuple[int, int], int]:
+        """Blit every token in view (a falling one ``drops`` squares above its square, over its
+        shadow; a moving one where ``moving`` puts it on its way, or nowhere while that is out of
+        sight). Both are the animation timeline's (``game.play.motion``): a fall's drop on the wall
+        clock played before the shove that led to it had been shown, and took no notice of the
+        animation speed nor of Backspace.
 
         Returns:
             Square -> the living creature drawn on it (what a hover shows).
@@ -111,7 +114,7 @@ class Tokens:
         shown = view.map_rect.inflate(tile * 2, tile * 2)
         left, top, right, bottom = shown.left - tile, shown.top - tile, shown.right, shown.bottom
         ox, oy = view.map_rect.x - view.camera[0], view.map_rect.y - view.camera[1]
-        falls, labels = feed.falls, feed.labels
+        labels = feed.labels
         entries = self._entries(tile, labels)
         # the hot loop of a frame (200 tokens): each token's image and corner are worked out once per
         # change of the battle (``_entries``), so a frame only offsets them and culls
@@ -130,8 +133,7 @@ class Tokens:
                 continue
             if alive:
                 squares[square] = e
-            fall = falls.get(e) if falls else None
-            dy = fall.offset(now, tile, square_ft) if fall is not None else 0
+            dy = int(drops.get(e, 0.0) * tile) if drops else 0
             if dy:
                 _shadow(surface, pygame.Rect(x, y, tile, tile), dy, tile)
             blits.append((image, (x, y - dy)))

@@ -14,7 +14,6 @@ side panel with its turn strip, the buttons, the status bar and the help.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -204,10 +203,10 @@ class Renderer:
         Args:
             surface: the window or an off-screen surface of ``self.size``.
             ui: selection, chosen power, hover and messages (None: a plain view).
-            now: the clock for animations (``time.monotonic()`` by default; tests pass a fixed one).
+            now: unused, kept for callers: every animation (a walk, a floating number, a token's
+                drop after a fall) is ``ui.motion``, the frame of ``game.play.motion``'s own clock.
         """
         ui = ui or UiState()
-        now = time.monotonic() if now is None else now
         b = self.battle
         # the team's log, whatever the GM view shows
         self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources, ui.team_visible)
@@ -215,7 +214,7 @@ class Renderer:
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
         selected = ui.selected if ui.selected is not None and ui.selected in b.creatures() else None
-        self._draw_map(surface, ui, selected, now)
+        self._draw_map(surface, ui, selected)
         surface.set_clip(clip)
         below = BUTTONS_H if ui.buttons else 0
         side = pygame.Rect(self.map_rect.right, 0, SIDEBAR_W, self.size[1] - STATUS_H - below)
@@ -248,7 +247,7 @@ class Renderer:
             if strip[2] > 0 and strip[3] > 0:
                 surface.fill(theme.BACKGROUND, strip)
 
-    def _draw_map(self, surface: pygame.Surface, ui: UiState, selected: int | None, now: float) -> None:
+    def _draw_map(self, surface: pygame.Surface, ui: UiState, selected: int | None) -> None:
         """Everything inside the map viewport, bottom layer first."""
         b, view = self.battle, self.view
         view.blit_world(surface, self.terrain.surface(b, view.tile, self.texts))
@@ -266,8 +265,9 @@ class Renderer:
         draw_fall_marks(surface, view, {e: f for e, f in self.feed.falls.items() if ui.shows(e)}, b.round,
                         self.texts)
         motion = ui.motion
-        squares = self.tokens.draw(surface, view, looks, self.feed, selected, now, b.rules.square_ft,
-                                   motion.positions if motion is not None else None)
+        squares = self.tokens.draw(surface, view, looks, self.feed, selected,
+                                   motion.positions if motion is not None else None,
+                                   motion.drops if motion is not None else None)
         draw_ghosts(surface, view, ui, lambda e: self.colour_of(b.team(e)), self.texts)
         if selected is not None:
             pos = b.get(selected, Position)
