@@ -75,7 +75,7 @@ def target_lines(t: Any, name: NameFn, user: int | None = None) -> list[Line]:
     if t.pushed_to is not None:
         lines.append((f"  pushed to {t.pushed_to}", "text"))
     if t.fall is not None:
-        lines.append((f"  then falls {t.fall.distance_ft:g} ft: {_dice(t.fall.damage)}", "bad"))
+        lines.append((f"  then falls {fall_words(t.fall)}", "bad"))
     if t.downs > 0:
         lines.append((f"  drops it: {t.downs:.0%}", "good" if not t.ally else "bad"))
     if t.kills > 0:
@@ -154,15 +154,20 @@ def move_lines(forecast: Any, shows: ShowsFn = _everyone) -> list[Line]:
     if forecast.stops_at is not None and forecast.stops_at != forecast.square:
         lines.append((f"stops at {forecast.stops_at}: nothing under it", "bad"))
     if forecast.fall is not None:
-        fall = forecast.fall
-        soft = " onto soft ground" if fall.soft else ""
-        dice = f"{fall.dice}d{fall.die_sides}"
-        lines.append((f"FALLS {fall.distance_ft:g} ft{soft}: {dice}, {_dice(fall.damage)}", "bad"))
+        lines.append((f"FALLS {fall_words(forecast.fall)}", "bad"))
     seen = [cover for enemy, cover in forecast.cover if shows(enemy)]
     if seen:
         enemies = "enemy" if len(seen) == 1 else "enemies"
         lines.append((f"cover there from {sum(seen)} of {len(seen)} {enemies} in sight", "dim"))
     return lines
+
+
+def fall_words(fall: Any) -> str:
+    """A fall's odds (``FallOdds``) in words, for a move's and a push's alike: "20 ft onto soft
+    ground: 1d6, avg 3.5 (1-6)". A shove's fall said only "30 ft: avg 5.2": neither its dice nor
+    the soft ground that halved them."""
+    soft = " onto soft ground" if fall.soft else ""
+    return f"{fall.distance_ft:g} ft{soft}: {fall.dice}d{fall.die_sides}, {_dice(fall.damage)}"
 
 
 def reach_words(power: Any, square_ft: float) -> str:
