@@ -40,3 +40,24 @@ def test_a_paired_difference_over_fewer_seeds_says_how_many() -> None:
     assert "+100.0 pts" in table and "(6 seeds both finished)" in table  # 0 of the 6 won by a, then 6 of 6
     whole = _table(base, [_row(i, "a") for i in range(10)])
     assert "+70.0 pts" in whole and "seeds both finished" not in whole
+
+
+def test_a_variant_whose_every_battle_failed_shows_no_rate() -> None:
+    """A variant with no finished battle read "0.0% [0.0%-100.0%]" for every team, 0.00 rounds and uses,
+    and "+0.0 pts [-100.0, +100.0]" from it: a measured nothing, where nothing was measured."""
+    base = [_row(i, "a", error="RuntimeError: boom") for i in range(4)]
+    table = _table(base, [_row(i, "a" if i % 2 else "b", error="RuntimeError: boom") for i in range(4)])
+    first = next(line.split() for line in table.splitlines() if line.startswith("rules.cover_bonus=0 "))
+    assert first[1:] == ["0", "4", "-", "-", "-", "-", "-", "-", "-", "-"]
+    strikes = [line.split() for line in table.splitlines() if " strike " in line]
+    assert strikes[0][2:] == ["-", "-", "-", "-"]
+    assert "0.0%" not in table and "+0.0 pts" not in table
+    assert table.count("- (no seed both finished)") == 2  # a and b, from the first variant
+    half = _table(base, [_row(i, "a") for i in range(4)])  # the other variant finished: its rates stand
+    assert "100.0% [ 51.0%-100.0%]" in half and "(no seed both finished)" in half
+
+
+def test_a_first_mover_rate_over_no_decided_battle_is_none() -> None:
+    draws = [_row(i, "draw") for i in range(5)]
+    line = next(row for row in _table(draws, draws).splitlines() if row.startswith("rules.cover_bonus=0 "))
+    assert line.split()[-6:] == ["100.0%", "-", "3.00", "0.00", "0.00", "0.00"]

@@ -129,7 +129,7 @@ def test_each_teams_paired_bar_stands_over_its_variants_label(variants):
 
     base = {"variant": "rules.cover_bonus=0"}
     paired = [{"variant": f"rules.cover_bonus={i + 1}",
-               "paired": {t: {"diff": 0.05 * i, "low": -0.1, "high": 0.2} for t in ("keep", "raiders")}}
+               "paired": {t: {"diff": 0.05 * i, "low": -0.1, "high": 0.2, "n": 10} for t in ("keep", "raiders")}}
               for i in range(variants)]
     fig, axis = plt.subplots()
     try:
@@ -213,5 +213,29 @@ def test_the_sweep_plot_spells_values_as_the_table_does():
         legend = axes[0][0].get_legend()
         assert [t.get_text() for t in legend.get_texts()] == ['creatures.ram_a.powers=["strike"]',
                                                              'creatures.ram_a.powers=["shoot"]']
+    finally:
+        plt.close(fig)
+
+
+def test_a_paired_difference_over_no_seed_is_not_drawn():
+    """A variant whose every battle failed pairs no seed with the first: its difference was drawn as a
+    point at 0 with a bar from -100 to +100, a measurement of nothing."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from game.sim import plots
+
+    none = {"diff": 0.0, "low": -1.0, "high": 1.0, "n": 0}
+    some = {"diff": 0.2, "low": 0.1, "high": 0.3, "n": 8}
+    paired = [{"variant": "v1", "paired": {"keep": none, "raiders": none}},
+              {"variant": "v2", "paired": {"keep": some, "raiders": some}}]
+    fig, axis = plt.subplots()
+    try:
+        plots._plot_paired(axis, {"variant": "v0"}, paired, ("keep", "raiders"))
+        points = [line for line in axis.lines if line.get_marker() == "o"]
+        assert [list(line.get_ydata()) for line in points] == [[pytest.approx(20.0)], [pytest.approx(20.0)]]
+        assert all(abs(x - 1) <= 0.1 for line in points for x in line.get_xdata())
     finally:
         plt.close(fig)

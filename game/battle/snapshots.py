@@ -44,7 +44,9 @@ _ATOMIC = frozenset({int, float, bool, str, type(None)})
 class Snapshot:
     """A battle at one moment (opaque: hand it back to the battle's ``restore``)."""
 
-    owner: int
+    #: the battle's own world name (a uuid): never another battle's, even once this one is gone (its
+    #: ``id()`` was: CPython gives a freed battle's address to the next, which then took its snapshots)
+    owner: str
     #: per creature, per changing component (``_CHANGING``'s order), its field values
     components: dict[int, tuple[tuple[Any, ...], ...]]
     state: dict[str, Any]
@@ -190,7 +192,7 @@ class Snapshots(BattleCore):
         saved["terrain"] = _save_terrain(state.terrain)
         budget = self.scripts.budget
         spent = (budget.round, budget.round_used, budget.battle_used, self.scripts.calls)
-        return Snapshot(id(self), parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
+        return Snapshot(self.world_name, parts, saved, state.rng.getstate(), self.scripts.seen, dict(self.scripts.out),
                         len(self.scripts.reactions), len(self.recording.log), state.round, spent,
                         -1 if self.recording.orders is None else len(self.recording.orders),
                         self.recording.depth == 0, state.powers, self.power_overrides, self.last_entity,
@@ -205,7 +207,7 @@ class Snapshots(BattleCore):
         Raises:
             IllegalCommand: not a snapshot of this battle.
         """
-        if not isinstance(snapshot, Snapshot) or snapshot.owner != id(self):
+        if not isinstance(snapshot, Snapshot) or snapshot.owner != self.world_name:
             raise IllegalCommand(f"changed_since takes a snapshot() of this battle, not {shown(snapshot)}")
         return len(self.recording.log) - snapshot.log_length, self.state.rng.getstate() != snapshot.rng
 
@@ -231,7 +233,7 @@ class Snapshots(BattleCore):
                 a battle it no longer describes: its turns again, or none); between commands, one taken
                 inside a command (its round would be left half played, and the log could not replay it).
         """
-        validate_whole.restorable(self.recording, snapshot, Snapshot, id(self), self._turn_now())
+        validate_whole.restorable(self.recording, snapshot, Snapshot, self.world_name, self._turn_now())
         self._restore_to(snapshot)
         self.recording.interrupted = None
 

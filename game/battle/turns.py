@@ -205,9 +205,10 @@ class Turns(BattleCore):
         """Play one round: its start, each creature's turn in turn order, then its end.
 
         Args:
-            controller: called as ``controller(battle, actor)`` at the start of each living
-                creature's turn, so that a computer player decides with the battle as it is at that
-                moment; the commands it issues resolve in that turn. An order the battle refuses
+            controller: called as ``controller(battle, actor)`` at the start of each turn of a
+                creature neither dead nor unconscious (a downed one is asked: it may do nothing; an
+                unconscious one's turn passes without it), so that a computer player decides with the
+                battle as it is at that moment; the commands it issues resolve in that turn. An order the battle refuses
                 (IllegalCommand, UnknownEntity) ends its turn as a ``CommandRefused``, and the round
                 goes on; any other exception, a ValueError of its own included, is raised on.
             orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],

@@ -62,6 +62,9 @@ class PowerUses(BattleCore):
         such as ``"ne"``, or a step ``(dx, dy)``); aimed at the user's own square it needs one.
         Checked now (range, sight, surprise, action already spent, unknown power, a queued move that
         leaves the user falling) and again when it resolves; every step of it comes out as events.
+        An aim the power does not take (a target for a power used on its user, a point for one aimed
+        at a creature) is left out of what it does, not refused, though ``PowerUsed`` records it as
+        given: pass only what the power names (the README's table of aims).
 
         Raises:
             IllegalCommand: the use is not legal now, with the reason (an unknown power, a point off the

@@ -117,7 +117,7 @@ def snapshot_allowed(recording: Recording, name: str) -> None:
         raise IllegalCommand(f"{name}: {recording.interrupted}")
 
 
-def restorable(recording: Recording, snapshot: object, kind: type, owner: int,
+def restorable(recording: Recording, snapshot: object, kind: type, owner: str,
                turn: tuple[int, int, int] | None) -> None:
     """``restore``'s snapshot: one of this battle's, restored where a restore may be made (see
     :func:`snapshot_allowed`); after an exception left a round half played, one taken between commands;

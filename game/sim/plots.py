@@ -82,8 +82,10 @@ def _plot_paired(axis: Any, base: Mapping[str, Any], paired: Sequence[Mapping[st
     variant, matplotlib fitted the axis to the 0.1 between the teams' points: the second team's bar
     stood at the far right, under no label)."""
     for offset, team in enumerate(teams):
-        xs = [i + 0.1 * (offset - (len(teams) - 1) / 2) for i in range(len(paired))]
-        d = [s["paired"][team] for s in paired]
+        # a difference over no seed both variants finished is none: left out, not drawn as 0 [-100, +100]
+        slots = [i for i, s in enumerate(paired) if s["paired"][team]["n"]]
+        xs = [i + 0.1 * (offset - (len(teams) - 1) / 2) for i in slots]
+        d = [paired[i]["paired"][team] for i in slots]
         axis.errorbar(xs, [100 * p["diff"] for p in d], capsize=4, marker="o", label=team,
                       yerr=[[100 * (p["diff"] - p["low"]) for p in d], [100 * (p["high"] - p["diff"]) for p in d]])
     axis.axhline(0, color="grey", linewidth=1)
@@ -111,7 +113,8 @@ def _plot_sweep(panels: Sequence[Any], summaries: Sequence[Mapping[str, Any]], v
     for variant, s in zip(variants, summaries):
         rest = " ".join(f"{k}={toml_value(v)}" for k, v in variant.overrides[1:])
         position = labels.index(toml_value(variant.overrides[0][1]))
-        groups.setdefault(rest, []).append((position, s))
+        if s["finished"]:  # a variant whose every battle failed has no rate: no point (it read as 0%)
+            groups.setdefault(rest, []).append((position, s))
     for panel, team in zip(panels, teams):
         for rest, points in groups.items():
             bars = [_error_bar(s, team) for _, s in points]
@@ -127,8 +130,9 @@ def _plot_sweep(panels: Sequence[Any], summaries: Sequence[Mapping[str, Any]], v
 def _plot_single(panels: Sequence[Any], summary: Mapping[str, Any], teams: Sequence[str]) -> None:
     """One point per team: the scenario as written."""
     for panel, team in zip(panels, teams):
-        rate, low, high = _error_bar(summary, team)
-        panel.errorbar([0], [rate], yerr=[[low], [high]], marker="o", capsize=6)
+        if summary["finished"]:  # (no battle finished: no rate to draw)
+            rate, low, high = _error_bar(summary, team)
+            panel.errorbar([0], [rate], yerr=[[low], [high]], marker="o", capsize=6)
         panel.set_xticks([0], ["(as written)"])
         panel.set_title(f"{team} wins")
 

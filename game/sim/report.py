@@ -26,6 +26,8 @@ from game.sim.tally import COUNTERS
 MAX_KEPT_FAILURES = 200
 
 _Z95 = 1.959963984540054
+#: What the table shows for a rate or a mean over no battle (a variant whose every battle failed).
+NO_BATTLES = "-"
 
 
 def wilson(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
@@ -261,15 +263,14 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
             "downs", "deaths", "falls"]
     lines = []
     for s in summaries:
-        cells = [s["variant"], str(s["finished"]), str(s["failed"])]
+        n = s["finished"]
+        cells = [s["variant"], str(n), str(s["failed"])]
         for team in teams:
             t = s["teams"][team]
-            cells.append(f"{_pct(t['rate'])} [{_pct(t['low'])}-{_pct(t['high'])}]")
+            cells.append(_rate(t, n))
         fm = s["first_mover"]
-        cells += [_pct(s["draw_rate"]), f"{_pct(fm['rate'])} [{_pct(fm['low'])}-{_pct(fm['high'])}]",
-                  f"{s['mean_rounds']:.2f}",
-                  f"{s['downs']:.2f}", f"{s['deaths']:.2f}",
-                  f"{s['falls']:.2f}"]
+        cells += [_pct(s["draw_rate"]) if n else NO_BATTLES, _rate(fm, fm["decided"]),
+                  *(f"{s[key]:.2f}" if n else NO_BATTLES for key in ("mean_rounds", "downs", "deaths", "falls"))]
         lines.append(cells)
     out = [_grid(head, lines)]
     power_head = ["variant", "power", "uses/battle", "dealt/battle", *(f"taken by {t}" for t in teams)]
@@ -282,8 +283,8 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
         rows = {**{k: none for k in unowned}, **s["powers"]}
         for power, p in sorted(rows.items()):
             label = f"({power}s)" if power in RESERVED_IDS else power  # damage that no power dealt
-            power_lines.append([s["variant"], label, f"{p['uses']:.2f}", f"{p['dealt']:.2f}",
-                                *(f"{p['taken'][t]:.2f}" for t in teams)])
+            figures = [p["uses"], p["dealt"], *(p["taken"][t] for t in teams)]
+            power_lines.append([s["variant"], label, *(f"{x:.2f}" if s["finished"] else NO_BATTLES for x in figures)])
     if power_lines:
         out.append(_grid(power_head, power_lines))
     paired = [s for s in summaries if "paired" in s]
@@ -295,10 +296,20 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
     return "\n\n".join(out)
 
 
+def _rate(rate: Mapping[str, float], n: int) -> str:
+    """A rate with its interval, or :data:`NO_BATTLES` when it is a share of nothing (no battle of the
+    variant finished, or none was won for the first mover's): "0.0% [0.0%-100.0%]" read as a measured 0."""
+    if not n:
+        return NO_BATTLES
+    return f"{_pct(rate['rate'])} [{_pct(rate['low'])}-{_pct(rate['high'])}]"
+
+
 def _signed(d: Mapping[str, float], finished: int) -> str:
     """A paired difference; with how many seeds it pairs when failed battles left fewer than both variants
     finished (it is then not the difference of the two rates above it, and a reader checking it should
-    know why)."""
+    know why). Over no seed at all it is no difference: said so, not "+0.0 pts"."""
+    if not d["n"]:
+        return f"{NO_BATTLES} (no seed both finished)"
     seeds = f" ({d['n']:.0f} seeds both finished)" if d["n"] < finished else ""
     return f"{100 * d['diff']:+.1f} pts [{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]{seeds}"
 
