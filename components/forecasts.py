@@ -112,7 +112,9 @@ class TargetForecast:
     ``damage`` and ``healing`` count every outcome (misses as 0, saves halved); ``downs`` is the
     chance the damage (with a fall it causes) drops it to 0 Health; ``kills`` the chance it leaves
     it dead (at 0 Health with a full Fatigue track: each hit at 0 costs fatigue); ``revives`` the
-    chance the healing brings a creature at 0 Health back above it (no longer downed).
+    chance the healing brings a creature at 0 Health back above it (no longer downed, the battle's
+    ``Revived``); ``stands`` the chance that leaves it able to act again (not when it is unconscious
+    too: a heal does not wake it).
     """
 
     target: int
@@ -128,6 +130,7 @@ class TargetForecast:
     downs: float = 0.0
     kills: float = 0.0
     revives: float = 0.0
+    stands: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

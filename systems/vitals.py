@@ -26,6 +26,12 @@ def can_act(conditions: Conditions) -> bool:
     return conditions.active.isdisjoint(_HELPLESS)
 
 
+def stands_if_healed(conditions: Conditions) -> bool:
+    """Whether healing a downed creature above 0 Health leaves it able to act: a heal takes away
+    only ``downed``, so not when it is unconscious (its Fatigue) or dead too."""
+    return "unconscious" not in conditions.active and "dead" not in conditions.active
+
+
 def helpless_state(conditions: Conditions) -> str | None:
     """The worst of :data:`HELPLESS` the creature is in (what a refusal tells), or None when it can act."""
     return next((c for c in HELPLESS if c in conditions.active), None)

@@ -331,3 +331,24 @@ def test_a_prone_creature_stands_up_even_when_restrained() -> None:
     plan = ai.plan_turn(b, hero, "tactical", random.Random(0))
     assert plan[:1] == [("stand", (hero,), {})], plan
     assert ("use_power", (hero, "strike"), {"target": orc}) in plan, plan
+
+
+def test_a_veil_aimed_as_far_as_its_range_goes_is_in_range_when_diagonals_alternate():
+    """The far point toward the nearest enemy was placed by counting a diagonal as one square, so
+    with 5-10-5 diagonals it fell out of the power's range and the forecast refused that try."""
+    from game.ai.tactical_turn import DEFAULT, Turn
+    from game.ai.tactical_veils import points_toward_enemy
+    from systems.geometry import distance_ft
+
+    b = Battle(seed=1, width=16, height=16, rules={"diagonal": "alternating"})
+    me = b.spawn("mage", 0, 0, team="a", powers=["darkness"], initiative_bonus=20)
+    b.spawn("archer", 14, 14, team="b", powers=["shoot"])
+    b.start_combat()
+    b.begin_round()
+    turn = Turn(b, me, None, DEFAULT)
+    darkness = b.power("darkness")
+    assert darkness.range_ft is not None
+    points = points_toward_enemy(turn, (0, 0), darkness)
+    far = max(points, key=lambda p: distance_ft((0, 0), p, b.rules))
+    assert distance_ft((0, 0), far, b.rules) == darkness.range_ft  # as far as the range goes, not past it
+    assert b.forecast(me, "darkness", point=far).legal

@@ -68,3 +68,20 @@ def test_a_power_after_a_move_that_leaves_it_falling_is_refused_when_chosen() ->
     assert problem is not None and problem.startswith("it will be falling after its move to (1, 0)")
     with pytest.raises(IllegalCommand, match=r"cannot use Shoot: it will be falling after its move to \(1, 0\)"):
         b.use_power(archer, "shoot", target=foe)
+
+
+def test_a_surprised_creature_falling_after_its_move_hears_the_fall_first_as_use_power_says() -> None:
+    """Two reasons at once: ``power_problem`` gives the one ``use_power`` and ``forecast`` give (the
+    fall), so the window says one reason when the power is chosen and the same when it is used."""
+    b = Battle(seed=1, width=8, height=4)
+    b.set_ground(0, 0, 2000)
+    archer = b.spawn("A", 0, 0, team="x", powers=["shoot"], prepared=False)
+    foe = b.spawn("E", 5, 0, team="y")
+    b.start_combat()
+    assert "surprised" in b.conditions(archer)
+    b.move(archer, 1, 0)
+    problem = b.power_problem(archer, "shoot")
+    assert problem is not None and problem.startswith("it will be falling after its move to (1, 0)")
+    assert b.forecast(archer, "shoot", target=foe).problem == problem
+    with pytest.raises(IllegalCommand, match=r"cannot use Shoot: it will be falling after its move to \(1, 0\)"):
+        b.use_power(archer, "shoot", target=foe)

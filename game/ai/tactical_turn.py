@@ -288,7 +288,7 @@ class Turn:
         (a rally that stands a downed friend up, or an enemy)."""
         it = self.glance[creature]
         worth = self.weights.heal * min(amount, it.max_health - it.health)
-        if "downed" in it.conditions:
+        if "downed" in it.conditions and "unconscious" not in it.conditions:  # a heal does not wake it
             worth += (self.weights.revive + self.weights.kill + self.menace(creature)) * affected
         return worth
 

@@ -5,13 +5,16 @@ dark: what they are worth is how they change the blows both sides can strike bef
 player's next turn. No forecast of a single use says that, and the rules of sight, light levels
 and roll modes are the battle's, so the player asks the battle itself: on a snapshot it uses the
 power and lets it resolve, asks the threats on its side and on the enemy (``Battle.threats``, the
-same odds the rolls resolve with), and restores the battle as it was. Nothing here knows a rule.
+same odds the rolls resolve with), and restores the battle as it was. Nothing here knows a rule:
+even the distance to the enemy is the rules' own (``systems.geometry.distance_ft``: a diagonal
+counts as the scenario says).
 """
 
 from __future__ import annotations
 
 from components.powers import Power
 from game.ai.tactical_turn import Command, Turn
+from systems.geometry import distance_ft
 
 #: Enemies whose squares are tried as the point of a veil (nearest first), beside its own square.
 AIM_AT_ENEMIES = 3
@@ -25,13 +28,13 @@ def veils(turn: Turn) -> list[Power]:
             and p.damage is None and p.healing is None and not p.conditions and not p.script]
 
 
-def _between(turn: Turn, here: tuple[int, int], power: Power) -> list[tuple[int, int]]:
+def points_toward_enemy(turn: Turn, here: tuple[int, int], power: Power) -> list[tuple[int, int]]:
     """Points on the way to the nearest enemy still standing: halfway, and as far as the power's range
     goes (a light on enemies beyond its range still lights the ground before them). Whether a point
     is a legal aim is the battle's forecast's to say."""
     there = turn.square[turn.standing[0]]
     dx, dy = there[0] - here[0], there[1] - here[1]
-    apart = max(abs(dx), abs(dy)) * turn.rules.square_ft
+    apart = distance_ft(here, there, turn.rules)
     if apart <= 0:
         return []
     found = [(here[0] + round(dx / 2), here[1] + round(dy / 2))]
@@ -76,7 +79,8 @@ def veil_option(turn: Turn, moving: tuple[Command, ...] = ()) -> tuple[float, Co
         taken, dealt = _exchange(turn)
         here = battle.square_of(me)
         points = [battle.square_of(e) for e in turn.standing[:AIM_AT_ENEMIES]] + [here]
-        tries = [(power, point) for power in powers for point in dict.fromkeys(points + _between(turn, here, power))
+        tries = [(power, point) for power in powers
+                 for point in dict.fromkeys(points + points_toward_enemy(turn, here, power))
                  if battle.forecast(me, power.id, point=point).legal][:MOST_TRIES]
         for power, point in tries:
             before = battle.snapshot()

@@ -53,7 +53,7 @@ from systems.power_checks import (
     user_problem,
     vantage,
 )
-from systems.vitals import dead_at, is_dead, is_flying
+from systems.vitals import dead_at, is_dead, is_flying, stands_if_healed
 
 #: Most script trials one forecast may ask for (each is a whole use on a copy).
 MAX_TRIALS = 200
@@ -215,8 +215,10 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         # healed at 0 Health, it is downed no more (the conditions' own test: downed is 0 Health; the dead
         # are healed nothing, which the healing's outcomes already count)
         downed = healing is not None and esper.component_for_entity(target, Health).current == 0
+        revives = healing.at_least(1) if downed and healing is not None else 0.0
+        stands = revives if revives and stands_if_healed(esper.component_for_entity(target, Conditions)) else 0.0
         return TargetForecast(target, ally, full, attack, save, damage, healing, power.grants, pushed_to, fall,
-                              downs, kills, healing.at_least(1) if downed and healing is not None else 0.0)
+                              downs, kills, revives, stands)
 
     def _effects(self, power: Power, user: int, target: int, origin: tuple[int, int], team: str, full: float,
                  half: float, target_square: tuple[int, int] | None = None

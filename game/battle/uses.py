@@ -99,7 +99,8 @@ class PowerUses(BattleCore):
         user = self.check(user)
         power = self.power(power_id)
         queued = [c for c in self.state.actions.get(user, ()) if isinstance(c, UsePower)]
-        return user_problem(self.state, power, user, queued) or orders.queue_end(self.state, user)[2]
+        # the fall first, as use_power and forecast say it (use_power refuses in next_place before the rest)
+        return orders.queue_end(self.state, user)[2] or user_problem(self.state, power, user, queued)
 
     @command
     def end_power(self, user: int, effect_id: int) -> None:

@@ -16,6 +16,9 @@ from game.ai import DEFAULT_POLICY
 from game.play import headless
 from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
 
+#: ``--rounds`` of demo and play: the parser refuses a bad one before anything runs, display or not.
+ROUNDS = whole(1, headless.MAX_ROUNDS)
+
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace], int]
 
@@ -24,12 +27,13 @@ Run = Callable[[argparse.Namespace], int]
 def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="never open a window (default when there is no display)")
     p.add_argument("--out", default="out", help="where screenshots and the log go when headless (default: out)")
-    p.add_argument("--rounds", type=whole(1, headless.MAX_ROUNDS), default=20,
-                   help=f"at most this many rounds, 1 to {headless.MAX_ROUNDS} (default: 20)")
+    p.add_argument("--rounds", type=ROUNDS, default=headless.DEFAULT_ROUNDS,
+                   help=f"at most this many rounds, 1 to {headless.MAX_ROUNDS} (default: {headless.DEFAULT_ROUNDS})")
     p.add_argument("--policy", type=policy_spec, default=DEFAULT_POLICY, metavar="POLICY|TEAM=POLICY,...",
                    help=f"the computer player for every team, or per team (default: {DEFAULT_POLICY})")
-    p.add_argument("--seed", type=SEED, default=7,
-                   help="seeds the computer players, 0 to 2**63-1 (the battle has its own)")
+    p.add_argument("--seed", type=SEED, default=headless.DEMO_SEED,
+                   help=f"seeds the computer players, 0 to 2**63-1 (default: {headless.DEMO_SEED}; "
+                        "the battle has its own)")
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -56,15 +60,16 @@ def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true",
                    help="no window: the computer plays every side; screenshots of its turns and the log go to --out")
     p.add_argument("--out", default="out", help="where the headless screenshots and combat-log.txt go (default: out)")
-    p.add_argument("--rounds", default="20",
-                   help=f"headless: at most this many rounds, 1..{headless.MAX_ROUNDS} (default: 20)")
+    p.add_argument("--rounds", type=ROUNDS, default=headless.DEFAULT_ROUNDS,
+                   help=f"headless: at most this many rounds, 1 to {headless.MAX_ROUNDS} "
+                        f"(default: {headless.DEFAULT_ROUNDS})")
     p.add_argument("--policy", type=policy_spec, default=DEFAULT_POLICY, metavar="POLICY|TEAM=POLICY,...",
                    help="the computer player for every team, or per team as merchants=tactical,bandits=greedy "
                         "(tactical: weighs forecasts; greedy: the fixed baseline; random)")
     p.add_argument("--explain", action="store_true",
                    help="the computer player's reason for each turn in the combat log (the GM's log in a window)")
-    p.add_argument("--seed", default=None,
-                   help="seeds the battle (default: the scenario's seed) and the computer players")
+    p.add_argument("--seed", type=SEED, default=None,
+                   help="seeds the battle (default: the scenario's seed) and the computer players, 0 to 2**63-1")
 
 
 def _play_headless(args: argparse.Namespace) -> int:
@@ -72,10 +77,9 @@ def _play_headless(args: argparse.Namespace) -> int:
     from game.content.scenario import ScenarioError
 
     try:
-        rounds = headless.check_rounds(args.rounds)
-        seed = None if args.seed is None else headless.check_seed(args.seed)
         out = headless.check_out(args.out)
-        played = headless.play(args.scenario, out, rounds=rounds, seed=seed, policy=args.policy, explain=args.explain)
+        played = headless.play(args.scenario, out, rounds=args.rounds, seed=args.seed, policy=args.policy,
+                               explain=args.explain)
     except (headless.PlayError, ScenarioError) as err:
         print(f"play: {one_line(err)}", file=sys.stderr)
         return 2
@@ -95,12 +99,7 @@ def run_play(args: argparse.Namespace) -> int:
         return _play_headless(args)
     from game.content.scenario import ScenarioError
 
-    try:  # the flags first: a bad one is refused whether or not there is a display
-        seed = None if args.seed is None else headless.check_seed(args.seed)
-        headless.check_rounds(args.rounds)  # a window plays on, but a bad value is still a mistake
-    except headless.PlayError as err:
-        print(f"play: {one_line(err)}", file=sys.stderr)
-        return 2
+    seed = args.seed  # the parser refused a bad --seed or --rounds before this, display or not
     if not demo.has_display():
         named = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
         why = f"{named!r} names no running display server" if named else \

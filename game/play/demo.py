@@ -19,6 +19,7 @@ from typing import Any
 from components.events import Died, Spawned
 from game.ai import DEFAULT_POLICY
 from game.content.powers import ASSETS
+from game.play.headless import DEFAULT_ROUNDS, DEMO_SEED
 
 DEMO_SCENARIO = ASSETS / "scenarios" / "demo.toml"
 
@@ -292,8 +293,8 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
     return lines
 
 
-def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 7, policy: str = DEFAULT_POLICY,
-                 shots: int = 6) -> list[str]:
+def run_headless(out_dir: str | Path = "out", max_rounds: int = DEFAULT_ROUNDS, seed: int = DEMO_SEED,
+                 policy: str = DEFAULT_POLICY, shots: int = 6) -> list[str]:
     """Play the demo without a window: a PNG of the first rounds and the last, and the log file;
     then the showcase's pictures of the window as a person plays it (``game.play.showcase``).
 
@@ -326,7 +327,7 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = 20, seed: int = 
     return lines
 
 
-def run_window(policy: str = DEFAULT_POLICY, seed: int = 7, seconds_per_round: float = 1.5) -> None:
+def run_window(policy: str = DEFAULT_POLICY, seed: int = DEMO_SEED, seconds_per_round: float = 1.5) -> None:
     """Open the window on the demo and let the computer play both sides, a round every few seconds.
 
     Raises:

@@ -7,22 +7,23 @@ after each of the first turns and one of the end, and the combat log written bes
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from components.values import MAX_SEED
 from game.ai import DEFAULT_POLICY
-from game.sim.flags import FlagError, check_out_dir, whole
+from game.sim.flags import FlagError, check_out_dir
 from game.sim.outputs import in_the_way
 
 #: Turns photographed (one PNG each) before only the last picture is kept.
 TURN_SHOTS = 24
-#: The most rounds a headless battle may be asked to play.
+#: The most rounds a headless battle may be asked to play, and how many it plays unless asked.
 MAX_ROUNDS = 500
+DEFAULT_ROUNDS = 20
+#: The demo's computer players' seed unless ``--seed`` names another (the battle has the scenario's own).
+DEMO_SEED = 7
 #: The files a headless play writes into --out, and the demo's (glob patterns).
 PLAY_OUTPUTS = ("turn-*.png", "final.png", "combat-log.txt")
 DEMO_OUTPUTS = ("round-*.png", "demo-*.png", "combat-log.txt")
@@ -40,19 +41,6 @@ class Played:
     shots: list[Path]
     rounds: int
     winner: str | None
-
-
-def _whole(flag: str, text: str, low: int, high: int, what: str = "a whole number") -> int:
-    """``flag``'s value as a whole number in ``low..high``, refused in ``simulate``'s words
-    (:func:`game.sim.flags.whole`), so the two commands say a bad number alike.
-
-    Raises:
-        PlayError: it is not one.
-    """
-    try:
-        return whole(low, high, what)(text)
-    except argparse.ArgumentTypeError as err:
-        raise PlayError(f"argument {flag}: {err}") from None
 
 
 def write_out(write: Callable[[Path], None], path: Path) -> None:
@@ -109,24 +97,6 @@ def quiet_signals() -> None:
     """Headless, SDL must leave Ctrl+C and SIGTERM to Python: its handlers turn them into quit events
     that nothing reads without a window, so a long run could not be stopped."""
     os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
-
-
-def check_rounds(text: str) -> int:
-    """``--rounds`` as a whole number in 1..MAX_ROUNDS.
-
-    Raises:
-        PlayError: it is not one.
-    """
-    return _whole("--rounds", text, 1, MAX_ROUNDS)
-
-
-def check_seed(text: str) -> int:
-    """``--seed`` as a whole number in 0..2**63-1.
-
-    Raises:
-        PlayError: it is not one.
-    """
-    return _whole("--seed", text, 0, MAX_SEED, "a seed")
 
 
 def check_out(text: str, outputs: tuple[str, ...] = PLAY_OUTPUTS) -> Path:
@@ -186,7 +156,7 @@ def human_policy_note(spec: str, human_teams: frozenset[str] | set[str]) -> str 
     return f"--policy names {', '.join(repr(t) for t in named)}, which you play (control = \"human\"): ignored"
 
 
-def play(scenario_path: str | Path, out: Path, rounds: int = 20, seed: int | None = None,
+def play(scenario_path: str | Path, out: Path, rounds: int = DEFAULT_ROUNDS, seed: int | None = None,
          policy: str = DEFAULT_POLICY, size: tuple[int, int] = (1280, 800), explain: bool = False) -> Played:
     """Play a scenario computer against computer, writing PNGs of its turns and ``combat-log.txt``.
 

@@ -24,7 +24,7 @@ from typing import Any
 from components import Position
 from game.play import demo
 from game.play.app import App
-from game.play.headless import clear_unwritten, write_out
+from game.play.headless import DEMO_SEED, clear_unwritten, write_out
 from game.render.inputs import Click, Hover, Key
 
 SIZE = (1280, 800)
@@ -173,7 +173,7 @@ def _close(app: App) -> None:
         app.window.close()
 
 
-def run(out: Path, seed: int = 7) -> list[Path]:
+def run(out: Path, seed: int = DEMO_SEED) -> list[Path]:
     """Play the demo scenario as a person on the human side would, and the keep for its fog; write
     the pictures to ``out`` (see the module's list) and return those written; pictures of an older
     showcase that this one did not write are cleared once it is done.

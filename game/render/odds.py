@@ -60,6 +60,17 @@ def _rolls(t: Any) -> list[Line]:
     return lines
 
 
+def _healing(t: Any) -> list[Line]:
+    """The healing's dice and, for a downed target, the chance it stands up (or only stops being
+    downed: a heal does not wake the unconscious)."""
+    lines: list[Line] = [(f"  healing {_dice(t.healing)}", "good")]
+    if t.stands > 0:
+        lines.append((f"  back on its feet: {t.stands:.0%}", "good" if t.ally else "bad"))
+    elif t.revives > 0:
+        lines.append((f"  no longer downed: {t.revives:.0%}, but still unconscious", "text"))
+    return lines
+
+
 def target_lines(t: Any, name: NameFn, user: int | None = None) -> list[Line]:
     """One creature the use reaches: its roll, damage, healing, push and fall, and the chance it
     drops; a use with none of those (a blink, a flight) says it takes effect with no roll."""
@@ -67,9 +78,7 @@ def target_lines(t: Any, name: NameFn, user: int | None = None) -> list[Line]:
     if t.damage is not None:
         lines.append((f"  damage {_dice(t.damage)}", "text"))
     if t.healing is not None:
-        lines.append((f"  healing {_dice(t.healing)}", "good"))
-    if t.revives > 0:
-        lines.append((f"  back on its feet: {t.revives:.0%}", "good" if t.ally else "bad"))
+        lines += _healing(t)
     if t.conditions:
         lines.append((f"  {t.affected:.0%}: {', '.join(t.conditions)}", "text"))
     if t.pushed_to is not None:

@@ -237,6 +237,66 @@ def _run(engine_of: Callable[[], Engine], chunks: Iterator[Chunk], collect: _Col
     return interrupted
 
 
+def _ready_out(config: SimConfig) -> Path | None:
+    """The output folder, checked and made before any battle (a path in the way would lose the whole
+    run's files), with an earlier run's replays removed (they would pass for this one's)."""
+    if not config.out_dir:
+        return None
+    out_dir = Path(config.out_dir)
+    check_outputs(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    remove_stale_replays(out_dir)
+    return out_dir
+
+
+@dataclass
+class _Played:
+    """What playing every chunk left: the folded rows, whether Ctrl+C cut it short, how long it took,
+    files that could not be written, and powers a hook used that battles.csv has no column for."""
+
+    collect: _Collector
+    interrupted: bool
+    elapsed: float
+    write_errors: list[str]
+    unlisted: list[str]
+
+
+def _play(config: SimConfig, chunks: Iterator[Chunk], total: int, stats: list[VariantStats], csv_powers: set[str],
+          out_dir: Path | None, on_row: RowCallback | None, progress: bool,
+          engine_of: Callable[[], Engine]) -> _Played:
+    """Every chunk through the engine, each row folded into ``stats``, the progress bar and battles.csv.
+
+    Rows go to a temporary beside battles.csv, which replaces the last run's table when the run ends
+    (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing). A table
+    that cannot be put in place once every battle finished is a write error, not a lost run.
+    """
+    finished, write_errors = False, []
+    sink: CsvSink | None = None
+    bar = None
+    try:
+        with replacing(out_dir / TABLE) if out_dir else contextlib.nullcontext() as csv_handle:
+            try:
+                if progress:
+                    from tqdm import tqdm
+
+                    bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
+                if csv_handle is not None:
+                    sink = CsvSink(csv_handle, stats, csv_powers)
+                collect = _Collector(config, stats, sink, bar, on_row)
+                started = time.perf_counter()
+                interrupted = _run(engine_of, chunks, collect)
+                finished = True
+            finally:
+                if bar is not None:
+                    bar.close()
+    except OSError as err:
+        if not finished or out_dir is None:
+            raise
+        write_errors.append(f"cannot write {out_dir / TABLE}: {err.strerror or err}")
+    return _Played(collect, interrupted, time.perf_counter() - started, write_errors,
+                   sorted(sink.unlisted) if sink is not None else [])
+
+
 def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: bool = True,
              executor: cf.ProcessPoolExecutor | None = None) -> SimResult:
     """Run the battles of every variant and return the totals.
@@ -258,45 +318,17 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     stats = [VariantStats(i, overrides, teams, known_powers=known) for i, overrides in enumerate(variants)]
     seeds = config.seeds()
     total = len(seeds) * len(variants)
-    out_dir = Path(config.out_dir) if config.out_dir else None
+    out_dir = _ready_out(config)
     replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
     workers = config.workers or default_workers()
-    bar = None
-    if out_dir:
-        check_outputs(out_dir)  # before any battle: a path in the way would lose the whole run's files
-        out_dir.mkdir(parents=True, exist_ok=True)
-        remove_stale_replays(out_dir)  # an earlier run's replays would pass for this one's
-    finished, write_errors = False, []
-    sink: CsvSink | None = None
-    try:
-        # rows go to a temporary beside battles.csv, which replaces the last run's table when the run
-        # ends (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing)
-        with replacing(out_dir / TABLE) if out_dir else contextlib.nullcontext() as csv_handle:
-            try:
-                if progress:
-                    from tqdm import tqdm
-
-                    bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
-                if csv_handle is not None:
-                    sink = CsvSink(csv_handle, stats, _csv_powers(known, scenarios, config.hook))
-                collect = _Collector(config, stats, sink, bar, on_row)
-                started = time.perf_counter()
-                interrupted = _run(lambda: _engine(config, workers, executor),
-                                   chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
-                                   collect)
-                finished = True
-            finally:
-                if bar is not None:
-                    bar.close()
-    except OSError as err:
-        if not finished or out_dir is None:
-            raise
-        write_errors.append(f"cannot write {out_dir / TABLE}: {err.strerror or err}")
-    elapsed = time.perf_counter() - started
+    played = _play(config, chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
+                   total, stats, _csv_powers(known, scenarios, config.hook), out_dir, on_row, progress,
+                   lambda: _engine(config, workers, executor))
+    collect = played.collect
     collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
-    result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, elapsed,
-                       interrupted, replays=sorted(collect.replays), write_errors=write_errors,
-                       unlisted=sorted(sink.unlisted) if sink is not None else [])
+    result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, played.elapsed,
+                       played.interrupted, replays=sorted(collect.replays), write_errors=played.write_errors,
+                       unlisted=played.unlisted)
     if out_dir:
         _write_files(result, out_dir, len(seeds))
     return result
