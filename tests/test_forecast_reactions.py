@@ -135,3 +135,19 @@ def test_a_creature_read_as_standing_elsewhere_sees_from_there(tmp_path) -> None
     assert b.forecast_reactions(a).healed == {}
     assert b.forecast_reactions(a, moved={hid: (4, 2)}).healed == {hid: 2}
     assert b.forecast_reactions(a, moved={a: (8, 2)}).healed == {hid: 2}
+
+
+def test_a_reaction_whose_command_is_refused_now_is_foreseen_again_at_the_next_ask(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A refused command (a square walled off now) is no lasting failure, as a power's what-if's is not:
+    the reaction was switched off for the battle, and with it a planner's forecast of it."""
+    (tmp_path / "step.star").write_text("def on_downed(ctx, event):\n    ctx.move(event['entity'], 3, 1)\n")
+    b = Battle(seed=2, width=8, height=8, script_dir=tmp_path)
+    b.attach_reaction("step.star")
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    b.add_wall(3, 1)
+    b.start_combat()
+    refused = b.forecast_reactions(hero)
+    assert not refused.known and refused.heard and refused.commands == ()
+    b.remove_wall(3, 1)
+    allowed = b.forecast_reactions(hero)
+    assert allowed.known and allowed.commands == (("move", (hero, 3, 1)),)
