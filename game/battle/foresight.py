@@ -23,6 +23,7 @@ from typing import Any
 
 from components.dice import Dice
 from components.events import Event
+from components.values import Bound
 from game.battle.script_bridge import READS, ScriptBridge
 from game.scripting import InProcessHost, Weighed, WorkerHost
 from systems.odds import dice_outcomes
@@ -34,6 +35,8 @@ MEMO_ANSWERS = 4
 
 #: The most runs a power's what-if may ask for (each is a call of the script).
 MAX_RUNS = 9
+#: How many runs ``Battle.foresee_script`` takes.
+RUNS = Bound(1, MAX_RUNS)
 
 #: Above this many faces in all (count x sides) a what-if reads dice off the normal curve of their
 #: sum (mean and spread exact, the curve the law of large sums), not their exact odds: those of a
