@@ -38,7 +38,7 @@ from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.battle.script_names import checked_name, failure_place, named_error
 from game.content.files import UnreadableFile
 from game.content.recorded import ScriptReads
-from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
+from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, stable
 from game.scripting.signatures import entry_problems
 from systems.state import BattleState
 
@@ -289,13 +289,10 @@ class ScriptHook:
         """The host's bridge: a read answered, or a command checked and buffered (None), and its weight."""
         if method in READS:
             value = self.bridge.read(method, args)
-        else:
-            if len(self._buffer) >= self.host.limits.max_commands:
-                raise ValueError("too many commands in one call")
+        else:  # (the host counts the commands against Limits.max_commands before it asks)
             self._buffer.append(self.bridge.command(method, args, len(self._buffer)))
             value = None
-        weight = self.bridge.weight(method, args)
-        return Weighed(value, weight) if weight else value
+        return self.bridge.weighed(value, method, args)
 
     def react(self) -> None:
         """Give reaction scripts and trusted Python handlers the events recorded since the last call."""

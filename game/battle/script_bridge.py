@@ -29,6 +29,7 @@ from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT, Area, Light
 from components.values import DURATION
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
+from game.scripting import Weighed
 from systems.forces import push
 from systems.geometry import distance_3d_ft
 from systems.grants import grant_condition, revoke_condition
@@ -80,6 +81,12 @@ class ScriptBridge:
         if method in ("create_area", "create_light"):
             return self.state.terrain.width * self.state.terrain.height // SQUARES_PER_STEP
         return 0
+
+    def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:
+        """``value`` as a host takes a ctx call's answer: with the steps the call weighs (:meth:`weight`),
+        if any. One place for the battle's calls and the what-ifs, so both cost a script the same."""
+        weight = self.weight(method, args)
+        return Weighed(value, weight) if weight else value
 
     def command(self, method: str, args: tuple[Any, ...], buffered: int) -> Apply:
         """Check a command; the closure that applies it. ``buffered``: commands already asked for."""
