@@ -329,9 +329,7 @@ class Creatures(BattleCore):
             IllegalCommand: a square off the grid.
             UnknownEntity: a creature this battle does not have.
         """
-        moves = validate.places(self.state, moves, "moves")
-        entity = self.check(entity)
-        then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
+        entity, then = self._what_if_moves(entity, moves)
         return orders.queued_fall(self.state, entity, then)
 
     @entry
@@ -344,11 +342,15 @@ class Creatures(BattleCore):
             IllegalCommand: a square off the grid.
             UnknownEntity: a creature this battle does not have.
         """
-        moves = validate.places(self.state, moves, "moves")
-        entity = self.check(entity)
-        then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
+        entity, then = self._what_if_moves(entity, moves)
         position, _, falling = orders.projected(self.state, entity, then)
         return position.square, falling
+
+    def _what_if_moves(self, entity: int, moves: object) -> tuple[int, tuple[Move, ...]]:
+        """A checked creature and moves to checked squares, not queued (a planner's what-if)."""
+        squares = validate.on_grid(self.state, validate.places(self.state, moves, "moves"))  # (one pass each)
+        entity = self.check(entity)
+        return entity, tuple(Move(entity, x, y) for x, y in squares)
 
     @command
     def stand(self, entity: int) -> None:

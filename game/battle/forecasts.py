@@ -116,7 +116,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             here: tuple[int, int] | None = position.square
         else:
             here, falling = None, orders.queued_fall(state, user)
-        origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
+        origin = here if from_square is None else from_square  # (a square of the grid: checked above)
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
         z = position.z if from_square is None else None  # its height after its orders (a flight's stays aloft)
@@ -177,9 +177,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         user on ``from_square``, a checked square, when ``seen`` is given)."""
         state = self.state
         unusable, queued, falling = side
-        if seen is None:
-            origin = validate.square(state, *from_square, what="from_square")
-            seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
+        if seen is None:  # the user on that square (checked by the caller): its height, team and sight there
+            seen = vantage(state, user, from_square)
         found = []
         for power_id, aim in uses:
             if not aim.keys() <= _AIM_KEYS:  # (a subset test: no set is made for the common aim)
