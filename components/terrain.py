@@ -59,7 +59,6 @@ class Blocks(enum.IntFlag):
     PUSHES = 16
     FLIERS = 32
     COVER = 64
-    ALL = 127
 
 
 #: The names a scenario uses for each flag (read-only: the loaders and the facade share one table).

@@ -25,7 +25,7 @@ from systems.falling import is_unsupported, round_fall_left
 from systems.geometry import distance_ft
 from systems.paths import Paths, blocked_for
 from systems.state import BattleState, Phase, check_stamp
-from systems.vitals import can_act, helpless_state, is_flying
+from systems.vitals import can_act, helpless_problem, is_flying
 
 
 def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) -> int:
@@ -38,12 +38,22 @@ def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) ->
 def _stuck(conditions: Conditions, falling: Falling) -> str | None:
     """Why the creature cannot move at all now, or None."""
     if not can_act(conditions):  # (the quick test first: every move a planner weighs asks it)
-        return f"it is {helpless_state(conditions)} and cannot move"
+        return helpless_problem(conditions, "move")
     if falling.start_z is not None:
         return "it is falling"
     if "restrained" in conditions.active:
         return "it is restrained"
     return None
+
+
+def stand_problem(conditions: Conditions, prone: Callable[[], bool]) -> str | None:
+    """Why the creature cannot stand up, or None: it is helpless, or not prone. ``prone()`` tells
+    whether it is (the battle, giving the order, asks whether it will be once its queued orders
+    resolve); it is asked only of a creature that can act. The facade and the turn ask this alike."""
+    helpless = helpless_problem(conditions, "stand")
+    if helpless is not None:
+        return helpless
+    return None if prone() else "it is not prone"
 
 
 def walk_speed(movement: Movement, conditions: Conditions, falling: Falling, rules: Rules) -> int:
@@ -311,11 +321,9 @@ class ActionSystem(esper.Processor):
         state, entity = self.state, command.actor
         conditions = esper.component_for_entity(entity, Conditions)
         movement = esper.component_for_entity(entity, Movement)
-        if not can_act(conditions):
-            state.emit(CommandRefused(state.round, entity, "stand", "it cannot act"))
-            return
-        if "prone" not in conditions.granted:
-            state.emit(CommandRefused(state.round, entity, "stand", "it is not prone"))
+        problem = stand_problem(conditions, lambda: "prone" in conditions.granted)
+        if problem is not None:
+            state.emit(CommandRefused(state.round, entity, "stand", problem))
             return
         movement.used_ft += stand_cost_ft(movement)
         conditions.revoke("prone")

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import esper
 
-from components import Conditions
+from components.commands import RevokeCondition
 from components.effects import ActiveEffect
 from components.events import EffectEnded
+from systems.grants import revoke_condition
 from systems.state import BattleState, Phase
 
 
@@ -21,15 +22,8 @@ def end_effect(state: BattleState, effect: ActiveEffect, reason: str) -> None:
         return
     effect.ended = True
     for entity, condition in effect.conditions:
-        if not esper.entity_exists(entity):
-            continue
-        conditions = esper.component_for_entity(entity, Conditions)
-        if "dead" in conditions.active:
-            continue
-        conditions.revoke(condition, effect.source)
-        state.dirty.add(entity)
-        if condition == "flying":
-            state.mark_moved(entity)
+        if esper.entity_exists(entity):
+            revoke_condition(state, RevokeCondition(entity, condition, effect.source))
     changed = False
     for light_id in effect.lights:
         changed |= state.terrain.lights.pop(light_id, None) is not None

@@ -13,7 +13,7 @@ from components import Conditions, Fatigue, Health, Readiness
 from components.commands import EndCombat, EndEffect, GrantCondition, RevokeCondition, StartCombat
 from components.events import CombatStarted, InitiativeRolled
 from systems.effects import end_effect
-from systems.grants import grant_condition, revoke_condition
+from systems.grants import SURPRISE, end_surprise, grant_condition, revoke_condition
 from systems.rolls import roll_die, roll_mode
 from systems.state import BattleState, Phase
 from systems.vitals import is_dead
@@ -38,7 +38,7 @@ def start_combat(state: BattleState) -> None:
             rolled.append((-total, state.rng.random(), entity))
         else:
             surprised.append((state.rng.random(), entity))
-            esper.component_for_entity(entity, Conditions).grant("surprised", "surprise")
+            esper.component_for_entity(entity, Conditions).grant("surprised", SURPRISE)
             state.dirty.add(entity)
     state.order = [e for *_, e in sorted(rolled)] + [e for _, e in sorted(surprised)]
     state.in_combat = True
@@ -50,9 +50,7 @@ def end_combat(state: BattleState) -> None:
     """Leave combat: no turn order, and surprise (if any is left) ends."""
     state.in_combat = False
     state.order = []
-    for entity, conditions in esper.get_component(Conditions):
-        if conditions.revoke("surprised", "surprise"):
-            state.dirty.add(entity)
+    end_surprise(state, spare_dead=False)
 
 
 class GmSystem(esper.Processor):

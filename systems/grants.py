@@ -9,6 +9,9 @@ from components.commands import GrantCondition, RevokeCondition
 from components.powers import effect_of
 from systems.state import BattleState
 
+#: The source of the "surprised" a creature caught unprepared is granted when combat starts.
+SURPRISE = "surprise"
+
 
 def grant_condition(state: BattleState, command: GrantCondition) -> None:
     """Add one counted grant (the dead are a record: nothing changes them)."""
@@ -37,3 +40,17 @@ def revoke_condition(state: BattleState, command: RevokeCondition) -> None:
     state.dirty.add(command.target)
     if command.condition == "flying":
         state.mark_moved(command.target)  # without flight it may have nothing under it: look again
+
+
+def end_surprise(state: BattleState, spare_dead: bool) -> None:
+    """Surprise ends: every creature's grant of "surprised" by :data:`SURPRISE` goes.
+
+    ``spare_dead``: the dead keep theirs (a record nothing changes), as when surprise wears off at
+    the end of its rounds; combat's end takes it from the dead too, as it always has (sparing them
+    there would change what a battle's log records).
+    """
+    for entity, conditions in esper.get_component(Conditions):
+        if "surprised" not in conditions.granted or (spare_dead and "dead" in conditions.active):
+            continue  # (revoke would find nothing to take back)
+        if conditions.revoke("surprised", SURPRISE):
+            state.dirty.add(entity)

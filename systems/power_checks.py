@@ -206,6 +206,8 @@ def _user_problem(state: BattleState, power: Power, user: int) -> str | None:
     under it, not its power), or None."""
     conditions = esper.component_for_entity(user, Conditions)
     if not can_act(conditions):
+        # (not :func:`systems.vitals.helpless_problem`'s wording: this refusal is in recorded event
+        # logs, whose golden hashes a new wording would change)
         return "it cannot act (downed, unconscious or dead)"
     if "surprised" in conditions.active:
         return "it is surprised and cannot use powers this round"

@@ -14,14 +14,15 @@ from typing import Any
 
 import esper
 
-from components import Conditions, Position
-from components.commands import Heal, Hit, UsePower
+from components import Position
+from components.commands import GrantCondition, Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, SaveRolled
 from components.powers import Power, effect_source, power_source
 from components.terrain import MAX_AREAS, MAX_LIGHTS, Area, Light
 from systems.areas import area_centre, creatures_reached
 from systems.forces import push, teleport
+from systems.grants import grant_condition
 from systems.power_checks import attack_terms, halved, save_terms, use_problem
 from systems.rolls import roll_die
 from systems.state import BattleState, Phase, check_stamp
@@ -130,13 +131,8 @@ class PowerSystem(esper.Processor):
             state.health_queue.append(Heal(target, power.healing.roll(state.rng), power_source(power.id)))
         if saved:
             return  # a successful save against a half-damage power takes the damage only
-        if power.grants:
-            conditions = esper.component_for_entity(target, Conditions)
-            for name in power.grants:
-                conditions.grant(name, source)
-                if effect is not None:
-                    effect.conditions.append((target, name))
-            state.dirty.add(target)
+        for name in power.grants:  # (a target is alive: grant_condition's sparing of the dead never applies)
+            grant_condition(state, GrantCondition(target, name, source, None if effect is None else effect.id))
         if power.push_ft or power.pull_ft:
             push(state, user, target, power.push_ft or power.pull_ft, away=bool(power.push_ft))
 

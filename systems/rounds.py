@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import esper
 
-from components import Conditions, Falling, Movement
+from components import Falling, Movement
 from components.events import RoundStarted
+from systems.grants import end_surprise
 from systems.state import BattleState, Phase
 
 
@@ -43,8 +44,4 @@ class RoundSystem(esper.Processor):
             movement.used_ft = 0
         last_surprise_round = state.combat_first_round + state.rules.surprise_rounds - 1
         if state.in_combat and state.round >= last_surprise_round:
-            for entity, conditions in esper.get_component(Conditions):
-                if "surprised" not in conditions.granted or "dead" in conditions.active:
-                    continue  # (revoke would find nothing to take back)
-                if conditions.revoke("surprised", "surprise"):
-                    state.dirty.add(entity)
+            end_surprise(state, spare_dead=True)

@@ -96,15 +96,11 @@ def level_at(state: BattleState, square: tuple[int, int]) -> int:
     return kept[1][square[0]][square[1]]  # type: ignore[no-any-return]
 
 
-def sight_level(state: BattleState, entity: int, square: tuple[int, int] | None = None) -> Visibility:
-    """How well a creature sees standing where it stands now (or on ``square``): that square's level
-    worsened by its own conditions. Asked at the moment of a roll or a look, so a creature that
-    just stepped out of the dark sees in the light at once."""
-    return level_of(sight_value(state, entity, square))
-
-
 def sight_value(state: BattleState, entity: int, square: tuple[int, int] | None = None) -> int:
-    """:func:`sight_level` as a plain number (what keys and comparisons need)."""
+    """How well a creature sees standing where it stands now (or on ``square``), as a ``Visibility``
+    value (what keys and comparisons need): that square's level worsened by its own conditions.
+    Asked at the moment of a roll or a look, so a creature that just stepped out of the dark sees in
+    the light at once."""
     assert state.levels is not None
     square = square or esper.component_for_entity(entity, Position).square
     return vision_value(level_at(state, square), esper.component_for_entity(entity, Conditions))
@@ -112,7 +108,7 @@ def sight_value(state: BattleState, entity: int, square: tuple[int, int] | None 
 
 def can_see(state: BattleState, viewer: int, square: tuple[int, int], here: tuple[int, int] | None = None) -> bool:
     """The rules' "you can see", for a creature from its square (or from ``here``, where it would
-    stand): see :func:`sees`, with the creature's own sight there (:func:`sight_level`).
+    stand): see :func:`sees`, with the creature's own sight there (:func:`sight_value`).
 
     Sight depends on the walls and the level grid alone, and a use is checked when issued, when it
     resolves and by the forecasts: answers are kept in the caches for this layout and grid, so every
@@ -125,16 +121,14 @@ def visible(state: BattleState, viewer: int, squares: Iterable[tuple[int, int]],
             here: tuple[int, int] | None = None) -> list[bool]:
     """:func:`can_see` for each of ``squares`` from one place, the viewer's sight there read once
     (a planner asks which enemies it would see from a square)."""
-    assert state.levels is not None
     here = here or esper.component_for_entity(viewer, Position).square
-    return seen_from(state, vision_value(level_at(state, here), esper.component_for_entity(viewer, Conditions)),
-                     here, squares)
+    return seen_from(state, sight_value(state, viewer, here), here, squares)
 
 
 def seen_from(state: BattleState, level: int, here: tuple[int, int], squares: Iterable[tuple[int, int]]
               ) -> list[bool]:
     """:func:`visible` for a viewer on ``here`` whose own sight there is ``level`` (its
-    :func:`sight_level`, read once by a caller asking from one square about many)."""
+    :func:`sight_value`, read once by a caller asking from one square about many)."""
     assert state.levels is not None
     if state.sight is None or state.sight[0] != state.levels_version:
         # only a square at no vision on the line can block what the walls let through (see ``sees``)

@@ -37,6 +37,14 @@ def helpless_state(conditions: Conditions) -> str | None:
     return next((c for c in HELPLESS if c in conditions.active), None)
 
 
+def helpless_problem(conditions: Conditions, doing: str = "act") -> str | None:
+    """Why a helpless creature cannot ``doing`` ("it is downed and cannot act"), or None when it can
+    act: the one wording of every refusal of a helpless creature's own order (a use, a move, a stand,
+    ending its effect early), naming the worst state it is in."""
+    state = helpless_state(conditions)
+    return None if state is None else f"it is {state} and cannot {doing}"
+
+
 def is_flying(movement: Movement, conditions: Conditions) -> bool:
     """Whether something other than the ground holds the creature up: a power (or the GM) granted it
     flight, or it flies by nature and is conscious to do it (an unconscious bird falls: "if there is

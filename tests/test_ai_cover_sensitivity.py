@@ -6,28 +6,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from game.sim.context import WorkerContext, split_overrides
-from game.sim.runner import ai_rng, battle_seed, play
-from game.sim.template import build
+from game.sim.runner import battle_seed
+from tests.ai_steps import played
 
 SLITS = Path(__file__).resolve().parent.parent / "bench" / "data" / "slits.toml"
 
 
 def wall_wins(cover_bonus: int, policies: str, battles: int = 24) -> int:
-    context = WorkerContext()
-    powers, rules = split_overrides((("rules.cover_bonus", cover_bonus),))
-    scenario = context.scenario_for(str(SLITS), rules)
-    table = context.powers_for(powers, scenario)
-    wins = 0
-    for i in range(battles):
-        seed = battle_seed(5, i)
-        battle, _ = build(scenario, seed, table, powers)
-        try:
-            winner, *_ = play(battle, policies, ai_rng(seed), 30)
-        finally:
-            battle.close()
-        wins += winner == "wall"
-    return wins
+    seeds, bonus = [battle_seed(5, i) for i in range(battles)], (("rules.cover_bonus", cover_bonus),)
+    return sum(winner == "wall" for winner, _ in played(SLITS, bonus, policies, seeds, 30))
 
 
 def test_the_tactical_wall_gains_from_a_bigger_cover_bonus() -> None:
@@ -40,20 +27,8 @@ KEEP = Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "keep.t
 
 
 def keep_wins(cover_bonus: int, policies: str, battles: int) -> int:
-    context = WorkerContext()
-    powers, rules = split_overrides((("rules.cover_bonus", cover_bonus),))
-    scenario = context.scenario_for(str(KEEP), rules)
-    table = context.powers_for(powers, scenario)
-    wins = 0
-    for i in range(battles):
-        seed = battle_seed(13, i)
-        battle, _ = build(scenario, seed, table, powers)
-        try:
-            winner, *_ = play(battle, policies, ai_rng(seed), 40)
-        finally:
-            battle.close()
-        wins += winner == "keep"
-    return wins
+    seeds, bonus = [battle_seed(13, i) for i in range(battles)], (("rules.cover_bonus", cover_bonus),)
+    return sum(winner == "keep" for winner, _ in played(KEEP, bonus, policies, seeds, 40))
 
 
 def test_a_tactical_keep_gains_from_a_bigger_cover_bonus_against_greedy_raiders() -> None:

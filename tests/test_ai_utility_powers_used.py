@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from components.events import PowerUsed
-from game.sim.context import WorkerContext
-from game.sim.runner import ai_rng, battle_seed, play
-from game.sim.template import build
+from game.sim.runner import battle_seed
+from tests.ai_steps import played
 
 ARSENAL = Path(__file__).resolve().parent.parent / "bench" / "data" / "arsenal.toml"
 UTILITY = ("blind", "blink", "darkness", "fly", "fog-cloud", "light")
@@ -26,18 +25,9 @@ UTILITY = ("blind", "blink", "darkness", "fly", "fog-cloud", "light")
 
 def battles_using() -> Counter[str]:
     """In how many of twenty fixed-seed battles each power was used at least once."""
-    context = WorkerContext()
-    scenario = context.scenario_for(str(ARSENAL), ())
-    table = context.powers_for((), scenario)
     used_in: Counter[str] = Counter()
-    for i in range(20):
-        seed = battle_seed(17, i)
-        battle, _ = build(scenario, seed, table, ())
-        try:
-            play(battle, "tactical", ai_rng(seed), 30)
-            used_in.update({e.power for e in battle.events if isinstance(e, PowerUsed)})
-        finally:
-            battle.close()
+    for _, battle in played(ARSENAL, (), "tactical", [battle_seed(17, i) for i in range(20)], 30):
+        used_in.update({e.power for e in battle.events if isinstance(e, PowerUsed)})
     return used_in
 
 

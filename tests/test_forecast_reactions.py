@@ -135,3 +135,37 @@ def test_a_creature_read_as_standing_elsewhere_sees_from_there(tmp_path) -> None
     assert b.forecast_reactions(a).healed == {}
     assert b.forecast_reactions(a, moved={hid: (4, 2)}).healed == {hid: 2}
     assert b.forecast_reactions(a, moved={a: (8, 2)}).healed == {hid: 2}
+
+
+def test_a_reaction_whose_command_is_refused_now_is_foreseen_again_at_the_next_ask(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A refused command (a square walled off now) is no lasting failure, as a power's what-if's is not:
+    the reaction was switched off for the battle, and with it a planner's forecast of it."""
+    (tmp_path / "step.star").write_text("def on_downed(ctx, event):\n    ctx.move(event['entity'], 3, 1)\n")
+    b = Battle(seed=2, width=8, height=8, script_dir=tmp_path)
+    b.attach_reaction("step.star")
+    hero = b.spawn("Hero", 1, 1, team="blue")
+    b.add_wall(3, 1)
+    b.start_combat()
+    refused = b.forecast_reactions(hero)
+    assert not refused.known and refused.heard and refused.commands == ()
+    b.remove_wall(3, 1)
+    allowed = b.forecast_reactions(hero)
+    assert allowed.known and allowed.commands == (("move", (hero, 3, 1)),)
+
+
+def test_the_hosts_count_is_what_stops_a_call_of_too_many_commands(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The battle's bridge had its own count of commands a call, which the hosts' count (made before the
+    bridge is asked) always met first: the call and its what-if fail on the hosts' count alone."""
+    from game.scripting import Limits
+
+    (tmp_path / "three.star").write_text("def on_downed(ctx, event):\n" + "    ctx.heal(event['entity'], 1)\n" * 3)
+    b = Battle(seed=2, width=8, height=8, script_dir=tmp_path, script_limits=Limits(max_commands=2))
+    b.attach_reaction("three.star")
+    hero = b.spawn("Hero", 1, 1, team="blue", health=5)
+    b.start_combat()
+    assert not b.forecast_reactions(hero).known
+    b.begin_round()
+    b.damage(hero, 5)
+    b.resolve_orders()
+    [failed] = [e for e in b.events if e.kind == "script_failed"]
+    assert "more than 2 commands in one call" in failed.reason and b.get(hero, Health).current == 0

@@ -242,7 +242,8 @@ def test_a_user_that_cannot_act_cannot_end_its_power_early(helpless):
         b.add_fatigue(mage, 5 if helpless == "unconscious" else 4)
         b.tick()
         assert helpless in b.conditions(mage)
-        with pytest.raises(ValueError, match=f"Mage \\(#{mage}\\) is {helpless} and cannot end Light early"):
+        refusal = f"Mage \\(#{mage}\\): it is {helpless} and cannot end Light early; it runs its duration"
+        with pytest.raises(ValueError, match=refusal):
             b.end_power(mage, light["id"])
         assert b.effects() == [light] and not kinds(b, "effect_ended")
         b.run(2)

@@ -57,3 +57,15 @@ def test_the_random_players_row_says_which_powers_it_leaves_alone() -> None:
                 b.tick(controller=ai.controller("random", seed=seed))
             used.update(e.power for e in b.events if isinstance(e, PowerUsed) and e.entity == cleric)
     assert set(used) == {"dazzle"}
+
+
+def test_the_rules_table_names_every_rules_key() -> None:
+    """A key the table left out (initiative_die, height_distance, fall_die_sides) is one a designer
+    never hears of."""
+    from dataclasses import fields
+
+    from components.rules import Rules
+
+    table = README.split("| rule | default | rules key |", 1)[1].split("\n\n", 1)[0]
+    keys = set(re.findall(r"`(\w+)", table))
+    assert {f.name for f in fields(Rules)} <= keys, {f.name for f in fields(Rules)} - keys

@@ -21,7 +21,6 @@ from game.render.inputs import RIGHT, Click, Hover, Key, Wheel
 
 SIZE = (1000, 640)
 RED = (200, 30, 30)
-BLUE = (30, 60, 200)
 
 
 pytestmark = pytest.mark.usefixtures("pygame_display")

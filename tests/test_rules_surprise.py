@@ -196,3 +196,21 @@ def test_surprised_creatures_cannot_use_powers_until_the_round_ends(battle):
     battle.use_power(a, "strike", target=c)  # the prepared one can
     battle.tick()
     battle.use_power(c, "strike", target=a)  # surprise is over
+
+
+def test_the_dead_keep_their_surprise_when_it_wears_off_and_lose_it_when_combat_ends(ambush):
+    """Surprise wearing off spares the dead (a record), combat's end does not: one function
+    (systems.grants.end_surprise) for both keeps each as it was."""
+    from components import Conditions
+
+    b, _, caught = ambush
+    b.begin_round()
+    b.damage(caught[0], 100)
+    b.add_fatigue(caught[0], 5)
+    b.resolve_orders()
+    while b.current_actor is not None:
+        b.end_turn()
+    assert not b.is_alive(caught[0])
+    assert "surprised" in b.get(caught[0], Conditions).granted and "surprised" not in b.conditions(caught[1])
+    b.end_combat()
+    assert "surprised" not in b.get(caught[0], Conditions).granted

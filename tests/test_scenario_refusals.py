@@ -55,7 +55,7 @@ def test_a_battle_refuses_a_seed_no_flag_or_scenario_could_give(seed: object) ->
     from game import Battle
     from game.battle.errors import IllegalCommand
 
-    with pytest.raises(IllegalCommand, match=r"seed must be a whole number in 0\.\.2\*\*63-1"):
+    with pytest.raises(IllegalCommand, match=r"seed(: expected| must be) a whole number( in 0\.\.\d+)?"):
         Battle(seed=seed)  # type: ignore[arg-type]
 
 

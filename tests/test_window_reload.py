@@ -12,6 +12,7 @@ import pytest
 from components import Health
 from game.content.scenario import load_scenario
 from game.play.app import App
+from game.play.demo import human_teams, listed_powers
 from game.render.inputs import Key
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,9 +52,8 @@ def _folder(tmp_path: Path) -> Path:
 def _app(path: Path) -> App:
     scenario = load_scenario(path)
     battle, ids = scenario.build_with_ids()
-    humans = frozenset(n for n, t in scenario.teams.items() if t.control == "human")
-    app = App(battle, humans, scenario=scenario, build_commands=len(battle.command_log),
-              powers={e: p for e, p in scenario.powers_by_entity(ids).items() if p}, computer_delay=0.0)
+    app = App(battle, human_teams(scenario), scenario=scenario, build_commands=len(battle.command_log),
+              powers=listed_powers(scenario, ids), computer_delay=0.0)
     return app
 
 

@@ -12,6 +12,7 @@ import pytest
 from game import ai
 from game.content.scenario import load_scenario
 from game.play.app import App
+from game.play.demo import human_teams, listed_powers
 from game.play.rewind import rebuild, round_start_length, round_starts
 from game.render.inputs import Button, Click, Key
 
@@ -24,10 +25,8 @@ pytestmark = pytest.mark.usefixtures("pygame_display")
 def _app(policy: str = "random", seed: int = 5) -> App:
     scenario = load_scenario(ROOT / "assets/scenarios/ledge.toml")
     battle, ids = scenario.build_with_ids()
-    powers = {e: p for e, p in scenario.powers_by_entity(ids).items() if p} or None
-    humans = frozenset(n for n, t in scenario.teams.items() if t.control == "human")
-    return App(battle, humans, scenario=scenario, build_commands=len(battle.command_log), policy=policy,
-               seed=seed, powers=powers, computer_delay=0.0)
+    return App(battle, human_teams(scenario), scenario=scenario, build_commands=len(battle.command_log),
+               policy=policy, seed=seed, powers=listed_powers(scenario, ids), computer_delay=0.0)
 
 
 def _play_until_round(app: App, last: int) -> None:

@@ -24,8 +24,8 @@ import numpy as np
 #: Makes one fresh copy of the value it was planned for.
 Maker = Callable[[], Any]
 
-#: Values that are never changed in place.
-_ATOMIC = frozenset({int, float, bool, str, bytes, type(None)})
+#: Values that are never changed in place: the one list, for plans (here), snapshots and the log.
+ATOMIC = frozenset({int, float, bool, str, bytes, type(None)})
 
 
 class Uncopyable(ValueError):
@@ -35,7 +35,7 @@ class Uncopyable(ValueError):
 def immutable(value: Any) -> bool:
     """Whether nothing can change ``value``, so that copies may share it (see the module's docstring)."""
     kind = type(value)
-    if kind in _ATOMIC or isinstance(value, Enum):
+    if kind in ATOMIC or isinstance(value, Enum):
         return True
     if kind is tuple or kind is frozenset:
         return all(immutable(v) for v in value)

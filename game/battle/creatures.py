@@ -31,7 +31,7 @@ from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.naming import lone_team, numbered
 from game.battle.reach import refuse_landings, unseen_absent
 from game.battle.world import BattleCore, command, entry
-from systems.actions import speed_for_round
+from systems.actions import speed_for_round, stand_problem
 from systems.paths import blocked_for
 from systems.power_checks import known_powers, power_ids
 from systems.state import Phase, check_stamp
@@ -329,9 +329,7 @@ class Creatures(BattleCore):
             IllegalCommand: a square off the grid.
             UnknownEntity: a creature this battle does not have.
         """
-        moves = validate.places(self.state, moves, "moves")
-        entity = self.check(entity)
-        then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
+        entity, then = self._what_if_moves(entity, moves)
         return orders.queued_fall(self.state, entity, then)
 
     @entry
@@ -344,11 +342,15 @@ class Creatures(BattleCore):
             IllegalCommand: a square off the grid.
             UnknownEntity: a creature this battle does not have.
         """
-        moves = validate.places(self.state, moves, "moves")
-        entity = self.check(entity)
-        then = tuple(Move(entity, *validate.square(self.state, *square, what="square")) for square in moves)
+        entity, then = self._what_if_moves(entity, moves)
         position, _, falling = orders.projected(self.state, entity, then)
         return position.square, falling
+
+    def _what_if_moves(self, entity: int, moves: object) -> tuple[int, tuple[Move, ...]]:
+        """A checked creature and moves to checked squares, not queued (a planner's what-if)."""
+        squares = validate.on_grid(self.state, validate.places(self.state, moves, "moves"))  # (one pass each)
+        entity = self.check(entity)
+        return entity, tuple(Move(entity, x, y) for x, y in squares)
 
     @command
     def stand(self, entity: int) -> None:
@@ -361,12 +363,11 @@ class Creatures(BattleCore):
         """
         entity = self.check(entity)
         conditions = esper.component_for_entity(entity, Conditions)
-        if not can_act(conditions):
-            raise IllegalCommand(f"{validate.label(entity)} cannot act")
-        orders.next_place(self.state, entity, "stand")  # IllegalCommand after a move that leaves it falling
-        if not orders.will_be_prone(self.state, entity):  # prone now, or after a queued fall that hurts
-            raise IllegalCommand(f"{validate.label(entity)} is not prone"
-                                 + (" (it stands up in its queued orders)" if "prone" in conditions.granted else ""))
+        problem = stand_problem(conditions, lambda: orders.prone_to_stand(self.state, entity))
+        if problem is not None:
+            standing = can_act(conditions) and "prone" in conditions.granted  # (prone now: not after its orders)
+            queued = " (it stands up in its queued orders)" if standing else ""
+            raise IllegalCommand(f"{validate.label(entity)} cannot stand: {problem}{queued}")
         orders.queue(self.state, entity, Stand(entity))
 
     # ------------------------------------------------------------------ commands at once

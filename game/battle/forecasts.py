@@ -30,6 +30,7 @@ from components.forecasts import (
     TargetForecast,
 )
 from components.powers import Power
+from components.values import Bound
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.battle.move_forecasts import MoveForecasts
@@ -57,6 +58,8 @@ from systems.vitals import dead_at, is_dead, is_flying, stands_if_healed
 
 #: Most script trials one forecast may ask for (each is a whole use on a copy).
 MAX_TRIALS = 200
+#: How many trials ``forecast`` takes.
+TRIALS = Bound(0, MAX_TRIALS)
 
 #: What an aim of ``forecast_many`` and ``outcomes_many`` may hold.
 _AIM_KEYS = frozenset({"target", "point", "direction"})
@@ -105,8 +108,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         target = None if target is None else self.check(target)
         point = None if point is None else self.aim_point(point)
         facing = validate.direction(direction)
-        if isinstance(trials, bool) or not isinstance(trials, int) or not 0 <= trials <= MAX_TRIALS:
-            raise IllegalCommand(f"trials must be a whole number in 0..{MAX_TRIALS}, not {trials!r}")
+        trials = validate.within(trials, TRIALS, "trials")
         # where its queued orders leave it, asked only when it matters (a planner names the square),
         # and whether one of them leaves it falling (the turn would refuse the use)
         if from_square is None or (power.script and trials):
@@ -114,7 +116,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
             here: tuple[int, int] | None = position.square
         else:
             here, falling = None, orders.queued_fall(state, user)
-        origin = here if from_square is None else validate.square(state, *from_square, what="from_square")
+        origin = here if from_square is None else from_square  # (a square of the grid: checked above)
         assert origin is not None
         queued = [c for c in state.actions.get(user, ()) if isinstance(c, UsePower)]
         z = position.z if from_square is None else None  # its height after its orders (a flight's stays aloft)
@@ -175,9 +177,8 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         user on ``from_square``, a checked square, when ``seen`` is given)."""
         state = self.state
         unusable, queued, falling = side
-        if seen is None:
-            origin = validate.square(state, *from_square, what="from_square")
-            seen = vantage(state, user, origin)  # the user on that square: its height, team and sight there
+        if seen is None:  # the user on that square (checked by the caller): its height, team and sight there
+            seen = vantage(state, user, from_square)
         found = []
         for power_id, aim in uses:
             if not aim.keys() <= _AIM_KEYS:  # (a subset test: no set is made for the common aim)

@@ -23,8 +23,9 @@ from typing import Any
 
 from components.dice import Dice
 from components.events import Event
+from components.values import Bound
 from game.battle.script_bridge import READS, ScriptBridge
-from game.scripting import InProcessHost, Weighed, WorkerHost
+from game.scripting import InProcessHost, WorkerHost
 from systems.odds import dice_outcomes
 
 #: What-if questions a battle remembers (one a creature and reaction, in practice), and answers
@@ -34,6 +35,8 @@ MEMO_ANSWERS = 4
 
 #: The most runs a power's what-if may ask for (each is a call of the script).
 MAX_RUNS = 9
+#: How many runs ``Battle.foresee_script`` takes.
+RUNS = Bound(1, MAX_RUNS)
 
 #: Above this many faces in all (count x sides) a what-if reads dice off the normal curve of their
 #: sum (mean and spread exact, the curve the law of large sums), not their exact odds: those of a
@@ -165,7 +168,7 @@ class Foreseer:
                     value = quantile_roll(call[0], q)
                     if dice is not None and len(self.quantiles) < MEMO_KEYS:
                         self.quantiles[dice] = value
-                return self.weighed(value, method, call)
+                return self.bridge.weighed(value, method, call)
 
             self.host.call(name, function, args=(ctx, *args), bridge=answer, max_steps=self.host.limits.max_steps)
             found.append(tuple(asked))
@@ -174,11 +177,6 @@ class Foreseer:
                 del self.memo[next(iter(self.memo))]  # the oldest question
             self.memo[key] = [(tuple(reads_seen), tuple(found)), *kept][:MEMO_ANSWERS]
         return tuple(found)
-
-    def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:
-        """``value`` as the host takes a ctx call's answer: with the steps the call weighs, if any."""
-        weight = self.bridge.weight(method, args)
-        return Weighed(value, weight) if weight else value
 
     def same_answer(self, method: str, args: tuple[Any, ...], value: Any) -> bool:
         """Whether a read remembered from an earlier what-if answers the same now."""
@@ -195,10 +193,8 @@ class Foreseer:
             value = self.bridge.read(method, args)
             reads.append((method, tuple(args), value if isinstance(value, (int, float, str, bool)) else
                           copy.deepcopy(value)))  # (a plain answer cannot change under it)
-        else:
-            if len(asked) >= self.host.limits.max_commands:
-                raise ValueError("too many commands in one call")
+        else:  # (the host counts the commands against Limits.max_commands before it asks)
             self.bridge.command(method, args, len(asked))  # refused as the real one would be
             asked.append((method, tuple(args)))
             value = None
-        return self.weighed(value, method, args)
+        return self.bridge.weighed(value, method, args)

@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 
-#: Values that are never changed in place: kept as they are.
-_ATOMIC = frozenset({int, float, bool, str, bytes, type(None)})
+from game.battle.copies import ATOMIC  # values that are never changed in place: kept as they are
 
 
 def kept(value: Any) -> Any:
@@ -27,7 +26,7 @@ def kept(value: Any) -> Any:
     ``blocks`` of ``set_terrain``, a point), and a save can write a list (a battle given a set of powers
     could not be saved: "set {'strike', 'shoot'} has no encoding")."""
     kind = type(value)
-    if kind in _ATOMIC or isinstance(value, (Enum, np.generic)):
+    if kind in ATOMIC or isinstance(value, (Enum, np.generic)):
         return value
     if isinstance(value, list):
         return [kept(v) for v in value]
@@ -46,7 +45,7 @@ def kept(value: Any) -> Any:
 
 def _plain(args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> bool:
     """Whether every argument is a value that never changes in place (the common call: ids and numbers)."""
-    return all(type(v) in _ATOMIC for v in args) and all(type(v) in _ATOMIC for v in kwargs.values())
+    return all(type(v) in ATOMIC for v in args) and all(type(v) in ATOMIC for v in kwargs.values())
 
 
 def logged_call(args: tuple[Any, ...], kwargs: dict[str, Any]

@@ -243,6 +243,13 @@ def will_be_prone(state: BattleState, entity: int) -> bool:
     return _through_queue(state, entity, position, esper.component_for_entity(entity, Movement), ())[4]
 
 
+def prone_to_stand(state: BattleState, entity: int) -> bool:
+    """Whether a stand given now finds the creature prone (:func:`will_be_prone`); IllegalCommand
+    when its queued orders leave it falling (:func:`next_place`), as the turn would refuse the stand."""
+    next_place(state, entity, "stand")
+    return will_be_prone(state, entity)
+
+
 def queue(state: BattleState, entity: int, command: ActorCommand) -> None:
     """Queue one of a creature's own commands for its turn."""
     queued = state.actions.get(entity)

@@ -38,7 +38,7 @@ from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.battle.script_names import checked_name, failure_place, named_error
 from game.content.files import UnreadableFile
 from game.content.recorded import ScriptReads
-from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, Weighed, stable
+from game.scripting import Limits, ScriptBudget, ScriptError, ScriptHosts, stable
 from game.scripting.signatures import entry_problems
 from systems.state import BattleState
 
@@ -289,13 +289,10 @@ class ScriptHook:
         """The host's bridge: a read answered, or a command checked and buffered (None), and its weight."""
         if method in READS:
             value = self.bridge.read(method, args)
-        else:
-            if len(self._buffer) >= self.host.limits.max_commands:
-                raise ValueError("too many commands in one call")
+        else:  # (the host counts the commands against Limits.max_commands before it asks)
             self._buffer.append(self.bridge.command(method, args, len(self._buffer)))
             value = None
-        weight = self.bridge.weight(method, args)
-        return Weighed(value, weight) if weight else value
+        return self.bridge.weighed(value, method, args)
 
     def react(self) -> None:
         """Give reaction scripts and trusted Python handlers the events recorded since the last call."""
@@ -312,11 +309,28 @@ class ScriptHook:
             function = REACTIONS.get(type(event))
             if function is None or not self.reactions:
                 continue
-            subject = getattr(event, "entity", None)
-            for script, owner in list(self.reactions):
-                if owner is not None and subject is not None and owner != subject:
-                    continue  # a creature's reaction hears its own events and the round's
+            for script, owner in self._listeners(event):
                 self.run(script, function, reaction_ctx(owner, event), small_fields(event))
+
+    def _listeners(self, event: Event) -> list[tuple[str, int | None]]:
+        """The reactions that hear ``event`` (a copy: a reaction may attach another while they run).
+
+        A creature's reaction hears its own events and the round's, not another creature's.
+        """
+        subject = getattr(event, "entity", None)
+        return [(script, owner) for script, owner in self.reactions
+                if owner is None or subject is None or owner == subject]
+
+    def _unusable(self, script: str) -> bool:
+        """Whether a what-if of ``script`` cannot be known: it is out, does not load, or failed one."""
+        return script in self.out or script in self._broken or script in self.foreseer.failed
+
+    def _what_if_failed(self, script: str, err: ScriptError) -> None:
+        """A what-if that failed is not asked again this battle (a planner asks every turn, and a
+        loop past its steps or a worker's clock could cost seconds each time), unless the failure
+        is a refused command (kind ``"bridge"``): a square taken now may be free at the next ask."""
+        if err.kind != "bridge":
+            self.foreseer.failed.add(script)
 
     def foresee(self, event: Event, moved: dict[int, tuple[int, int, float]] | None = None
                 ) -> tuple[tuple[tuple[str, tuple[Any, ...]], ...], bool, bool]:
@@ -330,26 +344,21 @@ class ScriptHook:
         x, y, z). Python handlers are trusted code and are not foreseen.
         """
         function = REACTIONS.get(type(event))
-        subject = getattr(event, "entity", None)
         asked: list[tuple[str, tuple[Any, ...]]] = []
         heard = False
         rng_state = self.state.rng.getstate()
         self.bridge.moved = dict(moved or {})
         try:
-            for script, owner in self.reactions if function is not None else ():
-                if owner is not None and subject is not None and owner != subject:
-                    continue
-                if script in self.out or script in self._broken or script in self.foreseer.failed:
+            for script, owner in self._listeners(event) if function is not None else ():
+                if self._unusable(script):
                     return tuple(asked), False, True
                 try:
                     if function not in self.load(script):
                         continue
                     heard = True
                     asked += self.foreseer.call(self._names[script], function, owner, event)
-                except ScriptError:
-                    # a what-if that fails (a loop past its steps, a worker's clock) is not asked
-                    # again this battle: a planner asks every turn, and each could cost seconds
-                    self.foreseer.failed.add(script)
+                except ScriptError as err:
+                    self._what_if_failed(script, err)
                     return tuple(asked), False, True
         finally:
             self.bridge.moved = {}
@@ -364,16 +373,15 @@ class ScriptHook:
         fails, does not load, is out, or failed a what-if before). No run when it does not define
         ``function``. Charged to no budget and counted as no call, like :meth:`foresee`.
         """
-        if script in self.out or script in self._broken or script in self.foreseer.failed:
+        if self._unusable(script):
             return (), False
         try:
             if function not in self.load(script):
                 return (), True
             return self.foreseer.power(self._names[script], function, ctx, args, runs), True
         except ScriptError as err:
-            if err.kind != "bridge":  # a loop past its steps, a worker's clock: not asked again this battle
-                self.foreseer.failed.add(script)
-            return (), False  # (a command refused now, a square taken, may be allowed at the next ask)
+            self._what_if_failed(script, err)
+            return (), False
 
     def listens(self, event: type[Event]) -> bool:
         """Whether a reaction script that loads defines the function for this kind of event."""

@@ -26,9 +26,10 @@ from components.effects import ActiveEffect
 from components.events import AreaCreated
 from components.powers import effect_source, script_source
 from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT, Area, Light
-from components.values import AMOUNT, DURATION
+from components.values import DURATION
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
+from game.scripting import Weighed
 from systems.forces import push
 from systems.geometry import distance_3d_ft
 from systems.grants import grant_condition, revoke_condition
@@ -80,6 +81,12 @@ class ScriptBridge:
         if method in ("create_area", "create_light"):
             return self.state.terrain.width * self.state.terrain.height // SQUARES_PER_STEP
         return 0
+
+    def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:
+        """``value`` as a host takes a ctx call's answer: with the steps the call weighs (:meth:`weight`),
+        if any. One place for the battle's calls and the what-ifs, so both cost a script the same."""
+        weight = self.weight(method, args)
+        return Weighed(value, weight) if weight else value
 
     def command(self, method: str, args: tuple[Any, ...], buffered: int) -> Apply:
         """Check a command; the closure that applies it. ``buffered``: commands already asked for."""
@@ -169,11 +176,11 @@ class ScriptBridge:
         return script_source(self.ctx.get("power"))
 
     def cmd_damage(self, e: object, amount: object) -> Apply:
-        entity, value, source = self.creature(e), plain_amount(amount, "damage"), self.script_source()
+        entity, value, source = self.creature(e), validate.amount(amount, "damage"), self.script_source()
         return lambda: self.state.health_queue.append(Hit(entity, value, source))
 
     def cmd_heal(self, e: object, amount: object) -> Apply:
-        entity, value, source = self.creature(e), plain_amount(amount, "healing"), self.script_source()
+        entity, value, source = self.creature(e), validate.amount(amount, "healing"), self.script_source()
         return lambda: self.state.health_queue.append(Heal(entity, value, source))
 
     def cmd_add_condition(self, e: object, condition: object) -> Apply:
@@ -208,15 +215,13 @@ class ScriptBridge:
         centre = validate.square(self.state, x, y, "centre")
         radius = feet(radius_ft, "radius")
         parsed = Visibility.parse(level)  # type: ignore[arg-type]
-        if isinstance(duration, bool) or not isinstance(duration, int) or not DURATION.lo <= duration <= DURATION.hi:
-            raise ValueError(f"duration must be {DURATION.lo:g}..{DURATION.hi:g} rounds (as a power file's), "
-                             f"not {duration!r}")
+        rounds = validate.within(duration, DURATION, "duration")  # (as a power file's)
         terrain = self.state.terrain
         held, most = (terrain.areas, MAX_AREAS) if kind == "area" else (terrain.lights, MAX_LIGHTS)
         if len(held) + buffered >= most:
             raise ValueError(f"the map already holds the most {kind}s it takes ({most})")
         user, power = int(self.ctx.get("user", -1)), str(self.ctx.get("power") or "script")
-        return lambda: self.create(kind, centre, radius, parsed, duration, user, power)
+        return lambda: self.create(kind, centre, radius, parsed, rounds, user, power)
 
     def create(self, kind: str, centre: tuple[int, int], radius: float, level: Visibility, duration: int,
                user: int, power: str) -> None:
@@ -237,10 +242,3 @@ def feet(value: object, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_RADIUS_FT:
         raise ValueError(f"{what} must be a number of feet in 0..{MAX_RADIUS_FT:.0f}, not {value!r}")
     return float(value)
-
-
-def plain_amount(value: object, what: str) -> int:
-    """A whole amount a script passes: ``values.AMOUNT``'s 0..1,000,000, as a command's."""
-    if isinstance(value, bool) or not isinstance(value, int) or not AMOUNT.lo <= value <= AMOUNT.hi:
-        raise ValueError(f"{what} must be a whole number in {AMOUNT.lo}..{AMOUNT.hi}, not {value!r}")
-    return value

@@ -18,8 +18,8 @@ import esper
 
 from components import Creature, Fatigue, Health, Rules
 from components.forecasts import Outcome, ScriptForesight
-from game.battle.errors import IllegalCommand
-from game.battle.foresight import MAX_RUNS
+from game.battle import validate
+from game.battle.foresight import RUNS
 from game.battle.uses import PowerUses
 from game.battle.world import entry
 from systems.damage import after_hit, healed
@@ -53,8 +53,7 @@ class ScriptForecasts(PowerUses):
             IllegalCommand: an unknown power, a point off the grid, or runs not in 1..MAX_RUNS.
             UnknownEntity: a user or target this battle does not have.
         """
-        if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
-            raise IllegalCommand(f"runs must be a whole number in 1..{MAX_RUNS}, not {runs!r}")
+        runs = validate.within(runs, RUNS, "runs")
         user, power = self.check(user), self.power(power_id)
         target = None if target is None else self.check(target)
         hit = None if hit is None else self.check(hit)

@@ -28,6 +28,7 @@ from components.powers import Power
 from components.terrain import Terrain
 from components.values import Bound, shown
 from game.battle import validate, validate_whole
+from game.battle.copies import ATOMIC
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
 from systems.state import SNAPSHOT_FIELDS
@@ -36,9 +37,6 @@ from systems.state import SNAPSHOT_FIELDS
 _CHANGING = (Health, Fatigue, Position, Defense, Movement, Falling, Conditions, Vision, Cover)
 #: Each changing component's field names, in ``_CHANGING``'s order: a snapshot keeps their values.
 _FIELDS = tuple(tuple(f.name for f in fields(kind)) for kind in _CHANGING)
-#: Values that are never changed in place: kept as they are, not copied.
-_ATOMIC = frozenset({int, float, bool, str, type(None)})
-
 
 @dataclass(frozen=True, slots=True)
 class Snapshot:
@@ -85,9 +83,9 @@ def _clone(value: Any, memo: dict[int, Any]) -> Any:
     most of their cost. Anything else still goes through ``copy.deepcopy``. ``memo`` is deepcopy's
     own: a container met twice is copied once, so values that shared it still share its copy."""
     kind = type(value)
-    if kind in _ATOMIC or isinstance(value, Enum):
+    if kind in ATOMIC or isinstance(value, Enum):
         return value
-    if (kind is frozenset or kind is tuple) and all(type(v) in _ATOMIC for v in value):
+    if (kind is frozenset or kind is tuple) and all(type(v) in ATOMIC for v in value):
         return value  # immutable, of immutable values: a copy would be equal and never differ
     found = memo.get(id(value))
     if found is not None:
@@ -102,7 +100,7 @@ def _clone(value: Any, memo: dict[int, Any]) -> Any:
         copied = memo[id(value)] = []
         copied.extend(_clone(v, memo) for v in value)
         return copied
-    if kind is set and all(type(v) in _ATOMIC for v in value):
+    if kind is set and all(type(v) in ATOMIC for v in value):
         copied = memo[id(value)] = set(value)
         return copied
     return copy.deepcopy(value, memo)

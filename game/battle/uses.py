@@ -24,7 +24,7 @@ from systems.geometry import distances_3d_ft, within_radius
 from systems.power_checks import reach_ft, use_problem, user_problem
 from systems.state import check_stamp
 from systems.visibility import can_see, lit_mask
-from systems.vitals import helpless_state
+from systems.vitals import helpless_problem
 
 
 class PowerUses(BattleCore):
@@ -119,10 +119,9 @@ class PowerUses(BattleCore):
         if not effect.can_end_early:
             raise IllegalCommand(f"{self.power(effect.power).name} cannot be ended early")
         conditions = esper.component_for_entity(user, Conditions)
-        helpless = helpless_state(conditions)
+        helpless = helpless_problem(conditions, f"end {self.power(effect.power).name} early")
         if helpless is not None:  # ending it is the user's own choice, as using it was
-            raise IllegalCommand(f"{validate.label(user)} is {helpless} and cannot end "
-                                 f"{self.power(effect.power).name} early: it runs its duration")
+            raise IllegalCommand(f"{validate.label(user)}: {helpless}; it runs its duration")
         self.state.gm_queue.append(EndEffect(effect_id, "ended early"))
         self._settle()
 

@@ -24,7 +24,7 @@ from components import Rules, Terrain
 from components.effects import ActiveEffect
 from components.events import Event, MapChanged
 from components.powers import Power
-from components.values import MAX_SEED
+from components.values import SEEDS
 from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
 from game.battle.logged import logged_call
@@ -207,10 +207,9 @@ class BattleCore:
         self.closed = True  # until the world exists, so a failed __init__ leaves nothing half-made
         seed, width, height, trusted_scripts = validate_whole.battle_options(
             seed, width, height, trusted_scripts, script_dir, script_limits, caches, script_hosts, script_texts)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-            # a negative seed would play its absolute value's battle (Python's generator takes the
-            # magnitude), a silent alias: refused, as every --seed flag and scenario refuses it
-            raise IllegalCommand(f"seed must be a whole number in 0..2**63-1, not {seed!r}")
+        # a negative seed would play its absolute value's battle (Python's generator takes the
+        # magnitude), a silent alias: refused, as every --seed flag and scenario refuses it
+        seed = validate.within(seed, SEEDS, "seed")
         try:
             table = rules if isinstance(rules, Rules) else Rules.from_mapping(rules)
         except ValueError as err:  # (an IllegalCommand, as every refusal of the battle's arguments is)

@@ -52,7 +52,7 @@ from .errors import Limits, ScriptError, refuse_long_source
 from .messages import result_too_large
 from .nesting import MAX_NESTING, nesting_problem
 from .rewrite import RewriteError
-from .values import RESERVED_PREFIX, Bridge, clip, parse_methods, problem
+from .values import RESERVED_PREFIX, Bridge, clip, parse_host_methods, problem
 
 __all__ = ["InProcessHost"]
 
@@ -105,11 +105,7 @@ class InProcessHost:
         counted_builtins: bool = True,
         checked_ops: bool = True,
     ) -> None:
-        self._methods = parse_methods(methods)
-        self._commands = frozenset(commands)
-        unknown = self._commands - self._methods.keys()
-        if unknown:
-            raise ValueError(f"commands not among methods: {sorted(unknown)}")
+        self._methods, self._commands = parse_host_methods(methods, commands)
         self._method_names = frozenset(self._methods)
         self.limits = limits
         self._env = Environment(counted_builtins, checked_ops)

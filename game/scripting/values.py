@@ -107,6 +107,22 @@ def parse_methods(methods: Iterable[str] | Mapping[str, int | None]) -> dict[str
     return result
 
 
+def parse_host_methods(methods: Iterable[str] | Mapping[str, int | None], commands: Iterable[str]
+                       ) -> tuple[dict[str, int | None], frozenset[str]]:
+    """A host's methods (:func:`parse_methods`) and its commands: the subset of them a call may issue
+    only ``Limits.max_commands`` of. Both hosts take them alike, so one check refuses the same mistakes.
+
+    Raises:
+        TypeError: ``methods`` is a single string.
+        ValueError: a bad method name, or a command that is not among the methods.
+    """
+    parsed, names = parse_methods(methods), frozenset(commands)
+    unknown = names - parsed.keys()
+    if unknown:
+        raise ValueError(f"commands not among methods: {sorted(unknown)}")
+    return parsed, names
+
+
 def describe(exc: BaseException) -> str:
     """``"TypeName: message"`` unless the exception already is a relayed description."""
     if isinstance(exc, RemoteBridgeError):

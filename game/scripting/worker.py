@@ -29,7 +29,7 @@ from typing import Any
 from .calls import Weighed, check_call
 from .channel import Channel
 from .errors import Limits, ScriptError, refuse_long_source
-from .values import Bridge, parse_methods, problem
+from .values import Bridge, parse_host_methods, problem
 
 __all__ = ["WorkerHost"]
 
@@ -67,11 +67,7 @@ class WorkerHost:
     ) -> None:
         if start_method not in ("spawn", "forkserver", "subprocess"):
             raise ValueError("start_method must be 'spawn', 'forkserver' or 'subprocess'")
-        self.methods = parse_methods(methods)
-        self.command_names = frozenset(commands)
-        unknown = self.command_names - self.methods.keys()
-        if unknown:
-            raise ValueError(f"commands not among methods: {sorted(unknown)}")
+        self.methods, self.command_names = parse_host_methods(methods, commands)
         self._method_names = frozenset(self.methods)
         self.limits = limits
         context = None if start_method == "subprocess" else get_context(start_method)

@@ -146,7 +146,6 @@ class PoolEngine(Engine):
         self.executor = executor or pool_executor(workers, self.spawning)
         self.window = workers * 3
         self.submitted = 0  # battles given to this pool
-        self.recycled = 0
 
     def submit(self, chunk: Chunk) -> cf.Future[list[dict[str, Any]]]:
         if self.own and self.recycle_battles and self.submitted >= self.recycle_battles:
@@ -160,7 +159,6 @@ class PoolEngine(Engine):
         self.spawning = Spawning()
         self.executor = pool_executor(self.workers, self.spawning)
         self.submitted = 0
-        self.recycled += 1
         self.generation += 1  # a failure of the old pool must not restart the new one
 
     def wait(self, futures: set[Any]) -> tuple[set[Any], set[Any]]:
