@@ -146,7 +146,7 @@ class _Context:
 
 
 def _spawned(c: _Context, e: Spawned) -> str:
-    height = f", {_ft(e.z)} up" if e.z else ""
+    height = f", at height {_ft(e.z)}" if e.z else ""  # its feet, on the ground or aloft: not "up" from it
     return f"{c.name(e.entity) if c.names else e.name} ({e.team}) enters at ({e.x}, {e.y}){height}"
 
 

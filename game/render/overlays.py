@@ -104,8 +104,8 @@ class Overlays:
             power = battle.power(power_id)
         except (KeyError, ValueError):
             return None
-        key = (id(battle.state), user, power_id, battle.terrain.version, battle.state.positions_version,
-               len(battle.command_log))
+        key = (battle.world_name, user, power_id, battle.terrain.version, battle.state.positions_version,
+               battle.state.powers_version, len(battle.command_log))  # (id() of a gone battle is reused)
         if key != self._range_key or self._range is None:
             try:
                 self._range = battle.reach_squares(power_id, user) & ~battle.terrain.walls

@@ -34,7 +34,8 @@ class TerrainLayer:
                 ) -> pygame.Surface:
         """The map with walls, soft squares, heights, darkness, lights and fog, rebuilt when it changed;
         with ``unseen``, without those lights and areas (see :func:`game.render.lighting.without`)."""
-        key = (battle.terrain.version, id(battle.state.levels), tile, unseen)
+        key = (battle.world_name, battle.terrain.version, battle.state.levels_version, id(battle.state.levels),
+               tile, unseen)  # the battle by name: a gone one's id() is reused, and its versions start at 0
         cached = self._worlds.get(bool(unseen))
         if cached is None or cached[0] != key:
             cached = self._worlds[bool(unseen)] = (key, build_terrain(battle, tile, text, unseen))
