@@ -3,6 +3,8 @@ a drawn battle, damage no power dealt, and notes that do not depend on the order
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ KEEP = ROOT / "assets" / "scenarios" / "keep.toml"
 def _keep_with_team(tmp_path: Path, team: str) -> Path:
     """The shipped keep, its defenders' team renamed (the scenario's text is its own: a copy)."""
     text = KEEP.read_text(encoding="utf-8").replace("[teams.keep]", f"[teams.{team}]")
-    text = text.replace('team = "keep"', f'team = "{team}"')
+    text = text.replace('team = "keep"', f'team = {team}' if team.startswith('"') else f'team = "{team}"')
     path = tmp_path / "keep.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -40,6 +42,25 @@ def test_a_team_named_draw_is_refused_before_any_battle(tmp_path, capsys):
 
 def test_a_team_with_another_name_is_played(tmp_path):
     check_config(SimConfig(scenario=str(_keep_with_team(tmp_path, "drawbridge")), battles=1))
+
+
+@pytest.mark.parametrize("team", ["@SUM(1+1)", "-2+3+cmd|' /C calc'!A0", "+1"])
+def test_a_team_a_spreadsheet_would_run_as_a_formula_is_refused_before_any_battle(tmp_path, capsys, team):
+    """battles.csv's winner and first columns hold team names: a stranger's team named "@SUM(1+1)" (or a
+    DDE command starting with "-" or "+") was written there as it was, and a spreadsheet opening the
+    table ran it. Refused before any battle, in one line naming the key ("=" no team name holds)."""
+    scenario = _keep_with_team(tmp_path, json.dumps(team))  # a TOML basic string: quoted, escapes as JSON's
+    with pytest.raises(ValueError, match=rf"teams\.{re.escape(team)}: a team name starting with "
+                                         rf"'{re.escape(team[0])}' would be run as a formula .*rename the team"):
+        check_config(SimConfig(scenario=str(scenario), battles=1))
+    code = cli.main(["simulate", str(scenario), "--battles", "1", "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "would be run as a formula" in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_team_with_a_sign_inside_its_name_is_played(tmp_path):
+    check_config(SimConfig(scenario=str(_keep_with_team(tmp_path, '"keep+1"')), battles=1))
 
 
 THORNS = '''

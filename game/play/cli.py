@@ -148,7 +148,7 @@ def run_replay(args: argparse.Namespace) -> int:
     if matched:
         print(f"{args.file}: replayed {battle.round} rounds, {len(battle.state.events)} events: all matched")
     else:
-        print(f"{args.file}: MISMATCH: {first_mismatch}")
+        print(one_line(f"{args.file}: MISMATCH: {first_mismatch}"))  # (the file's own events, quoted)
     if not args.headless:
         from game.play import demo
 

@@ -25,6 +25,24 @@ from game.sim.tally import COUNTERS
 #: Failed battles whose seed and error are kept for the report (all are counted).
 MAX_KEPT_FAILURES = 200
 
+#: The first characters that make a spreadsheet read a cell of battles.csv as a formula (a tab or a
+#: line break too, which no team name holds): a stranger's team named "@SUM(1+1)" or
+#: "-2+3+cmd|' /C calc'!A0" would be run, as a formula or a command, by whoever opened the table.
+FORMULA_STARTS = ("=", "+", "-", "@")
+
+
+def team_column_problem(team: str) -> str | None:
+    """Why ``team`` cannot be a value of battles.csv's ``winner`` and ``first`` columns (and a team of
+    the table and summary.json), or None: ``draw``, which a drawn battle's row says (its wins would be
+    counted as draws and its draws as wins), or a name a spreadsheet would run as a formula."""
+    if team == DRAW:
+        return (f"a team named {DRAW!r} cannot be told apart from a drawn battle in the table, battles.csv and "
+                f"summary.json")
+    if team.startswith(FORMULA_STARTS):
+        return (f"a team name starting with {team[0]!r} would be run as a formula by a spreadsheet opening "
+                f"battles.csv (its winner and first columns hold team names)")
+    return None
+
 _Z95 = 1.959963984540054
 #: What the table shows for a rate or a mean over no battle (a variant whose every battle failed).
 NO_BATTLES = "-"

@@ -46,8 +46,15 @@ from game.sim.flags import one_line
 from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
 from game.sim.plots import plot
 from game.sim.provenance import provenance
-from game.sim.report import MAX_KEPT_FAILURES, CsvSink, Failure, VariantStats, format_table, with_paired
-from game.sim.runner import DRAW
+from game.sim.report import (
+    MAX_KEPT_FAILURES,
+    CsvSink,
+    Failure,
+    VariantStats,
+    format_table,
+    team_column_problem,
+    with_paired,
+)
 from game.sim.schedule import schedule
 from game.sim.variants import check_distinct
 from game.sim.worker import Chunk
@@ -152,7 +159,8 @@ def check_config(config: SimConfig) -> list[Scenario]:
 
     Raises:
         ScenarioError / ValueError: an unknown policy or engine, a scenario or override that cannot be used,
-            or a team named as a drawn battle is (``runner.DRAW``).
+            or a team battles.csv cannot hold (``report.team_column_problem``: named as a drawn battle
+            is, or as a spreadsheet formula starts).
     """
     ai.parse_policies(config.policy)  # raises ValueError for an unknown policy, in one line
     if config.engine not in ENGINES:
@@ -163,11 +171,10 @@ def check_config(config: SimConfig) -> list[Scenario]:
     teams = {c.team for c in scenarios[0].creatures} if scenarios else set()
     ai.policies_for(config.policy, teams, str(config.scenario))
     for scenario in scenarios:
-        if DRAW in scenario.teams:
-            # a row's winner says "draw" for a drawn battle: this team's wins would be counted as draws
-            # (and its draws as wins), with the first-mover rate and the paired differences built on them
-            raise ValueError(f"{config.scenario}: teams.{DRAW}: a team named {DRAW!r} cannot be told apart from "
-                             f"a drawn battle in the table, battles.csv and summary.json: rename the team")
+        for team in scenario.teams:  # (each one's name is printable: the scenario's load checked it)
+            problem = team_column_problem(team)
+            if problem:
+                raise ValueError(f"{config.scenario}: teams.{team}: {problem}: rename the team")
     return scenarios
 
 
