@@ -254,9 +254,9 @@ def _area(c: _Context, e: AreaCreated) -> str:
 
 
 def _effect_ended(c: _Context, e: EffectEnded) -> str:
-    # the event's entity is the power's user, not whom the power touched: "Blind on the lantern-bearer
-    # ends" read as the lantern-bearer's sight coming back when it was the one who cast it
-    return f"{c.name(e.entity)}'s {c.power(e.power)} ends ({e.reason})"
+    # its user, not whom it touched ("Blind on the bearer ends" read as sight back); -1: a reaction's
+    whose = f"{c.name(e.entity)}'s {c.power(e.power)}" if e.entity >= 0 else "What a reaction script made"
+    return f"{whose} ends ({e.reason})"
 
 
 Formatter = Callable[[_Context, Any], str]

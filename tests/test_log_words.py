@@ -1,0 +1,77 @@
+"""What the log says of a creature's height and of a reaction's effects: a knight standing on a 20 ft
+hill was logged "20 ft up" (a flier's words) and one in a pit "-20 ft up"; the light a reaction
+script made ended as "#-1's script ends"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from game import Battle
+from game.battle.log import format_events
+from game.content.scenario import load_scenario
+
+
+def _entered(ground: float) -> str:
+    b = Battle(seed=1, width=4, height=3)
+    b.set_ground(1, 1, ground)
+    b.spawn("Knight", 1, 1, team="a")
+    [line] = [line for line in format_events(b, b.events) if "enters" in line]
+    return line
+
+
+def test_a_creature_on_a_hill_enters_at_its_height_not_up() -> None:
+    line = _entered(20)
+    assert line.endswith("Knight (a) enters at (1, 1), at height 20 ft") and " up" not in line
+
+
+def test_a_creature_in_a_pit_enters_at_a_height_below_level() -> None:
+    assert _entered(-20).endswith("Knight (a) enters at (1, 1), at height -20 ft")
+
+
+def test_a_creature_on_level_ground_says_no_height() -> None:
+    assert _entered(0).endswith("Knight (a) enters at (1, 1)")
+
+
+REACTION_LIGHT = """
+name = "Reaction light"
+seed = 3
+reactions = ["glow.star"]
+[map]
+rows = ["......", "......"]
+[map.legend]
+"." = { ground = 0 }
+[teams.a]
+[teams.b]
+[[creatures]]
+key = "x"
+team = "a"
+x = 0
+y = 0
+health = 30
+powers = ["strike"]
+[[creatures]]
+key = "y"
+team = "b"
+x = 5
+y = 1
+health = 30
+powers = ["strike"]
+"""
+
+
+def test_what_a_reaction_script_made_ends_without_a_creature_number(tmp_path: Path) -> None:
+    """A reaction has no user: the light it made ended as "#-1's script ends (duration over)"."""
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "glow.star").write_text('def on_round_end(ctx, event):\n'
+                                                    '    ctx.create_light(2, 1, 5, "poor", 1)\n')
+    (tmp_path / "light.toml").write_text(REACTION_LIGHT)
+    battle = load_scenario(tmp_path / "light.toml").build(seed=3)
+    try:
+        battle.start_combat()
+        battle.run(3)
+        lines = format_events(battle, battle.events)
+    finally:
+        battle.close()
+    ended = [line for line in lines if " ends (" in line]
+    assert ended and all("What a reaction script made ends (duration over)" in line for line in ended)
+    assert not any("#-1" in line for line in lines)
