@@ -189,6 +189,10 @@ def play(scenario_path: str | Path, out: Path, rounds: int = DEFAULT_ROUNDS, see
         write_out(lambda to: window.screenshot(str(to), app.ui), path)
         shots.append(path)
 
+    def log_lines() -> list[str]:
+        events = app.battle.events
+        return format_with_notes(app.battle, events, app.flow.reasons) if explain else format_events(app.battle, events)
+
     try:
         shoot(out / "turn-000.png")
         turn = 0
@@ -204,10 +208,13 @@ def play(scenario_path: str | Path, out: Path, rounds: int = DEFAULT_ROUNDS, see
         if not app.ui.banner:
             app.ui.message = f"Stopped after round {app.battle.round} (--rounds {rounds})"
         shoot(out / "final.png")
-        events = app.battle.events
-        lines = format_with_notes(app.battle, events, app.flow.reasons) if explain else \
-            format_events(app.battle, events)
+        lines = log_lines()
         write_log(out / "combat-log.txt", lines)
+    except KeyboardInterrupt:  # Ctrl+C: --out holds this run's turns and log so far, not an older run's too
+        write_log(out / "combat-log.txt", [*log_lines(), f"Interrupted in round {app.battle.round}"])
+        clear_unwritten(out, "turn-*.png", shots)
+        clear_unwritten(out, "final.png", shots)
+        raise
     finally:
         window.close()
     clear_unwritten(out, "turn-*.png", shots)

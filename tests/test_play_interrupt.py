@@ -1,0 +1,37 @@
+"""Ctrl+C in ``play --headless`` leaves ``--out`` as this run's so far: its turn pictures and its log
+with a last line saying so. It left the new run's first turns beside an older run's later turns,
+``final.png`` and ``combat-log.txt``, a folder that disagreed with itself."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.play import headless
+from game.play.flow import TurnFlow
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_an_interrupted_headless_play_leaves_only_its_own_outputs(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    for old in [*(f"turn-{i:03d}.png" for i in range(30)), "final.png", "combat-log.txt"]:
+        (tmp_path / old).write_text("an older run's")
+    real_step, steps = TurnFlow.step, []
+
+    def step_then_ctrl_c(self: TurnFlow, *args: Any) -> bool:
+        steps.append(1)
+        if len(steps) > 6:
+            raise KeyboardInterrupt
+        return real_step(self, *args)
+
+    monkeypatch.setattr(TurnFlow, "step", step_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path, rounds=5)
+    pictures = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert pictures and "final.png" not in pictures
+    assert all((tmp_path / name).read_bytes() != b"an older run's" for name in pictures)
+    log = (tmp_path / "combat-log.txt").read_text(encoding="utf-8")
+    assert "an older run's" not in log and log.rstrip().splitlines()[-1].startswith("Interrupted in round ")
