@@ -211,3 +211,17 @@ def test_the_keypads_digits_choose_powers_and_its_enter_plays_the_computers_turn
     assert b.current_actor == orc
     app.handle(Key("enter"))
     assert b.current_actor != orc and app.ui.message.startswith("The computer played 1 turn"), app.ui.message
+
+
+def test_a_hot_seat_banner_names_the_winner_without_telling_both_players_they_won() -> None:
+    """Two human teams at one window: "Blue won ... - you win" was said to red's player too."""
+    b = Battle(seed=4, width=8, height=4)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], attack_bonus=30)
+    foe = b.spawn("Foe", 2, 1, team="red", powers=["strike"], health=1, defense=1, prepared=False)
+    app = App(b, {"blue", "red"})
+    app.handle(Key("return"))
+    assert b.current_actor == hero
+    app.handle(Key("1"))
+    app.handle(Click((2, 1)))
+    assert not b.can_act(foe)
+    assert app.ui.banner == "Blue won in round 1"

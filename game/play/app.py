@@ -146,7 +146,8 @@ class App(Orders):
         if won == "":
             self.ui.banner = f"Nobody is left standing (round {self.battle.round})"
         else:
-            mine = " - you win" if won in self.ui.human_teams else (" - you lose" if self.ui.human_teams else "")
+            humans = self.ui.human_teams  # hot seat (two human teams): the winner is named, no "you"
+            mine = "" if len(humans) != 1 else " - you win" if won in humans else " - you lose"
             self.ui.banner = f"{won.capitalize()} won in round {self.battle.round}{mine}"
         self.ui.message = self.ui.banner
         self.ui.banner_hint = banner_hint(bool(getattr(self.scenario, "path", None)), self.save_path.is_file())
