@@ -139,6 +139,7 @@ def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
     assert not b.can_act(foe)
     assert app.ui.banner == "Blue won in round 1 - you win"
     assert app.ui.message == app.ui.banner
+    assert app.ui.actor is None and app.ui.up_next == ()  # the fallen foe is not "now" in the turn strip
     app.handle(Key("space"))  # nothing more to play: the flow stops, and both still say so
     assert app.flow.over() and app.ui.message == app.ui.banner
     assert not any(isinstance(e, Moved) and e.entity == foe for e in b.events)

@@ -160,14 +160,15 @@ class App(Orders):
             Whether a turn of the person's began (its prompt is now the status message).
         """
         ui, b = self.ui, self.battle
-        actor = self.flow.actor if self.play_round is None else None
+        over = self.winner() is not None  # decided: nobody's turn is "now" in the strip, not even the fallen's
+        actor = self.flow.actor if self.play_round is None and not over else None
         new_turn = actor != ui.actor
         if new_turn and actor is not None and self.controls(actor):
             self.select(actor)
             ui.message = f"{b.display_name(actor)}'s turn: move and use a power, then End turn (Space)"
             if self.window is not None:
                 self.window.centre_on(b.get(actor, Position).square)
-        ui.actor, ui.up_next = actor, tuple(self.flow.up_next())
+        ui.actor, ui.up_next = actor, () if over else tuple(self.flow.up_next())
         self.fog.update(self)
         self.fog.note_turn(ui, new_turn)
         if ui.selected is not None and not ui.shows(ui.selected):
