@@ -115,3 +115,15 @@ def test_a_button_pressed_while_picking_a_round_closes_the_picker_and_the_next_e
     app.handle(Key("r"))
     app.handle(Click((3, 3), 1))  # a click on the map too
     assert not app.picker.active
+
+
+def test_f5_reloads_while_the_rewind_picker_is_open_as_ctrl_r_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The picker took F5 as one of its keys and did nothing; Ctrl+R closed it and reloaded."""
+    app = _app(policy="greedy")
+    _play_until_round(app, 2)
+    reloads: list[int] = []
+    monkeypatch.setattr(app, "reload", lambda: reloads.append(1))
+    app.handle(Key("r"))
+    assert app.picker.active
+    app.handle(Key("f5"))
+    assert reloads == [1] and not app.picker.active

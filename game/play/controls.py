@@ -124,15 +124,15 @@ def _key(app: App, key: Key) -> None:
     """A key: the help toggles; over the help only Esc and the Ctrl keys act (Space would play a
     round unseen); Ctrl+S/L/Q/R save, load, quit and reload, also while the rewind picker is open
     (they close it); the picker takes the other keys while it is open; else Esc cancels and the
-    plain keys act."""
+    plain keys act. F5 acts as Ctrl+R does."""
     if is_help_key(key):
         app.ui.show_help = not app.ui.show_help
-    elif app.ui.show_help and not key.ctrl:
+    elif app.ui.show_help and not key.ctrl and key.name != "f5":
         if key.name == "escape":
             app.ui.show_help = False
-    elif key.ctrl and key.name in CTRL_KEYS:
+    elif (key.ctrl and key.name in CTRL_KEYS) or key.name == "f5":  # F5 is Ctrl+R's other key
         app.picker.active = False
-        getattr(app, CTRL_KEYS[key.name])()
+        getattr(app, "reload" if key.name == "f5" else CTRL_KEYS[key.name])()
     elif app.picker.active:
         app.picker.key(app, key.name)
     elif key.name == "escape":
@@ -152,8 +152,6 @@ def _plain_key(app: App, name: str) -> None:
         app.next_creature()
     elif name in REWIND_KEYS:
         app.picker.open(app, REWIND_KEYS[name])
-    elif name == "f5":
-        app.reload()
     elif name in ANIMATION_KEYS:
         _animation_key(app, name)
     elif name in ARROWS and app.window is not None:
