@@ -7,7 +7,7 @@ heals, conditions); this module only weighs them (see :class:`game.ai.tactical_t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from components.forecasts import Outcome, ScriptForesight, UseOutcome
 from game.ai.tactical_conditions import condition_worth
@@ -155,22 +155,40 @@ def _foreseen(turn: Turn, power: str, aimed: tuple[Any, Any], hit: int | None, r
     return found
 
 
-def aims(turn: Turn, power: Any, square: tuple[int, int]) -> list[dict[str, Any]]:
-    """The aims worth forecasting for one power from ``square``: the nearest creatures it could help
-    or harm (enemies still standing before downed ones), their squares for an area aimed at a point,
-    or nothing for an area around the user."""
-    helps = power.healing is not None or power.targets in ("ally", "allies")
-    pool = turn.friends if helps else turn.enemies
-    if power.targets == "self":
-        return [{}] if power.healing is not None else []
-    z = turn.z[turn.me] if square == turn.here else float(turn.battle.state.terrain.ground[square])
+class _Aiming(NamedTuple):
+    """One power as :func:`aims` reads it from any square: worked out once a call of
+    :func:`uses_from_each`, not once a square (a plan asks each power's aims from a handful)."""
+
+    power: Any
+    helps: bool  # it heals or is meant for friends: aimed at the nearest friends, else the nearest enemies
+    reach: float  # its reach, and what an area reaches past its aim point (a burst) or out along itself (a cone)
+
+
+def _aiming(turn: Turn, power: Any) -> _Aiming | None:
+    """``power``'s part of :func:`aims`, the same from every square; None for a power aimed at its
+    user that heals nothing (no aim is worth a forecast)."""
+    if power.targets == "self" and power.healing is None:
+        return None
     reach = reach_ft(power, turn.rules)
-    if power.area is not None:  # an area reaches past its aim point (a burst) or out along itself (a cone)
+    if power.area is not None:
         reach += power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
-    away = turn.apart(square, z, helps)  # (each of the pool's)
-    up = turn.standing
-    near = sorted([c for c in pool if away[c] <= reach],
-                  key=lambda c: (not helps and c not in up, away[c]))[: turn.weights.targets]
+    return _Aiming(power, power.healing is not None or power.targets in ("ally", "allies"), reach)
+
+
+def aims(turn: Turn, aiming: _Aiming, square: tuple[int, int], z: float) -> list[dict[str, Any]]:
+    """The aims worth forecasting for one power (``aiming``: see :func:`_aiming`) from ``square`` (its
+    user standing there at height ``z``): the nearest creatures it could help or harm (enemies still
+    standing before downed ones), their squares for an area aimed at a point, or nothing for an area
+    around the user."""
+    power, helps = aiming.power, aiming.helps
+    if power.targets == "self":
+        return [{}]  # (a heal: see _aiming)
+    away, reach = turn.apart(square, z, helps), aiming.reach  # (each of the pool's)
+    near = [c for c in (turn.friends if helps else turn.enemies) if away[c] <= reach]
+    if len(near) > 1:  # (the sort's key is asked of each, even of one)
+        up = turn.standing
+        near.sort(key=lambda c: (not helps and c not in up, away[c]))
+    near = near[: turn.weights.targets]
     if power.single_target:
         return [{"target": c} for c in near]
     if power.aims_at_point or power.needs_direction:
@@ -269,14 +287,16 @@ def uses_from_each(turn: Turn, squares: list[tuple[int, int]]) -> list[list[Choi
     """:func:`uses_from` for each of ``squares``: the battle is asked about all those not weighed yet
     in one call (``Battle.outcomes_each``), since the user's side of a use is the same from each."""
     asks = []
+    # light, darkness, flight, blinks: the tactical player does not weigh them here
+    aiming = [a for a in (_aiming(turn, power) for power in turn.powers
+                          if power.damage is not None or power.healing is not None or power.conditions
+                          or power.push_ft or power.pull_ft or power.script) if a is not None]
+    ground = turn.battle.state.terrain.ground
     for square in dict.fromkeys(squares):
         if square in turn.uses_seen:
             continue
-        asked = [(power.id, aim) for power in turn.powers
-                 # light, darkness, flight, blinks: the tactical player does not weigh them here
-                 if power.damage is not None or power.healing is not None or power.conditions or power.push_ft
-                 or power.pull_ft or power.script
-                 for aim in aims(turn, power, square)]
+        z = turn.z[turn.me] if square == turn.here else float(ground[square])
+        asked = [(a.power.id, aim) for a in aiming for aim in aims(turn, a, square, z)]
         if not asked:  # a square in reach of no one asks nothing
             turn.uses_seen[square] = []
         else:
