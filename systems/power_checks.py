@@ -30,6 +30,10 @@ from systems.state import BattleState
 from systems.visibility import level_at, seen_from, sight_value, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
+#: A reach longer than this many squares is a shot: the threat forecast and the planner measure it as
+#: the straight distance, and a blow at hand (a reach this long or shorter) by the walk to the target.
+AT_HAND_SQUARES = 2
+
 
 def reach_ft(power: Power, rules: Rules) -> float:  # a power's reach; distances are systems.geometry's
     """How far a power reaches: its range, or one square (melee) when it lists none."""

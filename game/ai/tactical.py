@@ -29,6 +29,7 @@ from systems.actions import walk
 from systems.drops import fall_dice_many, fall_odds, least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft, distances_3d_ft
 from systems.paths import UNREACHABLE
+from systems.power_checks import AT_HAND_SQUARES
 
 __all__ = ["DEFAULT", "Choice", "Decision", "Weights", "longest_reach", "plan", "shortlist", "uses_from"]
 
@@ -122,7 +123,7 @@ def _next_turn(turn: Turn, threat: Threat, z: float, field: np.ndarray) -> float
     enemy still standing would be in its reach next turn (:meth:`Turn.strikable_next_turn`), or if an
     enemy whose own blows are at hand could reach it there this round (it comes to strike, and stands in
     reach after)."""
-    at_hand = 2 * turn.rules.square_ft
+    at_hand = AT_HAND_SQUARES * turn.rules.square_ft
     able = turn.strikes_next_turn(threat.square, z, field) or any(
         turn.menace_reach(s.enemy) <= at_hand for s in threat.sources)
     return turn.weights.tempo * turn.menace(turn.me) if able else 0.0

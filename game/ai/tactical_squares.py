@@ -19,6 +19,7 @@ from game.ai.tactical_turn import Turn
 from systems.drops import least_hurtful_drop_ft
 from systems.geometry import distances_3d_ft_to
 from systems.paths import UNREACHABLE
+from systems.power_checks import AT_HAND_SQUARES
 
 
 def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> list[tuple[int, int]]:
@@ -75,7 +76,7 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     ranked = list(rank)
     nearest = sorted(enemies, key=lambda e: float(field[turn.square[e]]))[:3]
     cover = battle.cover_map(nearest, ranked)
-    ranged = reach > 2 * turn.rules.square_ft
+    ranged = reach > AT_HAND_SQUARES * turn.rules.square_ft
     shots = battle.open_shots(turn.me, ranked, enemies) if ranged else dict.fromkeys(ranked, 0)
     ranked.sort(key=lambda s: (rank[s][0], -(cover[s] + shots[s]), rank[s][1]))
     chosen = ranked[: w.shortlist]

@@ -20,6 +20,7 @@ from systems.actions import walk_speed
 from systems.damage import hits_to_die
 from systems.drops import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
+from systems.power_checks import AT_HAND_SQUARES
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 
@@ -159,7 +160,7 @@ class Turn:
         self.own_reach: float | None = None
         # next turn's blow (strikable_next_turn) is held to its walk plus its reach, and a blow at hand (not
         # a shot) also to its way round and to the height below it that a walk down stops at
-        self.shoots = self.reach() > 2 * self.rules.square_ft
+        self.shoots = self.reach() > AT_HAND_SQUARES * self.rules.square_ft
         self.next_within = self.speed + self.reach()
         self.next_hurts = math.inf if self.shoots else least_hurtful_drop_ft(self.rules)
         # a flight of its own that runs out before its next turn: wherever it then hangs over lower ground, it

@@ -24,7 +24,7 @@ from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import CoverTest, cover_lookup
 from systems.geometry import distance_3d_ft
-from systems.power_checks import attack_chance, heights_at, power_ids, reach_ft
+from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft
 from systems.visibility import Visibility, level_at, vision_level, vision_value
 from systems.vitals import can_act, is_dead, is_flying
 
@@ -242,7 +242,7 @@ class Tactics(TacticMaps):
         ``systems.cover.cover_lookup``'s test)."""
         best: ThreatSource | None = None
         rules = self.state.rules
-        at_hand = 2 * rules.square_ft
+        at_hand = AT_HAND_SQUARES * rules.square_ft
         away: float | None = None
         for power, reach, average in menace.powers:
             if reach > at_hand and (menace.flying or menace.z - z <= reach):
@@ -320,10 +320,10 @@ class Tactics(TacticMaps):
             # it must come down, and the fall down is longer than a round's: still falling at the
             # round's end, it strikes nothing this round
             return False
-        if reach > 2 * rules.square_ft:  # a ranged power: the straight distance
+        if reach > AT_HAND_SQUARES * rules.square_ft:  # a ranged power: the straight distance
             return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach
         costs = walks.get(menace.enemy)
         if costs is None:
             costs = walks[menace.enemy] = self.state.paths.costs_up_to(
-                menace.square, menace.speed + 2 * rules.square_ft, menace.flying)
+                menace.square, menace.speed + AT_HAND_SQUARES * rules.square_ft, menace.flying)
         return costs.item(at) <= menace.speed + reach  # (``item``: a Python int, not a numpy scalar)
