@@ -16,6 +16,11 @@ from systems.grants import revoke_condition
 from systems.state import BattleState, Phase
 
 
+def runs_out(effect: ActiveEffect, round_now: int) -> bool:
+    """Whether the effect's duration is over when round ``round_now`` ends (it ends then)."""
+    return effect.ends_after_round <= round_now
+
+
 def end_effect(state: BattleState, effect: ActiveEffect, reason: str) -> None:
     """Revert one effect's grants and record that it ended. Safe to call once per effect only."""
     if effect.ended:
@@ -49,6 +54,6 @@ class EffectSystem(esper.Processor):
             return
         state = self.state
         for effect in list(state.effects.values()):
-            if effect.ends_after_round <= state.round:
+            if runs_out(effect, state.round):
                 del state.effects[effect.id]
                 end_effect(state, effect, "duration over")

@@ -24,7 +24,7 @@ def test_light_lasts_its_duration_then_visibility_is_back():
         assert (made.what, made.x, made.y, made.radius_ft, made.level) == ("light", 6, 2, 20.0, "normal")
         assert b.visibility_at(6, 2) == Visibility.NORMAL and b.visibility_at(2, 2) == Visibility.NORMAL
         [effect] = b.effects()
-        assert effect["power"] == "light" and effect["ends_after_round"] == 1 + 3
+        assert effect["power"] == "light" and effect["ends_after_round"] == 1 + 3 and not effect["ends_this_round"]
         while b.round < 4:
             b.tick()
             if b.round < 4:

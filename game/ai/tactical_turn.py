@@ -165,8 +165,8 @@ class Turn:
         self.next_hurts = math.inf if self.shoots else least_hurtful_drop_ft(self.rules)
         # a flight of its own that runs out before its next turn: wherever it then hangs over lower ground, it
         # falls (the battle's effects say when each ends; the tactical player counts that fall in a move's cost)
-        self.flight_ends = any(e["user"] == me and battle.power(e["power"]).flight
-                               and e["ends_after_round"] <= battle.round for e in battle.effects())
+        self.flight_ends = any(e["user"] == me and e["ends_this_round"] and battle.power(e["power"]).flight
+                               for e in battle.effects())
         self.menace_seen: dict[int, float] = {}
         self.reaches_seen: dict[int, float] = {}  # each creature's longest damaging reach (its powers' data)
         self.shares: dict[int, float] = {}

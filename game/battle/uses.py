@@ -20,6 +20,7 @@ from game.battle.world import BattleCore, command, entry
 from systems import rolls
 from systems.areas import area_centre, area_squares, squares_reached
 from systems.cover import has_cover
+from systems.effects import runs_out
 from systems.geometry import distances_3d_ft, within_radius
 from systems.power_checks import reach_ft, use_problem, user_problem
 from systems.state import check_stamp
@@ -127,9 +128,10 @@ class PowerUses(BattleCore):
 
     @entry
     def effects(self) -> list[dict[str, Any]]:
-        """Ongoing effects: id, power, user, last round."""
-        return [{"id": e.id, "power": e.power, "user": e.user, "ends_after_round": e.ends_after_round}
-                for e in self.state.effects.values()]
+        """Ongoing effects: id, power, user, last round, and whether this round's end ends it."""
+        now = self.state.round
+        return [{"id": e.id, "power": e.power, "user": e.user, "ends_after_round": e.ends_after_round,
+                 "ends_this_round": runs_out(e, now)} for e in self.state.effects.values()]
 
     @entry
     def can_see(self, viewer: int, target: int | tuple[int, int]) -> bool:
