@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from components import Conditions, Fatigue, Health, Movement
+from collections.abc import Set
+
+from components import Conditions, Falling, Fatigue, Health, Movement
 
 #: The conditions under which a creature carries out no command of its own, worst first.
 HELPLESS = ("dead", "unconscious", "downed")
@@ -24,6 +26,13 @@ def is_dead(health: Health, fatigue: Fatigue) -> bool:
 def can_act(conditions: Conditions) -> bool:
     """Whether a creature can carry out its own commands: not downed, unconscious or dead."""
     return conditions.active.isdisjoint(_HELPLESS)
+
+
+def takes_its_turn(active: Set[str], falling: Falling) -> bool:
+    """Whether a creature with these ``active`` conditions can play a turn now: not dead, unconscious
+    or downed, and not still falling from an earlier round (a faller does nothing until it lands).
+    What the computer players and the threat forecast ask of each creature, mine or an enemy."""
+    return active.isdisjoint(_HELPLESS) and falling.start_z is None
 
 
 def stands_if_healed(conditions: Conditions) -> bool:

@@ -22,7 +22,7 @@ from game.ai.info import BaselineCaches, PowerInfo
 from game.ai.maps import SightTable, area_key
 from systems.geometry import distance_3d_ft, distance_ft
 from systems.vitals import HELPLESS as RULES_HELPLESS
-from systems.vitals import is_dead
+from systems.vitals import is_dead, takes_its_turn
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 
@@ -143,9 +143,8 @@ class View:
 
 
 def can_act(view: View) -> bool:
-    if view.conditions & HELPLESS:
-        return False
-    return esper.component_for_entity(view.entity, Falling).start_z is None
+    """Whether the creature can play this turn (``systems.vitals.takes_its_turn``)."""
+    return takes_its_turn(view.conditions, esper.component_for_entity(view.entity, Falling))
 
 
 def can_move(view: View) -> bool:

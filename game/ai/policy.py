@@ -21,6 +21,7 @@ from game.ai import tactical
 from game.ai.baseline import PLANNERS, expected_of
 from game.ai.board import Command, View, area_expected, area_victims, can_act
 from game.ai.tactical import Decision
+from systems.vitals import takes_its_turn
 
 #: Every policy, with what it does in two lines (the README and ``--help`` show these).
 POLICY_HELP: Mapping[str, str] = MappingProxyType({
@@ -128,7 +129,7 @@ def decide(battle: Any, entity: int, policy: str = DEFAULT_POLICY, rng: random.R
         return Decision((), "not alive")
     allowed = None if powers is None else powers.get(entity)
     if policy == "tactical":  # it reads the board through the forecasts: no baseline view to build
-        if not battle.can_act(entity) or battle.get(entity, Falling).start_z is not None:
+        if not takes_its_turn(battle.conditions(entity), battle.get(entity, Falling)):
             return Decision((), "cannot act")
         return tactical.plan(battle, entity, reserved, allowed)
     view = View(battle, entity, allowed)
