@@ -9,6 +9,7 @@ from pathlib import Path
 from game import Battle
 from game.battle.log import format_events
 from game.content.scenario import load_scenario
+from tests.scenario_steps import two_sided
 
 
 def _entered(ground: float) -> str:
@@ -32,31 +33,6 @@ def test_a_creature_on_level_ground_says_no_height() -> None:
     assert _entered(0).endswith("Knight (a) enters at (1, 1)")
 
 
-REACTION_LIGHT = """
-name = "Reaction light"
-seed = 3
-reactions = ["glow.star"]
-[map]
-rows = ["......", "......"]
-[map.legend]
-"." = { ground = 0 }
-[teams.a]
-[teams.b]
-[[creatures]]
-key = "x"
-team = "a"
-x = 0
-y = 0
-health = 30
-powers = ["strike"]
-[[creatures]]
-key = "y"
-team = "b"
-x = 5
-y = 1
-health = 30
-powers = ["strike"]
-"""
 
 
 def test_what_a_reaction_script_made_ends_without_a_creature_number(tmp_path: Path) -> None:
@@ -64,7 +40,7 @@ def test_what_a_reaction_script_made_ends_without_a_creature_number(tmp_path: Pa
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "glow.star").write_text('def on_round_end(ctx, event):\n'
                                                     '    ctx.create_light(2, 1, 5, "poor", 1)\n')
-    (tmp_path / "light.toml").write_text(REACTION_LIGHT)
+    (tmp_path / "light.toml").write_text(two_sided("Reaction light", 'reactions = ["glow.star"]'))
     battle = load_scenario(tmp_path / "light.toml").build(seed=3)
     try:
         battle.start_combat()

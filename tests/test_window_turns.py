@@ -127,16 +127,22 @@ def test_the_turn_strip_outlines_who_acts_now_and_names_who_is_next() -> None:
         assert (edge == theme.ACCENT) == (e == b.current_actor), b.name(e)
 
 
-def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
+def _hero_fells_the_foe(human_teams: set[str]) -> tuple[App, Battle, int]:
+    """Blue's hero strikes red's one foe down on the first turn, in a window where ``human_teams`` play."""
     b = Battle(seed=4, width=8, height=4)
     hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], attack_bonus=30)
     foe = b.spawn("Foe", 2, 1, team="red", powers=["strike"], health=1, defense=1, prepared=False)
-    app = App(b, {"blue"})
+    app = App(b, human_teams)
     app.handle(Key("return"))
     assert b.current_actor == hero
     app.handle(Key("1"))
     app.handle(Click((2, 1)))
     assert not b.can_act(foe)
+    return app, b, foe
+
+
+def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
+    app, b, foe = _hero_fells_the_foe({"blue"})
     assert app.ui.banner == "Blue won in round 1 - you win"
     assert app.ui.message == app.ui.banner
     assert app.ui.actor is None and app.ui.up_next == ()  # the fallen foe is not "now" in the turn strip
@@ -216,13 +222,5 @@ def test_the_keypads_digits_choose_powers_and_its_enter_plays_the_computers_turn
 
 def test_a_hot_seat_banner_names_the_winner_without_telling_both_players_they_won() -> None:
     """Two human teams at one window: "Blue won ... - you win" was said to red's player too."""
-    b = Battle(seed=4, width=8, height=4)
-    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], attack_bonus=30)
-    foe = b.spawn("Foe", 2, 1, team="red", powers=["strike"], health=1, defense=1, prepared=False)
-    app = App(b, {"blue", "red"})
-    app.handle(Key("return"))
-    assert b.current_actor == hero
-    app.handle(Key("1"))
-    app.handle(Click((2, 1)))
-    assert not b.can_act(foe)
+    app, _, _ = _hero_fells_the_foe({"blue", "red"})
     assert app.ui.banner == "Blue won in round 1"
