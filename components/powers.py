@@ -115,6 +115,8 @@ class Power:
     needs_direction: bool = field(init=False, repr=False, compare=False)
     #: No area, not on yourself, no teleport: one creature you can see within range.
     single_target: bool = field(init=False, repr=False, compare=False)
+    #: A point of its aim counts: where it is centred or lands, or where a cone or line faces.
+    takes_point: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         has_area = self.area is not None or self.creates_area is not None or self.creates_light is not None
@@ -122,6 +124,7 @@ class Power:
         object.__setattr__(self, "aims_at_point", self.range_ft is not None and (has_area or self.teleport))
         object.__setattr__(self, "needs_direction", self.area is not None and self.area.shape != "burst")
         object.__setattr__(self, "single_target", not has_area and self.targets != "self" and not self.teleport)
+        object.__setattr__(self, "takes_point", self.aims_at_point or self.needs_direction)
 
     @property
     def grants(self) -> tuple[str, ...]:

@@ -51,3 +51,21 @@ def test_what_a_reaction_script_made_ends_without_a_creature_number(tmp_path: Pa
     ended = [line for line in lines if " ends (" in line]
     assert ended and all("What a reaction script made ends (duration over)" in line for line in ended)
     assert not any("#-1" in line for line in lines)
+
+
+def test_a_use_is_logged_with_the_aim_its_power_reads() -> None:
+    """``use_power(mage, "fly", target=friend)`` flies the mage; the log said "Mage uses Fly on Friend".
+    A point given a strike is left out alike; the event still records the aim as given."""
+    b = Battle(seed=2, width=8, height=4)
+    mage = b.spawn("Mage", 1, 1, team="a", powers=["fly", "strike", "fireball"], initiative_bonus=50)
+    friend = b.spawn("Friend", 1, 2, team="a")
+    foe = b.spawn("Foe", 2, 1, team="b")
+    b.start_combat()
+    b.begin_round()
+    assert b.current_actor == mage
+    b.use_power(mage, "fly", target=friend)
+    b.use_power(mage, "strike", target=foe, point=(6, 3))
+    b.resolve_orders()
+    used = [line for line in format_events(b, b.events) if " uses " in line]
+    assert used[:2] == ["Round 1: Mage uses Fly", "Round 1: Mage uses Strike on Foe"]
+    assert [e.target for e in b.events if e.kind == "power_used"][:1] == [friend]

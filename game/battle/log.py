@@ -80,15 +80,18 @@ def _ft(value: float) -> str:
     return f"{value:g} ft"
 
 
+def _power_of(battle: Any, power_id: str) -> Any:
+    """The battle's power, or None when it does not know it (an unknown or removed power)."""
+    try:
+        return battle.power(power_id)
+    except Exception:  # (a battle stand-in without powers, too: its id still says what it was)
+        return None
+
+
 def _power_name(battle: Any, power_id: str) -> str:
     """The power's display name when the battle knows the power, else its id."""
-    getter = getattr(battle, "power", None)
-    if getter is not None:
-        try:
-            return str(getter(power_id).name)
-        except Exception:  # an unknown or removed power: its id still says what it was
-            pass
-    return str(power_id).replace("_", " ")
+    power = _power_of(battle, power_id)
+    return str(power.name) if power is not None else str(power_id).replace("_", " ")
 
 
 def source_text(battle: Any, source: str) -> str:
@@ -200,11 +203,11 @@ def _condition_gained(c: _Context, e: ConditionGained) -> str:
     return f"{c.name(e.entity)} is {e.condition}{why}"
 
 
-def _power_used(c: _Context, e: PowerUsed) -> str:
-    power = c.power(e.power)
-    if e.target is not None:
+def _power_used(c: _Context, e: PowerUsed) -> str:  # names only the aim the power reads (the event has it all)
+    power, data = c.power(e.power), _power_of(c.battle, e.power)
+    if e.target is not None and (data is None or data.single_target):
         return f"{c.name(e.entity)} uses {power} on {c.name(e.target)}"
-    if e.point is not None:
+    if e.point is not None and (data is None or data.takes_point):
         return f"{c.name(e.entity)} uses {power} at {tuple(e.point)}"
     return f"{c.name(e.entity)} uses {power}"
 
@@ -316,9 +319,7 @@ def describe(battle: Any, event: Any, names: dict[int, str] | None = None) -> st
         names: optional id -> name cache (``format_log`` passes one so it reads names once).
     """
     formatter = _formatter(event)
-    if formatter is None:
-        return _generic(battle, event, names)
-    return formatter(_Context(battle, names), event)
+    return _generic(battle, event, names) if formatter is None else formatter(_Context(battle, names), event)
 
 
 def _generic(battle: Any, event: Any, names: dict[int, str] | None) -> str:
@@ -352,9 +353,7 @@ def format_events(battle: Any, events: Iterable[Any], names: dict[int, str] | No
         if _is_fall_damage(items, index):
             lines[-1] += f", health {event.health}"
             continue
-        text = describe(battle, event, names)
-        prefix = f"Round {event.round}: " if event.round else "Setup: "
-        lines.append(prefix + text)
+        lines.append((f"Round {event.round}: " if event.round else "Setup: ") + describe(battle, event, names))
     return lines
 
 
