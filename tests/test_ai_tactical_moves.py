@@ -352,3 +352,25 @@ def test_a_veil_aimed_as_far_as_its_range_goes_is_in_range_when_diagonals_altern
     far = max(points, key=lambda p: distance_ft((0, 0), p, b.rules))
     assert distance_ft((0, 0), far, b.rules) == darkness.range_ft  # as far as the range goes, not past it
     assert b.forecast(me, "darkness", point=far).legal
+
+
+@pytest.mark.parametrize("enemy", [(3, 11), (11, 3), (5, 13), (13, 9), (1, 14)])
+def test_the_far_veil_point_is_in_range_in_every_direction_when_diagonals_alternate(enemy):
+    """Rounding the far point put it past the range in some directions (enemy at (3, 11): (2, 6), 35 ft
+    for a 30 ft power): it is kept within the range."""
+    from dataclasses import replace
+
+    from game.ai.tactical_turn import DEFAULT, Turn
+    from game.ai.tactical_veils import points_toward_enemy
+    from systems.geometry import distance_ft
+
+    b = Battle(seed=1, width=16, height=16, rules={"diagonal": "alternating"})
+    me = b.spawn("mage", 0, 0, team="a", powers=["darkness"], initiative_bonus=20)
+    b.spawn("archer", *enemy, team="b", powers=["shoot"])
+    b.start_combat()
+    b.begin_round()
+    reach = 30
+    darkness = replace(b.power("darkness"), range_ft=reach)
+    points = points_toward_enemy(Turn(b, me, None, DEFAULT), (0, 0), darkness)
+    far = points[-1]  # (the halfway point before it may lie past the range: the forecast says so)
+    assert len(points) == 2 and distance_ft((0, 0), far, b.rules) <= reach, points

@@ -40,7 +40,10 @@ def points_toward_enemy(turn: Turn, here: tuple[int, int], power: Power) -> list
     found = [(here[0] + round(dx / 2), here[1] + round(dy / 2))]
     if power.range_ft is not None and power.range_ft < apart:
         part = power.range_ft / apart
-        found.append((here[0] + round(dx * part), here[1] + round(dy * part)))
+        far = (here[0] + round(dx * part), here[1] + round(dy * part))
+        if distance_ft(here, far, turn.rules) > power.range_ft:  # rounded out of range (5-10-5 diagonals)
+            far = (here[0] + int(dx * part), here[1] + int(dy * part))  # toward itself: within it
+        found.append(far)
     return found
 
 
