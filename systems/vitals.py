@@ -35,10 +35,11 @@ def takes_its_turn(active: Set[str], falling: Falling) -> bool:
     return active.isdisjoint(_HELPLESS) and falling.start_z is None
 
 
-def stands_if_healed(conditions: Conditions) -> bool:
-    """Whether healing a downed creature above 0 Health leaves it able to act: a heal takes away
-    only ``downed``, so not when it is unconscious (its Fatigue) or dead too."""
-    return "unconscious" not in conditions.active and "dead" not in conditions.active
+def stands_if_healed(active: Set[str]) -> bool:
+    """Whether healing a downed creature with these ``active`` conditions above 0 Health leaves it
+    able to act: a heal takes away only ``downed``, so not when it is unconscious (its Fatigue) or
+    dead too. The heal's forecast and the computer player's worth of a heal both ask it."""
+    return "unconscious" not in active and "dead" not in active
 
 
 def helpless_state(conditions: Conditions) -> str | None:

@@ -21,6 +21,7 @@ from systems.damage import hits_to_die
 from systems.drops import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES
+from systems.vitals import stands_if_healed
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
 
@@ -289,7 +290,7 @@ class Turn:
         (a rally that stands a downed friend up, or an enemy)."""
         it = self.glance[creature]
         worth = self.weights.heal * min(amount, it.max_health - it.health)
-        if "downed" in it.conditions and "unconscious" not in it.conditions:  # a heal does not wake it
+        if "downed" in it.conditions and stands_if_healed(it.conditions):  # a heal does not wake it
             worth += (self.weights.revive + self.weights.kill + self.menace(creature)) * affected
         return worth
 

@@ -217,7 +217,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         # are healed nothing, which the healing's outcomes already count)
         downed = healing is not None and esper.component_for_entity(target, Health).current == 0
         revives = healing.at_least(1) if downed and healing is not None else 0.0
-        stands = revives if revives and stands_if_healed(esper.component_for_entity(target, Conditions)) else 0.0
+        stands = revives if revives and stands_if_healed(esper.component_for_entity(target, Conditions).active) else 0.0
         return TargetForecast(target, ally, full, attack, save, damage, healing, power.grants, pushed_to, fall,
                               downs, kills, revives, stands)
 
