@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from game.ai import DEFAULT_POLICY
 from game.play import headless
-from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
+from game.sim.flags import SEED, FlagError, OneLineParser, escaped, one_line, policy_spec, whole
 
 #: ``--rounds`` of demo and play: the parser refuses a bad one before anything runs, display or not.
 ROUNDS = whole(1, headless.MAX_ROUNDS)
@@ -51,7 +51,7 @@ def run_demo(args: argparse.Namespace) -> int:
         print(f"demo: {one_line(err)}", file=sys.stderr)
         return 2
     print("\n".join(lines))
-    print(f"\nScreenshots and combat-log.txt written to {args.out}/", file=sys.stderr)
+    print(f"\nScreenshots and combat-log.txt written to {escaped(args.out)}/", file=sys.stderr)
     return 0
 
 
@@ -86,7 +86,7 @@ def _play_headless(args: argparse.Namespace) -> int:
     print("\n".join(played.lines))
     result = f"{played.winner} won" if played.winner else ("nobody is left" if played.winner == "" else "undecided")
     print(f"\n{result} after {played.rounds} rounds; {len(played.shots)} screenshots and combat-log.txt "
-          f"written to {out}/", file=sys.stderr)
+          f"written to {escaped(str(out))}/", file=sys.stderr)
     return 0
 
 
@@ -120,7 +120,7 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"play: {one_line(err)}", file=sys.stderr)
         return 2
     if not loaded.human_teams:
-        print(f"{args.scenario}: no team has control = \"human\"; you will only watch", file=sys.stderr)
+        print(f"{escaped(args.scenario)}: no team has control = \"human\"; you will only watch", file=sys.stderr)
     if (note := headless.human_policy_note(args.policy, loaded.human_teams)) is not None:
         print(f"play: {note}", file=sys.stderr)
     App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
@@ -146,7 +146,7 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"replay: {one_line(err)}", file=sys.stderr)
         return 2
     if matched:
-        print(f"{args.file}: replayed {battle.round} rounds, {len(battle.state.events)} events: all matched")
+        print(f"{escaped(args.file)}: replayed {battle.round} rounds, {len(battle.state.events)} events: all matched")
     else:
         print(one_line(f"{args.file}: MISMATCH: {first_mismatch}"))  # (the file's own events, quoted)
     if not args.headless:

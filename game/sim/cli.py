@@ -27,6 +27,7 @@ from game.sim.flags import (
     OneLineParser,
     check_out_dir,
     check_scheduler,
+    escaped,
     one_line,
     policy_spec,
     seconds,
@@ -255,8 +256,8 @@ def report(result: SimResult) -> str:
     cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
     parsed = ai.parse_policies(c.policy)
     policies = ", ".join(f"{team}={ai.policy_of(parsed, team)}" for team in result.teams)
-    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, policies {policies}, "
-             f"engine {c.engine}{cut}",
+    lines = [f"{escaped(str(c.scenario))}: {result.done}/{result.total} battles, master seed {c.seed}, "
+             f"policies {policies}, engine {c.engine}{cut}",
              f"battles played with: {shlex.join(battle_flags(c))}",
              "", result.table(), ""]
     lines += notes(result)
@@ -277,7 +278,7 @@ def report(result: SimResult) -> str:
         else:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:
-        lines.append(f"wrote {path}")
+        lines.append(f"wrote {escaped(str(path))}")
     for problem in result.write_errors:
         lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
