@@ -76,6 +76,6 @@ def test_a_replays_power_overrides_are_held_to_the_scenarios_budgets(tmp_path: P
     document["powers"] = [["powers.blink.range_ft", 10000]]
     path.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(SaveError, match=r"wide\.json: its power overrides do not apply: \(with overrides "
-                                        r"powers\.blink\.range_ft=10000\) creatures: the teleports of the powers 2 "
+                                        r"powers\.blink\.range_ft=10000\): creatures: the teleports of the powers 2 "
                                         r"creatures may use reach 90,000 squares together .*expected 0\.\.65,536"):
         read_replay(path)

@@ -60,8 +60,8 @@ from game.content.references import check_script_overrides
 from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, failure, read_document
 from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
-from game.content.scenario_costs import area_problem
-from game.content.toml_values import toml_shown
+from game.content.scenario_costs import scenario_area_problem
+from game.content.toml_values import with_overrides
 
 __all__ = [
     "FORMAT_VERSION",
@@ -274,11 +274,9 @@ def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
         raise failure(path, f"its power overrides do not apply: {err}") from None
     # held to the scenario's budgets, as a sweep's are (game.sim.context): a window that loads the file
     # has its computer players plan with this table (a blink of 10,000 ft for every creature)
-    found = area_problem(scenario.creatures, powers, scenario.rules, scenario.width, scenario.height) \
-        if powers is not None else None
+    found = scenario_area_problem(scenario, powers) if powers is not None else None
     if found:
-        shown = ", ".join(f"{key}={toml_shown(value)}" for key, value in changed)
-        raise failure(path, f"its power overrides do not apply: (with overrides {shown}) creatures: {found}")
+        raise failure(path, f"its power overrides do not apply: {with_overrides(changed)}: creatures: {found}")
     return powers, changed
 
 

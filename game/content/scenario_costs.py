@@ -11,6 +11,7 @@ out where each creature and each enemy can go) and how far the areas of the powe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from components import Rules
 from components.powers import Power
@@ -79,3 +80,9 @@ def area_problem(specs: Sequence[CreatureSpec], powers: Mapping[str, Power], rul
 def leap_squares(power: Power, square_ft: int, width: int, height: int) -> int:
     """The squares a teleport may land on: the box its range spans (0 for a power that is none)."""
     return box(power.range_ft, square_ft, width, height) if power.teleport and power.range_ft is not None else 0
+
+
+def scenario_area_problem(scenario: Any, powers: Mapping[str, Power]) -> str | None:
+    """:func:`area_problem` of a scenario's creatures with another power table (a sweep's variant, a
+    save's or replay's overrides): held to the budgets the file's own table is."""
+    return area_problem(scenario.creatures, powers, scenario.rules, scenario.width, scenario.height)

@@ -28,7 +28,7 @@ from game.content.references import check_power_scripts, check_reactions, scenar
 from game.content.scenario_costs import MAX_AREA_SQUARES, MAX_WALK_SQUARES, area_problem, walk_problem
 from game.content.scenario_model import MAX_CREATURES, CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
 from game.content.scenario_teams import CONTROLS, MAX_TEAMS, TEAM_FIELDS, check_sides, check_teams
-from game.content.toml_values import toml_shown
+from game.content.toml_values import with_overrides
 
 __all__ = ["CONTROLS", "CREATURE_FIELDS", "LEGEND_FIELDS", "LIGHT_FIELDS", "MAX_CREATURES", "MAX_CREATURES_LARGE",
            "MAX_AREA_SQUARES", "MAX_MAP_SIDE", "MAX_TEAMS", "MAX_WALK_SQUARES", "RULE_FIELDS",
@@ -112,8 +112,7 @@ class Context:
         return runs_in_process(self.path, self.recorded is not None) if self.trusted is None else self.trusted
 
     def fail(self, problems: Problems) -> ScenarioError:
-        where = self.source if not self.overrides else \
-            f"{self.source} (with overrides {', '.join(f'{k}={toml_shown(v)}' for k, v in self.overrides)})"
+        where = f"{self.source} {with_overrides(self.overrides)}" if self.overrides else self.source
         return ScenarioError(where, problems.items)
 
 

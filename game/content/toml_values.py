@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from components.values import shown, unprintable
@@ -104,3 +104,9 @@ def toml_shown(value: Any) -> str:
     except (ValueError, RecursionError):
         return shown(value)
     return text if len(text) <= 60 else shown(value)
+
+
+def with_overrides(overrides: Iterable[tuple[str, Any]]) -> str:
+    """How a message names the overrides a file was read with: ``(with overrides seed=3, rules.x=1)``
+    (a scenario's problems, a sweep's or a save's power table over its budgets)."""
+    return f"(with overrides {', '.join(f'{key}={toml_shown(value)}' for key, value in overrides)})"

@@ -22,8 +22,8 @@ from game.battle.reactions import new_hosts
 from game.content.powers import apply_power_overrides
 from game.content.references import check_script_overrides
 from game.content.scenario import Scenario, load_scenario
-from game.content.scenario_costs import area_problem
-from game.content.toml_values import toml_value
+from game.content.scenario_costs import scenario_area_problem
+from game.content.toml_values import with_overrides
 from game.scripting import ScriptHosts
 from game.sim.template import Overrides, ScenarioTemplate
 
@@ -173,8 +173,7 @@ class WorkerContext:
             check_script_overrides(power_overrides, powers, scenario.source, scenario.script_dir,
                                    self.trusts(scenario))
             # and a swept area as the file's own are (a burst of 10,000 ft for every creature)
-            found = area_problem(scenario.creatures, powers, scenario.rules, scenario.width, scenario.height)
+            found = scenario_area_problem(scenario, powers)
             if found:
-                shown = ", ".join(f"{key}={toml_value(value)}" for key, value in power_overrides)
-                raise ValueError(f"{scenario.source} (with overrides {shown}): creatures: {found}")
+                raise ValueError(f"{scenario.source} {with_overrides(power_overrides)}: creatures: {found}")
         return scenario
