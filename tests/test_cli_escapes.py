@@ -29,3 +29,12 @@ def test_simulate_names_what_it_wrote_escaped(tmp_path: Path, capsys: pytest.Cap
                      "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "\\x1b[31m\\u202e/battles.csv" in printed and "\x1b" not in printed and "\u202e" not in printed
+
+
+@pytest.mark.slow
+def test_simulate_names_a_kept_replay_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / ODD
+    assert cli.main(["simulate", str(ROOT / "assets/scenarios/ledge.toml"), "--only-seed", "5", "--workers", "1",
+                     "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "replay of variant 0 seed 5: " in printed and "\x1b" not in printed and "\u202e" not in printed

@@ -251,12 +251,13 @@ def notes(result: SimResult) -> list[str]:
 
 
 def report(result: SimResult) -> str:
-    """The table with a header and footer: what ran, failures with seeds, files, speed and memory."""
+    """The table with a header and footer: what ran, failures with seeds, files, speed and memory; a
+    control or bidi character in any line is spelt as an escape (``game.sim.flags.escaped``)."""
     c = result.config
     cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
     parsed = ai.parse_policies(c.policy)
     policies = ", ".join(f"{team}={ai.policy_of(parsed, team)}" for team in result.teams)
-    lines = [f"{escaped(str(c.scenario))}: {result.done}/{result.total} battles, master seed {c.seed}, "
+    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, "
              f"policies {policies}, engine {c.engine}{cut}",
              f"battles played with: {shlex.join(battle_flags(c))}",
              "", result.table(), ""]
@@ -278,7 +279,7 @@ def report(result: SimResult) -> str:
         else:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:
-        lines.append(f"wrote {escaped(str(path))}")
+        lines.append(f"wrote {path}")
     for problem in result.write_errors:
         lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -286,7 +287,8 @@ def report(result: SimResult) -> str:
     battles = "1 battle" if result.done == 1 else f"{result.done} battles"
     lines.append(f"{battles} in {result.elapsed:.1f} s ({result.rate:.0f} battles/s, start-up included); "
                  f"peak RSS: main {own:.0f} MiB, largest worker {children:.0f} MiB")
-    return "\n".join(lines)
+    # each line escaped once: paths (--out, a replay's, the scenario's) are names a stranger may choose
+    return "\n".join(escaped(line) for chunk in lines for line in chunk.split("\n"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
