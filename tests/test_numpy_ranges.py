@@ -49,3 +49,14 @@ def test_a_scripts_amounts_and_durations_are_checked_as_the_python_apis_are() ->
         ):
             with pytest.raises(ValueError, match=message):
                 bridge.command(method, args, 0)
+
+
+def test_an_unknown_creature_is_told_before_a_square_off_the_grid() -> None:
+    """Both arguments bad: the creature is named first, as before the squares were checked in one pass."""
+    from game.battle.errors import UnknownEntity
+
+    b = Battle(seed=1, width=8, height=8)
+    with pytest.raises(UnknownEntity):
+        b.queued_fall(999, [(99, 99)])
+    with pytest.raises(UnknownEntity):
+        b.queued_stop(999, [(99, 99)])

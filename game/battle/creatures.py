@@ -348,8 +348,8 @@ class Creatures(BattleCore):
 
     def _what_if_moves(self, entity: int, moves: object) -> tuple[int, tuple[Move, ...]]:
         """A checked creature and moves to checked squares, not queued (a planner's what-if)."""
+        entity = self.check(entity)  # (an unknown creature is told before a bad square, as it always was)
         squares = validate.on_grid(self.state, validate.places(self.state, moves, "moves"))  # (one pass each)
-        entity = self.check(entity)
         return entity, tuple(Move(entity, x, y) for x, y in squares)
 
     @command
