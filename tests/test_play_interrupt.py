@@ -35,3 +35,27 @@ def test_an_interrupted_headless_play_leaves_only_its_own_outputs(tmp_path: Path
     assert all((tmp_path / name).read_bytes() != b"an older run's" for name in pictures)
     log = (tmp_path / "combat-log.txt").read_text(encoding="utf-8")
     assert "an older run's" not in log and log.rstrip().splitlines()[-1].startswith("Interrupted in round ")
+
+
+def test_an_interrupted_headless_demo_leaves_only_its_own_outputs(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from game.play import demo
+
+    for old in [*(f"round-{i:02d}.png" for i in range(12)), "demo-end.png", "combat-log.txt"]:
+        (tmp_path / old).write_text("an older run's")
+    real_round, rounds = demo.play_round, []
+
+    def round_then_ctrl_c(*args: Any) -> Any:
+        rounds.append(1)
+        if len(rounds) > 2:
+            raise KeyboardInterrupt
+        return real_round(*args)
+
+    monkeypatch.setattr(demo, "play_round", round_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        demo.run_headless(tmp_path, max_rounds=6)
+    pictures = sorted(p.name for p in tmp_path.glob("*.png"))
+    assert pictures == ["round-00.png", "round-01.png", "round-02.png"]
+    assert all((tmp_path / name).read_bytes() != b"an older run's" for name in pictures)
+    log = (tmp_path / "combat-log.txt").read_text(encoding="utf-8")
+    assert log.rstrip().splitlines()[-1] == "Interrupted in round 2"

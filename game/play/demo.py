@@ -273,18 +273,23 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
     lines = scene_lines(demo.battle)
     seen = 0
     told: set[tuple[int, int]] = set()
-    for _ in range(max_rounds):
-        ducked = play_round(demo, seed, policy, told)
-        events = demo.battle.state.events
-        lines += format_events(demo.battle, events[seen:]) + ducked + cover_lines(demo.battle, told)
-        seen = len(events)
-        done = finished(demo.battle)
-        if demo.battle.round <= shots or done:
-            said = f"Round {demo.battle.round}: computer vs computer ({policy})"
-            written.append(out / f"round-{demo.battle.round:02d}.png")
-            headless.write_out(partial(shots_taken.save, message=said), written[-1])
-        if done:
-            break
+    try:
+        for _ in range(max_rounds):
+            ducked = play_round(demo, seed, policy, told)
+            events = demo.battle.state.events
+            lines += format_events(demo.battle, events[seen:]) + ducked + cover_lines(demo.battle, told)
+            seen = len(events)
+            done = finished(demo.battle)
+            if demo.battle.round <= shots or done:
+                said = f"Round {demo.battle.round}: computer vs computer ({policy})"
+                written.append(out / f"round-{demo.battle.round:02d}.png")
+                headless.write_out(partial(shots_taken.save, message=said), written[-1])
+            if done:
+                break
+    except KeyboardInterrupt:
+        ended = [*lines, f"Interrupted in round {demo.battle.round}"]
+        headless.keep_only_this_run(out, ended, written, headless.DEMO_OUTPUTS)
+        raise
     won = demo.battle.winner()
     lines.append(f"End: {won} won after {demo.battle.round} rounds" if won else
                  f"End: no side had won after {demo.battle.round} rounds")

@@ -63,6 +63,15 @@ def clear_unwritten(out: Path, pattern: str, written: list[Path]) -> None:
         old.unlink(missing_ok=True)
 
 
+def keep_only_this_run(out: Path, lines: list[str], written: list[Path], outputs: tuple[str, ...]) -> None:
+    """After Ctrl+C: ``out`` holds this run's pictures so far and its log (``lines``), never an older
+    run's later pictures and log beside them (a folder that disagreed with itself)."""
+    write_log(out / "combat-log.txt", lines)
+    for pattern in outputs:
+        if pattern != "combat-log.txt":
+            clear_unwritten(out, pattern, written)
+
+
 def write_log(path: Path, lines: list[str]) -> None:
     """The combat log, written whole or not at all (a full disk leaves the old one).
 
@@ -210,10 +219,8 @@ def play(scenario_path: str | Path, out: Path, rounds: int = DEFAULT_ROUNDS, see
         shoot(out / "final.png")
         lines = log_lines()
         write_log(out / "combat-log.txt", lines)
-    except KeyboardInterrupt:  # Ctrl+C: --out holds this run's turns and log so far, not an older run's too
-        write_log(out / "combat-log.txt", [*log_lines(), f"Interrupted in round {app.battle.round}"])
-        clear_unwritten(out, "turn-*.png", shots)
-        clear_unwritten(out, "final.png", shots)
+    except KeyboardInterrupt:
+        keep_only_this_run(out, [*log_lines(), f"Interrupted in round {app.battle.round}"], shots, PLAY_OUTPUTS)
         raise
     finally:
         window.close()
