@@ -1,6 +1,7 @@
-"""The window's cached layers know which battle they were drawn for: a battle that replaces another
-(F5, a load) whose address and version numbers are the gone battle's used to get the gone battle's
-map, and its power reach, from the caches (they were keyed on ``id()`` and versions alone)."""
+"""The window's cached layers know which battle they were drawn for, by its world name, not by
+``id()`` and version numbers a later battle can share. Defence in depth: the app gives a replacing
+battle (F5, a load, a rewind) new layers (``Renderer.forget``), so the case is made by hand here; a
+layer kept across battles would otherwise draw the gone battle's map."""
 
 from __future__ import annotations
 
