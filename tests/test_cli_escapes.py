@@ -23,18 +23,12 @@ def test_play_says_where_it_wrote_with_the_folder_escaped(tmp_path: Path, capsys
 
 
 @pytest.mark.slow
-def test_simulate_names_what_it_wrote_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("runs", "said"), [(["--battles", "2"], "\\x1b[31m\\u202e/battles.csv"),
+                                           (["--only-seed", "5"], "replay of variant 0 seed 5: ")])
+def test_simulate_names_what_it_wrote_and_kept_escaped(runs: list[str], said: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / ODD
-    assert cli.main(["simulate", str(ROOT / "assets/scenarios/ledge.toml"), "--battles", "2", "--workers", "1",
+    assert cli.main(["simulate", str(ROOT / "assets/scenarios/ledge.toml"), *runs, "--workers", "1",
                      "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "\\x1b[31m\\u202e/battles.csv" in printed and "\x1b" not in printed and "\u202e" not in printed
-
-
-@pytest.mark.slow
-def test_simulate_names_a_kept_replay_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out = tmp_path / ODD
-    assert cli.main(["simulate", str(ROOT / "assets/scenarios/ledge.toml"), "--only-seed", "5", "--workers", "1",
-                     "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
-    assert "replay of variant 0 seed 5: " in printed and "\x1b" not in printed and "\u202e" not in printed
+    assert said in printed and "\x1b" not in printed and "\u202e" not in printed
