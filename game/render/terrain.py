@@ -30,12 +30,19 @@ class TerrainLayer:
     def __init__(self) -> None:
         self._worlds: dict[bool, tuple[tuple[Any, ...], pygame.Surface]] = {}
 
+    @staticmethod
+    def key(battle: Any, tile: int, unseen: frozenset[Source] = frozenset()) -> tuple[Any, ...]:
+        """What a terrain surface is drawn from: a surface of another key is out of date (a layer
+        cut from it, such as the fog's map as the team knows it, keys on this too). The battle goes by
+        its name: a gone one's ``id()`` is reused, and its versions start at 0."""
+        return battle.world_name, battle.terrain.version, battle.state.levels_version, id(battle.state.levels), \
+            tile, unseen
+
     def surface(self, battle: Any, tile: int, text: TextFn, unseen: frozenset[Source] = frozenset()
                 ) -> pygame.Surface:
         """The map with walls, soft squares, heights, darkness, lights and fog, rebuilt when it changed;
         with ``unseen``, without those lights and areas (see :func:`game.render.lighting.without`)."""
-        key = (battle.world_name, battle.terrain.version, battle.state.levels_version, id(battle.state.levels),
-               tile, unseen)  # the battle by name: a gone one's id() is reused, and its versions start at 0
+        key = self.key(battle, tile, unseen)
         cached = self._worlds.get(bool(unseen))
         if cached is None or cached[0] != key:
             cached = self._worlds[bool(unseen)] = (key, build_terrain(battle, tile, text, unseen))

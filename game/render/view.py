@@ -252,9 +252,8 @@ class Renderer:
         b, view = self.battle, self.view
         view.blit_world(surface, self.terrain.surface(b, view.tile, self.texts))
         known = None
-        if ui.visible is not None and ui.unseen_sources:  # (the same key as the terrain layer's own)
-            drawn_from = (b.world_name, b.terrain.version, b.state.levels_version, id(b.state.levels),
-                          ui.unseen_sources)
+        if ui.visible is not None and ui.unseen_sources:
+            drawn_from = TerrainLayer.key(b, view.tile, ui.unseen_sources)
             known = drawn_from, self.terrain.surface(b, view.tile, self.texts, ui.unseen_sources)
         draw_fog(surface, view, self.overlays, ui, known)
         if selected is not None and ui.power is None and b.is_alive(selected):
