@@ -194,7 +194,7 @@ def main() -> None:
     def cached(i: int) -> None:
         ui.hover = hovers[i % len(hovers)]
         ui.power = power if i % 2 else None  # alternate: reach overlay / power range + area
-        r.draw(surface, ui, now=float(i))
+        r.draw(surface, ui)
 
     r.draw(surface, ui)  # first frame builds the caches; counted apart
     t0 = time.perf_counter()

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.usefixtures("pygame_display")
 
 def _frame(renderer: Renderer, ui: UiState | None = None) -> pygame.Surface:
     surface = pygame.Surface(renderer.size)
-    renderer.draw(surface, ui, now=1e9)
+    renderer.draw(surface, ui)
     return surface
 
 

@@ -218,17 +218,17 @@ def test_the_renderer_draws_a_moving_token_where_the_frame_puts_it_and_its_mark_
         colour = surface.get_at(r.square_centre(*square))
         return colour.b > 150 and colour.r < 120
 
-    r.draw(surface, ui, now=1e9)
+    r.draw(surface, ui)
     assert blue_at((1, 1)) and not blue_at((4, 1))
     ui.motion = MotionFrame({hero: (4.0, 1.0)}, (Mark((6.0, 3.0), "-7", "hit", 0.0),))
     before = surface.copy()
-    r.draw(surface, ui, now=1e9)
+    r.draw(surface, ui)
     assert blue_at((4, 1)) and not blue_at((1, 1))
     above = r.square_rect(6, 3).move(0, -r.tile // 2)
     assert any(surface.get_at(p) != before.get_at(p) for p in
                ((x, y) for x in range(above.left, above.right) for y in range(above.top, above.bottom)))
     ui.motion = MotionFrame({hero: None})
-    r.draw(surface, ui, now=1e9)
+    r.draw(surface, ui)
     assert not blue_at((1, 1)) and not blue_at((4, 1))  # in the fog on its way: not drawn at all
 
 

@@ -50,6 +50,6 @@ def test_the_side_panel_lists_the_powers_with_those_words(monkeypatch: pytest.Mo
     mage = b.spawn("Mage", 1, 1, team="blue", powers=["burning-hands", "lightning", "sanctuary-light"])
     b.spawn("Orc", 6, 4, team="red")
     renderer = Renderer(b, (1100, 700))
-    renderer.draw(pygame.Surface((1100, 700)), UiState(selected=mage, human_teams={"blue"}), now=1e9)
+    renderer.draw(pygame.Surface((1100, 700)), UiState(selected=mage, human_teams={"blue"}))
     assert {"1  Burning hands  (cone 15 ft)", "2  Lightning  (line 30 ft)",
             "3  Sanctuary light  (burst 10 ft around it)"} <= set(drawn)

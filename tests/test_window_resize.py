@@ -77,8 +77,8 @@ def test_the_help_and_the_end_banner_stay_whole_in_the_smallest_window() -> None
         assert whole.contains(banner) and banner.w > renderer.map_rect.w
         # drawn in a frame, the band is not cut at the map's edge: it covers part of the side panel
         plain, ended = pygame.Surface(MIN_SIZE), pygame.Surface(MIN_SIZE)
-        renderer.draw(plain, UiState(), now=1e9)
-        renderer.draw(ended, UiState(banner="Red won in round 5 - you lose"), now=1e9)
+        renderer.draw(plain, UiState())
+        renderer.draw(ended, UiState(banner="Red won in round 5 - you lose"))
         beyond = [(x, y) for x in range(renderer.map_rect.right + 2, banner.right - 2, 3)
                   for y in range(banner.top + 2, banner.bottom - 2, 3)]
         assert any(plain.get_at(p) != ended.get_at(p) for p in beyond)
@@ -109,7 +109,7 @@ def test_a_long_status_message_wraps_upward_instead_of_running_under_the_speed_l
         assert draw_status(frame, (1280, 800), "Saved to out/keep.save.json", renderer.texts, reserve=300).h == STATUS_H
         small_window = Renderer(b, MIN_SIZE)
         frame = pygame.Surface(MIN_SIZE)
-        small_window.draw(frame, UiState(message=refusal), now=1e9)  # a whole frame: the bar rises over the map
+        small_window.draw(frame, UiState(message=refusal))  # a whole frame: the bar rises over the map
         assert frame.get_at((4, MIN_SIZE[1] - STATUS_H - 4))[:3] == (16, 17, 22)
 
 

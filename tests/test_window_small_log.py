@@ -32,7 +32,7 @@ def _log_fits_whole(size: tuple[int, int]) -> bool:
     renderer = Renderer(b, size)
     lines = renderer.log_lines
     assert len(lines) == MIN_LOG_ROWS and all(len(line) < 44 for line in lines), lines
-    renderer.draw(pygame.Surface(size), UiState(selected=hero, human_teams={"blue"}), now=1e9)
+    renderer.draw(pygame.Surface(size), UiState(selected=hero, human_teams={"blue"}))
     return renderer.log_scroll_max == 0  # all six lines shown, none to scroll back to
 
 

@@ -269,7 +269,7 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
     from game.play import headless
 
     written = [out / "round-00.png"]
-    headless.write_out(partial(shots_taken.save, now=0.0), written[0])
+    headless.write_out(shots_taken.save, written[0])
     lines = scene_lines(demo.battle)
     seen = 0
     told: set[tuple[int, int]] = set()

@@ -32,7 +32,7 @@ class Screenshots:
         self.surface = pygame.Surface(self.renderer.size)
         self.ui = UiState(title=title, human_teams=human_teams)
 
-    def save(self, path: str | Path, message: str | None = None, now: float = 1e9) -> None:
+    def save(self, path: str | Path, message: str | None = None) -> None:
         """Draw the battle as it is now (animations finished) and write it to ``path``.
 
         Raises:
@@ -40,7 +40,7 @@ class Screenshots:
         """
         if message is not None:
             self.ui.message = message
-        self.renderer.draw(self.surface, self.ui, now=now)
+        self.renderer.draw(self.surface, self.ui)
         save_png(self.surface, path)
 
     def close(self) -> None:

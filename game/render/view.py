@@ -197,14 +197,14 @@ class Renderer:
 
     # ------------------------------------------------------------------ the frame
 
-    def draw(self, surface: pygame.Surface, ui: UiState | None = None, now: float | None = None) -> None:
+    def draw(self, surface: pygame.Surface, ui: UiState | None = None) -> None:
         """Draw a whole frame into ``surface``.
 
         Args:
             surface: the window or an off-screen surface of ``self.size``.
-            ui: selection, chosen power, hover and messages (None: a plain view).
-            now: unused, kept for callers: every animation (a walk, a floating number, a token's
-                drop after a fall) is ``ui.motion``, the frame of ``game.play.motion``'s own clock.
+            ui: selection, chosen power, hover and messages (None: a plain view); every animation (a
+                walk, a floating number, a token's drop after a fall) is ``ui.motion``, the frame of
+                ``game.play.motion``'s own clock.
         """
         ui = ui or UiState()
         b = self.battle

@@ -198,14 +198,14 @@ class Window:
         self._buttons = ui.buttons
         self.renderer.draw(self.screen, ui)
 
-    def screenshot(self, path: str, ui: UiState, now: float = 1e9) -> None:
+    def screenshot(self, path: str, ui: UiState) -> None:
         """Draw a frame with its animations finished and write it to ``path`` as PNG.
 
         Raises:
             OSError: the picture cannot be written (see :func:`game.render.png.save_png`).
         """
         self._buttons = ui.buttons
-        self.renderer.draw(self.screen, ui, now=now)
+        self.renderer.draw(self.screen, ui)
         save_png(self.screen, path)
 
     def present(self, ui: UiState) -> float:
