@@ -21,6 +21,7 @@ from game.content.powers import parse_power
 from game.content.saves import load_game, play_replay, save_game, write_replay
 from game.content.scenario import load_scenario
 from game.scripting import Limits, ScriptError, WorkerHost
+from tests.scenario_steps import two_sided
 
 #: A step budget no script reaches: only the worker's memory limit can stop the bomb.
 UNBOUNDED = Limits(max_steps=10**9, round_steps=10**10, battle_steps=10**11, wall_seconds=10.0)
@@ -109,28 +110,8 @@ def test_two_battles_with_one_seed_agree_after_a_memory_failure(script_dir: Path
     assert logs[0] == logs[1]
 
 
-SCENARIO = """
-name = "hog"
-reactions = ["hog.star"]
-[map]
-rows = ["......", "......"]
-[map.legend]
-"." = { ground = 0 }
-[teams.a]
-control = "computer"
-[teams.b]
-control = "computer"
-[[creatures]]
-key = "one"
-team = "a"
-x = 0
-y = 0
-[[creatures]]
-key = "two"
-team = "b"
-x = 5
-y = 1
-"""
+SCENARIO = two_sided("hog", 'reactions = ["hog.star"]',
+                     '[teams.a]\ncontrol = "computer"\n[teams.b]\ncontrol = "computer"\n')
 
 
 def test_a_timeout_survives_a_save_and_its_replay_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
