@@ -25,8 +25,9 @@ def duel() -> tuple[Battle, int, int]:
 
 
 def fresh_answer(b: Battle, me: int, square: tuple[int, int] = (1, 1)) -> float:
-    """The threat on ``square`` worked out with nothing kept."""
+    """The threat on ``square`` worked out with nothing kept (the menaces kept by what they read too)."""
     b.memo.forget()
+    b.memo.lasting["menaces"].clear()
     return b.threat(me, square).expected
 
 
@@ -105,3 +106,24 @@ def test_an_attack_chance_by_its_parts_outlasts_the_stamp() -> None:
     b.memo.forget()
     assert b.memo.table(b.state)["attack_chances"] is chances
     assert b.threat(me, (3, 1)).expected == fresh_answer(b, me, (3, 1))
+
+
+def test_a_menace_outlasts_the_stamp_while_what_it_reads_holds() -> None:
+    """An enemy's menace is kept by all it reads: a new stamp in which the foe is as it was finds it
+    again; a foe dazzled or moved (what its sight and square read) is read anew."""
+    b, me, foe = duel()
+    before = b.threat(me, (3, 1)).expected
+    menaces = b.memo.table(b.state)["menaces"]
+    assert len(menaces) == 1
+    b.begin_round()  # a new stamp, the foe unchanged
+    assert b.threat(me, (3, 1)).expected == before and len(menaces) == 1
+    b.add_condition(foe, "dazzled")
+    dazzled = b.threat(me, (3, 1)).expected
+    assert len(menaces) == 2 and dazzled == fresh_answer(b, me, (3, 1)) != before
+    while b.current_actor != foe:
+        b.end_turn()
+    b.move(foe, 5, 1)
+    b.resolve_orders()
+    moved = b.threat(me, (3, 1)).expected
+    assert len(menaces) == 2 and moved == fresh_answer(b, me, (3, 1))  # (the dazzled foe where it stood, and moved)
+    assert len(menaces) == 1  # (the fresh answer's own, alone)

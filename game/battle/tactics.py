@@ -32,6 +32,8 @@ from systems.vitals import is_dead, is_flying, takes_its_turn
 #: removed, which a battle under way never does) rather than a lookup a part
 _READ: tuple[type[Any], ...] = (Creature, Health, Fatigue, Conditions, Falling, Movement, Position, Defense, Abilities)
 _Parts = tuple[Creature, Health, Fatigue, Conditions, Falling, Movement, Position, Defense, Abilities]
+#: menaces a battle keeps by what they read (``Tactics._known_menace``) before it forgets them all
+_KNOWN_MENACES = 512
 
 
 class _Menace(NamedTuple):
@@ -168,10 +170,29 @@ class Tactics(TacticMaps):
             else:
                 if parts is None:
                     parts = dict(esper.get_components(*_READ))
-                menace = memo[key] = self._menace(enemy, parts[enemy])
+                menace = memo[key] = self._known_menace(enemy, parts[enemy], memo["menaces"])
             if menace is not None:
                 found.append(menace)
         return found
+
+    def _known_menace(self, enemy: int, parts: _Parts, known: dict[tuple[Any, ...], _Menace | None]
+                      ) -> _Menace | None:
+        """:meth:`_menace`, found again in ``known`` (the memo's lasting table) when everything it reads
+        answers as it did: the enemy's own components (its team, square and height, conditions, fall,
+        walk, fatigue, attack bonus and powers), the power table's version and the light where it stands
+        (the rules are the battle's for its whole life). Turn after turn of a round, most enemies have
+        not changed, where the stamp has."""
+        creature, _, fatigue, conditions, falling, movement, position, defense, abilities = parts
+        state, granted, square = self.state, conditions.granted, (position.x, position.y)
+        reads = (enemy, creature.team, square, position.z, conditions.active, "blinded" in granted,
+                 "dazzled" in granted, "flying" in granted, falling.start_z, movement.speed_ft, movement.flying,
+                 fatigue.level, defense.attack_bonus, abilities.powers, state.powers_version, level_at(state, square))
+        if reads in known:
+            return known[reads]
+        if len(known) >= _KNOWN_MENACES:  # (a long battle's: the old ones are rarely asked again)
+            known.clear()
+        menace = known[reads] = self._menace(enemy, parts)
+        return menace
 
     def _kept_beside(self, entity: int, found: dict[Any, Any]) -> dict[Any, Any]:
         """The threats' answers that hold whatever ``entity``'s conditions and sight (a supposed grant
@@ -183,7 +204,7 @@ class Tactics(TacticMaps):
         kept = super()._kept_beside(entity, found)
         team = esper.component_for_entity(entity, Creature).team
         for key, answer in found.items():
-            if key == "attack_chances":
+            if key in ("attack_chances", "menaces"):
                 kept[key] = answer  # (shared: what the what-if adds to it holds for the battle as well)
             elif key == "walks":
                 kept[key] = {enemy: costs for enemy, costs in answer.items() if enemy != entity}

@@ -233,8 +233,9 @@ class BattleCore:
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
         #: forecasts' answers kept while the battle's stamp holds (see game.battle.memo); an attack's chance
-        #: by its parts (see ``Outcomes._chances``, ``Tactics._blow``) holds for the battle's whole life
-        self.memo = StampedMemo(lasting=("attack_chances",))
+        #: by its parts (``Outcomes._chances``, ``Tactics._blow``), an enemy's menace by all it reads
+        #: (``Tactics._menaces``), hold for the battle's whole life
+        self.memo = StampedMemo(lasting=("attack_chances", "menaces"))
         if script_hosts is None and trusted_scripts:
             # In-process hosts need no closing, so battles on one map's caches share them: a
             # script is parsed and frozen once for all of them (a worker host is a process: own).
