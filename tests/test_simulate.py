@@ -149,7 +149,7 @@ def test_chunks_cover_every_battle_once_and_shrink_so_the_workers_finish_togethe
     seeds = config.seeds()
     chunks = list(chunks_of(config, seeds, config.variants(), None, chunk_sizes(config, battles * variants, workers)))
     for variant in range(variants):
-        assert [s for c in chunks if c.variant == variant for s in c.battles] == seeds  # in order, each once
+        assert [s for c in chunks if c.variant == variant for s in c.battles] == list(seeds)  # in order, each once
     sizes = [len(c.battles) for c in chunks]
     if given is not None or workers == 1:  # the user's --chunk as asked; one worker waits for nobody
         assert set(sizes[:-1]) == {given or chunk_size(config, battles * variants, workers)}

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -63,7 +65,53 @@ def _parse_json(path: Path) -> dict[str, Any]:
         raise failure(path, f"not a save this game wrote: {too_long_number(text)}") from None
     if not isinstance(document, dict):
         raise failure(path, "expected a JSON object at the top")
+    if _SURROGATE_ESCAPE.search(text):  # (rare: a pair is an emoji; only a lone one is refused)
+        place = lone_surrogate(document)
+        if place is not None:
+            expected = ("a file path (a byte of a name that is not UTF-8 is written \\udc80..\\udcff)"
+                        if place == _PATH_PLACE else "text (no file's text holds one, and this game never writes one)")
+            raise failure(path, f"{place}: a string with a lone surrogate escape; expected {expected}")
     return document
+
+
+#: A JSON escape of half a surrogate pair (``\\ud83d``), the only way a lone one gets into a string:
+#: the file's own bytes are read as strict UTF-8.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+#: The one string read from the file system, not from a file's text: a folder whose name is not UTF-8
+#: (``bad\xffdir``) is recorded as Python decodes it, with ``\udcff`` for the byte, and loads.
+_PATH_PLACE = "scenario.path"
+
+
+def _unwritable(text: str, place: str) -> bool:
+    """Whether ``text`` holds a lone surrogate that its place cannot take: any in text, one that
+    stands for no byte of a file name (outside U+DC80..U+DCFF) in the scenario's path."""
+    try:
+        os.fsencode(text) if place == _PATH_PLACE else text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def lone_surrogate(document: Any) -> str | None:
+    """Where in ``document`` a string (or a key) holds a lone surrogate (``files.scripts['a.star']``),
+    or None. JSON can spell one (``"\\ud800"`` in the file) where no file's text can: a script, power
+    file or path carrying one failed deep inside (a UnicodeEncodeError from the script host or the
+    path resolver, a traceback) instead of naming the file and the key. Walked without recursion."""
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, str):
+            if _unwritable(value, where):
+                return where or "the document"
+        elif isinstance(value, dict):
+            for key, item in reversed(value.items()):
+                if _unwritable(key, ""):
+                    return f"{where or 'the document'}: key {shown(key)}"
+                stack.append((f"{where}.{key}" if where and key.isidentifier() else
+                               f"{where}[{shown(key)}]" if where else key, item))
+        elif isinstance(value, list):
+            stack.extend((f"{where}[{i}]", item) for i, item in reversed(list(enumerate(value))))
+    return None
 
 
 def _check_header(path: Path, document: dict[str, Any], kinds: Sequence[str]) -> None:

@@ -157,7 +157,9 @@ def run_replay(args: argparse.Namespace) -> int:
 
             battle.close()
             try:  # stepped in a window: a timeline, forward and back by event, turn and round
-                open_replay(args.file, f"Replay of {os.path.basename(args.file)}").run()
+                # (escaped: a name's non-UTF-8 byte, '\udcff', stopped the first frame's font with a
+                # UnicodeEncodeError, and an ESC or U+202E has no place in a caption either)
+                open_replay(args.file, f"Replay of {escaped(os.path.basename(args.file))}").run()
             except (SaveError, ValueError) as err:
                 print(f"replay: {one_line(err)}", file=sys.stderr)
                 return 2

@@ -34,6 +34,9 @@ _I32_RANGE: Final = "an integer from -2147483648 to 2147483647 (32 bits)"
 _DETAIL_CHARS: Final = 65536
 #: ``fail()`` messages of the prelude's checks, and the kind of failure each one is.
 _MARKERS: Final = (("fail: sbx__result: ", "result"), ("fail: sbx__args: ", "bridge"))
+#: What starlark says of a result it cannot turn into data ("Operation `serde::serialize` not supported
+#: on type `function`"): the type is the part a script's author can act on.
+_UNSERIALISABLE: Final = re.compile(r"not supported on type `(\w+)`")
 
 
 def is_panic(exc: BaseException) -> bool:
@@ -131,7 +134,11 @@ def _cause(text: str, state: CallState, max_callstack: int) -> tuple[str, str]:
     if "call stack overflow" in text:
         return "callstack", f"call stack deeper than {max_callstack} (runaway recursion?)"
     if "\nerror: " not in text and not text.startswith("error: ") and "serialize" in text:
-        return "result", f"returned a non-plain value ({clip(text.strip())})"
+        found = _UNSERIALISABLE.search(text)
+        if found is None:
+            return "result", f"returned a non-plain value ({clip(text.strip())})"
+        return "result", (f"returned a non-plain value (a value of type {found.group(1)}, such as ctx or a function; "
+                          f"expected None, a bool, int, float, string, list or dict)")
     reason = clip(error_line(text))
     for marker, kind in _MARKERS:
         if reason.startswith(marker):  # the prelude's own checks of results and ctx arguments

@@ -13,18 +13,26 @@ replays go into a real folder inside ``--out``.
 
 A path the run could not write (``battles.csv`` that is a directory, say) is found before the
 battles, not after every one of them has run.
+
+One run at a time: a run holds a lock on its ``--out`` folder (:func:`holding`) from before it clears
+an earlier run's replays to after its last file, and a second run into the same folder is refused at
+once. Two runs side by side removed each other's replays and left one run's table beside the other's
+replays and notes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from game.sim.flags import FlagError
 
 __all__ = ["FILES", "PAIRED_PLOT", "REPLAYS", "ROUNDS_PLOT", "SUMMARY", "TABLE", "WINRATE_PLOT",
-           "check_outputs", "remove_stale_replays", "remove_unwritten"]
+           "check_outputs", "holding", "remove_stale_replays", "remove_unwritten"]
 
 #: The files a run writes at the top of ``--out``: its table of battles, its summary and its plots
 #: (win rates, rounds, and the paired differences when a sweep has variants to pair).
@@ -121,3 +129,36 @@ def remove_unwritten(out_dir: Path, written: Collection[Path]) -> list[Path]:
         if out_dir / name not in mine:
             _unlink(out_dir / name, removed)
     return removed
+
+
+@contextlib.contextmanager
+def holding(out_dir: Path, flag: str = "--out") -> Iterator[None]:
+    """An exclusive lock on the folder ``out_dir`` itself (``flock`` on its descriptor: no lock file is
+    left in it, and the lock goes with the process however it ends), held for the ``with`` block.
+
+    Best effort where there is no ``flock`` (Windows) or the file system refuses one: the run goes on.
+
+    Raises:
+        FlagError: another run holds the folder now.
+    """
+    try:
+        import fcntl
+    except ImportError:  # not POSIX
+        yield
+        return
+    try:
+        fd = os.open(out_dir, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        yield  # (a folder that cannot be opened fails at its first write, with its own reason)
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as err:
+            if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise FlagError(f"{flag} {str(out_dir)!r} is in use by another simulate run, which would "
+                                f"remove this run's replays, or this run its own; wait for it to end, or "
+                                f"choose another {flag}") from None
+        yield
+    finally:
+        os.close(fd)  # (and with it the lock)

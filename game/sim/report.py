@@ -19,6 +19,7 @@ from typing import IO, Any
 
 from components.powers import OTHER, RESERVED_IDS
 from game.content.toml_values import toml_value
+from game.sim.flags import escaped
 from game.sim.runner import DRAW
 from game.sim.tally import COUNTERS
 
@@ -242,12 +243,20 @@ class CsvSink:
         self.writer = csv.DictWriter(handle, self.columns)
         self.writer.writeheader()
 
+    def _cell(self, key: str, row: Mapping[str, Any]) -> Any:
+        """A base column's value; a text's control characters, and each \\udcXX that Python reads a
+        folder name's non-UTF-8 byte as, spelt as escapes (a replay's path, an error naming a folder):
+        the UTF-8 writer refused the latter, and the run died at its first row with its table lost."""
+        if key not in self.TEXT:
+            return row.get(key, 0)
+        value = row.get(key, "")
+        return escaped(value) if isinstance(value, str) else value
+
     def _source(self, key: str) -> str:
         return key if key in self.sources else OTHER
 
     def write(self, row: Mapping[str, Any]) -> None:
-        out: dict[str, Any] = {k: row.get(k, "" if k in self.TEXT else 0)
-                               for k in self.BASE}
+        out: dict[str, Any] = {k: self._cell(k, row) for k in self.BASE}
         out["overrides"] = self.labels.get(row["variant"], "")
         for column in self.columns[len(self.BASE) + 1:]:
             out[column] = 0

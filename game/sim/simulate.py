@@ -43,7 +43,7 @@ from game.sim.config import ENGINES, SimConfig
 from game.sim.context import Overrides, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
 from game.sim.flags import one_line
-from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, remove_stale_replays, remove_unwritten
+from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, holding, remove_stale_replays, remove_unwritten
 from game.sim.plots import plot
 from game.sim.provenance import provenance
 from game.sim.report import (
@@ -244,14 +244,16 @@ def _run(engine_of: Callable[[], Engine], chunks: Iterator[Chunk], collect: _Col
     return interrupted
 
 
-def _ready_out(config: SimConfig) -> Path | None:
+def _ready_out(config: SimConfig, held: contextlib.ExitStack) -> Path | None:
     """The output folder, checked and made before any battle (a path in the way would lose the whole
-    run's files), with an earlier run's replays removed (they would pass for this one's)."""
+    run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), with an
+    earlier run's replays removed (they would pass for this one's)."""
     if not config.out_dir:
         return None
     out_dir = Path(config.out_dir)
     check_outputs(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    held.enter_context(holding(out_dir))
     remove_stale_replays(out_dir)
     return out_dir
 
@@ -325,19 +327,20 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     stats = [VariantStats(i, overrides, teams, known_powers=known) for i, overrides in enumerate(variants)]
     seeds = config.seeds()
     total = len(seeds) * len(variants)
-    out_dir = _ready_out(config)
-    replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
-    workers = config.workers or default_workers()
-    played = _play(config, chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
-                   total, stats, _csv_powers(known, scenarios, config.hook), out_dir, on_row, progress,
-                   lambda: _engine(config, workers, executor))
-    collect = played.collect
-    collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
-    result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total, played.elapsed,
-                       played.interrupted, replays=sorted(collect.replays), write_errors=played.write_errors,
-                       unlisted=played.unlisted)
-    if out_dir:
-        _write_files(result, out_dir, len(seeds))
+    with contextlib.ExitStack() as held:  # --out is this run's until its last file is written
+        out_dir = _ready_out(config, held)
+        replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
+        workers = config.workers or default_workers()
+        played = _play(config, chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
+                       total, stats, _csv_powers(known, scenarios, config.hook), out_dir, on_row, progress,
+                       lambda: _engine(config, workers, executor))
+        collect = played.collect
+        collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
+        result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,
+                           played.elapsed, played.interrupted, replays=sorted(collect.replays),
+                           write_errors=played.write_errors, unlisted=played.unlisted)
+        if out_dir:
+            _write_files(result, out_dir, len(seeds))
     return result
 
 

@@ -1,0 +1,48 @@
+"""``python -m game replay FILE`` in a window names the file in its title as its lines name it: a
+byte of the name that is not UTF-8, a control character, a bidi override spelt as an escape."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.play import cli, demo, replay_window
+from game.sim.runner import ai_rng, play
+from tests.save_steps import small_scenario
+
+
+class _Opened:
+    def __init__(self) -> None:
+        self.titles: list[str] = []
+
+    def __call__(self, path: str, title: str) -> Any:
+        self.titles.append(title)
+        return self
+
+    def run(self) -> None:
+        """(no window: the title is what the test reads)"""
+
+
+def test_the_window_title_of_a_replay_named_with_odd_bytes_is_escaped(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its '\\udcff' stopped the window at its first frame: the title's font raised
+    "UnicodeEncodeError: 'utf-8' codec can't encode character '\\udcff'"."""
+    from game.content.saves import write_replay
+
+    path = os.fsdecode(bytes(tmp_path) + b"/seed\xff\x1b[2J\xe2\x80\xae.json")
+    scenario = small_scenario()
+    battle = scenario.build(seed=3)
+    try:
+        play(battle, "tactical", ai_rng(3), 1)
+        write_replay(path, scenario, battle)
+    finally:
+        battle.close()
+    opened = _Opened()
+    monkeypatch.setattr(demo, "has_display", lambda: True)
+    monkeypatch.setattr(replay_window, "open_replay", opened)
+    assert cli.main(["replay", path]) == 0
+    assert opened.titles == ["Replay of seed\\udcff\\x1b[2J\\u202e.json"]
+    opened.titles[0].encode("utf-8")  # what a font and a caption take
