@@ -16,7 +16,7 @@ from components import Conditions, Falling, Movement, Position
 from components.commands import ActorCommand, Move, Stand, UsePower
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
-from systems.actions import landing_problem, move_problem, speed_for_round, stand_cost_ft, walk
+from systems.actions import landing_problem, move_problem, movement_left, speed_for_round, stand_cost_ft, walk
 from systems.areas import flies_its_user
 from systems.drops import fall_dice
 from systems.falling import round_fall_left
@@ -204,7 +204,7 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
                            lambda there: state.taken(there, entity))
     if not problem and state.terrain.level_ground() is None and not is_flying(movement, conditions):
         # where the walk steps off on its way (a drop that hurts) it lands: not on another creature
-        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
+        left = movement_left(movement, conditions, state.rules)
         walked = _walked(state, goal, position.square, position.z, left, room)
         if walked is not None:
             problem = landing_problem(state, entity, goal, walked[0])
