@@ -14,7 +14,7 @@ from typing import Any
 
 import esper
 
-from components import Position
+from components import Position, Visibility
 from components.commands import GrantCondition, Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, SaveRolled
@@ -34,6 +34,24 @@ def script_ctx(rnd: int, power: str, user: int, target: int | None, point: tuple
     for a what-if of it (``Battle.foresee_script``), so the what-if answers as the call would."""
     return {"user": user, "power": power, "round": rnd, "target": target if target is not None else -1,
             "x": point[0] if point else -1, "y": point[1] if point else -1, "effect": effect}
+
+
+def make_veil(state: BattleState, kind: str, centre: tuple[int, int], radius_ft: float, level: Visibility,
+              source: str, effect: ActiveEffect | None) -> int:
+    """Put a light (``kind`` "light") or an obscuring area ("area") on the map for ``source``, note its
+    map id on ``effect`` (whose end takes it away), and report it: the one way a power's use and a
+    script make one, so both leave the same map and the same ``AreaCreated``. Returns the map id."""
+    x, y = centre
+    if kind == "area":
+        map_id = state.terrain.add_area(Area(x, y, radius_ft, level, source))
+        if effect is not None:
+            effect.areas.append(map_id)
+    else:
+        map_id = state.terrain.add_light(Light(x, y, radius_ft, level, source))
+        if effect is not None:
+            effect.lights.append(map_id)
+    state.emit(AreaCreated(state.round, effect.id if effect else 0, kind, x, y, radius_ft, level.name.lower()))
+    return map_id
 
 
 class PowerSystem(esper.Processor):
@@ -151,13 +169,4 @@ class PowerSystem(esper.Processor):
                 state.emit(CommandRefused(state.round, command.actor, f"use {power.id}",
                                           f"the map already holds the most {kind}s it takes"))
                 continue
-            if kind == "area":
-                map_id = state.terrain.add_area(Area(where[0], where[1], made.radius_ft, made.level, source))
-                if effect is not None:
-                    effect.areas.append(map_id)
-            else:
-                map_id = state.terrain.add_light(Light(where[0], where[1], made.radius_ft, made.level, source))
-                if effect is not None:
-                    effect.lights.append(map_id)
-            state.emit(AreaCreated(state.round, effect.id if effect else 0, kind, where[0], where[1],
-                                   made.radius_ft, made.level.name.lower()))
+            make_veil(state, kind, where, made.radius_ft, made.level, source, effect)
