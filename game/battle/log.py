@@ -47,7 +47,7 @@ from components.events import (
     Unconscious,
 )
 from components.powers import FALL, REACTION, source_parts
-from game.battle.log_lines import LogLine, event_tone, tone_of
+from game.battle.log_lines import LogLine, event_tone, round_prefix, tone_of
 from game.battle.naming import display_names
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
@@ -354,8 +354,7 @@ def format_events(battle: Any, events: Iterable[Any], names: dict[int, str] | No
         if _is_fall_damage(items, index):
             lines[-1] = LogLine(f"{lines[-1]}, health {event.health}", tone_of(lines[-1]))
             continue
-        lines.append(LogLine((f"Round {event.round}: " if event.round else "Setup: ") + describe(battle, event, names),
-                             event_tone(event)))
+        lines.append(LogLine(round_prefix(event.round) + describe(battle, event, names), event_tone(event)))
     return lines
 
 

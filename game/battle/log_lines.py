@@ -1,7 +1,7 @@
-"""A combat log line's parts besides its sentence: its tone, what kind of thing it tells (a death, a
-fall, a hit, ...), decided from its event when the line is written, so that a reader showing kinds
-apart (the window's colours) never searches the line's words, which hold creatures' and powers' names
-("Hit Dies" is a name)."""
+"""A combat log line's parts besides its sentence: the prefix that says when it happened, and its
+tone, what kind of thing it tells (a death, a fall, a hit, ...), decided from its event when the line
+is written, so that a reader showing kinds apart (the window's colours) never searches the line's
+words, which hold creatures' and powers' names ("Hit Dies" is a name)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,13 @@ from components.events import (
     InitiativeRolled,
     Landed,
 )
+
+
+def round_prefix(round_: int) -> str:
+    """What a log line starts with: its round ("Round 3: "), or "Setup: " for what happened before the
+    first round. Every line of the log says it so, whoever writes the line (the log's formatter, the
+    window's fog, the demo's cover notes)."""
+    return f"Round {round_}: " if round_ else "Setup: "
 
 
 class Tone(Enum):

@@ -18,6 +18,7 @@ from typing import Any
 
 from components.events import Died, Spawned
 from game.ai import DEFAULT_POLICY
+from game.battle.log_lines import round_prefix
 from game.content.powers import ASSETS
 from game.play.headless import DEFAULT_ROUNDS, DEMO_SEED
 
@@ -213,8 +214,8 @@ def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None, who: Iter
                 continue
             if told is not None:
                 told.add((e, enemy))
-            lines.append(f"Round {battle.round}: {battle.display_name(e)} has cover from {battle.display_name(enemy)} "
-                         f"behind a wall (+{battle.rules.cover_bonus} Defense against it: "
+            lines.append(f"{round_prefix(battle.round)}{battle.display_name(e)} has cover from "
+                         f"{battle.display_name(enemy)} behind a wall (+{battle.rules.cover_bonus} Defense against it: "
                          f"{battle.defense_against(e, enemy)})")
     return lines
 
