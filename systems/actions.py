@@ -304,8 +304,8 @@ class ActionSystem(esper.Processor):
             # walk's answer on flat ground, from its height or below: the goal, at the ground or above
             found_cost = state.paths.cost(start, goal, limit_ft=left, flying=flying)
             assert found_cost is not None  # move_problem found it (now, or when the move was issued)
-            cost, stop = found_cost, goal
-            z = position.z if goal == start and not flying else max(position.z, level)
+            cost = found_cost
+            stop, z = walk_end(state.terrain, goal, goal != start, position.z, flying) or (goal, position.z)
         else:
             found = state.paths.find(start, goal, limit_ft=left, flying=flying)
             assert found is not None
