@@ -37,6 +37,7 @@ from pathlib import Path
 
 from bench import floor, floor_esper
 from bench.args import command_line
+from bench.roster import CREATURES
 from game.ai import POLICIES
 from game.content.powers import ASSETS
 from game.sim.config import SimConfig
@@ -81,14 +82,6 @@ rows = [
 [teams.red]
 [teams.blue]
 """
-
-CREATURES = (  # key, health, defense, attack bonus, initiative bonus, powers, y
-    ("fighter", 16, 15, 5, 0, ["strike"], 6),
-    ("archer", 10, 12, 4, 2, ["shoot"], 8),
-    ("mage", 9, 11, 3, 1, ["fireball", "chain-lightning"], 9),
-    ("priest", 12, 13, 3, 0, ["strike", "dazzle"], 7),
-)
-
 
 def scenario_text() -> str:
     """The bench scenario as TOML (workers load scenarios by path, so it is written to a file)."""

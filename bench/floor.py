@@ -16,20 +16,42 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from bench.args import count
+from bench.roster import CREATURES
+from components.dice import Dice
+from game.content.powers import default_powers
 from game.sim.report import wilson
 
-#: (name, health, defense, creature attack bonus, power attack bonus, damage dice count, sides, plus,
-#: initiative bonus): the same numbers as the bench scenario's creatures and their best power.
-SIDE = (
-    ("fighter", 16, 15, 5, 2, 1, 8, 2, 0),   # strike 1d8+2
-    ("archer", 10, 12, 4, 1, 1, 6, 1, 2),    # shoot 1d6+1
-    ("mage", 9, 11, 3, 1, 2, 6, 0, 1),       # chain lightning 2d6 (its attack half)
-    ("priest", 12, 13, 3, 2, 1, 8, 2, 0),    # strike 1d8+2
-)
+#: The blow each creature of the bench's roster strikes in the floor: a shipped power, whose attack
+#: bonus and damage dice it rolls, or, for the mage, (attack bonus, damage) as the floor has always
+#: rolled chain lightning's first bolt: 2d6 at +1 (the power file's bonus is +2; kept, so that the
+#: floor's figures stay comparable with those printed before).
+BLOWS: Mapping[str, str | tuple[int, str]] = MappingProxyType({
+    "fighter": "strike", "archer": "shoot", "mage": (1, "2d6"), "priest": "strike"})
+
+
+def side() -> tuple[tuple[str, int, int, int, int, int, int, int, int], ...]:
+    """One side, from the bench's roster and the shipped powers: (name, health, defense, creature
+    attack bonus, power attack bonus, damage dice count, sides, plus, initiative bonus)."""
+    powers = default_powers()
+    rows = []
+    for key, health, defense, attack, initiative, _, _ in CREATURES:
+        blow = BLOWS[key]
+        if isinstance(blow, str):
+            power_bonus, damage = powers[blow].attack_bonus or 0, powers[blow].damage
+        else:
+            power_bonus, damage = blow[0], Dice.parse(blow[1])
+        assert damage is not None, f"{key}'s blow {blow!r} deals no damage"
+        rows.append((key, health, defense, attack, power_bonus, damage.count, damage.sides, damage.bonus, initiative))
+    return tuple(rows)
+
+
+#: The side both teams field (mirror images).
+SIDE = side()
 
 
 @dataclass(slots=True)

@@ -28,6 +28,8 @@ RULES_VERSION = 9  # 9: refusals reworded (standing up; a script's amount or dur
 
 #: Conditions a command or power may grant. Derived ones (downed, unconscious, dead) follow from
 #: Health and Fatigue and cannot be granted; slowed and flat-footed can be both granted and derived.
+#: "hidden" is a marker with no effect of its own: no rule reads it (it does not stop sight, nor
+#: give advantage); the window shows its badge and a script may read it, as a scenario's own rule.
 GRANTABLE_CONDITIONS = frozenset(
     {"prone", "surprised", "flat-footed", "dazzled", "blinded", "slowed", "flying", "hidden", "restrained"}
 )

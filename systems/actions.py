@@ -35,6 +35,14 @@ def speed_for_round(movement: Movement, conditions: Conditions, rules: Rules) ->
     return movement.speed_ft
 
 
+def movement_left(movement: Movement, conditions: Conditions, rules: Rules) -> int:
+    """The feet of movement a creature has left this round: its speed this round less what it used,
+    never below 0 (slowed after it moved, it has used more than its speed now allows). The one answer
+    the move's check, its resolution, its forecasts and the reachable squares all walk within."""
+    left = speed_for_round(movement, conditions, rules) - movement.used_ft
+    return left if left > 0 else 0  # (max(left, 0), without the builtin's call: planners ask it often)
+
+
 def _stuck(conditions: Conditions, falling: Falling) -> str | None:
     """Why the creature cannot move at all now, or None."""
     if not can_act(conditions):  # (the quick test first: every move a planner weighs asks it)
@@ -85,8 +93,7 @@ def move_problems(paths: Paths, rules: Rules, position: Position, movement: Move
         return [problem for _ in goals]
     flying = is_flying(movement, conditions)
     blocked = blocked_for(paths.terrain, flying)
-    left = speed_for_round(movement, conditions, rules) - movement.used_ft
-    left = 0 if 0 > left else left  # (max(left, 0), without the builtin's call)
+    left = movement_left(movement, conditions, rules)
     here = position.square
     found: list[str | None] = []
     for goal in goals:
@@ -289,7 +296,7 @@ class ActionSystem(esper.Processor):
             if problem:
                 state.emit(CommandRefused(state.round, entity, f"move to {goal}", problem))
                 return False
-        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
+        left = movement_left(movement, conditions, state.rules)
         flying = is_flying(movement, conditions)
         start = position.square
         level = state.terrain.level_ground()
@@ -297,8 +304,8 @@ class ActionSystem(esper.Processor):
             # walk's answer on flat ground, from its height or below: the goal, at the ground or above
             found_cost = state.paths.cost(start, goal, limit_ft=left, flying=flying)
             assert found_cost is not None  # move_problem found it (now, or when the move was issued)
-            cost, stop = found_cost, goal
-            z = position.z if goal == start and not flying else max(position.z, level)
+            cost = found_cost
+            stop, z = walk_end(state.terrain, goal, goal != start, position.z, flying) or (goal, position.z)
         else:
             found = state.paths.find(start, goal, limit_ft=left, flying=flying)
             assert found is not None

@@ -145,14 +145,16 @@ def _reach(power: Power, square_ft: int) -> int:
     return int(power.area.length_ft // square_ft) + 1  # a cone or line: its length by the rules' distance
 
 
-def _of_kind(power: Power, user: int, entity: int, team: str, creature: Creature) -> bool:
-    """Whether ``entity`` is of the kind the power lists (itself, allies, enemies; none: anyone)."""
-    if power.targets == "self":
+def of_kind(targets: str | None, user: int, user_team: str, entity: int, team: str) -> bool:
+    """Whether ``entity`` (of ``team``) is of the kind a power's ``targets`` lists, for ``user`` (of
+    ``user_team``): itself for "self", its side for allies, the other sides for enemies, anyone for
+    none. Whom an area catches and which creature a single-target power may take both ask it."""
+    if targets == "self":
         return entity == user
-    if power.targets in ("allies", "ally"):
-        return creature.team == team
-    if power.targets in ("enemies", "enemy"):
-        return creature.team != team
+    if targets in ("allies", "ally"):
+        return team == user_team
+    if targets in ("enemies", "enemy"):
+        return team != user_team
     return True
 
 
@@ -183,7 +185,7 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
         square, height = (origin, z) if entity == user else ((position.x, position.y), position.z)
         if square not in covered or is_dead(health, fatigue):
             continue
-        if not _of_kind(power, user, entity, team, creature):
+        if not of_kind(power.targets, user, team, entity, creature.team):
             continue
         if distance_3d_ft(centre, centre_z, square, height, state.rules) > size + 1e-9:
             continue  # above or below the area

@@ -43,13 +43,23 @@ def unseeing(level: int) -> bool:
     return level == Visibility.NO_VISION
 
 
-def _source(condition: str, conditions: Conditions) -> str:
-    """Why a creature has a condition, for the event: who granted it, or what it follows from."""
+def flat_footed_reason(active: frozenset[str], sight: int) -> str | None:
+    """What leaves a creature with these ``active`` conditions and sight at level ``sight``
+    flat-footed by the rules ("surprised", "no vision"), or None when nothing does (only a grant
+    can). The condition's event and the Defense's modifier both say it so."""
+    if "surprised" in active:
+        return "surprised"
+    return "no vision" if unseeing(sight) else None
+
+
+def _source(condition: str, conditions: Conditions, sight: int) -> str:
+    """Why a creature has a condition, for the event: who granted it, or what it follows from
+    (``sight``: its vision's level, from which it was derived)."""
     sources = conditions.granted.get(condition)
     if sources:
         return ",".join(sorted(sources))
     if condition == "flat-footed":
-        return "surprised" if "surprised" in conditions.active else "no vision"
+        return flat_footed_reason(conditions.active, sight) or "no vision"  # (derived: one of the two holds)
     return {"downed": "health", "slowed": "fatigue", "unconscious": "fatigue"}.get(condition, "health and fatigue")
 
 
@@ -79,9 +89,9 @@ class ConditionSystem(esper.Processor):
             # a natural flier's own flight no longer holds it up: the falling system looks at it
             # again in the next phase it runs in
             self.state.moved.add(entity)
-        self._announce(entity, conditions)
+        self._announce(entity, conditions, vision.level)
 
-    def _announce(self, entity: int, conditions: Conditions) -> None:
+    def _announce(self, entity: int, conditions: Conditions, sight: int) -> None:
         state = self.state
         announced = state.announced.setdefault(entity, {})
         after = conditions.active
@@ -94,7 +104,7 @@ class ConditionSystem(esper.Processor):
                           else ConditionLost(state.round, entity, name, source))
         # granted conditions first, then what follows from them (surprised, then flat-footed)
         for name in sorted(after - announced.keys(), key=lambda n: (n not in conditions.granted, n)):
-            announced[name] = _source(name, conditions)
+            announced[name] = _source(name, conditions, sight)
             event_type = _ANNOUNCED_BY_NAME.get(name)
             events.append(event_type(state.round, entity) if event_type is not None
                           else ConditionGained(state.round, entity, name, announced[name]))

@@ -119,7 +119,7 @@ class DamageSystem(esper.Processor):
         health.current, fatigue.level = after_hit(was, tired, fatigue.maximum, hit.amount, state.rules)
         state.dirty.add(hit.target)
         state.emit(Damaged(state.round, hit.target, hit.amount, health.current, hit.source))
-        if health.current == 0 and tired < fatigue.maximum:
+        if fatigue.level != tired:  # after_hit's own answer: none when the rules give no fatigue for it
             reason = "dropped to 0 health" if was > 0 else "hit while at 0 health"
             state.emit(FatigueChanged(state.round, hit.target, fatigue.level - tired, fatigue.level, reason))
 

@@ -20,7 +20,7 @@ from components.commands import UsePower
 from components.forecasts import DefenseBreakdown, RollMode
 from components.powers import Power
 from components.rules import Rules
-from systems.areas import facing
+from systems.areas import facing, of_kind
 from systems.falling import is_unsupported
 from systems.geometry import distance_3d_ft
 from systems.odds import chance_at_least
@@ -136,13 +136,8 @@ def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int
     if isinstance(reading, str):
         return reading
     team, t_square, t_z = reading
-    kind = power.targets
-    if kind in ("enemy", "enemies", "ally", "allies"):
-        same_team = team == seen.team
-        if kind in ("enemy", "enemies") and same_team:
-            return "the target must be an enemy"
-        if kind in ("ally", "allies") and not same_team:
-            return "the target must be an ally"
+    if not of_kind(power.targets, seen.user, seen.team, target, team):  # (never "self": not a single target)
+        return "the target must be an enemy" if power.targets in ("enemy", "enemies") else "the target must be an ally"
     reach = reach_ft(power, state.rules)
     gap = distance_3d_ft(seen.square, seen.z, t_square, t_z, state.rules)
     if gap > reach + 1e-9:

@@ -10,11 +10,12 @@ layer plugged into ``state.scripts``; this system never calls the facade.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import esper
 
-from components import Position
+from components import Position, Visibility
 from components.commands import GrantCondition, Heal, Hit, UsePower
 from components.effects import ActiveEffect
 from components.events import AreaCreated, AttackRolled, CommandRefused, PowerUsed, SaveRolled
@@ -36,6 +37,33 @@ def script_ctx(rnd: int, power: str, user: int, target: int | None, point: tuple
             "x": point[0] if point else -1, "y": point[1] if point else -1, "effect": effect}
 
 
+def make_veil(state: BattleState, kind: str, centre: tuple[int, int], radius_ft: float, level: Visibility,
+              source: str, effect: ActiveEffect | None) -> int:
+    """Put a light (``kind`` "light") or an obscuring area ("area") on the map for ``source``, note its
+    map id on ``effect`` (whose end takes it away), and report it: the one way a power's use and a
+    script make one, so both leave the same map and the same ``AreaCreated``. Returns the map id."""
+    x, y = centre
+    if kind == "area":
+        map_id = state.terrain.add_area(Area(x, y, radius_ft, level, source))
+        if effect is not None:
+            effect.areas.append(map_id)
+    else:
+        map_id = state.terrain.add_light(Light(x, y, radius_ft, level, source))
+        if effect is not None:
+            effect.lights.append(map_id)
+    state.emit(AreaCreated(state.round, effect.id if effect else 0, kind, x, y, radius_ft, level.name.lower()))
+    return map_id
+
+
+def spent_this_round(state: BattleState) -> dict[tuple[int, int, str], int]:
+    """The uses spent this round (``state.spent``), once earlier rounds' tallies are dropped: only
+    this round's count against an action, and a long battle keeps no tally of every round."""
+    spent = state.spent
+    if spent and next(iter(spent))[1] < state.round:  # (kept in the order spent: the oldest first)
+        spent = state.spent = {k: v for k, v in spent.items() if k[1] >= state.round}
+    return spent
+
+
 class PowerSystem(esper.Processor):
     """Resolves ``UsePower`` commands for the action system, in the order a creature issued them."""
 
@@ -47,9 +75,8 @@ class PowerSystem(esper.Processor):
 
     def process(self, phase: Phase, actor: int | None = None) -> None:
         """Uses resolve when the action system reaches them; here only old rounds' tallies go."""
-        state = self.state
-        if phase is Phase.START and state.spent and next(iter(state.spent))[1] < state.round:
-            state.spent = {k: v for k, v in state.spent.items() if k[1] >= state.round}
+        if phase is Phase.START:
+            spent_this_round(self.state)
 
     def resolve(self, command: UsePower) -> bool:
         """Resolve one use on the user's turn: checked again, then rolled and applied target by target.
@@ -59,9 +86,7 @@ class PowerSystem(esper.Processor):
         actor, rnd = command.actor, state.round
         if (command.checked is None or command.checked != check_stamp(state)) and self._refused(command, power):
             return False
-        spent = state.spent
-        if spent and next(iter(spent))[1] < rnd:
-            spent = state.spent = {k: v for k, v in spent.items() if k[1] >= rnd}  # old rounds are over
+        spent = spent_this_round(state)
         key = (actor, rnd, power.action)
         spent[key] = spent.get(key, 0) + 1
         state.emit(PowerUsed(rnd, actor, power.id, command.target, command.point))
@@ -72,19 +97,20 @@ class PowerSystem(esper.Processor):
                                   rnd + power.duration, power.end_early, power.script)
             state.effects[effect.id] = effect  # before the scripts run: what they grant is the effect's too
         source = effect.source if effect else power_source(power.id)
-        scripts = state.scripts if power.script else None
+        script, scripts = power.script, state.scripts
+        run = partial(scripts.run, script) if scripts is not None and script else None  # its hooks, if any
         ctx = script_ctx(state.round, power.id, command.actor, command.target, command.point,
-                         effect.id if effect else -1) if scripts is not None else {}
-        if scripts is not None and power.script:
-            scripts.run(power.script, "on_use", ctx)
+                         effect.id if effect else -1) if run is not None else {}
+        if run is not None:
+            run("on_use", ctx)
         for target in creatures_reached(state, power, actor, command.target, command.point,
                                         direction=command.direction):
             outcome = self._outcome(power, actor, target)
             if outcome == "miss":
                 continue
             self._apply(power, actor, target, source, effect, saved=outcome == "half")
-            if scripts is not None and power.script:
-                scripts.run(power.script, "on_hit", ctx, target)
+            if run is not None:
+                run("on_hit", ctx, target)
         if power.teleport and command.point is not None:
             teleport(state, actor, command.point)
         if power.creates_area or power.creates_light:
@@ -139,8 +165,6 @@ class PowerSystem(esper.Processor):
     def _create(self, power: Power, command: UsePower, effect: ActiveEffect | None) -> None:
         """Put the light or area a power makes where it lands (at the point, or on the user)."""
         state = self.state
-        if not (power.creates_area or power.creates_light):
-            return
         where = area_centre(power, esper.component_for_entity(command.actor, Position).square, command.point)
         source = effect.source if effect else power_source(power.id)
         for made, kind in ((power.creates_area, "area"), (power.creates_light, "light")):
@@ -151,13 +175,4 @@ class PowerSystem(esper.Processor):
                 state.emit(CommandRefused(state.round, command.actor, f"use {power.id}",
                                           f"the map already holds the most {kind}s it takes"))
                 continue
-            if kind == "area":
-                map_id = state.terrain.add_area(Area(where[0], where[1], made.radius_ft, made.level, source))
-                if effect is not None:
-                    effect.areas.append(map_id)
-            else:
-                map_id = state.terrain.add_light(Light(where[0], where[1], made.radius_ft, made.level, source))
-                if effect is not None:
-                    effect.lights.append(map_id)
-            state.emit(AreaCreated(state.round, effect.id if effect else 0, kind, where[0], where[1],
-                                   made.radius_ft, made.level.name.lower()))
+            make_veil(state, kind, where, made.radius_ft, made.level, source, effect)

@@ -17,7 +17,7 @@ from components import Conditions, Defense, Fatigue, Position, Visibility, Visio
 from components.dice import die
 from components.forecasts import DefenseBreakdown, Modifier, RollMode
 from components.rules import ROLL_KINDS, Rules
-from systems.conditions import unseeing
+from systems.conditions import flat_footed_reason, unseeing
 from systems.cover import cover_count, has_cover
 from systems.state import BattleState
 from systems.visibility import level_at, sight_value
@@ -146,7 +146,7 @@ def defense_against(state: BattleState, target: int, attacker: int, attacker_squ
                                                               "attacker"))  # (a wall, or an arrow slit's stone)
     flat_footed = "flat-footed" in active
     if flat_footed:
-        why = "surprised" if "surprised" in active else "no vision" if "blinded" in active or \
-            esper.component_for_entity(target, Vision).level == Visibility.NO_VISION else "flat-footed"
+        sight = esper.component_for_entity(target, Vision).level
+        why = flat_footed_reason(active, sight) or "flat-footed"  # (granted, with neither: the grant's word)
         modifiers.append(Modifier("flat-footed", -rules.flat_footed_penalty, why))
     return DefenseBreakdown(defense_value(base, covered, flat_footed, rules), base, tuple(modifiers), covered)

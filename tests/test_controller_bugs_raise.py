@@ -11,19 +11,12 @@ from typing import Any
 import pytest
 
 from components.events import CommandRefused
-from game import Battle, IllegalCommand
-
-
-def _battle() -> Battle:
-    battle = Battle(seed=1, width=8, height=4)
-    battle.spawn("A", 1, 1, team="x", powers=["strike"])
-    battle.spawn("C", 3, 1, team="y", powers=["strike"])
-    battle.start_combat()
-    return battle
+from game import IllegalCommand
+from tests.duel_steps import duel
 
 
 def test_a_controllers_own_value_error_is_raised_on() -> None:
-    with _battle() as battle:
+    with duel(height=4)[0] as battle:
         def buggy(b: Any, actor: int) -> None:
             int("three")
 
@@ -36,7 +29,7 @@ def test_a_controllers_own_value_error_is_raised_on() -> None:
 
 
 def test_the_battles_refusals_are_still_refused_orders() -> None:
-    with _battle() as battle:
+    with duel(height=4)[0] as battle:
         def wrong(b: Any, actor: int) -> None:
             b.move(actor, 99, 99)
 

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from game import Battle
-from game.play.demo import finished, run_headless, scene_lines
+from game.play.demo import cover_lines, finished, run_headless, scene_lines
 
 
 def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:
     lines = run_headless(tmp_path)
     text = "\n".join(lines)
-    for beat in ("torch", "surprised", "falls 10 ft", "lands hard", "has cover from", "DOWNED", "DIES",
+    for beat in ("Scene: a light at", "surprised", "falls 10 ft", "lands hard", "has cover from", "DOWNED", "DIES",
                  "slowed"):
         assert beat in text, beat
     assert (tmp_path / "combat-log.txt").read_text(encoding="utf-8").strip() == text.strip()
@@ -55,3 +55,25 @@ def test_the_demo_stops_when_the_battle_is_decided_not_when_one_of_three_sides_f
         b.damage(red, 10)
         b.tick()
     assert b.winner() == "blue" and finished(b)
+
+
+def test_the_scene_names_lights_and_areas_by_their_level_not_torch_and_fog() -> None:
+    """Every light was "a torch" and every area "fog", whatever its level: a darkness too."""
+    b = Battle(seed=1, width=8, height=4)
+    b.add_light(1, 1, 10, "normal")
+    b.add_area(5, 2, 10, "no vision")
+    b.add_area(6, 2, 5, "terrible")
+    assert scene_lines(b)[1:] == ["Scene: a light at (1, 1) lights 10 ft around it (normal)",
+                                  "Scene: an area of no vision at (5, 2), 10 ft",
+                                  "Scene: an area of terrible at (6, 2), 5 ft"]
+
+
+def test_cover_from_an_arrow_slit_is_not_told_as_behind_a_wall() -> None:
+    b = Battle(seed=3, width=10, height=6)
+    archer = b.spawn("Archer", 1, 2, team="a", powers=["shoot"])
+    orc = b.spawn("Orc", 6, 2, team="b", defense=12)
+    b.set_terrain(5, 2, blocks=["movement"], cover=True)
+    b.start_combat()
+    b.tick()
+    [line] = cover_lines(b, who=[orc])
+    assert line == f"Round 1: Orc has cover from Archer (+5 Defense against it: {b.defense_against(orc, archer)})"

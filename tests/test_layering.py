@@ -89,6 +89,7 @@ RENDER_MAY_NOT: dict[str, str] = {
 RENDER_MAY_READ: dict[str, str] = {
     "game.battle": "the package itself (nothing but its docstring)",
     "game.battle.log": "the combat log's sentences, pure functions over events",
+    "game.battle.log_lines": "a log line's round prefix and tone, pure functions",
     "game.battle.naming": "the names a reader sees",
     "game.battle.errors": "the two error types a caller may catch",
     "game.battle.validate": "checks of arguments, raising before anything changes",

@@ -15,19 +15,12 @@ import pytest
 
 from components import Position
 from components.events import TurnStarted
-from game import Battle, IllegalCommand, ai
-
-
-def _battle() -> Battle:
-    battle = Battle(seed=1, width=8, height=8)
-    battle.spawn("A", 1, 1, team="x", powers=["strike"])
-    battle.spawn("C", 3, 1, team="y", powers=["strike"])
-    battle.start_combat()
-    return battle
+from game import IllegalCommand, ai
+from tests.duel_steps import duel
 
 
 def test_a_handler_cannot_restore_a_snapshot_taken_before_the_tick() -> None:
-    with _battle() as battle:
+    with duel()[0] as battle:
         before = battle.snapshot()
         battle.on(TurnStarted, lambda b, event: b.restore(before))
         with pytest.raises(IllegalCommand, match=r"restore: a command \(a tick or a turn, round 1\) is under way, "
@@ -38,7 +31,7 @@ def test_a_handler_cannot_restore_a_snapshot_taken_before_the_tick() -> None:
 
 
 def test_a_handler_cannot_close_the_battle_inside_a_tick() -> None:
-    battle = _battle()
+    battle = duel()[0]
     battle.on(TurnStarted, lambda b, event: b.close())
     with pytest.raises(IllegalCommand, match=r"close: a command \(a tick or a turn\) is under way"):
         battle.tick()
@@ -48,7 +41,7 @@ def test_a_handler_cannot_close_the_battle_inside_a_tick() -> None:
 
 
 def test_a_controller_may_still_try_things_on_a_snapshot_of_its_own_turn() -> None:
-    with _battle() as battle:
+    with duel()[0] as battle:
         tried: list[tuple[int, int]] = []
 
         def trial(b: Any, actor: int) -> None:
@@ -70,7 +63,7 @@ def test_a_snapshot_taken_inside_a_tick_is_not_restored_after_it() -> None:
     """Restored between commands, a controller's snapshot left the battle mid-round with a log that had
     none of that round (the tick is logged when it ends): the turns stepped on from there ended in "no
     creature's turn is under way", and no replay could rebuild it."""
-    with _battle() as battle:
+    with duel()[0] as battle:
         kept: list[Any] = []
 
         def keeper(b: Any, actor: int) -> None:

@@ -9,6 +9,7 @@ import pytest
 from components import Fatigue, Position, Rules
 from components.rules import ROLL_KINDS
 from game import Battle
+from game.battle.log import format_events
 from systems.damage import hits_to_die
 
 
@@ -137,3 +138,20 @@ def test_hits_to_die_counts_the_hits_the_damage_rule_resolves(health: int, fatig
     """What a planner weighs a blow at a downed enemy by: the damage rule's own hits, one at a time."""
     rules = Rules.from_mapping({"fatigue_per_hit_at_zero": per_hit})
     assert hits_to_die(health, fatigue, 5, rules) == hits
+
+
+@pytest.mark.parametrize(("per_hit", "fatigue_lines"), [
+    (0, []),
+    (1, ["A gains 1 fatigue (dropped to 0 health): now 1", "A gains 1 fatigue (hit while at 0 health): now 2"]),
+])
+def test_a_hit_at_zero_reports_fatigue_only_when_the_rules_give_some(per_hit: int,
+                                                                     fatigue_lines: list[str]) -> None:
+    """The damage rule decides whether a hit at 0 Health costs fatigue; the event follows its answer
+    (with none for the hit, no "gains 0" or "recovers 0" line)."""
+    b = Battle(seed=1, width=4, height=4, rules={"fatigue_per_hit_at_zero": per_hit})
+    e = b.spawn("A", 1, 1, health=5)
+    b.damage(e, 5)
+    b.damage(e, 3)
+    b.tick()
+    assert b.get(e, Fatigue).level == len(fatigue_lines)
+    assert [line.split(": ", 1)[1] for line in format_events(b, b.events) if "fatigue" in line] == fatigue_lines

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from components import Position
+from components import Conditions, Movement, Position
 from game import Battle
+from game.battle.errors import IllegalCommand
+from systems.actions import movement_left
 from tests.event_steps import kinds
 
 
@@ -183,3 +185,24 @@ def test_reachable_matches_move(battle):
             finally:
                 b.close()
             assert bool(mask[x, y]) is ok, (x, y)
+
+
+def test_slowed_after_moving_leaves_no_movement_and_its_own_square(battle):
+    """Slowed after it walked 25 ft, a creature has used more than its 15 ft: it has 0 ft left (never
+    a negative number), and the check, the forecast, the reachable squares and the move agree."""
+    e = battle.spawn("a", 0, 0)
+    battle.begin_round()
+    assert battle.current_actor == e
+    battle.move(e, 5, 0)
+    battle.resolve_orders()
+    battle.add_condition(e, "slowed")
+    assert movement_left(battle.get(e, Movement), battle.get(e, Conditions), battle.rules) == 0
+    assert "it has 0 ft of movement left" in (battle.forecast_move(e, (6, 0)).problem or "")
+    with pytest.raises(IllegalCommand, match="it has 0 ft of movement left"):
+        battle.move(e, 6, 0)
+    assert battle.forecast_move(e, (5, 0)).legal
+    assert [tuple(int(v) for v in s) for s in zip(*battle.reachable(e).nonzero())] == [(5, 0)]
+    battle.move(e, 5, 0)
+    battle.resolve_orders()
+    assert kinds(battle, "moved", e)[-1].cost_ft == 0
+    assert battle.get(e, Position).square == (5, 0)

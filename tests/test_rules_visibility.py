@@ -7,7 +7,9 @@ from __future__ import annotations
 import pytest
 
 from components import Visibility, Vision
+from components.events import ConditionGained
 from game import Battle
+from systems.rolls import defense_against
 
 V = Visibility
 LEVELS = [V.NORMAL, V.POOR, V.TERRIBLE, V.NO_VISION]
@@ -334,3 +336,22 @@ def test_sight_with_kept_lines_answers_as_tcods_lines_do():
             seen = int(V.NORMAL)
             assert sees(walls, levels, seen, a, b, caches.line_steps) == sees(walls, levels, seen, a, b)
             assert clear_line(walls, a, b, caches.line_steps) == clear_line(walls, a, b)
+
+
+@pytest.mark.parametrize(("grant", "event_reason", "defense_reason"), [
+    ("blinded", "no vision", "no vision"),
+    ("surprised", "surprised", "surprised"),
+    ("flat-footed", "gm", "flat-footed"),  # the event names who granted it; the Defense, the condition
+])
+def test_the_flat_footed_event_and_the_defense_give_one_reason(grant: str, event_reason: str,
+                                                               defense_reason: str) -> None:
+    """Why a creature is flat-footed, as its event and its Defense's modifier say it: both from
+    ``systems.conditions.flat_footed_reason`` (the Defense re-tested blindness and vision itself)."""
+    b = Battle(seed=1, width=6, height=3)
+    e = b.spawn("a", 1, 1, team="a")
+    foe = b.spawn("b", 3, 1, team="b")
+    b.add_condition(e, grant)
+    [gained] = [ev for ev in b.events if isinstance(ev, ConditionGained) and ev.condition == "flat-footed"]
+    assert gained.source == event_reason
+    [why] = [m.reason for m in defense_against(b.state, e, foe).modifiers if m.name == "flat-footed"]
+    assert why == defense_reason

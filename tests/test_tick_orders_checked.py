@@ -9,14 +9,7 @@ from __future__ import annotations
 import pytest
 
 from game import Battle, IllegalCommand, ai
-
-
-def _battle() -> tuple[Battle, int, int]:
-    battle = Battle(seed=2, width=8, height=4)
-    a = battle.spawn("A", 1, 1, team="x", powers=["strike"])
-    c = battle.spawn("C", 5, 1, team="y", powers=["strike"])
-    battle.start_combat()
-    return battle, a, c
+from tests.duel_steps import duel
 
 
 @pytest.mark.parametrize(("orders", "controller", "words"), [
@@ -26,7 +19,7 @@ def _battle() -> tuple[Battle, int, int]:
 ])
 def test_orders_that_would_be_dropped_are_refused_before_the_round(orders: object, controller: object,
                                                                    words: str) -> None:
-    battle, a, c = _battle()
+    battle, a, c = duel(seed=2, height=4, foe_x=5)
     log, events = list(battle.command_log), len(battle.events)
     with pytest.raises(IllegalCommand, match=words):
         battle.tick(controller=controller, orders=orders)  # type: ignore[arg-type]
@@ -39,7 +32,7 @@ def test_orders_that_would_be_dropped_are_refused_before_the_round(orders: objec
 def test_a_logged_call_with_arguments_its_command_does_not_take_is_an_illegal_command() -> None:
     """Such a call raised a TypeError from inside the battle, and inside a recorded tick left the round
     half played (every later command refused)."""
-    battle, a, c = _battle()
+    battle, a, c = duel(seed=2, height=4, foe_x=5)
     with pytest.raises(IllegalCommand, match=r"tick: the orders of actor 1: move cannot take the arguments \[2, 1\] "
                                              r"\{\}: missing a required argument: 'y'"):
         battle.tick(orders=[[a, [["move", [2, 1], {}]]]])
@@ -59,7 +52,7 @@ def test_a_recorded_refusal_not_of_its_shape_is_refused_before_the_round(refusal
     IndexError that left it half played), and a save holding it loaded."""
     from game.content.save_format import call_problem
 
-    battle, a, _ = _battle()
+    battle, a, _ = duel(seed=2, height=4, foe_x=5)
     log, events = list(battle.command_log), len(battle.events)
     with pytest.raises(IllegalCommand, match=r"tick: the orders of actor 1: a recorded refusal is"):
         battle.tick(orders=[[a, [refusal]]])

@@ -16,18 +16,12 @@ from typing import Any
 import pytest
 
 from components.events import CommandRefused, TurnStarted
-from game import Battle, IllegalCommand
-
-
-def _battle(prepared: bool = True) -> tuple[Battle, int, int]:
-    battle = Battle(seed=1, width=8, height=8)
-    a = battle.spawn("A", 1, 1, team="x", powers=["strike"])
-    c = battle.spawn("C", 3, 1, team="y", powers=["strike"], prepared=prepared)
-    return battle, a, c
+from game import IllegalCommand
+from tests.duel_steps import duel
 
 
 def test_a_controller_cannot_end_its_turn_inside_the_tick() -> None:
-    battle, a, c = _battle()
+    battle, a, c = duel(combat=False)
     battle.start_combat()
     asked: list[int] = []
 
@@ -44,7 +38,7 @@ def test_a_controller_cannot_end_its_turn_inside_the_tick() -> None:
 
 
 def test_end_turn_between_commands_still_steps_a_round() -> None:
-    with _battle()[0] as battle:
+    with duel(combat=False)[0] as battle:
         battle.start_combat()
         first = battle.begin_round()
         second = battle.end_turn()
@@ -53,7 +47,7 @@ def test_end_turn_between_commands_still_steps_a_round() -> None:
 
 
 def test_end_combat_is_refused_mid_round_and_outside_combat() -> None:
-    battle, a, c = _battle(prepared=False)
+    battle, a, c = duel(combat=False, prepared=False)
     with pytest.raises(IllegalCommand, match=r"combat has not started \(or has already ended\)"):
         battle.end_combat()
     battle.start_combat()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from game import Battle, IllegalCommand, UnknownEntity
+from tests.duel_steps import duel
 
 MISSING = 99
 ASKS: dict[str, Callable[[Battle, int, int], Any]] = {
@@ -34,9 +35,8 @@ ASKS: dict[str, Callable[[Battle, int, int], Any]] = {
 
 @pytest.mark.parametrize("method", sorted(ASKS))
 def test_an_unknown_creature_is_an_unknown_entity_as_the_docstring_says(method: str) -> None:
-    with Battle(seed=1, width=8, height=8) as battle:
-        a = battle.spawn("A", 1, 1, team="x", powers=["strike"])
-        c = battle.spawn("C", 2, 1, team="y", powers=["strike"])
+    battle, a, c = duel(foe_x=2, combat=False)
+    with battle:
         with pytest.raises(UnknownEntity, match=f"no creature with id {MISSING} in this battle") as raised:
             ASKS[method](battle, a, c)
         assert not isinstance(raised.value, IllegalCommand)

@@ -7,6 +7,7 @@ import pygame
 import pytest
 from window_steps import play_to_turn
 
+from components.events import Moved
 from game.battle.facade import Battle
 from game.play.app import App
 from game.render.feed import EventFeed, told_as_seen
@@ -161,3 +162,14 @@ def test_a_hit_and_run_out_of_darkness_names_the_striker_the_team_watched() -> N
     assert "Round 1: Orc attacks Knight with Strike" in "\n".join(told)
     assert told[-1] == "Round 1: Orc goes out of sight"
     assert not any("unseen" in line or "(5, 2)" in line for line in told), told
+
+
+def test_coming_into_sight_before_the_first_round_says_setup_as_every_log_line_does() -> None:
+    """The fog's own lines spelt the round prefix again, without the setup's: "Round 0: Orc comes into
+    sight" where the log says "Setup: "."""
+    b = Battle(seed=1, width=12, height=3)
+    orc = b.spawn("Orc", 7, 1, team="b")
+    moved = Moved(0, orc, (11, 1), (7, 1), 20, 0.0)
+    assert told_as_seen(b, [moved], {}, frozenset({orc})) == ["Setup: Orc comes into sight at (7, 1)"]
+    seen = told_as_seen(b, [moved, moved], {}, frozenset(), out=[frozenset({orc}), frozenset(), frozenset({orc})])
+    assert seen == ["Setup: Orc comes into sight at (7, 1)", "Setup: Orc goes out of sight"]

@@ -295,14 +295,14 @@ class Turn:
         return worth
 
     def could_come_back(self, creature: int) -> bool:
-        """Whether a downed ``creature`` could be stood up again: never once it is unconscious (the
-        battle's condition: a heal does not wake it) or its Fatigue track is full; else if the
+        """Whether a downed ``creature`` could be stood up again: never once a heal would not stand it
+        (``systems.vitals.stands_if_healed``: unconscious, a full Fatigue track among them); else if the
         scenario reacts to a creature going down (a rally's heals: taken to help either side), or
         someone of its side able to act has a healing power. A guess at whether finishing it
         matters, not a forecast; a downed enemy that could not is not weighed at all (see
         ``enemies``)."""
         battle, it = self.battle, self.glance[creature]
-        if "unconscious" in it.conditions or it.fatigue >= it.max_fatigue:
+        if not stands_if_healed(it.conditions):
             return False
         if self.downs_heard:
             return True

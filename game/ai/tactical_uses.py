@@ -191,7 +191,7 @@ def aims(turn: Turn, aiming: _Aiming, square: tuple[int, int], z: float) -> list
     near = near[: turn.weights.targets]
     if power.single_target:
         return [{"target": c} for c in near]
-    if power.aims_at_point or power.needs_direction:
+    if power.takes_point:
         return [{"point": p} for p in area_points(turn, power, square, near, helps)]
     return [{}]
 

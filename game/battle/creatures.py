@@ -31,7 +31,7 @@ from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.naming import lone_team, numbered
 from game.battle.reach import refuse_landings, unseen_absent
 from game.battle.world import BattleCore, command, entry
-from systems.actions import speed_for_round, stand_problem
+from systems.actions import movement_left, stand_problem
 from systems.paths import blocked_for
 from systems.power_checks import known_powers, power_ids
 from systems.state import Phase, check_stamp
@@ -257,7 +257,7 @@ class Creatures(BattleCore):
         conditions = esper.component_for_entity(entity, Conditions)
         if not can_act(conditions) or falling is not None:  # a queued move leaves it falling: no more moves
             return np.zeros(state.terrain.walls.shape, dtype=bool)
-        left = max(speed_for_round(movement, conditions, state.rules) - movement.used_ft, 0)
+        left = movement_left(movement, conditions, state.rules)
         here = position.square
         flying = is_flying(movement, conditions)
         costs = state.paths.costs_up_to(here, left, flying)

@@ -47,6 +47,7 @@ from components.events import (
     Unconscious,
 )
 from components.powers import FALL, REACTION, source_parts
+from game.battle.log_lines import LogLine, event_tone, round_prefix, tone_of
 from game.battle.naming import display_names
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
@@ -339,10 +340,10 @@ def _generic(battle: Any, event: Any, names: dict[int, str] | None) -> str:
 
 
 def format_events(battle: Any, events: Iterable[Any], names: dict[int, str] | None = None) -> list[str]:
-    """Readable lines for ``events``, each prefixed with its round, merging what belongs together.
+    """Readable lines (``LogLine``s: with their events' tones) for ``events``, each prefixed with its round.
 
-    A fall is one line: the ``Fell`` stretches before a ``Landed`` are folded into it, and the fall
-    damage that follows is folded in too. Turn and round boundaries are left out.
+    It merges what belongs together. A fall is one line: the ``Fell`` stretches before a ``Landed`` are
+    folded into it, and the fall damage that follows too. Turn and round boundaries are left out.
     """
     names = names if names is not None else _names(battle)
     items = [e for e in events if not isinstance(e, QUIET)]
@@ -351,9 +352,9 @@ def format_events(battle: Any, events: Iterable[Any], names: dict[int, str] | No
         if isinstance(event, Fell) and _lands_later(items, index, event.entity):
             continue
         if _is_fall_damage(items, index):
-            lines[-1] += f", health {event.health}"
+            lines[-1] = LogLine(f"{lines[-1]}, health {event.health}", tone_of(lines[-1]))
             continue
-        lines.append((f"Round {event.round}: " if event.round else "Setup: ") + describe(battle, event, names))
+        lines.append(LogLine(round_prefix(event.round) + describe(battle, event, names), event_tone(event)))
     return lines
 
 

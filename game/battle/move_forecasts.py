@@ -18,7 +18,7 @@ from components.forecasts import MoveForecast
 from game.battle import orders, validate
 from game.battle.creatures import Creatures
 from game.battle.world import entry
-from systems.actions import landing_problem, move_problems, speed_for_round, walk, walk_end
+from systems.actions import landing_problem, move_problems, movement_left, walk, walk_end
 from systems.cover import has_cover
 from systems.drops import fall_odds
 from systems.visibility import level_at, vision_value
@@ -71,7 +71,7 @@ class MoveForecasts(Creatures):
             return [MoveForecast(entity, goal, False, refused) for goal in goals]
         falling = esper.component_for_entity(entity, Falling)
         conditions = esper.component_for_entity(entity, Conditions)
-        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
+        left = movement_left(movement, conditions, state.rules)
         flying = is_flying(movement, conditions)  # (the projection's: a queued flight counts)
         problems = move_problems(state.paths, state.rules, position, movement, conditions, falling, goals,
                                  lambda there: state.taken(there, entity))

@@ -16,7 +16,7 @@ from components import Conditions, Falling, Movement, Position
 from components.commands import ActorCommand, Move, Stand, UsePower
 from game.battle.errors import IllegalCommand
 from game.battle.validate import label, square
-from systems.actions import landing_problem, move_problem, speed_for_round, stand_cost_ft, walk
+from systems.actions import landing_problem, move_problem, movement_left, speed_for_round, stand_cost_ft, walk, walk_end
 from systems.areas import flies_its_user
 from systems.drops import fall_dice
 from systems.falling import round_fall_left
@@ -169,13 +169,11 @@ def _moved(state: BattleState, entity: int, goal: tuple[int, int], here: tuple[i
     cost = state.paths.cost(here, goal, limit_ft=movement.speed_ft, flying=flying)
     if cost is None:
         return None
-    terrain = state.terrain
-    level = terrain.level_ground()
-    floor = float(terrain.ground[goal]) if level is None else level
-    if flying or (level is not None and z <= level):
-        return goal, used + cost, max(z, floor) if flying else floor
+    ends = walk_end(state.terrain, goal, goal != here, z, flying)  # a flight, or a walk on level ground
+    if ends is not None:
+        return goal, used + cost, ends[1]
     left = speed_for_round(movement, conditions, state.rules) - used
-    stop, top = _walked(state, goal, here, z, left, room) or (goal, floor)
+    stop, top = _walked(state, goal, here, z, left, room) or (goal, float(state.terrain.ground[goal]))
     if landing_problem(state, entity, goal, stop):
         return None  # the turn refuses it: it stays where it was
     if stop != goal:
@@ -204,7 +202,7 @@ def move_goal(state: BattleState, entity: int, x: object, y: object) -> tuple[in
                            lambda there: state.taken(there, entity))
     if not problem and state.terrain.level_ground() is None and not is_flying(movement, conditions):
         # where the walk steps off on its way (a drop that hurts) it lands: not on another creature
-        left = speed_for_round(movement, conditions, state.rules) - movement.used_ft
+        left = movement_left(movement, conditions, state.rules)
         walked = _walked(state, goal, position.square, position.z, left, room)
         if walked is not None:
             problem = landing_problem(state, entity, goal, walked[0])

@@ -23,9 +23,8 @@ from components import Conditions, Creature, Fatigue, Health, Position, Visibili
 from components.commands import GrantCondition, Heal, Hit, Move, RevokeCondition
 from components.dice import Dice
 from components.effects import ActiveEffect
-from components.events import AreaCreated
 from components.powers import effect_source, script_source
-from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT, Area, Light
+from components.terrain import MAX_AREAS, MAX_LIGHTS, MAX_RADIUS_FT
 from components.values import DURATION
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
@@ -33,6 +32,7 @@ from game.scripting import Weighed
 from systems.forces import push
 from systems.geometry import distance_3d_ft
 from systems.grants import grant_condition, revoke_condition
+from systems.powers import make_veil
 from systems.state import BattleState
 from systems.visibility import can_see
 from systems.vitals import is_dead
@@ -229,12 +229,8 @@ class ScriptBridge:
         state = self.state
         effect_id = state.new_effect_id()
         effect = ActiveEffect(effect_id, power, user, effect_source(effect_id), state.round + duration)
-        if kind == "area":
-            effect.areas.append(state.terrain.add_area(Area(centre[0], centre[1], radius, level, effect.source)))
-        else:
-            effect.lights.append(state.terrain.add_light(Light(centre[0], centre[1], radius, level, effect.source)))
+        make_veil(state, kind, centre, radius, level, effect.source, effect)
         state.effects[effect_id] = effect
-        state.emit(AreaCreated(state.round, effect_id, kind, centre[0], centre[1], radius, level.name.lower()))
 
 
 def feet(value: object, what: str) -> float:

@@ -26,7 +26,7 @@ from systems.cover import CoverTest, cover_lookup
 from systems.geometry import distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft
 from systems.visibility import Visibility, level_at, vision_level, vision_value
-from systems.vitals import is_dead, is_flying, takes_its_turn
+from systems.vitals import is_flying, takes_its_turn
 
 #: what a threat reads of a creature, in one esper query (kept by esper while no component is added or
 #: removed, which a battle under way never does) rather than a lookup a part
@@ -217,10 +217,10 @@ class Tactics(TacticMaps):
         """Creatures of other teams that could take a turn: alive, not downed, not falling (``parts``: each
         creature's components, as ``_READ`` names them)."""
         for other in self.state.creatures:
-            creature, health, fatigue, conditions, falling = parts[other][:5]
+            creature, _, _, conditions, falling = parts[other][:5]
             if creature.team == team:
                 continue
-            if is_dead(health, fatigue) or not takes_its_turn(conditions.active, falling):
+            if not takes_its_turn(conditions.active, falling):  # (the dead are downed, and dead, too)
                 continue
             yield other
 

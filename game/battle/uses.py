@@ -13,7 +13,7 @@ import numpy as np
 
 from components import Conditions, Position
 from components.commands import EndEffect, UsePower
-from components.powers import Power
+from components.powers import Power, source_parts
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
@@ -132,6 +132,26 @@ class PowerUses(BattleCore):
         now = self.state.round
         return [{"id": e.id, "power": e.power, "user": e.user, "ends_after_round": e.ends_after_round,
                  "ends_this_round": runs_out(e, now)} for e in self.state.effects.values()]
+
+    @entry
+    def veil_makers(self) -> dict[tuple[str, int], tuple[int | None, tuple[int, int]]]:
+        """The lights and areas on the map that a use of a power or a script made, each
+        (``("light" | "area", map id)``) with who made it (the user of the effect that holds it; None
+        for a power's use that holds none, whose user the map does not keep) and its centre. The map's
+        own (the scenario's, the GM's) are left out: every side knows them. What a side's fog asks
+        before it tells where an enemy it did not see made one."""
+        makers: dict[tuple[str, int], int] = {}
+        for effect in self.state.effects.values():
+            makers.update({("light", made): effect.user for made in effect.lights})
+            makers.update({("area", made): effect.user for made in effect.areas})
+        terrain = self.state.terrain
+        found: dict[tuple[str, int], tuple[int | None, tuple[int, int]]] = {}
+        for kind, held in (("light", terrain.lights), ("area", terrain.areas)):
+            for made_id, made in held.items():
+                maker = makers.get((kind, made_id))
+                if maker is not None or source_parts(made.source)[0] == "power":
+                    found[kind, made_id] = (maker, (made.x, made.y))
+        return found
 
     @entry
     def can_see(self, viewer: int, target: int | tuple[int, int]) -> bool:

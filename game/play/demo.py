@@ -18,6 +18,7 @@ from typing import Any
 
 from components.events import Died, Spawned
 from game.ai import DEFAULT_POLICY
+from game.battle.log_lines import round_prefix
 from game.content.powers import ASSETS
 from game.play.headless import DEFAULT_ROUNDS, DEMO_SEED
 
@@ -177,7 +178,8 @@ def director(demo: Demo) -> set[int]:
 
 
 def scene_lines(battle: Any) -> list[str]:
-    """What the events do not say: the light, the torches, the fog and the walls of the map."""
+    """What the events do not say: the light, the map's lights and areas (named by their level: a light
+    is not always a torch, nor an area fog) and its walls."""
     from components import Visibility
     from systems.rolls import light_effects
 
@@ -185,10 +187,10 @@ def scene_lines(battle: Any) -> list[str]:
     effects = ", ".join(light_effects(terrain.ambient, battle.rules))
     lines = [f"Scene: the light is {Visibility(terrain.ambient).word} ({effects})"]
     for light in terrain.lights.values():
-        lines.append(f"Scene: a torch at ({light.x}, {light.y}) lights {light.radius_ft:g} ft around it "
+        lines.append(f"Scene: a light at ({light.x}, {light.y}) lights {light.radius_ft:g} ft around it "
                      f"({Visibility(light.level).word})")
     for area in terrain.areas.values():
-        lines.append(f"Scene: fog at ({area.x}, {area.y}), {area.radius_ft:g} ft ({Visibility(area.level).word})")
+        lines.append(f"Scene: an area of {Visibility(area.level).word} at ({area.x}, {area.y}), {area.radius_ft:g} ft")
     walls = int(terrain.walls.sum())
     if walls:
         lines.append(f"Scene: {walls} wall squares block movement and sight and give cover "
@@ -198,9 +200,9 @@ def scene_lines(battle: Any) -> list[str]:
 
 def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None, who: Iterable[int] | None = None
                 ) -> list[str]:
-    """Who ended the round behind cover from an enemy that can see it (``defense_against`` adds the
-    bonus against that enemy only); with ``told``, each pair is told once, when it first happens;
-    with ``who``, only those creatures are looked at."""
+    """Who ended the round in cover from an enemy that can see it (``defense_against`` adds the bonus
+    against that enemy only; the cover of a wall or of an arrow slit's stone alike); with ``told``,
+    each pair is told once, when it first happens; with ``who``, only those creatures are looked at."""
     lines = []
     for e in battle.creatures() if who is None else who:
         if not battle.can_act(e):
@@ -213,8 +215,8 @@ def cover_lines(battle: Any, told: set[tuple[int, int]] | None = None, who: Iter
                 continue
             if told is not None:
                 told.add((e, enemy))
-            lines.append(f"Round {battle.round}: {battle.display_name(e)} has cover from {battle.display_name(enemy)} "
-                         f"behind a wall (+{battle.rules.cover_bonus} Defense against it: "
+            lines.append(f"{round_prefix(battle.round)}{battle.display_name(e)} has cover from "
+                         f"{battle.display_name(enemy)} (+{battle.rules.cover_bonus} Defense against it: "
                          f"{battle.defense_against(e, enemy)})")
     return lines
 

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from components import Position
-from components.powers import source_parts
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -92,20 +91,10 @@ class Fog:
 def unseen_sources(battle: Any, team: str, seen: Any) -> frozenset[tuple[str, int]]:
     """The lights and areas on the map (``("light" | "area", map id)``) that ``team`` did not see made:
     a power's or a script's, of a creature not on the team, centred on a square the team does not see
-    (``seen``: its sight now). The map's own (the scenario's, the GM's) are known to every side. Drawn
+    (``seen``: its sight now), as ``battle.veil_makers`` tells who made which. The map's own (the
+    scenario's, the GM's) are known to every side. Drawn
     whole, such a light put a torch and a glow on the square of the enemy out of sight that made it
     around itself, and the log said where."""
-    makers: dict[tuple[str, int], int] = {}
-    for effect in battle.state.effects.values():
-        makers.update({("light", made): effect.user for made in effect.lights})
-        makers.update({("area", made): effect.user for made in effect.areas})
     ours = {e for e in battle.creatures() if battle.team(e) == team}
-    found = set()
-    terrain = battle.terrain
-    for kind, held in (("light", terrain.lights), ("area", terrain.areas)):
-        for made_id, made in held.items():
-            maker = makers.get((kind, made_id))
-            by_power = maker is not None or source_parts(made.source)[0] == "power"
-            if by_power and maker not in ours and not seen[made.x, made.y]:
-                found.add((kind, made_id))
-    return frozenset(found)
+    return frozenset(made for made, (maker, (x, y)) in battle.veil_makers().items()
+                     if maker not in ours and not seen[x, y])

@@ -203,4 +203,4 @@ class Orders:
 def needs_aim(power: Any) -> bool:
     """Whether a power asks for a target creature, square or direction after its key, rather than
     where the user stands (on itself, or centred on it): the power's own reading of its kind."""
-    return bool(power.single_target or power.aims_at_point or power.needs_direction)
+    return bool(power.single_target or power.takes_point)

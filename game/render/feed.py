@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from components import Position
 from components.events import CREATURE_FIELDS, AreaCreated, Landed, Moved, Pushed, Spawned, Teleported
 from game.battle.log import area_centre_words, format_events, format_with_notes
+from game.battle.log_lines import round_prefix
 from game.battle.naming import display_names
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
@@ -117,8 +118,8 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
         if isinstance(event, Moved | Pushed | Teleported) and (event.entity in before) != (event.entity in now_out):
             name = names.get(event.entity) or battle.display_name(event.entity)
             x, y = event.to_square
-            lines.append(f"Round {event.round}: {name} " + (f"comes into sight at ({x}, {y})" if event.entity in before
-                                                           else "goes out of sight"))
+            lines.append(f"{round_prefix(event.round)}{name} " + (
+                f"comes into sight at ({x}, {y})" if event.entity in before else "goes out of sight"))
         elif who and who <= now_out:
             continue  # (only about creatures out of the team's sight)
         elif isinstance(event, AreaCreated) and (event.what, event.x, event.y) in unseen_at:
@@ -132,7 +133,7 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
             flush()
             x, y = event.to_square
             name = names.get(event.entity) or battle.display_name(event.entity)
-            lines.append(f"Round {event.round}: {name} comes into sight at ({x}, {y})")
+            lines.append(f"{round_prefix(event.round)}{name} comes into sight at ({x}, {y})")
         else:
             run.append(event)
     flush()

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from systems.areas import area_centre
+
 Line = tuple[str, str]
 NameFn = Callable[[int], str]
 ShowsFn = Callable[[int], bool]
@@ -124,7 +126,7 @@ def made_lines(forecast: Any, power: Any) -> list[Line]:
     vision within 10 ft of (13, 2)"; where its red squares are, the battle's ``made_squares``."""
     if power is None:
         return []
-    centre = forecast.point if power.range_ft is not None and forecast.point is not None else forecast.from_square
+    centre = area_centre(power, forecast.from_square, forecast.point)  # (the rule's own answer, as it resolves)
     lines: list[Line] = []
     for made, what in ((power.creates_area, "an area of"), (power.creates_light, "light,")):
         if made is not None:

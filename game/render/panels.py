@@ -14,6 +14,7 @@ from typing import Any
 import pygame
 
 from components import Rules
+from game.battle.log_lines import Tone, tone_of
 from game.render import theme
 from game.render.draw import Texts, clipped, panel, panel_lines, wrap
 from game.render.feed import EventFeed
@@ -272,19 +273,21 @@ class SidePanel:
             y += LOG_ROW
 
 
+#: Each log tone's colour: deaths red, falls blue, hits orange, surprise yellow, the set-up dim.
+LOG_COLOURS: Mapping[Tone, theme.Colour] = MappingProxyType({
+    Tone.DEATH: (255, 110, 100),
+    Tone.FALL: theme.FALL,
+    Tone.HIT: (255, 190, 140),
+    Tone.ALERT: theme.ACCENT,
+    Tone.SETUP: theme.TEXT_DIM,
+    Tone.PLAIN: theme.TEXT,
+})
+
+
 def log_colour(line: str) -> theme.Colour:
-    """A log line's colour, by what it tells: deaths red, falls blue, hits orange, surprise yellow."""
-    if "DIES" in line or "DOWNED" in line:
-        return (255, 110, 100)
-    if " falls " in line and "ft" in line:
-        return theme.FALL
-    if "damage" in line or "HIT" in line:
-        return (255, 190, 140)
-    if "is surprised" in line or "is flat-footed" in line or "is prone" in line:
-        return theme.ACCENT
-    if "Combat starts" in line or "initiative" in line:
-        return theme.TEXT_DIM
-    return theme.TEXT
+    """A log line's colour, by the tone of the event it tells (never by its words: a creature named
+    "Hit Dies" is not a death)."""
+    return LOG_COLOURS[tone_of(line)]
 
 
 def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts,
