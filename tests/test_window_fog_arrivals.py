@@ -161,3 +161,40 @@ def test_a_hit_and_run_out_of_darkness_names_the_striker_the_team_watched() -> N
     assert "Round 1: Orc attacks Knight with Strike" in "\n".join(told)
     assert told[-1] == "Round 1: Orc goes out of sight"
     assert not any("unseen" in line or "(5, 2)" in line for line in told), told
+
+
+def test_an_enemy_that_strikes_in_sight_and_walks_into_the_fog_is_named_for_the_blow() -> None:
+    """An orc the team sees strikes the hero and walks behind a wall in the same turn: the team
+    watched the blow, but the log read the turn once the orc was out of sight and said someone
+    unseen struck, and nothing of its walk away. Now it is named, and it goes out of sight."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        if y != 2:
+            b.add_wall(5, y)
+    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-50)
+    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    app = App(b, {"blue"}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert b.current_actor == orc and orc not in app.ui.hidden
+    b.use_power(orc, "strike", target=hero)  # the computer's turn, given by hand
+    b.move(orc, 6, 0)
+    b.end_turn()
+    app.refresh()
+    app.draw()
+    assert orc in app.ui.hidden
+    told = [line for line in window.renderer.feed.seen_lines if line.startswith("Round 1")]
+    assert told[0] == "Round 1: Orc uses Strike on Hero"
+    assert told[-1] == "Round 1: Orc goes out of sight"
+    assert not any("unseen" in line or "(6, 0)" in line for line in told), told
+
+
+def test_the_first_reading_of_the_log_names_no_creature_out_of_sight() -> None:
+    """The first frame reads the whole record (spawns, initiative): a creature out of sight then was
+    never seen, so it is not named, though no earlier reading said it was out of sight."""
+    b, _, orc = _behind_a_wall()
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert orc in app.ui.hidden
+    assert not any("Orc" in line for line in window.renderer.feed.seen_lines), window.renderer.feed.seen_lines
