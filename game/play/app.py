@@ -26,7 +26,7 @@ from game.play.headless import PlayError, check_policy
 from game.play.motion import Motion
 from game.play.orders import Orders
 from game.play.rewind import RoundPicker
-from game.play.status import StatusLine, step_line
+from game.play.status import StatusLine, decided_line, step_line
 from game.render.inputs import Button, Click, Input, Key
 from game.render.ui import UiState, banner_hint
 
@@ -143,12 +143,9 @@ class App(Orders):
         if won is None:
             self.ui.banner = ""
             return
-        if won == "":
-            self.ui.banner = f"Nobody is left standing (round {self.battle.round})"
-        else:
-            humans = self.ui.human_teams  # hot seat (two human teams): the winner is named, no "you"
-            mine = "" if len(humans) != 1 else " - you win" if won in humans else " - you lose"
-            self.ui.banner = f"{won.capitalize()} won in round {self.battle.round}{mine}"
+        humans = self.ui.human_teams  # hot seat (two human teams): the winner is named, no "you"
+        mine = "" if won == "" or len(humans) != 1 else " - you win" if won in humans else " - you lose"
+        self.ui.banner = decided_line(won, self.battle.round) + mine
         self.ui.message = self.ui.banner
         self.ui.banner_hint = banner_hint(bool(getattr(self.scenario, "path", None)), self.save_path.is_file())
 
