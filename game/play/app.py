@@ -357,9 +357,11 @@ class App(Orders):
         self.motion.advance(elapsed)  # and the animations move on
         # the next computer creature waits until the last one's walk is over: one at a time, visibly
         waiting = self.ui.show_help or self.motion.walking or self.picker.active
+        actor = self.flow.actor  # one the person saw take its turn is named, though it walked out of sight
+        seen = actor is not None and self.ui.shows(actor)
         if self.play_round is None and not waiting and self.flow.update(elapsed):
             prompted = self.refresh()
-            line = step_line(self.flow, self.battle.round, self.ui.shows)
+            line = step_line(self.flow, self.battle.round, lambda e: self.ui.shows(e) or (seen and e == actor))
             self._tell(self.status.compose(line, self.motion.clock), prompted)
             self._check_over()
         self.animate()
