@@ -245,6 +245,7 @@ class App(Orders):
         self.ui.power = None
         if problem is not None:
             self.ui.message = problem
+            preview.update(self)  # the power U dropped: its odds went on showing under the mouse
             return
         self.ui.message = self.flow.undo()
         self.fog.forget()
