@@ -191,7 +191,7 @@ class App(Orders):
             self.window.set_battle(battle)
         self.ui.selected, self.ui.power, self.ui.actor = None, None, None
         self.ui.seen_at.clear()
-        self.fog.forget()  # its sight was the old battle's: the new one's counters may be the same
+        self.fog.start_over()  # its sight was the old battle's: the new one's counters may be the same
         self.ui.log_scroll = 0
         self.motion.reset(battle)
         self.refresh()
