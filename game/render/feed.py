@@ -199,6 +199,8 @@ class EventFeed:
         #: whether the last reading was of this record, its sight then the team's as these events began:
         #: not at the first reading (every creature then counted as seen), nor after a load or a rewind
         self._watching = False
+        #: the squares the team saw at the last reading (``seen`` then)
+        self._seen_before: Any = None
 
     def update(
         self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None,
@@ -211,7 +213,8 @@ class EventFeed:
         reason names what the computer sees, which fog of war keeps from the person.
         ``unseen_sources``: the lights and areas the team did not see made (``ui.unseen_sources``),
         told in ``seen_lines`` without where they are. ``seen``: the squares the team sees now
-        (``ui.team_visible``), where a creature it does not see stepped into its sight and out again."""
+        (``ui.team_visible``), where a creature it does not see stepped into its sight and out again;
+        with those it saw at the last reading, for the turns read together since."""
         events: list[Any] = battle.state.events
         last = self._marks[-1] if self._marks else None
         if events is not self._record or (last is not None and (
@@ -222,6 +225,7 @@ class EventFeed:
         before, self._hidden_before = self._hidden_before, hidden
         arrived = before - hidden
         watched, self._watching = self._watching, True
+        seen_before, self._seen_before = self._seen_before, seen
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
@@ -238,7 +242,11 @@ class EventFeed:
         if not hidden and not arrived and not unseen_at:
             self.seen_lines.extend(lines)
         else:
-            out = out_of_sight(new, hidden, before if watched else before | hidden, seen)
+            # a square seen before these events or after them: several computer turns read at once
+            # (Enter) may end with a darkness over where the team watched an orc strike
+            both = seen is not None and watched and getattr(seen_before, "shape", None) == seen.shape
+            sight = seen | seen_before if both else seen
+            out = out_of_sight(new, hidden, before if watched else before | hidden, sight)
             self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
