@@ -273,7 +273,11 @@ class SidePanel:
 
 
 def log_colour(line: str) -> theme.Colour:
-    """A log line's colour, by what it tells: deaths red, falls blue, hits orange, surprise yellow."""
+    """A log line's colour, by what it tells: deaths red, falls blue, hits orange, surprise yellow; a
+    computer player's reason (``--explain``, in the GM's log) dim, whatever it weighs: "(why) ...
+    4.5 expected damage there; Shoot: East archer 45%" was orange, as a hit is."""
+    if line.lstrip().startswith("(why)"):
+        return theme.TEXT_DIM
     if "DIES" in line or "DOWNED" in line:
         return (255, 110, 100)
     if " falls " in line and "ft" in line:
