@@ -97,6 +97,7 @@ class App(Orders):
         self.fog = Fog()
         self.picker = RoundPicker()  # R: the GM's rewind to a round's start (game.play.rewind)
         self.motion = Motion()  # tokens walking, floating numbers: presentation only (game.play.motion)
+        self.shown: frozenset[int] = frozenset()  # the creatures the person saw at the last frame
         self.status = StatusLine()  # the person's last line, held against the computer's (game.play.status)
         self.window: View | None = None
         self.running = True
@@ -347,7 +348,8 @@ class App(Orders):
 
     def animate(self) -> None:
         """The animations of what happened since the last frame, at the motion clock's instant."""
-        self.motion.take(self.battle, self.ui.shows)
+        shown, self.shown = self.shown, frozenset(self.battle.creatures()) - self.ui.hidden
+        self.motion.take(self.battle, lambda e: self.ui.shows(e) or e in shown)  # (and who walked out of sight)
         self.ui.motion = self.motion.frame(self.ui.shows, self.ui.visible,
                                            lambda e: self.battle.team(e) == self.fog.team)
 
