@@ -193,3 +193,37 @@ def test_f5_after_loading_a_save_of_a_copied_folder_reads_the_file_this_window_p
     assert playing.ui.title == "The edited keep"
     playing.handle(Key("s", ctrl=True))
     assert json.loads(Path("out/mine-keep.save.json").read_text())["scenario"]["path"] == str(copy / "keep.toml")
+
+
+def test_a_save_plays_on_alike_in_a_window_started_with_another_seed(tmp_path: Path) -> None:
+    """The window's computer draws each turn from the seed (``ai.turn_rng``); a load kept the seed the
+    loading window was started with, so the same save, loaded in a window started with another
+    ``--seed``, was played on as another battle (here with the random player). It draws from the
+    loaded battle's seed."""
+    save = tmp_path / "keep.save.json"
+
+    def window(seed: int) -> App:
+        loaded = demo.load(ROOT / "assets/scenarios/keep.toml", human=True, seed=seed)
+        return App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
+                   policy="random", seed=seed, powers=loaded.powers, computer_delay=0.0, save_path=save)
+
+    def play_on(app: App, rounds: int) -> list[str]:
+        stop = app.battle.round + rounds
+        for _ in range(300):
+            if app.winner() is not None or app.battle.round >= stop:
+                break
+            if app.flow.human_turn():
+                app.handle(Key("space"))
+            else:
+                app.tick_clock(1.0)
+        return [str(event.as_dict()) for event in app.battle.events]
+
+    first = window(9)
+    play_on(first, 1)
+    first.handle(Key("s", ctrl=True))
+    assert "Saved" in first.ui.message
+    played = play_on(first, 2)
+    other = window(5)
+    other.handle(Key("l", ctrl=True))
+    assert "Loaded" in other.ui.message and other.battle.seed == 9
+    assert play_on(other, 2) == played

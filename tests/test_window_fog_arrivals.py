@@ -173,3 +173,66 @@ def test_coming_into_sight_before_the_first_round_says_setup_as_every_log_line_d
     assert told_as_seen(b, [moved], {}, frozenset({orc})) == ["Setup: Orc comes into sight at (7, 1)"]
     seen = told_as_seen(b, [moved, moved], {}, frozenset(), out=[frozenset({orc}), frozenset(), frozenset({orc})])
     assert seen == ["Setup: Orc comes into sight at (7, 1)", "Setup: Orc goes out of sight"]
+
+
+def test_an_enemy_that_strikes_in_sight_and_walks_into_the_fog_is_named_for_the_blow() -> None:
+    """An orc the team sees strikes the hero and walks behind a wall in the same turn: the team
+    watched the blow, but the log read the turn once the orc was out of sight and said someone
+    unseen struck, and nothing of its walk away. Now it is named, and it goes out of sight."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        if y != 2:
+            b.add_wall(5, y)
+    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-50)
+    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    app = App(b, {"blue"}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert b.current_actor == orc and orc not in app.ui.hidden
+    b.use_power(orc, "strike", target=hero)  # the computer's turn, given by hand
+    b.move(orc, 6, 0)
+    b.end_turn()
+    app.refresh()
+    app.draw()
+    assert orc in app.ui.hidden
+    told = [line for line in window.renderer.feed.seen_lines if line.startswith("Round 1")]
+    assert told[0] == "Round 1: Orc uses Strike on Hero"
+    assert told[-1] == "Round 1: Orc goes out of sight"
+    assert not any("unseen" in line or "(6, 0)" in line for line in told), told
+
+
+def test_the_first_reading_of_the_log_names_no_creature_out_of_sight() -> None:
+    """The first frame reads the whole record (spawns, initiative): a creature out of sight then was
+    never seen, so it is not named, though no earlier reading said it was out of sight."""
+    b, _, orc = _behind_a_wall()
+    app = App(b, {"blue"})
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert orc in app.ui.hidden
+    assert not any("Orc" in line for line in window.renderer.feed.seen_lines), window.renderer.feed.seen_lines
+
+
+def test_a_blow_the_team_watched_before_a_later_turn_darkened_the_square_is_named() -> None:
+    """Enter plays the computer's turns at once and the log reads them together, with the team's
+    sight after them: an orc walked up to the hero and struck in plain sight, then the shaman's
+    darkness fell over both, and the log said someone unseen struck. A square the team saw before
+    these turns or after them counts as seen."""
+    b = Battle(seed=3, width=12, height=6)
+    hero = b.spawn("Hero", 2, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-50)
+    orc = b.spawn("Orc", 8, 2, team="red", powers=["strike"], initiative_bonus=80)
+    shaman = b.spawn("Shaman", 9, 4, team="red", powers=["darkness"], initiative_bonus=40)
+    app = App(b, {"blue"}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert b.current_actor == orc and orc not in app.ui.hidden
+    b.move(orc, 3, 2)  # two computer turns, given by hand and read together
+    b.use_power(orc, "strike", target=hero)
+    b.end_turn()
+    b.use_power(shaman, "darkness", point=(3, 2))
+    b.end_turn()
+    app.refresh()
+    app.draw()
+    assert orc in app.ui.hidden
+    told = [line for line in window.renderer.feed.seen_lines if line.startswith("Round 1")]
+    assert "Round 1: Orc uses Strike on Hero" in told
+    assert not any("unseen" in line for line in told), told

@@ -72,3 +72,26 @@ def test_darkness_the_team_made_is_drawn_and_told_where_though_nobody_sees_into_
     assert b.current_actor == mage
     assert _pixel(app, (8, 2)) != lit  # the darkness it made is on the map
     assert "Round 1: Area fills 10 ft around (8, 2)" in _team_log(app)
+
+
+def test_darkness_an_enemy_casts_onto_the_team_in_its_sight_is_drawn_and_told_where() -> None:
+    """The mage the hero sees casts darkness onto the hero: the team watched it made, but its centre is
+    out of the team's sight once it is made (nobody sees into darkness), so it counted as made out of
+    sight: drawn nowhere, the hero flat-footed in plain-looking ground, and "Mage uses Darkness at
+    (2, 2)" followed by "Area fills 10 ft somewhere out of sight". It is drawn and told where."""
+    b = Battle(seed=3, width=12, height=6)
+    hero = b.spawn("Hero", 2, 2, team="blue", powers=["strike"], initiative_bonus=-50)
+    mage = b.spawn("Mage", 8, 2, team="red", powers=["darkness"], initiative_bonus=50)
+    app = App(b, {"blue"}, computer_delay=0)
+    app.open_window(screen=pygame.Surface(SIZE))
+    plain = _pixel(app, (1, 2))
+    assert b.current_actor == mage and mage not in app.ui.hidden
+    b.use_power(mage, "darkness", point=(2, 2))  # the computer's turn, played here by hand
+    b.resolve_orders()
+    b.end_turn()
+    app.refresh()
+    assert b.current_actor == hero and not app.ui.visible[2, 2]
+    assert app.ui.unseen_sources == frozenset()
+    assert _pixel(app, (1, 2)) != plain  # the darkness is on the map around the hero
+    assert "Round 1: Area fills 10 ft around (2, 2)" in _team_log(app)
+    assert not any("somewhere out of sight" in line for line in _team_log(app))

@@ -278,3 +278,44 @@ def test_an_unseen_creatures_walk_holds_nothing_up() -> None:
     assert not motion.walking and not any(t.entity == sneak for t in motion.tracks)
     (hit,) = [f for f in motion.floaters if f.entity == hero]
     assert hit.start == motion.clock  # at once, not after the unseen walk
+
+
+def test_an_enemy_that_strikes_and_walks_out_of_sight_is_seen_going() -> None:
+    """An orc the team sees strikes the hero and walks behind a wall: it vanished as its turn was
+    played, before its blow was shown (the walk of a creature out of sight after the turn was never
+    laid out). It is drawn striking and walking while it is on squares in sight, and not after; its
+    square out of sight is not hoverable meanwhile."""
+    import pygame
+
+    from tests.window_steps import drawn_texts
+
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        if y != 2:
+            b.add_wall(5, y)
+    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-200)
+    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    b.spawn("Wolf", 10, 5, team="red", powers=["strike"], initiative_bonus=-80)  # its turn waits on the walk
+    red = (200, 30, 30)
+    app = App(b, {"blue"}, team_colours={"blue": (30, 60, 200), "red": red}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    rect = window.renderer.square_rect(4, 2)
+    disc = (rect.centerx - rect.w // 4, rect.centery + rect.h // 8)
+    assert tuple(window.screen.get_at(disc))[:3] == red
+    b.use_power(orc, "strike", target=hero)  # the computer's turn, given by hand
+    b.move(orc, 6, 0)
+    b.end_turn()
+    app.refresh()
+    app.draw()
+    assert orc in app.ui.hidden and app.motion.walking and app.flow.computer_turn()
+    assert tuple(window.screen.get_at(disc))[:3] == red  # still where it struck, its blow being shown
+    app.handle(Click((3, 2)))  # the person looks: the hero selected, the mouse on the orc's square
+    app.handle(Hover((6, 0)))
+    assert app.ui.selected == hero
+    assert not any(text.startswith("Defense") for text in drawn_texts(app))
+    for _ in range(30):
+        app.tick_clock(0.1)
+    assert app.ui.motion.positions.get(orc) is None
+    app.draw()
+    assert tuple(window.screen.get_at(disc))[:3] != red

@@ -208,3 +208,67 @@ def test_the_replay_windows_wheel_stops_at_the_logs_first_line(tmp_path: Path) -
     assert replay.ui.log_scroll == most  # it went on to 180 lines back, and the log no longer moved
     replay.handle(Wheel(-1, 0, True, False))
     assert replay.ui.log_scroll == most - 3  # one notch down moves the log at once
+
+
+_DUEL = """
+name = "Duel"
+description = "An orc that cannot miss against a hero of 1 Health: decided in the first round."
+seed = 1
+[map]
+rows = ["...."]
+[map.legend]
+"." = { ground = 0, name = "grass" }
+[teams.blue]
+control = "human"
+[teams.red]
+control = "computer"
+[[creatures]]
+key = "orc"
+name = "Orc"
+team = "red"
+x = 1
+y = 0
+attack_bonus = 50
+initiative_bonus = 50
+powers = ["strike"]
+[[creatures]]
+key = "hero"
+name = "Hero"
+team = "blue"
+x = 2
+y = 0
+health = 1
+powers = ["strike"]
+"""
+
+
+def test_a_decided_battle_has_nobody_acting_now_and_its_banner_in_the_replay(tmp_path: Path) -> None:
+    """The orc downs the hero and the battle is decided, though the downed hero's turn has begun: the
+    play window's strip then names nobody, but the replay's said "now: Hero" at the end, and no banner
+    said who won. Now the replay shows the end as the window did; stepped back, the battle goes on."""
+    source = tmp_path / "duel.toml"
+    source.write_text(_DUEL, encoding="utf-8")
+    scenario = load_scenario(source)
+    battle, _ = scenario.build_with_ids()
+    app = App(battle, {"blue"}, scenario=scenario, build_commands=len(battle.command_log), computer_delay=0.0)
+    for _ in range(20):
+        if app.flow.over():
+            break
+        app.tick_clock(1.0)
+    assert battle.winner() == "red" and battle.current_actor is not None and app.ui.banner
+    path = tmp_path / "duel.replay.json"
+    write_replay(path, scenario, battle, app.build_commands)
+    battle.close()
+    replay = open_replay(path)
+    try:
+        window = replay.open_window(screen=pygame.Surface(SIZE))
+        replay.handle(Key("end"))
+        assert replay.ui.actor is None and replay.ui.up_next == ()
+        assert replay.ui.banner == "Red won in round 1" and "F5" not in replay.ui.banner_hint
+        replay.draw()
+        assert window.screen.get_size() == SIZE
+        replay.handle(Key("up"))
+        assert replay.battle.winner() is None
+        assert replay.ui.actor is not None and replay.ui.banner == ""
+    finally:
+        replay.timeline.close()

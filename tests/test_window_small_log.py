@@ -98,3 +98,22 @@ def test_a_long_name_and_a_long_power_label_are_cut_to_the_side_panel() -> None:
     assert cut and all(w <= SIDEBAR_W - 36 for _, w in cut)  # the name's line, from x = 36 in the panel
     assert not any("the Last  (blue, you)" in s for s, _ in drawn)  # the whole line was never drawn
     assert any(s.startswith("1  Strike") for s, _ in drawn)
+
+
+def test_the_log_leaves_out_the_end_of_a_line_cut_off_at_its_top() -> None:
+    """Where the rows that fit begin inside a wrapped line, its last row showed alone at the top of the
+    log ("now 1", the end of "... gains 1 fatigue (dropped to 0 health): now 1"): the log now begins
+    at a line's beginning."""
+    from game.play.app import App
+    from game.render.draw import CONTINUED
+
+    b = Battle(seed=2, width=12, height=8)
+    names = [f"Grenadier of the Northern Watch number {i}" for i in range(12)]
+    for i, name in enumerate(names):
+        b.spawn(name, i, i % 2, team="blue" if i % 2 else "red")
+    app = App(b, computer_delay=0)
+    app.open_window(screen=pygame.Surface(MIN_SIZE))
+    drawn = drawn_texts(app)
+    log = drawn[drawn.index("Combat log  (wheel here to scroll)") + 1:]
+    assert any(row.startswith(CONTINUED) for row in log), log  # its lines do wrap
+    assert not log[0].startswith(CONTINUED), log[:3]

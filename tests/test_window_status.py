@@ -149,3 +149,27 @@ def test_a_persons_creature_that_cannot_act_is_said_beside_the_computers_turn_no
             app.ui.message
         return
     raise AssertionError("no seed where the sleeper comes right after the computer")
+
+
+def test_a_computer_turn_the_team_watched_begin_is_named_though_it_ends_out_of_sight(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The orc beside the hero strikes and walks behind the wall: the log names it for the blow and
+    says it goes out of sight, but the status bar, asking only where it stands after its turn, said
+    "Someone unseen took a turn". Its turn is named as the log names it."""
+    from game import ai
+    from game.ai.tactical_turn import Decision
+
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        if y != 2:
+            b.add_wall(5, y)
+    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-50)
+    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    hit_and_run = Decision((("use_power", (orc, "strike"), {"target": hero}), ("move", (orc, 6, 0), {})), "hit and run")
+    monkeypatch.setattr(ai, "decide", lambda *args: hit_and_run)
+    app = App(b, {"blue"}, computer_delay=0.0)
+    assert b.current_actor == orc and orc not in app.ui.hidden
+    app.tick_clock(1.0)
+    assert orc in app.ui.hidden and b.current_actor == hero
+    assert app.ui.message.startswith("Orc acts"), app.ui.message
+    assert "unseen" not in app.ui.message

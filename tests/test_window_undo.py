@@ -103,3 +103,20 @@ def test_no_undo_once_the_move_showed_an_enemy_the_turn_began_without() -> None:
     app.handle(Key("u"))
     assert app.ui.message == "cannot undo: your creatures saw something new this turn"
     assert b.get(hero, Position).square == (5, 5)
+
+
+def test_a_refused_undo_drops_the_chosen_power_and_its_odds_under_the_mouse() -> None:
+    """U with a power chosen and nothing to undo drops the power (a click no longer uses it), but its
+    odds went on showing in the box under the mouse, as if a click would shoot. They go with it."""
+    b = Battle(seed=7, width=12, height=6)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"], initiative_bonus=50)
+    orc = b.spawn("Orc", 6, 2, team="red", powers=["strike"])
+    app = App(b, {"blue"})
+    app.open_window(screen=pygame.Surface(SIZE))
+    assert b.current_actor == hero
+    app.handle(Key("1"))
+    app.handle(Hover(b.get(orc, Position).square))
+    assert app.ui.power == "shoot" and app.ui.forecast is not None
+    app.handle(Key("u"))
+    assert app.ui.message.startswith("nothing to undo")
+    assert app.ui.power is None and app.ui.forecast is None

@@ -26,7 +26,7 @@ from game.play.headless import PlayError, check_policy
 from game.play.motion import Motion
 from game.play.orders import Orders
 from game.play.rewind import RoundPicker
-from game.play.status import StatusLine, step_line
+from game.play.status import StatusLine, decided_line, step_line
 from game.render.inputs import Button, Click, Input, Key
 from game.render.ui import UiState, banner_hint
 
@@ -97,6 +97,7 @@ class App(Orders):
         self.fog = Fog()
         self.picker = RoundPicker()  # R: the GM's rewind to a round's start (game.play.rewind)
         self.motion = Motion()  # tokens walking, floating numbers: presentation only (game.play.motion)
+        self.shown: frozenset[int] = frozenset()  # the creatures the person saw at the last frame
         self.status = StatusLine()  # the person's last line, held against the computer's (game.play.status)
         self.window: View | None = None
         self.running = True
@@ -143,12 +144,9 @@ class App(Orders):
         if won is None:
             self.ui.banner = ""
             return
-        if won == "":
-            self.ui.banner = f"Nobody is left standing (round {self.battle.round})"
-        else:
-            humans = self.ui.human_teams  # hot seat (two human teams): the winner is named, no "you"
-            mine = "" if len(humans) != 1 else " - you win" if won in humans else " - you lose"
-            self.ui.banner = f"{won.capitalize()} won in round {self.battle.round}{mine}"
+        humans = self.ui.human_teams  # hot seat (two human teams): the winner is named, no "you"
+        mine = "" if won == "" or len(humans) != 1 else " - you win" if won in humans else " - you lose"
+        self.ui.banner = decided_line(won, self.battle.round) + mine
         self.ui.message = self.ui.banner
         self.ui.banner_hint = banner_hint(bool(getattr(self.scenario, "path", None)), self.save_path.is_file())
 
@@ -194,7 +192,7 @@ class App(Orders):
             self.window.set_battle(battle)
         self.ui.selected, self.ui.power, self.ui.actor = None, None, None
         self.ui.seen_at.clear()
-        self.fog.forget()  # its sight was the old battle's: the new one's counters may be the same
+        self.fog.start_over()  # its sight was the old battle's: the new one's counters may be the same
         self.ui.log_scroll = 0
         self.motion.reset(battle)
         self.refresh()
@@ -248,6 +246,7 @@ class App(Orders):
         self.ui.power = None
         if problem is not None:
             self.ui.message = problem
+            preview.update(self)  # the power U dropped: its odds went on showing under the mouse
             return
         self.ui.message = self.flow.undo()
         self.fog.forget()
@@ -349,7 +348,8 @@ class App(Orders):
 
     def animate(self) -> None:
         """The animations of what happened since the last frame, at the motion clock's instant."""
-        self.motion.take(self.battle, self.ui.shows)
+        shown, self.shown = self.shown, frozenset(self.battle.creatures()) - self.ui.hidden
+        self.motion.take(self.battle, lambda e: self.ui.shows(e) or e in shown)  # (and who walked out of sight)
         self.ui.motion = self.motion.frame(self.ui.shows, self.ui.visible,
                                            lambda e: self.battle.team(e) == self.fog.team)
 
@@ -360,9 +360,11 @@ class App(Orders):
         self.motion.advance(elapsed)  # and the animations move on
         # the next computer creature waits until the last one's walk is over: one at a time, visibly
         waiting = self.ui.show_help or self.motion.walking or self.picker.active
+        actor = self.flow.actor  # one the person saw take its turn is named, though it walked out of sight
+        seen = actor is not None and self.ui.shows(actor)
         if self.play_round is None and not waiting and self.flow.update(elapsed):
             prompted = self.refresh()
-            line = step_line(self.flow, self.battle.round, self.ui.shows)
+            line = step_line(self.flow, self.battle.round, lambda e: self.ui.shows(e) or (seen and e == actor))
             self._tell(self.status.compose(line, self.motion.clock), prompted)
             self._check_over()
         self.animate()

@@ -31,6 +31,11 @@ class Fog:
         #: (an undo would then take back a look the person has had: it is refused)
         self.turn_hidden: frozenset[int] = frozenset()
         self.revealed = False
+        #: the lights and areas an enemy made where the team saw it made ("light" | "area", map id,
+        #: centre): a darkness cast onto the team's own square puts its centre out of the team's sight,
+        #: and was then drawn nowhere and logged "somewhere out of sight" after "uses Darkness at (2, 2)"
+        self.witnessed: set[tuple[str, int, int, int]] = set()
+        self._made: frozenset[tuple[str, int, int, int]] = frozenset()  # those on the map at the last reading
 
     def note_turn(self, ui: UiState, new_turn: bool) -> None:
         """At a turn's start remember who is hidden; later, note whether any of them came into sight
@@ -43,6 +48,23 @@ class Fog:
     def forget(self) -> None:
         """Ask the battle again next time (after an undo its counters may come round again)."""
         self._key = self._mask = None
+
+    def start_over(self) -> None:
+        """Another battle (a load, a reload, a rewind): what the team saw made was the old one's."""
+        self.forget()
+        self.witnessed.clear()
+        self._made = frozenset()
+
+    def _witness(self, battle: Any, before: Any) -> None:
+        """Note the lights and areas made since the last reading whose centre the team saw (``before``:
+        its sight then); they are known to it wherever its sight is now."""
+        terrain = battle.terrain
+        made = frozenset(made_key(battle, (kind, made_id)) for kind, held in (("light", terrain.lights),
+                         ("area", terrain.areas)) for made_id in held)
+        if before is not None:
+            self.witnessed.update(m for m in made - self._made if before[m[2], m[3]])
+        self.witnessed &= made
+        self._made = made
 
     def team_of(self, app: App) -> str | None:
         """The person's team whose sight the fog is (None: no person), the GM view or not."""
@@ -66,9 +88,12 @@ class Fog:
         state = b.state
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
         if key != self._key or self._mask is None:
+            # the sight before these events, if the last reading was this team's
+            before = self._mask if self._key is not None and self._key[0] == team else None
             # a team the scenario names but gives no creature sees nothing (the battle knows no such team)
             mine = any(b.team(e) == team for e in b.creatures())
             self._key, self._mask = key, b.visible_squares(team) if mine else np.zeros((b.width, b.height), dtype=bool)
+            self._witness(b, before)
         mask = self._mask
         hidden = set()
         for e in b.creatures():
@@ -83,9 +108,18 @@ class Fog:
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
         ui.team_hidden, ui.team_visible = frozenset(hidden), mask
-        ui.unseen_sources = unseen_sources(b, team, mask)
+        ui.unseen_sources = frozenset(source for source in unseen_sources(b, team, mask)
+                                      if made_key(b, source) not in self.witnessed)
         # the GM view shows everything; the team's log and last-seen marks go on as the team sees
         ui.visible, ui.hidden = (None, frozenset()) if ui.gm_view else (mask, ui.team_hidden)
+
+
+def made_key(battle: Any, source: tuple[str, int]) -> tuple[str, int, int, int]:
+    """A light or an area on the map (``("light" | "area", map id)``) with its centre: an id an undone
+    or rewound one had may come round again for another."""
+    kind, made_id = source
+    made = (battle.terrain.lights if kind == "light" else battle.terrain.areas)[made_id]
+    return kind, made_id, made.x, made.y
 
 
 def unseen_sources(battle: Any, team: str, seen: Any) -> frozenset[tuple[str, int]]:

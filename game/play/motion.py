@@ -289,12 +289,14 @@ class Motion:
               ours: Callable[[int], bool] = lambda e: False) -> MotionFrame:
         """The animations at the clock's instant, for the creatures the person may see (``shows``);
         with ``visible`` (the squares the person's team sees now), a token not of the person's team
-        (``ours``) is not drawn while it is on a square out of sight."""
+        (``ours``) is not drawn while it is on a square out of sight, and one the person does not see
+        now is drawn on its way while it is on a square in sight: an enemy the team watched strike
+        and walk off vanished as its turn was played, before its blow was shown."""
         now = self.clock
         positions: dict[int, Point | None] = {}
         for track in sorted(self.tracks, key=lambda t: t.start):
             e = track.entity
-            if e in positions or track.end <= now or not shows(e):
+            if e in positions or track.end <= now or (not shows(e) and visible is None):
                 continue
             at = track.at(now)
             if visible is not None and not ours(e) and not visible[int(at[0] + 0.5), int(at[1] + 0.5)]:

@@ -18,6 +18,7 @@ from typing import Any
 from game.battle.log import describe
 from game.battle.naming import display_names
 from game.play.controls import scrolled_log
+from game.play.status import decided_line
 from game.play.timeline import Timeline
 from game.render.inputs import Input, Key, Quit, Wheel
 from game.render.ui import UiState
@@ -28,6 +29,9 @@ EVENT_SECONDS = 0.12
 #: key -> (what it steps, by how much)
 STEPS = MappingProxyType({"right": ("event", 1), "left": ("event", -1), "down": ("turn", 1), "up": ("turn", -1),
                           "page down": ("round", 1), "page up": ("round", -1)})
+
+#: Under the replay's end banner: what its keys can still do (the play window's named R, F5 and Ctrl+L).
+BANNER_HINT = "Left/Up/PageUp/Home: step back   Esc or Ctrl+Q: quit"
 
 HELP = ("Replay: Left/Right one event, Up/Down one turn, PageUp/PageDown one round, Home/End start/end, "
         "Space play/pause, Esc or Ctrl+Q quit")
@@ -121,7 +125,14 @@ class ReplayApp:
         timeline = self.timeline
         self.ui.timeline = timeline.position()
         self.ui.log_scroll = 0
-        self.ui.actor, self.ui.up_next = self.battle.current_actor, tuple(self.battle.turns_left())
+        won = self.battle.winner()
+        # decided: nobody acts now, nor next (the strip named the next creature on, a downed one too,
+        # when the play window's strip no longer did), and the banner says who won, as it said there
+        decided = won is not None
+        self.ui.actor = None if decided else self.battle.current_actor
+        self.ui.up_next = () if decided else tuple(self.battle.turns_left())
+        self.ui.banner = decided_line(won, self.battle.round) if decided else ""
+        self.ui.banner_hint = BANNER_HINT
         event = timeline.event_line()
         said = describe(self.battle, event, self.names) if event is not None else "The start"
         self.ui.message = f"Event {timeline.event}/{timeline.total}: {said}"

@@ -101,4 +101,7 @@ def load(app: App) -> None:
         scenario = dataclasses.replace(scenario, path=app.scenario.path, source=app.scenario.source)
     powers = listed_powers(scenario, built_ids(scenario, battle))
     said = reload.install(app, reload.Reloaded(battle, scenario, build_commands, powers))
+    # the computer draws from the battle's seed, as the window that saved it did: a window started
+    # with another --seed played the same save on otherwise (under --policy random, another battle)
+    app.flow.seed = battle.seed
     app.ui.message = f"Loaded {app.save_path} (round {battle.round})" + (f". {said}" if said else "")

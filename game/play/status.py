@@ -64,3 +64,9 @@ def step_line(flow: Any, round_no: int, shows: Callable[[int], bool]) -> str:
         parts = [flow.said if last is None or shows(last) else "Someone unseen took a turn"]
     parts += flow.passed
     return ". ".join(part for part in parts if part)
+
+
+def decided_line(won: str, round_no: int) -> str:
+    """What a decided battle's banner says, the same in the play window and the replay window:
+    "Red won in round 6", or that nobody is left standing (``won`` is "": every team is down)."""
+    return f"Nobody is left standing (round {round_no})" if won == "" else f"{won.capitalize()} won in round {round_no}"

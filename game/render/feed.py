@@ -99,7 +99,9 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
     (named as someone unseen; an event about them alone is left out). One that is out of sight before and
     after these events but stepped into it between them (out of a darkness, to strike and back)
     "comes into sight" where it stepped, is named while it stands there, and "goes out of sight"
-    when it steps away: it was someone unseen who struck, though the team watched it strike."""
+    when it steps away: it was someone unseen who struck, though the team watched it strike. One in
+    sight before these events and out of it after them is named until it steps out of sight, and
+    "goes out of sight" then."""
     lines: list[str] = []
     run: list[Any] = []
     run_out: frozenset[int] = frozenset()
@@ -143,23 +145,24 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
 def out_of_sight(events: Sequence[Any], hidden: frozenset[int], before: frozenset[int], seen: Any
                  ) -> list[frozenset[int]]:
     """The creatures out of the team's sight before ``events`` and after each of them: those it does
-    not see now (``hidden``), but for one out of its sight before these events too (``before``) while
-    it stands, after a move, a push or a teleport, on a square the team sees (``seen``: its sight
-    now, which one creature's turn seldom changes): the team watched it there. Without ``seen``,
-    ``hidden`` throughout."""
+    not see now (``hidden``), but for one standing, after a move, a push or a teleport, on a square the
+    team sees (``seen``: its sight now, which one creature's turn seldom changes): the team watched it
+    there. One in its sight before these events (not in ``before``) is in sight until a move, a push
+    or a teleport takes it off those squares: an enemy that struck in plain sight and walked away into
+    the fog was logged as someone unseen who struck, and its walk out of sight went untold. Without
+    ``seen``, ``hidden`` throughout."""
     if seen is None:
         return [hidden] * (len(events) + 1)
-    lurkers = hidden & before
-    stepped_out: set[int] = set()
-    found = [hidden]
+    in_sight = set(hidden - before)  # seen at the last reading: in sight until it steps out of it
+    found = [hidden - in_sight]
     for event in events:
-        if isinstance(event, Moved | Pushed | Teleported) and event.entity in lurkers:
+        if isinstance(event, Moved | Pushed | Teleported) and event.entity in hidden:
             x, y = event.to_square
             if seen[x, y]:
-                stepped_out.add(event.entity)
+                in_sight.add(event.entity)
             else:
-                stepped_out.discard(event.entity)
-        found.append(hidden - stepped_out)
+                in_sight.discard(event.entity)
+        found.append(hidden - in_sight)
     return found
 
 
@@ -194,6 +197,11 @@ class EventFeed:
         self._dropped = (0, 0)  # lines and seen lines trimmed off the front
         #: who was hidden at the last reading: a move of one of them started where the team did not see
         self._hidden_before: frozenset[int] = frozenset()
+        #: whether the last reading was of this record, its sight then the team's as these events began:
+        #: not at the first reading (every creature then counted as seen), nor after a load or a rewind
+        self._watching = False
+        #: the squares the team saw at the last reading (``seen`` then)
+        self._seen_before: Any = None
 
     def update(
         self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None,
@@ -206,7 +214,8 @@ class EventFeed:
         reason names what the computer sees, which fog of war keeps from the person.
         ``unseen_sources``: the lights and areas the team did not see made (``ui.unseen_sources``),
         told in ``seen_lines`` without where they are. ``seen``: the squares the team sees now
-        (``ui.team_visible``), where a creature it does not see stepped into its sight and out again."""
+        (``ui.team_visible``), where a creature it does not see stepped into its sight and out again;
+        with those it saw at the last reading, for the turns read together since."""
         events: list[Any] = battle.state.events
         last = self._marks[-1] if self._marks else None
         if events is not self._record or (last is not None and (
@@ -216,6 +225,8 @@ class EventFeed:
         new = events[start:]
         before, self._hidden_before = self._hidden_before, hidden
         arrived = before - hidden
+        watched, self._watching = self._watching, True
+        seen_before, self._seen_before = self._seen_before, seen
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
@@ -232,7 +243,11 @@ class EventFeed:
         if not hidden and not arrived and not unseen_at:
             self.seen_lines.extend(lines)
         else:
-            out = out_of_sight(new, hidden, before, seen)
+            # a square seen before these events or after them: several computer turns read at once
+            # (Enter) may end with a darkness over where the team watched an orc strike
+            both = seen is not None and watched and getattr(seen_before, "shape", None) == seen.shape
+            sight = seen | seen_before if both else seen
+            out = out_of_sight(new, hidden, before if watched else before | hidden, sight)
             self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
@@ -249,6 +264,7 @@ class EventFeed:
                 not same_list or events[self._marks[-1].events - 1] is self._marks[-1].last)):
             self._marks.pop()
         if not same_list:  # the readings kept now end on this record's events (equal, not the same objects)
+            self._watching = False
             self._marks = [m._replace(last=events[m.events - 1]) if m.events else m for m in self._marks]
         mark = self._marks[-1] if self._marks else _Mark(0, 0, 0, None)
         del self.lines[max(mark.lines - self._dropped[0], 0):]

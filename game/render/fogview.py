@@ -54,7 +54,9 @@ def draw_ghosts(surface: pygame.Surface, view: Viewport, ui: UiState, colour_of:
 
 
 def visible_looks(looks: list[Any], ui: UiState) -> list[Any]:
-    """The tokens the person may see (all of them in the GM view)."""
+    """The tokens the person may see (all of them in the GM view): besides those in sight, one out of
+    sight now while the animation shows it on its way across squares in sight (``ui.motion``)."""
     if not ui.hidden:
         return looks
-    return [look for look in looks if look.entity not in ui.hidden]
+    walking = ui.motion.positions if ui.motion is not None else {}
+    return [look for look in looks if look.entity not in ui.hidden or walking.get(look.entity) is not None]

@@ -255,20 +255,23 @@ class SidePanel:
         """The newest log lines that fit (or ``scroll`` wrapped lines further back), wrapped to the
         panel, newest at the bottom."""
         font = self.texts.fonts["small"]
-        rows: list[tuple[str, theme.Colour]] = []
+        rows: list[tuple[str, theme.Colour, bool]] = []  # (text, colour, whether it begins its line)
         fit = box.h // LOG_ROW if box.h > 0 else 0
         self.log_scroll_max = None
         for line in reversed(lines):
             colour = log_colour(line)
-            rows[:0] = [(w, colour) for w in wrap(line, font, box.w)]
+            rows[:0] = [(w, colour, i == 0) for i, w in enumerate(wrap(line, font, box.w))]
             if len(rows) > fit + scroll:
                 break
         else:  # the whole log is in rows: the window knows how far back it can scroll
             self.log_scroll_max = max(0, len(rows) - fit)
         end = max(len(rows) - scroll, min(fit, len(rows)))
         rows = rows[max(0, end - fit):end] if fit else []
-        y = box.y
-        for line, colour in rows:
+        # the end of a line whose beginning is cut off at the top ("now 1", alone) is left out, its rows
+        # left empty: it read as a line of its own
+        cut = next((i for i, row in enumerate(rows) if row[2]), 0)
+        y = box.y + cut * LOG_ROW
+        for line, colour, _ in rows[cut:]:
             side.blit(self.texts(line, "small", colour), (box.x, y))
             y += LOG_ROW
 
@@ -286,7 +289,10 @@ LOG_COLOURS: Mapping[Tone, theme.Colour] = MappingProxyType({
 
 def log_colour(line: str) -> theme.Colour:
     """A log line's colour, by the tone of the event it tells (never by its words: a creature named
-    "Hit Dies" is not a death)."""
+    "Hit Dies" is not a death); a computer player's reason (``--explain``, in the GM's log) dim, whatever
+    it weighs: "(why) ... 4.5 expected damage there" is not a hit."""
+    if line.lstrip().startswith("(why)"):
+        return theme.TEXT_DIM
     return LOG_COLOURS[tone_of(line)]
 
 

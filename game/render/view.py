@@ -268,6 +268,7 @@ class Renderer:
         squares = self.tokens.draw(surface, view, looks, self.feed, selected,
                                    motion.positions if motion is not None else None,
                                    motion.drops if motion is not None else None)
+        squares = {square: e for square, e in squares.items() if ui.shows(e)}  # (not one walking out of sight)
         draw_ghosts(surface, view, ui, lambda e: self.colour_of(b.team(e)), self.texts)
         if selected is not None:
             pos = b.get(selected, Position)
