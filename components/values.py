@@ -54,6 +54,17 @@ def unprintable(text: str, allowed: str = "") -> str | None:
     return None
 
 
+def escaped(text: str) -> str:
+    """``text`` with each character :func:`unprintable` refuses spelt as Python writes it (``\\x1b``,
+    ``\\u202e``, ``\\udcff``): a message names files whose names a stranger chose (a scenario's folder,
+    the path a replay records), and an ESC in one coloured, cleared or retitled the user's terminal, a
+    U+202E turned the rest of the line around, a NUL or a folder name's non-UTF-8 byte stopped the
+    window's font."""
+    if text.isprintable():  # the common case, at C speed
+        return text
+    return "".join(repr(ch)[1:-1] if unprintable(ch) is not None else ch for ch in text)
+
+
 def is_int(value: object) -> bool:
     """A whole number (``True`` is not one, although Python says it is an int)."""
     return isinstance(value, int) and not isinstance(value, bool)

@@ -1,4 +1,4 @@
-"""``python -m game replay FILE`` in a window names the file in its title as its lines name it: a
+"""``python -m game replay FILE`` in a window names the file in its caption as its lines name it: a
 byte of the name that is not UTF-8, a control character, a bidi override spelt as an escape."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from game.play import cli, demo, replay_window
+from game.render.window import caption
 from game.sim.runner import ai_rng, play
 from tests.save_steps import small_scenario
 
@@ -44,5 +45,6 @@ def test_the_window_title_of_a_replay_named_with_odd_bytes_is_escaped(tmp_path: 
     monkeypatch.setattr(demo, "has_display", lambda: True)
     monkeypatch.setattr(replay_window, "open_replay", opened)
     assert cli.main(["replay", path]) == 0
-    assert opened.titles == ["Replay of seed\\udcff\\x1b[2J\\u202e.json"]
-    opened.titles[0].encode("utf-8")  # what a font and a caption take
+    title = caption(opened.titles[0])
+    assert title == "Grid battle - Replay of seed\\udcff\\x1b[2J\\u202e.json"
+    title.encode("utf-8")  # what SDL's caption takes

@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
+from components.values import escaped
 from game.ai import DEFAULT_POLICY
 from game.play import headless
-from game.sim.flags import SEED, FlagError, OneLineParser, escaped, one_line, policy_spec, whole
+from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
 
 #: ``--rounds`` of demo and play: the parser refuses a bad one before anything runs, display or not.
 ROUNDS = whole(1, headless.MAX_ROUNDS)
@@ -157,9 +158,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
             battle.close()
             try:  # stepped in a window: a timeline, forward and back by event, turn and round
-                # (escaped: a name's non-UTF-8 byte, '\udcff', stopped the first frame's font with a
-                # UnicodeEncodeError, and an ESC or U+202E has no place in a caption either)
-                open_replay(args.file, f"Replay of {escaped(os.path.basename(args.file))}").run()
+                open_replay(args.file, f"Replay of {os.path.basename(args.file)}").run()
             except (SaveError, ValueError) as err:
                 print(f"replay: {one_line(err)}", file=sys.stderr)
                 return 2

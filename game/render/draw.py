@@ -11,7 +11,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 import pygame
+from pygame.typing import ColorLike
 
+from components.values import escaped
 from game.render import theme
 
 #: Font name -> (size, bold) of pygame's bundled font.
@@ -21,9 +23,23 @@ FONT_SIZES: Mapping[str, tuple[int, bool]] = MappingProxyType({
 _TEXT_CACHE_MAX = 4000
 
 
-def font(size: int, bold: bool = False) -> pygame.font.Font:
+class Font(pygame.font.Font):
+    """pygame's font, measuring and drawing every string escaped (:func:`escaped`): a stranger's text
+    reaches the window (a folder's name in a reload error, a creature's name), and pygame raises on a
+    NUL (ValueError) or on a folder name's non-UTF-8 byte (UnicodeEncodeError), which stopped the frame."""
+
+    def size(self, text: str | bytes, /) -> tuple[int, int]:
+        return super().size(escaped(text) if isinstance(text, str) else text)
+
+    def render(self, text: str | bytes | None, antialias: bool, color: ColorLike, bgcolor: ColorLike | None = None,
+               wraplength: int = 0) -> pygame.Surface:
+        shown = escaped(text) if isinstance(text, str) else text
+        return super().render(shown, antialias, color, bgcolor, wraplength)
+
+
+def font(size: int, bold: bool = False) -> Font:
     """pygame's bundled font: no system font lookup (slow, and differs between machines)."""
-    found = pygame.font.Font(None, size)
+    found = Font(None, size)
     found.bold = bold
     return found
 

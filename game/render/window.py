@@ -14,6 +14,7 @@ from typing import Any
 
 import pygame
 
+from components.values import escaped
 from game.render import theme
 from game.render.inputs import LEFT, RIGHT, Button, Click, Hover, Input, Key, PowerRow, Quit, Wheel
 from game.render.png import save_png
@@ -35,6 +36,12 @@ def open_display(size: tuple[int, int]) -> pygame.Surface:
         warnings.simplefilter("ignore", DeprecationWarning)
         pygame.Window.from_display_module().minimum_size = MIN_SIZE
     return screen
+
+
+def caption(title: str) -> str:
+    """The window's caption for a scenario's title, escaped as every text the window shows is (a
+    title is a stranger's text; SDL takes the caption as UTF-8)."""
+    return f"Grid battle - {escaped(title)}" if title else "Grid battle"
 
 
 class Window:
@@ -64,7 +71,7 @@ class Window:
             screen = pygame.Surface(size)
         if screen is None:
             screen = open_display(size)
-            pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
+            pygame.display.set_caption(caption(title))
         self.screen = screen
         #: whether this window draws into the display (not into a surface of its own)
         self._on_display = screen is pygame.display.get_surface()
@@ -98,7 +105,7 @@ class Window:
     def set_title(self, title: str) -> None:
         """The window's caption (a hot reload may rename the scenario); an off-screen surface has none."""
         if self.screen is pygame.display.get_surface():
-            pygame.display.set_caption(f"Grid battle - {title}" if title else "Grid battle")
+            pygame.display.set_caption(caption(title))
 
     def set_battle(self, battle: Any) -> None:
         """Show another battle (after a load)."""

@@ -252,7 +252,7 @@ def notes(result: SimResult) -> list[str]:
 
 def report(result: SimResult) -> str:
     """The table with a header and footer: what ran, failures with seeds, files, speed and memory; a
-    control or bidi character in any line is spelt as an escape (``game.sim.flags.escaped``)."""
+    control or bidi character in any line is spelt as an escape (``components.values.escaped``)."""
     c = result.config
     cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
     parsed = ai.parse_policies(c.policy)

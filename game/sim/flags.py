@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
 
-from components.values import MAX_SEED, unprintable
+from components.values import MAX_SEED, escaped
 
 #: How long ``--scheduler`` may take to answer a TCP connect before the command gives up.
 CONNECT_SECONDS = 5.0
@@ -49,16 +49,6 @@ def one_line(text: object) -> str:
     if isinstance(problems, list) and len(problems) > 1 and source:
         return escaped(f"{source}: {len(problems)} problems: " + "; ".join(" ".join(str(p).split()) for p in problems))
     return escaped(" ".join(str(text).split()))
-
-
-def escaped(text: str) -> str:
-    """``text`` with each control character, lone surrogate and bidirectional control spelt as Python
-    writes it (``\\x1b``, ``\\u202e``): a message names files whose names a stranger chose (a scenario's
-    folder, the scenario path a replay file records), and an ESC in one coloured, cleared or retitled
-    the user's terminal, a U+202E turned the rest of the line around."""
-    if text.isprintable():  # the common case, at C speed
-        return text
-    return "".join(repr(ch)[1:-1] if unprintable(ch) is not None else ch for ch in text)
 
 
 def decimal(text: str) -> int | None:

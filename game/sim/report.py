@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from components.powers import OTHER, RESERVED_IDS
+from components.values import escaped
 from game.content.toml_values import toml_value
-from game.sim.flags import escaped
 from game.sim.runner import DRAW
 from game.sim.tally import COUNTERS
 
