@@ -27,7 +27,8 @@ def test_a_run_into_a_folder_another_run_holds_is_refused_and_removes_nothing(tm
     fd = os.open(out, os.O_RDONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as the run that holds it does
-        with pytest.raises(FlagError, match=rf"--out '{out}' is in use by another simulate run.*choose another --out"):
+        in_use = rf"--out '{out}' is in use by another run \(simulate, play or demo\).*choose another --out"
+        with pytest.raises(FlagError, match=in_use):
             simulate(SimConfig(scenario=LEDGE, battles=1, workers=1, max_rounds=2, only_seeds=[5],
                                out_dir=str(out)), progress=False)
         assert mine.read_text(encoding="utf-8") == "{}" and sorted(p.name for p in out.iterdir()) == ["replays"]
@@ -57,6 +58,6 @@ def test_the_command_line_says_so_in_one_line(tmp_path: Path, capsys: pytest.Cap
     finally:
         os.close(fd)
     assert code == 2
-    assert capsys.readouterr().err == (f"simulate: --out '{tmp_path}' is in use by another simulate run, which would "
-                                       f"remove this run's replays, or this run its own; wait for it to end, or "
-                                       f"choose another --out\n")
+    assert capsys.readouterr().err == (f"simulate: --out '{tmp_path}' is in use by another run (simulate, play or "
+                                       f"demo), which would remove this run's files, or this run its own; wait for "
+                                       f"it to end, or choose another --out\n")

@@ -321,16 +321,17 @@ def run_headless(out_dir: str | Path = "out", max_rounds: int = DEFAULT_ROUNDS, 
     demo = build()
     out = Path(out_dir)
     headless.ready(demo.battle, policy, "the demo", out)  # before anything is written
-    shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
-                              demo.human_teams)
-    try:
-        lines = _played_with_pictures(demo, shots_taken, out, max_rounds, seed, policy, shots)
-    finally:
-        shots_taken.close()
-        demo.battle.close()
-    from game.play import showcase  # the window played as a person would: out/demo-*.png
+    with headless.hold(out, demo.battle):  # until its last picture is written
+        shots_taken = Screenshots(demo.battle, (1280, 800), demo.team_colours, demo.powers, demo.title,
+                                  demo.human_teams)
+        try:
+            lines = _played_with_pictures(demo, shots_taken, out, max_rounds, seed, policy, shots)
+        finally:
+            shots_taken.close()
+            demo.battle.close()
+        from game.play import showcase  # the window played as a person would: out/demo-*.png
 
-    showcase.run(out, seed)
+        showcase.run(out, seed)
     return lines
 
 

@@ -7,6 +7,7 @@ after each of the first turns and one of the end, and the combat log written bes
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from typing import Any
 
 from game.ai import DEFAULT_POLICY
 from game.sim.flags import FlagError, check_out_dir
-from game.sim.outputs import in_the_way
+from game.sim.outputs import holding, in_the_way
 
 #: Turns photographed (one PNG each) before only the last picture is kept.
 TURN_SHOTS = 24
@@ -100,6 +101,22 @@ def ready(battle: Any, policy: str, where: str, out: Path | None) -> None:
     except PlayError:
         battle.close()
         raise
+
+
+def hold(out: Path, battle: Any) -> contextlib.ExitStack:
+    """``out`` held for this run until the returned stack closes (:func:`game.sim.outputs.holding`):
+    two runs into one folder mixed their pictures and logs (one's log beside the other's turns).
+
+    Raises:
+        PlayError: another run (play, demo or simulate) holds the folder; the battle is closed.
+    """
+    stack = contextlib.ExitStack()
+    try:
+        stack.enter_context(holding(out))
+    except FlagError as err:
+        battle.close()
+        raise PlayError(str(err)) from None
+    return stack
 
 
 def quiet_signals() -> None:
@@ -187,42 +204,45 @@ def play(scenario_path: str | Path, out: Path, rounds: int = DEFAULT_ROUNDS, see
 
     loaded = demo.load(scenario_path, human=False, seed=seed)
     ready(loaded.battle, policy, str(scenario_path), out)
-    app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
-              policy=policy, seed=loaded.battle.seed if seed is None else seed, title=loaded.title,
-              powers=loaded.powers, computer_delay=0.0,
-              max_rounds=rounds, explain=explain)
-    window = app.open_window(size, offscreen=True)
-    shots: list[Path] = []
+    with hold(out, loaded.battle):  # until its last file is written
+        app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
+                  policy=policy, seed=loaded.battle.seed if seed is None else seed, title=loaded.title,
+                  powers=loaded.powers, computer_delay=0.0,
+                  max_rounds=rounds, explain=explain)
+        window = app.open_window(size, offscreen=True)
+        shots: list[Path] = []
 
-    def shoot(path: Path) -> None:
-        write_out(lambda to: window.screenshot(str(to), app.ui), path)
-        shots.append(path)
+        def shoot(path: Path) -> None:
+            write_out(lambda to: window.screenshot(str(to), app.ui), path)
+            shots.append(path)
 
-    def log_lines() -> list[str]:
-        events = app.battle.events
-        return format_with_notes(app.battle, events, app.flow.reasons) if explain else format_events(app.battle, events)
+        def log_lines() -> list[str]:
+            events = app.battle.events
+            if explain:
+                return format_with_notes(app.battle, events, app.flow.reasons)
+            return format_events(app.battle, events)
 
-    try:
-        shoot(out / "turn-000.png")
-        turn = 0
-        while app.flow.step():
-            if app.flow.said:  # a creature's turn was played (not only a round begun)
-                turn += 1
-                app.ui.message = f"Round {app.battle.round}, turn {turn}: {app.flow.said}"
-                app.refresh()
-                if turn <= TURN_SHOTS:
-                    shoot(out / f"turn-{turn:03d}.png")
-                app.flow.said = ""
-        app.refresh()
-        if not app.ui.banner:
-            app.ui.message = f"Stopped after round {app.battle.round} (--rounds {rounds})"
-        shoot(out / "final.png")
-        lines = log_lines()
-        write_log(out / "combat-log.txt", lines)
-    except KeyboardInterrupt:
-        keep_only_this_run(out, [*log_lines(), f"Interrupted in round {app.battle.round}"], shots, PLAY_OUTPUTS)
-        raise
-    finally:
-        window.close()
-    clear_unwritten(out, "turn-*.png", shots)
-    return Played(lines, shots, app.battle.round, app.winner())
+        try:
+            shoot(out / "turn-000.png")
+            turn = 0
+            while app.flow.step():
+                if app.flow.said:  # a creature's turn was played (not only a round begun)
+                    turn += 1
+                    app.ui.message = f"Round {app.battle.round}, turn {turn}: {app.flow.said}"
+                    app.refresh()
+                    if turn <= TURN_SHOTS:
+                        shoot(out / f"turn-{turn:03d}.png")
+                    app.flow.said = ""
+            app.refresh()
+            if not app.ui.banner:
+                app.ui.message = f"Stopped after round {app.battle.round} (--rounds {rounds})"
+            shoot(out / "final.png")
+            lines = log_lines()
+            write_log(out / "combat-log.txt", lines)
+        except KeyboardInterrupt:
+            keep_only_this_run(out, [*log_lines(), f"Interrupted in round {app.battle.round}"], shots, PLAY_OUTPUTS)
+            raise
+        finally:
+            window.close()
+        clear_unwritten(out, "turn-*.png", shots)
+        return Played(lines, shots, app.battle.round, app.winner())

@@ -156,9 +156,9 @@ def holding(out_dir: Path, flag: str = "--out") -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as err:
             if err.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise FlagError(f"{flag} {str(out_dir)!r} is in use by another simulate run, which would "
-                                f"remove this run's replays, or this run its own; wait for it to end, or "
-                                f"choose another {flag}") from None
+                raise FlagError(f"{flag} {str(out_dir)!r} is in use by another run (simulate, play or demo), "
+                                f"which would remove this run's files, or this run its own; wait for it to end, "
+                                f"or choose another {flag}") from None
         yield
     finally:
         os.close(fd)  # (and with it the lock)
