@@ -250,6 +250,29 @@ def prone_to_stand(state: BattleState, entity: int) -> bool:
     return will_be_prone(state, entity)
 
 
+def off_turn_problem(state: BattleState, entity: int, doing: str) -> str | None:
+    """Why ``entity`` cannot be given an order of its own (``doing``) now, or None: while another
+    creature's turn is under way (a stepped round, or a tick's controller), an order for ``entity`` would
+    not resolve with that turn's orders, as the API promises, but wait for ``entity``'s own turn (the
+    next round's when it has acted), outside the tick that gave it. Between rounds any creature may be
+    given orders for its turn. (A script's ``ctx.move`` of another creature is not an order given here.)"""
+    actor = state.actor
+    if not state.round_open or actor is None or actor == entity:
+        return None
+    return (f"{label(entity)} cannot {doing}: it is {label(actor)}'s turn, and a creature takes orders only in "
+            "its own turn (or between rounds)")
+
+
+def own_turn(state: BattleState, entity: int, doing: str) -> int:
+    """``entity``, when it may be given an order of its own (``doing``) now; else IllegalCommand with
+    :func:`off_turn_problem`'s reason, before any other check of the order (the creature could not
+    be ordered whatever the order said)."""
+    problem = off_turn_problem(state, entity, doing)
+    if problem is not None:
+        raise IllegalCommand(problem)
+    return entity
+
+
 def queue(state: BattleState, entity: int, command: ActorCommand) -> None:
     """Queue one of a creature's own commands for its turn."""
     queued = state.actions.get(entity)
