@@ -9,12 +9,13 @@ import esper
 
 from components.events import Downed, Event
 from components.forecasts import ReactionForecast
-from game.battle import orders, validate, validate_whole
+from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand
 from game.battle.reactions import REACTIONS, reaction_entries
 from game.battle.script_names import POWER_ENTRIES, no_reaction
 from game.battle.world import BattleCore, command, entry
 from game.scripting import ScriptError
+from systems.power_checks import height_at
 
 
 class Extending(BattleCore):
@@ -54,7 +55,8 @@ class Extending(BattleCore):
         """What the battle's reaction scripts would do if ``entity`` were downed now: the commands
         they would ask for (a rally's heals, say), checked and not applied, with ``moved`` creatures
         read as standing on other squares (where a planner thinks of ending its turn), at the height
-        a move there leaves them (a flier keeps its own, as ``forecast_move``'s ``z`` says).
+        a move there leaves them (``systems.power_checks.height_at``: a flier keeps its own, as ``forecast_move``'s
+        ``z`` says).
 
         Why: a computer player that cannot see a scenario's reactions fights as if they were not
         there; this is their forecast, by the scripts themselves, and it costs the battle nothing
@@ -70,7 +72,7 @@ class Extending(BattleCore):
         for creature, square in (moved or {}).items():
             at = validate.place(self.state, square, "square")
             creature = self.check(creature)
-            places[creature] = (at[0], at[1], orders.height_after_move(self.state, creature, at))
+            places[creature] = (at[0], at[1], height_at(self.state, creature, at))
         if not self.scripts.reactions:
             return ReactionForecast("downed", entity)
         commands, known, heard = self.scripts.foresee(Downed(self.state.round, entity), places)

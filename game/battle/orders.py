@@ -250,18 +250,6 @@ def prone_to_stand(state: BattleState, entity: int) -> bool:
     return will_be_prone(state, entity)
 
 
-def height_after_move(state: BattleState, entity: int, square: tuple[int, int]) -> float:
-    """The height ``entity`` would stand at on ``square`` after moving there from where its queued
-    orders leave it: a flier keeps its height (over ground no higher), a walker stands on the ground,
-    as a move's forecast ends (``MoveForecast.z``). What a what-if of creatures standing elsewhere reads
-    (:meth:`Battle.forecast_reactions`): a flier 30 ft up read on the ground was in a rally's reach."""
-    position, movement, _, _ = starting_point(state, entity)
-    ground = float(state.terrain.ground[square])
-    if is_flying(movement, esper.component_for_entity(entity, Conditions)):
-        return max(float(position.z), ground)
-    return ground
-
-
 def off_turn_problem(state: BattleState, entity: int, doing: str) -> str | None:
     """Why ``entity`` cannot be given an order of its own (``doing``) now, or None: while another
     creature's turn is under way (a stepped round, or a tick's controller), an order for ``entity`` would
