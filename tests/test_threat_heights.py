@@ -45,3 +45,14 @@ def test_a_walker_still_threatens_a_creature_on_a_ledge_it_can_climb_beside() ->
     walker = b.spawn("Walker", 3, 3, team="b", powers=["strike"])
     b.start_combat()
     assert _sources(b, knight, (6, 3)) == {(walker, "strike")}
+
+
+def test_a_flier_further_above_than_its_range_does_not_threaten_with_it() -> None:
+    """Its straight distance within speed and range was all a ranged blow asked: 70 ft up with a 60 ft
+    Shoot, 20 ft away on the grid, it was counted though no square it flies to brings it within 60."""
+    b = Battle(seed=2, width=8, height=8)
+    walker = b.spawn("Walker", 4, 0, team="a", powers=["strike"])
+    flier = b.spawn("Flier", 0, 0, z=70, team="b", flying=True, powers=["shoot"])
+    b.start_combat()
+    assert "60 ft" in str(b.forecast(flier, "shoot", target=walker, from_square=(4, 1)).problem)
+    assert _sources(b, walker, (4, 0)) == set()

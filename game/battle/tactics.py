@@ -241,6 +241,8 @@ class Tactics(TacticMaps):
         at_hand = AT_HAND_SQUARES * rules.square_ft
         away: float | None = None
         for power, reach, average in menace.powers:
+            if menace.flying and menace.z - z > reach:
+                continue  # a flier keeps its height (or rises over higher ground): never within reach below
             if reach > at_hand and (menace.flying or menace.z - z <= reach):
                 if away is None:  # (what _could_reach asks of a ranged power, the same for each)
                     away = distance_3d_ft(menace.square, menace.z, at, z, rules)
