@@ -8,15 +8,13 @@ whose turn it is; between rounds any creature still takes orders for its turn.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from components import Position
-from components.events import CommandRefused, Moved, ScriptFailed
+from components.events import CommandRefused, Moved
 from game import Battle, IllegalCommand
-from tests.power_steps import custom, powers
 
 
 def _duel() -> tuple[Battle, int, int]:
@@ -64,25 +62,3 @@ def test_orders_between_rounds_are_for_each_creatures_turn() -> None:
     battle.move(second, 4, 3)
     battle.tick()
     assert (battle.get(first, Position).x, battle.get(second, Position).x) == (1, 4)
-
-
-def test_a_scripts_move_of_another_creature_in_a_turn_is_refused_as_battle_move_is(tmp_path: Path) -> None:
-    """ctx.move is validated like the Python API's: a power's script moving its target (who had acted)
-    queued the walk for the target's next turn, where it ate the target's speed a round later."""
-    (tmp_path / "grab.star").write_text("def on_hit(ctx, target):\n    ctx.move(target, 3, 1)\n")
-    (tmp_path / "dash.star").write_text("def on_use(ctx):\n    ctx.move(ctx.user, 3, 2)\n")
-    table = powers(custom("grab", action="action", range_ft=30, targets="enemy", attack={"bonus": 50},
-                          script="grab.star"),
-                   custom("dash", action="bonus", targets="self", script="dash.star"))
-    battle = Battle(seed=1, width=8, height=6, powers=table, script_dir=tmp_path)
-    user = battle.spawn("Ann", 0, 1, team="a", powers=["grab", "dash"], initiative_bonus=-50)
-    target = battle.spawn("Cob", 5, 1, team="b", powers=["strike"], initiative_bonus=50)
-    battle.start_combat()
-    battle.use_power(user, "grab", target=target)
-    battle.use_power(user, "dash")
-    battle.tick()
-    battle.tick()
-    [failed] = [e for e in battle.events if isinstance(e, ScriptFailed)]
-    assert "Cob (#2) cannot move: it is Ann (#1)'s turn" in failed.reason
-    assert battle.get(target, Position).x == 5  # never walked, in this round or the next
-    assert (battle.get(user, Position).x, battle.get(user, Position).y) == (3, 2)  # its own walk, in its turn

@@ -197,12 +197,9 @@ class ScriptBridge:
         return lambda: revoke_condition(self.state, revoke)
 
     def cmd_move(self, e: object, x: object, y: object) -> Apply:
-        # a creature's own walk, as Battle.move gives it: while another's turn is under way it would
-        # wait for its own (the next round's, once it has acted), so it is refused as Battle.move is
         entity = self.creature(e)
         try:
             goal = orders.move_goal(self.state, entity, x, y)
-            orders.own_turn(self.state, entity, "move")
         except IllegalCommand as err:
             raise ValueError(str(err)) from None
         return lambda: orders.queue(self.state, entity, Move(entity, *goal))
