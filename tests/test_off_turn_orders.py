@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from components import Position
-from components.events import CommandRefused, Moved
+from components.events import CommandRefused, Moved, TurnStarted
 from game import Battle, IllegalCommand
 
 
@@ -62,3 +62,18 @@ def test_orders_between_rounds_are_for_each_creatures_turn() -> None:
     battle.move(second, 4, 3)
     battle.tick()
     assert (battle.get(first, Position).x, battle.get(second, Position).x) == (1, 4)
+
+
+def test_a_handlers_order_for_another_creature_waits_for_its_turn_as_documented() -> None:
+    """Battle.on's handlers react inside a resolution, and their commands resolve at the next
+    opportunity: a handler moving a creature other than the one whose turn it is is not refused."""
+    battle, first, second = _duel()
+
+    def rally(b: Any, event: Any) -> None:
+        if event.entity == first:
+            b.move(second, 4, 3)
+
+    battle.on(TurnStarted, rally)
+    battle.tick()
+    assert not any(isinstance(e, CommandRefused) for e in battle.events)
+    assert battle.get(second, Position).x == 4

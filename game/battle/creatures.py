@@ -312,7 +312,7 @@ class Creatures(BattleCore):
             IllegalCommand: the move is not legal after what it has queued, or it is another's turn.
             UnknownEntity: a creature this battle does not have.
         """
-        entity = orders.own_turn(self.state, self.check(entity), "move")
+        entity = orders.own_turn(self.state, self.check(entity), "move", self.recording)
         goal = orders.move_goal(self.state, entity, x, y)
         orders.queue(self.state, entity, Move(entity, goal[0], goal[1], check_stamp(self.state)))
 
@@ -361,7 +361,7 @@ class Creatures(BattleCore):
                 falling, or it is not prone (nor will be after its queued orders).
             UnknownEntity: no such creature.
         """
-        entity = orders.own_turn(self.state, self.check(entity), "stand")
+        entity = orders.own_turn(self.state, self.check(entity), "stand", self.recording)
         conditions = esper.component_for_entity(entity, Conditions)
         problem = stand_problem(conditions, lambda: orders.prone_to_stand(self.state, entity))
         if problem is not None:

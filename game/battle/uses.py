@@ -74,7 +74,7 @@ class PowerUses(BattleCore):
         """
         user = self.check(user)
         power = self.power(power_id)
-        orders.own_turn(self.state, user, f"use {power.name}")
+        orders.own_turn(self.state, user, f"use {power.name}", self.recording)
         if target is not None:
             target = self.check(target)
         if point is not None:
