@@ -309,10 +309,10 @@ class Creatures(BattleCore):
         goes on into the next round, and nothing can be queued after such a move.
 
         Raises:
-            IllegalCommand: the move is not legal after what the creature has already queued.
+            IllegalCommand: the move is not legal after what it has queued, or it is another's turn.
             UnknownEntity: a creature this battle does not have.
         """
-        entity = self.check(entity)
+        entity = orders.own_turn(self.state, self.check(entity), "move", self.recording)
         goal = orders.move_goal(self.state, entity, x, y)
         orders.queue(self.state, entity, Move(entity, goal[0], goal[1], check_stamp(self.state)))
 
@@ -357,11 +357,11 @@ class Creatures(BattleCore):
         """Get up from prone on the creature's turn, for half its speed (queued for the next tick).
 
         Raises:
-            IllegalCommand: it cannot act, its queued orders leave it falling, or it is not prone (nor
-                will be after its queued orders).
+            IllegalCommand: another's turn is under way, it cannot act, its queued orders leave it
+                falling, or it is not prone (nor will be after its queued orders).
             UnknownEntity: no such creature.
         """
-        entity = self.check(entity)
+        entity = orders.own_turn(self.state, self.check(entity), "stand", self.recording)
         conditions = esper.component_for_entity(entity, Conditions)
         problem = stand_problem(conditions, lambda: orders.prone_to_stand(self.state, entity))
         if problem is not None:

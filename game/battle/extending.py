@@ -15,6 +15,7 @@ from game.battle.reactions import REACTIONS, reaction_entries
 from game.battle.script_names import POWER_ENTRIES, no_reaction
 from game.battle.world import BattleCore, command, entry
 from game.scripting import ScriptError
+from systems.power_checks import height_at
 
 
 class Extending(BattleCore):
@@ -53,7 +54,9 @@ class Extending(BattleCore):
                            ) -> ReactionForecast:
         """What the battle's reaction scripts would do if ``entity`` were downed now: the commands
         they would ask for (a rally's heals, say), checked and not applied, with ``moved`` creatures
-        read as standing on other squares (where a planner thinks of ending its turn).
+        read as standing on other squares (where a planner thinks of ending its turn), at the height
+        a move there leaves them (``systems.power_checks.height_at``: a flier keeps its own, as ``forecast_move``'s
+        ``z`` says).
 
         Why: a computer player that cannot see a scenario's reactions fights as if they were not
         there; this is their forecast, by the scripts themselves, and it costs the battle nothing
@@ -65,11 +68,11 @@ class Extending(BattleCore):
         """
         validate.moved(moved)
         entity = self.check(entity)
-        ground = self.state.terrain.ground
         places = {}  # checked before the answer without reactions: a bad question is refused either way
         for creature, square in (moved or {}).items():
             at = validate.place(self.state, square, "square")
-            places[self.check(creature)] = (at[0], at[1], float(ground[at]))
+            creature = self.check(creature)
+            places[creature] = (at[0], at[1], height_at(self.state, creature, at))
         if not self.scripts.reactions:
             return ReactionForecast("downed", entity)
         commands, known, heard = self.scripts.foresee(Downed(self.state.round, entity), places)

@@ -283,7 +283,9 @@ FORMATTERS: Mapping[type[Event], Formatter] = MappingProxyType(
         Damaged: _damaged,
         Healed: _healed,
         Downed: lambda c, e: f"{c.name(e.entity)} is DOWNED",
-        Revived: lambda c, e: f"{c.name(e.entity)} is back on their feet",
+        # healed above 0 Health: no longer downed, but not "back on their feet" (a fall that downed it
+        # left it prone, and rules that knock one out before 5 fatigue leave it unconscious)
+        Revived: lambda c, e: f"{c.name(e.entity)} is no longer downed",
         FatigueChanged: _fatigue,
         Unconscious: lambda c, e: f"{c.name(e.entity)} falls unconscious",
         Died: lambda c, e: f"{c.name(e.entity)} DIES",

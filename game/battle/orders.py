@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import esper
 
@@ -22,6 +23,9 @@ from systems.drops import fall_dice
 from systems.falling import round_fall_left
 from systems.state import BattleState
 from systems.vitals import is_flying
+
+if TYPE_CHECKING:
+    from game.battle.world import Recording
 
 #: What :func:`_through_queue` finds: the square, the movement used, the height, why it is left
 #: falling (or None), whether it will be prone, the fall the round has left it, and whether it
@@ -246,6 +250,32 @@ def prone_to_stand(state: BattleState, entity: int) -> bool:
     when its queued orders leave it falling (:func:`next_place`), as the turn would refuse the stand."""
     next_place(state, entity, "stand")
     return will_be_prone(state, entity)
+
+
+def off_turn_problem(state: BattleState, entity: int, doing: str) -> str | None:
+    """Why ``entity`` cannot be given an order of its own (``doing``) now, or None: while another
+    creature's turn is under way, an order for ``entity`` would not resolve with that turn's orders,
+    as the API promises the code playing the turn, but wait for ``entity``'s own turn (the next round's
+    when it has acted). Between rounds any creature may be given orders for its turn."""
+    actor = state.actor
+    if not state.round_open or actor is None or actor == entity:
+        return None
+    return (f"{label(entity)} cannot {doing}: it is {label(actor)}'s turn, and a creature takes orders only in "
+            "its own turn (or between rounds)")
+
+
+def own_turn(state: BattleState, entity: int, doing: str, recording: Recording) -> int:
+    """``entity``, when it may be given an order of its own (``doing``) now; else IllegalCommand with
+    :func:`off_turn_problem`'s reason, before any other check of the order. Held to it: the caller's
+    own command, and a tick's controller (``recording.orders`` open). Not held: a ``Battle.on``
+    handler's (a command nested in a resolution, no controller issuing), whose commands resolve at the
+    next opportunity, as a reaction script's do."""
+    if recording.depth > 1 and recording.orders is None:
+        return entity
+    problem = off_turn_problem(state, entity, doing)
+    if problem is not None:
+        raise IllegalCommand(problem)
+    return entity
 
 
 def queue(state: BattleState, entity: int, command: ActorCommand) -> None:

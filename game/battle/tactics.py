@@ -262,6 +262,8 @@ class Tactics(TacticMaps):
         at_hand = AT_HAND_SQUARES * rules.square_ft
         away: float | None = None
         for power, reach, average in menace.powers:
+            if menace.flying and menace.z - z > reach:
+                continue  # a flier keeps its height (or rises over higher ground): never within reach below
             if reach > at_hand and (menace.flying or menace.z - z <= reach):
                 if away is None:  # (what _could_reach asks of a ranged power, the same for each)
                     away = distance_3d_ft(menace.square, menace.z, at, z, rules)
@@ -343,4 +345,28 @@ class Tactics(TacticMaps):
         if costs is None:
             costs = walks[menace.enemy] = self.state.paths.costs_up_to(
                 menace.square, menace.speed + AT_HAND_SQUARES * rules.square_ft, menace.flying)
-        return costs.item(at) <= menace.speed + reach  # (``item``: a Python int, not a numpy scalar)
+        if costs.item(at) > menace.speed + reach:  # (``item``: a Python int, not a numpy scalar)
+            return False
+        if not menace.flying and z <= self.state.terrain.ground_at(at):
+            return True  # (a walker at a creature on the ground: it steps down or up to it)
+        return self._reaches_height(menace, reach, at, z)
+
+    def _reaches_height(self, menace: _Menace, reach: float, at: tuple[int, int], z: float) -> bool:
+        """Whether the enemy, on some square beside ``at`` within ``reach`` (a walker on its ground, a
+        flier at its own height or the ground's if higher, as its move ends), reaches a creature ``z``
+        high there, heights counted as the use's range counts them: a flier 30 ft up is out of a
+        walker's strike from every square round it, and a flier 30 ft up strikes nothing on the ground,
+        though the walk or the flight to beside it is short."""
+        state = self.state
+        ground_at, rules = state.terrain.ground_at, state.rules
+        x, y = at
+        squares = int(reach // rules.square_ft)
+        width, height = state.terrain.ground.shape
+        for nx in range(max(0, x - squares), min(width, x + squares + 1)):
+            for ny in range(max(0, y - squares), min(height, y + squares + 1)):
+                there = (nx, ny)
+                ground = ground_at(there)
+                stands = max(menace.z, ground) if menace.flying else ground
+                if there != at and distance_3d_ft(there, stands, at, z, rules) <= reach:
+                    return True
+        return False

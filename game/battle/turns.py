@@ -208,9 +208,11 @@ class Turns(BattleCore):
             controller: called as ``controller(battle, actor)`` at the start of each turn of a
                 creature neither dead nor unconscious (a downed one is asked: it may do nothing; an
                 unconscious one's turn passes without it), so that a computer player decides with the
-                battle as it is at that moment; the commands it issues resolve in that turn. An order the battle refuses
-                (IllegalCommand, UnknownEntity) ends its turn as a ``CommandRefused``, and the round
-                goes on; any other exception, a ValueError of its own included, is raised on.
+                battle as it is at that moment; the commands it issues resolve in that turn (an order for
+                another creature than ``actor`` is refused: a creature takes orders in its own turn). An
+                order the battle refuses (IllegalCommand, UnknownEntity) ends its turn as a
+                ``CommandRefused``, and the round goes on; any other exception, a ValueError of its own
+                included, is raised on.
             orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],
                 ...]], ...]``; replays pass it instead of a controller (the log records it).
 

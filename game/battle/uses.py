@@ -69,11 +69,12 @@ class PowerUses(BattleCore):
 
         Raises:
             IllegalCommand: the use is not legal now, with the reason (an unknown power, a point off the
-                grid or a bad direction among them).
+                grid, a bad direction, or another creature's turn under way among them).
             UnknownEntity: the user or the target is not a creature of this battle.
         """
         user = self.check(user)
         power = self.power(power_id)
+        orders.own_turn(self.state, user, f"use {power.name}", self.recording)
         if target is not None:
             target = self.check(target)
         if point is not None:

@@ -1,0 +1,79 @@
+"""A creature's own orders (move, stand, use_power) given while another creature's turn is under way.
+
+They used to be queued for the creature's own turn, the next round's when it had acted, outside the
+tick (or the stepped turn) that gave them, though the API says a turn's commands resolve in that turn:
+a controller playing one creature could move another a round later. Now they are refused, naming
+whose turn it is; between rounds any creature still takes orders for its turn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from components import Position
+from components.events import CommandRefused, Moved, TurnStarted
+from game import Battle, IllegalCommand
+
+
+def _duel() -> tuple[Battle, int, int]:
+    battle = Battle(seed=1, width=8, height=6)
+    first = battle.spawn("Ann", 0, 0, team="a", powers=["strike"], initiative_bonus=50)
+    second = battle.spawn("Cob", 5, 3, team="b", powers=["strike"])
+    battle.start_combat()
+    return battle, first, second
+
+
+def test_a_controller_ordering_a_creature_that_has_acted_is_refused_in_that_turn() -> None:
+    battle, first, second = _duel()
+
+    def controller(b: Any, actor: int) -> None:
+        if actor == second:
+            b.move(first, 1, 1)  # first has acted this round: the move would have waited for round 2
+
+    battle.tick(controller=controller)
+    battle.tick()
+    refused = [e for e in battle.events if isinstance(e, CommandRefused)]
+    assert len(refused) == 1 and refused[0].entity == second
+    assert "it is Cob (#2)'s turn" in refused[0].reason and "Ann (#1) cannot move:" in refused[0].reason
+    assert not any(isinstance(e, Moved) for e in battle.events)
+    assert battle.get(first, Position).x == 0
+
+
+def test_stepped_turn_refuses_another_creatures_orders_and_changes_nothing() -> None:
+    battle, first, second = _duel()
+    assert battle.begin_round() == first
+    log, events = len(battle.command_log), len(battle.events)
+    with pytest.raises(IllegalCommand, match=r"Cob \(#2\) cannot move: it is Ann \(#1\)'s turn"):
+        battle.move(second, 4, 3)
+    with pytest.raises(IllegalCommand, match=r"Cob \(#2\) cannot use Strike: it is Ann \(#1\)'s turn"):
+        battle.use_power(second, "strike", target=first)
+    assert (len(battle.command_log), len(battle.events)) == (log, events)
+    battle.end_turn()
+    battle.move(second, 4, 3)  # its own turn now
+    battle.end_turn()
+    assert battle.get(second, Position).x == 4
+
+
+def test_orders_between_rounds_are_for_each_creatures_turn() -> None:
+    battle, first, second = _duel()
+    battle.move(first, 1, 0)
+    battle.move(second, 4, 3)
+    battle.tick()
+    assert (battle.get(first, Position).x, battle.get(second, Position).x) == (1, 4)
+
+
+def test_a_handlers_order_for_another_creature_waits_for_its_turn_as_documented() -> None:
+    """Battle.on's handlers react inside a resolution, and their commands resolve at the next
+    opportunity: a handler moving a creature other than the one whose turn it is is not refused."""
+    battle, first, second = _duel()
+
+    def rally(b: Any, event: Any) -> None:
+        if event.entity == first:
+            b.move(second, 4, 3)
+
+    battle.on(TurnStarted, rally)
+    battle.tick()
+    assert not any(isinstance(e, CommandRefused) for e in battle.events)
+    assert battle.get(second, Position).x == 4
