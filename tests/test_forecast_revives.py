@@ -1,4 +1,4 @@
-"""A heal's forecast says when it would bring a downed creature back on its feet, as the heal then
+"""A heal's forecast says when it would leave a downed creature able to act again, as the heal then
 does (the window's hover said only the healing, so a person could not tell it stands a friend up)."""
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ def test_a_heal_on_a_downed_friend_is_foreseen_to_stand_it_up_and_does() -> None
     b, healer, friend = _healer_and_friend(0)
     [odds] = b.forecast(healer, "heal", target=friend).targets
     assert odds.revives == odds.stands == 1.0  # the heal cannot miss and gives at least 1
-    assert any(line == "  back on its feet: 100%" for line, _ in target_lines(odds, lambda e: "Friend", healer))
+    lines = [line for line, _ in target_lines(odds, lambda e: "Friend", healer)]
+    assert "  no longer downed, can act: 100%" in lines
     b.use_power(healer, "heal", target=friend)
     b.resolve_orders()
     assert any(isinstance(e, Revived) and e.entity == friend for e in b.events)
@@ -36,7 +37,7 @@ def test_a_heal_on_a_standing_friend_stands_nobody_up() -> None:
     b, healer, friend = _healer_and_friend(4)
     [odds] = b.forecast(healer, "heal", target=friend).targets
     assert odds.revives == 0.0 and odds.healing is not None
-    assert not any("back on its feet" in line for line, _ in target_lines(odds, lambda e: "Friend", healer))
+    assert not any("no longer downed" in line for line, _ in target_lines(odds, lambda e: "Friend", healer))
 
 
 def test_a_heal_on_a_downed_unconscious_friend_is_foreseen_to_leave_it_unconscious() -> None:
@@ -59,7 +60,7 @@ def test_a_heal_on_a_downed_unconscious_friend_is_foreseen_to_leave_it_unconscio
     assert odds.revives == 1.0 and odds.stands == 0.0
     lines = [line for line, _ in target_lines(odds, lambda e: "Friend", healer)]
     assert "  no longer downed: 100%, but still unconscious" in lines
-    assert not any("back on its feet" in line for line in lines)
+    assert not any("can act" in line for line in lines)
     b.use_power(healer, "heal", target=friend)
     b.resolve_orders()
     assert any(isinstance(e, Revived) and e.entity == friend for e in b.events)

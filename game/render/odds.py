@@ -63,11 +63,12 @@ def _rolls(t: Any) -> list[Line]:
 
 
 def _healing(t: Any) -> list[Line]:
-    """The healing's dice and, for a downed target, the chance it stands up (or only stops being
-    downed: a heal does not wake the unconscious)."""
+    """The healing's dice and, for a downed target, the chance it is no longer downed and can act
+    again (or only stops being downed: a heal does not wake the unconscious). Not "back on its feet":
+    one a fall downed still lies prone, as the log says."""
     lines: list[Line] = [(f"  healing {_dice(t.healing)}", "good")]
     if t.stands > 0:
-        lines.append((f"  back on its feet: {t.stands:.0%}", "good" if t.ally else "bad"))
+        lines.append((f"  no longer downed, can act: {t.stands:.0%}", "good" if t.ally else "bad"))
     elif t.revives > 0:
         lines.append((f"  no longer downed: {t.revives:.0%}, but still unconscious", "text"))
     return lines
