@@ -77,3 +77,25 @@ def test_a_handlers_order_for_another_creature_waits_for_its_turn_as_documented(
     battle.tick()
     assert not any(isinstance(e, CommandRefused) for e in battle.events)
     assert battle.get(second, Position).x == 4
+
+
+def test_a_handlers_order_inside_a_controllers_resolve_orders_waits_too() -> None:
+    """The computer player resolves its orders inside its controller: a handler fired there was taken
+    for the controller and refused, which left the round half played and refused every later tick."""
+    battle, first, second = _duel()
+    third = battle.spawn("Dee", 5, 5, team="b", powers=["strike"])
+    battle.move(first, 4, 3)  # between rounds: Ann's first order, up to Cob
+
+    def shout(b: Any, event: Any) -> None:
+        if event.entity == first:
+            b.move(third, 4, 5)
+
+    def controller(b: Any, actor: int) -> None:
+        if actor == first:
+            b.resolve_orders()  # Ann's move resolves here, and the handler hears it
+
+    battle.on(Moved, shout)
+    battle.tick(controller=controller)
+    battle.tick()
+    assert not any(isinstance(e, CommandRefused) for e in battle.events)
+    assert battle.get(third, Position).x == 4

@@ -25,7 +25,7 @@ from systems.state import BattleState
 from systems.vitals import is_flying
 
 if TYPE_CHECKING:
-    from game.battle.world import Recording
+    from game.battle.recording import Recording
 
 #: What :func:`_through_queue` finds: the square, the movement used, the height, why it is left
 #: falling (or None), whether it will be prone, the fall the round has left it, and whether it
@@ -267,10 +267,10 @@ def off_turn_problem(state: BattleState, entity: int, doing: str) -> str | None:
 def own_turn(state: BattleState, entity: int, doing: str, recording: Recording) -> int:
     """``entity``, when it may be given an order of its own (``doing``) now; else IllegalCommand with
     :func:`off_turn_problem`'s reason, before any other check of the order. Held to it: the caller's
-    own command, and a tick's controller (``recording.orders`` open). Not held: a ``Battle.on``
-    handler's (a command nested in a resolution, no controller issuing), whose commands resolve at the
-    next opportunity, as a reaction script's do."""
-    if recording.depth > 1 and recording.orders is None:
+    own command, and a tick's controller. Not held: a ``Battle.on`` handler's (``recording.handling``,
+    though called inside a controller's ``resolve_orders``), whose commands resolve at the next
+    opportunity, as a reaction script's do."""
+    if recording.handling:
         return entity
     problem = off_turn_problem(state, entity, doing)
     if problem is not None:

@@ -304,7 +304,7 @@ class ScriptHook:
             event = events[self.seen]
             self.seen += 1
             for handler in self.python_handlers.get(type(event), ()):
-                handler(self.battle, event)
+                self.battle.recording.call_handler(handler, self.battle, event)
                 self.battle.make_current()  # the handler may have used another battle: come back
             function = REACTIONS.get(type(event))
             if function is None or not self.reactions:

@@ -27,7 +27,7 @@ from systems.caches import MapCaches
 from systems.state import BattleState
 
 if TYPE_CHECKING:
-    from game.battle.world import Recording
+    from game.battle.recording import Recording
 
 
 def log_entry(entry: object, what: str) -> tuple[str, tuple[Any, ...], dict[str, Any]]:
