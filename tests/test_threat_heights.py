@@ -56,3 +56,18 @@ def test_a_flier_further_above_than_its_range_does_not_threaten_with_it() -> Non
     b.start_combat()
     assert "60 ft" in str(b.forecast(flier, "shoot", target=walker, from_square=(4, 1)).problem)
     assert _sources(b, walker, (4, 0)) == set()
+
+
+def test_a_walker_threatens_a_flier_only_from_a_square_it_can_get_to_this_round() -> None:
+    """A pillar 10 ft high beside a flier 10 ft up: a walker could strike it from the pillar's top, but
+    the pillar is farther than its speed (the forecast refuses the move), and from every square it can
+    get to the flier is out of reach: it was counted, since any square round the flier was asked."""
+    b = Battle(seed=1, width=12, height=3)
+    walker = b.spawn("W", 0, 1, team="a", powers=["strike"])
+    flier = b.spawn("F", 11, 0, z=10, flying=True, team="b", powers=["strike"])
+    b.set_ground(8, 1, 10)
+    assert not b.forecast_move(walker, (8, 1)).legal
+    assert walker not in {enemy for enemy, _ in _sources(b, flier, (7, 1))}
+    b.set_ground(3, 1, 10)  # a pillar it can climb to this round, beside (4, 1)
+    assert b.forecast_move(walker, (3, 1)).legal
+    assert walker in {enemy for enemy, _ in _sources(b, flier, (4, 1))}

@@ -349,11 +349,13 @@ class Tactics(TacticMaps):
             return False
         if not menace.flying and z <= self.state.terrain.ground_at(at):
             return True  # (a walker at a creature on the ground: it steps down or up to it)
-        return self._reaches_height(menace, reach, at, z)
+        return self._reaches_height(menace, reach, at, z, costs)
 
-    def _reaches_height(self, menace: _Menace, reach: float, at: tuple[int, int], z: float) -> bool:
-        """Whether the enemy, on some square beside ``at`` within ``reach`` (a walker on its ground, a
-        flier at its own height or the ground's if higher, as its move ends), reaches a creature ``z``
+    def _reaches_height(self, menace: _Menace, reach: float, at: tuple[int, int], z: float, costs: np.ndarray
+                        ) -> bool:
+        """Whether the enemy, on some square beside ``at`` within ``reach`` that it can get to this round
+        (``costs``: its path costs; a walker on its ground, a flier at its own height or the ground's if
+        higher, as its move ends), reaches a creature ``z``
         high there, heights counted as the use's range counts them: a flier 30 ft up is out of a
         walker's strike from every square round it, and a flier 30 ft up strikes nothing on the ground,
         though the walk or the flight to beside it is short."""
@@ -367,6 +369,7 @@ class Tactics(TacticMaps):
                 there = (nx, ny)
                 ground = ground_at(there)
                 stands = max(menace.z, ground) if menace.flying else ground
-                if there != at and distance_3d_ft(there, stands, at, z, rules) <= reach:
+                if (there != at and costs.item(there) <= menace.speed
+                        and distance_3d_ft(there, stands, at, z, rules) <= reach):
                     return True
         return False
