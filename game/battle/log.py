@@ -47,16 +47,11 @@ from components.events import (
     Unconscious,
 )
 from components.powers import FALL, REACTION, source_parts
-from game.battle.log_lines import LogLine, event_tone, round_prefix, tone_of
+from game.battle.log_lines import LogLine, Tone, event_tone, round_prefix, tone_of
 from game.battle.naming import display_names
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
 QUIET: tuple[type[Event], ...] = (RoundStarted, RoundEnded, TurnStarted)
-
-
-def _names(battle: Any) -> dict[int, str]:
-    """Entity id -> display name, read from the Spawned events (cheap, and works for the dead)."""
-    return display_names(_raw_events(battle))
 
 
 def _raw_events(battle: Any) -> Sequence[Any]:
@@ -347,7 +342,7 @@ def format_events(battle: Any, events: Iterable[Any], names: dict[int, str] | No
     It merges what belongs together. A fall is one line: the ``Fell`` stretches before a ``Landed`` are
     folded into it, and the fall damage that follows too. Turn and round boundaries are left out.
     """
-    names = names if names is not None else _names(battle)
+    names = names if names is not None else display_names(_raw_events(battle))  # (from Spawned: the dead too)
     items = [e for e in events if not isinstance(e, QUIET)]
     lines: list[str] = []
     for index, event in enumerate(items):
@@ -390,12 +385,12 @@ def format_log(battle: Any) -> list[str]:
 
 def format_with_notes(battle: Any, events: Sequence[Any], notes: Mapping[int, Sequence[str]], start: int = 0,
                       names: dict[int, str] | None = None) -> list[str]:
-    """:func:`format_events` for ``events[start:]``, with each note's lines put before the event at
-    its index (the computer player's reasons, written just before the turn they explain)."""
+    """:func:`format_events` for ``events[start:]``, with each note's lines (tone NOTE) put before the
+    event at its index (the computer player's reasons, written just before the turn they explain)."""
     cuts = sorted(k for k in notes if start <= k < len(events))
     bounds = [start, *[k for k in cuts if k != start], len(events)]
     lines: list[str] = []
     for a, b in zip(bounds, bounds[1:]):
-        lines.extend(notes.get(a, ()))
+        lines.extend(LogLine(note, Tone.NOTE) for note in notes.get(a, ()))
         lines.extend(format_events(battle, events[a:b], names))
     return lines

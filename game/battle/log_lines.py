@@ -38,6 +38,7 @@ class Tone(Enum):
     HIT = "hit"  # damage taken, an attack that hits
     ALERT = "alert"  # surprised, flat-footed, prone
     SETUP = "setup"  # combat starts, initiative
+    NOTE = "note"  # a line put between the events' own (the computer player's reasons: --explain)
 
 
 #: The conditions whose gain is an ALERT line.

@@ -276,23 +276,22 @@ class SidePanel:
             y += LOG_ROW
 
 
-#: Each log tone's colour: deaths red, falls blue, hits orange, surprise yellow, the set-up dim.
+#: Each log tone's colour: deaths red, falls blue, hits orange, surprise yellow, the set-up and notes dim.
 LOG_COLOURS: Mapping[Tone, theme.Colour] = MappingProxyType({
     Tone.DEATH: (255, 110, 100),
     Tone.FALL: theme.FALL,
     Tone.HIT: (255, 190, 140),
     Tone.ALERT: theme.ACCENT,
     Tone.SETUP: theme.TEXT_DIM,
+    Tone.NOTE: theme.TEXT_DIM,
     Tone.PLAIN: theme.TEXT,
 })
 
 
 def log_colour(line: str) -> theme.Colour:
     """A log line's colour, by the tone of the event it tells (never by its words: a creature named
-    "Hit Dies" is not a death); a computer player's reason (``--explain``, in the GM's log) dim, whatever
-    it weighs: "(why) ... 4.5 expected damage there" is not a hit."""
-    if line.lstrip().startswith("(why)"):
-        return theme.TEXT_DIM
+    "Hit Dies" is not a death, and a computer player's reason, a NOTE in the GM's log, is dim whatever
+    it weighs: "(why) ... 4.5 expected damage there" is not a hit)."""
     return LOG_COLOURS[tone_of(line)]
 
 
