@@ -167,7 +167,7 @@ class BattleCore:
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
         #: forecasts' answers kept while the battle's stamp holds (see game.battle.memo); an attack's chance
         #: by its parts (``Outcomes._chances``, ``Tactics._blow``), an enemy's menace by all it reads
-        #: (``Tactics._menaces``), hold for the battle's whole life
+        #: (``Tactics._known_menace``), hold for the battle's whole life
         self.memo = StampedMemo(lasting=("attack_chances", "menaces"))
         if script_hosts is None and trusted_scripts:
             # In-process hosts need no closing, so battles on one map's caches share them: a
