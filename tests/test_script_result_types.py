@@ -8,8 +8,8 @@ import pytest
 from game.scripting import InProcessHost, Limits, ScriptError, WorkerHost
 
 SOURCE = "def gives_ctx(ctx):\n    return ctx\n\ndef gives_function(ctx):\n    return gives_ctx\n"
-SAID = (r"returned a non-plain value \(a value of type function, such as ctx or a function; expected None, a bool, "
-        r"int, float, string, list or dict\)")
+SAID = (r"returned a non-plain value \(a value of type function: a result holds no ctx, function or other such "
+        r"value; expected None, a bool, int, float, string, list or dict\)")
 
 
 @pytest.mark.parametrize("entry", ["gives_ctx", "gives_function"])

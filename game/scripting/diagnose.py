@@ -137,8 +137,8 @@ def _cause(text: str, state: CallState, max_callstack: int) -> tuple[str, str]:
         found = _UNSERIALISABLE.search(text)
         if found is None:
             return "result", f"returned a non-plain value ({clip(text.strip())})"
-        return "result", (f"returned a non-plain value (a value of type {found.group(1)}, such as ctx or a function; "
-                          f"expected None, a bool, int, float, string, list or dict)")
+        return "result", (f"returned a non-plain value (a value of type {found.group(1)}: a result holds no ctx, "
+                          f"function or other such value; expected None, a bool, int, float, string, list or dict)")
     reason = clip(error_line(text))
     for marker, kind in _MARKERS:
         if reason.startswith(marker):  # the prelude's own checks of results and ctx arguments
