@@ -83,7 +83,7 @@ class Fog:
         team = self.team_of(app)
         if team is None:
             ui.visible, ui.hidden, ui.team_hidden, ui.unseen_sources = None, frozenset(), frozenset(), frozenset()
-            ui.team_visible = None
+            ui.team_visible, ui.sight_team = None, None
             return
         state = b.state
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
@@ -107,7 +107,7 @@ class Fog:
             last = ui.seen_at.get(e)
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
-        ui.team_hidden, ui.team_visible = frozenset(hidden), mask
+        ui.team_hidden, ui.team_visible, ui.sight_team = frozenset(hidden), mask, team
         ui.unseen_sources = frozenset(source for source in unseen_sources(b, team, mask)
                                       if made_key(b, source) not in self.witnessed)
         # the GM view shows everything; the team's log and last-seen marks go on as the team sees

@@ -1,0 +1,115 @@
+"""Several computer turns read at once (Enter): the team's sight before them holds only until something
+may have narrowed it, its sight after them only once nothing may widen it. Counting a square seen
+before the turns as seen for all of them named an enemy the team never saw, which walked into a
+darkness cast over squares the team had seen, and drew the light it cast there on its square."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pygame
+import pytest
+
+from components.events import AreaCreated, Moved, TurnStarted
+from game import ai
+from game.ai.tactical_turn import Decision
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render.feed import out_of_sight
+from game.render.inputs import Key
+from game.render.sight import changes, sure_sight
+
+SIZE = (1100, 700)
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _lurker(monkeypatch: pytest.MonkeyPatch, light: bool) -> tuple[Battle, App, int]:
+    """The hero sees (5, 2) and (5, 3); a lurker behind a wall at (6, 3) does not show. In one Enter the
+    mage casts darkness at (5, 3), then the lurker walks into it at (5, 2) (and casts a light there)."""
+    b = Battle(seed=3, width=12, height=7)
+    b.spawn("Hero", 0, 3, team="blue", powers=["strike"], initiative_bonus=-200)
+    mage = b.spawn("Mage", 3, 6, team="red", powers=["darkness"], initiative_bonus=200)
+    lurker = b.spawn("Lurker", 7, 3, team="red", powers=["strike", "sanctuary-light"], initiative_bonus=100)
+    b.add_wall(6, 3)
+    creep: tuple[Any, ...] = (("move", (lurker, 5, 2), {}),)
+    if light:
+        creep += (("resolve_orders", (), {}), ("use_power", (lurker, "sanctuary-light"), {}))
+    plans = {mage: Decision((("use_power", (mage, "darkness"), {"point": (5, 3)}),), "dark"),
+             lurker: Decision(creep, "creep")}
+    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plans[actor])
+    app = App(b, {"blue"}, computer_delay=0.0)
+    app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert lurker in app.ui.hidden and app.ui.team_visible[5, 2] and app.ui.team_visible[5, 3]
+    app.handle(Key("return"))  # the mage's turn and the lurker's, read together
+    for _ in range(20):
+        app.tick_clock(0.5)
+        app.draw()
+    assert b.square_of(lurker) == (5, 2) and lurker in app.ui.hidden and not app.ui.team_visible[5, 2]
+    return b, app, lurker
+
+
+def _told(app: App) -> list[str]:
+    assert app.window is not None
+    return [line for line in app.window.renderer.feed.seen_lines if line.startswith("Round 1")]
+
+
+def test_an_enemy_never_seen_that_walks_into_a_darkness_over_squares_seen_before_is_not_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log said 'Lurker comes into sight at (5, 2)': the square was seen before the mage's darkness,
+    not when the lurker stepped onto it. The darkness, whose centre the team saw made, is still told."""
+    _, app, _ = _lurker(monkeypatch, light=False)
+    told = _told(app)
+    assert told == ["Round 1: Mage uses Darkness at (5, 3)", "Round 1: Area fills 10 ft around (5, 3)"], told
+    assert ("area", 1, 5, 3) in app.fog.witnessed
+
+
+def test_an_enemy_seen_before_a_darkness_fell_over_it_is_unseen_from_then_on() -> None:
+    """An orc the team saw before the turns read together stays named only while its square is surely
+    in sight: once a darkness falls over it, what it does there (a heal on itself) is not the team's to read."""
+    b = Battle(seed=3, width=12, height=6)
+    b.spawn("Hero", 2, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-50)
+    orc = b.spawn("Orc", 5, 2, team="red", powers=["heal"], initiative_bonus=40)
+    shaman = b.spawn("Shaman", 9, 4, team="red", powers=["darkness"], initiative_bonus=80)
+    app = App(b, {"blue"}, computer_delay=0)
+    assert app.window is None
+    window = app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert b.current_actor == shaman and orc not in app.ui.hidden
+    b.use_power(shaman, "darkness", point=(6, 2))  # two computer turns, given by hand and read together
+    b.end_turn()
+    b.use_power(orc, "heal", target=orc)
+    b.end_turn()
+    app.refresh()
+    app.draw()
+    assert orc in app.ui.hidden
+    told = [line for line in window.renderer.feed.seen_lines if line.startswith("Round 1")]
+    assert "Round 1: Shaman uses Darkness at (6, 2)" in told, told
+    assert not any("Orc" in line or "Heal" in line for line in told), told
+
+
+def test_each_moment_gets_the_sight_before_until_it_may_narrow_and_the_sight_after_once_it_cannot_widen() -> None:
+    """The masks sure_sight gives, and what out_of_sight makes of them for a creature stepping in."""
+    ours = {1}.__contains__
+    before = np.zeros((4, 1), dtype=bool)
+    after = np.zeros((4, 1), dtype=bool)
+    before[0, 0] = before[1, 0] = True
+    after[1, 0] = after[2, 0] = True
+    dark = AreaCreated(1, 1, "area", 0, 0, 5.0, "darkness")
+    light = AreaCreated(1, 2, "light", 2, 0, 5.0, "bright")
+    assert changes(dark, ours) == (True, False) and changes(light, ours) == (False, True)
+    assert changes(Moved(1, 2, (0, 0), (1, 0), 5, 0.0), ours) == (False, False)  # another team's walk
+    assert changes(Moved(1, 1, (0, 0), (1, 0), 5, 0.0), ours) == (True, True)  # the team's own
+    assert changes(TurnStarted(1, 1), ours) == (False, False)
+    sights = sure_sight([dark, light], ours, before, after)
+    assert sights is not None
+    assert [list(s[:, 0]) for s in sights] == [
+        [True, True, False, False],  # before the darkness: the sight before (a light is still to come)
+        [False, False, False, False],  # between: neither holds for sure
+        [False, True, True, False],  # after the light: the sight now
+    ]
+    walk = [dark, Moved(1, 2, (3, 0), (0, 0), 5, 0.0), light]
+    out = out_of_sight(walk, frozenset({2}), frozenset({2}), sure_sight(walk, ours, before, after), {2: (3, 0)})
+    assert out == [frozenset({2})] * 4  # onto a square seen only before the darkness: never in sight
