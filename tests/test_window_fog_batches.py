@@ -66,6 +66,20 @@ def test_an_enemy_never_seen_that_walks_into_a_darkness_over_squares_seen_before
     assert ("area", 1, 5, 3) in app.fog.witnessed
 
 
+def test_a_light_an_enemy_never_seen_casts_in_a_darkness_over_squares_seen_before_is_not_placed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lurker's light around itself counted as made in the team's sight (its sight before the mage's
+    darkness): it was drawn whole, and the log said 'Light fills 15 ft around (5, 2)', the lurker's
+    square, and named the lurker casting it."""
+    b, app, _ = _lurker(monkeypatch, light=True)
+    (light_id,) = b.terrain.lights
+    assert ("light", light_id) in app.ui.unseen_sources
+    assert not any(kind == "light" for kind, *_ in app.fog.witnessed), app.fog.witnessed
+    told = _told(app)
+    assert "Round 1: Light fills 15 ft somewhere out of sight" in told, told
+    assert not any("Lurker" in line or "(5, 2)" in line for line in told), told
+
+
 def test_an_enemy_seen_before_a_darkness_fell_over_it_is_unseen_from_then_on() -> None:
     """An orc the team saw before the turns read together stays named only while its square is surely
     in sight: once a darkness falls over it, what it does there (a heal on itself) is not the team's to read."""
