@@ -127,3 +127,39 @@ def test_each_moment_gets_the_sight_before_until_it_may_narrow_and_the_sight_aft
     walk = [dark, Moved(1, 2, (3, 0), (0, 0), 5, 0.0), light]
     out = out_of_sight(walk, frozenset({2}), frozenset({2}), sure_sight(walk, ours, before, after), {2: (3, 0)})
     assert out == [frozenset({2})] * 4  # onto a square seen only before the darkness: never in sight
+
+
+def test_a_walk_the_team_watched_begin_is_not_drawn_over_squares_a_later_light_showed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dark map: the hero's torch shows the orc at (3, 3); in one Enter the orc walks off east through
+    the dark to hide behind a wall, then the mage lights the squares it crossed. The animation laid out
+    the walk (the team saw it begin) and drew the token over every square in sight now, giving away
+    its way through squares that were dark when it crossed them."""
+    b = Battle(seed=3, width=16, height=7)
+    b.set_ambient("no vision")
+    b.add_light(1, 3, 10)  # the hero's torch
+    b.add_light(8, 6, 5)  # the mage's, beyond the dark
+    for y in range(3):
+        b.add_wall(9, y)
+    b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=-200)
+    orc = b.spawn("Orc", 3, 3, team="red", powers=["strike"], initiative_bonus=200, speed=60)
+    mage = b.spawn("Mage", 8, 5, team="red", powers=["light"], initiative_bonus=100)
+    plans = {orc: Decision((("move", (orc, 10, 1), {}),), "sneak"),
+             mage: Decision((("use_power", (mage, "light"), {"point": (8, 5)}),), "lit")}
+    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plans[actor])
+    app = App(b, {"blue"}, computer_delay=0.0)
+    app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert orc not in app.ui.hidden and not app.ui.team_visible[5, 3]
+    app.handle(Key("return"))
+    drawn = []
+    for _ in range(40):
+        app.draw()
+        at = app.ui.motion.positions.get(orc)
+        if at is not None:
+            drawn.append(at)
+        app.tick_clock(0.05)
+    assert orc in app.ui.hidden and all(app.ui.team_visible[x, 3] for x in range(4, 9))
+    assert drawn and all(x < 3.5 for x, _ in drawn), drawn  # only while in the torch's light
+    told = _told(app)
+    assert "Round 1: Orc goes out of sight" in told and not any("(10, 1)" in line for line in told), told
