@@ -16,7 +16,7 @@ from game import ai
 from game.ai.tactical_turn import Decision
 from game.battle.facade import Battle
 from game.play.app import App
-from game.render.feed import out_of_sight
+from game.render.feed import EventFeed, out_of_sight
 from game.render.inputs import Key
 from game.render.sight import changes, sure_sight
 
@@ -163,3 +163,26 @@ def test_a_walk_the_team_watched_begin_is_not_drawn_over_squares_a_later_light_s
     assert drawn and all(x < 3.5 for x, _ in drawn), drawn  # only while in the torch's light
     told = _told(app)
     assert "Round 1: Orc goes out of sight" in told and not any("(10, 1)" in line for line in told), told
+
+
+def test_a_hot_seats_next_team_reads_nothing_by_the_sight_the_other_team_had() -> None:
+    """Two people at one window: what the blue team saw at the last reading is not the red team's. A
+    hero red never saw, acting where blue saw it, was named in the log as red read it."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        b.add_wall(5, y)
+    hero = b.spawn("Hero", 2, 2, team="blue", powers=["heal"], initiative_bonus=80)
+    b.spawn("Orc", 8, 2, team="red", powers=["strike"])
+    b.start_combat()
+    b.begin_round()
+    feed = EventFeed()
+    blue, red = b.visible_squares("blue"), b.visible_squares("red")
+    assert blue[2, 2] and not red[2, 2]
+    orc = next(e for e in b.creatures() if e != hero)
+    feed.update(b, frozenset({orc}), seen=blue, team="blue")
+    feed.update(b, frozenset({orc}), seen=blue, team="blue")  # (watching: the next reading is of this record)
+    read = len(feed.seen_lines)
+    b.use_power(hero, "heal", target=hero)
+    b.resolve_orders()
+    feed.update(b, frozenset({hero}), seen=red, team="red")
+    assert len(b.events) > 0 and not any("Hero" in line for line in feed.seen_lines[read:]), feed.seen_lines[read:]

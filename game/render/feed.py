@@ -214,8 +214,10 @@ class EventFeed:
         #: whether the last reading was of this record, its sight then the team's as these events began:
         #: not at the first reading (every creature then counted as seen), nor after a load or a rewind
         self._watching = False
-        #: the squares the team saw at the last reading (``seen`` then)
+        #: the squares the team saw at the last reading (``seen`` then), and whose sight that was: in a
+        #: hot seat the next reading may be the other team's, which neither saw nor hid what this one did
         self._seen_before: Any = None
+        self._team_before: str | None = None
 
     def update(
         self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None,
@@ -240,8 +242,8 @@ class EventFeed:
         new = events[start:]
         before, self._hidden_before = self._hidden_before, hidden
         arrived = before - hidden
-        watched, self._watching = self._watching, True
-        seen_before, self._seen_before = self._seen_before, seen
+        watched, self._watching = self._watching and team == self._team_before, True
+        seen_before, self._seen_before, self._team_before = self._seen_before, seen, team
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
