@@ -186,3 +186,27 @@ def test_a_hot_seats_next_team_reads_nothing_by_the_sight_the_other_team_had() -
     b.resolve_orders()
     feed.update(b, frozenset({hero}), seen=red, team="red")
     assert len(b.events) > 0 and not any("Hero" in line for line in feed.seen_lines[read:]), feed.seen_lines[read:]
+
+
+def test_what_an_enemy_did_out_of_sight_before_it_walked_into_sight_is_not_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lurker behind a wall casts a light around itself there, then walks round the wall into the
+    hero's sight: the log named it casting the light, which the team did not see, before it came into
+    sight."""
+    b = Battle(seed=3, width=12, height=7)
+    b.spawn("Hero", 0, 3, team="blue", powers=["strike"], initiative_bonus=-200)
+    lurker = b.spawn("Lurker", 8, 3, team="red", powers=["strike", "sanctuary-light"], initiative_bonus=100)
+    for y in range(6):
+        b.add_wall(7, y)
+    plan = Decision((("use_power", (lurker, "sanctuary-light"), {}), ("resolve_orders", (), {}),
+                     ("move", (lurker, 7, 6), {})), "lit, then round the wall")
+    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plan)
+    app = App(b, {"blue"}, computer_delay=0.0)
+    app.open_window(screen=pygame.Surface(SIZE))
+    app.draw()
+    assert lurker in app.ui.hidden
+    app.handle(Key("return"))
+    app.draw()
+    assert lurker not in app.ui.hidden
+    assert _told(app) == ["Round 1: Light fills 15 ft somewhere out of sight",
+                          "Round 1: Lurker comes into sight at (7, 6)"], _told(app)

@@ -267,8 +267,11 @@ class EventFeed:
             # (without the team, any creature's move may change its sight)
             members = frozenset(e for e in battle.creatures() if team is None or battle.team(e) == team)
             sights = sure_sight(new, members.__contains__, seen_before if watched else None, seen)
-            out = out_of_sight(new, hidden, before if watched else before | hidden, sights,
-                               starting_squares(battle, new, hidden))
+            # one that came into sight is out of it until it surely stands in it: what it did out of sight
+            # before it walked in (a light cast around itself behind a wall) was named
+            unseen, arrived = (hidden | arrived, frozenset()) if sights is not None else (hidden, arrived)
+            out = out_of_sight(new, unseen, before if watched else before | hidden, sights,
+                               starting_squares(battle, new, unseen))
             self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
