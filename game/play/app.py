@@ -349,9 +349,13 @@ class App(Orders):
     def animate(self) -> None:
         """The animations of what happened since the last frame, at the motion clock's instant."""
         shown, self.shown = self.shown, frozenset(self.battle.creatures()) - self.ui.hidden
-        self.motion.take(self.battle, lambda e: self.ui.shows(e) or e in shown)  # (and who walked out of sight)
-        self.ui.motion = self.motion.frame(self.ui.shows, self.ui.visible,
-                                           lambda e: self.battle.team(e) == self.fog.team)
+
+        def ours(e: int) -> bool:
+            return bool(self.battle.team(e) == self.fog.team)
+
+        self.motion.take(self.battle, lambda e: self.ui.shows(e) or e in shown,  # (and who walked out of sight)
+                         (self.ui.sight_team, self.ui.team_visible), ours)
+        self.ui.motion = self.motion.frame(self.ui.shows, self.ui.visible, ours)
 
     def tick_clock(self, elapsed: float) -> None:
         """The loop's clock: the computer's next turn when its delay has passed since the last walk

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from components import Position
+from components.events import AreaCreated
+from game.render.sight import sure_sight
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -55,14 +57,28 @@ class Fog:
         self.witnessed.clear()
         self._made = frozenset()
 
-    def _witness(self, battle: Any, before: Any) -> None:
-        """Note the lights and areas made since the last reading whose centre the team saw (``before``:
-        its sight then); they are known to it wherever its sight is now."""
+    def _witness(self, battle: Any, team: str, since: int | None, before: Any, after: Any) -> None:
+        """Note the lights and areas made since the last reading (the events from ``since`` on) whose
+        centre the team surely saw as each was made (``game.render.sight``: ``before``, its sight at
+        the last reading, only while nothing since may have narrowed it; ``after``, its sight now, once
+        nothing may widen it); they are known to it wherever its sight is now. Its sight before alone
+        counted a light as seen that an enemy it never saw cast around itself in a darkness made over
+        squares the team saw before: the light was drawn whole and told where, on that enemy's square."""
         terrain = battle.terrain
         made = frozenset(made_key(battle, (kind, made_id)) for kind, held in (("light", terrain.lights),
                          ("area", terrain.areas)) for made_id in held)
-        if before is not None:
-            self.witnessed.update(m for m in made - self._made if before[m[2], m[3]])
+        events = battle.state.events
+        if before is not None and since is not None and since <= len(events):
+            new = events[since:]
+            ours = frozenset(e for e in battle.creatures() if battle.team(e) == team)
+            sights = sure_sight(new, ours.__contains__, before, after)
+            assert sights is not None
+            seen: dict[tuple[str, int, int], bool] = {}  # each place made at: seen every time it was made there
+            for sight, event in zip(sights, new):  # (the sight just before the event)
+                if isinstance(event, AreaCreated):
+                    place = (event.what, event.x, event.y)
+                    seen[place] = seen.get(place, True) and bool(sight[event.x, event.y])
+            self.witnessed.update(m for m in made - self._made if seen.get((m[0], m[2], m[3]), False))
         self.witnessed &= made
         self._made = made
 
@@ -83,17 +99,18 @@ class Fog:
         team = self.team_of(app)
         if team is None:
             ui.visible, ui.hidden, ui.team_hidden, ui.unseen_sources = None, frozenset(), frozenset(), frozenset()
-            ui.team_visible = None
+            ui.team_visible, ui.sight_team = None, None
             return
         state = b.state
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
         if key != self._key or self._mask is None:
-            # the sight before these events, if the last reading was this team's
-            before = self._mask if self._key is not None and self._key[0] == team else None
+            # the sight before these events and how many there were, if the last reading was this team's
+            read = self._key
+            before, since = (self._mask, read[1]) if read is not None and read[0] == team else (None, None)
             # a team the scenario names but gives no creature sees nothing (the battle knows no such team)
             mine = any(b.team(e) == team for e in b.creatures())
             self._key, self._mask = key, b.visible_squares(team) if mine else np.zeros((b.width, b.height), dtype=bool)
-            self._witness(b, before)
+            self._witness(b, team, since, before, self._mask)
         mask = self._mask
         hidden = set()
         for e in b.creatures():
@@ -107,7 +124,7 @@ class Fog:
             last = ui.seen_at.get(e)
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
-        ui.team_hidden, ui.team_visible = frozenset(hidden), mask
+        ui.team_hidden, ui.team_visible, ui.sight_team = frozenset(hidden), mask, team
         ui.unseen_sources = frozenset(source for source in unseen_sources(b, team, mask)
                                       if made_key(b, source) not in self.witnessed)
         # the GM view shows everything; the team's log and last-seen marks go on as the team sees

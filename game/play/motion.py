@@ -21,6 +21,7 @@ from components import Position
 from components.events import AttackRolled, Damaged, Downed, Healed, Landed, Moved, Pushed, Teleported
 from components.powers import FALL
 from game.render.frames import Mark, MotionFrame, Point
+from game.render.sight import sure_sight
 
 Square = tuple[int, int]
 #: Speed settings, slowest first: name -> how much longer (or shorter) than normal everything takes.
@@ -45,6 +46,8 @@ class Track:
     squares: tuple[Square, ...]
     start: float
     step: float
+    #: the squares the person's team surely saw while it went (None: not known, every square)
+    seen: Any = None
 
     @property
     def end(self) -> float:
@@ -163,6 +166,7 @@ class Motion:
         self.cursor = 0.0
         self._seen = 0
         self._battle: Any = None
+        self._sight: tuple[str | None, Any] = (None, None)  # the team whose sight, and its squares, at the last take
 
     # ------------------------------------------------------------------ settings and the clock
 
@@ -215,13 +219,14 @@ class Motion:
     def reset(self, battle: Any) -> None:
         """Start over from the battle as it is now (a load, an undo): nothing of it animates."""
         self.skip()
-        self._battle, self._seen = battle, len(battle.state.events)
+        self._battle, self._seen, self._sight = battle, len(battle.state.events), (None, None)
 
     # ------------------------------------------------------------------ laying out
 
-    def add_track(self, entity: int, squares: tuple[Square, ...], start: float, step: float) -> Track:
+    def add_track(self, entity: int, squares: tuple[Square, ...], start: float, step: float,
+                  seen: Any = None) -> Track:
         """Put a token's way on the timeline (the battle's events do; a benchmark may)."""
-        track = Track(entity, squares, start, step)
+        track = Track(entity, squares, start, step, seen)
         self.tracks.append(track)
         return track
 
@@ -232,11 +237,19 @@ class Motion:
         self.floaters.append(floater)
         return floater
 
-    def take(self, battle: Any, shows: Callable[[int], bool] = lambda e: True) -> None:
+    def take(self, battle: Any, shows: Callable[[int], bool] = lambda e: True,
+             sight: tuple[str | None, Any] = (None, None), ours: Callable[[int], bool] = lambda e: True) -> None:
         """Lay out the events the battle added since the last call, one after another; those of a
         creature the person may not see (``shows``: fog of war) are not laid out at all. Never drawn,
         an unseen creature's walk still held the next computer turn and the next blow seen for as
-        long as it walked: the window went still for a while, as long as the unseen walk was."""
+        long as it walked: the window went still for a while, as long as the unseen walk was.
+
+        ``sight``: the team whose sight the fog is and the squares it sees now (``ui.team_visible``;
+        ``ours``: its creatures). Each walk keeps the squares the team surely saw as it went
+        (``game.render.sight``, with its sight at the last call): an orc it watched walk off into the
+        dark was drawn going all the way, where a light made later in the turns read together showed
+        the squares it had crossed unseen."""
+        last, self._sight = self._sight, sight
         events = battle.state.events
         if battle is not self._battle or len(events) < self._seen:  # another record (undo, load): no animation
             self.reset(battle)
@@ -244,11 +257,12 @@ class Motion:
         new, self._seen = events[self._seen:], len(events)
         if not new:
             return
+        sights = sure_sight(new, ours, last[1] if last[0] == sight[0] else None, sight[1]) or [None] * (len(new) + 1)
         f = self.factor
         t = min(max(self.clock, self.cursor), self.clock + MAX_LAG_S)
         where: dict[int, Square] = {}  # where a creature stands after its moves laid out so far
         landed = False
-        for event in new:
+        for seen, event in zip(sights[1:], new, strict=True):
             if isinstance(event, Moved | Pushed | Teleported):
                 if not shows(event.entity):
                     continue
@@ -259,7 +273,7 @@ class Motion:
                 else:
                     squares = (event.from_square, event.to_square)
                     step = STEP_S * f * (2 if isinstance(event, Pushed) else 0.5)
-                t = self.add_track(event.entity, squares, t, step).end
+                t = self.add_track(event.entity, squares, t, step, seen).end
                 where[event.entity] = squares[-1]
                 continue
             landed = self._mark_at(battle, event, t, where, shows) or landed
@@ -289,9 +303,10 @@ class Motion:
               ours: Callable[[int], bool] = lambda e: False) -> MotionFrame:
         """The animations at the clock's instant, for the creatures the person may see (``shows``);
         with ``visible`` (the squares the person's team sees now), a token not of the person's team
-        (``ours``) is not drawn while it is on a square out of sight, and one the person does not see
-        now is drawn on its way while it is on a square in sight: an enemy the team watched strike
-        and walk off vanished as its turn was played, before its blow was shown."""
+        (``ours``) is not drawn while it is on a square out of sight, or one its team did not surely see
+        as it walked there (``Track.seen``), and one the person does not see now is drawn on its way
+        while it is on a square in sight: an enemy the team watched strike and walk off vanished as its
+        turn was played, before its blow was shown."""
         now = self.clock
         positions: dict[int, Point | None] = {}
         for track in sorted(self.tracks, key=lambda t: t.start):
@@ -299,7 +314,9 @@ class Motion:
             if e in positions or track.end <= now or (not shows(e) and visible is None):
                 continue
             at = track.at(now)
-            if visible is not None and not ours(e) and not visible[int(at[0] + 0.5), int(at[1] + 0.5)]:
+            square = int(at[0] + 0.5), int(at[1] + 0.5)
+            unseen = visible is not None and not (visible[square] and (track.seen is None or track.seen[square]))
+            if unseen and not ours(e):
                 positions[e] = None
             else:
                 positions[e] = at

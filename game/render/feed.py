@@ -16,6 +16,7 @@ from components.events import CREATURE_FIELDS, AreaCreated, Landed, Moved, Pushe
 from game.battle.log import area_centre_words, format_events, format_with_notes
 from game.battle.log_lines import round_prefix
 from game.battle.naming import display_names
+from game.render.sight import sure_sight
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
 #: how the log names a creature the person's team does not see
@@ -142,27 +143,40 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
     return lines
 
 
-def out_of_sight(events: Sequence[Any], hidden: frozenset[int], before: frozenset[int], seen: Any
-                 ) -> list[frozenset[int]]:
+def out_of_sight(events: Sequence[Any], hidden: frozenset[int], before: frozenset[int], sights: Any,
+                 starts: Mapping[int, tuple[int, int]] | None = None) -> list[frozenset[int]]:
     """The creatures out of the team's sight before ``events`` and after each of them: those it does
-    not see now (``hidden``), but for one standing, after a move, a push or a teleport, on a square the
-    team sees (``seen``: its sight now, which one creature's turn seldom changes): the team watched it
-    there. One in its sight before these events (not in ``before``) is in sight until a move, a push
-    or a teleport takes it off those squares: an enemy that struck in plain sight and walked away into
-    the fog was logged as someone unseen who struck, and its walk out of sight went untold. Without
-    ``seen``, ``hidden`` throughout."""
-    if seen is None:
+    not see now (``hidden``), but for one standing on a square the team surely saw at that moment
+    (``sights``: one mask before the events and one after each, ``game.render.sight.sure_sight``):
+    the team watched it there. One in its sight before these events (not in ``before``; ``starts``:
+    where each of ``hidden`` stood then) is in sight while its square stays surely seen: an enemy that
+    struck in plain sight and walked away into the fog was logged as someone unseen who struck, and
+    its walk out of sight went untold; one a darkness later fell over is unseen from then on, as is
+    one that walked into a darkness made over squares the team saw before it. Without ``sights``,
+    ``hidden`` throughout."""
+    if sights is None:
         return [hidden] * (len(events) + 1)
-    in_sight = set(hidden - before)  # seen at the last reading: in sight until it steps out of it
+    where = dict(starts or {})
+    in_sight = {e for e in hidden - before if e in where and sights[0][where[e]]}  # seen at the last reading
     found = [hidden - in_sight]
-    for event in events:
+    for sight, event in zip(sights[1:], events, strict=True):
         if isinstance(event, Moved | Pushed | Teleported) and event.entity in hidden:
-            x, y = event.to_square
-            if seen[x, y]:
-                in_sight.add(event.entity)
-            else:
-                in_sight.discard(event.entity)
+            where[event.entity] = event.to_square
+            in_sight.add(event.entity)
+        in_sight = {e for e in in_sight if sight[where[e]]}  # (its square no longer surely in sight)
         found.append(hidden - in_sight)
+    return found
+
+
+def starting_squares(battle: Any, events: Sequence[Any], creatures: frozenset[int]) -> dict[int, tuple[int, int]]:
+    """Where each of ``creatures`` stood before ``events``: where its first move among them set off
+    from, or where it stands now."""
+    found: dict[int, tuple[int, int]] = {}
+    for event in events:
+        if isinstance(event, Moved | Pushed | Teleported) and event.entity in creatures:
+            found.setdefault(event.entity, event.from_square)
+    for e in creatures - found.keys():
+        found[e] = battle.get(e, Position).square
     return found
 
 
@@ -200,12 +214,14 @@ class EventFeed:
         #: whether the last reading was of this record, its sight then the team's as these events began:
         #: not at the first reading (every creature then counted as seen), nor after a load or a rewind
         self._watching = False
-        #: the squares the team saw at the last reading (``seen`` then)
+        #: the squares the team saw at the last reading (``seen`` then), and whose sight that was: in a
+        #: hot seat the next reading may be the other team's, which neither saw nor hid what this one did
         self._seen_before: Any = None
+        self._team_before: str | None = None
 
     def update(
         self, battle: Any, hidden: frozenset[int] = frozenset(), notes: Mapping[int, Sequence[str]] | None = None,
-        unseen_sources: frozenset[tuple[str, int]] = frozenset(), seen: Any = None,
+        unseen_sources: frozenset[tuple[str, int]] = frozenset(), seen: Any = None, team: str | None = None,
     ) -> None:
         """Take in the events added since the last call; ``hidden`` are the creatures the person's
         team does not see now (an event only about them is left out of ``seen_lines``, and they
@@ -215,7 +231,8 @@ class EventFeed:
         ``unseen_sources``: the lights and areas the team did not see made (``ui.unseen_sources``),
         told in ``seen_lines`` without where they are. ``seen``: the squares the team sees now
         (``ui.team_visible``), where a creature it does not see stepped into its sight and out again;
-        with those it saw at the last reading, for the turns read together since."""
+        with those it saw at the last reading, for the turns read together since, each for the moments
+        it surely held (``game.render.sight``: ``team``, whose sight it is, tells which events change it)."""
         events: list[Any] = battle.state.events
         last = self._marks[-1] if self._marks else None
         if events is not self._record or (last is not None and (
@@ -225,8 +242,8 @@ class EventFeed:
         new = events[start:]
         before, self._hidden_before = self._hidden_before, hidden
         arrived = before - hidden
-        watched, self._watching = self._watching, True
-        seen_before, self._seen_before = self._seen_before, seen
+        watched, self._watching = self._watching and team == self._team_before, True
+        seen_before, self._seen_before, self._team_before = self._seen_before, seen, team
         if not new:
             return
         if any(isinstance(event, Spawned) for event in new):
@@ -243,11 +260,18 @@ class EventFeed:
         if not hidden and not arrived and not unseen_at:
             self.seen_lines.extend(lines)
         else:
-            # a square seen before these events or after them: several computer turns read at once
-            # (Enter) may end with a darkness over where the team watched an orc strike
-            both = seen is not None and watched and getattr(seen_before, "shape", None) == seen.shape
-            sight = seen | seen_before if both else seen
-            out = out_of_sight(new, hidden, before if watched else before | hidden, sight)
+            # a square seen before these events, while nothing may have narrowed the team's sight, or
+            # after them, once nothing may widen it: several computer turns read at once (Enter) may end
+            # with a darkness over where the team watched an orc strike, or begin with one over squares
+            # it saw, into which an enemy it never saw walked
+            # (without the team, any creature's move may change its sight)
+            members = frozenset(e for e in battle.creatures() if team is None or battle.team(e) == team)
+            sights = sure_sight(new, members.__contains__, seen_before if watched else None, seen)
+            # one that came into sight is out of it until it surely stands in it: what it did out of sight
+            # before it walked in (a light cast around itself behind a wall) was named
+            unseen, arrived = (hidden | arrived, frozenset()) if sights is not None else (hidden, arrived)
+            out = out_of_sight(new, unseen, before if watched else before | hidden, sights,
+                               starting_squares(battle, new, unseen))
             self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),

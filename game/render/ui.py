@@ -70,6 +70,8 @@ class UiState:
     #: the squares the person's team sees, in the GM view too (None: no fog): where the team's log
     #: finds an enemy it does not see now standing in its sight for a while (out of a darkness and back)
     team_visible: Any = None
+    #: the team whose sight ``team_visible`` is (None: no fog): which creatures' moves change it
+    sight_team: str | None = None
     #: the lights and areas (``("light" | "area", map id)``) the team did not see made: a power's or a
     #: script's of a creature not on the team, centred on a square it does not see (the squares out of
     #: its sight are drawn without them, and the log does not say where they are)

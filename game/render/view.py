@@ -209,7 +209,7 @@ class Renderer:
         ui = ui or UiState()
         b = self.battle
         # the team's log, whatever the GM view shows
-        self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources, ui.team_visible)
+        self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources, ui.team_visible, ui.sight_team)
         self._clear(surface)
         clip = surface.get_clip()
         surface.set_clip(self.map_rect)
