@@ -63,6 +63,7 @@ RENDER_MAY_NOT: dict[str, str] = {
     "game.scripting": "scripts issue commands",
     "game.battle.facade": "the facade issues and resolves commands; the renderer is handed a battle to read",
     "game.battle.world": "the core of every command: recording it and settling the battle after it",
+    "game.battle.recording": "the command log and what is under way as commands run (handlers, controllers)",
     "game.battle.creatures": "creatures' commands: spawn, damage, heal, fatigue, move, stand, conditions",
     "game.battle.mapping": "the map's commands: ground, walls, lights, areas, ambient light",
     "game.battle.uses": "using and ending powers",
