@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from window_steps import play_to_turn
+from window_steps import play_to_turn, strike_and_walk_off
 
 from components.events import Moved
 from game.battle.facade import Battle
@@ -179,12 +179,7 @@ def test_an_enemy_that_strikes_in_sight_and_walks_into_the_fog_is_named_for_the_
     """An orc the team sees strikes the hero and walks behind a wall in the same turn: the team
     watched the blow, but the log read the turn once the orc was out of sight and said someone
     unseen struck, and nothing of its walk away. Now it is named, and it goes out of sight."""
-    b = Battle(seed=3, width=12, height=6)
-    for y in range(6):
-        if y != 2:
-            b.add_wall(5, y)
-    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-50)
-    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    b, hero, orc = strike_and_walk_off()
     app = App(b, {"blue"}, computer_delay=0)
     window = app.open_window(screen=pygame.Surface(SIZE))
     app.draw()

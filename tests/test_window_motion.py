@@ -12,7 +12,7 @@ from game.battle.facade import Battle
 from game.play.app import App
 from game.play.motion import FLOAT_S, STEP_S, Motion
 from game.render.inputs import Click, Hover, Key
-from tests.window_steps import play_to_turn
+from tests.window_steps import play_to_turn, strike_and_walk_off
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -289,12 +289,7 @@ def test_an_enemy_that_strikes_and_walks_out_of_sight_is_seen_going() -> None:
 
     from tests.window_steps import drawn_texts
 
-    b = Battle(seed=3, width=12, height=6)
-    for y in range(6):
-        if y != 2:
-            b.add_wall(5, y)
-    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-200)
-    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    b, hero, orc = strike_and_walk_off(hero_initiative=-200)
     b.spawn("Wolf", 10, 5, team="red", powers=["strike"], initiative_bonus=-80)  # its turn waits on the walk
     red = (200, 30, 30)
     app = App(b, {"blue"}, team_colours={"blue": (30, 60, 200), "red": red}, computer_delay=0)

@@ -13,6 +13,7 @@ from game.battle.facade import Battle
 from game.play.app import App
 from game.play.status import HOLD_S
 from game.render.inputs import Key
+from tests.window_steps import strike_and_walk_off
 
 
 def _at_computers_turn(app: App) -> None:
@@ -159,12 +160,7 @@ def test_a_computer_turn_the_team_watched_begin_is_named_though_it_ends_out_of_s
     from game import ai
     from game.ai.tactical_turn import Decision
 
-    b = Battle(seed=3, width=12, height=6)
-    for y in range(6):
-        if y != 2:
-            b.add_wall(5, y)
-    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=-50)
-    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    b, hero, orc = strike_and_walk_off()
     hit_and_run = Decision((("use_power", (orc, "strike"), {"target": hero}), ("move", (orc, 6, 0), {})), "hit and run")
     monkeypatch.setattr(ai, "decide", lambda *args: hit_and_run)
     app = App(b, {"blue"}, computer_delay=0.0)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
+from game import Battle
 from game.play.app import App
 from game.render.draw import Texts
 from game.render.inputs import Key
@@ -40,3 +41,16 @@ def play_to_turn(app: App, entity: int) -> None:
             return
         app.handle(Key("return" if not app.flow.human_turn() else "space"))
     raise AssertionError("its turn never came")
+
+
+def strike_and_walk_off(hero_initiative: int = -50) -> tuple[Battle, int, int]:
+    """The hit-and-run the fog tests play: a wall down column 5 with a gap at (5, 2), the blue hero at
+    (3, 2) and the red orc beside it at (4, 2), acting first, free to strike and walk behind the wall.
+    Returns the battle, the hero and the orc."""
+    b = Battle(seed=3, width=12, height=6)
+    for y in range(6):
+        if y != 2:
+            b.add_wall(5, y)
+    hero = b.spawn("Hero", 3, 2, team="blue", powers=["strike"], health=30, initiative_bonus=hero_initiative)
+    orc = b.spawn("Orc", 4, 2, team="red", powers=["strike"], initiative_bonus=50)
+    return b, hero, orc
