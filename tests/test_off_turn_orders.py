@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from components import Position
-from components.events import CommandRefused, Moved, TurnStarted
+from components.events import CommandRefused, Moved, RoundEnded, TurnStarted
 from game import Battle, IllegalCommand
 
 
@@ -99,3 +99,46 @@ def test_a_handlers_order_inside_a_controllers_resolve_orders_waits_too() -> Non
     battle.tick()
     assert not any(isinstance(e, CommandRefused) for e in battle.events)
     assert battle.get(third, Position).x == 4
+
+
+def test_a_handlers_refused_order_inside_a_controllers_resolve_orders_reaches_the_caller() -> None:
+    """Refused for another reason (a square off the grid), it was taken for the controller's refusal:
+    the round went on as if whole, though it was left half played, and the next tick was refused."""
+    battle, first, second = _duel()
+    third = battle.spawn("Dee", 5, 5, team="b", powers=["strike"])
+    battle.move(first, 2, 0)
+
+    def shout(b: Any, event: Any) -> None:
+        if event.entity == first:
+            b.move(third, 99, 99)
+
+    def controller(b: Any, actor: int) -> None:
+        if actor == first:
+            b.resolve_orders()
+
+    battle.on(Moved, shout)
+    with pytest.raises(IllegalCommand, match=r"destination \(99, 99\) is off the 8x6 grid"):
+        battle.tick(controller=controller)
+    assert not any(isinstance(e, CommandRefused) for e in battle.events)
+    with pytest.raises(IllegalCommand, match="left round 1 half played"):
+        battle.tick()
+
+
+def test_a_controller_in_a_tick_a_handler_plays_is_held_to_its_turn() -> None:
+    battle, first, second = _duel()
+    played: list[int] = []
+
+    def controller(b: Any, actor: int) -> None:
+        if actor == first:
+            b.move(second, 4, 3)  # Cob's order in Ann's turn
+
+    def again(b: Any, event: Any) -> None:
+        if not played:
+            played.append(1)
+            b.tick(controller=controller)
+
+    battle.on(RoundEnded, again)
+    battle.tick()
+    refused = [e for e in battle.events if isinstance(e, CommandRefused)]
+    assert len(refused) == 1 and "it is Ann (#1)'s turn" in refused[0].reason
+    assert battle.get(second, Position).x == 5

@@ -211,8 +211,9 @@ class Turns(BattleCore):
                 battle as it is at that moment; the commands it issues resolve in that turn (an order for
                 another creature than ``actor`` is refused: a creature takes orders in its own turn). An
                 order the battle refuses (IllegalCommand, UnknownEntity) ends its turn as a
-                ``CommandRefused``, and the round goes on; any other exception, a ValueError of its own
-                included, is raised on.
+                ``CommandRefused``, and the round goes on (not one a ``Battle.on`` handler met inside the
+                controller's ``resolve_orders``: that leaves the round half played and is raised on, as
+                outside a tick); any other exception, a ValueError of its own included, is raised on.
             orders: what controllers issued in a recorded tick, ``[[actor, [[name, args, kwargs],
                 ...]], ...]``; replays pass it instead of a controller (the log records it).
 
@@ -294,6 +295,8 @@ class Turns(BattleCore):
         """Let the controller (or the recorded orders) issue this turn's commands, and log them."""
         recording = self.recording
         recording.orders = issued = []
+        # a controller is held to its creature's turn even in a tick a handler plays (handlers are not)
+        handling, recording.handling = recording.handling, 0
         try:
             if controller is not None:
                 if esper.component_for_entity(actor, Conditions).active.isdisjoint(_OUT_COLD):
@@ -301,12 +304,17 @@ class Turns(BattleCore):
                         controller(self, actor)
                     except (IllegalCommand, UnknownEntity) as err:  # the battle refused an order: the round goes on
                         # (a ValueError of the controller's own code is a bug, raised on as any exception is:
-                        # it was taken for a refusal, and the round played on without that creature's turn)
+                        # it was taken for a refusal, and the round played on without that creature's turn;
+                        # so is a refusal a handler met inside the controller's resolve_orders, which left
+                        # the round half played, as it does outside a tick)
+                        if recording.interrupted is not None:
+                            raise
                         self.state.emit(CommandRefused(self.state.round, actor, "controller", str(err)))
                         issued.append(["refused", [str(err)], {}])
             else:
                 self._replay_orders(actor, recorded)
         finally:
+            recording.handling = handling
             if issued:
                 recording.tick_orders.append([actor, issued])
             recording.orders = None
