@@ -240,7 +240,9 @@ class EventFeed:
             self._resync(events)
         start = self._marks[-1].events if self._marks else 0  # (the events read so far)
         new = events[start:]
-        before, self._hidden_before = self._hidden_before, hidden
+        # (hidden from the team that read last: in a hot seat, this team's own creatures among them)
+        before = self._hidden_before if team == self._team_before else frozenset()
+        self._hidden_before = hidden
         arrived = before - hidden
         watched, self._watching = self._watching and team == self._team_before, True
         seen_before, self._seen_before, self._team_before = self._seen_before, seen, team
