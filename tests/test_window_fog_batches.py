@@ -136,7 +136,7 @@ def test_each_moment_gets_the_sight_before_until_it_may_narrow_and_the_sight_aft
         [False, True, True, False],  # after the light: the sight now
     ]
     walk = [dark, Moved(1, 2, (3, 0), (0, 0), 5, 0.0), light]
-    out = out_of_sight(walk, frozenset({2}), frozenset({2}), sure_sight(walk, ours, before, after), {2: (3, 0)})
+    out = out_of_sight(walk, frozenset({2}), sure_sight(walk, ours, before, after), {2: (3, 0)})
     assert out == [frozenset({2})] * 4  # onto a square seen only before the darkness: never in sight
 
 
