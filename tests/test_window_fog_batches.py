@@ -11,14 +11,25 @@ import numpy as np
 import pygame
 import pytest
 
-from components.events import AreaCreated, Moved, TurnStarted
+from components.events import (
+    AreaCreated,
+    ConditionGained,
+    ConditionLost,
+    Died,
+    Downed,
+    EffectEnded,
+    Fell,
+    MapChanged,
+    Moved,
+    TurnStarted,
+)
 from game import ai
 from game.ai.tactical_turn import Decision
 from game.battle.facade import Battle
 from game.play.app import App
 from game.render.feed import EventFeed, out_of_sight
 from game.render.inputs import Key
-from game.render.sight import changes, sure_sight
+from game.render.sight import changes, sure_sight, veils_of
 
 SIZE = (1100, 700)
 
@@ -125,7 +136,7 @@ def test_each_moment_gets_the_sight_before_until_it_may_narrow_and_the_sight_aft
         [False, True, True, False],  # after the light: the sight now
     ]
     walk = [dark, Moved(1, 2, (3, 0), (0, 0), 5, 0.0), light]
-    out = out_of_sight(walk, frozenset({2}), frozenset({2}), sure_sight(walk, ours, before, after), {2: (3, 0)})
+    out = out_of_sight(walk, frozenset({2}), sure_sight(walk, ours, before, after), {2: (3, 0)})
     assert out == [frozenset({2})] * 4  # onto a square seen only before the darkness: never in sight
 
 
@@ -210,3 +221,32 @@ def test_what_an_enemy_did_out_of_sight_before_it_walked_into_sight_is_not_named
     assert lurker not in app.ui.hidden
     assert _told(app) == ["Round 1: Light fills 15 ft somewhere out of sight",
                           "Round 1: Lurker comes into sight at (7, 6)"], _told(app)
+
+
+def test_only_what_the_rules_read_of_sight_changes_a_teams_sight() -> None:
+    """``changes`` against ``systems.visibility`` and ``Battle.visible_squares``: a team's sight reads
+    the map's lights, areas and walls, and its living creatures' squares and their blinded or dazzled."""
+    ours = {1}.__contains__
+    assert changes(ConditionGained(1, 1, "prone", "fall"), ours) == (False, False)
+    assert changes(ConditionGained(1, 1, "blinded", "blind"), ours) == (True, False)
+    assert changes(ConditionLost(1, 1, "dazzled", "dazzle"), ours) == (False, True)
+    assert changes(ConditionGained(1, 2, "blinded", "blind"), ours) == (False, False)  # another team's
+    assert changes(Downed(1, 1), ours) == (False, False) and changes(Died(1, 1), ours) == (True, False)
+    assert changes(Fell(1, 1, 10.0, 0.0), ours) == (False, False)  # (a fall changes only the height)
+    assert changes(Moved(1, 1, (0, 0), (1, 0), 5, 0.0), ours) == (True, True)
+    assert changes(MapChanged(1, "wall", 0, 0), ours) == (True, True)
+    ended = EffectEnded(1, 7, "darkness", 2, "duration over")
+    assert changes(ended, ours) == (True, True)  # (not told what it made: it may have made anything)
+    assert changes(ended, ours, {}) == (False, False)
+    assert changes(ended, ours, {7: frozenset({"area"})}) == (False, True)
+    assert changes(ended, ours, {7: frozenset({"light"})}) == (True, False)
+    assert changes(object(), ours) == (True, True)  # an event the window does not know may do anything
+    b = Battle(seed=3, width=8, height=5)
+    b.spawn("Hero", 1, 2, team="blue", powers=["strike"], initiative_bonus=-200)
+    mage = b.spawn("Mage", 5, 2, team="red", powers=["darkness", "light", "dazzle"], initiative_bonus=200)
+    b.start_combat()
+    b.begin_round()
+    b.use_power(mage, "darkness", point=(5, 2))
+    b.resolve_orders()
+    made = veils_of(b.events)
+    assert list(made.values()) == [frozenset({"area"})], made  # (a darkness: its end may only widen)

@@ -14,7 +14,7 @@ import numpy as np
 
 from components import Position
 from components.events import AreaCreated
-from game.render.sight import sure_sight
+from game.render.sight import sure_sight, veils_of
 
 if TYPE_CHECKING:
     from game.play.app import App
@@ -71,7 +71,7 @@ class Fog:
         if before is not None and since is not None and since <= len(events):
             new = events[since:]
             ours = frozenset(e for e in battle.creatures() if battle.team(e) == team)
-            sights = sure_sight(new, ours.__contains__, before, after)
+            sights = sure_sight(new, ours.__contains__, before, after, veils_of(events))
             assert sights is not None
             seen: dict[tuple[str, int, int], bool] = {}  # each place made at: seen every time it was made there
             for sight, event in zip(sights, new):  # (the sight just before the event)

@@ -21,7 +21,7 @@ from components import Position
 from components.events import AttackRolled, Damaged, Downed, Healed, Landed, Moved, Pushed, Teleported
 from components.powers import FALL
 from game.render.frames import Mark, MotionFrame, Point
-from game.render.sight import sure_sight
+from game.render.sight import sure_sight, veils_of
 
 Square = tuple[int, int]
 #: Speed settings, slowest first: name -> how much longer (or shorter) than normal everything takes.
@@ -257,7 +257,9 @@ class Motion:
         new, self._seen = events[self._seen:], len(events)
         if not new:
             return
-        sights = sure_sight(new, ours, last[1] if last[0] == sight[0] else None, sight[1]) or [None] * (len(new) + 1)
+        veils = veils_of(events) if sight[1] is not None else None  # (what each effect's end takes away)
+        sights = sure_sight(new, ours, last[1] if last[0] == sight[0] else None, sight[1], veils) or \
+            [None] * (len(new) + 1)
         f = self.factor
         t = min(max(self.clock, self.cursor), self.clock + MAX_LAG_S)
         where: dict[int, Square] = {}  # where a creature stands after its moves laid out so far

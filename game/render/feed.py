@@ -16,7 +16,7 @@ from components.events import CREATURE_FIELDS, AreaCreated, Landed, Moved, Pushe
 from game.battle.log import area_centre_words, format_events, format_with_notes
 from game.battle.log_lines import round_prefix
 from game.battle.naming import display_names
-from game.render.sight import sure_sight
+from game.render.sight import sure_sight, veils_of
 
 _LOG_KEEP, _LOG_MAX = 1000, 2000
 #: how the log names a creature the person's team does not see
@@ -143,28 +143,39 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
     return lines
 
 
-def out_of_sight(events: Sequence[Any], hidden: frozenset[int], before: frozenset[int], sights: Any,
-                 starts: Mapping[int, tuple[int, int]] | None = None) -> list[frozenset[int]]:
-    """The creatures out of the team's sight before ``events`` and after each of them: those it does
-    not see now (``hidden``), but for one standing on a square the team surely saw at that moment
-    (``sights``: one mask before the events and one after each, ``game.render.sight.sure_sight``):
-    the team watched it there. One in its sight before these events (not in ``before``; ``starts``:
-    where each of ``hidden`` stood then) is in sight while its square stays surely seen: an enemy that
-    struck in plain sight and walked away into the fog was logged as someone unseen who struck, and
-    its walk out of sight went untold; one a darkness later fell over is unseen from then on, as is
-    one that walked into a darkness made over squares the team saw before it. Without ``sights``,
-    ``hidden`` throughout."""
+def out_of_sight(events: Sequence[Any], candidates: frozenset[int], sights: Any,
+                 starts: Mapping[int, tuple[int, int]]) -> list[frozenset[int]]:
+    """The creatures out of the team's sight before ``events`` and after each of them: of
+    ``candidates`` (every creature not on the team), each one whose square at that moment (``starts``:
+    where each stood before the events, then where its moves took it) the team did not surely see
+    then (``sights``: one mask before the events and one after each, ``game.render.sight.sure_sight``).
+
+    Its square alone decides, as it does for the fog now: an enemy that struck in plain sight and
+    walked off into the fog was someone unseen who struck; one a darkness fell over is unseen from
+    then on, as is one that walked into a darkness made over squares the team saw before it; one over
+    which a darkness ended is named for what it then does where the team sees it, though it never
+    moved; and one the team saw before and after these events is not named nor placed where it went
+    out of sight between. Without ``sights`` (no fog), ``candidates`` throughout."""
     if sights is None:
-        return [hidden] * (len(events) + 1)
-    where = dict(starts or {})
-    in_sight = {e for e in hidden - before if e in where and sights[0][where[e]]}  # seen at the last reading
-    found = [hidden - in_sight]
-    for sight, event in zip(sights[1:], events, strict=True):
-        if isinstance(event, Moved | Pushed | Teleported) and event.entity in hidden:
-            where[event.entity] = event.to_square
-            in_sight.add(event.entity)
-        in_sight = {e for e in in_sight if sight[where[e]]}  # (its square no longer surely in sight)
-        found.append(hidden - in_sight)
+        return [candidates] * (len(events) + 1)
+    where = dict(starts)
+
+    def unseen_in(sight: Any) -> frozenset[int]:
+        return frozenset(e for e in candidates if not sight[where[e]])
+
+    found = [unseen_in(sights[0])]
+    # (the masks are shared, a few in a batch: each candidate is looked at again only where the mask
+    # changes, so a long record read at once, after a load, costs a look per event, not one per creature)
+    for sight, last, event in zip(sights[1:], sights, events, strict=False):
+        moved = event.entity if isinstance(event, Moved | Pushed | Teleported) and event.entity in candidates else None
+        if moved is not None:
+            where[moved] = event.to_square
+        if sight is not last:
+            found.append(unseen_in(sight))
+        elif moved is not None:
+            found.append(found[-1] - {moved} if sight[where[moved]] else found[-1] | {moved})
+        else:
+            found.append(found[-1])
     return found
 
 
@@ -240,7 +251,9 @@ class EventFeed:
             self._resync(events)
         start = self._marks[-1].events if self._marks else 0  # (the events read so far)
         new = events[start:]
-        before, self._hidden_before = self._hidden_before, hidden
+        # (hidden from the team that read last: in a hot seat, this team's own creatures among them)
+        before = self._hidden_before if team == self._team_before else frozenset()
+        self._hidden_before = hidden
         arrived = before - hidden
         watched, self._watching = self._watching and team == self._team_before, True
         seen_before, self._seen_before, self._team_before = self._seen_before, seen, team
@@ -257,21 +270,22 @@ class EventFeed:
         lines = format_events(battle, new, self.names)
         self.lines.extend(format_with_notes(battle, events, notes, start, self.names) if notes else lines)
         unseen_at = places(battle, unseen_sources)
-        if not hidden and not arrived and not unseen_at:
+        if seen is None and not hidden and not arrived and not unseen_at:
             self.seen_lines.extend(lines)
         else:
-            # a square seen before these events, while nothing may have narrowed the team's sight, or
-            # after them, once nothing may widen it: several computer turns read at once (Enter) may end
-            # with a darkness over where the team watched an orc strike, or begin with one over squares
-            # it saw, into which an enemy it never saw walked
+            # a creature is named only while its square is surely in the team's sight: its sight before
+            # these events, while nothing may have narrowed it, or after them, once nothing may widen it.
+            # Several computer turns read at once (Enter) may end with a darkness over where the team
+            # watched an orc strike, begin with one over squares it saw, into which an enemy it never saw
+            # walked, or take an orc it sees before and after them behind a wall and back between
             # (without the team, any creature's move may change its sight)
             members = frozenset(e for e in battle.creatures() if team is None or battle.team(e) == team)
-            sights = sure_sight(new, members.__contains__, seen_before if watched else None, seen)
-            # one that came into sight is out of it until it surely stands in it: what it did out of sight
-            # before it walked in (a light cast around itself behind a wall) was named
-            unseen, arrived = (hidden | arrived, frozenset()) if sights is not None else (hidden, arrived)
-            out = out_of_sight(new, unseen, before if watched else before | hidden, sights,
-                               starting_squares(battle, new, unseen))
+            sights = sure_sight(new, members.__contains__, seen_before if watched else None, seen, veils_of(events))
+            unseen = hidden
+            if sights is not None:  # (one that came into sight is told so as it comes into the sure sight)
+                unseen = frozenset(battle.creatures()) - members if team is not None else hidden | arrived
+                arrived = frozenset()
+            out = out_of_sight(new, unseen, sights, starting_squares(battle, new, unseen))
             self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),

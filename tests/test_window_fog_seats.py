@@ -1,0 +1,71 @@
+"""A hot seat's next team reads the turns since the other team's reading: the creatures the other team
+did not see are not hidden from this one. Its own creatures, which the other team could not see, were
+counted as out of sight: red's log left out what happened to its own orc."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+
+from game import ai
+from game.ai.tactical_turn import Decision
+from game.battle.facade import Battle
+from game.play.app import App
+from game.render.feed import EventFeed
+from game.render.inputs import Key
+
+pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def test_a_hot_seats_next_team_reads_what_its_own_creature_did_out_of_the_other_teams_sight() -> None:
+    """Blue's reading hides red's orc behind a wall; red's reading, next, is of its own orc healing itself."""
+    b = Battle(seed=3, width=12, height=7)
+    b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=-100, health=60)
+    orc = b.spawn("Orc", 8, 3, team="red", powers=["strike", "heal"], initiative_bonus=100, health=20)
+    for y in range(1, 7):
+        b.add_wall(5, y)
+    b.start_combat()
+    b.begin_round()
+    assert b.current_actor == orc
+    feed = EventFeed()
+    blue = b.visible_squares("blue")
+    assert not blue[8, 3]
+    feed.update(b, frozenset({orc}), seen=blue, team="blue")
+    feed.update(b, frozenset({orc}), seen=blue, team="blue")
+    read = len(feed.seen_lines)
+    b.use_power(orc, "heal", target=orc)
+    b.resolve_orders()
+    feed.update(b, frozenset(), seen=b.visible_squares("red"), team="red")
+    assert feed.seen_lines[read:] == ["Round 1: Orc uses Heal on Orc"], feed.seen_lines[read:]
+
+
+def test_a_hot_seats_next_team_reads_a_computer_turn_against_its_own_creature(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blue and red people, a green computer goblin: the goblin strikes red's orc, which blue could not
+    see, and red's log, read first in red's seat, said nothing of it."""
+    b = Battle(seed=5, width=12, height=7)
+    b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=300, health=60)
+    gob = b.spawn("Goblin", 9, 3, team="green", powers=["strike"], initiative_bonus=200, health=30)
+    orc = b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=100, health=30)
+    for y in range(7):
+        b.add_wall(5, y)
+    plans = {gob: Decision((("use_power", (gob, "strike"), {"target": orc}),), "hit the orc")}
+    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plans[actor])
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.refresh()
+    app.draw()
+    assert app.ui.sight_team == "blue" and orc in app.ui.hidden
+    read = len(window.renderer.feed.seen_lines)
+    app.handle(Key("space"))  # blue ends its turn
+    app.refresh()
+    app.draw()
+    if b.current_actor == gob:
+        app.handle(Key("return"))
+    for _ in range(10):
+        app.tick_clock(0.5)
+        app.draw()
+    assert app.ui.sight_team == "red" and b.current_actor == orc
+    told = window.renderer.feed.seen_lines[read:]
+    assert told == ["Round 1: Goblin uses Strike on Orc",
+                    "Round 1: Goblin attacks Orc with Strike: 15 + 2 = 17 vs Defense 10: HIT",
+                    "Round 1: Orc takes 6 damage from Strike (health 24)"], told
