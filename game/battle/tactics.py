@@ -354,22 +354,18 @@ class Tactics(TacticMaps):
     def _reaches_height(self, menace: _Menace, reach: float, at: tuple[int, int], z: float, costs: np.ndarray
                         ) -> bool:
         """Whether the enemy, on some square beside ``at`` within ``reach`` that it can get to this round
-        (``costs``: its path costs; a walker on its ground, a flier at its own height or the ground's if
-        higher, as its move ends), reaches a creature ``z``
-        high there, heights counted as the use's range counts them: a flier 30 ft up is out of a
-        walker's strike from every square round it, and a flier 30 ft up strikes nothing on the ground,
-        though the walk or the flight to beside it is short."""
+        (``costs``: its path costs), standing there as ``heights_at`` says it would (a walker on the
+        ground, a flier at its own height or the ground's if higher), reaches a creature ``z`` high there,
+        heights counted as the use's range counts them: a flier 30 ft up is out of a walker's strike from
+        every square round it, and a flier 30 ft up strikes nothing on the ground, though the walk or the
+        flight to beside it is short."""
         state = self.state
-        ground_at, rules = state.terrain.ground_at, state.rules
+        rules = state.rules
         x, y = at
         squares = int(reach // rules.square_ft)
         width, height = state.terrain.ground.shape
-        for nx in range(max(0, x - squares), min(width, x + squares + 1)):
-            for ny in range(max(0, y - squares), min(height, y + squares + 1)):
-                there = (nx, ny)
-                ground = ground_at(there)
-                stands = max(menace.z, ground) if menace.flying else ground
-                if (there != at and costs.item(there) <= menace.speed
-                        and distance_3d_ft(there, stands, at, z, rules) <= reach):
-                    return True
-        return False
+        near = [(nx, ny) for nx in range(max(0, x - squares), min(width, x + squares + 1))
+                for ny in range(max(0, y - squares), min(height, y + squares + 1))
+                if (nx, ny) != at and costs.item((nx, ny)) <= menace.speed]
+        return any(distance_3d_ft(there, stands, at, z, rules) <= reach
+                   for there, stands in zip(near, heights_at(state, menace.enemy, near), strict=True))
