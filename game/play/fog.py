@@ -57,7 +57,7 @@ class Fog:
         self.witnessed.clear()
         self._made = frozenset()
 
-    def _witness(self, battle: Any, team: str, since: int | None, before: Any, after: Any) -> None:
+    def _witness(self, battle: Any, ours: frozenset[int], since: int | None, before: Any, after: Any) -> None:
         """Note the lights and areas made since the last reading (the events from ``since`` on) whose
         centre the team surely saw as each was made (``game.render.sight``: ``before``, its sight at
         the last reading, only while nothing since may have narrowed it; ``after``, its sight now, once
@@ -70,7 +70,6 @@ class Fog:
         events = battle.state.events
         if before is not None and since is not None and since <= len(events):
             new = events[since:]
-            ours = frozenset(e for e in battle.creatures() if battle.team(e) == team)
             sights = sure_sight(new, ours.__contains__, before, after, veils_of(events))
             assert sights is not None
             seen: dict[tuple[str, int, int], bool] = {}  # each place made at: seen every time it was made there
@@ -102,19 +101,19 @@ class Fog:
             ui.team_visible, ui.sight_team = None, None
             return
         state = b.state
+        ours = frozenset(e for e in b.creatures() if b.team(e) == team)  # (asked once a frame, for all below)
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
         if key != self._key or self._mask is None:
             # the sight before these events and how many there were, if the last reading was this team's
             read = self._key
             before, since = (self._mask, read[1]) if read is not None and read[0] == team else (None, None)
             # a team the scenario names but gives no creature sees nothing (the battle knows no such team)
-            mine = any(b.team(e) == team for e in b.creatures())
-            self._key, self._mask = key, b.visible_squares(team) if mine else np.zeros((b.width, b.height), dtype=bool)
-            self._witness(b, team, since, before, self._mask)
+            self._key, self._mask = key, b.visible_squares(team) if ours else np.zeros((b.width, b.height), dtype=bool)
+            self._witness(b, ours, since, before, self._mask)
         mask = self._mask
         hidden = set()
         for e in b.creatures():
-            if b.team(e) == team:
+            if e in ours:
                 continue
             square = b.get(e, Position).square
             if mask[square]:
@@ -125,7 +124,7 @@ class Fog:
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
         ui.team_hidden, ui.team_visible, ui.sight_team = frozenset(hidden), mask, team
-        ui.unseen_sources = frozenset(source for source in unseen_sources(b, team, mask)
+        ui.unseen_sources = frozenset(source for source in unseen_sources(b, ours, mask)
                                       if made_key(b, source) not in self.witnessed)
         # the GM view shows everything; the team's log and last-seen marks go on as the team sees
         ui.visible, ui.hidden = (None, frozenset()) if ui.gm_view else (mask, ui.team_hidden)
@@ -139,13 +138,12 @@ def made_key(battle: Any, source: tuple[str, int]) -> tuple[str, int, int, int]:
     return kind, made_id, made.x, made.y
 
 
-def unseen_sources(battle: Any, team: str, seen: Any) -> frozenset[tuple[str, int]]:
-    """The lights and areas on the map (``("light" | "area", map id)``) that ``team`` did not see made:
-    a power's or a script's, of a creature not on the team, centred on a square the team does not see
-    (``seen``: its sight now), as ``battle.veil_makers`` tells who made which. The map's own (the
-    scenario's, the GM's) are known to every side. Drawn
-    whole, such a light put a torch and a glow on the square of the enemy out of sight that made it
-    around itself, and the log said where."""
-    ours = {e for e in battle.creatures() if battle.team(e) == team}
+def unseen_sources(battle: Any, ours: frozenset[int], seen: Any) -> frozenset[tuple[str, int]]:
+    """The lights and areas on the map (``("light" | "area", map id)``) that a team (``ours``: its
+    creatures) did not see made: a power's or a script's, of a creature not on the team, centred on a
+    square the team does not see (``seen``: its sight now), as ``battle.veil_makers`` tells who made
+    which. The map's own (the scenario's, the GM's) are known to every side. Drawn whole, such a light
+    put a torch and a glow on the square of the enemy out of sight that made it around itself, and
+    the log said where."""
     return frozenset(made for made, (maker, (x, y)) in battle.veil_makers().items()
                      if maker not in ours and not seen[x, y])
