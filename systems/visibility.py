@@ -184,8 +184,16 @@ def vision_level(square_level: int, conditions: Conditions) -> Visibility:
     return level_of(vision_value(square_level, conditions))
 
 
+#: The granted conditions a creature's own vision reads (:func:`vision_value`: blinded leaves it no
+#: vision, dazzled at best terrible), and no other: what keys or watches a creature's sight by its
+#: conditions (a menace's key, the window's count of what may change a team's sight) reads this, never
+#: a list of its own, so a condition the rule comes to read is read there too (a test holds the two alike).
+VISION_CONDITIONS = frozenset({"blinded", "dazzled"})
+
+
 def vision_value(square_level: int, conditions: Conditions) -> int:
-    """:func:`vision_level` as a plain number (what keys and comparisons need)."""
+    """:func:`vision_level` as a plain number (what keys and comparisons need); it reads only
+    :data:`VISION_CONDITIONS` of the creature's conditions."""
     granted = conditions.granted
     if "blinded" in granted:
         return _NO_VISION

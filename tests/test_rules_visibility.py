@@ -355,3 +355,20 @@ def test_the_flat_footed_event_and_the_defense_give_one_reason(grant: str, event
     assert gained.source == event_reason
     [why] = [m.reason for m in defense_against(b.state, e, foe).modifiers if m.name == "flat-footed"]
     assert why == defense_reason
+
+
+def test_the_conditions_sight_reads_are_the_ones_vision_conditions_names() -> None:
+    """``VISION_CONDITIONS`` is what a menace's key and the window's count of what changes a team's sight
+    read instead of a list of their own: it must name exactly the grants that change a creature's own
+    vision at some square's level, or a condition the rule comes to read would go unwatched there."""
+    from components import Conditions
+    from components.rules import GRANTABLE_CONDITIONS
+    from game.render.sight import SIGHT_CONDITIONS
+    from systems.visibility import VISION_CONDITIONS, vision_value
+
+    def worsens(condition: str) -> bool:
+        granted = Conditions(granted={condition: {"gm": 1}}, active=frozenset({condition}))
+        return any(vision_value(int(level), granted) != int(level) for level in LEVELS)
+
+    assert {c for c in GRANTABLE_CONDITIONS if worsens(c)} == VISION_CONDITIONS == {"blinded", "dazzled"}
+    assert SIGHT_CONDITIONS == VISION_CONDITIONS | {"dead"}
