@@ -303,7 +303,6 @@ def test_a_kept_line_is_tcods_line_from_any_start():
     import tcod.los
 
     from systems.caches import LINE_KEPT, MapCaches
-    from systems.visibility import line_squares
 
     caches, rng = MapCaches(), random.Random(7)
     for _ in range(3000):
@@ -311,8 +310,7 @@ def test_a_kept_line_is_tcods_line_from_any_start():
         b = (a[0] + rng.randint(-20, 20), a[1] + rng.randint(-20, 20)) if rng.random() < 0.5 else \
             (rng.randrange(64), rng.randrange(64))
         want = [(int(x), int(y)) for x, y in tcod.los.bresenham(a, b)]
-        assert line_squares(a, b, caches.line_steps) == want
-        assert line_squares(a, b) == want
+        assert [(a[0] + dx, a[1] + dy) for dx, dy in caches.line_steps(b[0] - a[0], b[1] - a[1])] == want
     assert caches.lines and all(abs(dx) < LINE_KEPT and abs(dy) < LINE_KEPT for dx, dy in caches.lines)
 
 
@@ -324,7 +322,7 @@ def test_sight_with_kept_lines_answers_as_tcods_lines_do():
     import numpy as np
 
     from systems.caches import MapCaches
-    from systems.visibility import clear_line, sees
+    from systems.visibility import sees
 
     caches, rng = MapCaches(), random.Random(3)
     for _ in range(40):
@@ -335,7 +333,6 @@ def test_sight_with_kept_lines_answers_as_tcods_lines_do():
             a, b = (rng.randrange(12), rng.randrange(12)), (rng.randrange(12), rng.randrange(12))
             seen = int(V.NORMAL)
             assert sees(walls, levels, seen, a, b, caches.line_steps) == sees(walls, levels, seen, a, b)
-            assert clear_line(walls, a, b, caches.line_steps) == clear_line(walls, a, b)
 
 
 @pytest.mark.parametrize(("grant", "event_reason", "defense_reason"), [
