@@ -245,12 +245,13 @@ def _leaps(turn: Turn, field: np.ndarray) -> list[_Option]:
     def nearest(square: tuple[int, int], z: float) -> float:
         return min(distance_3d_ft(square, z, turn.square[e], turn.z[e], turn.rules) for e in foes)
 
-    unwalked = ~battle.reachable(me) & ~battle.state.terrain.walls
+    walkable, walls = battle.reachable(me), battle.state.terrain.walls
     found = []
     for power in leaps:
         # the squares within its reach are the battle's answer (heights counted, as a use counts them)
-        xs, ys = np.nonzero(battle.reach_squares(power.id, me) & unwalked)
-        near = list(zip(xs.tolist(), ys.tolist()))
+        xs, ys = np.nonzero(battle.reach_squares(power.id, me))
+        kept = ~walkable[xs, ys] & ~walls[xs, ys]
+        near = list(zip(xs[kept].tolist(), ys[kept].tolist()))
         near.sort(key=lambda s: (nearest(s, float(ground[s])), s))
         points = [s for s in near if battle.forecast(me, power.id, point=s).legal][: w.shortlist]
         if not points:
