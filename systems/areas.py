@@ -24,7 +24,7 @@ import tcod.map
 from components import Creature, Fatigue, Health, Position
 from components.powers import Power
 from components.terrain import Blocks
-from systems.geometry import distance_3d_ft, within_radius
+from systems.geometry import SLACK_FT, distance_3d_ft, within_radius
 from systems.lighting import reach_box
 from systems.state import BattleState
 from systems.vitals import is_dead
@@ -80,7 +80,7 @@ def _shape_mask(power: Power, shape: tuple[int, int], centre: tuple[int, int], f
     else:
         across = np.abs(xs * uy - ys * ux)
         half_width = power.area.width_ft / square_ft / 2
-        mask = reach & (along > 0) & (across < half_width + 1e-9)
+        mask = reach & (along > 0) & (across < half_width + SLACK_FT)
     if apex:
         mask[centre] = True
     return mask
@@ -187,7 +187,7 @@ def creatures_reached(state: BattleState, power: Power, user: int, target: int |
             continue
         if not of_kind(power.targets, user, team, entity, creature.team):
             continue
-        if distance_3d_ft(centre, centre_z, square, height, state.rules) > size + 1e-9:
+        if distance_3d_ft(centre, centre_z, square, height, state.rules) > size + SLACK_FT:
             continue  # above or below the area
         found.append(entity)
     return found
@@ -215,7 +215,7 @@ def squares_reached(state: BattleState, power: Power, origin: tuple[int, int], z
     ground_at, rules = state.terrain.ground_at, state.rules
     return [square for square in area_squares(state, power, origin, point, direction)
             if distance_3d_ft(centre, centre_z, square, z if square == origin else ground_at(square), rules)
-            <= size + 1e-9]
+            <= size + SLACK_FT]
 
 
 def flies_its_user(state: BattleState, power: Power, user: int, target: int | None, point: tuple[int, int] | None,

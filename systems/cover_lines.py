@@ -115,11 +115,11 @@ def _corners_blocked(solid: np.ndarray, sx: np.ndarray, sy: np.ndarray, px: np.n
                      py: np.ndarray | float, bx: np.ndarray, by: np.ndarray) -> np.ndarray:
     """Per pair (a row of ``solid``), how many of the defender's four corner lines from the
     attacker's centre ``(px, py)`` pass through one of its solid squares ``(sx, sy)`` (``bx, by``: the
-    defender's square). One piece of arithmetic (:func:`_crossings`) for the batch and the row, so a
+    defender's square). One piece of arithmetic (:func:`crossings`) for the batch and the row, so a
     pair gets the same count whichever way it is asked."""
     total = np.zeros(len(solid), dtype=np.int64)
     for ox, oy in _CORNERS:
-        total += np.any(solid & _crossings(sx, sy, px, py, bx, by, ox, oy), axis=1)
+        total += np.any(solid & crossings(sx, sy, px, py, bx, by, ox, oy), axis=1)
     return total
 
 
@@ -127,7 +127,7 @@ _CORNERS = ((0, 0), (1, 0), (0, 1), (1, 1))  # a defender's corners, from its sq
 _CORNER_X, _CORNER_Y = (np.array([[c[i]] for c in _CORNERS]) for i in (0, 1))  # the same, as (4, 1) columns
 
 
-def _crossings(sx: np.ndarray, sy: np.ndarray, px: np.ndarray | float, py: np.ndarray | float, bx: np.ndarray,
+def crossings(sx: np.ndarray, sy: np.ndarray, px: np.ndarray | float, py: np.ndarray | float, bx: np.ndarray,
                by: np.ndarray, ox: int | np.ndarray, oy: int | np.ndarray) -> np.ndarray:
     """Element by element (any shapes that broadcast), whether the line from the attacker's centre
     ``(px, py)`` to the corner ``(bx + ox, by + oy)`` of the defender's square passes through the open
@@ -232,7 +232,7 @@ def row_of(solid: np.ndarray, attacker: tuple[int, int]) -> CoverRow | None:
     An attacker asked about once is asked about again from other squares (a planner weighs several
     squares against each enemy, turn after turn), so its whole row is clipped in one pass against
     the solid squares of its window (few on a real map) instead of one numpy pass per pair. The
-    arithmetic is :func:`_batch`'s (:func:`_crossings`), so every count is the one a pair alone gets.
+    arithmetic is :func:`_batch`'s (:func:`crossings`), so every count is the one a pair alone gets.
     None when the window holds too many solid squares to be worth it. Kept as one list (see
     :func:`row_count`): a planner asks a tenth of a row, and an answer kept per pair costs more to
     file than its share of the clipping.
@@ -250,11 +250,11 @@ def row_of(solid: np.ndarray, attacker: tuple[int, int]) -> CoverRow | None:
     ex, ey = wx - bx, wy - by  # a square lies between the two ends on an axis when it is on neither side of both
     inside = (ex * (wx - ax) <= 0) & (ey * (wy - ay) <= 0) & ~((wx == ax) & (wy == ay)) & ((ex | ey) != 0)
     # only the (defender, solid square) pairs whose box holds the square are clipped (a fifth of them on an
-    # open map), each by :func:`_crossings`' arithmetic, as a pair alone is (the four corners at once, a row each)
+    # open map), each by :func:`crossings`' arithmetic, as a pair alone is (the four corners at once, a row each)
     pair, wall = np.nonzero(inside)
     if len(pair):
         sx, sy = wx[wall].astype(np.float64), wy[wall].astype(np.float64)
-        crossed = _crossings(sx, sy, ax + 0.5, ay + 0.5, bx[pair, 0], by[pair, 0], _CORNER_X, _CORNER_Y)
+        crossed = crossings(sx, sy, ax + 0.5, ay + 0.5, bx[pair, 0], by[pair, 0], _CORNER_X, _CORNER_Y)
         lines = np.zeros((len(_CORNERS), len(bx)), dtype=bool)
         corner, hit = np.nonzero(crossed)
         lines[corner, pair[hit]] = True

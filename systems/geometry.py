@@ -8,6 +8,11 @@ import numpy as np
 
 from components import Rules
 
+#: How far past a reach, radius, size or width a distance with height may come out and still be within
+#: it: a square root's float error, never a real foot. Every such comparison adds this one slack, so a
+#: square in a power's reach for the window is in it for the use, the forecast and the area alike.
+SLACK_FT = 1e-9
+
 
 def distance_squares(dx: int, dy: int, rules: Rules) -> int:
     """Squares between two squares ``dx``, ``dy`` apart: a diagonal is one square, or 5-10-5."""

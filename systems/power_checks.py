@@ -22,7 +22,7 @@ from components.powers import Power
 from components.rules import Rules
 from systems.areas import facing, of_kind
 from systems.falling import is_unsupported
-from systems.geometry import distance_3d_ft
+from systems.geometry import SLACK_FT, distance_3d_ft
 from systems.odds import chance_at_least
 from systems.paths import blocked_for
 from systems.rolls import attack_mode, defense_against, defense_value, roll_mode
@@ -140,7 +140,7 @@ def _target_problem(state: BattleState, power: Power, seen: Vantage, target: int
         return "the target must be an enemy" if power.targets in ("enemy", "enemies") else "the target must be an ally"
     reach = reach_ft(power, state.rules)
     gap = distance_3d_ft(seen.square, seen.z, t_square, t_z, state.rules)
-    if gap > reach + 1e-9:
+    if gap > reach + SLACK_FT:
         return f"the target is {gap:.4g} ft away and {power.name} reaches {reach:g} ft"
     if target != seen.user and not seen_from(state, seen.sight, seen.square, (t_square,))[0]:
         return "it cannot see the target (no clear line, or no vision)"
@@ -183,7 +183,7 @@ def _point_problem(state: BattleState, power: Power, seen: Vantage, point: tuple
         return f"point {point} is off the grid"
     assert power.range_ft is not None
     gap = distance_3d_ft(seen.square, seen.z, point, state.terrain.ground_at(point), state.rules)
-    if gap > power.range_ft + 1e-9:
+    if gap > power.range_ft + SLACK_FT:
         return f"point {point} is {gap:.4g} ft away and {power.name} reaches {power.range_ft:g} ft"
     if not seen_from(state, seen.sight, seen.square, (point,))[0]:
         return f"it cannot see point {point}"

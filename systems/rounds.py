@@ -14,6 +14,14 @@ from systems.grants import end_surprise
 from systems.state import BattleState, Phase
 
 
+def surprise_rounds(state: BattleState) -> tuple[int, int]:
+    """The first and the last round the surprised stay surprised: combat's first round, and
+    ``rules.surprise_rounds`` of them in all (the rules' "the first round of combat" by default). What
+    the round system ends surprise after, and what a window tells the person whose creatures it is."""
+    first = state.combat_first_round
+    return first, first + state.rules.surprise_rounds - 1
+
+
 class RoundSystem(esper.Processor):
     """Starts and ends rounds."""
 
@@ -42,6 +50,5 @@ class RoundSystem(esper.Processor):
         # Commands issued between ticks are for the next round: validate them against a full budget.
         for _, movement in esper.get_component(Movement):
             movement.used_ft = 0
-        last_surprise_round = state.combat_first_round + state.rules.surprise_rounds - 1
-        if state.in_combat and state.round >= last_surprise_round:
+        if state.in_combat and state.round >= surprise_rounds(state)[1]:
             end_surprise(state, spare_dead=True)

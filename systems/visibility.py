@@ -33,32 +33,14 @@ def lit_mask(terrain: Terrain, x: int, y: int, radius_ft: float, rules: Rules) -
     return lit
 
 
-def line_squares(start: tuple[int, int], end: tuple[int, int], steps: LineSteps | None = None
-                 ) -> list[tuple[int, int]]:
-    """The squares of tcod's Bresenham line from ``start`` to ``end``, both ends included; by
-    ``steps`` (a map's kept lines) when given, else asked of tcod."""
-    x, y = start
-    if steps is None:
-        return [(x + dx, y + dy) for dx, dy in tcod.los.bresenham((0, 0), (end[0] - x, end[1] - y)).tolist()]
-    return [(x + dx, y + dy) for dx, dy in steps(end[0] - x, end[1] - y)]
-
-
-def clear_line(walls: np.ndarray, a: tuple[int, int], b: tuple[int, int], steps: LineSteps | None = None) -> bool:
-    """Whether no wall stands between squares ``a`` and ``b`` (their own squares do not count).
-
-    Bresenham lines are not symmetric, so the line is clear if it is clear in either direction:
-    whoever can see whom, the other can see back.
-    """
-    return any(not any(walls[s] for s in line_squares(start, end, steps)[1:-1]) for start, end in ((a, b), (b, a)))
-
-
 def sees(walls: np.ndarray | list[list[bool]], levels: np.ndarray | list[list[int]], viewer_level: int,
          here: tuple[int, int], square: tuple[int, int], steps: LineSteps | None = None) -> bool:
     """Whether a viewer on ``here`` with ``viewer_level`` sight sees ``square``: the rules' "you can see".
 
     It needs some vision of its own, a line with no wall between the squares, and no square on that
     line (both ends included) at no vision: darkness or dense smoke between two lit squares blocks
-    sight as surely as a wall. As with ``clear_line``, either direction of the line will do.
+    sight as surely as a wall. Bresenham lines are not symmetric, so either direction of the line will
+    do: whoever can see whom, the other can see back.
     ``steps``: the map's kept lines (``MapCaches.line_steps``), else each line is asked of tcod.
     The grids are read ``[x][y]``: arrays, or their plain-list copies (:func:`rows_of`).
     """
@@ -67,7 +49,7 @@ def sees(walls: np.ndarray | list[list[bool]], levels: np.ndarray | list[list[in
     if here == square:
         return bool(levels[square[0]][square[1]] != Visibility.NO_VISION)
     for (x, y), (ex, ey) in ((here, square), (square, here)):
-        # the line's steps from its start, read where they fall (``line_squares`` less its list of squares)
+        # the line's steps from its start (tcod's Bresenham line, both ends included), read where they fall
         line = steps(ex - x, ey - y) if steps is not None else tcod.los.bresenham((0, 0), (ex - x, ey - y)).tolist()
         if any(walls[x + dx][y + dy] for dx, dy in line[1:-1]) or \
                 any(levels[x + dx][y + dy] == _NO_VISION for dx, dy in line):
@@ -184,8 +166,16 @@ def vision_level(square_level: int, conditions: Conditions) -> Visibility:
     return level_of(vision_value(square_level, conditions))
 
 
+#: The granted conditions a creature's own vision reads (:func:`vision_value`: blinded leaves it no
+#: vision, dazzled at best terrible), and no other: what keys or watches a creature's sight by its
+#: conditions (a menace's key, the window's count of what may change a team's sight) reads this, never
+#: a list of its own, so a condition the rule comes to read is read there too (a test holds the two alike).
+VISION_CONDITIONS = frozenset({"blinded", "dazzled"})
+
+
 def vision_value(square_level: int, conditions: Conditions) -> int:
-    """:func:`vision_level` as a plain number (what keys and comparisons need)."""
+    """:func:`vision_level` as a plain number (what keys and comparisons need); it reads only
+    :data:`VISION_CONDITIONS` of the creature's conditions."""
     granted = conditions.granted
     if "blinded" in granted:
         return _NO_VISION

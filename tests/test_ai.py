@@ -196,3 +196,24 @@ def test_greedy_keeps_off_a_drop_that_hurts_under_the_scenarios_own_falls(per_di
         assert all(fall is None or fall.dice == 0 for fall in falls), (plan, falls)
     else:  # a 5 ft step down is part of the walk: it goes on towards the orc
         assert moves and moves[0][0] > 3, plan
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_baselines_cover_grid_counts_each_square_as_the_rule_does(seed: int) -> None:
+    """The baseline's grid of every square's blocked corner lines from an attacker (one pass over the
+    map's lattice points) gives each square the count the rule gives the pair alone
+    (``systems.cover_lines.blocked_lines``), wall squares and the attacker's own included."""
+    import numpy as np
+
+    from game.ai.maps import MapAnswers
+    from systems.cover_lines import blocked_lines
+
+    rng = np.random.default_rng(seed)
+    w, h = (int(n) for n in rng.integers(3, 14, 2))
+    walls = rng.random((w, h)) < 0.1 + 0.3 * rng.random()
+    answers = MapAnswers(walls)
+    every = np.array([(x, y) for x in range(w) for y in range(h)])
+    for attacker in [(int(x), int(y)) for x, y in every[rng.choice(len(every), 4, replace=False)]]:
+        assert answers.cover_grid(attacker) is not None  # (a small map: the grid, not the pairs)
+        want = [blocked_lines(walls, attacker, (int(x), int(y))) for x, y in every]
+        assert answers.blocked(attacker, every).tolist() == want, attacker

@@ -249,3 +249,19 @@ def test_a_user_that_cannot_act_cannot_end_its_power_early(helpless):
         b.run(2)
         [ended] = kinds(b, "effect_ended")
         assert ended.reason == "duration over" and not b.effects()
+
+
+def test_whose_effect_it_was_is_told_while_it_lasts_and_once_it_is_over() -> None:
+    """``naming.effect_powers``, the one answer the log and simulate's table name an effect's hits by:
+    the power of an effect under way (from the battle's effects) and of one over (from its EffectEnded)."""
+    from game.battle.naming import effect_powers
+
+    with Battle(seed=1) as b:
+        u = b.spawn("caster", 2, 2, team="a")
+        b.use_power(u, "light", point=(4, 2))
+        b.tick()
+        [effect] = [e for e in b.effects() if e["power"] == "light"]
+        assert effect_powers(b.effects(), b.events)[effect["id"]] == "light"
+        b.run(b.power("light").duration + 1)
+        assert not b.effects()
+        assert effect_powers(b.effects(), b.events) == {effect["id"]: "light"}

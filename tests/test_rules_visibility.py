@@ -303,7 +303,6 @@ def test_a_kept_line_is_tcods_line_from_any_start():
     import tcod.los
 
     from systems.caches import LINE_KEPT, MapCaches
-    from systems.visibility import line_squares
 
     caches, rng = MapCaches(), random.Random(7)
     for _ in range(3000):
@@ -311,8 +310,7 @@ def test_a_kept_line_is_tcods_line_from_any_start():
         b = (a[0] + rng.randint(-20, 20), a[1] + rng.randint(-20, 20)) if rng.random() < 0.5 else \
             (rng.randrange(64), rng.randrange(64))
         want = [(int(x), int(y)) for x, y in tcod.los.bresenham(a, b)]
-        assert line_squares(a, b, caches.line_steps) == want
-        assert line_squares(a, b) == want
+        assert [(a[0] + dx, a[1] + dy) for dx, dy in caches.line_steps(b[0] - a[0], b[1] - a[1])] == want
     assert caches.lines and all(abs(dx) < LINE_KEPT and abs(dy) < LINE_KEPT for dx, dy in caches.lines)
 
 
@@ -324,7 +322,7 @@ def test_sight_with_kept_lines_answers_as_tcods_lines_do():
     import numpy as np
 
     from systems.caches import MapCaches
-    from systems.visibility import clear_line, sees
+    from systems.visibility import sees
 
     caches, rng = MapCaches(), random.Random(3)
     for _ in range(40):
@@ -335,7 +333,6 @@ def test_sight_with_kept_lines_answers_as_tcods_lines_do():
             a, b = (rng.randrange(12), rng.randrange(12)), (rng.randrange(12), rng.randrange(12))
             seen = int(V.NORMAL)
             assert sees(walls, levels, seen, a, b, caches.line_steps) == sees(walls, levels, seen, a, b)
-            assert clear_line(walls, a, b, caches.line_steps) == clear_line(walls, a, b)
 
 
 @pytest.mark.parametrize(("grant", "event_reason", "defense_reason"), [
@@ -355,3 +352,20 @@ def test_the_flat_footed_event_and_the_defense_give_one_reason(grant: str, event
     assert gained.source == event_reason
     [why] = [m.reason for m in defense_against(b.state, e, foe).modifiers if m.name == "flat-footed"]
     assert why == defense_reason
+
+
+def test_the_conditions_sight_reads_are_the_ones_vision_conditions_names() -> None:
+    """``VISION_CONDITIONS`` is what a menace's key and the window's count of what changes a team's sight
+    read instead of a list of their own: it must name exactly the grants that change a creature's own
+    vision at some square's level, or a condition the rule comes to read would go unwatched there."""
+    from components import Conditions
+    from components.rules import GRANTABLE_CONDITIONS
+    from game.render.sight import SIGHT_CONDITIONS
+    from systems.visibility import VISION_CONDITIONS, vision_value
+
+    def worsens(condition: str) -> bool:
+        granted = Conditions(granted={condition: {"gm": 1}}, active=frozenset({condition}))
+        return any(vision_value(int(level), granted) != int(level) for level in LEVELS)
+
+    assert {c for c in GRANTABLE_CONDITIONS if worsens(c)} == VISION_CONDITIONS == {"blinded", "dazzled"}
+    assert SIGHT_CONDITIONS == VISION_CONDITIONS | {"dead"}

@@ -128,3 +128,13 @@ def test_a_click_or_a_button_over_the_help_only_closes_it() -> None:
     assert battle.get(hero, Position).square == (1, 1) and not app.ui.show_help
     app.handle(Click((3, 1), 1))  # the help is closed: now the click moves
     assert battle.get(hero, Position).square == (3, 1)
+
+
+def test_the_help_names_every_badge_by_the_letters_a_token_draws() -> None:
+    """The help's badge lines are the token's own table (``theme.CONDITIONS``): each condition a token
+    can wear, with its letters, and none it never wears (dead is the whole token)."""
+    from game.render import theme
+
+    text = " ".join(line for line, _ in panels.HELP)
+    for name, (letters, _) in theme.CONDITIONS.items():
+        assert (f"{letters} {name}" in text) is (name not in theme.BADGE_SKIP), name

@@ -224,3 +224,18 @@ def test_a_hot_seat_banner_names_the_winner_without_telling_both_players_they_wo
     """Two human teams at one window: "Blue won ... - you win" was said to red's player too."""
     app, _, _ = _hero_fells_the_foe({"blue", "red"})
     assert app.ui.banner == "Blue won in round 1"
+
+
+@pytest.mark.parametrize(("rounds", "said"), [(1, "round 1"), (2, "rounds 1-2")])
+def test_the_start_says_in_which_rounds_the_persons_surprised_creatures_cannot_use_powers(rounds: int,
+                                                                                         said: str) -> None:
+    """The rules' count of surprised rounds (``surprise_rounds``), not one: under 2 the window said
+    "cannot use powers in round 1", and the scout could not use one in round 2 either."""
+    b = Battle(seed=1, width=8, height=4, rules={"surprise_rounds": rounds})
+    scout = b.spawn("Scout", 1, 1, team="blue", powers=["strike"], prepared=False)
+    b.spawn("Foe", 6, 1, team="red", powers=["strike"])
+    app = App(b, {"blue"})
+    assert app.ui.message == f"Surprised: Scout cannot use powers in {said}"
+    while b.current_actor is not None:  # round 1 played out: the scout still surprised only under 2
+        b.end_turn()
+    assert ("surprised" in b.conditions(scout)) is (rounds == 2)

@@ -20,12 +20,9 @@ from typing import Any
 import numpy as np
 
 from components import Rules, Terrain
-from systems.cover_lines import blocked_lines, blocked_lines_many
+from systems.cover_lines import blocked_lines, blocked_lines_many, crossings
 from systems.paths import distance_map
 from systems.visibility import sees
-
-#: A crossing shorter than this is a graze, as in ``systems.cover`` (far below a real crossing).
-_EPS = 1e-9
 
 #: Lattice points x walls above which a whole cover grid costs more than the pairs asked about.
 _LATTICE_BUDGET = 300_000
@@ -62,7 +59,7 @@ class MapAnswers:
     def cover_grid(self, attacker: tuple[int, int]) -> np.ndarray | None:
         """Blocked corner lines (0-4) from ``attacker`` to every open square, or None on a big busy map.
 
-        ``systems.cover.blocked_lines`` clips the four lines from the attacker's centre to the
+        ``systems.cover_lines.blocked_lines`` clips the four lines from the attacker's centre to the
         defender's corners against the walls in their bounding box, skipping both creatures' own
         squares. A line to a corner is the same line whichever square the corner belongs to, and
         walls outside the bounding box can only graze it (a crossing of zero length), so one pass
@@ -128,7 +125,7 @@ class MapAnswers:
         return found
 
     def field(self, terrain: Terrain, rules: Rules, root: tuple[int, int]) -> np.ndarray:
-        """Path cost from ``root`` to every square (``systems.actions.distance_map``), read-only."""
+        """Path cost from ``root`` to every square (``systems.paths.distance_map``), read-only."""
         key = (root, rules.diagonal)
         found = self._fields.get(key)
         if found is None:
@@ -190,8 +187,8 @@ class SightTable:
 def _cover_grid(walls: np.ndarray, attacker: tuple[int, int]) -> np.ndarray:
     """Corner lines blocked from ``attacker``'s centre to each square's four corners, ``[x, y]`` int8.
 
-    The same Liang-Barsky clipping as ``systems.cover`` with the same float operations, done for
-    every lattice point of the map against every wall but the attacker's own square.
+    The rule's own crossing test (``systems.cover_lines.crossings``, its graze threshold too), asked
+    at once for every lattice point of the map against every wall but the attacker's own square.
     """
     w, h = walls.shape
     ax, ay = attacker
@@ -200,14 +197,10 @@ def _cover_grid(walls: np.ndarray, attacker: tuple[int, int]) -> np.ndarray:
     sx, sy = xs[keep].astype(np.float64), ys[keep].astype(np.float64)
     if not len(sx):
         return np.zeros((w, h), dtype=np.int8)
-    px, py = ax + 0.5, ay + 0.5
-    dx = (np.arange(w + 1, dtype=np.float64) - px)[:, None, None]   # never 0: px is a half-integer
-    dy = (np.arange(h + 1, dtype=np.float64) - py)[None, :, None]
-    tx1, tx2 = (sx - px) / dx, (sx + 1 - px) / dx                     # (w+1, 1, walls)
-    ty1, ty2 = (sy - py) / dy, (sy + 1 - py) / dy                     # (1, h+1, walls)
-    t_in = np.maximum(np.maximum(np.minimum(tx1, tx2), np.minimum(ty1, ty2)), 0.0)
-    t_out = np.minimum(np.minimum(np.maximum(tx1, tx2), np.maximum(ty1, ty2)), 1.0)
-    lines = np.any(t_out - t_in > _EPS, axis=2).astype(np.int8)       # (w+1, h+1): line to that corner
+    corner_x = np.arange(w + 1, dtype=np.float64)[:, None, None]   # (w+1, 1, 1): a lattice point's x
+    corner_y = np.arange(h + 1, dtype=np.float64)[None, :, None]   # (1, h+1, 1); the walls run along axis 2
+    crossed = crossings(sx, sy, ax + 0.5, ay + 0.5, corner_x, corner_y, 0, 0)
+    lines = np.any(crossed, axis=2).astype(np.int8)                 # (w+1, h+1): line to that corner
     grid = lines[:-1, :-1] + lines[1:, :-1] + lines[:-1, 1:] + lines[1:, 1:]
     grid.flags.writeable = False
     return grid
@@ -238,5 +231,5 @@ class LayoutAnswers:
 
 def area_key(area: Any, ranged: bool, origin: tuple[int, int], point: tuple[int, int] | None,
              rules: Rules) -> tuple[Any, ...]:
-    """What the squares of an area depend on besides the walls (``game.abilities.area_squares``)."""
+    """What the squares of an area depend on besides the walls (``Battle.squares_in_area``)."""
     return (area, ranged, origin, point, rules.diagonal, rules.square_ft)

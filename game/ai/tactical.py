@@ -27,7 +27,7 @@ from game.ai.tactical_uses import uses_from, uses_from_each
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
 from systems.drops import fall_dice_many, fall_odds, least_hurtful_drop_ft
-from systems.geometry import distance_3d_ft, distances_3d_ft
+from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import AT_HAND_SQUARES
 
@@ -245,18 +245,13 @@ def _leaps(turn: Turn, field: np.ndarray) -> list[_Option]:
     def nearest(square: tuple[int, int], z: float) -> float:
         return min(distance_3d_ft(square, z, turn.square[e], turn.z[e], turn.rules) for e in foes)
 
-    walkable = battle.reachable(me)
+    walkable, walls = battle.reachable(me), battle.state.terrain.walls
     found = []
     for power in leaps:
-        # only the window the range spans (a big map costs its window, not its size)
-        span = int(power.range_ft // turn.rules.square_ft) + 1
-        x0, y0 = max(turn.here[0] - span, 0), max(turn.here[1] - span, 0)
-        window = (slice(x0, turn.here[0] + span + 1), slice(y0, turn.here[1] + span + 1))
-        xs, ys = np.nonzero(~walkable[window] & ~battle.state.terrain.walls[window])
-        xs, ys = xs + x0, ys + y0
-        zs = ground[xs, ys].astype(np.float64)
-        inside = distances_3d_ft(xs, ys, zs, turn.here, turn.z[me], turn.rules) <= power.range_ft
-        near = [(int(x), int(y)) for x, y in zip(xs[inside].tolist(), ys[inside].tolist())]
+        # the squares within its reach are the battle's answer (heights counted, as a use counts them)
+        xs, ys = np.nonzero(battle.reach_squares(power.id, me))
+        kept = ~walkable[xs, ys] & ~walls[xs, ys]
+        near = list(zip(xs[kept].tolist(), ys[kept].tolist()))
         near.sort(key=lambda s: (nearest(s, float(ground[s])), s))
         points = [s for s in near if battle.forecast(me, power.id, point=s).legal][: w.shortlist]
         if not points:

@@ -48,7 +48,7 @@ from components.events import (
 )
 from components.powers import FALL, REACTION, source_parts
 from game.battle.log_lines import LogLine, Tone, event_tone, round_prefix, tone_of
-from game.battle.naming import display_names
+from game.battle.naming import display_names, effect_powers
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
 QUIET: tuple[type[Event], ...] = (RoundStarted, RoundEnded, TurnStarted)
@@ -105,23 +105,20 @@ def source_text(battle: Any, source: str) -> str:
 
 
 def _effect_text(battle: Any, effect_id: str) -> str:
-    """A lasting effect named by the power that made it: from the battle's live effects, or from the
-    event that ended it (a log written after the battle, as the headless player's combat-log.txt is,
-    said "a lasting effect" for every effect over by then, where the window had named the power)."""
-    effects = getattr(battle, "effects", None)
-    if effects is not None:
-        try:
-            for effect in effects():
-                if str(effect.get("id")) == effect_id:
-                    return f"{_power_name(battle, str(effect.get('power')))} (lasting effect)"
-        except Exception:  # a battle-like object without readable effects: say what we can
-            pass
+    """A lasting effect named by the power that made it (``naming.effect_powers``): from the battle's
+    live effects, or from the event that ended it (a log written after the battle, as the headless
+    player's combat-log.txt is, said "a lasting effect" for every effect over by then, where the window
+    had named the power)."""
     try:
-        ended = next((e.power for e in _raw_events(battle)
-                      if isinstance(e, EffectEnded) and str(e.effect) == effect_id), None)
+        live = battle.effects()
+    except Exception:  # a battle-like object without readable effects: say what we can
+        live = []
+    try:
+        record = _raw_events(battle)
     except Exception:  # a battle-like object without readable events: say what we can
-        ended = None
-    return "a lasting effect" if ended is None else f"{_power_name(battle, str(ended))} (lasting effect)"
+        record = ()
+    power = next((p for made, p in effect_powers(live, record).items() if str(made) == effect_id), None)
+    return "a lasting effect" if power is None else f"{_power_name(battle, power)} (lasting effect)"
 
 
 @dataclass(frozen=True, slots=True)

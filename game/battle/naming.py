@@ -1,16 +1,18 @@
-"""The names a reader sees for creatures: their own, numbered where several share one.
+"""The names a reader sees for creatures (their own, numbered where several share one) and for a
+lasting effect (the power that made it).
 
 Shared by the combat log (from its Spawned events) and by ``Battle.display_name`` (from the live
-creatures), so that the AI's reasons, the window and the log call a creature the same thing.
+creatures), so that the AI's reasons, the window and the log call a creature the same thing; and by
+the log and ``simulate``'s table, which name an effect's hits by its power alike.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from components.events import Spawned
+from components.events import EffectEnded, Spawned
 
 #: The team of a creature spawned with none: one of its own, named by its id.
 _LONE = re.compile(r"solo-[1-9][0-9]*")  # (an id as the battle writes it: "solo-02" is no lone team)
@@ -54,3 +56,15 @@ def numbered(spawned: Sequence[tuple[int, str]]) -> dict[int, str]:
         else:
             names[entity] = name
     return names
+
+
+def effect_powers(effects: Iterable[Mapping[str, Any]], record: Iterable[Any]) -> dict[int, str]:
+    """Effect id -> the id of the power that made it: the effects under way (``Battle.effects()``, each
+    with its ``id`` and ``power``), and those over, by their ``EffectEnded`` in the event ``record``.
+    What the combat log names an effect's hits by and what ``simulate``'s table counts them under (an
+    effect's id is used once in a battle: a live one has not ended, an ended one is live no more)."""
+    found = {int(effect["id"]): str(effect["power"]) for effect in effects}
+    for event in record:
+        if isinstance(event, EffectEnded):
+            found.setdefault(event.effect, event.power)
+    return found

@@ -30,7 +30,7 @@ from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.scripting import Weighed
 from systems.forces import push
-from systems.geometry import distance_3d_ft
+from systems.geometry import SLACK_FT, distance_3d_ft
 from systems.grants import grant_condition, revoke_condition
 from systems.powers import make_veil
 from systems.state import BattleState
@@ -156,7 +156,7 @@ class ScriptBridge:
         rules = self.state.rules  # one distance per creature, not a mask of the whole map
         ground = self.state.terrain.ground_at(centre)
         return [e for e in sorted(e for e, _ in esper.get_component(Position))
-                if distance_3d_ft(*self.place(e), centre, ground, rules) <= radius + 1e-9]
+                if distance_3d_ft(*self.place(e), centre, ground, rules) <= radius + SLACK_FT]
 
     def read_roll(self, notation: object) -> int:
         try:

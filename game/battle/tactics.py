@@ -25,7 +25,7 @@ from systems.actions import walk_speed
 from systems.cover import CoverTest, cover_lookup
 from systems.geometry import distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft
-from systems.visibility import Visibility, level_at, vision_level, vision_value
+from systems.visibility import VISION_CONDITIONS, Visibility, level_at, vision_level, vision_value
 from systems.vitals import is_flying, takes_its_turn
 
 #: what a threat reads of a creature, in one esper query (kept by esper while no component is added or
@@ -184,8 +184,8 @@ class Tactics(TacticMaps):
         not changed, where the stamp has."""
         creature, _, fatigue, conditions, falling, movement, position, defense, abilities = parts
         state, granted, square = self.state, conditions.granted, (position.x, position.y)
-        reads = (enemy, creature.team, square, position.z, conditions.active, "blinded" in granted,
-                 "dazzled" in granted, "flying" in granted, falling.start_z, movement.speed_ft, movement.flying,
+        reads = (enemy, creature.team, square, position.z, conditions.active, VISION_CONDITIONS.intersection(granted),
+                 "flying" in granted, falling.start_z, movement.speed_ft, movement.flying,
                  fatigue.level, defense.attack_bonus, abilities.powers, state.powers_version, level_at(state, square))
         if reads in known:
             return known[reads]

@@ -21,7 +21,7 @@ from systems import rolls
 from systems.areas import area_centre, area_squares, squares_reached
 from systems.cover import has_cover
 from systems.effects import runs_out
-from systems.geometry import distances_3d_ft, within_radius
+from systems.geometry import SLACK_FT, distances_3d_ft, within_radius
 from systems.power_checks import reach_ft, use_problem, user_problem
 from systems.state import check_stamp
 from systems.visibility import can_see, lit_mask
@@ -214,12 +214,12 @@ class PowerUses(BattleCore):
             reach = reach_ft(power, rules)
         ground = self.state.terrain.ground
         found = np.zeros(ground.shape, dtype=bool)
-        most = int((reach + 1e-9) // rules.square_ft)  # no square farther across the grid is in reach
+        most = int((reach + SLACK_FT) // rules.square_ft)  # no square farther across the grid is in reach
         (x, y), (w, h) = position.square, ground.shape
         box = np.s_[max(x - most, 0):min(x + most + 1, w), max(y - most, 0):min(y + most + 1, h)]
         xs, ys = np.indices(ground.shape)[(slice(None), *box)]
         gaps = distances_3d_ft(xs.ravel(), ys.ravel(), ground[box].ravel(), position.square, position.z, rules)
-        found[box] = (gaps <= reach + 1e-9).reshape(found[box].shape)
+        found[box] = (gaps <= reach + SLACK_FT).reshape(found[box].shape)
         return found
 
     @entry

@@ -305,8 +305,9 @@ def spawn_values(name: object, z: object, health: object, defense: object, flyin
     label = text(name, "a creature's name")
     if team is not None and (not isinstance(team, str) or not team):
         raise IllegalCommand(f"team of {label!r} must be a non-empty name (None: it fights alone), not {shown(team)}")
-    if team is not None and lone_team_problem(team):
-        raise IllegalCommand(f"team of {label!r}: {lone_team_problem(team)} (None: it fights alone)")
+    lone = None if team is None else lone_team_problem(team)
+    if lone:
+        raise IllegalCommand(f"team of {label!r}: {lone} (None: it fights alone)")
     numbers = tuple(within(value, bound, f"{what} of {label!r}") for value, what, bound in (
         (health, "health", CREATURE_HEALTH), (defense, "defense", CREATURE_BONUS),
         (attack_bonus, "attack bonus", CREATURE_BONUS), (initiative_bonus, "initiative bonus", CREATURE_BONUS),

@@ -26,7 +26,7 @@ from game.play.headless import PlayError, check_policy
 from game.play.motion import Motion
 from game.play.orders import Orders
 from game.play.rewind import RoundPicker
-from game.play.status import StatusLine, decided_line, step_line
+from game.play.status import StatusLine, decided_line, start_line, step_line
 from game.render.inputs import Button, Click, Input, Key
 from game.render.ui import UiState, banner_hint
 
@@ -130,8 +130,7 @@ class App(Orders):
         except (ValueError, KeyError):
             return
         surprised = [b.display_name(e) for e in b.turn_order() if self.controls(e) and "surprised" in b.conditions(e)]
-        self.ui.message = (f"Surprised: {', '.join(surprised)} cannot use powers in round 1"
-                           if surprised else "Combat starts: your creatures act on their turns")
+        self.ui.message = start_line(b, surprised)
 
     def winner(self) -> str | None:
         """The one team still standing, "" when nobody is, None while the battle goes on."""

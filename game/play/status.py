@@ -7,13 +7,16 @@ refusal) used to be written over by the next computer turn's line, so a person w
 while the computer played never read that the battle was saved. :class:`StatusLine` holds such a
 line for :data:`HOLD_S` seconds of the window's clock, and :func:`step_line` says what one step of
 the computer did: a turn (or "someone unseen" took one), a round begun, and the person's creatures
-whose turns passed because they cannot act. No pygame here, and nothing decides a rule.
+whose turns passed because they cannot act; :func:`start_line`, what the person is told as combat
+starts. No pygame here, and nothing decides a rule.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from systems.rounds import surprise_rounds
 
 #: Seconds a line of the person's own input stays in front of the computer's turns.
 HOLD_S = 4.0
@@ -64,6 +67,17 @@ def step_line(flow: Any, round_no: int, shows: Callable[[int], bool]) -> str:
         parts = [flow.said if last is None or shows(last) else "Someone unseen took a turn"]
     parts += flow.passed
     return ". ".join(part for part in parts if part)
+
+
+def start_line(battle: Any, surprised: Sequence[str]) -> str:
+    """What the person is told as combat starts: which of its creatures (``surprised``: their names) are
+    surprised and in which rounds they cannot use powers (the rules' count, ``systems.rounds``: it said
+    "in round 1" under a scenario's ``surprise_rounds = 2``), or that its creatures act on their turns."""
+    if not surprised:
+        return "Combat starts: your creatures act on their turns"
+    first, last = surprise_rounds(battle.state)
+    rounds = f"round {first}" if first == last else f"rounds {first}-{last}"
+    return f"Surprised: {', '.join(surprised)} cannot use powers in {rounds}"
 
 
 def decided_line(won: str, round_no: int) -> str:

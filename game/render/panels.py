@@ -38,6 +38,8 @@ HINT = ("Click: move / target   1-9: power   Space: end turn   Enter: skip   U: 
         "R: rewind   F5: reload   ?: help")
 #: button name -> its label
 BUTTON_LABELS = MappingProxyType({"end_turn": "End turn", "skip": "Skip wait", "undo": "Undo", "gm_view": "GM view"})
+#: "P prone", ...: each badge a token draws (``theme.CONDITIONS``), in its order, as the help names it
+_BADGES = tuple(f"{letters} {name}" for name, (letters, _) in theme.CONDITIONS.items() if name not in theme.BADGE_SKIP)
 HELP: tuple[tuple[str, str], ...] = (
     ("Controls", "head"),
     ("Creatures act in initiative order: yours is selected when its turn comes", "body"),
@@ -55,8 +57,8 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Numbers on squares: ground height in ft ({falls})", "body"),
     ("Dashed line to the hovered creature: green in sight (or a legal use), red not", "body"),
     ("Ctrl+S: save to {save}     Ctrl+L: load it     Ctrl+Q: quit", "body"),
-    ("Badges: P prone  S surprised  F flat-footed  D downed  U unconscious", "body"),
-    ("Sl slowed  Dz dazzled  B blinded  Fl flying  H hidden  R restrained", "body"),
+    ("Badges: " + "  ".join(_BADGES[:5]), "body"),
+    ("  ".join(_BADGES[5:]), "body"),
     ("Pips under a token: fatigue ({fatigue})", "body"),
     ("?: close this help", "body"),
 )

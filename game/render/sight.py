@@ -58,15 +58,16 @@ from components.events import (
     TurnStarted,
     Unconscious,
 )
+from systems.visibility import VISION_CONDITIONS
 
 #: events that change no creature's sight, whoever they are about: a fall changes only a creature's
 #: height, and a downed or unconscious creature still sees (only the dead are left out of a team's)
-_QUIET = (AttackRolled, CombatStarted, CommandRefused, Damaged, FatigueChanged, Fell, Healed, InitiativeRolled,
-          Landed, Downed, PowerUsed, Revived, RoundEnded, RoundStarted, SaveRolled, ScriptFailed, StoodUp,
-          TurnStarted, Unconscious)
-#: the conditions a creature's own vision reads (``systems.visibility.vision_value``), and the one that
-#: leaves it out of its team's sight (``Battle.visible_squares``; announced as ``Died``)
-SIGHT_CONDITIONS = frozenset({"blinded", "dazzled", "dead"})
+_SIGHT_UNCHANGED = (AttackRolled, CombatStarted, CommandRefused, Damaged, FatigueChanged, Fell, Healed,
+                    InitiativeRolled, Landed, Downed, PowerUsed, Revived, RoundEnded, RoundStarted, SaveRolled,
+                    ScriptFailed, StoodUp, TurnStarted, Unconscious)
+#: the conditions a creature's own vision reads (the rule's own list), and the one that leaves it out of
+#: its team's sight (``Battle.visible_squares``; announced as ``Died``)
+SIGHT_CONDITIONS = VISION_CONDITIONS | {"dead"}
 #: effect id -> the kinds of what it made on the map ("light", "area"): what its end takes away
 Veils = Mapping[int, frozenset[str]]
 
@@ -88,7 +89,7 @@ def changes(event: Any, ours: Callable[[int], bool], veils: Veils | None = None)
     creature is on the team; ``veils``: what each effect made on the map, ``veils_of`` the whole
     record, without which an effect's end may do both). Anything not known to leave it alone may do
     both: an unknown event counted as neither would let a sight stand for moments it did not hold."""
-    if isinstance(event, _QUIET):
+    if isinstance(event, _SIGHT_UNCHANGED):
         return False, False
     if isinstance(event, AreaCreated):  # a light only brightens; fog, smoke or darkness only dims
         return event.what != "light", event.what == "light"

@@ -46,7 +46,7 @@ class UiState:
     save_path: str = ""
     #: an error to show in a box over the map until dismissed (a hot reload that failed)
     error: str = ""
-    #: a replay's position (``game.play.replay_window.Position``), drawn as a timeline; None: no replay
+    #: a replay's position (``game.play.timeline.Position``), drawn as a timeline; None: no replay
     timeline: Any = None
     human_teams: frozenset[str] = frozenset()
     title: str = ""

@@ -11,8 +11,9 @@ from collections.abc import Container, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from components.events import Damaged, Died, Downed, EffectEnded, Landed, PowerUsed, ScriptFailed, Unconscious
+from components.events import Damaged, Died, Downed, Landed, PowerUsed, ScriptFailed, Unconscious
 from components.powers import FALL, OTHER, REACTION, effect_source, source_parts
+from game.battle.naming import effect_powers
 
 #: Events that only add one to a counter of the row.
 _COUNTED: Mapping[type, str] = MappingProxyType({Downed: "downs", Died: "deaths", Unconscious: "unconscious"})
@@ -85,10 +86,7 @@ def tally(battle: Any) -> dict[str, Any]:
     power of the battle dealt (the GM's) is ``other``.
     """
     events = battle.events
-    effects = {effect_source(e["id"]): e["power"] for e in battle.effects()}
-    for event in events:
-        if isinstance(event, EffectEnded):
-            effects[effect_source(event.effect)] = event.power
+    effects = {effect_source(made): power for made, power in effect_powers(battle.effects(), events).items()}
     counts = _Tally({entity: battle.team(entity) for entity in battle.creatures()}, effects, battle.powers)
     silent: set[type] = set()  # kinds that count nothing (a turn started, a roll): most events, skipped
     for event in events:
