@@ -7,6 +7,7 @@ Each frame looks only at the events added since the last one. A ``Spawned`` refr
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
@@ -63,15 +64,16 @@ def token_label(name: str) -> str:
 
 def token_labels(names: dict[int, str]) -> dict[int, str]:
     """Entity -> token label, different for every creature where the names allow: creatures whose
-    last words clash ("West archer", "East archer") get the initials of their words (WA, EA)."""
+    last words clash ("West archer", "East archer") get the initials of their words (WA, EA), where
+    those tell them apart. Initials that clash too are not taken: a knight numbered 3 on each side of
+    18 "Sir Bartholomew ... number N" made every one of the 18 "SB", where "S3" and "S6" (one of each
+    in a team's colour) had told all but the two of a number apart."""
     labels = {e: token_label(name) for e, name in names.items()}
-    clashes: dict[str, int] = {}
-    for label in labels.values():
-        clashes[label] = clashes.get(label, 0) + 1
-    for e, label in labels.items():
-        words = names[e].split()
-        if clashes[label] > 1 and len(words) > 1:
-            labels[e] = "".join(w[:1].upper() for w in words[:2])
+    counts = Counter(labels.values())
+    initials = {e: "".join(w[:1].upper() for w in names[e].split()[:2]) for e, label in labels.items()
+                if counts[label] > 1 and len(names[e].split()) > 1}
+    taken = Counter(label for e, label in labels.items() if e not in initials) + Counter(initials.values())
+    labels.update({e: mark for e, mark in initials.items() if taken[mark] == 1})
     return labels
 
 
