@@ -22,10 +22,11 @@ SIZE = (1100, 700)
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
-def _behind_a_wall(monkeypatch: pytest.MonkeyPatch, power: str, *commands: tuple[Any, ...]
+def _behind_a_wall(monkeypatch: pytest.MonkeyPatch, power: str, *commands: tuple[Any, ...], played: bool = True
                    ) -> tuple[Battle, App, int]:
     """The hero at (1, 5) sees the mage at (3, 1) but not (7, 5) nor (8, 5), behind a wall down column 4
-    from row 4; the mage has ``power`` and, on its turn, gives ``commands`` (``mage`` stands for its id)."""
+    from row 4; the mage has ``power`` and, on its turn (Enter), gives ``commands`` (``mage`` stands for
+    its id); ``played``: the window's clock then runs on until its animations are over."""
     b = Battle(seed=3, width=14, height=7)
     b.spawn("Hero", 1, 5, team="blue", powers=["strike"], initiative_bonus=-200)
     mage = b.spawn("Mage", 3, 1, team="red", powers=[power], initiative_bonus=200)
@@ -39,9 +40,10 @@ def _behind_a_wall(monkeypatch: pytest.MonkeyPatch, power: str, *commands: tuple
     seen = app.ui.team_visible
     assert mage not in app.ui.hidden and not seen[7, 5] and not seen[8, 5] and seen[2, 3]
     app.handle(Key("return"))  # the mage's turn
-    for _ in range(6):
-        app.tick_clock(0.5)
-        app.draw()
+    if played:
+        for _ in range(6):
+            app.tick_clock(0.5)
+            app.draw()
     return b, app, mage
 
 
@@ -59,6 +61,19 @@ def test_a_blink_to_a_square_out_of_sight_does_not_say_where_the_enemy_went(monk
     told, gm = _told(app)
     assert told == ["Round 1: Mage uses Blink somewhere out of sight", "Round 1: Mage goes out of sight"], told
     assert "Round 1: Mage uses Blink at (7, 5)" in gm, gm
+
+
+def test_a_blink_out_of_sight_is_not_drawn_gliding_toward_where_it_went(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The token glided from (3, 1) a third of the way to (7, 5), over squares the team sees, before it
+    went out of sight: which way it went was there to read."""
+    _, app, mage = _behind_a_wall(monkeypatch, "blink", ("use_power", ("mage", "blink"), {"point": (7, 5)}),
+                                  played=False)
+    drawn = []
+    for _ in range(40):
+        app.animate()
+        drawn.append(app.ui.motion.positions.get(mage))
+        app.motion.advance(0.01)
+    assert all(at is None or at == (3.0, 1.0) for at in drawn), drawn
 
 
 def test_a_darkness_aimed_out_of_sight_is_not_placed_by_the_line_of_its_use(monkeypatch: pytest.MonkeyPatch) -> None:
