@@ -49,3 +49,39 @@ def test_long_names_stay_inside_the_side_panel() -> None:
     assert any(s.startswith("Setup:") for s in panel)
     too_wide = [(s, font.size(s)[0]) for s in panel if font.size(s)[0] > SIDEBAR_W - 20]
     assert not too_wide
+
+
+def test_long_numbered_names_on_both_sides_keep_tokens_a_team_can_tell_apart() -> None:
+    """Eighteen knights "Sir Bartholomew ... number N", one of each number on either side: each number's
+    two labels clashed, and the initials that replaced them were "SB" for every knight on the map."""
+    from game.render.feed import token_labels
+
+    names = {e: f"Sir Bartholomew the Long-Named Knight of the {side} Order number {n}"
+             for e, (side, n) in enumerate((side, n) for n in (0, 3, 6) for side in ("Blue", "Red"))}
+    labels = token_labels(names)
+    assert [labels[e] for e in sorted(labels)] == ["S0", "S0", "S3", "S3", "S6", "S6"], labels
+    assert token_labels({1: "West archer", 2: "East archer"}) == {1: "WA", 2: "EA"}  # initials that tell apart
+
+
+def test_long_names_alike_but_for_their_ends_read_apart_in_the_turn_strip() -> None:
+    """Knights named alike but for their number: every chip of the strip, cut at its end, read "Sir
+    Bartholomew the Unreasonably Long-Named Knig..."."""
+    b = Battle(seed=1, width=16, height=12)
+    knight = "Sir Bartholomew the Unreasonably Long-Named Knight of the {} Order number {}"
+    hero = b.spawn(knight.format("Blue", 12), 2, 2, team="blue", initiative_bonus=100, powers=["strike"])
+    b.spawn(knight.format("Blue", 15), 2, 4, team="blue", powers=["strike"])
+    b.spawn(knight.format("Red", 12), 8, 2, team="red", powers=["strike"])
+    b.start_combat()
+    app = App(b, {"blue"}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface((1280, 800)))
+    assert b.current_actor == hero and app.ui.selected == hero
+    drawn = drawn_texts(app)
+    font = window.renderer.texts.fonts["small"]
+    cut = {s for s in drawn if "..." in s}
+    chips = {s for s in cut if s.startswith(("> Sir", "next: Sir", "Sir"))}
+    assert any(s.startswith("> ") and s.endswith("Blue Order number 12") for s in chips), chips
+    assert any(s.startswith("next: ") and s.endswith("Red Order number 12") for s in chips), chips
+    assert any(s.endswith("Blue Order number 15") for s in chips), chips
+    rects = window.renderer.side.chips
+    assert len(rects) == 3 and all(rect.right <= SIDEBAR_W - 10 for rect in rects.values()), rects
+    assert all(font.size(s)[0] <= SIDEBAR_W - 20 for s in chips)

@@ -169,3 +169,44 @@ def test_a_computer_turn_the_team_watched_begin_is_named_though_it_ends_out_of_s
     assert orc in app.ui.hidden and b.current_actor == hero
     assert app.ui.message.startswith("Orc acts"), app.ui.message
     assert "unseen" not in app.ui.message
+
+
+def _refused_move(monkeypatch: pytest.MonkeyPatch) -> tuple[App, int]:
+    """The hit-and-run map with a red spy behind the wall at (8, 4), and the orc in plain sight
+    ordered by the computer to walk onto the spy's square: the battle refuses the order."""
+    from game import ai
+    from game.ai.tactical_turn import Decision
+
+    b, _, orc = strike_and_walk_off()
+    spy = b.spawn("Spy", 8, 4, team="red", powers=["strike"], initiative_bonus=-60)
+    real = ai.decide
+
+    def onto_the_spy(battle: Battle, entity: int, *args: object, **kwargs: object) -> Decision:
+        if entity == orc:
+            return Decision((("move", (orc, 8, 4), {}),), "onto the spy")
+        return real(battle, entity, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ai, "decide", onto_the_spy)
+    app = App(b, {"blue"}, computer_delay=0.5)
+    assert app.ui.shows(orc) and not app.ui.shows(spy)
+    return app, orc
+
+
+def test_a_refused_computer_order_names_no_square_nor_creature_the_team_does_not_see(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The battle's reason for refusing a computer creature's order is its own words: "cannot move to
+    (8, 4): square (8, 4) is taken by another creature" told the person where an enemy out of its
+    sight stands. The status bar says only that the order was refused."""
+    app, orc = _refused_move(monkeypatch)
+    assert app.flow.actor == orc
+    app.tick_clock(0.6)
+    assert "(8, 4)" not in app.ui.message and "taken" not in app.ui.message, app.ui.message
+    assert "Orc waits: the rules refused its order" in app.ui.message, app.ui.message
+
+
+def test_the_gm_view_reads_the_battles_reason_for_a_refused_computer_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    app, orc = _refused_move(monkeypatch)
+    app.handle(Key("g"))
+    app.tick_clock(0.6)
+    assert "Orc cannot move to (8, 4): square (8, 4) is taken by another creature" in app.ui.message, app.ui.message
+    assert "Orc: Orc" not in app.ui.message  # (the reason names the creature itself)

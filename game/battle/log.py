@@ -201,7 +201,7 @@ def _power_used(c: _Context, e: PowerUsed) -> str:  # names only the aim the pow
     if e.target is not None and (data is None or data.single_target):
         return f"{c.name(e.entity)} uses {power} on {c.name(e.target)}"
     if e.point is not None and (data is None or data.takes_point):
-        return f"{c.name(e.entity)} uses {power} at {tuple(e.point)}"
+        return f"{c.name(e.entity)} uses {power}{point_words(e)}"
     return f"{c.name(e.entity)} uses {power}"
 
 
@@ -237,6 +237,12 @@ def _pushed(c: _Context, e: Pushed) -> str:
 def _teleported(c: _Context, e: Teleported) -> str:
     tx, ty = e.to_square
     return f"{c.name(e.entity)} teleports to ({tx}, {ty})"
+
+
+def point_words(e: PowerUsed) -> str:
+    """Where a use was aimed, as its log line says it: a window's fog replaces exactly these words for
+    a use an enemy aimed at a square out of the team's sight."""
+    return f" at {tuple(e.point or ())}"
 
 
 def area_centre_words(e: AreaCreated) -> str:

@@ -367,7 +367,8 @@ class App(Orders):
         seen = actor is not None and self.ui.shows(actor)
         if self.play_round is None and not waiting and self.flow.update(elapsed):
             prompted = self.refresh()
-            line = step_line(self.flow, self.battle.round, lambda e: self.ui.shows(e) or (seen and e == actor))
+            line = step_line(self.flow, self.battle.round, lambda e: self.ui.shows(e) or (seen and e == actor),
+                             sees_all=self.ui.visible is None)
             self._tell(self.status.compose(line, self.motion.clock), prompted)
             self._check_over()
         self.animate()

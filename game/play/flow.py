@@ -63,6 +63,10 @@ class TurnFlow:
         self.began_round = False
         #: the person's creatures whose turns passed in the last step, because they cannot act
         self.passed: list[str] = []
+        #: the line for the last computer turn whose order the battle refused, for a person who does not
+        #: see everything ("": none was refused): the refusal's own words, in ``said``, may name a square
+        #: or a creature the person's team does not see ("cannot move to (8, 4): square (8, 4) is taken")
+        self.refused = ""
 
     def set_battle(self, battle: Any) -> None:
         """Follow another battle (a load): the undo point and the reasons belonged to the old one."""
@@ -123,7 +127,7 @@ class TurnFlow:
         if actor is None or self.human(actor):
             return ""
         name = b.display_name(actor)
-        self.last = actor
+        self.last, self.refused = actor, ""
         said = f"{name} waits"
         if b.can_act(actor):
             policy = ai.policy_of(self.policies, b.team(actor))
@@ -132,7 +136,9 @@ class TurnFlow:
             try:
                 issued = ai.issue(b, decision.commands)
             except (IllegalCommand, UnknownEntity) as err:  # the computer's illegal order: refused, the round goes on
-                issued, said = [], f"{name}: {plain(str(err))}"
+                reason = plain(str(err))
+                issued, said = [], reason if reason.startswith(f"{name} ") else f"{name}: {reason}"
+                self.refused = f"{name} waits: the rules refused its order"
             if issued:
                 said = f"{name} acts"
         else:

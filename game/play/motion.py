@@ -272,6 +272,10 @@ class Motion:
                     t, landed = t + BEAT_S * f, False
                 if isinstance(event, Moved):
                     squares, step = path_of(battle, event), STEP_S * f
+                elif isinstance(event, Teleported) and seen is not None and not seen[event.to_square] \
+                        and not ours(event.entity):
+                    squares, step = (event.from_square,), 0.0  # (gone from where it stood: it glided a
+                    # third of the way toward a square out of the team's sight, which told where it went)
                 else:
                     squares = (event.from_square, event.to_square)
                     step = STEP_S * f * (2 if isinstance(event, Pushed) else 0.5)

@@ -51,7 +51,7 @@ class StatusLine:
         return line
 
 
-def step_line(flow: Any, round_no: int, shows: Callable[[int], bool]) -> str:
+def step_line(flow: Any, round_no: int, shows: Callable[[int], bool], sees_all: bool = True) -> str:
     """What the computer's last step did, in a line: a round begun, or the turn it played (by a
     creature the person does not see: someone unseen), then the person's creatures whose turns passed.
 
@@ -59,12 +59,17 @@ def step_line(flow: Any, round_no: int, shows: Callable[[int], bool]) -> str:
         flow: the window's ``game.play.flow.TurnFlow`` after its step.
         round_no: the battle's round now.
         shows: whether the person may see a creature (fog of war).
+        sees_all: whether the person sees the whole battle (no fog of war, or the GM view): only then
+            does a refused order's line give the battle's reason, which may name a square or a
+            creature out of the team's sight (a refused move "to (8, 4): square (8, 4) is taken by
+            another creature" told the team where it could not see, and that someone stood there).
     """
     if flow.began_round:
         parts = [f"Round {round_no} begins"]
     else:
         last = flow.last
-        parts = [flow.said if last is None or shows(last) else "Someone unseen took a turn"]
+        said = flow.said if sees_all or not flow.refused else flow.refused
+        parts = [said if last is None or shows(last) else "Someone unseen took a turn"]
     parts += flow.passed
     return ". ".join(part for part in parts if part)
 

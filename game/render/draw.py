@@ -108,6 +108,20 @@ def shield(surface: pygame.Surface, centre: tuple[int, int], size: int) -> None:
     pygame.draw.polygon(surface, (20, 40, 80), points, 2)
 
 
+def clipped_middle(text: str, font_: pygame.font.Font, width: int) -> str:
+    """``text`` cut to fit ``width`` pixels in its middle ("..."), keeping its start and its end: a
+    creature's name, whose end tells apart the long names of one kind ("... of the Blue Order number
+    12"); cut at the end, every such knight's chip in the turn strip read alike."""
+    if font_.size(text)[0] <= width:
+        return text
+    for cut in range(1, len(text) + 1):
+        keep = len(text) - cut
+        head, tail = text[:keep - keep // 2].rstrip(), text[len(text) - keep // 2:].lstrip()
+        if font_.size(f"{head}...{tail}")[0] <= width:
+            return f"{head}...{tail}"
+    return "..."
+
+
 def clipped(text: str, font_: pygame.font.Font, width: int) -> str:
     """``text`` cut to fit ``width`` pixels, ending in "..." where it was cut (a line that must stay
     one line: a creature's name, a power's label)."""

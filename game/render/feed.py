@@ -7,13 +7,24 @@ Each frame looks only at the events added since the last one. A ``Spawned`` refr
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from components import Position
-from components.events import CREATURE_FIELDS, AreaCreated, Landed, Moved, Pushed, Spawned, Teleported
-from game.battle.log import area_centre_words, format_events, format_with_notes
+from components.events import (
+    CREATURE_FIELDS,
+    AreaCreated,
+    CommandRefused,
+    Landed,
+    Moved,
+    PowerUsed,
+    Pushed,
+    Spawned,
+    Teleported,
+)
+from game.battle.log import area_centre_words, format_events, format_with_notes, point_words
 from game.battle.log_lines import round_prefix
 from game.battle.naming import display_names
 from game.render.sight import sure_sight, veils_of
@@ -53,15 +64,16 @@ def token_label(name: str) -> str:
 
 def token_labels(names: dict[int, str]) -> dict[int, str]:
     """Entity -> token label, different for every creature where the names allow: creatures whose
-    last words clash ("West archer", "East archer") get the initials of their words (WA, EA)."""
+    last words clash ("West archer", "East archer") get the initials of their words (WA, EA), where
+    those tell them apart. Initials that clash too are not taken: a knight numbered 3 on each side of
+    18 "Sir Bartholomew ... number N" made every one of the 18 "SB", where "S3" and "S6" (one of each
+    in a team's colour) had told all but the two of a number apart."""
     labels = {e: token_label(name) for e, name in names.items()}
-    clashes: dict[str, int] = {}
-    for label in labels.values():
-        clashes[label] = clashes.get(label, 0) + 1
-    for e, label in labels.items():
-        words = names[e].split()
-        if clashes[label] > 1 and len(words) > 1:
-            labels[e] = "".join(w[:1].upper() for w in words[:2])
+    counts = Counter(labels.values())
+    initials = {e: "".join(w[:1].upper() for w in names[e].split()[:2]) for e, label in labels.items()
+                if counts[label] > 1 and len(names[e].split()) > 1}
+    taken = Counter(label for e, label in labels.items() if e not in initials) + Counter(initials.values())
+    labels.update({e: mark for e, mark in initials.items() if taken[mark] == 1})
     return labels
 
 
@@ -87,8 +99,8 @@ class _Mark(NamedTuple):
 
 
 def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arrived: frozenset[int],
-                 unseen_at: frozenset[Place] = frozenset(), out: Sequence[frozenset[int]] | None = None
-                 ) -> list[str]:
+                 unseen_at: frozenset[Place] = frozenset(), out: Sequence[frozenset[int]] | None = None,
+                 sights: Sequence[Any] | None = None, theirs: frozenset[int] = frozenset()) -> list[str]:
     """The team's lines for ``events``: a creature that was out of its sight and walked into it
     (``arrived``) "comes into sight" where its last move ended. A move's own line would name the square
     it set off from and the feet it walked, where the team did not see it; its earlier moves (the
@@ -102,7 +114,15 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
     "comes into sight" where it stepped, is named while it stands there, and "goes out of sight"
     when it steps away: it was someone unseen who struck, though the team watched it strike. One in
     sight before these events and out of it after them is named until it steps out of sight, and
-    "goes out of sight" then."""
+    "goes out of sight" then.
+
+    ``theirs``, the creatures not on the team, with ``sights`` (what the team surely saw before each
+    event, ``game.render.sight.sure_sight``): one of them seen aiming a use at a square the team did not
+    see is told using it "somewhere out of sight" (the log said "uses Blink at (12, 3)" of one that
+    then went out of sight, and "uses Darkness at (8, 5)" before "Area fills 10 ft somewhere out of
+    sight"), and an order of theirs the rules refused is told without the battle's reason, which may
+    name a square or a creature out of sight ("its way steps off a ledge at (7, 4), where another
+    creature stands")."""
     lines: list[str] = []
     run: list[Any] = []
     run_out: frozenset[int] = frozenset()
@@ -130,6 +150,12 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
             centre = area_centre_words(event)  # (a line that would not say it is left out: it could tell where)
             lines.extend(line.replace(centre, " somewhere out of sight")
                          for line in format_events(battle, [event], names) if centre in line)
+        elif isinstance(event, PowerUsed) and event.entity in theirs and sights is not None \
+                and event.point is not None and not sights[i][tuple(event.point)]:
+            flush()
+            aim = point_words(event)
+            lines.extend(line.replace(aim, " somewhere out of sight")
+                         for line in format_events(battle, [event], {**names, **dict.fromkeys(now_out, UNSEEN)}))
         elif isinstance(event, Moved) and event.entity in last:
             if last[event.entity] != i:
                 continue  # (a leg before the one that ends where the team sees it)
@@ -138,9 +164,16 @@ def told_as_seen(battle: Any, events: Sequence[Any], names: dict[int, str], arri
             name = names.get(event.entity) or battle.display_name(event.entity)
             lines.append(f"{round_prefix(event.round)}{name} comes into sight at ({x}, {y})")
         else:
-            run.append(event)
+            run.append(without_reason(event) if isinstance(event, CommandRefused) and event.entity in theirs else event)
     flush()
     return lines
+
+
+def without_reason(event: CommandRefused) -> CommandRefused:
+    """A refused order as a team other than its creature's is told it: what kind of order it was
+    ("move", "use darkness", "stand"), not where to, and not the battle's reason."""
+    command = "move" if event.command.startswith("move") else event.command
+    return replace(event, command=command, reason="the rules refused its order")
 
 
 def out_of_sight(events: Sequence[Any], candidates: frozenset[int], sights: Any,
@@ -286,7 +319,8 @@ class EventFeed:
                 unseen = frozenset(battle.creatures()) - members if team is not None else hidden | arrived
                 arrived = frozenset()
             out = out_of_sight(new, unseen, sights, starting_squares(battle, new, unseen))
-            self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out))
+            theirs = frozenset(battle.creatures()) - members if team is not None else unseen
+            self.seen_lines.extend(told_as_seen(battle, new, self.names, arrived, unseen_at, out, sights, theirs))
         self._trim()
         self._marks.append(_Mark(len(events), self._dropped[0] + len(self.lines),
                                  self._dropped[1] + len(self.seen_lines), events[-1]))

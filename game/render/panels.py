@@ -16,7 +16,7 @@ import pygame
 from components import Rules
 from game.battle.log_lines import Tone, tone_of
 from game.render import theme
-from game.render.draw import Texts, clipped, panel, panel_lines, wrap
+from game.render.draw import Texts, clipped, clipped_middle, panel, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
 from game.render.selected import draw_selected
@@ -236,7 +236,7 @@ class SidePanel:
         standing = alive and battle.can_act(e)
         tag = "> " if e == now else ("next: " if e == after else "")
         # a name too long for a whole row is cut to it: its chip ran off the panel
-        words = clipped(tag + (feed.name(battle, e) if seen else "?"), self.texts.fonts["small"],
+        words = clipped_middle(tag + (feed.name(battle, e) if seen else "?"), self.texts.fonts["small"],
                         side.get_width() - 10 - reserve - 14 - 22)
         label = self.texts(words, "small", theme.TEXT if standing and seen else theme.TEXT_DIM)
         w = label.get_width() + 22
