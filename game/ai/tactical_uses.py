@@ -13,7 +13,7 @@ from components.forecasts import Outcome, ScriptForesight, UseOutcome
 from game.ai.tactical_conditions import condition_worth
 from game.ai.tactical_turn import Choice, Command, Turn, Why
 from systems.geometry import distance_3d_ft
-from systems.power_checks import reach_ft
+from systems.power_checks import touch_ft
 
 
 def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
@@ -169,9 +169,11 @@ def _aiming(turn: Turn, power: Any) -> _Aiming | None:
     user that heals nothing (no aim is worth a forecast)."""
     if power.targets == "self" and power.healing is None:
         return None
-    reach = reach_ft(power, turn.rules)
-    if power.area is not None:
-        reach += power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
+    reach = touch_ft(power, turn.rules)
+    if power.area is not None and power.range_ft is None:
+        # an area spread from the user is tried at creatures up to a square past it too: a cone faced
+        # at the nearest may catch others (the aims the pinned golden logs were played with)
+        reach += turn.rules.square_ft
     return _Aiming(power, power.healing is not None or power.targets in ("ally", "allies"), reach)
 
 
