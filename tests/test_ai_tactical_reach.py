@@ -10,7 +10,7 @@ from game import ai
 from game.ai.tactical_turn import DEFAULT, Turn, longest_reach
 from game.battle.facade import Battle
 from systems.power_checks import reach_ft, touch_ft
-from tests.ai_steps import end_square
+from tests.ai_steps import end_square, moves_and_uses
 
 
 def test_a_melee_power_without_a_range_reaches_one_square_as_the_rules_say():
@@ -55,3 +55,19 @@ def test_far_from_its_foe_it_steps_down_onto_hay_a_drop_no_fall_could_hurt():
     end = end_square(b, me, decision)
     assert end[0] > 2, decision.why
     assert b.forecast_move(me, end).fall is None, decision.why
+
+
+def test_it_aims_a_fireball_short_of_a_foe_past_its_range_for_the_burst_to_catch_it():
+    """A foe 100 ft off is 70 ft away after a 30 ft walk: past the fireball's 60 ft range, yet within
+    its 10 ft burst of a point at 60 ft. The planner tries that point (it tried only the foe's own
+    square and squares past it, all out of range, and so walked up without casting)."""
+    b = Battle(seed=1, width=30, height=5)
+    mage = b.spawn("Mage", 1, 2, team="a", powers=["fireball"], health=12)
+    foe = b.spawn("Foe", 21, 2, team="b", powers=["strike"], health=30)
+    b.start_combat()
+    decision = ai.decide(b, mage, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert [power for power, _ in uses] == ["fireball"], decision.why
+    end = end_square(b, mage, decision)
+    forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"], from_square=end)
+    assert forecast.legal and [t.target for t in forecast.targets] == [foe]

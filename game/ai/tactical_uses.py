@@ -202,15 +202,17 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
                 ) -> list[tuple[int, int]]:
     """Where to try aiming an area from ``square``: at each creature it is meant for, and where two or
     three of them stand close enough for one area to hold them all, between them; a harmful burst
-    also past an enemy, away from a friend it would catch there.
+    also past an enemy, away from a friend it would catch there; a burst with a range also short of
+    one past that range from ``square`` (:func:`_short_of`), as far as the range goes.
 
     A guess at which points are worth a forecast, nothing more: the battle's forecast of each says
     what it would reach. A burst keeps the few that look to hold the most of its targets and the
     fewest friends (by distance to the point), creatures' own squares first among equals.
 
-    Only leaving out ``square`` itself depends on where the user stands: the points and their order
-    are the same for the same power and the same creatures ``near`` (in any order), so they are
-    ranked once a turn (``Turn.points_seen``) and each square takes them less its own.
+    Only leaving out ``square`` itself and the points short of a creature out of range depend on
+    where the user stands: the other points and their order are the same for the same power and the
+    same creatures ``near`` (in any order), so they are ranked once a turn (``Turn.points_seen``) and
+    each square takes them less its own.
     """
     if power.area is None:  # a light, veil or blink a script adds to: no area to hold several, so at each of them
         return sorted({turn.square[c] for c in near} - {square})
@@ -221,7 +223,25 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
     found = [p for p in ranked if p != square]
     if power.range_ft is None or power.area.shape != "burst":
         return found  # a cone or line from here: at each, and at each gap between them
-    return found[: turn.weights.targets]
+    return found[: turn.weights.targets] + _short_of(turn, power, square, near, found)
+
+
+def _short_of(turn: Turn, power: Any, square: tuple[int, int], near: list[int], found: list[tuple[int, int]]
+              ) -> list[tuple[int, int]]:
+    """For a burst with a range, a point short of each creature of ``near`` past that range from
+    ``square``: the square on the way to it as far as the range goes, so that the burst's spread may
+    still catch it (a fireball's 10 ft past its 60 ft); the forecast says whether it does."""
+    span = int(power.range_ft // turn.rules.square_ft)
+    points: list[tuple[int, int]] = []
+    for c in near:
+        (x, y), (tx, ty) = square, turn.square[c]
+        steps = max(abs(tx - x), abs(ty - y))
+        if steps <= span or span <= 0:
+            continue
+        point = (x + round((tx - x) * span / steps), y + round((ty - y) * span / steps))
+        if point != square and point not in found and point not in points:
+            points.append(point)
+    return points
 
 
 def _ranked_points(turn: Turn, power: Any, near: list[int], helps: bool) -> list[tuple[int, int]]:
