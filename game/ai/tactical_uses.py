@@ -305,6 +305,20 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
     return found if found is not None else uses_from_each(turn, [square])[0]
 
 
+def heal_on_the_way(turn: Turn, end: tuple[int, int] | None) -> tuple[Choice, bool] | None:
+    """The best heal (or stand-up) a creature that only closes in this turn could give a friend: from
+    where it stands, before its walk (True), else from ``end``, where the walk ends, after it (False:
+    a downed friend the walk brings within reach); None when neither reaches one, or it heals nothing."""
+    if not any(p.healing is not None for p in turn.powers):
+        return None
+    for square, first in ((turn.here, True), (end, False)):
+        found = [] if square is None else [c for c in uses_from(turn, square)
+                                           if turn.battle.power(c.command[1][1]).healing is not None]
+        if found:
+            return found[0], first
+    return None
+
+
 def uses_from_each(turn: Turn, squares: list[tuple[int, int]]) -> list[list[Choice]]:
     """:func:`uses_from` for each of ``squares``: the battle is asked about all those not weighed yet
     in one call (``Battle.outcomes_each``), since the user's side of a use is the same from each."""
