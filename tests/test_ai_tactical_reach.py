@@ -4,6 +4,7 @@ square, and a drop onto hay that no fall could hurt is a step of the walk."""
 from __future__ import annotations
 
 from components import Movement
+from components.dice import Dice
 from components.powers import AreaShape, Power
 from components.rules import Rules
 from game import ai
@@ -34,7 +35,7 @@ def test_a_ranged_area_reaches_its_range_and_its_spread_past_the_point_as_the_ru
     rules, fireball = b.rules, b.power("fireball")
     assert (fireball.range_ft, fireball.area.radius_ft) == (60, 10)
     assert longest_reach([fireball], rules) == touch_ft(fireball, rules) == 70.0
-    spray = Power("spray", "Spray", "", range_ft=30, area=AreaShape("cone", length_ft=15), damage="1d4")
+    spray = Power("spray", "Spray", "", range_ft=30, area=AreaShape("cone", length_ft=15), damage=Dice.parse("1d4"))
     assert longest_reach([spray], rules) == 45.0
     b.start_combat()
     turn = Turn(b, knight, None, DEFAULT)
