@@ -40,6 +40,19 @@ def reach_ft(power: Power, rules: Rules) -> float:  # a power's reach; distances
     return power.range_ft if power.range_ft is not None else float(rules.square_ft)
 
 
+def touch_ft(power: Power, rules: Rules) -> float:
+    """How far from its user one use of a power can touch a creature, in feet: its reach
+    (:func:`reach_ft`) to the centre of its area, if it has one, and then the area's own spread past
+    that centre (a burst's radius, a cone's or a line's length); an area with no range spreads from
+    the user itself. A fireball of range 60 and radius 10 touches a creature 70 ft away; a 15 ft
+    cone, one 15 ft away. What a planner reads as a power's reach, whoever's it is."""
+    area = power.area
+    if area is None:
+        return reach_ft(power, rules)
+    spread = area.radius_ft if area.shape == "burst" else area.length_ft
+    return spread + (power.range_ft if power.range_ft is not None else 0.0)
+
+
 def known_powers(state: BattleState, user: int) -> list[str]:
     """The powers a creature has: its own, or every power of the battle for a GM's creature."""
     return list(power_ids(state, esper.component_for_entity(user, Abilities)))

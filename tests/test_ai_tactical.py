@@ -214,6 +214,21 @@ def test_far_from_every_enemy_it_still_heals_a_downed_friend_then_closes_in():
     assert moves and b.approach_map(healer)[moves[0]] < b.approach_map(healer)[b.square_of(healer)], decision.why
 
 
+def test_far_from_every_enemy_it_walks_up_to_a_downed_friend_out_of_its_heal_and_then_heals_it():
+    """The friend lies 40 ft off, past the heal's 30 ft, on the way to the enemy: the walk brings it
+    within reach, and the heal comes after the walk (it used to walk on by, healing nobody)."""
+    b = Battle(seed=1, width=40, height=5)
+    healer = b.spawn("priest", 1, 2, team="a", powers=["heal", "strike"], health=12)
+    friend = b.spawn("knight", 9, 2, team="a", powers=["strike"], health=12)
+    b.spawn("orc", 38, 2, team="b", powers=["strike"], health=30)
+    b.start_combat()
+    b.damage(friend, 12)
+    b.tick()
+    decision = ai.decide(b, healer, "tactical")
+    assert [name for name, _, _ in decision.commands] == ["move", "use_power"], decision.why
+    assert moves_and_uses(decision)[1] == [("heal", {"target": friend})], decision.why
+
+
 def test_it_pulls_back_when_about_to_go_down():
     b = Battle(seed=6, width=12, height=8)
     me = b.spawn("archer", 5, 4, team="a", powers=["shoot"], health=10)

@@ -3,13 +3,15 @@ square, and a drop onto hay that no fall could hurt is a step of the walk."""
 
 from __future__ import annotations
 
+from components import Movement
+from components.dice import Dice
 from components.powers import AreaShape, Power
 from components.rules import Rules
 from game import ai
-from game.ai.tactical_turn import longest_reach
+from game.ai.tactical_turn import DEFAULT, Turn, longest_reach
 from game.battle.facade import Battle
-from systems.power_checks import reach_ft
-from tests.ai_steps import end_square
+from systems.power_checks import reach_ft, touch_ft
+from tests.ai_steps import end_square, moves_and_uses
 
 
 def test_a_melee_power_without_a_range_reaches_one_square_as_the_rules_say():
@@ -18,9 +20,26 @@ def test_a_melee_power_without_a_range_reaches_one_square_as_the_rules_say():
     rules = Rules()
     bite = Power("bite", "Bite", "", targets="enemy", damage="1d6")
     burst = Power("roar", "Roar", "", area=AreaShape("burst", radius_ft=15), damage="1d4")
-    assert longest_reach([bite], rules.square_ft) == reach_ft(bite, rules) == 5.0
-    assert longest_reach([bite, burst], rules.square_ft) == 15.0
-    assert longest_reach([], rules.square_ft) == 5.0
+    assert longest_reach([bite], rules) == reach_ft(bite, rules) == 5.0
+    assert longest_reach([bite, burst], rules) == 15.0
+    assert longest_reach([], rules) == 5.0
+
+
+def test_a_ranged_area_reaches_its_range_and_its_spread_past_the_point_as_the_rules_say():
+    """A fireball is centred on a point up to 60 ft away and catches whoever is within 10 ft of it,
+    so it touches a creature 70 ft off: the planner fears a mage's fireball that far (its walk and
+    70 ft), not the 60 ft of its range alone, and a ranged cone its range and its length."""
+    b = Battle(seed=1, width=30, height=5)
+    mage = b.spawn("Mage", 1, 2, team="a", powers=["fireball"], health=12)
+    knight = b.spawn("Knight", 25, 2, team="b", powers=["strike"], health=12)
+    rules, fireball = b.rules, b.power("fireball")
+    assert (fireball.range_ft, fireball.area.radius_ft) == (60, 10)
+    assert longest_reach([fireball], rules) == touch_ft(fireball, rules) == 70.0
+    spray = Power("spray", "Spray", "", range_ft=30, area=AreaShape("cone", length_ft=15), damage=Dice.parse("1d4"))
+    assert longest_reach([spray], rules) == 45.0
+    b.start_combat()
+    turn = Turn(b, knight, None, DEFAULT)
+    assert turn.round_reach(mage) == b.get(mage, Movement).speed_ft + 70.0
 
 
 def test_far_from_its_foe_it_steps_down_onto_hay_a_drop_no_fall_could_hurt():
@@ -37,3 +56,19 @@ def test_far_from_its_foe_it_steps_down_onto_hay_a_drop_no_fall_could_hurt():
     end = end_square(b, me, decision)
     assert end[0] > 2, decision.why
     assert b.forecast_move(me, end).fall is None, decision.why
+
+
+def test_it_aims_a_fireball_short_of_a_foe_past_its_range_for_the_burst_to_catch_it():
+    """A foe 100 ft off is 70 ft away after a 30 ft walk: past the fireball's 60 ft range, yet within
+    its 10 ft burst of a point at 60 ft. The planner tries that point (it tried only the foe's own
+    square and squares past it, all out of range, and so walked up without casting)."""
+    b = Battle(seed=1, width=30, height=5)
+    mage = b.spawn("Mage", 1, 2, team="a", powers=["fireball"], health=12)
+    foe = b.spawn("Foe", 21, 2, team="b", powers=["strike"], health=30)
+    b.start_combat()
+    decision = ai.decide(b, mage, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert [power for power, _ in uses] == ["fireball"], decision.why
+    end = end_square(b, mage, decision)
+    forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"], from_square=end)
+    assert forecast.legal and [t.target for t in forecast.targets] == [foe]

@@ -95,6 +95,7 @@ RENDER_MAY_READ: dict[str, str] = {
     "game.battle.errors": "the two error types a caller may catch",
     "game.battle.validate": "checks of arguments, raising before anything changes",
     "game.battle.validate_whole": "checks of what a caller hands the battle whole (logs, power tables, snapshots)",
+    "game.battle.power_fields": "checks of each field of a power handed to the battle, pure functions",
     "game.battle.copies": "copying plain values",
     "game.battle.logged": "copies of a command's arguments as the log keeps them, pure functions",
     "game.battle.memo": "a planner's remembered answers, kept beside the state",

@@ -23,7 +23,7 @@ import numpy as np
 from components.forecasts import MoveForecast, Threat
 from game.ai.tactical_squares import approach_field, shortlist, ways_round
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, exposure, longest_reach
-from game.ai.tactical_uses import uses_from, uses_from_each
+from game.ai.tactical_uses import heal_on_the_way, uses_from, uses_from_each
 from game.ai.tactical_veils import veil_option
 from systems.actions import walk
 from systems.drops import fall_dice_many, fall_odds, least_hurtful_drop_ft
@@ -347,12 +347,14 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
         walking = _close_in(turn, reserved, field)
         # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain
         flight = None if flown or walking.commands else _flight(turn, reserved, prone)
-        # out of the fight, it may still help a friend in it: heal (or stand up) whoever it reaches first
-        heals = [c for c in uses_from(turn, turn.here) if battle.power(c.command[1][1]).healing is not None] \
-            if any(p.healing is not None for p in turn.powers) else []
-        if heals:
-            walking = _Option(walking.score + heals[0].score, (heals[0].command, *walking.commands),
-                              _joined(heals[0].why, walking.why, "; then "))
+        # out of the fight, it may still help a friend in it: heal (or stand up) whoever it reaches first,
+        # from here, else from where the walk ends (a downed friend the walk brings within reach)
+        heal = heal_on_the_way(turn, walking.commands[-1][1][1:] if walking.commands else None)
+        if heal is not None:  # (``_close_in`` makes one move: where it ends)
+            (choice, first), walk = heal, walking.commands
+            order = (choice.command, *walk) if first else (*walk, choice.command)
+            walking = _Option(walking.score + choice.score, order,
+                              _joined(*((choice.why, walking.why) if first else (walking.why, choice.why)), "; then "))
         return flight if flight is not None and flight.score > walking.score else walking
     moves: list[MoveForecast | None] = [None]
     squares = shortlist(turn, reserved, field)

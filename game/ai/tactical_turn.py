@@ -16,11 +16,12 @@ from typing import Any, NamedTuple
 from components import Conditions, Falling, Movement
 from components.forecasts import ScriptForesight, Threat
 from components.powers import Power
+from components.rules import Rules
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
 from systems.drops import least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
-from systems.power_checks import AT_HAND_SQUARES
+from systems.power_checks import AT_HAND_SQUARES, touch_ft
 from systems.vitals import stands_if_healed
 
 Command = tuple[str, tuple[Any, ...], dict[str, Any]]
@@ -110,13 +111,11 @@ def exposure(threat: Threat) -> str:
     return words
 
 
-def longest_reach(powers: Iterable[Power], square_ft: float) -> float:
-    """The longest reach among ``powers``, in feet: a range, else an area's length or radius (its
-    data), else one square (a melee power's reach, as the rules' ``reach_ft`` says); one square when
-    there is no power."""
-    reach = [p.range_ft if p.range_ft is not None else (p.area.length_ft or p.area.radius_ft if p.area else square_ft)
-             for p in powers]
-    return float(max(reach, default=square_ft))
+def longest_reach(powers: Iterable[Power], rules: Rules) -> float:
+    """The longest reach among ``powers``, in feet, as the rules' ``touch_ft`` measures one (a range
+    and the area past its centre: a fireball's 60 ft and 10 ft burst reach 70; a melee power one
+    square); one square when there is no power."""
+    return float(max((touch_ft(p, rules) for p in powers), default=rules.square_ft))
 
 
 class Turn:
@@ -227,14 +226,14 @@ class Turn:
         if found is None:
             powers = (self.battle.power(i) for i in self.glance[creature].powers)
             found = self.reaches_seen[creature] = longest_reach((p for p in powers if p.damage is not None),
-                                                                self.rules.square_ft)
+                                                                self.rules)
         return found
 
     def reach(self) -> float:
         """The longest reach of the creature's own harmful powers."""
         if self.own_reach is None:
             self.own_reach = longest_reach((p for p in self.powers if p.damage is not None or p.conditions
-                                            or p.push_ft), self.rules.square_ft)
+                                            or p.push_ft), self.rules)
         return self.own_reach
 
     def apart(self, square: tuple[int, int], z: float, friends: bool = False) -> dict[int, float]:

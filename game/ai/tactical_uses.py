@@ -13,7 +13,7 @@ from components.forecasts import Outcome, ScriptForesight, UseOutcome
 from game.ai.tactical_conditions import condition_worth
 from game.ai.tactical_turn import Choice, Command, Turn, Why
 from systems.geometry import distance_3d_ft
-from systems.power_checks import reach_ft
+from systems.power_checks import touch_ft
 
 
 def worth(turn: Turn, odds: Outcome, rounds: int = 1) -> tuple[float, Why]:
@@ -169,9 +169,11 @@ def _aiming(turn: Turn, power: Any) -> _Aiming | None:
     user that heals nothing (no aim is worth a forecast)."""
     if power.targets == "self" and power.healing is None:
         return None
-    reach = reach_ft(power, turn.rules)
-    if power.area is not None:
-        reach += power.area.radius_ft if power.range_ft is not None else max(power.area.length_ft, power.area.radius_ft)
+    reach = touch_ft(power, turn.rules)
+    if power.area is not None and power.range_ft is None:
+        # an area spread from the user is tried at creatures up to a square past it too: a cone faced
+        # at the nearest may catch others (the aims the pinned golden logs were played with)
+        reach += turn.rules.square_ft
     return _Aiming(power, power.healing is not None or power.targets in ("ally", "allies"), reach)
 
 
@@ -200,15 +202,17 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
                 ) -> list[tuple[int, int]]:
     """Where to try aiming an area from ``square``: at each creature it is meant for, and where two or
     three of them stand close enough for one area to hold them all, between them; a harmful burst
-    also past an enemy, away from a friend it would catch there.
+    also past an enemy, away from a friend it would catch there; a burst with a range also short of
+    one past that range from ``square`` (:func:`_short_of`), as far as the range goes.
 
     A guess at which points are worth a forecast, nothing more: the battle's forecast of each says
     what it would reach. A burst keeps the few that look to hold the most of its targets and the
     fewest friends (by distance to the point), creatures' own squares first among equals.
 
-    Only leaving out ``square`` itself depends on where the user stands: the points and their order
-    are the same for the same power and the same creatures ``near`` (in any order), so they are
-    ranked once a turn (``Turn.points_seen``) and each square takes them less its own.
+    Only leaving out ``square`` itself and the points short of a creature out of range depend on
+    where the user stands: the other points and their order are the same for the same power and the
+    same creatures ``near`` (in any order), so they are ranked once a turn (``Turn.points_seen``) and
+    each square takes them less its own.
     """
     if power.area is None:  # a light, veil or blink a script adds to: no area to hold several, so at each of them
         return sorted({turn.square[c] for c in near} - {square})
@@ -219,7 +223,25 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
     found = [p for p in ranked if p != square]
     if power.range_ft is None or power.area.shape != "burst":
         return found  # a cone or line from here: at each, and at each gap between them
-    return found[: turn.weights.targets]
+    return found[: turn.weights.targets] + _short_of(turn, power, square, near, found)
+
+
+def _short_of(turn: Turn, power: Any, square: tuple[int, int], near: list[int], found: list[tuple[int, int]]
+              ) -> list[tuple[int, int]]:
+    """For a burst with a range, a point short of each creature of ``near`` past that range from
+    ``square``: the square on the way to it as far as the range goes, so that the burst's spread may
+    still catch it (a fireball's 10 ft past its 60 ft); the forecast says whether it does."""
+    span = int(power.range_ft // turn.rules.square_ft)
+    points: list[tuple[int, int]] = []
+    for c in near:
+        (x, y), (tx, ty) = square, turn.square[c]
+        steps = max(abs(tx - x), abs(ty - y))
+        if steps <= span or span <= 0:
+            continue
+        point = (x + round((tx - x) * span / steps), y + round((ty - y) * span / steps))
+        if point != square and point not in found and point not in points:
+            points.append(point)
+    return points
 
 
 def _ranked_points(turn: Turn, power: Any, near: list[int], helps: bool) -> list[tuple[int, int]]:
@@ -281,6 +303,20 @@ def uses_from(turn: Turn, square: tuple[int, int]) -> list[Choice]:
     """Every worthwhile legal use of the creature's powers from ``square``, best first."""
     found = turn.uses_seen.get(square)
     return found if found is not None else uses_from_each(turn, [square])[0]
+
+
+def heal_on_the_way(turn: Turn, end: tuple[int, int] | None) -> tuple[Choice, bool] | None:
+    """The best heal (or stand-up) a creature that only closes in this turn could give a friend: from
+    where it stands, before its walk (True), else from ``end``, where the walk ends, after it (False:
+    a downed friend the walk brings within reach); None when neither reaches one, or it heals nothing."""
+    if not any(p.healing is not None for p in turn.powers):
+        return None
+    for square, first in ((turn.here, True), (end, False)):
+        found = [] if square is None else [c for c in uses_from(turn, square)
+                                           if turn.battle.power(c.command[1][1]).healing is not None]
+        if found:
+            return found[0], first
+    return None
 
 
 def uses_from_each(turn: Turn, squares: list[tuple[int, int]]) -> list[list[Choice]]:

@@ -86,7 +86,9 @@ class Extending(BattleCore):
 
     @entry
     def on(self, event_type: type[Event], handler: Callable[[Any, Event], None]) -> None:
-        """Trusted Python: call ``handler(battle, event)`` for each event of this type, during ticks.
+        """Trusted Python: call ``handler(battle, event)`` for each event of this type or a subclass of
+        it, during ticks (``on(Event, ...)`` hears every event; an event's own class's handlers are
+        called first, then those of each class it derives from, each in the order they were added).
 
         For developers only (it runs with the engine's full power); designers use reaction scripts.
         A handler talks back through the public commands, which resolve at the next opportunity. One

@@ -303,9 +303,10 @@ class ScriptHook:
         while self.seen < len(events):
             event = events[self.seen]
             self.seen += 1
-            for handler in self.python_handlers.get(type(event), ()):
-                self.battle.recording.call_handler(handler, self.battle, event)
-                self.battle.make_current()  # the handler may have used another battle: come back
+            for kind in type(event).__mro__:  # its own class's handlers, then each base's (Event: every event)
+                for handler in self.python_handlers.get(kind, ()):
+                    self.battle.recording.call_handler(handler, self.battle, event)
+                    self.battle.make_current()  # the handler may have used another battle: come back
             function = REACTIONS.get(type(event))
             if function is None or not self.reactions:
                 continue

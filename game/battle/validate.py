@@ -225,6 +225,17 @@ def place(state: BattleState, value: object, what: str = "square") -> tuple[int,
     raise IllegalCommand(f"{what} must be a square (x, y), not {shown(value)}")
 
 
+def from_square(state: BattleState, value: object) -> tuple[int, int]:
+    """A square a forecast is asked from, as :func:`place` reads it, that a creature could stand on.
+
+    Why: a forecast from inside a wall answered as if its user stood there (a blow struck from a
+    wall beside the target was legal), where no move could ever put it."""
+    found = place(state, value, "from_square")
+    if state.terrain.walls[found]:
+        raise IllegalCommand(f"from_square {found} is a wall: no creature stands there to use a power from")
+    return found
+
+
 def listed(value: object) -> TypeGuard[Iterable[Any]]:
     """Whether ``value`` is a list of things (any iterable but a string, bytes or a mapping, whose
     iteration would give characters or keys)."""

@@ -21,6 +21,7 @@ from components.events import CommandRefused, PowerUsed
 from components.powers import RESERVED_IDS, Power
 from components.values import shown
 from game.battle.errors import IllegalCommand
+from game.battle.power_fields import field_problem
 from game.battle.validate import flag, label, listed, whole
 from game.scripting import Limits, ScriptHosts
 from systems.caches import MapCaches
@@ -47,7 +48,8 @@ def log_entry(entry: object, what: str) -> tuple[str, tuple[Any, ...], dict[str,
 
 
 def power_table(table: object) -> dict[str, Power]:
-    """A battle's power table, copied: a mapping of power ids to :class:`Power`, each under its own id.
+    """A battle's power table, copied: a mapping of power ids to :class:`Power`, each under its own id
+    and each field of the kind and in the range a power file gives it (:mod:`game.battle.power_fields`).
     Why checked whole, at once: a wrong entry would fail deep inside the first forecast that reads it."""
     if not isinstance(table, Mapping):
         raise IllegalCommand(f"the power table must be a mapping of power ids to powers, not {shown(table)}")
@@ -58,6 +60,9 @@ def power_table(table: object) -> dict[str, Power]:
         if key != power.id:
             raise IllegalCommand(f"the power table holds power {power.id!r} under {shown(key)}: "
                                  "each power goes under its own id")
+        problem = field_problem(power)
+        if problem is not None:
+            raise IllegalCommand(f"the power table's {shown(key)}: {problem}")
         if key in RESERVED_IDS:
             raise IllegalCommand(f"the power table holds a power named {key!r}, a name kept for damage no power "
                                  f"deals ({', '.join(RESERVED_IDS)}): the log and simulate would count the two as one")
