@@ -17,6 +17,7 @@ never touched.
 from __future__ import annotations
 
 import copy
+import functools
 import math
 from statistics import NormalDist
 from typing import Any
@@ -47,6 +48,10 @@ EXACT_OUTCOMES = 4096
 #: that asked only these is remembered with its reads (a move's, a push's or a light's check reads the
 #: map and who stands where, which no read records).
 STABLE_COMMANDS = frozenset({"damage", "heal", "add_condition", "remove_condition"})
+
+
+#: The types a read's answer may hold that no one can change (see ``_kept``).
+_SCALARS = frozenset({int, float, str, bool, type(None)})
 
 
 def quantiles(runs: int) -> tuple[float, ...]:
@@ -82,6 +87,21 @@ def quantile_roll(notation: object, quantile: float) -> int:
         if total >= quantile - 1e-12:
             return value
     return values[-1][0]
+
+
+def _kept(value: Any) -> Any:
+    """A read's answer as a what-if's memo keeps it: a copy that nothing can change under it (a plain
+    scalar is its own; a flat list of scalars, a position or the creatures in an area, a shallow copy,
+    which is a deep one there; anything else a deep copy)."""
+    kind = type(value)
+    if kind is int or kind is str or kind is float or kind is bool:
+        return value
+    if kind is list:
+        for item in value:
+            if type(item) not in _SCALARS:
+                return copy.deepcopy(value)
+        return list(value)
+    return copy.deepcopy(value)
 
 
 def small_fields(event: Event) -> dict[str, Any]:
@@ -157,19 +177,8 @@ class Foreseer:
         self.bridge.ctx = ctx
         for quantile in quantiles(runs):
             asked: list[tuple[str, tuple[Any, ...]]] = []
-
-            def answer(method: str, call: tuple[Any, ...], q: float = quantile,
-                       asked: list[tuple[str, tuple[Any, ...]]] = asked) -> Any:
-                if method != "roll":
-                    return self.answer(method, call, asked, reads_seen)
-                dice = (call[0], q) if isinstance(call[0], str) else None
-                value = self.quantiles.get(dice) if dice is not None else None
-                if value is None:
-                    value = quantile_roll(call[0], q)
-                    if dice is not None and len(self.quantiles) < MEMO_KEYS:
-                        self.quantiles[dice] = value
-                return self.bridge.weighed(value, method, call)
-
+            # (a partial, not a closure: the host calls it on every ctx call, and a partial adds no frame)
+            answer = functools.partial(self.answer, asked=asked, reads=reads_seen, quantile=quantile)
             self.host.call(name, function, args=(ctx, *args), bridge=answer, max_steps=self.host.limits.max_steps)
             found.append(tuple(asked))
         if all(method in STABLE_COMMANDS for run in found for method, _ in run):
@@ -177,6 +186,17 @@ class Foreseer:
                 del self.memo[next(iter(self.memo))]  # the oldest question
             self.memo[key] = [(tuple(reads_seen), tuple(found)), *kept][:MEMO_ANSWERS]
         return tuple(found)
+
+    def _rolled(self, notation: Any, quantile: float) -> int:
+        """What dice ``notation`` roll at ``quantile`` (kept by notation and quantile: a planner asks the
+        same few dice all battle)."""
+        dice = (notation, quantile) if isinstance(notation, str) else None
+        value = self.quantiles.get(dice) if dice is not None else None
+        if value is None:
+            value = quantile_roll(notation, quantile)
+            if dice is not None and len(self.quantiles) < MEMO_KEYS:
+                self.quantiles[dice] = value
+        return value
 
     def same_answer(self, method: str, args: tuple[Any, ...], value: Any) -> bool:
         """Whether a read remembered from an earlier what-if answers the same now."""
@@ -186,13 +206,16 @@ class Foreseer:
             return False
 
     def answer(self, method: str, args: tuple[Any, ...], asked: list[tuple[str, tuple[Any, ...]]],
-               reads: list[tuple[str, tuple[Any, ...], Any]]) -> Any:
+               reads: list[tuple[str, tuple[Any, ...], Any]], quantile: float | None = None) -> Any:
         """The host's bridge for a what-if: a read is answered and noted with its answer; a command
-        is checked as the real one would be and noted, never buffered."""
+        is checked as the real one would be and noted, never buffered. In a power's run (``quantile``
+        given) a roll is read at that quantile (:func:`quantile_roll`), and is no read to note: each
+        run's dice are fixed by its quantile."""
         if method in READS:
+            if quantile is not None and method == "roll":
+                return self.bridge.weighed(self._rolled(args[0], quantile), method, args)
             value = self.bridge.read(method, args)
-            reads.append((method, tuple(args), value if isinstance(value, (int, float, str, bool)) else
-                          copy.deepcopy(value)))  # (a plain answer cannot change under it)
+            reads.append((method, tuple(args), _kept(value)))
         else:  # (the host counts the commands against Limits.max_commands before it asks)
             self.bridge.command(method, args, len(asked))  # refused as the real one would be
             asked.append((method, tuple(args)))

@@ -49,6 +49,9 @@ COMMANDS: Mapping[str, int] = MappingProxyType({
 
 Apply = Callable[[], None]
 
+#: The ctx methods whose calls may weigh more than ``Limits.ctx_call_steps`` (see ``ScriptBridge.weight``).
+WEIGHTED = frozenset({"creatures_in_area", "roll", "create_area", "create_light"})
+
 #: Steps per creature a read that looks at every creature costs (~0.5 us of work each).
 CREATURE_STEPS = 10
 #: Steps per die rolled (1000 dice take ~200 us).
@@ -73,7 +76,8 @@ class ScriptBridge:
         return getattr(self, f"read_{method}")(*args)
 
     def weight(self, method: str, args: tuple[Any, ...]) -> int:
-        """Steps a ctx call that succeeded costs on top of ``Limits.ctx_call_steps`` (0 for most)."""
+        """Steps a ctx call that succeeded costs on top of ``Limits.ctx_call_steps`` (0 for all but
+        :data:`WEIGHTED`)."""
         if method == "creatures_in_area":
             return CREATURE_STEPS * len(self.creatures)
         if method == "roll":
@@ -85,6 +89,8 @@ class ScriptBridge:
     def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:
         """``value`` as a host takes a ctx call's answer: with the steps the call weighs (:meth:`weight`),
         if any. One place for the battle's calls and the what-ifs, so both cost a script the same."""
+        if method not in WEIGHTED:  # (most calls: a script pays this on every one)
+            return value
         weight = self.weight(method, args)
         return Weighed(value, weight) if weight else value
 

@@ -257,11 +257,13 @@ class InProcessHost:
     def _make_forwarder(self, method: str) -> Callable[..., Any]:
         """Builds the Python callable behind ``ctx.<method>``; created once per host."""
 
+        arity, is_command = self._methods[method], method in self._commands  # (fixed for the host's life)
+
         def forward(*args: Any, **kwargs: Any) -> Any:
             state = self._state
             if state is None:  # only reachable if a script kept ctx past its call
                 raise Abort(f"ctx.{method} used outside a call")
-            state.admit(method, self._methods[method], method in self._commands, self.limits, args, kwargs)
+            state.admit(method, arity, is_command, self.limits, args, kwargs)
             return state.relay(method, args)
 
         forward.__name__ = f"ctx_{method}"

@@ -12,10 +12,11 @@ imports the interpreter.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from typing import Any, Final
 
-__all__ = ["SLACK", "arguments_too_large", "dumps", "result_too_large"]
+__all__ = ["SLACK", "arguments_too_large", "dumps", "plain_and_small", "result_too_large"]
 
 #: Envelope bytes allowed on top of ``Limits.max_message_bytes`` for a reply (result) message.
 SLACK: Final = 4096
@@ -48,6 +49,36 @@ def _small(values: Sequence[Any], cap: int) -> bool:
             if not -10**19 < value < 10**19:
                 return False
         elif kind not in _NUMBERS:
+            return False
+    return True
+
+
+#: The ints that may cross (``game.scripting.values.problem``: within 64 bits).
+_INT_MIN: Final = -(2**63)
+_INT_MAX: Final = 2**63 - 1
+
+
+def plain_and_small(values: Sequence[Any], cap: int) -> bool:
+    """Whether ``values`` (a ctx call's arguments) are certainly plain data and certainly a message
+    under ``cap``: few of them, each None, a bool, an int within 64 bits, a finite float or a short
+    string. Then ``values.problem`` finds nothing in them and :func:`arguments_too_large` says None,
+    so a ctx call asks this one question where it would ask both (every ctx call a script makes
+    asks it: a chain lightning's what-if makes a dozen). False says only "not certainly": ask both.
+    """
+    if len(values) > _FEW_ARGUMENTS or cap < _SMALL_MOST:
+        return False
+    for value in values:
+        kind = type(value)
+        if kind is int:
+            if not _INT_MIN <= value <= _INT_MAX:
+                return False
+        elif kind is str:
+            if len(value) > _SHORT_TEXT:
+                return False
+        elif kind is float:
+            if not math.isfinite(value):
+                return False
+        elif value is not None and kind is not bool:
             return False
     return True
 
