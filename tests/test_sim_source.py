@@ -129,3 +129,14 @@ def test_a_recycling_pool_plays_the_file_as_it_was_when_the_run_began(tmp_path: 
                                 max_rounds=5, out_dir=None), on_row=edit_once, progress=False)
     assert edits and edited.failed == 0
     assert edited.table().replace(str(edited_path), "") == clean.table().replace(str(first / "duel.toml"), "")
+
+
+def test_a_swept_reaction_is_carried_to_the_workers_too(tmp_path: Path) -> None:
+    """A scenario override naming a script the file does not (``creatures.x.reactions``) is read when
+    its variant is checked; its battles read that text, not the disk."""
+    scenario = _folder(tmp_path)
+    (tmp_path / "scripts" / "rally.star").write_text("def on_downed(ctx, event):\n    pass\n", encoding="utf-8")
+    config = SimConfig(scenario=str(scenario), battles=2, seed=5, max_rounds=3, chunk_size=1,
+                       sets=(("creatures.x.reactions", ([], ["rally.star"])),))
+    rows = _rows(config, after_check=(tmp_path / "scripts" / "rally.star").unlink)
+    assert len(rows) == 4 and not any(error for _, _, _, error, _ in rows)

@@ -91,8 +91,8 @@ class WorkerContext:
         self.templates: dict[tuple[str, ...], ScenarioTemplate] = {}
         #: the run's scenario as its parent read it (see :meth:`pin`), None: read from the disk
         self.source: ScenarioSource | None = None
-        #: the scripts a sweep's ``powers.ID.script`` read while its variants were checked
-        self.swept_scripts: dict[str, str] = {}
+        #: the scripts the variants read while they were checked (a swept ``reactions`` or ``powers.ID.script``)
+        self.variant_scripts: dict[str, str] = {}
         self._threads = threading.local()
         self._hosts: list[ScriptHosts] = []
         self._closer = weakref.finalize(self, _close_all, self._hosts)
@@ -135,7 +135,7 @@ class WorkerContext:
         """The scenario at ``path`` as this context read it, with the scripts its sweep read: what its
         workers are to build from (:meth:`pin`)."""
         scenario = self.scenario_for(path, ())
-        files = scenario.files.with_scripts(self.swept_scripts)
+        files = scenario.files.with_scripts(self.variant_scripts)
         return ScenarioSource(path, scenario.text, files.as_json(), scenario.trusted)
 
     def trusts(self, scenario: Scenario) -> bool:
@@ -222,12 +222,13 @@ class WorkerContext:
         """
         power_overrides, scenario_overrides = split_overrides(overrides)
         scenario = self.scenario_for(path, scenario_overrides)
+        self.variant_scripts.update(scenario.files.scripts)  # (a swept reaction's, which the file's load did not read)
         powers = self.powers_for(power_overrides, scenario)
         if powers is not None:  # a swept script is read, parsed and checked as the file's own are
             reads = ScriptReads()
             check_script_overrides(power_overrides, powers, scenario.source, scenario.script_dir,
                                    self.trusts(scenario), reads)
-            self.swept_scripts.update(reads.read)
+            self.variant_scripts.update(reads.read)
             # and a swept area as the file's own are (a burst of 10,000 ft for every creature)
             found = scenario_area_problem(scenario, powers)
             if found:
