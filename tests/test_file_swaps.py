@@ -22,14 +22,24 @@ def test_a_path_swapped_for_a_fifo_after_its_check_is_refused_without_blocking(
     # the check ran while the path was still a regular file; the swap came after it
     monkeypatch.setattr(files, "file_problem", lambda path, limit: None)
     # A writer, so that a reader blocked in open() (as the old read was) is let go and reads nothing,
-    # instead of hanging the test: the old read returned b"", the new one refuses before reading.
-    writer = threading.Thread(target=lambda: os.close(os.open(fifo, os.O_WRONLY)), daemon=True)
+    # instead of hanging the test: the old read returned b"", the new one refuses before reading. It
+    # opens without blocking, again until told to stop: it never waits for a reader that may not come.
+    stop = threading.Event()
+
+    def write_once_read() -> None:
+        while not stop.is_set():
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:  # ENXIO: nobody has it open for reading yet
+                stop.wait(0.001)
+
+    writer = threading.Thread(target=write_once_read, daemon=True)
     writer.start()
     try:
         with pytest.raises(UnreadableFile, match="not a regular file"):
             read_bounded(fifo, 1024)
     finally:
-        os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))  # lets the writer's open through, if it waits
+        stop.set()
         writer.join()
 
 
