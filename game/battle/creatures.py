@@ -26,6 +26,7 @@ from components import (
 )
 from components.commands import ChangeFatigue, GrantCondition, Heal, Hit, Move, RevokeCondition, Stand
 from components.events import Spawned
+from components.values import shown
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.naming import lone_team, numbered
@@ -96,7 +97,7 @@ class Creatures(BattleCore):
         speed_ft = state.rules.speed_ft if speed is None else validate.speed(speed, state.rules, name)
         for power_id in powers:
             if power_id not in state.powers:
-                raise IllegalCommand(f"cannot spawn {name!r}: unknown power {power_id!r}")
+                raise IllegalCommand(f"cannot spawn {name!r}: unknown power {shown(power_id)}")
         try:
             ground = float(terrain.ground[square])
             position = Position(square[0], square[1], ground if z is None else max(z, ground))

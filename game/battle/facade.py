@@ -95,7 +95,7 @@ class Battle(Tactics, MapCommands, Turns, Extending):
         for index, logged in enumerate(commands, start=first):
             name, args, kwargs = validate_whole.log_entry(logged, f"the log's entry {index}")
             if not self.is_command(name):
-                raise IllegalCommand(f"the log names {name!r}, which is not a battle command")
+                raise IllegalCommand(f"the log names {shown(name)}, which is not a battle command")
             wrong = self.call_problem(name, args, kwargs, signatures)
             if wrong:
                 raise IllegalCommand(f"the log's entry {index}: {wrong}")

@@ -13,6 +13,7 @@ import numpy as np
 
 from components import Area, Conditions, Creature, Light, Position, Visibility
 from components.terrain import BLOCK_NAMES, Blocks
+from components.values import shown
 from game.battle import validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
@@ -95,7 +96,7 @@ class MapCommands(BattleCore):
         for name in stops:
             if name not in BLOCK_NAMES or name == "cover":
                 raise IllegalCommand(f"terrain blocks some of {', '.join(n for n in BLOCK_NAMES if n != 'cover')},"
-                                     f" not {name!r}")
+                                     f" not {shown(name)}")
             flags |= BLOCK_NAMES[name]
         if cover if cover is not None else bool(flags & Blocks.MOVEMENT):
             flags |= Blocks.COVER
@@ -149,7 +150,7 @@ class MapCommands(BattleCore):
         made = validate.whole(made, f"{article} {what} id (what add_{what} returned)")
         held = self.state.terrain.lights if what == "light" else self.state.terrain.areas
         if made not in held:
-            raise IllegalCommand(f"no {what} with id {made!r}")
+            raise IllegalCommand(f"no {what} with id {shown(made)}")
         for effect_id, effect in self.state.effects.items():
             if made in (effect.lights if what == "light" else effect.areas):
                 raise IllegalCommand(f"{what} {made} is part of effect {effect_id} ({effect.power}, used by "

@@ -17,7 +17,7 @@ import esper
 from components import Conditions, Fatigue, Health
 from components.commands import EndCombat, StartCombat
 from components.events import CommandRefused, TurnStarted
-from components.values import Bound
+from components.values import Bound, shown
 from game.battle import validate, validate_whole
 from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.world import BattleCore, command, entry
@@ -274,7 +274,9 @@ class Turns(BattleCore):
         try:
             signature.bind(None, *args, **kwargs)
         except TypeError as err:
-            return f"{name} cannot take the arguments {list(args)!r} {dict(kwargs)!r}: {err}"
+            why = str(err)  # (it names an unexpected keyword, whatever its length: clipped as shown() clips)
+            why = why if len(why) <= 120 else f"{why[:117]}..."
+            return f"{name} cannot take the arguments {shown(list(args))} {shown(dict(kwargs))}: {why}"
         return None
 
     @classmethod
@@ -288,7 +290,7 @@ class Turns(BattleCore):
                 return None
             return 'a recorded refusal is ["refused", [its reason], {}]'
         if not cls.is_command(name) or name in NOT_ORDERS:
-            return f"a recorded order names {name!r}, which is not a battle command a turn may give"
+            return f"a recorded order names {shown(name)}, which is not a battle command a turn may give"
         return cls.call_problem(name, args, kwargs, signatures)
 
     def _turn_orders(self, actor: int, controller: Controller | None, recorded: Iterable[list[Any]]) -> None:

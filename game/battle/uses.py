@@ -14,6 +14,7 @@ import numpy as np
 from components import Conditions, Position
 from components.commands import EndEffect, UsePower
 from components.powers import Power, source_parts
+from components.values import shown
 from game.battle import orders, validate
 from game.battle.errors import IllegalCommand
 from game.battle.world import BattleCore, command, entry
@@ -41,7 +42,7 @@ class PowerUses(BattleCore):
             return self.state.powers[power_id]
         except (KeyError, TypeError):
             known = ", ".join(sorted(self.state.powers))
-            raise IllegalCommand(f"unknown power {power_id!r}; known: {known}") from None
+            raise IllegalCommand(f"unknown power {shown(power_id)}; known: {known}") from None
 
     def aim_point(self, point: object) -> tuple[int, int]:
         """A point a power is aimed at, checked against the grid as every square a query takes (a pair: a
@@ -117,7 +118,7 @@ class PowerUses(BattleCore):
         user = self.check(user)
         effect = self.state.effects.get(effect_id)
         if effect is None or effect.user != user:
-            raise IllegalCommand(f"{validate.label(user)} has no ongoing effect {effect_id!r}")
+            raise IllegalCommand(f"{validate.label(user)} has no ongoing effect {shown(effect_id)}")
         if not effect.can_end_early:
             raise IllegalCommand(f"{self.power(effect.power).name} cannot be ended early")
         conditions = esper.component_for_entity(user, Conditions)

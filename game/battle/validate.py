@@ -29,7 +29,7 @@ def creature_id(entity: object, known: set[int]) -> int:
         return entity  # the common case, first: this is on every query's path
     if isinstance(entity, bool) or not isinstance(entity, (int, np.integer)) \
             or int(entity) not in known or not esper.has_component(int(entity), Creature):
-        raise UnknownEntity(f"no creature with id {entity!r} in this battle")
+        raise UnknownEntity(f"no creature with id {shown(entity)} in this battle")
     return int(entity)
 
 
@@ -47,7 +47,7 @@ def granted(entity: int, condition: str, source: str | None) -> None:
         return  # (the dead are a record: whatever is asked of them is taken, and changes nothing)
     holders = f" (granted by {', '.join(repr(s) for s in sorted(sources))})" if sources else \
         " (it has it, but from its state: light, fatigue, surprise)" if condition in conditions.active else ""
-    by = "" if source is None else f" by {source!r}"
+    by = "" if source is None else f" by {shown(source)}"
     raise IllegalCommand(f"cannot remove {condition!r} from {label(entity)}: no grant of it{by}{holders}")
 
 
@@ -77,13 +77,13 @@ def within(value: object, bound: Bound, what: str) -> int:
 def condition_name(condition: object) -> str:
     """A condition that can be granted or removed (derived ones follow from Health and Fatigue)."""
     if not isinstance(condition, str):
-        raise IllegalCommand(f"a condition is a name, not {condition!r}")
+        raise IllegalCommand(f"a condition is a name, not {shown(condition)}")
     name = condition.strip().lower()
     if name in DERIVED_CONDITIONS:
         raise IllegalCommand(f"{name!r} follows from Health and Fatigue and cannot be granted or removed")
     if name not in GRANTABLE_CONDITIONS:
         known = ", ".join(sorted(GRANTABLE_CONDITIONS))
-        raise IllegalCommand(f"unknown condition {condition!r}: expected one of {known}")
+        raise IllegalCommand(f"unknown condition {shown(condition)}: expected one of {known}")
     return name
 
 
@@ -98,7 +98,7 @@ def direction(value: object) -> tuple[int, int] | None:
             and tuple(value) != (0, 0):
         return int(value[0]), int(value[1])
     raise IllegalCommand(f"a direction is a compass point ({', '.join(COMPASS)}) or a step (dx, dy) of whole "
-                         f"numbers in -1024..1024, not both 0; not {value!r}")
+                         f"numbers in -1024..1024, not both 0; not {shown(value)}")
 
 
 # ------------------------------------------------------------------ plain values a caller passes in

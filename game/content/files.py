@@ -79,6 +79,11 @@ def file_problem(path: str | Path, limit: int) -> str | None:
         info = os.stat(path)
     except OSError as err:
         return f"cannot read the file: {err.strerror or err}"
+    return _kind_problem(info, limit)
+
+
+def _kind_problem(info: os.stat_result, limit: int) -> str | None:
+    """Why a file with this ``stat`` is not a regular file of at most ``limit`` bytes, or None."""
     if not stat.S_ISREG(info.st_mode):
         return "not a regular file (a directory, device or pipe cannot be read as data)"
     if info.st_size > limit:
@@ -89,6 +94,10 @@ def file_problem(path: str | Path, limit: int) -> str | None:
 def read_bounded(path: str | Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes.
 
+    The file is checked again once it is open, on what was opened: a path swapped for a FIFO between
+    the check and the open (a file changed between load and use) would otherwise block the open for
+    ever, so it is opened without blocking and its kind asked of the open file.
+
     Raises:
         UnreadableFile: missing, a directory, a device or pipe, or larger than ``limit``.
     """
@@ -96,10 +105,17 @@ def read_bounded(path: str | Path, limit: int) -> bytes:
     if problem is not None:
         raise UnreadableFile(problem)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as err:
         raise UnreadableFile(f"cannot read the file: {err.strerror or err}") from None
+    with os.fdopen(descriptor, "rb") as handle:
+        try:
+            problem = _kind_problem(os.fstat(descriptor), limit)
+            if problem is not None:
+                raise UnreadableFile(problem)
+            data = handle.read(limit + 1)
+        except OSError as err:
+            raise UnreadableFile(f"cannot read the file: {err.strerror or err}") from None
     if len(data) > limit:
         raise UnreadableFile(f"the file grew past {limit} bytes while being read")
     return data

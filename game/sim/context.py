@@ -11,6 +11,7 @@ makes its own to check variants before any battle, and a test that plays battles
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import weakref
@@ -20,8 +21,9 @@ from typing import Any
 from components.powers import Power
 from game.battle.reactions import new_hosts
 from game.content.powers import apply_power_overrides
+from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_script_overrides
-from game.content.scenario import Scenario, load_scenario
+from game.content.scenario import Scenario, load_scenario, load_scenario_text
 from game.content.scenario_costs import scenario_area_problem
 from game.content.toml_values import with_overrides
 from game.scripting import ScriptHosts
@@ -51,6 +53,22 @@ def _close_all(hosts: list[ScriptHosts]) -> None:
     hosts.clear()
 
 
+@dataclasses.dataclass(frozen=True)
+class ScenarioSource:
+    """A run's scenario as the parent read it: its text, the texts of its power files and of every
+    script it and its sweep read (``RecordedFiles.as_json``), and whether its scripts may run in-process.
+
+    Workers build their battles from these texts, never from the disk: a pool worker, a recycled one
+    or a Dask worker that read the file itself read it when it started, so a scenario, power file or
+    script edited (or deleted) while a run went on made one run play two scenarios, unchecked.
+    """
+
+    path: str
+    text: str
+    files: dict[str, dict[str, str]]
+    trusted: bool
+
+
 def _key(*parts: Any) -> str:
     """A cache key for override values, lists included (they are not hashable)."""
     return json.dumps(parts, default=repr)
@@ -71,6 +89,10 @@ class WorkerContext:
         self.scenarios: dict[str, Scenario] = {}
         self.powers: dict[str, dict[str, Power] | None] = {}
         self.templates: dict[tuple[str, ...], ScenarioTemplate] = {}
+        #: the run's scenario as its parent read it (see :meth:`pin`), None: read from the disk
+        self.source: ScenarioSource | None = None
+        #: the scripts the variants read while they were checked (a swept ``reactions`` or ``powers.ID.script``)
+        self.variant_scripts: dict[str, str] = {}
         self._threads = threading.local()
         self._hosts: list[ScriptHosts] = []
         self._closer = weakref.finalize(self, _close_all, self._hosts)
@@ -94,8 +116,27 @@ class WorkerContext:
 
     @property
     def trusted(self) -> bool | None:
-        """What to pass as ``trusted`` to loaders and builders: True in a sandbox, else None (ask the file)."""
-        return True if self.sandboxed else None
+        """What to pass as ``trusted`` to loaders and builders: True in a sandbox, else the pinned
+        source's trust (the file's, as the parent found it), else None (ask the file)."""
+        if self.sandboxed:
+            return True
+        return self.source.trusted if self.source is not None else None
+
+    def pin(self, source: ScenarioSource | None) -> None:
+        """Build the battles of ``source.path`` from ``source``'s texts from now on (a worker is handed
+        its run's with each task); a different source empties every cache, which may hold another's."""
+        if source != self.source:
+            self.scenarios.clear()
+            self.powers.clear()
+            self.templates.clear()
+            self.source = source
+
+    def source_of(self, path: str) -> ScenarioSource:
+        """The scenario at ``path`` as this context read it, with the scripts its sweep read: what its
+        workers are to build from (:meth:`pin`)."""
+        scenario = self.scenario_for(path, ())
+        files = scenario.files.with_scripts(self.variant_scripts)
+        return ScenarioSource(path, scenario.text, files.as_json(), scenario.trusted)
 
     def trusts(self, scenario: Scenario) -> bool:
         """Whether ``scenario``'s scripts run in-process here: always in a sandbox, else as the file says."""
@@ -115,9 +156,21 @@ class WorkerContext:
             # a variant is the file's scenario (loaded once, here too) with its overrides, whose check
             # reuses what the file's load parsed: a sweep of 1,000 values does not read it 1,000 times
             scenario = self.scenario_for(path, ()).with_overrides(dict(overrides)) if overrides \
-                else load_scenario(path, trusted=self.trusted)
+                else self._loaded(path)
+            if self.source is not None and self.source.path == path:
+                # every script the parent read is the battles' to read (a sweep's too, which no load reads)
+                every = scenario.files.with_scripts(self.source.files["scripts"])
+                scenario = dataclasses.replace(scenario, files=every)
             self.scenarios[key] = scenario
         return scenario
+
+    def _loaded(self, path: str) -> Scenario:
+        """The scenario at ``path``: from the pinned source's texts when it is that file, else read from disk."""
+        source = self.source
+        if source is None or source.path != path:
+            return load_scenario(path, trusted=self.trusted)
+        return load_scenario_text(source.text, path, path=path, trusted=self.trusted,
+                                  recorded=RecordedFiles.from_json(source.files))
 
     def powers_for(self, overrides: Overrides, scenario: Scenario | None = None) -> dict[str, Power] | None:
         """The power table for these power overrides of the scenario's powers (None: the scenario's
@@ -132,7 +185,8 @@ class WorkerContext:
         if key not in self.powers:
             if len(self.powers) > CACHE_ENTRIES:
                 self.powers.clear()
-            self.powers[key] = apply_power_overrides(overrides, scenario.library, scenario.script_dir) \
+            self.powers[key] = apply_power_overrides(overrides, scenario.library, scenario.script_dir,
+                                                     check_scripts=not scenario.recorded) \
                 if scenario is not None else apply_power_overrides(overrides)
         return self.powers[key]
 
@@ -168,10 +222,13 @@ class WorkerContext:
         """
         power_overrides, scenario_overrides = split_overrides(overrides)
         scenario = self.scenario_for(path, scenario_overrides)
+        self.variant_scripts.update(scenario.files.scripts)  # (a swept reaction's, which the file's load did not read)
         powers = self.powers_for(power_overrides, scenario)
         if powers is not None:  # a swept script is read, parsed and checked as the file's own are
+            reads = ScriptReads()
             check_script_overrides(power_overrides, powers, scenario.source, scenario.script_dir,
-                                   self.trusts(scenario))
+                                   self.trusts(scenario), reads)
+            self.variant_scripts.update(reads.read)
             # and a swept area as the file's own are (a burst of 10,000 ft for every creature)
             found = scenario_area_problem(scenario, powers)
             if found:

@@ -2,7 +2,8 @@
 
 Drawn with matplotlib's Agg backend (no display, never pygame) and written atomically as every
 output is. Every text in them is drawn as written: team names and swept values come from a
-scenario file and the command line, and matplotlib would read ``$...$`` in one as a formula.
+scenario file and the command line, and matplotlib would read ``$...$`` in one as a formula; only a
+character the font has no glyph for (an emoji) is spelt as its escape, ``\\U0001f43a``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats
     one line per combination of the other swept keys) and ``rounds.png`` (rounds per battle, a draw at
     ``max_rounds`` counted at the cap).
 
-    Every text is drawn as it is written: team names and swept values come from a scenario file and
+    Every text is drawn as it is written (but for a character the font has no glyph for, spelt as its
+    escape): team names and swept values come from a scenario file and
     the command line, and matplotlib would read ``$...$`` in one as a formula (``"$\\frac{$"`` raised
     deep inside the drawing, and the run lost its table and summary with it)."""
     import matplotlib
@@ -156,9 +158,25 @@ def _plot_rounds(axis: Any, variants: Sequence[VariantStats], max_rounds: int | 
     axis.grid(alpha=0.3)
 
 
+def _drawable(fig: Any) -> None:
+    """Spell every character of the figure's texts that its font has no glyph for as its escape
+    (``\\U0001f43a``): a team named with an emoji was drawn as an empty box, two such teams' panels
+    alike, and matplotlib printed a warning naming this module for each missing glyph."""
+    from matplotlib.font_manager import FontProperties, findfont, get_font
+    from matplotlib.text import Text
+
+    font = get_font(findfont(FontProperties()))
+    for text in fig.findobj(Text):
+        shown = text.get_text()
+        if not shown.isascii():
+            text.set_text("".join(c if c.isascii() or font.get_char_index(ord(c)) else
+                                  c.encode("unicode_escape").decode("ascii") for c in shown))
+
+
 def _save(plt: Any, fig: Any, path: Path) -> Path:
     """Write a figure as PNG and free it (pyplot keeps every open figure otherwise). Rendered to bytes
     and written atomically, as every output is: a symlink at ``path`` is replaced, never written through."""
+    _drawable(fig)
     fig.tight_layout()
     png = io.BytesIO()
     try:

@@ -40,7 +40,7 @@ from game.content.atomic import atomic_write, replacing
 from game.content.scenario import Scenario
 from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
-from game.sim.context import Overrides, WorkerContext
+from game.sim.context import Overrides, ScenarioSource, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
 from game.sim.flags import one_line
 from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, holding, remove_stale_replays, remove_unwritten
@@ -118,8 +118,9 @@ def chunk_sizes(config: SimConfig, total: int, workers: int) -> Iterator[int]:
 
 
 def chunks_of(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Sequence[Overrides],
-              replay_dir: str | None, sizes: Iterator[int]) -> Iterator[Chunk]:
-    """The run's tasks: each variant's battles in order, cut into chunks of the ``sizes`` in turn."""
+              replay_dir: str | None, sizes: Iterator[int], source: ScenarioSource | None = None) -> Iterator[Chunk]:
+    """The run's tasks: each variant's battles in order, cut into chunks of the ``sizes`` in turn, each
+    with the ``source`` its worker builds from (None: the file on disk)."""
     for index, overrides in enumerate(variants):
         start = 0
         while start < len(seeds):
@@ -127,7 +128,7 @@ def chunks_of(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Seq
             yield Chunk(index, str(config.scenario), overrides, tuple(seeds[start:end]), config.policy,
                         config.max_rounds, config.hook, replay_dir and f"{replay_dir}/variant-{index}",
                         config.only_seeds is not None,
-                        config.strict_scripts, config.battle_seconds)
+                        config.strict_scripts, config.battle_seconds, source=source)
             start = end
 
 
@@ -155,7 +156,14 @@ def _csv_powers(known: Sequence[str], scenarios: Sequence[Scenario], hook: str |
 
 
 def check_config(config: SimConfig) -> list[Scenario]:
-    """The scenario of every variant, checked in this process before any worker starts.
+    """The scenario of every variant, checked in this process before any worker starts (see :func:`checked`)."""
+    return checked(config)[0]
+
+
+def checked(config: SimConfig) -> tuple[list[Scenario], ScenarioSource]:
+    """The scenario of every variant, checked in this process before any worker starts, and the
+    texts it was read from (the scenario's, its power files' and every script's), which the workers
+    build every battle from: a file edited during the run changes none of its battles.
 
     Raises:
         ScenarioError / ValueError: an unknown policy or engine, a scenario or override that cannot be used,
@@ -175,7 +183,7 @@ def check_config(config: SimConfig) -> list[Scenario]:
             problem = team_column_problem(team)
             if problem:
                 raise ValueError(f"{config.scenario}: teams.{team}: {problem}: rename the team")
-    return scenarios
+    return scenarios, context.source_of(str(config.scenario))
 
 
 class _Collector:
@@ -320,7 +328,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     Raises:
         ScenarioError / ValueError: a scenario or override that cannot be used, before any battle.
     """
-    scenarios = check_config(config)
+    scenarios, source = checked(config)
     variants = config.variants()
     teams = tuple(scenarios[0].teams)
     known = tuple(sorted(_powers_used(scenarios)))  # the power table lists each, used or not
@@ -331,9 +339,9 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         out_dir = _ready_out(config, held)
         replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
         workers = config.workers or default_workers()
-        played = _play(config, chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers)),
-                       total, stats, _csv_powers(known, scenarios, config.hook), out_dir, on_row, progress,
-                       lambda: _engine(config, workers, executor))
+        chunks = chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers), source)
+        played = _play(config, chunks, total, stats, _csv_powers(known, scenarios, config.hook), out_dir, on_row,
+                       progress, lambda: _engine(config, workers, executor))
         collect = played.collect
         collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
         result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,

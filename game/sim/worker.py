@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from game.ai import DEFAULT_POLICY
-from game.sim.context import Overrides, WorkerContext
+from game.sim.context import Overrides, ScenarioSource, WorkerContext
 from game.sim.runner import blank_row, run_battle
 
 #: Address space a pool worker may use; a battle needs about 200 MiB, a runaway script far more.
@@ -36,7 +36,8 @@ class Chunk:
 
     Attributes:
         variant: index of the variant in the sweep.
-        path: the scenario file (workers load it themselves; a path is cheaper to ship than a world).
+        path: the scenario file (its folder finds nothing: the texts come in ``source``; a world is
+            dearer to ship than the texts, which the worker parses once).
         overrides: the variant's ``(key, value)`` overrides, scenario and power keys together.
         battles: ``(battle index, seed)`` pairs.
         policy: the AI policy: one for every team, or per team (as ``SimConfig.policy``).
@@ -49,6 +50,8 @@ class Chunk:
             the pool reports it as failed with its seed (a hostile script can spin inside one
             builtin call where no step budget sees it); elsewhere (Dask) it fails after the first
             round that ends past it.
+        source: the scenario as the parent read it (its text, power files and scripts): the worker builds
+            from it, not from ``path`` on the disk, which may have been edited since (None: the disk).
         started_file: a file (made by the scheduler for a battle run alone after a worker died) in
             which the worker writes when the battle started and whether its watchdog was armed, so
             that a death can be told as the watchdog's or as a crash (see :func:`death_reason`).
@@ -66,6 +69,7 @@ class Chunk:
     strict_scripts: bool = False
     battle_seconds: float = 60.0
     started_file: str | None = None
+    source: ScenarioSource | None = None
 
     def split(self) -> list[Chunk]:
         """One chunk per battle: to find which battle killed a worker."""
@@ -80,6 +84,7 @@ def run_chunk(chunk: Chunk, context: WorkerContext | None = None) -> list[dict[s
     that ends past it, so the flag bounds every engine's battles.
     """
     context = context or WorkerContext()
+    context.pin(chunk.source)
     rows = []
     for index, seed in chunk.battles:
         if chunk.started_file is not None:
