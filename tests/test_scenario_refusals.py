@@ -130,3 +130,19 @@ def test_a_number_out_of_range_is_shown_by_its_value_and_a_wrong_kind_is_named(w
     with pytest.raises(ScenarioError, match=rf"a\.toml: lights\[0\]\.radius_ft: expected a number in 0\.\.10000 ft, "
                                             rf"{said}"):
         load_scenario_text(ambush.replace("radius_ft = 15", f"radius_ft = {written}", 1), "a.toml")
+
+
+def test_a_creature_key_longer_than_a_power_id_is_refused_naming_the_key() -> None:
+    """A key is a name for overrides and the default name on the map: a stranger's key of 3,000,000
+    characters loaded, and headless play then never drew its first picture (the window cut the name to
+    its chip one character at a time). Keys are 1 to 64 characters, as power ids are."""
+    first = re.search(r'^key = "([^"]+)"', LEDGE, re.MULTILINE)
+    assert first, "ledge.toml names its creatures by key"
+    for length, refused in ((64, False), (65, True), (3_000_000, True)):
+        text = LEDGE.replace(f'key = "{first.group(1)}"', f'key = "{"k" * length}"', 1)
+        if refused:
+            with pytest.raises(ScenarioError, match=r"s\.toml: creatures\[0\]\.key: expected a key of 1 to 64 "
+                                                    r"letters, digits, '_' and '-', got a string"):
+                load_scenario_text(text, "s.toml")
+        else:
+            assert load_scenario_text(text, "s.toml").creatures[0].key == "k" * 64

@@ -28,7 +28,7 @@ Checker = Callable[[Any], Any]
 FieldSpec = Mapping[str, tuple[Checker, Any]]
 MISSING: Any = object()
 
-_KEY_RE = re.compile(r"^[A-Za-z0-9_-]+$")
+_KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # as long as a power's id: a name defaults to it
 _COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
@@ -260,7 +260,7 @@ def is_key(value: object) -> bool:
 
 def key(value: Any) -> str:
     if not is_key(value):
-        raise Bad(f"expected a key of letters, digits, '_' and '-', got {describe(value)}")
+        raise Bad(f"expected a key of 1 to 64 letters, digits, '_' and '-', got {describe(value)}")
     return value
 
 

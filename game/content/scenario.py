@@ -61,7 +61,7 @@ character in column ``c`` is ``x = c``; heights and radii are feet)::
     [teams.raiders]                       # a battle needs creatures on at least two teams
 
     [[creatures]]                         # at most 50 (docs/limits.md)
-    key = "sir_hugo"                      # unique; letters, digits, _ and -; used by overrides
+    key = "sir_hugo"                      # unique; 1-64 letters, digits, _ and -; used by overrides
     name = "Sir Hugo"                     # optional, defaults to key
     team = "knights"                      # must be a [teams.NAME]
     x = 1

@@ -7,7 +7,7 @@ Font rendering is the slowest thing a frame could do, so every string is rendere
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 import pygame
@@ -114,12 +114,12 @@ def clipped_middle(text: str, font_: pygame.font.Font, width: int) -> str:
     12"); cut at the end, every such knight's chip in the turn strip read alike."""
     if font_.size(text)[0] <= width:
         return text
-    for cut in range(1, len(text) + 1):
-        keep = len(text) - cut
-        head, tail = text[:keep - keep // 2].rstrip(), text[len(text) - keep // 2:].lstrip()
-        if font_.size(f"{head}...{tail}")[0] <= width:
-            return f"{head}...{tail}"
-    return "..."
+
+    def kept(keep: int) -> str:
+        return f"{text[:keep - keep // 2].rstrip()}...{text[len(text) - keep // 2:].lstrip()}"
+
+    keep = _most_that_fit(len(text) - 1, lambda n: font_.size(kept(n))[0] <= width)
+    return "..." if keep is None else kept(keep)
 
 
 def clipped(text: str, font_: pygame.font.Font, width: int) -> str:
@@ -127,9 +127,24 @@ def clipped(text: str, font_: pygame.font.Font, width: int) -> str:
     one line: a creature's name, a power's label)."""
     if font_.size(text)[0] <= width:
         return text
-    while text and font_.size(text + "...")[0] > width:
-        text = text[:-1]
-    return text.rstrip() + "..."
+    keep = _most_that_fit(len(text) - 1, lambda n: font_.size(text[:n] + "...")[0] <= width)
+    return text[:keep or 0].rstrip() + "..."
+
+
+def _most_that_fit(most: int, fits: Callable[[int], bool]) -> int | None:
+    """The largest ``n`` in ``0..most`` for which ``fits(n)`` (text grows with ``n``), or None: a halving
+    search, so a name of 80 characters escaped to 800 (or a stranger's longer text) is measured about
+    ten times, not once for each character cut (cutting one at a time from a 3 MB text never ended)."""
+    low, high = 0, most
+    if most < 0 or not fits(0):
+        return None
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def wrap(text: str, font_: pygame.font.Font, width: int) -> list[str]:
