@@ -40,6 +40,8 @@ def test_a_benchmark_count_below_one_is_refused_with_its_name(name: str) -> None
     (["bench_battles", "--battles", "1_0"], "argument --battles: expected a whole number from 1 to 1,000,000"),
     (["bench_limits", "--timeout", "nan"], "argument --timeout: expected seconds from 1 to 3600, got 'nan'"),
     (["bench_script_battles", "--repeats", "21"], "argument --repeats: expected a whole number from 1 to 20"),
+    (["instructions", "--long", "1001"], "argument --long: expected a whole number from 2 to 1,000, got '1001'"),
+    (["instructions", "--short", "30", "--long", "10"], "--long (10) must be more battles than --short (30)"),
 ])
 def test_a_benchmarks_flag_is_checked_where_it_is_read(args: list[str], says: str) -> None:
     """Each flag is read by the project's own checks (a negative seed once reached numpy's own error)."""
@@ -47,3 +49,10 @@ def test_a_benchmarks_flag_is_checked_where_it_is_read(args: list[str], says: st
     done = subprocess.run([sys.executable, "-m", f"bench.{args[0]}", *args[1:]], capture_output=True, text=True,
                           timeout=120, env=env, check=False)
     assert done.returncode == 2 and says in done.stderr, done.stderr
+
+
+def test_the_instruction_count_plays_the_bench_battles_it_counts() -> None:
+    """``bench.instructions --battles N`` is what each callgrind run executes: it plays them, clean."""
+    done = subprocess.run([sys.executable, "-m", "bench.instructions", "--battles", "1"], capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
