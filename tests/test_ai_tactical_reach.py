@@ -72,3 +72,20 @@ def test_it_aims_a_fireball_short_of_a_foe_past_its_range_for_the_burst_to_catch
     end = end_square(b, mage, decision)
     forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"], from_square=end)
     assert forecast.legal and [t.target for t in forecast.targets] == [foe]
+
+
+def test_the_planner_fears_a_ranged_power_as_far_as_the_battle_forecasts_its_blow():
+    """The planner's guess at how far an enemy's blow lands this round (``Turn.round_reach``: its walk
+    and its power's reach) is the farthest square where ``Battle.threats`` forecasts damage from it:
+    a fireball's 60 ft range and 10 ft burst, a bow's 60 ft, a sword's one square. The forecast
+    stopped a fireball at its range (nothing 95 or 100 ft from the mage) while the planner feared
+    it at 100."""
+    for power in ("fireball", "shoot", "strike"):
+        b = Battle(seed=1, width=40, height=3)
+        enemy = b.spawn("Enemy", 1, 1, team="a", powers=[power], health=12)
+        knight = b.spawn("Knight", 39, 1, team="b", powers=["strike"], health=12)
+        b.start_combat()
+        row = [(x, 1) for x in range(2, 39)]
+        threatened = [x for (x, _), t in zip(row, b.threats(knight, row, among=[enemy])) if t.expected > 0]
+        feared = Turn(b, knight, None, DEFAULT).round_reach(enemy)
+        assert (max(threatened) - 1) * b.rules.square_ft == feared, power

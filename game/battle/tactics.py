@@ -24,7 +24,7 @@ from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import CoverTest, cover_lookup
 from systems.geometry import distance_3d_ft
-from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft
+from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft, touch_ft
 from systems.visibility import VISION_CONDITIONS, Visibility, level_at, vision_level, vision_value
 from systems.vitals import is_flying, takes_its_turn
 
@@ -243,7 +243,10 @@ class Tactics(TacticMaps):
             if sightless and (power.single_target or power.aims_at_point):
                 continue
             average = 0.0 if power.damage is None else power.damage.average()
-            powers.append((power, reach_ft(power, state.rules), average))
+            # a ranged area reaches as far as the planner's ``touch_ft`` says (a fireball's 60 ft and its
+            # 10 ft burst: 70); an area spread from the user, one square as yet (docs/architecture.md)
+            reach = touch_ft(power, state.rules) if power.range_ft is not None else reach_ft(power, state.rules)
+            powers.append((power, reach, average))
         speed = walk_speed(movement, conditions, falling, state.rules)
         square = position.square
         return _Menace(enemy, square, float(position.z), creature.team, speed, is_flying(movement, conditions),
