@@ -9,8 +9,10 @@ import numpy as np
 from components import Rules
 
 #: How far past a reach, radius, size or width a distance with height may come out and still be within
-#: it: a square root's float error, never a real foot. Every such comparison adds this one slack, so a
-#: square in a power's reach for the window is in it for the use, the forecast and the area alike.
+#: it: a square root's float error, never a real foot. Every such comparison of the rules' adds this one
+#: slack, so a square in a power's reach for the window is in it for the use, the forecast, the area and
+#: the threats (``game.battle.tactics``) alike. (The computer player's own guesses at who could reach
+#: whom, before it asks those forecasts, compare without it.)
 SLACK_FT = 1e-9
 
 

@@ -72,3 +72,55 @@ def test_it_aims_a_fireball_short_of_a_foe_past_its_range_for_the_burst_to_catch
     end = end_square(b, mage, decision)
     forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"], from_square=end)
     assert forecast.legal and [t.target for t in forecast.targets] == [foe]
+
+
+def test_the_planner_fears_a_ranged_power_as_far_as_the_battle_forecasts_its_blow():
+    """The planner's guess at how far an enemy's blow lands this round (``Turn.round_reach``: its walk
+    and its power's reach) is the farthest square where ``Battle.threats`` forecasts damage from it:
+    a fireball's 60 ft range and 10 ft burst, a bow's 60 ft, a sword's one square. The forecast
+    stopped a fireball at its range (nothing 95 or 100 ft from the mage) while the planner feared
+    it at 100."""
+    for power in ("fireball", "shoot", "strike"):
+        b = Battle(seed=1, width=40, height=3)
+        enemy = b.spawn("Enemy", 1, 1, team="a", powers=[power], health=12)
+        knight = b.spawn("Knight", 39, 1, team="b", powers=["strike"], health=12)
+        b.start_combat()
+        row = [(x, 1) for x in range(2, 39)]
+        threatened = [x for (x, _), t in zip(row, b.threats(knight, row, among=[enemy])) if t.expected > 0]
+        feared = Turn(b, knight, None, DEFAULT).round_reach(enemy)
+        assert (max(threatened) - 1) * b.rules.square_ft == feared, power
+
+
+def test_it_aims_a_fireball_short_of_a_far_foe_by_the_rules_distance_when_diagonals_alternate():
+    """With 5-10-5 diagonals a foe 9 squares off each way is 65 ft away: past the fireball's 60 ft range,
+    within its burst of (9, 9), 60 ft off. The point short of it was found by counting a diagonal as
+    one square (9 steps, within 12), so none was tried, and the mage, unable to walk, cast nothing."""
+    b = Battle(seed=1, width=30, height=30, rules={"diagonal": "alternating"})
+    mage = b.spawn("Mage", 1, 1, team="a", powers=["fireball"], health=12, speed=0)
+    foe = b.spawn("Foe", 10, 10, team="b", powers=["strike"], health=30, speed=0)
+    b.start_combat()
+    assert not b.forecast(mage, "fireball", point=(10, 10)).legal
+    decision = ai.decide(b, mage, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert [power for power, _ in uses] == ["fireball"], decision.why
+    forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"])
+    assert forecast.legal and [t.target for t in forecast.targets] == [foe]
+
+
+def test_it_aims_a_fireball_short_of_a_far_foe_within_the_range_counted_with_height():
+    """From a 30 ft tower a foe 60 ft along the ground is 67 ft away, out of the fireball's range, and a
+    point 5 ft short of it 63 ft: the point short of it is the farthest the range reaches counting the
+    height, as the rules do (10 ft short, 58 ft away). It was counted along the ground (within 60 ft:
+    no point short of it tried), and the mage cast nothing."""
+    b = Battle(seed=1, width=30, height=5)
+    b.set_ground(1, 2, 30)
+    mage = b.spawn("Mage", 1, 2, team="a", powers=["fireball"], health=12, speed=0)
+    foe = b.spawn("Foe", 13, 2, team="b", powers=["strike"], health=30, speed=0)
+    b.start_combat()
+    assert not b.forecast(mage, "fireball", point=(13, 2)).legal
+    assert not b.forecast(mage, "fireball", point=(12, 2)).legal
+    decision = ai.decide(b, mage, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert [power for power, _ in uses] == ["fireball"], decision.why
+    forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"])
+    assert forecast.legal and [t.target for t in forecast.targets] == [foe]

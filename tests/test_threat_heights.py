@@ -71,3 +71,20 @@ def test_a_walker_threatens_a_flier_only_from_a_square_it_can_get_to_this_round(
     b.set_ground(3, 1, 10)  # a pillar it can climb to this round, beside (4, 1)
     assert b.forecast_move(walker, (3, 1)).legal
     assert walker in {enemy for enemy, _ in _sources(b, flier, (4, 1))}
+
+
+def test_a_shot_the_rules_allow_to_within_a_float_error_is_a_threat_as_it_is_a_legal_use() -> None:
+    """A bow whose range (a decimal a power may have) falls short of the distance with height by less
+    than a square root's float error reaches the target by the rules (``SLACK_FT``), so the use is
+    legal: the threat counts it too (it compared without the slack and forecast no blow there)."""
+    import math
+    from dataclasses import replace
+
+    b = Battle(seed=1, width=12, height=3)
+    b.powers = {**b.powers, "bow": replace(b.power("shoot"), id="bow", range_ft=math.hypot(30, 20) - 5e-10)}
+    b.set_ground(7, 1, 20)
+    archer = b.spawn("Archer", 1, 1, team="a", powers=["bow"], health=12, speed=0)
+    knight = b.spawn("Knight", 7, 1, team="b", powers=["strike"], health=12, speed=0)
+    b.start_combat()
+    assert b.forecast(archer, "bow", target=knight).legal
+    assert _sources(b, knight, (7, 1)) == {(archer, "bow")}

@@ -20,7 +20,7 @@ from components.rules import Rules
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
 from systems.drops import least_hurtful_drop_ft
-from systems.geometry import distance_3d_ft
+from systems.geometry import SLACK_FT, distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES, touch_ft
 from systems.vitals import stands_if_healed
 
@@ -116,6 +116,23 @@ def longest_reach(powers: Iterable[Power], rules: Rules) -> float:
     and the area past its centre: a fireball's 60 ft and 10 ft burst reach 70; a melee power one
     square); one square when there is no power."""
     return float(max((touch_ft(p, rules) for p in powers), default=rules.square_ft))
+
+
+def farthest_toward(battle: Any, here: tuple[int, int], z: float, there: tuple[int, int], reach_ft: float
+                    ) -> tuple[int, int]:
+    """The square on the straight line from ``here`` toward ``there`` farthest along it that is within
+    ``reach_ft`` of a user standing on ``here`` at height ``z``, by the rules' distance to a point (the
+    ground there: ``systems.geometry.distance_3d_ft``, a diagonal counted as the scenario says):
+    ``there`` itself when it is in reach, ``here`` when no square on the way is. Where a ranged
+    burst's or a veil's aim is set short of a creature past its range; the forecast says the rest."""
+    dx, dy = there[0] - here[0], there[1] - here[1]
+    steps = max(abs(dx), abs(dy))
+    ground, rules = battle.state.terrain.ground, battle.rules
+    for k in range(steps, 0, -1):  # (from the far end back: the first in reach is the farthest)
+        point = (here[0] + round(dx * k / steps), here[1] + round(dy * k / steps))
+        if distance_3d_ft(here, z, point, float(ground[point]), rules) <= reach_ft + SLACK_FT:
+            return point
+    return here
 
 
 class Turn:

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from components.forecasts import Outcome, ScriptForesight, UseOutcome
 from game.ai.tactical_conditions import condition_worth
-from game.ai.tactical_turn import Choice, Command, Turn, Why
+from game.ai.tactical_turn import Choice, Command, Turn, Why, farthest_toward
 from systems.geometry import distance_3d_ft
 from systems.power_checks import touch_ft
 
@@ -194,16 +194,17 @@ def aims(turn: Turn, aiming: _Aiming, square: tuple[int, int], z: float) -> list
     if power.single_target:
         return [{"target": c} for c in near]
     if power.takes_point:
-        return [{"point": p} for p in area_points(turn, power, square, near, helps)]
+        return [{"point": p} for p in area_points(turn, power, square, z, near, helps)]
     return [{}]
 
 
-def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int], helps: bool
+def area_points(turn: Turn, power: Any, square: tuple[int, int], z: float, near: list[int], helps: bool
                 ) -> list[tuple[int, int]]:
-    """Where to try aiming an area from ``square``: at each creature it is meant for, and where two or
-    three of them stand close enough for one area to hold them all, between them; a harmful burst
-    also past an enemy, away from a friend it would catch there; a burst with a range also short of
-    one past that range from ``square`` (:func:`_short_of`), as far as the range goes.
+    """Where to try aiming an area from ``square`` (its user there at height ``z``): at each creature
+    it is meant for, and where two or three of them stand close enough for one area to hold them all,
+    between them; a harmful burst also past an enemy, away from a friend it would catch there; a burst
+    with a range also short of one past that range from ``square`` (:func:`_short_of`), as far as the
+    range goes.
 
     A guess at which points are worth a forecast, nothing more: the battle's forecast of each says
     what it would reach. A burst keeps the few that look to hold the most of its targets and the
@@ -223,24 +224,22 @@ def area_points(turn: Turn, power: Any, square: tuple[int, int], near: list[int]
     found = [p for p in ranked if p != square]
     if power.range_ft is None or power.area.shape != "burst":
         return found  # a cone or line from here: at each, and at each gap between them
-    return found[: turn.weights.targets] + _short_of(turn, power, square, near, found)
+    return found[: turn.weights.targets] + _short_of(turn, power, square, z, near, found)
 
 
-def _short_of(turn: Turn, power: Any, square: tuple[int, int], near: list[int], found: list[tuple[int, int]]
-              ) -> list[tuple[int, int]]:
+def _short_of(turn: Turn, power: Any, square: tuple[int, int], z: float, near: list[int],
+              found: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """For a burst with a range, a point short of each creature of ``near`` past that range from
-    ``square``: the square on the way to it as far as the range goes, so that the burst's spread may
-    still catch it (a fireball's 10 ft past its 60 ft); the forecast says whether it does."""
-    span = int(power.range_ft // turn.rules.square_ft)
+    ``square`` (its user there at height ``z``): the square on the way to it as far as the range goes
+    (:func:`~game.ai.tactical_turn.farthest_toward`, by the rules' distance), so that the burst's
+    spread may still catch it (a fireball's 10 ft past its 60 ft); the forecast says whether it does."""
     points: list[tuple[int, int]] = []
     for c in near:
-        (x, y), (tx, ty) = square, turn.square[c]
-        steps = max(abs(tx - x), abs(ty - y))
-        if steps <= span or span <= 0:
-            continue
-        point = (x + round((tx - x) * span / steps), y + round((ty - y) * span / steps))
-        if point != square and point not in found and point not in points:
-            points.append(point)
+        there = turn.square[c]
+        point = farthest_toward(turn.battle, square, z, there, power.range_ft)
+        if point in (there, square) or point in found or point in points:
+            continue  # (in range: aimed at already; or no square on the way is)
+        points.append(point)
     return points
 
 

@@ -6,15 +6,15 @@ player's next turn. No forecast of a single use says that, and the rules of sigh
 and roll modes are the battle's, so the player asks the battle itself: on a snapshot it uses the
 power and lets it resolve, asks the threats on its side and on the enemy (``Battle.threats``, the
 same odds the rolls resolve with), and restores the battle as it was. Nothing here knows a rule:
-even the distance to the enemy is the rules' own (``systems.geometry.distance_ft``: a diagonal
+even the distance to the enemy is the rules' own (``systems.geometry.distance_3d_ft``: a diagonal
 counts as the scenario says).
 """
 
 from __future__ import annotations
 
+from components import Position
 from components.powers import Power
-from game.ai.tactical_turn import Command, Turn
-from systems.geometry import distance_ft
+from game.ai.tactical_turn import Command, Turn, farthest_toward
 
 #: Enemies whose squares are tried as the point of a veil (nearest first), beside its own square.
 AIM_AT_ENEMIES = 3
@@ -30,20 +30,17 @@ def veils(turn: Turn) -> list[Power]:
 
 def points_toward_enemy(turn: Turn, here: tuple[int, int], power: Power) -> list[tuple[int, int]]:
     """Points on the way to the nearest enemy still standing: halfway, and as far as the power's range
-    goes (a light on enemies beyond its range still lights the ground before them). Whether a point
-    is a legal aim is the battle's forecast's to say."""
+    goes (:func:`~game.ai.tactical_turn.farthest_toward`: a light on enemies beyond its range still
+    lights the ground before them). Whether a point is a legal aim is the battle's forecast's to say."""
     there = turn.square[turn.standing[0]]
     dx, dy = there[0] - here[0], there[1] - here[1]
-    apart = distance_ft(here, there, turn.rules)
-    if apart <= 0:
+    if here == there:
         return []
     found = [(here[0] + round(dx / 2), here[1] + round(dy / 2))]
-    if power.range_ft is not None and power.range_ft < apart:
-        part = power.range_ft / apart
-        far = (here[0] + round(dx * part), here[1] + round(dy * part))
-        if distance_ft(here, far, turn.rules) > power.range_ft:  # rounded out of range (5-10-5 diagonals)
-            far = (here[0] + int(dx * part), here[1] + int(dy * part))  # toward itself: within it
-        found.append(far)
+    if power.range_ft is not None:
+        far = farthest_toward(turn.battle, here, turn.battle.get(turn.me, Position).z, there, power.range_ft)
+        if far not in (here, there):  # (the enemy's own square is tried already)
+            found.append(far)
     return found
 
 

@@ -23,8 +23,8 @@ from game.battle.tactic_maps import TacticMaps
 from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import CoverTest, cover_lookup
-from systems.geometry import distance_3d_ft
-from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft
+from systems.geometry import SLACK_FT, distance_3d_ft
+from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft, touch_ft
 from systems.visibility import VISION_CONDITIONS, Visibility, level_at, vision_level, vision_value
 from systems.vitals import is_flying, takes_its_turn
 
@@ -243,7 +243,10 @@ class Tactics(TacticMaps):
             if sightless and (power.single_target or power.aims_at_point):
                 continue
             average = 0.0 if power.damage is None else power.damage.average()
-            powers.append((power, reach_ft(power, state.rules), average))
+            # a ranged area reaches as far as the planner's ``touch_ft`` says (a fireball's 60 ft and its
+            # 10 ft burst: 70); an area spread from the user, one square as yet (docs/architecture.md)
+            reach = touch_ft(power, state.rules) if power.range_ft is not None else reach_ft(power, state.rules)
+            powers.append((power, reach, average))
         speed = walk_speed(movement, conditions, falling, state.rules)
         square = position.square
         return _Menace(enemy, square, float(position.z), creature.team, speed, is_flying(movement, conditions),
@@ -262,12 +265,12 @@ class Tactics(TacticMaps):
         at_hand = AT_HAND_SQUARES * rules.square_ft
         away: float | None = None
         for power, reach, average in menace.powers:
-            if menace.flying and menace.z - z > reach:
+            if menace.flying and menace.z - z > reach + SLACK_FT:
                 continue  # a flier keeps its height (or rises over higher ground): never within reach below
-            if reach > at_hand and (menace.flying or menace.z - z <= reach):
+            if reach > at_hand and (menace.flying or menace.z - z <= reach + SLACK_FT):
                 if away is None:  # (what _could_reach asks of a ranged power, the same for each)
                     away = distance_3d_ft(menace.square, menace.z, at, z, rules)
-                if away > menace.speed + reach:
+                if away > menace.speed + reach + SLACK_FT:
                     continue
             elif not self._could_reach(menace, reach, at, z, walks):
                 continue
@@ -335,12 +338,12 @@ class Tactics(TacticMaps):
         the drop is longer than a round's fall."""
         rules = self.state.rules
         fall = rules.fall_ft_per_round
-        if not menace.flying and menace.z - z > (fall if fall > reach else reach):  # (max, without its call)
+        if not menace.flying and menace.z - z > (fall if fall > reach else reach) + SLACK_FT:  # (max, no call)
             # it must come down, and the fall down is longer than a round's: still falling at the
             # round's end, it strikes nothing this round
             return False
         if reach > AT_HAND_SQUARES * rules.square_ft:  # a ranged power: the straight distance
-            return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach
+            return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach + SLACK_FT
         costs = walks.get(menace.enemy)
         if costs is None:
             costs = walks[menace.enemy] = self.state.paths.costs_up_to(
@@ -367,5 +370,5 @@ class Tactics(TacticMaps):
         near = [(nx, ny) for nx in range(max(0, x - squares), min(width, x + squares + 1))
                 for ny in range(max(0, y - squares), min(height, y + squares + 1))
                 if (nx, ny) != at and costs.item((nx, ny)) <= menace.speed]
-        return any(distance_3d_ft(there, stands, at, z, rules) <= reach
+        return any(distance_3d_ft(there, stands, at, z, rules) <= reach + SLACK_FT
                    for there, stands in zip(near, heights_at(state, menace.enemy, near), strict=True))
