@@ -360,7 +360,6 @@ def test_the_conditions_sight_reads_are_the_ones_vision_conditions_names() -> No
     vision at some square's level, or a condition the rule comes to read would go unwatched there."""
     from components import Conditions
     from components.rules import GRANTABLE_CONDITIONS
-    from game.render.sight import SIGHT_CONDITIONS
     from systems.visibility import VISION_CONDITIONS, vision_value
 
     def worsens(condition: str) -> bool:
@@ -368,4 +367,3 @@ def test_the_conditions_sight_reads_are_the_ones_vision_conditions_names() -> No
         return any(vision_value(int(level), granted) != int(level) for level in LEVELS)
 
     assert {c for c in GRANTABLE_CONDITIONS if worsens(c)} == VISION_CONDITIONS == {"blinded", "dazzled"}
-    assert SIGHT_CONDITIONS == VISION_CONDITIONS | {"dead"}

@@ -22,14 +22,15 @@ SIZE = (1100, 700)
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
 
-def _behind_a_wall(monkeypatch: pytest.MonkeyPatch, power: str, *commands: tuple[Any, ...], played: bool = True
-                   ) -> tuple[Battle, App, int]:
+def _behind_a_wall(monkeypatch: pytest.MonkeyPatch, power: str, *commands: tuple[Any, ...], played: bool = True,
+                   start: tuple[int, int] = (3, 1)) -> tuple[Battle, App, int]:
     """The hero at (1, 5) sees the mage at (3, 1) but not (7, 5) nor (8, 5), behind a wall down column 4
     from row 4; the mage has ``power`` and, on its turn (Enter), gives ``commands`` (``mage`` stands for
-    its id); ``played``: the window's clock then runs on until its animations are over."""
+    its id); ``played``: the window's clock then runs on until its animations are over; ``start``: where
+    the mage stands (out of sight at (7, 5))."""
     b = Battle(seed=3, width=14, height=7)
     b.spawn("Hero", 1, 5, team="blue", powers=["strike"], initiative_bonus=-200)
-    mage = b.spawn("Mage", 3, 1, team="red", powers=[power], initiative_bonus=200)
+    mage = b.spawn("Mage", *start, team="red", powers=[power], initiative_bonus=200)
     for y in range(4, 7):
         b.add_wall(4, y)
     plan = tuple((name, tuple(mage if a == "mage" else a for a in args), kwargs) for name, args, kwargs in commands)
@@ -38,7 +39,7 @@ def _behind_a_wall(monkeypatch: pytest.MonkeyPatch, power: str, *commands: tuple
     app.open_window(screen=pygame.Surface(SIZE))
     app.draw()
     seen = app.ui.team_visible
-    assert mage not in app.ui.hidden and not seen[7, 5] and not seen[8, 5] and seen[2, 3]
+    assert (mage in app.ui.hidden) == (start == (7, 5)) and not seen[7, 5] and not seen[8, 5] and seen[2, 3]
     app.handle(Key("return"))  # the mage's turn
     if played:
         for _ in range(6):
@@ -74,6 +75,26 @@ def test_a_blink_out_of_sight_is_not_drawn_gliding_toward_where_it_went(monkeypa
         drawn.append(app.ui.motion.positions.get(mage))
         app.motion.advance(0.01)
     assert all(at is None or at == (3.0, 1.0) for at in drawn), drawn
+
+
+def test_a_blink_from_out_of_sight_is_not_drawn_gliding_in_from_where_it_was(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mirror case: hidden at (7, 5), the mage blinks to (3, 1), in sight. Its token was drawn at
+    (5.0, 3.0), (4.33, 2.33), (3.67, 1.67): it slid in from the direction of the square where it had
+    been out of sight. It is drawn at (3, 1) alone, and the team's log names no square it left."""
+    b, app, mage = _behind_a_wall(monkeypatch, "blink", ("use_power", ("mage", "blink"), {"point": (3, 1)}),
+                                  played=False, start=(7, 5))
+    drawn = []
+    for _ in range(40):
+        app.animate()
+        drawn.append(app.ui.motion.positions.get(mage))
+        app.motion.advance(0.01)
+    assert b.square_of(mage) == (3, 1) and mage not in app.ui.hidden
+    assert all(at is None or at == (3.0, 1.0) for at in drawn), drawn
+    for _ in range(6):
+        app.tick_clock(0.5)
+        app.draw()
+    told, _ = _told(app)
+    assert told == ["Round 1: Mage comes into sight at (3, 1)"], told
 
 
 def test_a_darkness_aimed_out_of_sight_is_not_placed_by_the_line_of_its_use(monkeypatch: pytest.MonkeyPatch) -> None:

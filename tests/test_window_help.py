@@ -130,11 +130,32 @@ def test_a_click_or_a_button_over_the_help_only_closes_it() -> None:
     assert battle.get(hero, Position).square == (3, 1)
 
 
-def test_the_help_names_every_badge_by_the_letters_a_token_draws() -> None:
-    """The help's badge lines are the token's own table (``theme.CONDITIONS``): each condition a token
-    can wear, with its letters, and none it never wears (dead is the whole token)."""
-    from game.render import theme
+def test_the_help_names_every_badge_by_the_letters_a_token_draws(pygame_display: None) -> None:
+    """The help's badge lines name each condition of the rules a token wears a badge for, with the
+    letters the token drawing code writes on it, and none it draws no badge for (dead is the whole
+    token): read from what ``draw_token`` writes, not from the table the help is made from, so a change
+    to either the drawing or the help is caught."""
+    from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS
+    from game.render.tokens import draw_token
 
-    text = " ".join(line for line, _ in panels.HELP)
-    for name, (letters, _) in theme.CONDITIONS.items():
-        assert (f"{letters} {name}" in text) is (name not in theme.BADGE_SKIP), name
+    def written(conditions: frozenset[str]) -> list[str]:
+        texts: list[str] = []
+
+        def text(words: str, font: str, colour: object) -> pygame.Surface:
+            texts.append(words)
+            return pygame.Surface((4, 4))
+
+        draw_token(48, (40, 90, 200), "Or", (7, 10), (1, 5), conditions, text)
+        return texts
+
+    bare = written(frozenset())
+    drawn = set()
+    for name in sorted(GRANTABLE_CONDITIONS | DERIVED_CONDITIONS):
+        extra = [words for words in written(frozenset({name})) if words not in bare]
+        assert len(extra) <= 1, (name, extra)
+        drawn |= {f"{letters} {name}" for letters in extra}
+    lines = [line for line, _ in panels.HELP]
+    first = next(i for i, line in enumerate(lines) if line.startswith("Badges: "))
+    told = lines[first].removeprefix("Badges: ").split("  ") + lines[first + 1].split("  ")
+    assert "X dead" not in drawn and "P prone" in drawn, drawn
+    assert sorted(told) == sorted(drawn), (told, drawn)

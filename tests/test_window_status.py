@@ -171,9 +171,10 @@ def test_a_computer_turn_the_team_watched_begin_is_named_though_it_ends_out_of_s
     assert "unseen" not in app.ui.message
 
 
-def _refused_move(monkeypatch: pytest.MonkeyPatch) -> tuple[App, int]:
+def _refused_move(monkeypatch: pytest.MonkeyPatch, step_first: bool = False) -> tuple[App, int]:
     """The hit-and-run map with a red spy behind the wall at (8, 4), and the orc in plain sight
-    ordered by the computer to walk onto the spy's square: the battle refuses the order."""
+    ordered by the computer to walk onto the spy's square: the battle refuses the order (``step_first``:
+    after a legal step to (4, 3), which stays issued)."""
     from game import ai
     from game.ai.tactical_turn import Decision
 
@@ -183,7 +184,8 @@ def _refused_move(monkeypatch: pytest.MonkeyPatch) -> tuple[App, int]:
 
     def onto_the_spy(battle: Battle, entity: int, *args: object, **kwargs: object) -> Decision:
         if entity == orc:
-            return Decision((("move", (orc, 8, 4), {}),), "onto the spy")
+            step = (("move", (orc, 4, 3), {}),) if step_first else ()
+            return Decision((*step, ("move", (orc, 8, 4), {})), "onto the spy")
         return real(battle, entity, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ai, "decide", onto_the_spy)
@@ -210,3 +212,22 @@ def test_the_gm_view_reads_the_battles_reason_for_a_refused_computer_order(monke
     app.tick_clock(0.6)
     assert "Orc cannot move to (8, 4): square (8, 4) is taken by another creature" in app.ui.message, app.ui.message
     assert "Orc: Orc" not in app.ui.message  # (the reason names the creature itself)
+
+
+def test_a_computer_creature_that_acted_before_its_order_was_refused_is_not_said_to_wait(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The orc's step to (4, 3) was issued, its walk onto the spy refused: it stepped while the status bar
+    said "Orc waits: the rules refused its order". The bar now says it acted, and still names nothing the
+    team does not see; the GM view gives the battle's reason after it."""
+    from components import Position
+
+    app, orc = _refused_move(monkeypatch, step_first=True)
+    app.tick_clock(0.6)
+    assert app.flow.battle.get(orc, Position).square == (4, 3)
+    assert "Orc acts; the rules refused one of its orders" in app.ui.message, app.ui.message
+    assert "waits" not in app.ui.message and "(8, 4)" not in app.ui.message, app.ui.message
+
+    app, orc = _refused_move(monkeypatch, step_first=True)
+    app.handle(Key("g"))
+    app.tick_clock(0.6)
+    assert "Orc acts; then Orc cannot move to (8, 4): square (8, 4) is taken" in app.ui.message, app.ui.message

@@ -99,11 +99,11 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
                 against the battle as it is.
 
         Raises:
-            IllegalCommand: an unknown power or square (a ``from_square`` off the grid or a wall), or trials
-                out of range.
+            IllegalCommand: an unknown power or square (a ``from_square`` off the grid, a wall or terrain
+                that blocks its user), or trials out of range.
             UnknownEntity: a creature this battle does not have.
         """
-        from_square = None if from_square is None else validate.from_square(self.state, from_square)
+        from_square = None if from_square is None else self._from_square(user, from_square)
         state = self.state
         user, power = self.check(user), self.power(power_id)
         target = None if target is None else self.check(target)
@@ -136,10 +136,10 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         ``aim`` holds ``forecast``'s ``target``, ``point`` and ``direction`` (no script trials).
 
         Raises:
-            IllegalCommand: an unknown power, square (a wall, too) or aim.
+            IllegalCommand: an unknown power, square (a wall or blocking terrain, too) or aim.
             UnknownEntity: a creature this battle does not have.
         """
-        from_square, uses = validate.from_square(self.state, from_square), validate.uses(uses, "forecast_many")
+        from_square, uses = self._from_square(user, from_square), validate.uses(uses, "forecast_many")
         seen, aims = self._aims_from(user, from_square, uses, "forecast_many")
         return [self._forecast_from(power, target, point, facing, unusable, seen)
                 for power, target, point, facing, unusable in aims]
@@ -362,7 +362,7 @@ class Forecasts(MoveForecasts, PowerUses, Supposing):
         user itself once. Illegal uses are left out.
         """
         user = self.check(user)
-        origin = validate.from_square(self.state, from_square or orders.projection(self.state, user)[0].square)
+        origin = self._from_square(user, from_square or orders.projection(self.state, user)[0].square)
         found = []
         for power_id in self.powers_of(user):
             for target, point in self._aims(self.power(power_id), origin):

@@ -80,6 +80,11 @@ class MoveForecasts(Creatures):
                 else self._legal_move(entity, start, position.z, goal, left, flying, room, conditions, cover, way)
                 for goal, problem in zip(goals, problems)]
 
+    def _from_square(self, user: int, value: object) -> tuple[int, int]:
+        """``value`` as a square a forecast of ``user``'s is asked from (``validate.from_square``): one it
+        could stand on (``orders.could_stand``; the user is checked only when that is asked)."""
+        return validate.from_square(self.state, value, lambda at: orders.could_stand(self.state, self.check(user), at))
+
     def _legal_move(self, entity: int, start: tuple[int, int], z: float, goal: tuple[int, int], left: int,
                     flying: bool, room: float, conditions: Conditions, cover: bool, way: bool = True
                     ) -> MoveForecast:

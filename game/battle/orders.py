@@ -21,6 +21,7 @@ from systems.actions import landing_problem, move_problem, movement_left, speed_
 from systems.areas import flies_its_user
 from systems.drops import fall_dice
 from systems.falling import round_fall_left
+from systems.paths import blocked_for
 from systems.state import BattleState
 from systems.vitals import is_flying
 
@@ -90,6 +91,16 @@ def queued_fall(state: BattleState, entity: int, then: Sequence[ActorCommand] = 
         return None
     return _through_queue(state, entity, esper.component_for_entity(entity, Position),
                           esper.component_for_entity(entity, Movement), then)[3]
+
+
+def could_stand(state: BattleState, entity: int, square: tuple[int, int]) -> bool:
+    """Whether the creature could stand on ``square`` after its queued orders (a forecast's ``from_square``):
+    the square those orders leave it on, or one whose terrain does not block it as a move there would (a
+    battlement stops walkers, not fliers; a queued flight counts)."""
+    position, movement, _, _ = starting_point(state, entity)
+    if square == position.square:  # it stands there, whatever came to block it since
+        return True
+    return not blocked_for(state.terrain, is_flying(movement, esper.component_for_entity(entity, Conditions)))[square]
 
 
 def _through_queue(state: BattleState, entity: int, position: Position, movement: Movement,

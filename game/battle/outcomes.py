@@ -57,7 +57,7 @@ class Outcomes(Forecasts, ScriptForecasts):
         :class:`~components.forecasts.Outcome` (equal, number for number, to its ``TargetForecast``).
 
         Raises:
-            IllegalCommand: an unknown power, square (a wall, too) or aim.
+            IllegalCommand: an unknown power, square (a wall or blocking terrain, too) or aim.
             UnknownEntity: a user or target this battle does not have.
         """
         return self._outcomes(user, [(from_square, uses)], "outcomes_many")[0]
@@ -70,7 +70,8 @@ class Outcomes(Forecasts, ScriptForecasts):
         aim-free problems, its side of every attack roll) is the same from each.
 
         Raises:
-            IllegalCommand: asks that are not a list of pairs; an unknown power, square (a wall, too) or aim.
+            IllegalCommand: asks that are not a list of pairs; an unknown power, square (a wall or blocking
+                terrain, too) or aim.
             UnknownEntity: a user or target this battle does not have.
         """
         if not validate.listed(asks):
@@ -83,7 +84,7 @@ class Outcomes(Forecasts, ScriptForecasts):
         for ask in asks:
             if not isinstance(ask, (tuple, list)) or len(ask) != 2:
                 raise IllegalCommand(f"{asked}: each ask must be a pair (from_square, uses), not {shown(ask)}")
-            checked.append((validate.from_square(state, ask[0]), validate.uses(ask[1], asked)))
+            checked.append((self._from_square(user, ask[0]), validate.uses(ask[1], asked)))
         user = self.check(user)
         side = self._unusable(user)
         # its side of every attack roll from there: its fatigue and attack bonus (its sight is the vantage's)

@@ -7,7 +7,7 @@ person can act on, before anything changes; a script's bridge turns those into a
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeGuard, cast
 
 import esper
@@ -225,14 +225,20 @@ def place(state: BattleState, value: object, what: str = "square") -> tuple[int,
     raise IllegalCommand(f"{what} must be a square (x, y), not {shown(value)}")
 
 
-def from_square(state: BattleState, value: object) -> tuple[int, int]:
-    """A square a forecast is asked from, as :func:`place` reads it, that a creature could stand on.
+def from_square(state: BattleState, value: object, stands: Callable[[tuple[int, int]], bool]) -> tuple[int, int]:
+    """A square a forecast is asked from, as :func:`place` reads it, that its user could stand on: not a
+    wall, nor terrain that blocks it as a move there would (``stands``: ``orders.could_stand`` for the
+    user, asked only of a square with blockers; a battlement stops walkers, not fliers), as ``spawn``
+    and every move refuse.
 
-    Why: a forecast from inside a wall answered as if its user stood there (a blow struck from a
-    wall beside the target was legal), where no move could ever put it."""
+    Why: a forecast from inside a wall, or from a portcullis (``blocks=["movement"]``), answered as if its
+    user stood there (a blow struck from beside the target was legal), where no move could ever put it."""
     found = place(state, value, "from_square")
     if state.terrain.walls[found]:
         raise IllegalCommand(f"from_square {found} is a wall: no creature stands there to use a power from")
+    if state.terrain.blockers[found] and not stands(found):
+        raise IllegalCommand(f"from_square {found} is terrain that blocks its user: it could not stand there "
+                             "to use a power from")
     return found
 
 

@@ -133,14 +133,19 @@ class TurnFlow:
             policy = ai.policy_of(self.policies, b.team(actor))
             decision = ai.decide(b, actor, policy, ai.turn_rng(self.seed, b.round, actor), None, self.powers)
             self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
-            try:
-                issued = ai.issue(b, decision.commands)
+            issued = 0
+            try:  # one at a time: the orders issued before a refused one stay queued, and resolve
+                for command in decision.commands:
+                    issued += len(ai.issue(b, (command,)))
+                said = f"{name} acts" if issued else said
             except (IllegalCommand, UnknownEntity) as err:  # the computer's illegal order: refused, the round goes on
                 reason = plain(str(err))
-                issued, said = [], reason if reason.startswith(f"{name} ") else f"{name}: {reason}"
-                self.refused = f"{name} waits: the rules refused its order"
-            if issued:
-                said = f"{name} acts"
+                reason = reason if reason.startswith(f"{name} ") else f"{name}: {reason}"
+                if issued:  # it moved (say), then a later order was refused: it did not wait
+                    said = f"{name} acts; then {reason}"
+                    self.refused = f"{name} acts; the rules refused one of its orders"
+                else:
+                    said, self.refused = reason, f"{name} waits: the rules refused its order"
         else:
             said = f"{name} cannot act"
         b.end_turn()

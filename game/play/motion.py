@@ -264,7 +264,7 @@ class Motion:
         t = min(max(self.clock, self.cursor), self.clock + MAX_LAG_S)
         where: dict[int, Square] = {}  # where a creature stands after its moves laid out so far
         landed = False
-        for seen, event in zip(sights[1:], new, strict=True):
+        for before, seen, event in zip(sights[:-1], sights[1:], new, strict=True):
             if isinstance(event, Moved | Pushed | Teleported):
                 if not shows(event.entity):
                     continue
@@ -276,6 +276,10 @@ class Motion:
                         and not ours(event.entity):
                     squares, step = (event.from_square,), 0.0  # (gone from where it stood: it glided a
                     # third of the way toward a square out of the team's sight, which told where it went)
+                elif isinstance(event, Teleported) and before is not None and not before[event.from_square] \
+                        and not ours(event.entity):
+                    squares, step = (event.to_square,), 0.0  # (there at once: it glided in from the
+                    # direction of the square out of the team's sight where it had stood)
                 else:
                     squares = (event.from_square, event.to_square)
                     step = STEP_S * f * (2 if isinstance(event, Pushed) else 0.5)
