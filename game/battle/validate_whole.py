@@ -18,7 +18,7 @@ import numpy as np
 from components import Abilities, Creature
 from components.commands import UsePower
 from components.events import CommandRefused, PowerUsed
-from components.powers import RESERVED_IDS, Power
+from components.powers import Power
 from components.values import shown
 from game.battle.errors import IllegalCommand
 from game.battle.power_fields import field_problem
@@ -63,9 +63,6 @@ def power_table(table: object) -> dict[str, Power]:
         problem = field_problem(power)
         if problem is not None:
             raise IllegalCommand(f"the power table's {shown(key)}: {problem}")
-        if key in RESERVED_IDS:
-            raise IllegalCommand(f"the power table holds a power named {key!r}, a name kept for damage no power "
-                                 f"deals ({', '.join(RESERVED_IDS)}): the log and simulate would count the two as one")
     return dict(table)
 
 
