@@ -105,3 +105,26 @@ def test_a_power_files_id_with_a_trailing_line_break_is_refused_too():
     assert parse_power("nova", table, "test.toml").id == "nova"
     with pytest.raises(PowerError, match=r"power id 'nova\\n' must be 1 to 64 letters"):
         parse_power("nova\n", table, "test.toml")
+
+
+def test_the_battles_of_one_scenario_do_not_each_check_its_powers_again(monkeypatch):
+    """Every battle built from a scenario (``simulate`` builds thousands) checked every power field by
+    field, though the loader had read each already: the scenario's library is a CheckedPowers, checked
+    when it was made, and a battle handed it only copies it."""
+    from game.battle import validate_whole
+    from game.battle.validate_whole import CheckedPowers
+
+    scenario = load_scenario(ROOT / "tests" / "golden" / "gauntlet.toml")
+    assert isinstance(scenario.powers, CheckedPowers)
+    checked: list[str] = []
+    monkeypatch.setattr(validate_whole, "field_problem", lambda power: checked.append(power.id))
+    battles = [scenario.build_with_ids()[0] for _ in range(3)]
+    assert checked == [] and all(dict(b.powers) == dict(scenario.powers) for b in battles)
+
+
+def test_a_checked_table_is_checked_when_it_is_made():
+    with pytest.raises(IllegalCommand, match=r"the power table's 'nova': damage: expected None or dice"):
+        from game.battle.validate_whole import CheckedPowers
+        CheckedPowers({"nova": dataclasses.replace(NOVA, damage="2d6")})
+    table = CheckedPowers({"nova": NOVA})
+    assert dict(table) == {"nova": NOVA} and Battle(seed=1, width=6, height=6, powers=table).powers["nova"] is NOVA
