@@ -3,14 +3,35 @@ power system, the forecasts, the computer player and the window alike."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from components.creature import Visibility
 from components.dice import Dice
+from components.terrain import MAX_RADIUS_FT
+from components.values import Bound
 
 ACTIONS = ("action", "bonus", "free")
 TARGETS = ("self", "creature", "ally", "enemy", "allies", "enemies", "all")
 SHAPES = ("burst", "cone", "line")
+
+# The ranges a power's fields are held to, one place for both ways a power reaches a battle: a power
+# file (``game.content.power_parse``) and a ``Power`` made in Python (``game.battle.power_fields``).
+
+#: A range, a push or pull, an area's size, a made area's or light's radius.
+FEET = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft", above=True)
+ATTACK_BONUS = Bound(-1000, 1000)
+SAVE_DC = Bound(1, 1000)
+#: A power's id: 1 to 64 letters, digits, '_' or '-' (and none of :data:`RESERVED_IDS`), as
+#: ``re.fullmatch`` reads it.
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def rolls_nothing(dice: Dice) -> bool:
+    """Whether ``dice`` as a power's damage or healing would always come to 0 (a roll counts at least
+    0: ``-3``, ``1d4-4``, ``0d6``) while not being ``Dice(0, 0)``, the way to say none (a sweep's way
+    to switch it off). Such dice are refused in a file and in a power made in Python alike."""
+    return dice.count * dice.sides + dice.bonus <= 0 and (dice.count, dice.sides, dice.bonus) != (0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -265,3 +265,30 @@ def test_whose_effect_it_was_is_told_while_it_lasts_and_once_it_is_over() -> Non
         b.run(b.power("light").duration + 1)
         assert not b.effects()
         assert effect_powers(b.effects(), b.events) == {effect["id"]: "light"}
+
+
+class _Unscannable(list):  # type: ignore[type-arg]
+    """An event record that may not be read through (a long battle's: each scan is O(record))."""
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        raise AssertionError("the whole event record was scanned")
+
+
+def test_a_live_effects_line_is_named_without_scanning_the_event_record() -> None:
+    """Every log line naming a live effect's hit built the map of every effect over the whole record
+    (the window's feed each frame, the headless player's combat-log.txt): the live effects answer first.
+    An effect no longer live is still named from the event that ended it."""
+    from types import SimpleNamespace
+
+    from game.battle.log import source_text
+
+    with Battle(seed=1) as b:
+        u = b.spawn("caster", 2, 2, team="a")
+        b.use_power(u, "light", point=(4, 2))
+        b.tick()
+        [effect] = [e for e in b.effects() if e["power"] == "light"]
+        live = SimpleNamespace(effects=b.effects, power=b.power, state=SimpleNamespace(events=_Unscannable()))
+        assert source_text(live, f"effect:{effect['id']}") == "Light (lasting effect)"
+        b.run(b.power("light").duration + 1)
+        assert not b.effects()
+        assert source_text(b, f"effect:{effect['id']}") == "Light (lasting effect)"

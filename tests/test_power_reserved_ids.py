@@ -106,7 +106,8 @@ def test_a_power_table_given_through_the_api_refuses_the_reserved_ids_too(power_
     from game.content.powers import default_powers
 
     table = default_powers()
-    with pytest.raises(IllegalCommand, match=f"a power named '{power_id}', a name kept for damage no power deals"):
+    words = f"the power table's '{power_id}': id: expected an id other than fall, reaction, other, kept for damage"
+    with pytest.raises(IllegalCommand, match=words):
         Battle(seed=1, width=4, height=4, powers={**table, power_id: replace(table["strike"], id=power_id)})
 
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.scripting import InProcessHost, Limits, ScriptError
-from game.scripting.messages import arguments_too_large, plain_and_small
+from game.scripting.messages import SLACK, arguments_too_large, dumps, plain_and_small, result_too_large
 from game.scripting.values import problem
 
 SCALARS = st.one_of(
@@ -35,7 +35,20 @@ CAPS = st.sampled_from([64, 1024, 300_000, Limits().max_message_bytes, 10**9])
 def test_the_shortcut_never_admits_what_a_check_refuses(values: list[object], cap: int) -> None:
     if plain_and_small(tuple(values), cap):
         assert problem(tuple(values)) is None
-        assert arguments_too_large("m", tuple(values), cap) is None
+        assert len(dumps(["bridge", "m", values])) <= cap  # measured: arguments_too_large asks the shortcut too
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(VALUES, max_size=18), CAPS)
+def test_the_size_checks_answer_as_the_measure_does(values: list[object], cap: int) -> None:
+    """``arguments_too_large`` and ``result_too_large`` ask the shortcut before measuring: for plain values
+    (all they are given) they say what measuring the worker's message says."""
+    if problem(tuple(values)) is not None:
+        return
+    large = len(dumps(["bridge", "m", values])) > cap
+    assert (arguments_too_large("m", tuple(values), cap) is not None) == large
+    assert result_too_large(values[0] if values else None, 7, cap) == (
+        len(dumps(["ok", values[0] if values else None, 7])) > cap + SLACK)
 
 
 def test_the_common_call_takes_the_shortcut() -> None:

@@ -48,7 +48,7 @@ from components.events import (
 )
 from components.powers import FALL, REACTION, source_parts
 from game.battle.log_lines import LogLine, Tone, event_tone, round_prefix, tone_of
-from game.battle.naming import display_names, effect_powers
+from game.battle.naming import display_names, effect_power
 
 #: Events that say nothing a reader needs (turn boundaries are implied by the lines themselves).
 QUIET: tuple[type[Event], ...] = (RoundStarted, RoundEnded, TurnStarted)
@@ -105,10 +105,10 @@ def source_text(battle: Any, source: str) -> str:
 
 
 def _effect_text(battle: Any, effect_id: str) -> str:
-    """A lasting effect named by the power that made it (``naming.effect_powers``): from the battle's
-    live effects, or from the event that ended it (a log written after the battle, as the headless
+    """A lasting effect named by the power that made it (``naming.effect_power``): from the battle's
+    live effects, else from the event that ended it (a log written after the battle, as the headless
     player's combat-log.txt is, said "a lasting effect" for every effect over by then, where the window
-    had named the power)."""
+    had named the power); the record is scanned only for an effect no longer live."""
     try:
         live = battle.effects()
     except Exception:  # a battle-like object without readable effects: say what we can
@@ -117,7 +117,7 @@ def _effect_text(battle: Any, effect_id: str) -> str:
         record = _raw_events(battle)
     except Exception:  # a battle-like object without readable events: say what we can
         record = ()
-    power = next((p for made, p in effect_powers(live, record).items() if str(made) == effect_id), None)
+    power = effect_power(live, record, effect_id)
     return "a lasting effect" if power is None else f"{_power_name(battle, power)} (lasting effect)"
 
 

@@ -68,3 +68,14 @@ def effect_powers(effects: Iterable[Mapping[str, Any]], record: Iterable[Any]) -
         if isinstance(event, EffectEnded):
             found.setdefault(event.effect, event.power)
     return found
+
+
+def effect_power(effects: Sequence[Mapping[str, Any]], record: Iterable[Any], effect_id: str) -> str | None:
+    """The power that made the effect ``effect_id`` (as a source names it: ``effect:3`` -> ``"3"``), as
+    :func:`effect_powers` says, or None; the ``record`` is read only for an effect no longer under way
+    (a log line names a live effect's hits every round: each used to scan the whole record)."""
+    for read in ((), record):
+        power = next((p for made, p in effect_powers(effects, read).items() if str(made) == effect_id), None)
+        if power is not None:
+            return power
+    return None

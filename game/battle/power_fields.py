@@ -5,31 +5,62 @@ A power file's loader (``game.content.power_parse``) reads every key into its ty
 was taken, and the first forecast of it failed deep inside with ``AttributeError: 'str' object has
 no attribute 'sides'``, naming neither the power nor the field. A table given to the battle
 (``Battle(powers=...)``, ``b.powers = ...``) is checked field by field here instead, and a wrong one
-is refused naming the power, the field and what it must be. What the fields mean together (a
-``teleport`` aimed at an enemy, an ``allies`` target with no area) stays the loader's to judge.
+is refused naming the power, the field and what it must be. The id, name and description are held
+to a file's rules too (an id of 1 to 64 letters, digits, '_' or '-', none of ``RESERVED_IDS``; a name
+not blank, at most 80 characters, no control characters), and the ranges and the dice rule are the
+ones the loader reads (``components.powers``). What the fields mean together (a ``teleport`` aimed
+at an enemy, an ``allies`` target with no area) stays the loader's to judge.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 
 from components import Visibility
 from components.dice import MAX_BONUS, MAX_DICE, MAX_SIDES, Dice
-from components.powers import ACTIONS, SHAPES, TARGETS, AreaShape, Made, Power
+from components.powers import (
+    ACTIONS,
+    ATTACK_BONUS,
+    FEET,
+    ID_PATTERN,
+    RESERVED_IDS,
+    SAVE_DC,
+    SHAPES,
+    TARGETS,
+    AreaShape,
+    Made,
+    Power,
+    rolls_nothing,
+)
 from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import DURATION, Bound, shown
+from game.content import checks
 
-#: The ranges a power file holds the same numbers to (``game.content.power_parse``).
-FEET = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft", above=True)
+# The ranges are components.powers', which a power file's loader (game.content.power_parse) reads too.
 SHOVE = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft")  # a push or pull: 0 for none
-ATTACK_BONUS = Bound(-1000, 1000)
-SAVE_DC = Bound(1, 1000)
 _DICE = 'dice, a components.dice.Dice such as Dice.parse("2d6+3")'
 
 
-def _text(value: object) -> str | None:
-    return None if isinstance(value, str) else f"expected text, got {shown(value)}"
+def _id(value: object) -> str | None:
+    if not isinstance(value, str) or not ID_PATTERN.fullmatch(value):
+        return f"expected 1 to 64 letters, digits, '_' or '-', got {shown(value)}"
+    if value in RESERVED_IDS:
+        return (f"expected an id other than {', '.join(RESERVED_IDS)}, kept for damage no power deals (the log "
+                f"and simulate would count the two as one), got {value!r}")
+    return None
+
+
+def _words(check: Callable[[object], object]) -> Callable[[object], str | None]:
+    """A text read by one of ``game.content.checks``' checkers, as a power file's name and description are."""
+    def problem(value: object) -> str | None:
+        try:
+            check(value)
+        except checks.Bad as bad:
+            return str(bad)
+        return None
+    return problem
 
 
 def _flag(value: object) -> str | None:
@@ -66,8 +97,7 @@ def _dice(value: object) -> str | None:
             or not -MAX_BONUS <= bonus <= MAX_BONUS:
         return (f"expected at most {MAX_DICE} dice of 1..{MAX_SIDES} sides and a bonus within "
                 f"±{MAX_BONUS}, got {value!r}")
-    if count * sides + bonus <= 0 and (count, sides, bonus) != (0, 0, 0):
-        # (a roll counts at least 0: as a file's "1d4-9" is refused, these would always be 0)
+    if rolls_nothing(value):  # (a roll counts at least 0: as a file's "1d4-9" is refused, these would always be 0)
         return f"expected dice that can roll more than 0, or Dice(0, 0) for none, got {value!r}"
     return None
 
@@ -99,26 +129,28 @@ def _made(value: object) -> str | None:
 
 
 def _conditions(value: object) -> str | None:
-    if isinstance(value, tuple) and all(isinstance(c, str) and c in GRANTABLE_CONDITIONS for c in value):
+    if isinstance(value, tuple) and all(isinstance(c, str) and c in GRANTABLE_CONDITIONS for c in value) \
+            and len(set(value)) == len(value):  # (a file's second listing is refused: it grants nothing more)
         return None
-    return f"expected a tuple of {', '.join(sorted(GRANTABLE_CONDITIONS))}, got {shown(value)}"
+    return f"expected a tuple of {', '.join(sorted(GRANTABLE_CONDITIONS))}, each once, got {shown(value)}"
 
 
-def _optional_text(value: object) -> str | None:
-    return None if value is None else _text(value)
+def _script(value: object) -> str | None:
+    problem = None if value is None else checks.script_name_problem(value)
+    return None if problem is None else f'expected None or a script\'s plain file name like "chain.star": {problem}'
 
 
 #: Each field a caller gives a ``Power``, and its check (None when the value is right).
-_FIELDS: dict[str, Callable[[object], str | None]] = {
-    "id": _text, "name": _text, "description": _text,
+_FIELDS: Mapping[str, Callable[[object], str | None]] = MappingProxyType({
+    "id": _id, "name": _words(checks.name), "description": _words(checks.text),
     "action": _one_of(ACTIONS), "range_ft": _bounded(FEET, optional=True), "area": _area,
     "targets": _one_of(TARGETS, optional=True),
     "attack_bonus": _bounded(ATTACK_BONUS, optional=True), "save_dc": _bounded(SAVE_DC, optional=True),
     "save_half": _flag, "damage": _dice, "healing": _dice, "conditions": _conditions,
     "push_ft": _bounded(SHOVE), "pull_ft": _bounded(SHOVE), "teleport": _flag, "flight": _flag,
     "creates_area": _made, "creates_light": _made, "duration": _bounded(DURATION, optional=True),
-    "end_early": _flag, "script": _optional_text,
-}
+    "end_early": _flag, "script": _script,
+})
 
 
 def field_problem(power: Power) -> str | None:

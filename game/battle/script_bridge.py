@@ -49,9 +49,6 @@ COMMANDS: Mapping[str, int] = MappingProxyType({
 
 Apply = Callable[[], None]
 
-#: The ctx methods whose calls may weigh more than ``Limits.ctx_call_steps`` (see ``ScriptBridge.weight``).
-WEIGHTED = frozenset({"creatures_in_area", "roll", "create_area", "create_light"})
-
 #: Steps per creature a read that looks at every creature costs (~0.5 us of work each).
 CREATURE_STEPS = 10
 #: Steps per die rolled (1000 dice take ~200 us).
@@ -59,6 +56,28 @@ DIE_STEPS = 4
 #: Squares of the map per step a new light or area costs (sight is computed again over the map:
 #: ~24 ms on a 1024 x 1024 map).
 SQUARES_PER_STEP = 4
+
+
+def _every_creature(bridge: ScriptBridge, args: tuple[Any, ...]) -> int:
+    return CREATURE_STEPS * len(bridge.creatures)
+
+
+def _dice(bridge: ScriptBridge, args: tuple[Any, ...]) -> int:
+    return DIE_STEPS * Dice.parse(args[0]).count
+
+
+def _whole_map(bridge: ScriptBridge, args: tuple[Any, ...]) -> int:
+    return bridge.state.terrain.width * bridge.state.terrain.height // SQUARES_PER_STEP
+
+
+#: The ctx methods whose calls may weigh more than ``Limits.ctx_call_steps``, and what a call that
+#: succeeded weighs on top (``ScriptBridge.weight``); every other method weighs 0. One table, so that
+#: a weight cannot be written for a method the bridge then lets a script call for free.
+WEIGHTS: Mapping[str, Callable[[ScriptBridge, tuple[Any, ...]], int]] = MappingProxyType({
+    "creatures_in_area": _every_creature, "roll": _dice, "create_area": _whole_map, "create_light": _whole_map,
+})
+#: The methods of :data:`WEIGHTS` (what ``ScriptBridge.weighed`` asks first).
+WEIGHTED = frozenset(WEIGHTS)
 
 
 class ScriptBridge:
@@ -77,14 +96,9 @@ class ScriptBridge:
 
     def weight(self, method: str, args: tuple[Any, ...]) -> int:
         """Steps a ctx call that succeeded costs on top of ``Limits.ctx_call_steps`` (0 for all but
-        :data:`WEIGHTED`)."""
-        if method == "creatures_in_area":
-            return CREATURE_STEPS * len(self.creatures)
-        if method == "roll":
-            return DIE_STEPS * Dice.parse(args[0]).count
-        if method in ("create_area", "create_light"):
-            return self.state.terrain.width * self.state.terrain.height // SQUARES_PER_STEP
-        return 0
+        :data:`WEIGHTS`)."""
+        weigh = WEIGHTS.get(method)
+        return 0 if weigh is None else weigh(self, args)
 
     def weighed(self, value: Any, method: str, args: tuple[Any, ...]) -> Any:
         """``value`` as a host takes a ctx call's answer: with the steps the call weighs (:meth:`weight`),

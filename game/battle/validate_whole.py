@@ -8,8 +8,9 @@ anything changes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 import esper
@@ -18,7 +19,7 @@ import numpy as np
 from components import Abilities, Creature
 from components.commands import UsePower
 from components.events import CommandRefused, PowerUsed
-from components.powers import RESERVED_IDS, Power
+from components.powers import Power
 from components.values import shown
 from game.battle.errors import IllegalCommand
 from game.battle.power_fields import field_problem
@@ -50,7 +51,10 @@ def log_entry(entry: object, what: str) -> tuple[str, tuple[Any, ...], dict[str,
 def power_table(table: object) -> dict[str, Power]:
     """A battle's power table, copied: a mapping of power ids to :class:`Power`, each under its own id
     and each field of the kind and in the range a power file gives it (:mod:`game.battle.power_fields`).
-    Why checked whole, at once: a wrong entry would fail deep inside the first forecast that reads it."""
+    Why checked whole, at once: a wrong entry would fail deep inside the first forecast that reads it.
+    A :class:`CheckedPowers` was checked so when it was made, and is only copied."""
+    if type(table) is CheckedPowers:
+        return dict(table.checked)
     if not isinstance(table, Mapping):
         raise IllegalCommand(f"the power table must be a mapping of power ids to powers, not {shown(table)}")
     for key, power in table.items():
@@ -63,10 +67,31 @@ def power_table(table: object) -> dict[str, Power]:
         problem = field_problem(power)
         if problem is not None:
             raise IllegalCommand(f"the power table's {shown(key)}: {problem}")
-        if key in RESERVED_IDS:
-            raise IllegalCommand(f"the power table holds a power named {key!r}, a name kept for damage no power "
-                                 f"deals ({', '.join(RESERVED_IDS)}): the log and simulate would count the two as one")
     return dict(table)
+
+
+class CheckedPowers(Mapping[str, Power]):
+    """A power table :func:`power_table` checked when it was made, read-only after: a battle handed one
+    copies it without checking each power again. A scenario's power library is one, so the battles
+    ``simulate`` builds from one scenario do not each check every power the loader already read.
+
+    Raises:
+        IllegalCommand: as :func:`power_table`, when made from a table it refuses.
+    """
+
+    __slots__ = ("checked",)
+
+    def __init__(self, table: object) -> None:
+        self.checked: Mapping[str, Power] = MappingProxyType(power_table(table))
+
+    def __getitem__(self, power_id: str) -> Power:
+        return self.checked[power_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.checked)
+
+    def __len__(self) -> int:
+        return len(self.checked)
 
 
 def powers_kept(state: BattleState, table: Mapping[str, Power]) -> None:

@@ -50,12 +50,13 @@ the ``radius_ft`` of ``light`` and ``area_effect`` are feet above 0, at most 100
 ``attack.bonus`` -1000..1000; ``save.dc`` 1..1000; ``duration`` 1..1000 rounds; dice at most 1000
 dice of 1..1000 sides with a bonus within -1000..1000 (see ``components.dice``), and ``damage`` and
 ``healing`` able to roll more than 0 (``-3``, ``1d4-4`` or ``0d6`` would always be 0), or ``0`` itself
-(none: a sweep's way to switch it off).
+(none: a sweep's way to switch it off). The ranges, the id's pattern and the dice rule are
+``components.powers``' (``FEET``, ``ATTACK_BONUS``, ``SAVE_DC``, ``ID_PATTERN``, ``rolls_nothing``): a
+power made in Python is held to the same ones (``game.battle.power_fields``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -64,7 +65,20 @@ from typing import Any
 from components import Visibility
 from components.creature import level_words
 from components.dice import Dice
-from components.powers import ACTIONS, RESERVED_IDS, SHAPES, TARGETS, AreaShape, Made, Power
+from components.powers import (
+    ACTIONS,
+    ATTACK_BONUS,
+    FEET,
+    ID_PATTERN,
+    RESERVED_IDS,
+    SAVE_DC,
+    SHAPES,
+    TARGETS,
+    AreaShape,
+    Made,
+    Power,
+    rolls_nothing,
+)
 from components.rules import GRANTABLE_CONDITIONS
 from components.terrain import MAX_RADIUS_FT
 from components.values import DURATION, Bound, shown
@@ -79,11 +93,7 @@ KEYS = frozenset({
     "conditions", "push_ft", "pull_ft", "teleport", "flight", "area_effect", "light", "duration", "end_early",
     "script",
 })
-FEET = Bound(0, MAX_RADIUS_FT, whole=False, unit="ft", above=True)
-ATTACK_BONUS = Bound(-1000, 1000)
-SAVE_DC = Bound(1, 1000)
 _FEET = f"a number of feet above 0, at most {MAX_RADIUS_FT:g}"
-_ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SINGULAR = ("creature", "ally", "enemy")
 _PLURAL_OF = MappingProxyType({"creature": "all", "ally": "allies", "enemy": "enemies"})
 _PLURAL = ("allies", "enemies", "all")
@@ -154,7 +164,7 @@ class _Reader:
             dice = Dice.parse(value)
         except ValueError as err:
             raise self.error(f"key {key!r}: {err}") from None
-        if dice.count * dice.sides + dice.bonus <= 0 and (dice.count, dice.sides, dice.bonus) != (0, 0, 0):
+        if rolls_nothing(dice):
             raise self.fail(key, f'dice like "2d6+3" that can roll more than 0 (a roll counts at least 0, so this '
                                  f"{key} would always be 0; write 0 for none)", value)
         return dice
@@ -286,7 +296,7 @@ def parse_power(power_id: str, table: object, where: str, script_dir: Path | Non
             range, an unknown key (with a "did you mean"), a missing script or keys that contradict
             each other.
     """
-    if not isinstance(power_id, str) or not _ID_RE.match(power_id):
+    if not isinstance(power_id, str) or not ID_PATTERN.fullmatch(power_id):
         raise PowerError(f"{where}: power id {shown(power_id)} must be 1 to 64 letters, digits, '_' or '-'")
     if power_id in RESERVED_IDS:
         raise PowerError(f"{where}: power id {shown(power_id)} is reserved (the log and the simulation's table "

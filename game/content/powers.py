@@ -34,6 +34,7 @@ from typing import Any
 
 from components.powers import Power
 from components.values import shown
+from game.battle.validate_whole import CheckedPowers
 from game.content.checks import did_you_mean
 from game.content.files import POWER_FILE_BYTES, UnreadableFile, bom_hint, read_text, too_long_number
 from game.content.places import ASSETS, POWERS_DIR, SCRIPTS_DIR, runs_in_process, script_folder
@@ -199,7 +200,7 @@ class PowerLibrary:
             kept.append(file)
             powers.update(file.powers)
             tables.update(file.tables)
-        return cls(types.MappingProxyType(powers), types.MappingProxyType(tables), tuple(kept),
+        return cls(CheckedPowers(powers), types.MappingProxyType(tables), tuple(kept),
                    tuple(f for f in kept if f.error is not None))
 
     def extended(self, files: Iterable[PowerFile]) -> PowerLibrary:

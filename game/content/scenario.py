@@ -268,7 +268,7 @@ class Scenario:
         if scripts is None and self.recorded:
             scripts = self.files.scripts
         return Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
-                      rules=self.rules, powers=dict(self.powers),
+                      rules=self.rules, powers=self.powers,
                       trusted_scripts=self.trusts(trusted), script_dir=self.script_dir,
                       caches=self.caches, script_hosts=script_hosts,
                       script_texts=scripts)

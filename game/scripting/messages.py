@@ -26,31 +26,12 @@ SLACK: Final = 4096
 #: cap at least that big, the common ctx call is not encoded just to be measured.
 _FEW_ARGUMENTS: Final = 16
 _SHORT_TEXT: Final = 1024
-_NUMBERS: Final = frozenset({type(None), bool, float})
 _SMALL_MOST: Final = _FEW_ARGUMENTS * (12 * _SHORT_TEXT + 32) + 256
 
 
 def dumps(obj: Any) -> bytes:
     """One message, as compact JSON bytes (the worker's wire format)."""
     return json.dumps(obj, separators=(",", ":"), allow_nan=True).encode()
-
-
-def _small(values: Sequence[Any], cap: int) -> bool:
-    """Whether ``values`` are certainly a message under ``cap``: few scalars and short strings, and a
-    cap past the most those can take (a smaller ``Limits.max_message_bytes`` is measured each time)."""
-    if len(values) > _FEW_ARGUMENTS or cap < _SMALL_MOST:
-        return False
-    for value in values:
-        kind = type(value)
-        if kind is str:
-            if len(value) > _SHORT_TEXT:
-                return False
-        elif kind is int:
-            if not -10**19 < value < 10**19:
-                return False
-        elif kind not in _NUMBERS:
-            return False
-    return True
 
 
 #: The ints that may cross (``game.scripting.values.problem``: within 64 bits).
@@ -64,6 +45,8 @@ def plain_and_small(values: Sequence[Any], cap: int) -> bool:
     string. Then ``values.problem`` finds nothing in them and :func:`arguments_too_large` says None,
     so a ctx call asks this one question where it would ask both (every ctx call a script makes
     asks it: a chain lightning's what-if makes a dozen). False says only "not certainly": ask both.
+    The one scan of "certainly small": :func:`arguments_too_large` and :func:`result_too_large` ask
+    it too before measuring (for the plain values they are given, "plain" adds nothing).
     """
     if len(values) > _FEW_ARGUMENTS or cap < _SMALL_MOST:
         return False
@@ -86,9 +69,10 @@ def plain_and_small(values: Sequence[Any], cap: int) -> bool:
 def arguments_too_large(method: str, args: Sequence[Any], cap: int) -> str | None:
     """Why a ctx call's (plain) arguments may not cross, ``"arguments too large (N bytes)"``, or None.
 
-    Measured as the worker's bridge request ``["bridge", method, args]``, against ``cap`` bytes.
+    Measured as the worker's bridge request ``["bridge", method, args]``, against ``cap`` bytes,
+    unless :func:`plain_and_small` already says they are certainly under it.
     """
-    if _small(args, cap):
+    if plain_and_small(args, cap):
         return None
     size = len(dumps(["bridge", method, list(args)]))
     return f"arguments too large ({size} bytes)" if size > cap else None
@@ -97,6 +81,6 @@ def arguments_too_large(method: str, args: Sequence[Any], cap: int) -> str | Non
 def result_too_large(value: Any, steps: int, cap: int) -> bool:
     """Whether a call's (plain) result is too big to cross: the worker's reply ``["ok", value, steps]``
     is over ``cap`` bytes and the envelope's :data:`SLACK`."""
-    if _small((value,), cap):
+    if plain_and_small((value,), cap):
         return False
     return len(dumps(["ok", value, steps])) > cap + SLACK
