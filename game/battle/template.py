@@ -26,6 +26,7 @@ import esper
 
 from game.battle.copies import Maker, Uncopyable, copier
 from game.battle.facade import Battle
+from game.battle.validate_whole import CheckedPowers
 from game.scripting import ScriptHosts
 from systems import schedule
 from systems.paths import Paths
@@ -79,7 +80,8 @@ class BattleTemplate:
         self.kind = type(battle)
         self.options: dict[str, Any] = {
             "width": state.terrain.width, "height": state.terrain.height, "rules": state.rules,
-            "powers": state.powers, "trusted_scripts": battle.scripts.trusted,
+            "powers": CheckedPowers(state.powers),  # checked once here, not again for every copy
+            "trusted_scripts": battle.scripts.trusted,
             "script_dir": battle.scripts.script_dir, "script_limits": battle.scripts.budget.limits,
             "script_texts": battle.scripts.reads.recorded,
             "caches": state.caches}
