@@ -30,6 +30,8 @@ def test_a_gone_battles_snapshot_is_refused_by_a_battle_made_at_its_address():
         b.close()
         del b
         gc.collect()
+        if reused:
+            break  # the case the test is about has been checked: no need to make the other battles
     assert reused  # the case the test is about: a battle made where a gone one was
 
 
