@@ -300,14 +300,23 @@ def log_colour(line: str) -> theme.Colour:
 def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts,
                 reserve: int = 0) -> pygame.Rect:
     """The status bar: the last message, or the key hint when there is none. A message wider than the
-    bar (``reserve``: pixels kept free at its right end, for the animation speed) is wrapped and the
-    bar grows upward over the map: a refusal naming two files, or any message in a small window, lost
-    its end under the speed label and the window's edge. Returns the bar."""
+    bar (``reserve``: pixels kept free at its right end, for the animation speed) is wrapped to the
+    map's width and the bar grows upward over the map alone: a refusal naming two files, or any
+    message in a small window, lost its end under the speed label and the window's edge, and grown
+    the whole window's width it covered the buttons (End turn, Undo) under a long refusal. Returns
+    the part of the bar over the map (its whole width when the message takes one line), where a
+    click is the bar's."""
     font = texts.fonts["small"]
-    lines = wrap(message or HINT, font, max(size[0] - 20 - reserve, 120))
+    text = message or HINT
+    lines = wrap(text, font, max(size[0] - 20 - reserve, 120))
+    if len(lines) > 1:  # (the side panel's column keeps its buttons: the lines stay over the map)
+        lines = wrap(text, font, max(size[0] - SIDEBAR_W - 20, 120))
     step = font.get_linesize()
-    bar = pygame.Rect(0, size[1] - STATUS_H - step * (len(lines) - 1), size[0], STATUS_H + step * (len(lines) - 1))
+    grown = step * (len(lines) - 1)
+    width = size[0] if not grown else max(size[0] - SIDEBAR_W, 140)
+    bar = pygame.Rect(0, size[1] - STATUS_H - grown, width, STATUS_H + grown)
     pygame.draw.rect(surface, (16, 17, 22), bar)
+    pygame.draw.rect(surface, (16, 17, 22), (0, size[1] - STATUS_H, size[0], STATUS_H))
     for row, line in enumerate(lines):
         surface.blit(texts(line, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6 + step * row))
     return bar

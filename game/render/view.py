@@ -147,8 +147,8 @@ class Renderer:
         self.view.centre_on(x, y)
 
     def button_at(self, pos: tuple[int, int], names: tuple[str, ...]) -> str | None:
-        """The button under a screen position, of those shown (``names``), or None (under the status
-        bar, which a long message grows over the buttons)."""
+        """The button under a screen position, of those shown (``names``), or None (a long message
+        grows the status bar over the map alone, never over the buttons)."""
         if self.status_bar.collidepoint(pos):
             return None
         for name, rect in button_rects(self.size, names).items():
