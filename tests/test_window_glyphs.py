@@ -18,7 +18,8 @@ def _pixels(surface: pygame.Surface) -> bytes:
 
 def test_names_that_differ_only_in_letters_the_font_lacks_are_drawn_apart() -> None:
     font = Texts().fonts["small"]
-    crossbow, bow = font.render("弩手 Crossbow", True, (255, 255, 255)), font.render("弓手 Crossbow", True, (255, 255, 255))
+    white = (255, 255, 255)
+    crossbow, bow = font.render("弩手 Crossbow", True, white), font.render("弓手 Crossbow", True, white)
     assert crossbow.get_size() != bow.get_size() or _pixels(crossbow) != _pixels(bow)
     assert font.shown("弩手 🏹 Crossbow") == "\\u5f29\\u624b \\U0001f3f9 Crossbow"
     assert font.size("弩") == font.size("\\u5f29")  # measured as drawn, so a cut fits what is drawn
