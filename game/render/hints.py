@@ -67,7 +67,8 @@ def aimed_at(forecast: Any, hover: tuple[int, int]) -> tuple[int, int]:
 
 
 def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text: Texts) -> None:
-    """The path the creature would really walk (the battle's), where it stops, and the box."""
+    """The path the creature would really walk (the battle's), where it stops, and the box, set where
+    it covers neither (when the map has such a side)."""
     forecast, hover = ui.move_preview, ui.hover
     if forecast is None or hover is None:
         return
@@ -82,4 +83,7 @@ def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text
             pygame.draw.rect(surface, colour, view.square_rect(*forecast.stops_at), 2)
     else:
         pygame.draw.rect(surface, theme.LOS_BLOCKED, rect, 2)
-    box_beside(surface, view, rect, _surfaces(odds.move_lines(forecast, ui.shows), text, view))
+    shown = () if not forecast.legal else tuple(view.square_rect(*square) for square in forecast.path[1:])
+    if forecast.legal and forecast.stops_at is not None:
+        shown += (view.square_rect(*forecast.stops_at),)
+    box_beside(surface, view, rect, _surfaces(odds.move_lines(forecast, ui.shows), text, view), shown)
