@@ -80,7 +80,9 @@ class Renderer:
         self._fixed_tile = tile
         #: a scenario's entity -> power ids (what the side panel lists and keys 1-9 choose)
         self.powers: Mapping[int, tuple[str, ...]] | None = None
+        #: the log the frame shows: its sight team's (``feed_of``)
         self.feed = EventFeed()
+        self._feeds: dict[str | None, EventFeed] = {}
         self.status_bar = pygame.Rect(0, 0, 0, 0)  # as last drawn: a long message grows it over the map
         self.set_battle(battle)
 
@@ -189,6 +191,18 @@ class Renderer:
         """A rendered string, cached."""
         return self.texts(string, font, colour)
 
+    def feed_of(self, team: str | None) -> EventFeed:
+        """The log of the team whose sight the frame shows (None: no fog of war): each team has its
+        own, read with its own sight, and only while it is seated. A hot seat's one log held each line
+        as the team seated when it was read saw it, so the next team read where the other team's
+        creatures had stood and what they did out of its sight ("Sergeant (keep) enters at (7, 7)"
+        under a "?" in the raiders' turn strip). A team's log reads what happened since it last looked,
+        the other seat's turns among it, as one batch of turns (``game.render.sight``)."""
+        feed = self._feeds.get(team)
+        if feed is None:  # (the first team seated takes the log already begun)
+            feed = self._feeds[team] = self.feed if not self._feeds else EventFeed()
+        return feed
+
     @property
     def log_lines(self) -> list[str]:
         """The readable combat log so far (what the log panel shows)."""
@@ -209,6 +223,7 @@ class Renderer:
         ui = ui or UiState()
         b = self.battle
         # the team's log, whatever the GM view shows
+        self.feed = self.feed_of(ui.sight_team)
         self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources, ui.team_visible, ui.sight_team)
         self._clear(surface)
         clip = surface.get_clip()
