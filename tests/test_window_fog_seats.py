@@ -104,3 +104,34 @@ def test_a_hot_seats_next_team_does_not_read_the_other_teams_log() -> None:
         app.tick_clock(1.0)
     app.draw()
     assert app.ui.sight_team == "blue" and window.renderer.feed.seen_lines[:len(blue_log)] == blue_log
+
+
+def test_a_hot_seats_next_team_is_not_shown_a_light_only_the_other_team_saw_made() -> None:
+    """Blue's mage lights a square behind a wall at night: red's seat drew the light's glow and torch
+    there and its log said "Light fills 20 ft around (2, 3)", since what blue saw made was the fog's
+    one list for every seat."""
+    from components import Visibility
+    from game.render.inputs import Click
+
+    b = Battle(seed=3, width=12, height=7)
+    b.set_ambient(Visibility.TERRIBLE)
+    mage = b.spawn("Mage", 1, 3, team="blue", powers=["light"], initiative_bonus=100, health=60)
+    b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
+    for y in range(7):
+        b.add_wall(5, y)
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    assert b.current_actor == mage
+    app.handle(Key("1"))
+    app.handle(Click((2, 3)))
+    app.draw()
+    assert app.ui.sight_team == "blue" and not app.ui.unseen_sources  # blue saw it made: drawn, and told where
+    assert "Round 1: Light fills 20 ft around (2, 3)" in window.renderer.feed.seen_lines
+    app.handle(Key("space"))
+    app.draw()
+    assert app.ui.sight_team == "red"
+    assert app.ui.unseen_sources == frozenset({("light", 1)})  # drawn without it where red does not see
+    red_log = window.renderer.feed.seen_lines
+    assert "Round 1: Light fills 20 ft somewhere out of sight" in red_log
+    assert not any("(2, 3)" in line for line in red_log), red_log
