@@ -291,7 +291,8 @@ class Renderer:
         if ui.forecast is not None:
             draw_power_forecast(surface, view, b, ui, lambda e: self.feed.name(b, e), self.texts, covered)
         elif ui.move_preview is not None:
-            draw_move_preview(surface, view, ui, self.texts)
+            mover = b.get(selected, Position).square if selected is not None else None
+            draw_move_preview(surface, view, ui, self.texts, mover)
         elif selected is not None and ui.hover is not None:
             draw_hover(surface, view, b, selected, ui.hover, squares, self.texts)
         elif ui.hover is not None:
