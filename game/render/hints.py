@@ -85,7 +85,7 @@ def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text
             pygame.draw.rect(surface, colour, view.square_rect(*forecast.stops_at), 2)
     else:
         pygame.draw.rect(surface, theme.LOS_BLOCKED, rect, 2)
-    shown = () if mover is None else (view.square_rect(*mover),)
+    shown: tuple[pygame.Rect, ...] = () if mover is None else (view.square_rect(*mover),)
     if forecast.legal:
         shown += tuple(view.square_rect(*square) for square in forecast.path[1:])
     if forecast.legal and forecast.stops_at is not None:
