@@ -10,7 +10,8 @@ import pytest
 from game.battle.facade import Battle
 from game.render import Renderer, UiState, Window, theme
 from game.render.inputs import Button, Click
-from game.render.panels import SIDEBAR_W, STATUS_H, draw_banner, draw_help, draw_status
+from game.render.notice import draw_banner
+from game.render.panels import SIDEBAR_W, STATUS_H, draw_help, draw_status
 from game.render.tooltip import box_beside, line_surfaces
 from game.render.view import MIN_SIZE
 

@@ -1,5 +1,6 @@
 """The panels around the map: the side panel (title, round, turn order strip, the selected creature,
-the combat log), the status bar, the help and the banner that says the battle is decided.
+the combat log), the status bar, the help and the buttons (the banner of a decided battle is
+``game.render.notice``'s).
 
 The side panel changes only when the battle or the selection does, so :class:`SidePanel` renders it
 into its own surface and a frame blits that.
@@ -16,11 +17,11 @@ import pygame
 from components import Rules
 from game.battle.log_lines import Tone, tone_of
 from game.render import theme
-from game.render.draw import Texts, clipped, clipped_middle, panel, panel_lines, wrap
+from game.render.draw import Texts, clipped, clipped_middle, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
 from game.render.selected import draw_selected
-from game.render.ui import BANNER_HINT, UiState
+from game.render.ui import UiState
 
 SIDEBAR_W = 360
 STATUS_H = 26
@@ -359,22 +360,6 @@ def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int,
     shade.fill((0, 0, 0, 140))
     surface.blit(shade, (0, 0))
     panel_lines(surface, box, surfaces, (20, 15), 6)
-    return box
-
-
-def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts,
-                hint_text: str = BANNER_HINT) -> pygame.Rect:
-    """A band across the top of the map (the battle is over), kept inside the window when the map is
-    narrower than the band (a small window), with what can still be done (``hint_text``). Returns the band."""
-    label = texts(message, "title", theme.ACCENT)
-    hint = texts(hint_text, "small", theme.TEXT_DIM)
-    box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40,
-                      label.get_height() + hint.get_height() + 24)
-    box.midtop = (map_rect.centerx, map_rect.y + 12)
-    box.clamp_ip(surface.get_rect())
-    panel(surface, box)
-    surface.blit(label, label.get_rect(midtop=(box.centerx, box.y + 8)))
-    surface.blit(hint, hint.get_rect(midtop=(box.centerx, box.y + 14 + label.get_height())))
     return box
 
 

@@ -26,7 +26,7 @@ from game.render.feed import EventFeed
 from game.render.floaters import Floaters, draw_speed, speed_label
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
-from game.render.notice import draw_error, draw_timeline
+from game.render.notice import draw_banner, draw_error, draw_timeline
 from game.render.overlays import Overlays, draw_fall_marks
 from game.render.panels import (
     BUTTONS_H,
@@ -34,7 +34,6 @@ from game.render.panels import (
     STATUS_H,
     SidePanel,
     button_rects,
-    draw_banner,
     draw_buttons,
     draw_help,
     draw_status,
