@@ -48,7 +48,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("1-9 / a click on its row: choose a power; hover a target for the odds, click to use it", "body"),
     ("Hover an enemy: line of sight, cover and your roll mode", "body"),
     ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
-    ("U: undo this turn's orders (until dice are rolled)   G: GM view (no fog)", "body"),
+    ("U: undo this turn's orders (no dice rolled, no new foe seen)   G: GM view (no fog)", "body"),
     ("R: GM rewind to a round's start (type it, or PageUp/PageDown; Enter rewinds, Esc cancels)", "body"),
     ("F5 / Ctrl+R: reload the scenario, its powers and scripts from disk, restart on the same seed", "body"),
     ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
