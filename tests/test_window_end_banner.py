@@ -56,3 +56,28 @@ def test_the_banner_names_the_keys_a_decided_battle_takes_and_each_acts(tmp_path
 def test_the_hint_leaves_out_a_reload_without_a_scenario_file_and_a_load_without_a_save() -> None:
     assert banner_hint(reloads=False, saved=False) == "R: rewind to a round   Ctrl+Q: quit"
     assert banner_hint(reloads=True, saved=True) == BANNER_HINT
+
+
+def test_a_long_team_names_banner_is_wrapped_inside_the_window_and_names_the_team_as_written() -> None:
+    """A team named at length won in a 700x560 window: its one centred line ran off both sides, the
+    team's name lost its start and "you win" its end; and "NorthWatch" was written "Northwatch"."""
+    from game.battle.facade import Battle
+    from game.play.status import decided_line
+    from game.render.draw import wrap
+    from game.render.inputs import Click
+
+    assert decided_line("NorthWatch", 3) == "NorthWatch won in round 3"
+    team = "The_Exceedingly_Long_Named_Company_of_the_Northern_Realm"
+    b = Battle(seed=3, width=8, height=6)
+    b.spawn("Hero", 1, 1, team=team, powers=["strike"], initiative_bonus=100, health=60)
+    b.spawn("Orc", 2, 1, team="red", powers=["strike"], health=1)
+    app = App(b, {team}, computer_delay=0)
+    window = app.open_window(screen=pygame.Surface((700, 560)))
+    app.handle(Key("1"))
+    app.handle(Click((2, 1)))
+    assert b.winner() == team and app.ui.banner == f"{team} won in round 1 - you win"
+    drawn = drawn_texts(app)
+    title = window.renderer.texts.fonts["title"]
+    lines = [line.strip() for line in wrap(app.ui.banner, title, 700 - 40)]
+    assert len(lines) > 1 and all(line in drawn for line in lines), (lines, drawn)
+    assert "".join(lines).replace(" ", "") == app.ui.banner.replace(" ", "")  # every letter, in order

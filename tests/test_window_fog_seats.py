@@ -1,6 +1,7 @@
 """A hot seat's next team reads the turns since the other team's reading: the creatures the other team
 did not see are not hidden from this one. Its own creatures, which the other team could not see, were
-counted as out of sight: red's log left out what happened to its own orc."""
+counted as out of sight: red's log left out what happened to its own orc. Each team reads its own log:
+one log shared by the seats showed the next team what the other had seen."""
 
 from __future__ import annotations
 
@@ -65,7 +66,72 @@ def test_a_hot_seats_next_team_reads_a_computer_turn_against_its_own_creature(mo
         app.tick_clock(0.5)
         app.draw()
     assert app.ui.sight_team == "red" and b.current_actor == orc
-    told = window.renderer.feed.seen_lines[read:]
+    told = [line for line in window.renderer.feed.seen_lines[read:] if line.startswith("Round 1")]
     assert told == ["Round 1: Goblin uses Strike on Orc",
                     "Round 1: Goblin attacks Orc with Strike: 15 + 2 = 17 vs Defense 10: HIT",
                     "Round 1: Orc takes 6 damage from Strike (health 24)"], told
+
+
+def test_a_hot_seats_next_team_does_not_read_the_other_teams_log() -> None:
+    """Blue's hero walks behind a wall red cannot see past: red's seat showed the one log, "Hero (blue)
+    enters at (1, 3)" and "Hero moves from (1, 3) to (2, 3)" among it, under a "?" in its turn strip."""
+    from game.render.inputs import Click
+    from tests.window_steps import drawn_texts
+
+    b = Battle(seed=3, width=12, height=7)
+    hero = b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=100, health=60)
+    orc = b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
+    for y in range(7):
+        b.add_wall(5, y)
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    assert b.current_actor == hero and app.ui.sight_team == "blue"
+    app.handle(Click((2, 3)))
+    app.draw()
+    blue_log = list(window.renderer.feed.seen_lines)
+    assert "Round 1: Hero moves from (1, 3) to (2, 3) (5 ft)" in blue_log, blue_log
+    app.handle(Key("space"))
+    assert b.current_actor == orc and app.ui.sight_team == "red" and hero in app.ui.hidden
+    drawn = drawn_texts(app)
+    red_log = window.renderer.feed.seen_lines
+    assert red_log and not any("Hero" in line or "(1, 3)" in line or "(2, 3)" in line for line in red_log), red_log
+    assert not any("Hero" in text for text in drawn), [text for text in drawn if "Hero" in text]
+    app.handle(Key("space"))  # blue's seat again, next round: its own log, as it read it
+    for _ in range(5):
+        if b.current_actor == hero:
+            break
+        app.tick_clock(1.0)
+    app.draw()
+    assert app.ui.sight_team == "blue" and window.renderer.feed.seen_lines[:len(blue_log)] == blue_log
+
+
+def test_a_hot_seats_next_team_is_not_shown_a_light_only_the_other_team_saw_made() -> None:
+    """Blue's mage lights a square behind a wall at night: red's seat drew the light's glow and torch
+    there and its log said "Light fills 20 ft around (2, 3)", since what blue saw made was the fog's
+    one list for every seat."""
+    from components import Visibility
+    from game.render.inputs import Click
+
+    b = Battle(seed=3, width=12, height=7)
+    b.set_ambient(Visibility.TERRIBLE)
+    mage = b.spawn("Mage", 1, 3, team="blue", powers=["light"], initiative_bonus=100, health=60)
+    b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
+    for y in range(7):
+        b.add_wall(5, y)
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    assert b.current_actor == mage
+    app.handle(Key("1"))
+    app.handle(Click((2, 3)))
+    app.draw()
+    assert app.ui.sight_team == "blue" and not app.ui.unseen_sources  # blue saw it made: drawn, and told where
+    assert "Round 1: Light fills 20 ft around (2, 3)" in window.renderer.feed.seen_lines
+    app.handle(Key("space"))
+    app.draw()
+    assert app.ui.sight_team == "red"
+    assert app.ui.unseen_sources == frozenset({("light", 1)})  # drawn without it where red does not see
+    red_log = window.renderer.feed.seen_lines
+    assert "Round 1: Light fills 20 ft somewhere out of sight" in red_log
+    assert not any("(2, 3)" in line for line in red_log), red_log

@@ -85,3 +85,25 @@ def test_long_names_alike_but_for_their_ends_read_apart_in_the_turn_strip() -> N
     rects = window.renderer.side.chips
     assert len(rects) == 3 and all(rect.right <= SIDEBAR_W - 10 for rect in rects.values()), rects
     assert all(font.size(s)[0] <= SIDEBAR_W - 20 for s in chips)
+
+
+def test_the_selected_creatures_long_name_keeps_its_end_in_the_side_panel() -> None:
+    """The side panel's block for the selected creature cut its name at the end, "Sir Bartholomew ... of
+    the Bl...", so that the knights numbered 12 and 15, told apart by their chips, read alike there."""
+    b = Battle(seed=1, width=16, height=12)
+    knight = "Sir Bartholomew the Unreasonably Long-Named Knight of the Blue Order number {}"
+    first = b.spawn(knight.format(12), 2, 2, team="blue", initiative_bonus=100, powers=["strike"])
+    second = b.spawn(knight.format(15), 2, 4, team="blue", powers=["strike"])
+    b.spawn("Orc", 8, 2, team="red", powers=["strike"])
+    b.start_combat()
+    app = App(b, {"blue"}, computer_delay=0)
+    for size in ((1280, 800), (680, 540)):
+        window = app.open_window(screen=pygame.Surface(size))
+        font = window.renderer.texts.fonts["body"]
+        for entity, number in ((first, 12), (second, 15)):
+            app.select(entity)
+            drawn = drawn_texts(app)
+            heads = sorted({s for s in drawn if s.endswith("(blue, you)")})
+            assert len(heads) == 1 and f"number {number}  (blue, you)" in heads[0], heads
+            assert heads[0].startswith("Sir Bartholomew") and "..." in heads[0]
+            assert font.size(heads[0])[0] <= SIDEBAR_W - 50

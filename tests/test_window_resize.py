@@ -9,8 +9,9 @@ import pytest
 
 from game.battle.facade import Battle
 from game.render import Renderer, UiState, Window, theme
-from game.render.inputs import Click
-from game.render.panels import SIDEBAR_W, STATUS_H, draw_banner, draw_help, draw_status
+from game.render.inputs import Button, Click
+from game.render.notice import draw_banner
+from game.render.panels import SIDEBAR_W, STATUS_H, draw_help, draw_status
 from game.render.tooltip import box_beside, line_surfaces
 from game.render.view import MIN_SIZE
 
@@ -113,9 +114,9 @@ def test_a_long_status_message_wraps_upward_instead_of_running_under_the_speed_l
         assert frame.get_at((4, MIN_SIZE[1] - STATUS_H - 4))[:3] == (16, 17, 22)
 
 
-def test_a_click_on_a_grown_status_bar_goes_to_no_square_and_no_button() -> None:
-    """The bar grown by a long message covers the map's bottom rows and the buttons: a click on it
-    went to a square hidden under it (or a button drawn over)."""
+def test_a_click_on_a_grown_status_bar_goes_to_no_square() -> None:
+    """The bar grown by a long message covers the map's bottom rows: a click on it went to a square
+    hidden under it."""
     with Battle(width=60, height=60) as b:
         b.spawn("Hero", 3, 4, team="blue")
         window = Window(b, size=MIN_SIZE)
@@ -129,3 +130,30 @@ def test_a_click_on_a_grown_status_bar_goes_to_no_square_and_no_button() -> None
         assert window.translate(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=on_bar, button=1)) is None
         window.draw(UiState(message="Saved"))  # a short message: the bar shrinks, the map is clickable again
         assert r.status_bar.h == STATUS_H and r.square_at(on_bar) is not None
+
+
+def test_a_long_status_message_in_the_smallest_window_leaves_the_buttons_whole_and_clickable() -> None:
+    """At 700x560 a long refusal grew the status bar over the whole window's width: End turn, Skip
+    wait, Undo and GM view were drawn over and a click on one pressed nothing."""
+    from game.render.panels import button_rects
+
+    with Battle(width=16, height=12) as b:
+        b.spawn("Hero", 3, 4, team="blue")
+        size = (700, 560)
+        window = Window(b, screen=pygame.Surface(size))
+        names = ("end_turn", "skip", "undo", "gm_view")
+        plain = pygame.Surface(size)
+        window.renderer.draw(plain, UiState(buttons=names))
+        refusal = "Load refused: " + "/home/designer/projects/castle/mine/keep.toml " * 3
+        ui = UiState(buttons=names, message=refusal)
+        window.draw(ui)
+        bar = window.renderer.status_bar
+        assert bar.h > STATUS_H and bar.bottom == size[1]  # grown over the map
+        for name, rect in button_rects(size, names).items():
+            assert not bar.colliderect(rect), (name, rect, bar)
+            assert window.renderer.button_at(rect.center, names) == name
+            assert window.translate(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=rect.center, button=1)) \
+                == Button(name)
+            # the button is drawn as it is without the message
+            assert all(window.screen.get_at((x, rect.centery)) == plain.get_at((x, rect.centery))
+                       for x in range(rect.x, rect.right, 3))

@@ -94,9 +94,9 @@ def test_a_long_name_and_a_long_power_label_are_cut_to_the_side_panel() -> None:
         app.draw()
     from game.render.panels import SIDEBAR_W
 
-    cut = [(s, w) for s, w in drawn if s.startswith("Grenadier Grenadier") and s.endswith("...")]
-    assert cut and all(w <= SIDEBAR_W - 36 for _, w in cut)  # the name's line, from x = 36 in the panel
-    assert not any("the Last  (blue, you)" in s for s, _ in drawn)  # the whole line was never drawn
+    cut = [(s, w) for s, w in drawn if s.startswith("Grenadier Gren") and s.endswith("the Last  (blue, you)")]
+    assert cut and all(w <= SIDEBAR_W - 36 for _, w in cut)  # the name cut in its middle, from x = 36
+    assert not any("Grenadier " * 20 in s for s, _ in drawn)  # the whole name was never drawn
     assert any(s.startswith("1  Strike") for s, _ in drawn)
 
 

@@ -35,9 +35,11 @@ class Fog:
         self.revealed = False
         #: the lights and areas an enemy made where the team saw it made ("light" | "area", map id,
         #: centre): a darkness cast onto the team's own square puts its centre out of the team's sight,
-        #: and was then drawn nowhere and logged "somewhere out of sight" after "uses Darkness at (2, 2)"
-        self.witnessed: set[tuple[str, int, int, int]] = set()
-        self._made: frozenset[tuple[str, int, int, int]] = frozenset()  # those on the map at the last reading
+        #: and was then drawn nowhere and logged "somewhere out of sight" after "uses Darkness at (2, 2)".
+        #: Each team's own (a hot seat's next team was shown a light the other team saw made, and told
+        #: where): ``witnessed`` is the team's whose sight the fog last read
+        self._witnessed: dict[str, set[tuple[str, int, int, int]]] = {}
+        self._made: dict[str, frozenset[tuple[str, int, int, int]]] = {}  # those on the map at its last reading
 
     def note_turn(self, ui: UiState, new_turn: bool) -> None:
         """At a turn's start remember who is hidden; later, note whether any of them came into sight
@@ -47,6 +49,11 @@ class Fog:
         elif ui.visible is not None and self.turn_hidden - ui.hidden:
             self.revealed = True
 
+    @property
+    def witnessed(self) -> set[tuple[str, int, int, int]]:
+        """What the team the fog last read saw made (see ``_witnessed``)."""
+        return self._witnessed.setdefault(self.team or "", set())
+
     def forget(self) -> None:
         """Ask the battle again next time (after an undo its counters may come round again)."""
         self._key = self._mask = None
@@ -54,17 +61,18 @@ class Fog:
     def start_over(self) -> None:
         """Another battle (a load, a reload, a rewind): what the team saw made was the old one's."""
         self.forget()
-        self.witnessed.clear()
-        self._made = frozenset()
+        self._witnessed.clear()
+        self._made.clear()
 
-    def _witness(self, battle: Any, ours: frozenset[int], since: int | None, before: Any, after: Any) -> None:
+    def _witness(self, battle: Any, team: str, ours: frozenset[int], since: int | None, before: Any,
+                 after: Any) -> None:
         """Note the lights and areas made since the last reading (the events from ``since`` on) whose
         centre the team surely saw as each was made (``game.render.sight``: ``before``, its sight at
         the last reading, only while nothing since may have narrowed it; ``after``, its sight now, once
         nothing may widen it); they are known to it wherever its sight is now. Its sight before alone
         counted a light as seen that an enemy it never saw cast around itself in a darkness made over
         squares the team saw before: the light was drawn whole and told where, on that enemy's square."""
-        terrain = battle.terrain
+        terrain, witnessed = battle.terrain, self._witnessed.setdefault(team, set())
         made = frozenset(made_key(battle, (kind, made_id)) for kind, held in (("light", terrain.lights),
                          ("area", terrain.areas)) for made_id in held)
         events = battle.state.events
@@ -77,9 +85,10 @@ class Fog:
                 if isinstance(event, AreaCreated):
                     place = (event.what, event.x, event.y)
                     seen[place] = seen.get(place, True) and bool(sight[event.x, event.y])
-            self.witnessed.update(m for m in made - self._made if seen.get((m[0], m[2], m[3]), False))
-        self.witnessed &= made
-        self._made = made
+            new_made = made - self._made.get(team, frozenset())
+            witnessed.update(m for m in new_made if seen.get((m[0], m[2], m[3]), False))
+        witnessed &= made
+        self._made[team] = made
 
     def team_of(self, app: App) -> str | None:
         """The person's team whose sight the fog is (None: no person), the GM view or not."""
@@ -109,7 +118,7 @@ class Fog:
             before, since = (self._mask, read[1]) if read is not None and read[0] == team else (None, None)
             # a team the scenario names but gives no creature sees nothing (the battle knows no such team)
             self._key, self._mask = key, b.visible_squares(team) if ours else np.zeros((b.width, b.height), dtype=bool)
-            self._witness(b, ours, since, before, self._mask)
+            self._witness(b, team, ours, since, before, self._mask)
         mask = self._mask
         hidden = set()
         for e in b.creatures():
@@ -124,8 +133,9 @@ class Fog:
             if last is not None and mask[last]:  # that square is in sight now, and it is not there
                 del ui.seen_at[e]
         ui.team_hidden, ui.team_visible, ui.sight_team = frozenset(hidden), mask, team
+        witnessed = self._witnessed.get(team, set())
         ui.unseen_sources = frozenset(source for source in unseen_sources(b, ours, mask)
-                                      if made_key(b, source) not in self.witnessed)
+                                      if made_key(b, source) not in witnessed)
         # the GM view shows everything; the team's log and last-seen marks go on as the team sees
         ui.visible, ui.hidden = (None, frozenset()) if ui.gm_view else (mask, ui.team_hidden)
 

@@ -87,5 +87,8 @@ def start_line(battle: Any, surprised: Sequence[str]) -> str:
 
 def decided_line(won: str, round_no: int) -> str:
     """What a decided battle's banner says, the same in the play window and the replay window:
-    "Red won in round 6", or that nobody is left standing (``won`` is "": every team is down)."""
-    return f"Nobody is left standing (round {round_no})" if won == "" else f"{won.capitalize()} won in round {round_no}"
+    "Red won in round 6", or that nobody is left standing (``won`` is "": every team is down). The
+    team's first letter is raised and the rest kept as written ("NorthWatch", not "Northwatch")."""
+    if won == "":
+        return f"Nobody is left standing (round {round_no})"
+    return f"{won[:1].upper()}{won[1:]} won in round {round_no}"

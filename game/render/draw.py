@@ -26,14 +26,41 @@ _TEXT_CACHE_MAX = 4000
 class Font(pygame.font.Font):
     """pygame's font, measuring and drawing every string escaped (:func:`escaped`): a stranger's text
     reaches the window (a folder's name in a reload error, a creature's name), and pygame raises on a
-    NUL (ValueError) or on a folder name's non-UTF-8 byte (UnicodeEncodeError), which stopped the frame."""
+    NUL (ValueError) or on a folder name's non-UTF-8 byte (UnicodeEncodeError), which stopped the frame.
+
+    A character the font has no glyph for (an emoji, a CJK letter in a team's or a creature's name) is
+    spelt as its escape too (``\\u5f29``, ``\\U0001f3f9``), as the simulation's plots spell it: drawn, it
+    was an empty box, and two names that differ only there read alike."""
+
+    def __init__(self, file: str | None, size: int) -> None:
+        super().__init__(file, size)
+        import pygame.freetype  # (its metrics say which characters the font lacks; pygame.font's do not)
+
+        if not pygame.freetype.get_init():
+            pygame.freetype.init()
+        self._faces = pygame.freetype.Font(file, size)
+        self._has: dict[str, bool] = {}  # each character asked about once
+
+    def shown(self, text: str) -> str:
+        """``text`` as it is drawn: escaped, and each character without a glyph spelt as its escape."""
+        text = escaped(text)
+        if text.isascii():
+            return text
+        return "".join(c if c.isascii() or self._drawable(c) else c.encode("unicode_escape").decode("ascii")
+                       for c in text)
+
+    def _drawable(self, char: str) -> bool:
+        known = self._has.get(char)
+        if known is None:
+            known = self._has[char] = self._faces.get_metrics(char)[0] is not None
+        return known
 
     def size(self, text: str | bytes, /) -> tuple[int, int]:
-        return super().size(escaped(text) if isinstance(text, str) else text)
+        return super().size(self.shown(text) if isinstance(text, str) else text)
 
     def render(self, text: str | bytes | None, antialias: bool, color: ColorLike, bgcolor: ColorLike | None = None,
                wraplength: int = 0) -> pygame.Surface:
-        shown = escaped(text) if isinstance(text, str) else text
+        shown = self.shown(text) if isinstance(text, str) else text
         return super().render(shown, antialias, color, bgcolor, wraplength)
 
 

@@ -66,8 +66,11 @@ def aimed_at(forecast: Any, hover: tuple[int, int]) -> tuple[int, int]:
     return hover if forecast.target is not None or forecast.point is not None else forecast.from_square
 
 
-def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text: Texts) -> None:
-    """The path the creature would really walk (the battle's), where it stops, and the box."""
+def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text: Texts,
+                      mover: tuple[int, int] | None = None) -> None:
+    """The path the creature would really walk (the battle's), where it stops, and the box, set where
+    it covers neither, nor the creature itself (``mover``: its square), when the map has such a side:
+    a refusal's long line ("cannot move there: ... 50 ft away ...") lay over the creature asked to move."""
     forecast, hover = ui.move_preview, ui.hover
     if forecast is None or hover is None:
         return
@@ -82,4 +85,9 @@ def draw_move_preview(surface: pygame.Surface, view: Viewport, ui: UiState, text
             pygame.draw.rect(surface, colour, view.square_rect(*forecast.stops_at), 2)
     else:
         pygame.draw.rect(surface, theme.LOS_BLOCKED, rect, 2)
-    box_beside(surface, view, rect, _surfaces(odds.move_lines(forecast, ui.shows), text, view))
+    shown: tuple[pygame.Rect, ...] = () if mover is None else (view.square_rect(*mover),)
+    if forecast.legal:
+        shown += tuple(view.square_rect(*square) for square in forecast.path[1:])
+    if forecast.legal and forecast.stops_at is not None:
+        shown += (view.square_rect(*forecast.stops_at),)
+    box_beside(surface, view, rect, _surfaces(odds.move_lines(forecast, ui.shows), text, view), shown)

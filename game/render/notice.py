@@ -1,6 +1,6 @@
-"""Boxes over the map that the play layer fills: an error to read (a hot reload that failed) and a
-replay's timeline. Drawing only: what the text says and where the replay stands come from
-``game.play``; this module decides nothing.
+"""Boxes over the map that the play layer fills: an error to read (a hot reload that failed), a
+replay's timeline and the banner of a decided battle. Drawing only: what the text says and where
+the replay stands come from ``game.play``; this module decides nothing.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import Any
 import pygame
 
 from game.render import theme
-from game.render.draw import Texts, panel_lines, wrap
+from game.render.draw import Texts, panel, panel_lines, wrap
+from game.render.ui import BANNER_HINT
 
 #: The error box's colour for its first line.
 ERROR_COLOUR = (255, 140, 120)
@@ -56,3 +57,30 @@ def draw_timeline(surface: pygame.Surface, map_rect: pygame.Rect, position: Any,
     label = (f"Round {position.round}  turn {position.turn}  event {position.event} of {position.events}  "
              f"({state})   Left/Right: event  Up/Down: turn  PageUp/PageDown: round  Space: play/pause")
     surface.blit(texts(label, "small", theme.TEXT), (bar.x, bar.bottom + 6))
+
+
+def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts,
+                hint_text: str = BANNER_HINT) -> pygame.Rect:
+    """A band across the top of the map (the battle is over), kept inside the window when the map is
+    narrower than the band (a small window), with what can still be done (``hint_text``); a message
+    wider than the window (a team's long name) is wrapped, not cut at both ends: centred on one line,
+    "The_exceedingly_long_named_company... won in round 1 - you win" lost its start and who won.
+    Returns the band."""
+    room = max(surface.get_width() - 40, 80)
+    labels = [texts(line.strip(), "title", theme.ACCENT) for line in wrap(message, texts.fonts["title"], room)]
+    hints = [texts(line.strip(), "small", theme.TEXT_DIM) for line in wrap(hint_text, texts.fonts["small"], room)]
+    tall = sum(s.get_height() for s in labels)
+    box = pygame.Rect(0, 0, max(s.get_width() for s in labels + hints) + 40,
+                      tall + sum(s.get_height() for s in hints) + 24)
+    box.midtop = (map_rect.centerx, map_rect.y + 12)
+    box.clamp_ip(surface.get_rect())
+    panel(surface, box)
+    y = box.y + 8
+    for line in labels:
+        surface.blit(line, line.get_rect(midtop=(box.centerx, y)))
+        y += line.get_height()
+    y += 6
+    for line in hints:
+        surface.blit(line, line.get_rect(midtop=(box.centerx, y)))
+        y += line.get_height()
+    return box

@@ -1,5 +1,6 @@
 """The panels around the map: the side panel (title, round, turn order strip, the selected creature,
-the combat log), the status bar, the help and the banner that says the battle is decided.
+the combat log), the status bar, the help and the buttons (the banner of a decided battle is
+``game.render.notice``'s).
 
 The side panel changes only when the battle or the selection does, so :class:`SidePanel` renders it
 into its own surface and a frame blits that.
@@ -16,11 +17,11 @@ import pygame
 from components import Rules
 from game.battle.log_lines import Tone, tone_of
 from game.render import theme
-from game.render.draw import Texts, clipped, clipped_middle, panel, panel_lines, wrap
+from game.render.draw import Texts, clipped, clipped_middle, panel_lines, wrap
 from game.render.feed import EventFeed
 from game.render.legend import draw_legend, legend_height
 from game.render.selected import draw_selected
-from game.render.ui import BANNER_HINT, UiState
+from game.render.ui import UiState
 
 SIDEBAR_W = 360
 STATUS_H = 26
@@ -47,7 +48,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("1-9 / a click on its row: choose a power; hover a target for the odds, click to use it", "body"),
     ("Hover an enemy: line of sight, cover and your roll mode", "body"),
     ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
-    ("U: undo this turn's orders (until dice are rolled)   G: GM view (no fog)", "body"),
+    ("U: undo this turn's orders (no dice rolled, no new foe seen)   G: GM view (no fog)", "body"),
     ("R: GM rewind to a round's start (type it, or PageUp/PageDown; Enter rewinds, Esc cancels)", "body"),
     ("F5 / Ctrl+R: reload the scenario, its powers and scripts from disk, restart on the same seed", "body"),
     ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
@@ -300,14 +301,23 @@ def log_colour(line: str) -> theme.Colour:
 def draw_status(surface: pygame.Surface, size: tuple[int, int], message: str, texts: Texts,
                 reserve: int = 0) -> pygame.Rect:
     """The status bar: the last message, or the key hint when there is none. A message wider than the
-    bar (``reserve``: pixels kept free at its right end, for the animation speed) is wrapped and the
-    bar grows upward over the map: a refusal naming two files, or any message in a small window, lost
-    its end under the speed label and the window's edge. Returns the bar."""
+    bar (``reserve``: pixels kept free at its right end, for the animation speed) is wrapped to the
+    map's width and the bar grows upward over the map alone: a refusal naming two files, or any
+    message in a small window, lost its end under the speed label and the window's edge, and grown
+    the whole window's width it covered the buttons (End turn, Undo) under a long refusal. Returns
+    the part of the bar over the map (its whole width when the message takes one line), where a
+    click is the bar's."""
     font = texts.fonts["small"]
-    lines = wrap(message or HINT, font, max(size[0] - 20 - reserve, 120))
+    text = message or HINT
+    lines = wrap(text, font, max(size[0] - 20 - reserve, 120))
+    if len(lines) > 1:  # (the side panel's column keeps its buttons: the lines stay over the map)
+        lines = wrap(text, font, max(size[0] - SIDEBAR_W - 20, 120))
     step = font.get_linesize()
-    bar = pygame.Rect(0, size[1] - STATUS_H - step * (len(lines) - 1), size[0], STATUS_H + step * (len(lines) - 1))
+    grown = step * (len(lines) - 1)
+    width = size[0] if not grown else max(size[0] - SIDEBAR_W, 140)
+    bar = pygame.Rect(0, size[1] - STATUS_H - grown, width, STATUS_H + grown)
     pygame.draw.rect(surface, (16, 17, 22), bar)
+    pygame.draw.rect(surface, (16, 17, 22), (0, size[1] - STATUS_H, size[0], STATUS_H))
     for row, line in enumerate(lines):
         surface.blit(texts(line, "small", theme.TEXT if message else theme.TEXT_DIM), (10, bar.y + 6 + step * row))
     return bar
@@ -350,22 +360,6 @@ def draw_help(surface: pygame.Surface, size: tuple[int, int], centre: tuple[int,
     shade.fill((0, 0, 0, 140))
     surface.blit(shade, (0, 0))
     panel_lines(surface, box, surfaces, (20, 15), 6)
-    return box
-
-
-def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts,
-                hint_text: str = BANNER_HINT) -> pygame.Rect:
-    """A band across the top of the map (the battle is over), kept inside the window when the map is
-    narrower than the band (a small window), with what can still be done (``hint_text``). Returns the band."""
-    label = texts(message, "title", theme.ACCENT)
-    hint = texts(hint_text, "small", theme.TEXT_DIM)
-    box = pygame.Rect(0, 0, max(label.get_width(), hint.get_width()) + 40,
-                      label.get_height() + hint.get_height() + 24)
-    box.midtop = (map_rect.centerx, map_rect.y + 12)
-    box.clamp_ip(surface.get_rect())
-    panel(surface, box)
-    surface.blit(label, label.get_rect(midtop=(box.centerx, box.y + 8)))
-    surface.blit(hint, hint.get_rect(midtop=(box.centerx, box.y + 14 + label.get_height())))
     return box
 
 

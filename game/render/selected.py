@@ -16,7 +16,7 @@ import pygame
 
 from components import Fatigue, Health, Position
 from game.render import theme
-from game.render.draw import Texts, clipped, wrap
+from game.render.draw import Texts, clipped, clipped_middle, wrap
 from game.render.feed import EventFeed
 from game.render.odds import reach_words
 from game.render.ui import UiState, shown_powers
@@ -41,6 +41,20 @@ def power_label(index: int, name: str) -> str:
     return f"{index}  {name}" if index <= KEYED else f"click  {name}"
 
 
+def name_line(name: str, tail: str, font: pygame.font.Font, room: int) -> str:
+    """The block's first line, ``name`` then ``tail`` (its team and who plays it), within ``room``
+    pixels: a long name is cut in its middle, as its chip and token are, keeping its end and the tail
+    in view as far as room allows. Cut at the line's end, two knights "... of the Blue Order number 12"
+    and "... number 13" read alike here while their chips told them apart."""
+    whole = name + tail
+    if font.size(whole)[0] <= room:
+        return whole
+    for share in (room - font.size(tail)[0], room * 3 // 5):  # the whole tail; else most of the line to the name
+        if share >= font.size("M...M")[0]:
+            return clipped(clipped_middle(name, font, share) + tail, font, room)
+    return clipped_middle(name, font, room)
+
+
 def draw_selected(side: pygame.Surface, y: int, battle: Any, feed: EventFeed, entity: int, ui: UiState,
                   powers: Mapping[int, tuple[str, ...]] | None, texts: Texts,
                   colour_of: Callable[[str], theme.Colour], bottom: int | None = None) -> SelectedBlock:
@@ -52,7 +66,7 @@ def draw_selected(side: pygame.Surface, y: int, battle: Any, feed: EventFeed, en
     pygame.draw.circle(side, colour_of(team), (22, y + 10), 8)
     control = "you" if team in ui.human_teams else "computer"
     room = side.get_width() - 50  # (the name, info and labels stay on their lines: cut, not run off)
-    who = clipped(f"{feed.name(battle, entity)}  ({team}, {control})", texts.fonts["body"], room)
+    who = name_line(feed.name(battle, entity), f"  ({team}, {control})", texts.fonts["body"], room)
     side.blit(texts(who, "body"), (36, y + 2))
     y += 24
     info = f"Health {health.current}/{health.maximum}   Fatigue {fatigue.level}/{fatigue.maximum}   " \

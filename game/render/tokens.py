@@ -159,22 +159,23 @@ def draw_token(tile: int, colour: theme.Colour, label: str, health: tuple[int, i
     dead = "dead" in conditions
     centre = (tile // 2, tile // 2 + max(1, tile // 16))
     radius = max(4, int(tile * 0.36))
-    _disc(surface, tile, colour, label, conditions, centre, radius, text)
+    written = _disc(surface, tile, colour, label, conditions, centre, radius, text)
     if dead:
         r = radius - 2
         pygame.draw.line(surface, (200, 60, 50), (centre[0] - r, centre[1] - r), (centre[0] + r, centre[1] + r), 3)
         pygame.draw.line(surface, (200, 60, 50), (centre[0] - r, centre[1] + r), (centre[0] + r, centre[1] - r), 3)
         return surface
     bar = _health_bar(surface, tile, health)
-    _health_number(surface, tile, health, bar, text)
+    _health_number(surface, tile, health, bar, text, written)
     _fatigue_pips(surface, tile, fatigue)
     _badges(surface, tile, conditions, bar.bottom + 1, text)
     return surface
 
 
 def _disc(surface: pygame.Surface, tile: int, colour: theme.Colour, label: str, conditions: frozenset[str],
-          centre: tuple[int, int], radius: int, text: TextFn) -> None:
-    """The team-coloured disc (dimmed when down, darker when dead) with its label and a prone stroke."""
+          centre: tuple[int, int], radius: int, text: TextFn) -> pygame.Rect | None:
+    """The team-coloured disc (dimmed when down, darker when dead) with its label and a prone stroke;
+    returns where the label is written (None: too small a token for one)."""
     dead = "dead" in conditions
     down = bool(conditions & {"downed", "unconscious"})
     fill = tuple(int(c * (0.35 if dead else 0.6 if down else 1)) for c in colour)
@@ -188,9 +189,10 @@ def _disc(surface: pygame.Surface, tile: int, colour: theme.Colour, label: str, 
                          (centre[0] + radius - 3, centre[1] + radius // 2), 2)
     initials = label if tile >= 24 else label[:1]
     font = "small" if tile < 36 else "body"
-    if tile >= 20:
-        rendered = text(initials, font, (255, 255, 255) if not dead else (160, 160, 160))
-        surface.blit(rendered, rendered.get_rect(center=centre))
+    if tile < 20:
+        return None
+    rendered = text(initials, font, (255, 255, 255) if not dead else (160, 160, 160))
+    return surface.blit(rendered, rendered.get_rect(center=centre))
 
 
 def _health_bar(surface: pygame.Surface, tile: int, health: tuple[int, int]) -> pygame.Rect:
@@ -206,14 +208,18 @@ def _health_bar(surface: pygame.Surface, tile: int, health: tuple[int, int]) -> 
 
 
 def _health_number(surface: pygame.Surface, tile: int, health: tuple[int, int], bar: pygame.Rect,
-                   text: TextFn) -> None:
+                   text: TextFn, label: pygame.Rect | None = None) -> None:
     """Health as a number under the bar's left end ("11/16" on big tokens, "11" on small), on a dark
-    backing so it reads on any ground and any team colour; none on tokens too small for text."""
+    backing so it reads on any ground and any team colour; none on tokens too small for text, nor
+    where it would cover the token's ``label`` (the health bar still shows it): in a small window the
+    number was written over the two letters that tell the creatures apart, "10" over "Ar"."""
     if tile < 24:
         return
     current, maximum = health
     rendered = text(f"{current}/{maximum}" if tile >= 40 else str(current), "tiny", (255, 255, 255))
     backing = rendered.get_rect(topleft=(bar.x, bar.bottom + 1)).inflate(2, 0)
+    if label is not None and backing.colliderect(label):
+        return
     pygame.draw.rect(surface, (10, 10, 14, 170), backing, border_radius=2)
     surface.blit(rendered, (bar.x, bar.bottom + 1))
 

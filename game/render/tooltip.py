@@ -71,12 +71,14 @@ def line_surfaces(lines: list[Line], text: Texts, view: Viewport) -> list[pygame
 
 
 def box_beside(surface: pygame.Surface, view: Viewport, rect: pygame.Rect,
-               surfaces: list[pygame.Surface]) -> pygame.Rect:
+               surfaces: list[pygame.Surface], avoid: tuple[pygame.Rect, ...] = ()) -> pygame.Rect:
     """The tooltip's lines in a panel right of the square (left of it at the map's right edge); a box
     too wide for either side goes under the square (over it at the map's bottom), never on it: kept
-    inside the map by sliding, it used to hide the very square it speaks of. Returns the box."""
+    inside the map by sliding, it used to hide the very square it speaks of. ``avoid``: what else the
+    box should leave in view (a move's path and the square it stops on), where a side clear of it
+    exists. Returns the box."""
     box = box_rect(view.map_rect, rect, max(s.get_width() for s in surfaces) + 12,
-                   sum(s.get_height() for s in surfaces) + 8)
+                   sum(s.get_height() for s in surfaces) + 8, avoid)
     panel(surface, box)
     y = box.y + 4
     for s in surfaces:
@@ -85,9 +87,25 @@ def box_beside(surface: pygame.Surface, view: Viewport, rect: pygame.Rect,
     return box
 
 
-def box_rect(area: pygame.Rect, rect: pygame.Rect, width: int, height: int) -> pygame.Rect:
+def box_rect(area: pygame.Rect, rect: pygame.Rect, width: int, height: int,
+             avoid: tuple[pygame.Rect, ...] = ()) -> pygame.Rect:
     """Where a box of ``width`` x ``height`` about the square ``rect`` goes inside ``area`` (see
-    :func:`box_beside`)."""
+    :func:`box_beside`): the first of right of it, left of it, under it and over it that stays
+    inside ``area`` and covers neither the square nor anything in ``avoid``; with none, right of
+    it, else left, else under or over it, never on the square. A move's box set left of the
+    hovered square at the map's right edge lay over the square its walk stops on (where it steps off
+    a ledge and falls) and the end of its path."""
+    if avoid:
+        x_mid, y_under, y_over = rect.centerx - width // 2, rect.bottom + 6, rect.top - 6 - height
+        for side in (pygame.Rect(rect.right + 6, rect.top, width, height),  # (slid up or down only: beside it)
+                     pygame.Rect(rect.left - 6 - width, rect.top, width, height),
+                     pygame.Rect(x_mid, y_under, width, height),  # (slid sideways only: under or over it)
+                     pygame.Rect(x_mid, y_over, width, height)):
+            along = pygame.Rect(side.x, area.y, width, area.h) if side.y == rect.top else \
+                pygame.Rect(area.x, side.y, area.w, height)
+            side.clamp_ip(along)
+            if area.contains(side) and not side.colliderect(rect) and side.collidelist(list(avoid)) < 0:
+                return side
     box = pygame.Rect(rect.right + 6, rect.top, width, height)
     if box.right > area.right:
         box.right = rect.left - 6

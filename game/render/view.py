@@ -26,7 +26,7 @@ from game.render.feed import EventFeed
 from game.render.floaters import Floaters, draw_speed, speed_label
 from game.render.fogview import draw_fog, draw_ghosts, visible_looks
 from game.render.hints import draw_move_preview, draw_power_forecast
-from game.render.notice import draw_error, draw_timeline
+from game.render.notice import draw_banner, draw_error, draw_timeline
 from game.render.overlays import Overlays, draw_fall_marks
 from game.render.panels import (
     BUTTONS_H,
@@ -34,7 +34,6 @@ from game.render.panels import (
     STATUS_H,
     SidePanel,
     button_rects,
-    draw_banner,
     draw_buttons,
     draw_help,
     draw_status,
@@ -80,7 +79,9 @@ class Renderer:
         self._fixed_tile = tile
         #: a scenario's entity -> power ids (what the side panel lists and keys 1-9 choose)
         self.powers: Mapping[int, tuple[str, ...]] | None = None
+        #: the log the frame shows: its sight team's (``feed_of``)
         self.feed = EventFeed()
+        self._feeds: dict[str | None, EventFeed] = {}
         self.status_bar = pygame.Rect(0, 0, 0, 0)  # as last drawn: a long message grows it over the map
         self.set_battle(battle)
 
@@ -147,8 +148,8 @@ class Renderer:
         self.view.centre_on(x, y)
 
     def button_at(self, pos: tuple[int, int], names: tuple[str, ...]) -> str | None:
-        """The button under a screen position, of those shown (``names``), or None (under the status
-        bar, which a long message grows over the buttons)."""
+        """The button under a screen position, of those shown (``names``), or None (a long message
+        grows the status bar over the map alone, never over the buttons)."""
         if self.status_bar.collidepoint(pos):
             return None
         for name, rect in button_rects(self.size, names).items():
@@ -189,6 +190,18 @@ class Renderer:
         """A rendered string, cached."""
         return self.texts(string, font, colour)
 
+    def feed_of(self, team: str | None) -> EventFeed:
+        """The log of the team whose sight the frame shows (None: no fog of war): each team has its
+        own, read with its own sight, and only while it is seated. A hot seat's one log held each line
+        as the team seated when it was read saw it, so the next team read where the other team's
+        creatures had stood and what they did out of its sight ("Sergeant (keep) enters at (7, 7)"
+        under a "?" in the raiders' turn strip). A team's log reads what happened since it last looked,
+        the other seat's turns among it, as one batch of turns (``game.render.sight``)."""
+        feed = self._feeds.get(team)
+        if feed is None:  # (the first team seated takes the log already begun)
+            feed = self._feeds[team] = self.feed if not self._feeds else EventFeed()
+        return feed
+
     @property
     def log_lines(self) -> list[str]:
         """The readable combat log so far (what the log panel shows)."""
@@ -209,6 +222,7 @@ class Renderer:
         ui = ui or UiState()
         b = self.battle
         # the team's log, whatever the GM view shows
+        self.feed = self.feed_of(ui.sight_team)
         self.feed.update(b, ui.team_hidden, ui.notes, ui.unseen_sources, ui.team_visible, ui.sight_team)
         self._clear(surface)
         clip = surface.get_clip()
@@ -276,7 +290,8 @@ class Renderer:
         if ui.forecast is not None:
             draw_power_forecast(surface, view, b, ui, lambda e: self.feed.name(b, e), self.texts, covered)
         elif ui.move_preview is not None:
-            draw_move_preview(surface, view, ui, self.texts)
+            mover = b.get(selected, Position).square if selected is not None else None
+            draw_move_preview(surface, view, ui, self.texts, mover)
         elif selected is not None and ui.hover is not None:
             draw_hover(surface, view, b, selected, ui.hover, squares, self.texts)
         elif ui.hover is not None:
