@@ -278,8 +278,10 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     """The tactical player's turn for ``me``: the best of staying or moving to a shortlisted square,
     with the best use of a power before or after (see the module's docstring).
 
-    A prone creature stands first; what its movement is after standing is the battle's own answer:
-    the stand is queued on a snapshot of the battle, the forecasts asked, and the battle restored.
+    A prone creature is planned as any other, by the battle's answers for it as it is (its walk, its
+    uses, the blows at it): the rules give prone no effect but the half of its speed a stand costs
+    (README.md), so the forecasts let it walk and strike lying down, and it never pays for a stand
+    that would buy it nothing (it stood first, as if prone stopped it moving).
     """
     turn = Turn(battle, me, allowed, weights)
     if not turn.enemies:
@@ -287,23 +289,15 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     conditions = turn.glance[me].conditions  # (the battle's, read with the roster a moment ago)
     # surprised, the forecasts refuse its powers this round: the reason says why none is used
     aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
-    if "prone" not in conditions:
-        if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
-            threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
-            return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
-                                        f" from here; {exposure(threat)}{aside}")
-        best = _plan(turn, reserved or set(), prone=False)
-        return Decision(best.commands, lambda: best.why() + aside)
-    before = battle.snapshot()
-    try:
-        battle.stand(me)
-        best = _plan(turn, reserved or set(), prone=True)
-    finally:
-        battle.restore(before)
-    return Decision((("stand", (me,), {}), *best.commands), lambda: "stands up; " + best.why() + aside)
+    if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
+        threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
+        return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
+                                    f" from here; {exposure(threat)}{aside}")
+    best = _plan(turn, reserved or set())
+    return Decision(best.commands, lambda: best.why() + aside)
 
 
-def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option | None:
+def _flight(turn: Turn, reserved: set[tuple[int, int]]) -> _Option | None:
     """Taking to the air (a power that grants flight), then the best plan it would have aloft.
 
     Tried on the battle itself: on a snapshot it flies, the flight resolves, the whole plan is made
@@ -322,7 +316,7 @@ def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option 
         try:
             battle.use_power(me, power.id)
             battle.resolve_orders()
-            aloft = _plan(Turn(battle, me, [p.id for p in turn.powers], turn.weights), reserved, prone, flown=True)
+            aloft = _plan(Turn(battle, me, [p.id for p in turn.powers], turn.weights), reserved, flown=True)
         finally:
             battle.restore(before)
         fly: tuple[Command, ...] = (("use_power", (me, power.id), {}), ("resolve_orders", (), {}))
@@ -339,14 +333,14 @@ def _nothing_to_gain(turn: Turn) -> bool:
     return set(turn.standing) <= turn.strikable_next_turn(turn.here, turn.z[turn.me], field)
 
 
-def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool = False) -> _Option:
-    """:func:`plan` once the creature's stand, if any, is queued (``flown``: its flight is already tried)."""
+def _plan(turn: Turn, reserved: set[tuple[int, int]], flown: bool = False) -> _Option:
+    """:func:`plan`'s best option (``flown``: its flight is already tried)."""
     battle, me = turn.battle, turn.me
     field = approach_field(turn)
-    if not prone and _far_apart(turn):
+    if _far_apart(turn):
         walking = _close_in(turn, reserved, field)
         # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain
-        flight = None if flown or walking.commands else _flight(turn, reserved, prone)
+        flight = None if flown or walking.commands else _flight(turn, reserved)
         # out of the fight, it may still help a friend in it: heal (or stand up) whoever it reaches first,
         # from here, else from where the walk ends (a downed friend the walk brings within reach)
         heal = heal_on_the_way(turn, walking.commands[-1][1][1:] if walking.commands else None)
@@ -384,5 +378,5 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     best = calm  # the first of equals: staying, then shortlist order; a veil after it only if it gains
     if veil is not None and calm.score + veil[0] > calm.score:
         best = _Option(calm.score + veil[0], (*calm.commands, veil[1]), _joined(calm.why, _said(veil[2])))
-    flight = None if acts or flown else _flight(turn, reserved, prone)
+    flight = None if acts or flown else _flight(turn, reserved)
     return flight if flight is not None and flight.score > best.score else best
