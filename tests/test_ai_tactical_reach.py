@@ -3,6 +3,8 @@ square, and a drop onto hay that no fall could hurt is a step of the walk."""
 
 from __future__ import annotations
 
+import pytest
+
 from components import Movement
 from components.dice import Dice
 from components.powers import AreaShape, Power
@@ -124,3 +126,24 @@ def test_it_aims_a_fireball_short_of_a_far_foe_within_the_range_counted_with_hei
     assert [power for power, _ in uses] == ["fireball"], decision.why
     forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"])
     assert forecast.legal and [t.target for t in forecast.targets] == [foe]
+
+
+@pytest.mark.parametrize("slowed_by", ["fatigue", "condition"])
+def test_a_slowed_brute_is_feared_only_as_far_as_its_slowed_walk_takes_it(slowed_by: str):
+    """A brute at 3 fatigue (or slowed by a condition) walks 15 ft, not 30: its sword reaches 20 ft
+    this round, short of the archer 35 ft off (the threats say so: only the goblin's shot lands). The
+    planner read the brute's base speed, feared its blow as the heavier and shot it; it shoots the
+    goblin, whose blow is the one that can land."""
+    b = Battle(seed=5, width=20, height=5)
+    me = b.spawn("archer", 1, 2, team="a", powers=["shoot"], health=20, speed=0)
+    brute = b.spawn("brute", 8, 1, team="b", powers=["strike"], health=30, fatigue=3 if slowed_by == "fatigue" else 0)
+    goblin = b.spawn("goblin", 8, 3, team="b", powers=["shoot"], health=30)
+    if slowed_by == "condition":
+        b.add_condition(brute, "slowed")
+    b.start_combat()
+    assert "slowed" in b.conditions(brute)
+    assert [s.enemy for s in b.threat(me).sources] == [goblin]
+    feared = Turn(b, me, None, DEFAULT).round_reach(brute)
+    assert feared == b.rules.speed_ft * b.rules.slowed_speed_factor + reach_ft(b.power("strike"), b.rules)
+    decision = ai.decide(b, me, "tactical")
+    assert moves_and_uses(decision)[1] == [("shoot", {"target": goblin})], decision.why

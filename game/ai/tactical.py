@@ -38,7 +38,7 @@ def _far_apart(turn: Turn) -> bool:
     """Whether no enemy could touch the creature this round, nor it any enemy, wherever it moves: then
     only closing in (and a heal for a friend within its reach) is worth weighing (the forecasts of
     blows would all say 0)."""
-    mine = turn.glance[turn.me].speed_ft + turn.reach()
+    mine = turn.speed + turn.reach()
     for enemy in turn.enemies:
         theirs = turn.round_reach(enemy)
         away = turn.apart(turn.here, turn.z[turn.me])[enemy]

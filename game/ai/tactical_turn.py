@@ -171,9 +171,9 @@ class Turn:
         # its side still in the fight, itself included (downed or not): whom the enemies' blows would land on
         self.side = [c for c in self.friends if c == me or c in self.able]
         self.powers = [battle.power(p) for p in mine.powers if allowed is None or p in allowed]
+        self.walks_seen: dict[int, float] = {}  # each creature's walk this round, by the rules (see ``walk``)
         # how far it walks by the rules as it is now (slowed, restrained), as next turn's walk will likely be
-        self.speed = float(walk_speed(battle.get(me, Movement), battle.get(me, Conditions), battle.get(me, Falling),
-                                      battle.rules))
+        self.speed = self.walk(me)
         self.own_reach: float | None = None
         # next turn's blow (strikable_next_turn) is held to its walk plus its reach, and a blow at hand (not
         # a shot) also to its way round and to the height below it that a walk down stops at
@@ -232,10 +232,23 @@ class Turn:
         return any(distance_3d_ft(self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach
                    for f in self.friends if f == self.me or f in self.able)
 
+    def walk(self, creature: int) -> float:
+        """How far a creature walks this round as it is now, in feet: the rules' own answer
+        (``systems.actions.walk_speed``: slowed, by a condition or by fatigue, halves it; downed,
+        restrained or falling, nothing), the walk the threats count for an enemy too."""
+        found = self.walks_seen.get(creature)
+        if found is None:
+            battle = self.battle
+            found = self.walks_seen[creature] = float(walk_speed(
+                battle.get(creature, Movement), battle.get(creature, Conditions), battle.get(creature, Falling),
+                self.rules))
+        return found
+
     def round_reach(self, creature: int) -> float:
         """How far from where it stands a creature could bring a damaging blow this round, in feet: its
-        walk plus its longest reach (as the arrow flies; a guess at whom it threatens, not a forecast)."""
-        return self.glance[creature].speed_ft + self.menace_reach(creature)
+        walk (:meth:`walk`, the rules' speed for it now, as the threats read it) plus its longest reach
+        (as the arrow flies; a guess at whom it threatens, not a forecast)."""
+        return self.walk(creature) + self.menace_reach(creature)
 
     def menace_reach(self, creature: int) -> float:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
