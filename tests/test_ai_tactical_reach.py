@@ -79,10 +79,11 @@ def test_it_aims_a_fireball_short_of_a_foe_past_its_range_for_the_burst_to_catch
 def test_the_planner_fears_a_ranged_power_as_far_as_the_battle_forecasts_its_blow():
     """The planner's guess at how far an enemy's blow lands this round (``Turn.round_reach``: its walk
     and its power's reach) is the farthest square where ``Battle.threats`` forecasts damage from it:
-    a fireball's 60 ft range and 10 ft burst, a bow's 60 ft, a sword's one square. The forecast
-    stopped a fireball at its range (nothing 95 or 100 ft from the mage) while the planner feared
-    it at 100."""
-    for power in ("fireball", "shoot", "strike"):
+    a fireball's 60 ft range and 10 ft burst, a bow's 60 ft, a sword's one square, a 15 ft cone and a
+    30 ft line spread from the user. The forecast stopped a fireball at its range (nothing 95 or 100 ft
+    from the mage) while the planner feared it at 100, and a cone or a line one square past the
+    walk, where the planner feared them as far as their spread."""
+    for power in ("fireball", "shoot", "strike", "burning-hands", "lightning"):
         b = Battle(seed=1, width=40, height=3)
         enemy = b.spawn("Enemy", 1, 1, team="a", powers=[power], health=12)
         knight = b.spawn("Knight", 39, 1, team="b", powers=["strike"], health=12)
@@ -147,3 +148,19 @@ def test_a_slowed_brute_is_feared_only_as_far_as_its_slowed_walk_takes_it(slowed
     assert feared == b.rules.speed_ft * b.rules.slowed_speed_factor + reach_ft(b.power("strike"), b.rules)
     decision = ai.decide(b, me, "tactical")
     assert moves_and_uses(decision)[1] == [("shoot", {"target": goblin})], decision.why
+
+
+def test_an_archer_falls_back_out_of_a_cone_a_mage_could_walk_up_and_spread():
+    """A mage 40 ft off walks 30 ft and spreads its 15 ft cone from where it stands: the archer is in
+    reach. The threats counted a cone one square past the walk (35 ft: nothing there), so the archer
+    stayed to shoot and took the burning hands; it shoots and then steps back out of their reach."""
+    b = Battle(seed=1, width=25, height=5)
+    me = b.spawn("archer", 6, 2, team="a", powers=["shoot"], health=12)
+    mage = b.spawn("mage", 14, 2, team="b", powers=["burning-hands"], health=30)
+    b.start_combat()
+    assert [s.power for s in b.threat(me).sources] == ["burning-hands"]
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert uses == [("shoot", {"target": mage})] and moves, decision.why
+    assert decision.commands[0][0] == "use_power", decision.why  # it shoots first, then falls back
+    assert b.threats(me, [moves[-1]])[0].expected == 0, decision.why
