@@ -164,3 +164,22 @@ def test_an_archer_falls_back_out_of_a_cone_a_mage_could_walk_up_and_spread():
     assert uses == [("shoot", {"target": mage})] and moves, decision.why
     assert decision.commands[0][0] == "use_power", decision.why  # it shoots first, then falls back
     assert b.threats(me, [moves[-1]])[0].expected == 0, decision.why
+
+
+def test_closing_in_it_steps_down_onto_hay_no_fall_could_hurt_rather_than_stop_at_the_edge():
+    """10 ft onto hay rolls no die (one die, halved to none), so the walk steps down it unhurt. The
+    shortlist ranked that step as 5 ft farther (half the drop, not the rules' dice), never weighed
+    the hay below the ledge and stopped on the ledge's edge; it goes down onto the hay, a square
+    nearer the orc, with no fall."""
+    b = Battle(seed=514, width=12, height=7)
+    for x in range(12):
+        for y in range(7):
+            b.set_ground(x, y, 10 if x <= 5 else 0, soft=x > 5)
+    me = b.spawn("knight", 0, 2, team="a", powers=["strike"], health=20)
+    b.spawn("orc", 9, 2, team="b", powers=["strike"], health=12)
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    end = end_square(b, me, decision)
+    assert end[0] >= 6, decision.why
+    move = b.forecast_move(me, end)
+    assert move.stops_at == end and move.fall is None and move.z == 0, decision.why

@@ -25,7 +25,6 @@ from game.ai.tactical_squares import approach_field, shortlist, ways_round
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, exposure, longest_reach
 from game.ai.tactical_uses import heal_on_the_way, uses_from, uses_from_each
 from game.ai.tactical_veils import veil_option
-from systems.actions import walk
 from systems.drops import fall_dice_many, fall_odds, least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
@@ -90,14 +89,15 @@ def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
 
 
 def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
-    """The fall that ending the move costs: its average damage and the chance that it downs. A flier
-    whose flight runs out before its next turn falls from where the flight leaves it (the rules' own
-    walk and fall odds: it keeps its height over lower ground)."""
+    """The fall that ending the move costs: its average damage and the chance that it downs (the
+    move's forecast of its fall). A flier whose flight runs out before its next turn falls from the
+    height the move's forecast leaves it at (``MoveForecast.z``: it keeps its height over lower
+    ground), by the rules' fall odds (``systems.drops.fall_odds``: what the falling system rolls)."""
     fall = None if move is None else move.fall
     if fall is None and turn.flight_ends:
         terrain = turn.battle.state.terrain
-        path = [turn.here] if move is None else list(move.path) or [turn.here]
-        stop, z = walk(terrain, path, turn.z[turn.me], True, turn.rules, 0.0)
+        stop = turn.here if move is None else move.square
+        z = turn.z[turn.me] if move is None or move.z is None else move.z
         if z > float(terrain.ground[stop]):
             fall = fall_odds(z - float(terrain.ground[stop]), bool(terrain.soft[stop]), turn.rules)
     if fall is None:
@@ -219,8 +219,7 @@ def _walks_on(turn: Turn, moves: list[MoveForecast | None]) -> list[tuple[tuple[
              and battle.queued_fall(me, [m.square]) is None]
     pairs = []
     for jump in jumps:
-        [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square,
-                                       way=turn.flight_ends)
+        [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square, way=False)
         if on.legal and on.stops_at == on.square and on.fall is None:
             pairs.append((jump, on))
     if not pairs:
@@ -352,8 +351,7 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], flown: bool = False) -> _O
         return flight if flight is not None and flight.score > walking.score else walking
     moves: list[MoveForecast | None] = [None]
     squares = shortlist(turn, reserved, field)
-    # (a way's squares only where a flight running out reads them: see _fall_cost)
-    moves += [m for m in battle.forecast_moves_to(me, squares, cover=False, way=turn.flight_ends) if m.legal]
+    moves += [m for m in battle.forecast_moves_to(me, squares, cover=False, way=False) if m.legal]
     ends = [turn.here if m is None or m.stops_at is None else m.stops_at for m in moves]
     threats = battle.threats(me, ends, turn.enemies)
     # the uses from here and from each end it could act on, asked of the battle at once
