@@ -183,3 +183,22 @@ def test_closing_in_it_steps_down_onto_hay_no_fall_could_hurt_rather_than_stop_a
     assert end[0] >= 6, decision.why
     move = b.forecast_move(me, end)
     assert move.stops_at == end and move.fall is None and move.z == 0, decision.why
+
+
+@pytest.mark.parametrize("hay", [True, False])
+def test_surprised_on_a_ledge_over_hay_it_holds_since_the_step_down_is_no_fall(hay: bool):
+    """Surprised on a 10 ft ledge, an orc 25 ft off below: onto hay the drop rolls no die, so next
+    turn its walk steps down and it strikes (every enemy is in its reach next turn: it holds). The
+    planner held any drop of 10 ft as one a walk stops at, hay or not, and walked down among the
+    orc's blows with no power to use. Onto hard ground the drop hurts: it does not hold on that count."""
+    b = Battle(seed=3, width=12, height=5)
+    for x in range(12):
+        for y in range(5):
+            b.set_ground(x, y, 10 if x <= 4 else 0, soft=hay and x > 4)
+    me = b.spawn("knight", 3, 2, team="a", powers=["strike"], health=20, prepared=False)
+    b.spawn("orc", 8, 2, team="b", powers=["strike"], health=12)
+    b.start_combat()
+    assert "surprised" in b.conditions(me)
+    decision = ai.decide(b, me, "tactical")
+    assert decision.why.startswith("holds") == hay, decision.why
+    assert decision.commands == (), decision.why

@@ -19,7 +19,7 @@ from components.powers import Power
 from components.rules import Rules
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
-from systems.drops import least_hurtful_drop_ft
+from systems.drops import fall_dice, least_hurtful_drop_ft
 from systems.geometry import SLACK_FT, distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES, touch_ft
 from systems.vitals import stands_if_healed
@@ -281,12 +281,13 @@ class Turn:
     def strikable_next_turn(self, end: tuple[int, int], z: float, field: Any) -> set[int]:
         """The enemies still standing that it could bring its blow to bear on next turn from ``end`` (at
         height ``z``): within a walk plus its reach, as the arrow flies for a shot; for a blow at hand, by
-        the way round (``field``, the walk to the nearest enemy) and not below a hurtful drop, where a walk
-        down stops at its foot."""
+        the way round (``field``, the walk to the nearest enemy) and not below a drop whose fall would hurt
+        (:meth:`falls_down_to`), where a walk down stops at its foot."""
         if not self.shoots and float(field[end]) > self.next_within:
             return set()
         apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
-        return {e for e in self.standing if z - high[e] < hurts and apart[e] <= within}
+        return {e for e in self.standing if (z - high[e] < hurts or not self.falls_down_to(e, z - high[e]))
+                and apart[e] <= within}
 
     def strikes_next_turn(self, end: tuple[int, int], z: float, field: Any) -> bool:
         """Whether :meth:`strikable_next_turn` names anyone: asked of every square a plan weighs, so a
@@ -295,9 +296,16 @@ class Turn:
             return False
         apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
         for e in self.standing:
-            if z - high[e] < hurts and apart[e] <= within:
+            if (z - high[e] < hurts or not self.falls_down_to(e, z - high[e])) and apart[e] <= within:
                 return True
         return False
+
+    def falls_down_to(self, enemy: int, drop: float) -> bool:
+        """Whether a walk down ``drop`` feet onto the ground ``enemy`` stands on would fall there rather
+        than step down: the rules' fall dice (``systems.drops.fall_dice``: 10 ft onto hay rolls none, so
+        the walk goes on down it). Asked only of a drop past ``next_hurts``, the least that can hurt."""
+        soft = bool(self.battle.state.terrain.soft[self.square[enemy]])
+        return fall_dice(drop, soft, self.rules) > 0
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the
