@@ -43,7 +43,7 @@ def least_hurtful_drop_ft(rules: Rules) -> float:
 def fall_dice_many(drops_ft: np.ndarray, soft: np.ndarray, rules: Rules) -> np.ndarray:
     """:func:`fall_dice` for every square at once: ``drops_ft`` and ``soft`` are same-shaped arrays
     (a rise is a negative drop: no dice)."""
-    dice = np.minimum(drops_ft // rules.fall_ft_per_die, rules.fall_max_dice)
+    dice = np.clip(drops_ft // rules.fall_ft_per_die, 0, rules.fall_max_dice)  # (a rise's floor is below 0)
     halved: np.ndarray = np.where(soft, dice // rules.soft_landing_divisor, dice)
     return halved
 

@@ -1,5 +1,5 @@
-"""The tactical computer player's ways of getting there: jumping onto hay and walking on, standing
-from prone, planning with the speed the rules give it now, veiling archers, blinking over a river and
+"""The tactical computer player's ways of getting there: jumping onto hay and walking on, walking
+and striking while prone, planning with the speed the rules give it now, veiling archers, blinking over a river and
 walking round a brute. Fixed boards and seeds, no timing.
 """
 
@@ -56,22 +56,25 @@ def test_it_jumps_walks_on_and_strikes_now_rather_than_wait_up_top_for_the_brute
     assert mine[:4] == ["Moved", "Fell", "Moved", "AttackRolled"], mine
 
 
-def test_a_prone_creature_stands_then_walks_up_and_strikes():
-    """Standing up costs half its movement (the battle's answer, asked with the stand queued on a
-    snapshot); the other half still takes it to the enemy, and the battle is left as it was."""
-    b = Battle(seed=13, width=10, height=6)
+def test_a_prone_creature_walks_its_whole_speed_and_strikes_without_standing():
+    """The rules give prone no effect but the half of its speed a stand costs: lying down it walks and
+    strikes as one standing. Six squares off, the walk takes all 25 ft of its 30; the planner stood up
+    first (as if prone stopped it moving), had 15 ft left and could not reach the orc this turn."""
+    b = Battle(seed=13, width=12, height=6)
     me = b.spawn("knight", 2, 2, z=20, team="a", powers=["strike"], health=30)
-    foe = b.spawn("orc", 5, 2, team="b", powers=["strike"], health=20)
+    foe = b.spawn("orc", 8, 2, team="b", powers=["strike"], health=20)
     b.start_combat()
     b.tick(controller=lambda battle, entity: None)  # it falls and lands prone
-    assert "prone" in b.conditions(me)
+    assert "prone" in b.conditions(me) and b.square_of(me) == (2, 2)
     before = len(b.command_log)
     decision = ai.decide(b, me, "tactical")
-    assert decision.commands[0] == ("stand", (me,), {}), decision.why
+    assert all(name != "stand" for name, _, _ in decision.commands), decision.why
     moves, uses = moves_and_uses(decision)
     assert moves and uses == [("strike", {"target": foe})], decision.why
     assert "prone" in b.conditions(me) and len(b.command_log) == before
     ai.issue(b, decision.commands)  # legal as planned
+    b.tick()
+    assert [e for e in b.events if isinstance(e, AttackRolled) and e.entity == me]
 
 
 def test_it_shoots_the_enemy_that_can_hit_back_before_one_stuck_out_of_reach():
@@ -319,9 +322,10 @@ def test_closing_in_never_walks_a_way_that_steps_into_a_chasm() -> None:
     assert not [e for e in b.events if isinstance(e, Fell) and e.entity == orc]
 
 
-def test_a_prone_creature_stands_up_even_when_restrained() -> None:
-    """Restrained, it cannot walk, but the battle lets it stand (for half its speed): lying prone
-    it gives attackers the easier blow, so it gets up before it strikes."""
+def test_a_prone_restrained_creature_strikes_where_it_lies() -> None:
+    """Restrained, it cannot walk; prone changes none of its blows nor the blows at it (the rules
+    give prone no effect but what a stand costs), so it strikes lying down and spends nothing on a
+    stand (it stood first, as if lying prone gave attackers the easier blow)."""
     b = Battle(seed=2, width=8, height=5)
     hero = b.spawn("Hero", 2, 2, team="blue", powers=["strike"])
     orc = b.spawn("Orc", 3, 2, team="red", powers=["strike"])
@@ -329,8 +333,7 @@ def test_a_prone_creature_stands_up_even_when_restrained() -> None:
     b.add_condition(hero, "prone")
     b.add_condition(hero, "restrained")
     plan = ai.plan_turn(b, hero, "tactical", random.Random(0))
-    assert plan[:1] == [("stand", (hero,), {})], plan
-    assert ("use_power", (hero, "strike"), {"target": orc}) in plan, plan
+    assert plan == [("use_power", (hero, "strike"), {"target": orc})], plan
 
 
 def test_a_veil_aimed_as_far_as_its_range_goes_is_in_range_when_diagonals_alternate():

@@ -3,6 +3,8 @@ square, and a drop onto hay that no fall could hurt is a step of the walk."""
 
 from __future__ import annotations
 
+import pytest
+
 from components import Movement
 from components.dice import Dice
 from components.powers import AreaShape, Power
@@ -77,10 +79,11 @@ def test_it_aims_a_fireball_short_of_a_foe_past_its_range_for_the_burst_to_catch
 def test_the_planner_fears_a_ranged_power_as_far_as_the_battle_forecasts_its_blow():
     """The planner's guess at how far an enemy's blow lands this round (``Turn.round_reach``: its walk
     and its power's reach) is the farthest square where ``Battle.threats`` forecasts damage from it:
-    a fireball's 60 ft range and 10 ft burst, a bow's 60 ft, a sword's one square. The forecast
-    stopped a fireball at its range (nothing 95 or 100 ft from the mage) while the planner feared
-    it at 100."""
-    for power in ("fireball", "shoot", "strike"):
+    a fireball's 60 ft range and 10 ft burst, a bow's 60 ft, a sword's one square, a 15 ft cone and a
+    30 ft line spread from the user. The forecast stopped a fireball at its range (nothing 95 or 100 ft
+    from the mage) while the planner feared it at 100, and a cone or a line one square past the
+    walk, where the planner feared them as far as their spread."""
+    for power in ("fireball", "shoot", "strike", "burning-hands", "lightning"):
         b = Battle(seed=1, width=40, height=3)
         enemy = b.spawn("Enemy", 1, 1, team="a", powers=[power], health=12)
         knight = b.spawn("Knight", 39, 1, team="b", powers=["strike"], health=12)
@@ -124,3 +127,78 @@ def test_it_aims_a_fireball_short_of_a_far_foe_within_the_range_counted_with_hei
     assert [power for power, _ in uses] == ["fireball"], decision.why
     forecast = b.forecast(mage, "fireball", point=uses[0][1]["point"])
     assert forecast.legal and [t.target for t in forecast.targets] == [foe]
+
+
+@pytest.mark.parametrize("slowed_by", ["fatigue", "condition"])
+def test_a_slowed_brute_is_feared_only_as_far_as_its_slowed_walk_takes_it(slowed_by: str):
+    """A brute at 3 fatigue (or slowed by a condition) walks 15 ft, not 30: its sword reaches 20 ft
+    this round, short of the archer 35 ft off (the threats say so: only the goblin's shot lands). The
+    planner read the brute's base speed, feared its blow as the heavier and shot it; it shoots the
+    goblin, whose blow is the one that can land."""
+    b = Battle(seed=5, width=20, height=5)
+    me = b.spawn("archer", 1, 2, team="a", powers=["shoot"], health=20, speed=0)
+    brute = b.spawn("brute", 8, 1, team="b", powers=["strike"], health=30, fatigue=3 if slowed_by == "fatigue" else 0)
+    goblin = b.spawn("goblin", 8, 3, team="b", powers=["shoot"], health=30)
+    if slowed_by == "condition":
+        b.add_condition(brute, "slowed")
+    b.start_combat()
+    assert "slowed" in b.conditions(brute)
+    assert [s.enemy for s in b.threat(me).sources] == [goblin]
+    feared = Turn(b, me, None, DEFAULT).round_reach(brute)
+    assert feared == b.rules.speed_ft * b.rules.slowed_speed_factor + reach_ft(b.power("strike"), b.rules)
+    decision = ai.decide(b, me, "tactical")
+    assert moves_and_uses(decision)[1] == [("shoot", {"target": goblin})], decision.why
+
+
+def test_an_archer_falls_back_out_of_a_cone_a_mage_could_walk_up_and_spread():
+    """A mage 40 ft off walks 30 ft and spreads its 15 ft cone from where it stands: the archer is in
+    reach. The threats counted a cone one square past the walk (35 ft: nothing there), so the archer
+    stayed to shoot and took the burning hands; it shoots and then steps back out of their reach."""
+    b = Battle(seed=1, width=25, height=5)
+    me = b.spawn("archer", 6, 2, team="a", powers=["shoot"], health=12)
+    mage = b.spawn("mage", 14, 2, team="b", powers=["burning-hands"], health=30)
+    b.start_combat()
+    assert [s.power for s in b.threat(me).sources] == ["burning-hands"]
+    decision = ai.decide(b, me, "tactical")
+    moves, uses = moves_and_uses(decision)
+    assert uses == [("shoot", {"target": mage})] and moves, decision.why
+    assert decision.commands[0][0] == "use_power", decision.why  # it shoots first, then falls back
+    assert b.threats(me, [moves[-1]])[0].expected == 0, decision.why
+
+
+def test_closing_in_it_steps_down_onto_hay_no_fall_could_hurt_rather_than_stop_at_the_edge():
+    """10 ft onto hay rolls no die (one die, halved to none), so the walk steps down it unhurt. The
+    shortlist ranked that step as 5 ft farther (half the drop, not the rules' dice), never weighed
+    the hay below the ledge and stopped on the ledge's edge; it goes down onto the hay, a square
+    nearer the orc, with no fall."""
+    b = Battle(seed=514, width=12, height=7)
+    for x in range(12):
+        for y in range(7):
+            b.set_ground(x, y, 10 if x <= 5 else 0, soft=x > 5)
+    me = b.spawn("knight", 0, 2, team="a", powers=["strike"], health=20)
+    b.spawn("orc", 9, 2, team="b", powers=["strike"], health=12)
+    b.start_combat()
+    decision = ai.decide(b, me, "tactical")
+    end = end_square(b, me, decision)
+    assert end[0] >= 6, decision.why
+    move = b.forecast_move(me, end)
+    assert move.stops_at == end and move.fall is None and move.z == 0, decision.why
+
+
+@pytest.mark.parametrize("hay", [True, False])
+def test_surprised_on_a_ledge_over_hay_it_holds_since_the_step_down_is_no_fall(hay: bool):
+    """Surprised on a 10 ft ledge, an orc 25 ft off below: onto hay the drop rolls no die, so next
+    turn its walk steps down and it strikes (every enemy is in its reach next turn: it holds). The
+    planner held any drop of 10 ft as one a walk stops at, hay or not, and walked down among the
+    orc's blows with no power to use. Onto hard ground the drop hurts: it does not hold on that count."""
+    b = Battle(seed=3, width=12, height=5)
+    for x in range(12):
+        for y in range(5):
+            b.set_ground(x, y, 10 if x <= 4 else 0, soft=hay and x > 4)
+    me = b.spawn("knight", 3, 2, team="a", powers=["strike"], health=20, prepared=False)
+    b.spawn("orc", 8, 2, team="b", powers=["strike"], health=12)
+    b.start_combat()
+    assert "surprised" in b.conditions(me)
+    decision = ai.decide(b, me, "tactical")
+    assert decision.why.startswith("holds") == hay, decision.why
+    assert decision.commands == (), decision.why

@@ -177,3 +177,19 @@ def test_the_way_is_a_cheapest_one_and_dry_when_a_dry_one_is_as_cheap(
     dry = least_units(b, (0, 0), goal, dry=True)
     if dry < float("inf") and int(dry) // divisor == int(least_units(b, (0, 0), goal, dry=False)) // divisor:
         assert hurtful_steps(b.state.terrain, route, b.state.rules) == 0  # a dry way as cheap: this one is dry
+
+
+def test_fall_dice_many_is_fall_dice_square_by_square_and_a_rise_rolls_none():
+    """The whole-map dice are the one-drop dice on every square (capped, halved on soft ground), and a
+    rise (a negative drop) rolls none: its floor division gave -1 die, which a planner adding the dice
+    up ranked as nearer than level ground."""
+    import numpy as np
+
+    from components.rules import Rules
+    from systems.drops import fall_dice_many
+
+    rules = Rules()
+    drops = np.array([-600.0, -25.0, -5.0, 0.0, 5.0, 10.0, 15.0, 19.0, 20.0, 499.0, 500.0, 1200.0])
+    for soft in (False, True):
+        many = fall_dice_many(drops, np.full(drops.shape, soft), rules)
+        assert many.tolist() == [fall_dice(max(d, 0.0), soft, rules) for d in drops], soft

@@ -25,7 +25,6 @@ from game.ai.tactical_squares import approach_field, shortlist, ways_round
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, exposure, longest_reach
 from game.ai.tactical_uses import heal_on_the_way, uses_from, uses_from_each
 from game.ai.tactical_veils import veil_option
-from systems.actions import walk
 from systems.drops import fall_dice_many, fall_odds, least_hurtful_drop_ft
 from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
@@ -38,7 +37,7 @@ def _far_apart(turn: Turn) -> bool:
     """Whether no enemy could touch the creature this round, nor it any enemy, wherever it moves: then
     only closing in (and a heal for a friend within its reach) is worth weighing (the forecasts of
     blows would all say 0)."""
-    mine = turn.glance[turn.me].speed_ft + turn.reach()
+    mine = turn.speed + turn.reach()
     for enemy in turn.enemies:
         theirs = turn.round_reach(enemy)
         away = turn.apart(turn.here, turn.z[turn.me])[enemy]
@@ -90,14 +89,15 @@ def _close_in(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
 
 
 def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
-    """The fall that ending the move costs: its average damage and the chance that it downs. A flier
-    whose flight runs out before its next turn falls from where the flight leaves it (the rules' own
-    walk and fall odds: it keeps its height over lower ground)."""
+    """The fall that ending the move costs: its average damage and the chance that it downs (the
+    move's forecast of its fall). A flier whose flight runs out before its next turn falls from the
+    height the move's forecast leaves it at (``MoveForecast.z``: it keeps its height over lower
+    ground), by the rules' fall odds (``systems.drops.fall_odds``: what the falling system rolls)."""
     fall = None if move is None else move.fall
     if fall is None and turn.flight_ends:
         terrain = turn.battle.state.terrain
-        path = [turn.here] if move is None else list(move.path) or [turn.here]
-        stop, z = walk(terrain, path, turn.z[turn.me], True, turn.rules, 0.0)
+        stop = turn.here if move is None else move.square
+        z = turn.z[turn.me] if move is None or move.z is None else move.z
         if z > float(terrain.ground[stop]):
             fall = fall_odds(z - float(terrain.ground[stop]), bool(terrain.soft[stop]), turn.rules)
     if fall is None:
@@ -219,8 +219,7 @@ def _walks_on(turn: Turn, moves: list[MoveForecast | None]) -> list[tuple[tuple[
              and battle.queued_fall(me, [m.square]) is None]
     pairs = []
     for jump in jumps:
-        [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square,
-                                       way=turn.flight_ends)
+        [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square, way=False)
         if on.legal and on.stops_at == on.square and on.fall is None:
             pairs.append((jump, on))
     if not pairs:
@@ -278,8 +277,10 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     """The tactical player's turn for ``me``: the best of staying or moving to a shortlisted square,
     with the best use of a power before or after (see the module's docstring).
 
-    A prone creature stands first; what its movement is after standing is the battle's own answer:
-    the stand is queued on a snapshot of the battle, the forecasts asked, and the battle restored.
+    A prone creature is planned as any other, by the battle's answers for it as it is (its walk, its
+    uses, the blows at it): the rules give prone no effect but the half of its speed a stand costs
+    (README.md), so the forecasts let it walk and strike lying down, and it never pays for a stand
+    that would buy it nothing (it stood first, as if prone stopped it moving).
     """
     turn = Turn(battle, me, allowed, weights)
     if not turn.enemies:
@@ -287,23 +288,15 @@ def plan(battle: Any, me: int, reserved: set[tuple[int, int]] | None = None,
     conditions = turn.glance[me].conditions  # (the battle's, read with the roster a moment ago)
     # surprised, the forecasts refuse its powers this round: the reason says why none is used
     aside = " (surprised: no powers this round)" if "surprised" in conditions else ""
-    if "prone" not in conditions:
-        if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
-            threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
-            return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
-                                        f" from here; {exposure(threat)}{aside}")
-        best = _plan(turn, reserved or set(), prone=False)
-        return Decision(best.commands, lambda: best.why() + aside)
-    before = battle.snapshot()
-    try:
-        battle.stand(me)
-        best = _plan(turn, reserved or set(), prone=True)
-    finally:
-        battle.restore(before)
-    return Decision((("stand", (me,), {}), *best.commands), lambda: "stands up; " + best.why() + aside)
+    if aside and turn.weights.hold_when_surprised and _nothing_to_gain(turn):
+        threat = battle.threats(me, [turn.here], turn.enemies)[0]  # asked now: the reason is read later
+        return Decision((), lambda: f"holds {turn.here}: every enemy standing is in its reach next turn"
+                                    f" from here; {exposure(threat)}{aside}")
+    best = _plan(turn, reserved or set())
+    return Decision(best.commands, lambda: best.why() + aside)
 
 
-def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option | None:
+def _flight(turn: Turn, reserved: set[tuple[int, int]]) -> _Option | None:
     """Taking to the air (a power that grants flight), then the best plan it would have aloft.
 
     Tried on the battle itself: on a snapshot it flies, the flight resolves, the whole plan is made
@@ -322,7 +315,7 @@ def _flight(turn: Turn, reserved: set[tuple[int, int]], prone: bool) -> _Option 
         try:
             battle.use_power(me, power.id)
             battle.resolve_orders()
-            aloft = _plan(Turn(battle, me, [p.id for p in turn.powers], turn.weights), reserved, prone, flown=True)
+            aloft = _plan(Turn(battle, me, [p.id for p in turn.powers], turn.weights), reserved, flown=True)
         finally:
             battle.restore(before)
         fly: tuple[Command, ...] = (("use_power", (me, power.id), {}), ("resolve_orders", (), {}))
@@ -339,14 +332,14 @@ def _nothing_to_gain(turn: Turn) -> bool:
     return set(turn.standing) <= turn.strikable_next_turn(turn.here, turn.z[turn.me], field)
 
 
-def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool = False) -> _Option:
-    """:func:`plan` once the creature's stand, if any, is queued (``flown``: its flight is already tried)."""
+def _plan(turn: Turn, reserved: set[tuple[int, int]], flown: bool = False) -> _Option:
+    """:func:`plan`'s best option (``flown``: its flight is already tried)."""
     battle, me = turn.battle, turn.me
     field = approach_field(turn)
-    if not prone and _far_apart(turn):
+    if _far_apart(turn):
         walking = _close_in(turn, reserved, field)
         # cut off (nowhere nearer afoot: a chasm, a wall of battlements): what flying over it would gain
-        flight = None if flown or walking.commands else _flight(turn, reserved, prone)
+        flight = None if flown or walking.commands else _flight(turn, reserved)
         # out of the fight, it may still help a friend in it: heal (or stand up) whoever it reaches first,
         # from here, else from where the walk ends (a downed friend the walk brings within reach)
         heal = heal_on_the_way(turn, walking.commands[-1][1][1:] if walking.commands else None)
@@ -358,8 +351,7 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
         return flight if flight is not None and flight.score > walking.score else walking
     moves: list[MoveForecast | None] = [None]
     squares = shortlist(turn, reserved, field)
-    # (a way's squares only where a flight running out reads them: see _fall_cost)
-    moves += [m for m in battle.forecast_moves_to(me, squares, cover=False, way=turn.flight_ends) if m.legal]
+    moves += [m for m in battle.forecast_moves_to(me, squares, cover=False, way=False) if m.legal]
     ends = [turn.here if m is None or m.stops_at is None else m.stops_at for m in moves]
     threats = battle.threats(me, ends, turn.enemies)
     # the uses from here and from each end it could act on, asked of the battle at once
@@ -384,5 +376,5 @@ def _plan(turn: Turn, reserved: set[tuple[int, int]], prone: bool, flown: bool =
     best = calm  # the first of equals: staying, then shortlist order; a veil after it only if it gains
     if veil is not None and calm.score + veil[0] > calm.score:
         best = _Option(calm.score + veil[0], (*calm.commands, veil[1]), _joined(calm.why, _said(veil[2])))
-    flight = None if acts or flown else _flight(turn, reserved, prone)
+    flight = None if acts or flown else _flight(turn, reserved)
     return flight if flight is not None and flight.score > best.score else best

@@ -16,7 +16,7 @@ import numpy as np
 
 from components.forecasts import MoveForecast
 from game.ai.tactical_turn import Turn
-from systems.drops import least_hurtful_drop_ft
+from systems.drops import fall_dice_many, least_hurtful_drop_ft
 from systems.geometry import distances_3d_ft_to
 from systems.paths import UNREACHABLE
 from systems.power_checks import AT_HAND_SQUARES
@@ -57,11 +57,11 @@ def shortlist(turn: Turn, reserved: set[tuple[int, int]], field: np.ndarray) -> 
     ways = paths
     if paths.max() >= UNREACHABLE:  # no way round to some (a wall, a ravine): how far as the arrow flies
         ways = np.where(paths >= UNREACHABLE, UNREACHABLE + apart.min(axis=0), paths)
-    far_by, z, least = ways, turn.z[turn.me], least_hurtful_drop_ft(turn.rules)
-    if z - zs.min() >= least:  # a drop that hurts ranks as that much farther (less onto soft ground, as its dice are)
-        drops = z - zs
-        soft = 1.0 / turn.rules.soft_landing_divisor
-        far_by = np.where(drops >= least, drops, 0.0) * np.where(terrain.soft[xs, ys], soft, 1.0) + ways
+    far_by, z, rules = ways, turn.z[turn.me], turn.rules
+    if z - zs.min() >= least_hurtful_drop_ft(rules):
+        # a drop that hurts ranks as farther by the feet of fall its dice are for, by the rules' own dice
+        # (fall_dice_many: one a full 10 ft, capped, halved on soft ground: 10 ft onto hay rolls none)
+        far_by = fall_dice_many(z - zs, terrain.soft[xs, ys], rules) * float(rules.fall_ft_per_die) + ways
     # in reach first, then the shortest way; equals in x-major order (a stable sort, as ``sorted`` is)
     first = np.lexsort((far_by, out_of_reach))[: 2 * w.shortlist].tolist()
     # and for each enemy still standing, the two nearest ways into reach of it
@@ -173,13 +173,13 @@ def ways_round(turn: Turn, moves: list[MoveForecast], reserved: set[tuple[int, i
                                if 0 <= x < width and 0 <= y < height and (x, y) not in (move.square, turn.here)
                                and mask[x, y] and (x, y) not in reserved]
     asked = sorted({square for squares in beside.values() for square in squares})
-    dry = {f.square: f for f in battle.forecast_moves_to(me, asked, cover=False, way=turn.flight_ends)
+    dry = {f.square: f for f in battle.forecast_moves_to(me, asked, cover=False, way=False)
            if f.legal and f.stops_at == f.square and f.fall is None}
     found = []
     for goal, squares in beside.items():
         # the cheapest first leg first: it leaves the most of the walk for the second
         for via in sorted((s for s in squares if s in dry), key=lambda s: (dry[s].cost_ft or 0, s)):
-            then = battle.forecast_moves_to(me, [goal], cover=False, after=via, way=turn.flight_ends)[0]
+            then = battle.forecast_moves_to(me, [goal], cover=False, after=via, way=False)[0]
             if then.legal and then.stops_at == goal and then.fall is None:
                 found.append((via, then))
                 break

@@ -19,7 +19,7 @@ from components.powers import Power
 from components.rules import Rules
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
-from systems.drops import least_hurtful_drop_ft
+from systems.drops import fall_dice, least_hurtful_drop_ft
 from systems.geometry import SLACK_FT, distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES, touch_ft
 from systems.vitals import stands_if_healed
@@ -171,9 +171,9 @@ class Turn:
         # its side still in the fight, itself included (downed or not): whom the enemies' blows would land on
         self.side = [c for c in self.friends if c == me or c in self.able]
         self.powers = [battle.power(p) for p in mine.powers if allowed is None or p in allowed]
+        self.walks_seen: dict[int, float] = {}  # each creature's walk this round, by the rules (see ``walk``)
         # how far it walks by the rules as it is now (slowed, restrained), as next turn's walk will likely be
-        self.speed = float(walk_speed(battle.get(me, Movement), battle.get(me, Conditions), battle.get(me, Falling),
-                                      battle.rules))
+        self.speed = self.walk(me)
         self.own_reach: float | None = None
         # next turn's blow (strikable_next_turn) is held to its walk plus its reach, and a blow at hand (not
         # a shot) also to its way round and to the height below it that a walk down stops at
@@ -232,10 +232,23 @@ class Turn:
         return any(distance_3d_ft(self.square[enemy], self.z[enemy], self.square[f], self.z[f], self.rules) <= reach
                    for f in self.friends if f == self.me or f in self.able)
 
+    def walk(self, creature: int) -> float:
+        """How far a creature walks this round as it is now, in feet: the rules' own answer
+        (``systems.actions.walk_speed``: slowed, by a condition or by fatigue, halves it; downed,
+        restrained or falling, nothing), the walk the threats count for an enemy too."""
+        found = self.walks_seen.get(creature)
+        if found is None:
+            battle = self.battle
+            found = self.walks_seen[creature] = float(walk_speed(
+                battle.get(creature, Movement), battle.get(creature, Conditions), battle.get(creature, Falling),
+                self.rules))
+        return found
+
     def round_reach(self, creature: int) -> float:
         """How far from where it stands a creature could bring a damaging blow this round, in feet: its
-        walk plus its longest reach (as the arrow flies; a guess at whom it threatens, not a forecast)."""
-        return self.glance[creature].speed_ft + self.menace_reach(creature)
+        walk (:meth:`walk`, the rules' speed for it now, as the threats read it) plus its longest reach
+        (as the arrow flies; a guess at whom it threatens, not a forecast)."""
+        return self.walk(creature) + self.menace_reach(creature)
 
     def menace_reach(self, creature: int) -> float:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
@@ -268,12 +281,13 @@ class Turn:
     def strikable_next_turn(self, end: tuple[int, int], z: float, field: Any) -> set[int]:
         """The enemies still standing that it could bring its blow to bear on next turn from ``end`` (at
         height ``z``): within a walk plus its reach, as the arrow flies for a shot; for a blow at hand, by
-        the way round (``field``, the walk to the nearest enemy) and not below a hurtful drop, where a walk
-        down stops at its foot."""
+        the way round (``field``, the walk to the nearest enemy) and not below a drop whose fall would hurt
+        (:meth:`falls_down_to`), where a walk down stops at its foot."""
         if not self.shoots and float(field[end]) > self.next_within:
             return set()
         apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
-        return {e for e in self.standing if z - high[e] < hurts and apart[e] <= within}
+        return {e for e in self.standing if (z - high[e] < hurts or not self.falls_down_to(e, z - high[e]))
+                and apart[e] <= within}
 
     def strikes_next_turn(self, end: tuple[int, int], z: float, field: Any) -> bool:
         """Whether :meth:`strikable_next_turn` names anyone: asked of every square a plan weighs, so a
@@ -282,9 +296,16 @@ class Turn:
             return False
         apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
         for e in self.standing:
-            if z - high[e] < hurts and apart[e] <= within:
+            if (z - high[e] < hurts or not self.falls_down_to(e, z - high[e])) and apart[e] <= within:
                 return True
         return False
+
+    def falls_down_to(self, enemy: int, drop: float) -> bool:
+        """Whether a walk down ``drop`` feet onto the ground ``enemy`` stands on would fall there rather
+        than step down: the rules' fall dice (``systems.drops.fall_dice``: 10 ft onto hay rolls none, so
+        the walk goes on down it). Asked only of a drop past ``next_hurts``, the least that can hurt."""
+        soft = bool(self.battle.state.terrain.soft[self.square[enemy]])
+        return fall_dice(drop, soft, self.rules) > 0
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the

@@ -24,7 +24,7 @@ from game.battle.world import entry
 from systems.actions import walk_speed
 from systems.cover import CoverTest, cover_lookup
 from systems.geometry import SLACK_FT, distance_3d_ft
-from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, reach_ft, touch_ft
+from systems.power_checks import AT_HAND_SQUARES, attack_chance, heights_at, power_ids, touch_ft
 from systems.visibility import VISION_CONDITIONS, Visibility, level_at, vision_level, vision_value
 from systems.vitals import is_flying, takes_its_turn
 
@@ -74,7 +74,8 @@ class Tactics(TacticMaps):
     def threat(self, entity: int, square: tuple[int, int] | None = None) -> Threat:
         """What ``entity`` could take on ``square`` (default: where its queued moves leave it) before
         its next turn: every enemy able to act that could reach the square this round (its path
-        cost within its speed plus the power's reach; a ranged power counts the straight distance),
+        cost within its speed plus the power's reach, ``touch_ft``; a reach past two squares, a shot or
+        an area's spread, counts the straight distance),
         with the power that would do it the most damage on average, hit chance, cover and the light
         on that square included.
 
@@ -243,9 +244,9 @@ class Tactics(TacticMaps):
             if sightless and (power.single_target or power.aims_at_point):
                 continue
             average = 0.0 if power.damage is None else power.damage.average()
-            # a ranged area reaches as far as the planner's ``touch_ft`` says (a fireball's 60 ft and its
-            # 10 ft burst: 70); an area spread from the user, one square as yet (docs/architecture.md)
-            reach = touch_ft(power, state.rules) if power.range_ft is not None else reach_ft(power, state.rules)
+            # as far as the planner's ``touch_ft`` says: a ranged area its range and its spread (a fireball's
+            # 60 ft and its 10 ft burst: 70), an area spread from the user its spread (a 15 ft cone: 15)
+            reach = touch_ft(power, state.rules)
             powers.append((power, reach, average))
         speed = walk_speed(movement, conditions, falling, state.rules)
         square = position.square
