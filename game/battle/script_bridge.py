@@ -118,6 +118,8 @@ class ScriptBridge:
     # ------------------------------------------------------------------ reads
 
     def creature(self, entity: object) -> int:
+        if type(entity) is int and entity in self.creatures:
+            return entity  # (creature_id's common case written out: every read of a creature asks this)
         return validate.creature_id(entity, self.creatures)  # UnknownEntity: refused
 
     def read_health(self, e: object) -> int:
@@ -135,7 +137,7 @@ class ScriptBridge:
         if moved is not None:
             return (moved[0], moved[1]), moved[2]
         p = esper.component_for_entity(entity, Position)
-        return p.square, p.z
+        return (p.x, p.y), p.z
 
     def read_position(self, e: object) -> list[Any]:
         (x, y), z = self.place(self.creature(e))
@@ -175,8 +177,19 @@ class ScriptBridge:
         radius = feet(radius_ft, "radius")
         rules = self.state.rules  # one distance per creature, not a mask of the whole map
         ground = self.state.terrain.ground_at(centre)
-        return [e for e in sorted(e for e, _ in esper.get_component(Position))
-                if distance_3d_ft(*self.place(e), centre, ground, rules) <= radius + SLACK_FT]
+        most, moved, found = radius + SLACK_FT, self.moved, []
+        # (each creature placed from the component in hand, as ``place`` places it; the ones within
+        # sorted by id afterwards, which is the order sorting all first and keeping those within gives)
+        for entity, position in esper.get_component(Position):
+            there = moved.get(entity) if moved else None
+            if there is None:
+                gap = distance_3d_ft((position.x, position.y), position.z, centre, ground, rules)
+            else:
+                gap = distance_3d_ft((there[0], there[1]), there[2], centre, ground, rules)
+            if gap <= most:
+                found.append(entity)
+        found.sort()
+        return found
 
     def read_roll(self, notation: object) -> int:
         try:

@@ -180,7 +180,10 @@ class CallState:
         if type(result) is Weighed:
             self.charge(result.steps)
             result = result.value
-        if type(result) is tuple:
+        kind = type(result)
+        if kind is str or kind is bool or result is None:  # (always plain: nothing to walk)
+            return result
+        if kind is tuple:
             result = list(result)
         found = problem(result)
         if found is not None:
