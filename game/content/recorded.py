@@ -122,6 +122,8 @@ class ScriptReads:
             if name not in self.recorded:
                 raise UnreadableFile("it is not among the scripts this save or replay recorded")
             source = self.recorded[name]
+        elif not fresh:  # read once, that text for good: a file edited since is not this battle's
+            return self.read[name]
         else:
             path = folder / name
             outside = _outside(path, folder, self.known)
@@ -134,6 +136,13 @@ class ScriptReads:
                              f"{MAX_SCRIPTS_BYTES:,} together (docs/limits.md)", name)
         self.read[name] = source
         return source
+
+    def keep(self, texts: Mapping[str, str]) -> None:
+        """Serve ``texts`` (a scenario's load read and checked them) instead of the folder's files of
+        those names: a script edited or swapped after the load, before a battle of it first runs the
+        script, or before a rewind builds it again, must not play unchecked and differently."""
+        if self.recorded is None:
+            self.read.update(texts)
 
     def _past(self, reason: str, name: str) -> UnreadableFile:
         """The refusal of the first script past a limit; the ones after it point back to it."""
