@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, read_text
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, loop_problem, read_text
 from game.scripting.errors import MAX_SOURCE_BYTES
 
 __all__ = ["MAX_SCRIPTS", "MAX_SCRIPTS_BYTES", "RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
@@ -163,7 +163,8 @@ def _outside(path: Path, folder: Path, known: dict[str, tuple[int, int]] | None 
     the one that holds it (a scenario's ``scripts/`` inside the scenario's folder): a ``scripts``
     symlink out of it would read files from anywhere, as a power file's path may not."""
     if not inside_folder(folder, folder.parent, known):  # (known: the folder's own path is a key too)
-        return f"{folder.name!r} leads outside the folder {folder.parent} (a symlink out of it is not followed)"
+        return (loop_problem(folder, f"{folder.name!r}")
+                or f"{folder.name!r} leads outside the folder {folder.parent} (a symlink out of it is not followed)")
     if not inside_folder(path, folder, known):
-        return "it leads outside the script folder"
+        return loop_problem(path, f"{path.relative_to(folder).as_posix()!r}") or "it leads outside the script folder"
     return None
