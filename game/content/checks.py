@@ -19,7 +19,7 @@ from typing import Any
 from components import Visibility
 from components.creature import level_words
 from components.terrain import BLOCK_NAMES
-from components.values import Bound, is_int, is_number, shown, unprintable
+from components.values import MAX_NAME, Bound, is_int, is_number, shown, unprintable
 from game.battle.naming import lone_team_problem
 from game.content.recorded import MAX_SCRIPTS
 
@@ -179,9 +179,6 @@ def string(value: Any) -> str:
     return value
 
 
-#: The longest name a creature, team, scenario or square may have: names are drawn in the window's
-#: panels and written in every log line, so a megabyte of name would stall both.
-MAX_NAME = 80
 #: The longest description (several paragraphs; the window shows it in its help).
 MAX_TEXT = 4_000
 
