@@ -32,6 +32,10 @@ _KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # as long as a power's id: a nam
 _COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
+#: The most of a key path a problem shows: a file's keys are the file's, a stranger's megabyte included.
+MAX_KEY_SHOWN = 160
+
+
 class Bad(Exception):
     """One value refused; the message says what was expected and what was found."""
 
@@ -43,8 +47,12 @@ class Problems:
         self.items: list[str] = []
 
     def add(self, key: str, message: str) -> None:
-        """One problem at ``key``, which may hold the file's own keys: shown escaped (``readable``)."""
-        self.items.append(f"{readable(key)}: {message}" if key else message)
+        """One problem at ``key``, which may hold the file's own keys: shown escaped (``readable``) and
+        cut to ``MAX_KEY_SHOWN`` characters (a team or an unknown key a megabyte long was echoed whole)."""
+        shown_key = readable(key)
+        if len(shown_key) > MAX_KEY_SHOWN:
+            shown_key = f"{shown_key[:MAX_KEY_SHOWN]}... ({len(key):,} characters)"
+        self.items.append(f"{shown_key}: {message}" if key else message)
 
     def __len__(self) -> int:
         return len(self.items)
