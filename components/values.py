@@ -110,6 +110,13 @@ class Bound:
         return None if ok else f"expected {self}, got {shown(value)}"
 
 
+#: The longest name a creature, team, scenario or square may have, in a file and through ``Battle.spawn``
+#: alike: names are drawn in the window's panels and written in every log line, so a megabyte of name
+#: would stall both (a stranger's replay file plays its ``spawn`` commands through the battle's).
+MAX_NAME = 80
+#: The longest source or reason a command gives its damage, healing, fatigue or condition (logged).
+MAX_SOURCE = 200
+
 #: What a creature may be given, by a scenario file and by ``Battle.spawn`` alike: past these a
 #: number describes no creature and only costs time, or outgrows what a save keeps.
 CREATURE_HEALTH = Bound(0, 100_000, above=True)

@@ -65,7 +65,7 @@ def test_an_id_of_thousands_of_digits_is_no_creature(battle: Battle, ask) -> Non
 @pytest.mark.parametrize(("ask", "said"), [
     (lambda b: b.use_power(1, LONG), "unknown power 'xxx"),
     (lambda b: b.add_condition(1, LONG), "unknown condition 'xxx"),
-    (lambda b: b.remove_condition(1, "prone", source=LONG), "cannot remove 'prone'"),
+    (lambda b: b.remove_condition(1, "prone", source=LONG), "condition source: expected at most 200 characters"),
     (lambda b: b.use_power(1, "burning-hands", direction=LONG), "a direction is a compass point"),
     (lambda b: b.spawn("Imp", 2, 2, team="a", powers=[LONG]), "unknown power 'xxx"),
     (lambda b: b.end_power(1, HUGE), "has no ongoing effect a whole number of about"),

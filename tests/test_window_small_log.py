@@ -75,7 +75,7 @@ def test_a_long_name_and_a_long_power_label_are_cut_to_the_side_panel() -> None:
     from game.render.draw import Texts
 
     b = Battle(seed=1, width=12, height=8)
-    me = b.spawn("Grenadier " * 20 + "the Last", 1, 1, team="blue", powers=["strike", "fireball"])
+    me = b.spawn("Grenadier " * 7 + "the Last", 1, 1, team="blue", powers=["strike", "fireball"])  # 78 characters
     b.spawn("Foe", 8, 5, team="red", powers=["strike"])
     app = App(b, {"blue"}, computer_delay=0)
     window = app.open_window(screen=pygame.Surface(MIN_SIZE))

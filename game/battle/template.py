@@ -86,6 +86,7 @@ class BattleTemplate:
             "script_texts": battle.scripts.reads.recorded,
             "caches": state.caches}
         self.power_overrides = battle.power_overrides
+        self.kept = dict(battle.scripts.reads.read)  # the texts its scenario's load read, kept by each copy
         self.heard = battle.scripts.seen
         payload: tuple[Any, ...] = ([esper.components_for_entity(e) for e in state.creatures],
                                     {name: getattr(state, name) for name in SNAPSHOT_FIELDS},
@@ -106,6 +107,7 @@ class BattleTemplate:
         """
         battle = self.kind(seed=seed, script_hosts=script_hosts, **self.options)
         try:
+            battle.scripts.reads.keep(self.kept)
             self._fill(battle)
         except BaseException:
             battle.close()

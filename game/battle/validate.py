@@ -16,7 +16,17 @@ import numpy as np
 from components import Conditions, Creature
 from components.rules import DERIVED_CONDITIONS, GRANTABLE_CONDITIONS, Rules, speed_problem
 from components.terrain import HEIGHT
-from components.values import AMOUNT, CREATURE_BONUS, CREATURE_HEALTH, CREATURE_SPEED, Bound, shown, unprintable
+from components.values import (
+    AMOUNT,
+    CREATURE_BONUS,
+    CREATURE_HEALTH,
+    CREATURE_SPEED,
+    MAX_NAME,
+    MAX_SOURCE,
+    Bound,
+    shown,
+    unprintable,
+)
 from game.battle.errors import IllegalCommand, UnknownEntity
 from game.battle.naming import lone_team_problem
 from systems.areas import COMPASS
@@ -111,12 +121,15 @@ _NUMBERS = (int, float, np.integer, np.floating)
 MAX_FEET = 1e9
 
 
-def text(value: object, what: str) -> str:
-    """A name, source or reason: a string without control characters (it is logged, saved and drawn)."""
-    if type(value) is str and value.isprintable():
+def text(value: object, what: str, most: int = MAX_SOURCE) -> str:
+    """A name, source or reason: a string of at most ``most`` characters without control characters
+    (it is logged, saved and drawn; a replay file's commands come through here too)."""
+    if type(value) is str and len(value) <= most and value.isprintable():
         return value
     if not isinstance(value, str):
         raise IllegalCommand(f"{what} must be text, not {shown(value)}")
+    if len(value) > most:
+        raise IllegalCommand(f"{what}: expected at most {most} characters, got {len(value):,}")
     bad = unprintable(value)
     if bad is not None:
         raise IllegalCommand(f"{what} may not hold control characters such as {bad}, not {shown(value)}")
@@ -319,7 +332,7 @@ def spawn_values(name: object, z: object, health: object, defense: object, flyin
     numbers as Python's, and in the ranges a scenario file allows (fatigue's is the rules', which
     its component checks). Why here: a bool taken for a number, or a 0 for no team, made a creature
     nobody asked for; a health of 10**12 made one no save could keep."""
-    label = text(name, "a creature's name")
+    label = text(name, "a creature's name", MAX_NAME)
     if team is not None and (not isinstance(team, str) or not team):
         raise IllegalCommand(f"team of {label!r} must be a non-empty name (None: it fights alone), not {shown(team)}")
     lone = None if team is None else lone_team_problem(team)
@@ -331,7 +344,7 @@ def spawn_values(name: object, z: object, health: object, defense: object, flyin
         (fatigue, "fatigue", AMOUNT)))
     return (label, None if z is None else height(z, f"z of {label!r}"), numbers[0], numbers[1],
             flag(flying, f"flying of {label!r}"), flag(prepared, f"prepared of {label!r}"),
-            None if team is None else text(team, f"team of {label!r}"), numbers[2], numbers[3],
+            None if team is None else text(team, f"team of {label!r}", MAX_NAME), numbers[2], numbers[3],
             names(powers, f"powers of {label!r}"), numbers[4])
 
 

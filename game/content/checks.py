@@ -19,7 +19,7 @@ from typing import Any
 from components import Visibility
 from components.creature import level_words
 from components.terrain import BLOCK_NAMES
-from components.values import Bound, is_int, is_number, shown, unprintable
+from components.values import MAX_NAME, Bound, is_int, is_number, shown, unprintable
 from game.battle.naming import lone_team_problem
 from game.content.recorded import MAX_SCRIPTS
 
@@ -30,6 +30,10 @@ MISSING: Any = object()
 
 _KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # as long as a power's id: a name defaults to it
 _COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+#: The most of a key path a problem shows: a file's keys are the file's, a stranger's megabyte included.
+MAX_KEY_SHOWN = 160
 
 
 class Bad(Exception):
@@ -43,8 +47,12 @@ class Problems:
         self.items: list[str] = []
 
     def add(self, key: str, message: str) -> None:
-        """One problem at ``key``, which may hold the file's own keys: shown escaped (``readable``)."""
-        self.items.append(f"{readable(key)}: {message}" if key else message)
+        """One problem at ``key``, which may hold the file's own keys: shown escaped (``readable``) and
+        cut to ``MAX_KEY_SHOWN`` characters (a team or an unknown key a megabyte long was echoed whole)."""
+        shown_key = readable(key)
+        if len(shown_key) > MAX_KEY_SHOWN:
+            shown_key = f"{shown_key[:MAX_KEY_SHOWN]}... ({len(key):,} characters)"
+        self.items.append(f"{shown_key}: {message}" if key else message)
 
     def __len__(self) -> int:
         return len(self.items)
@@ -179,9 +187,6 @@ def string(value: Any) -> str:
     return value
 
 
-#: The longest name a creature, team, scenario or square may have: names are drawn in the window's
-#: panels and written in every log line, so a megabyte of name would stall both.
-MAX_NAME = 80
 #: The longest description (several paragraphs; the window shows it in its help).
 MAX_TEXT = 4_000
 

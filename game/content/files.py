@@ -6,6 +6,7 @@ thing whole would exhaust memory or block for ever, so every data file goes thro
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import stat
@@ -69,6 +70,19 @@ def inside_folder(path: Path, folder: Path, known: dict[str, tuple[int, int]] | 
     if inside and known is not None and identity is not None:
         known[str(path)] = identity
     return inside
+
+
+def loop_problem(path: Path, what: str) -> str | None:
+    """"{what} is a symlink loop ...", or None: why a path :func:`inside_folder` found not inside it
+    cannot be read when the reason is a loop (a link to itself, or a ring of links), which is no link
+    out of the folder and must not be reported as one."""
+    try:
+        os.stat(path)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            return (f"{what} is a symlink loop (a link that leads back to itself, directly or through "
+                    "other links): replace it with the real file or folder")
+    return None
 
 
 def file_problem(path: str | Path, limit: int) -> str | None:

@@ -194,7 +194,7 @@ class _Reader:
     def unknown_keys(self) -> None:
         extra = sorted(str(k) for k in set(self.table) - KEYS)
         if extra:
-            raise self.error(f"has unknown key {extra[0]!r}{did_you_mean(extra[0], KEYS)}; "
+            raise self.error(f"has unknown key {shown(extra[0])}{did_you_mean(extra[0], KEYS)}; "
                              f"known keys: {', '.join(sorted(KEYS))}")
 
 
@@ -208,7 +208,8 @@ def _area(r: _Reader) -> AreaShape | None:
     extra = sorted(str(k) for k in set(table) - _AREA_KEYS)
     if extra:
         hint = did_you_mean(extra[0], _AREA_KEYS)
-        raise r.fail(f"area.{extra[0]}", f"only shape, radius_ft, length_ft, width_ft{hint}", "an unknown key")
+        key = extra[0] if len(extra[0]) <= 60 else f"{extra[0][:56]}..."  # (a stranger's key may be a megabyte)
+        raise r.fail(f"area.{key}", f"only shape, radius_ft, length_ft, width_ft{hint}", "an unknown key")
     size_key = "radius_ft" if shape == "burst" else "length_ft"
     size = r.bounded(f"area.{size_key}", table.get(size_key), FEET,
                      f"a number of feet above 0 for a {shape}, at most {MAX_RADIUS_FT:g}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, read_text
+from game.content.files import POWER_FILE_BYTES, UnreadableFile, file_problem, inside_folder, loop_problem, read_text
 from game.scripting.errors import MAX_SOURCE_BYTES
 
 __all__ = ["MAX_SCRIPTS", "MAX_SCRIPTS_BYTES", "RecordedFiles", "ScriptReads", "SCRIPT_BYTES", "script_problem"]
@@ -122,6 +122,8 @@ class ScriptReads:
             if name not in self.recorded:
                 raise UnreadableFile("it is not among the scripts this save or replay recorded")
             source = self.recorded[name]
+        elif not fresh:  # read once, that text for good: a file edited since is not this battle's
+            return self.read[name]
         else:
             path = folder / name
             outside = _outside(path, folder, self.known)
@@ -134,6 +136,13 @@ class ScriptReads:
                              f"{MAX_SCRIPTS_BYTES:,} together (docs/limits.md)", name)
         self.read[name] = source
         return source
+
+    def keep(self, texts: Mapping[str, str]) -> None:
+        """Serve ``texts`` (a scenario's load read and checked them) instead of the folder's files of
+        those names: a script edited or swapped after the load, before a battle of it first runs the
+        script, or before a rewind builds it again, must not play unchecked and differently."""
+        if self.recorded is None:
+            self.read.update(texts)
 
     def _past(self, reason: str, name: str) -> UnreadableFile:
         """The refusal of the first script past a limit; the ones after it point back to it."""
@@ -154,7 +163,8 @@ def _outside(path: Path, folder: Path, known: dict[str, tuple[int, int]] | None 
     the one that holds it (a scenario's ``scripts/`` inside the scenario's folder): a ``scripts``
     symlink out of it would read files from anywhere, as a power file's path may not."""
     if not inside_folder(folder, folder.parent, known):  # (known: the folder's own path is a key too)
-        return f"{folder.name!r} leads outside the folder {folder.parent} (a symlink out of it is not followed)"
+        return (loop_problem(folder, f"{folder.name!r}")
+                or f"{folder.name!r} leads outside the folder {folder.parent} (a symlink out of it is not followed)")
     if not inside_folder(path, folder, known):
-        return "it leads outside the script folder"
+        return loop_problem(path, f"{path.relative_to(folder).as_posix()!r}") or "it leads outside the script folder"
     return None

@@ -23,7 +23,7 @@ from components.powers import Power
 from game.battle.reactions import REACTIONS, new_hosts, reaction_entries
 from game.battle.script_names import POWER_ENTRIES, no_power_entry, no_reaction
 from game.content.checks import Problems
-from game.content.files import UnreadableFile, bom_hint, inside_folder
+from game.content.files import UnreadableFile, bom_hint, inside_folder, loop_problem
 from game.content.powers import (
     MAX_POWERS,
     POWERS_DIR,
@@ -203,7 +203,8 @@ def scenario_power_files(names: tuple[str, ...], folder: Path | None, script_dir
             continue
         path = folder / name
         if not inside_folder(path, folder):
-            problems.add(where, f"{name!r} leads outside the scenario's folder {folder}")
+            problems.add(where, loop_problem(path, repr(name))
+                         or f"{name!r} leads outside the scenario's folder {folder}")
             continue
         file = cache.get(path, script_dir)
         if file.error is not None:

@@ -139,10 +139,15 @@ def _check_header(path: Path, document: dict[str, Any], kinds: Sequence[str]) ->
             raise failure(path, f"{key} must be a list of objects")
 
 
+#: The longest override key a save holds: ``creatures.KEY.FIELD``, ``teams.NAME.FIELD`` and the like are
+#: at most about 100 characters; a stranger's key of a megabyte was echoed whole in the load's refusal.
+MAX_OVERRIDE_KEY = 200
+
+
 def _pairs(value: Any) -> bool:
-    """A list of ``[key, value]`` pairs with string keys (overrides)."""
+    """A list of ``[key, value]`` pairs with string keys (overrides) of at most ``MAX_OVERRIDE_KEY``."""
     return isinstance(value, list) and all(isinstance(o, list) and len(o) == 2 and isinstance(o[0], str)
-                                           for o in value)
+                                           and len(o[0]) <= MAX_OVERRIDE_KEY for o in value)
 
 
 def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
@@ -163,9 +168,11 @@ def _check_scenario_info(path: Path, document: dict[str, Any]) -> None:
     if scenario["path"] is not None and ("\0" in scenario["path"] or len(scenario["path"]) > 4096):
         raise failure(path, f"scenario.path {shown(scenario['path'])} is not a file path")
     if not _pairs(scenario["overrides"]):
-        raise failure(path, "scenario.overrides must be a list of [key, value] pairs")
+        raise failure(path, f"scenario.overrides must be a list of [key, value] pairs, each key at most "
+                            f"{MAX_OVERRIDE_KEY} characters")
     if not _pairs(document.get("powers", [])):
-        raise failure(path, "powers must be a list of [key, value] pairs")
+        raise failure(path, f"powers must be a list of [key, value] pairs, each key at most {MAX_OVERRIDE_KEY} "
+                            "characters")
     problem = RULES_VERSIONS.problem(document.get("rules_version", 1))
     if problem:
         raise failure(path, f"rules_version: {problem}")

@@ -251,12 +251,20 @@ def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
 
 
 def _first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]], what: str) -> str | None:
+    """Where the file and the replay first part, each side shown clipped: the file's side is whatever
+    a stranger wrote (a 4 MB value in one event was printed whole to the terminal)."""
     for i, (a, b) in enumerate(zip(saved, replayed)):
         if a != b:
-            return f"{what} #{i} differs: the file has {a}, the replay gives {b}"
+            return f"{what} #{i} differs: the file has {_clipped(a)}, the replay gives {_clipped(b)}"
     if len(saved) != len(replayed):
         return f"the file has {len(saved)} {what}s, the replay gives {len(replayed)}"
     return None
+
+
+def _clipped(value: object, most: int = 300) -> str:
+    """``value`` as Python writes it, cut to ``most`` characters with how long it was."""
+    text = str(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"
 
 
 def _power_table(path: Path, document: dict[str, Any], scenario: Scenario

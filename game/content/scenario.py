@@ -267,11 +267,14 @@ class Scenario:
         """The empty battle :meth:`build_with_ids` fills (same arguments): its grid, rules, powers and scripts."""
         if scripts is None and self.recorded:
             scripts = self.files.scripts
-        return Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
-                      rules=self.rules, powers=self.powers,
-                      trusted_scripts=self.trusts(trusted), script_dir=self.script_dir,
-                      caches=self.caches, script_hosts=script_hosts,
-                      script_texts=scripts)
+        battle = Battle(seed=self.seed if seed is None else seed, width=self.width, height=self.height,
+                        rules=self.rules, powers=self.powers,
+                        trusted_scripts=self.trusts(trusted), script_dir=self.script_dir,
+                        caches=self.caches, script_hosts=script_hosts,
+                        script_texts=scripts)
+        # the scripts as its load read and checked them, whatever the folder holds by a first use
+        battle.scripts.reads.keep(self.files.scripts)
+        return battle
 
     def place(self, battle: Battle) -> dict[str, int]:
         """Issue the build's commands for the map, lights, areas and creatures; each key's entity id.
