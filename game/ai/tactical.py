@@ -158,14 +158,18 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     could strike from there next turn (a hit-and-run that ends out of reach gives that up).
     """
     w, end = turn.weights, threat.square
-    fall, fall_downs = _fall_cost(turn, move if jump is None else jump)
+    walks = move if jump is None else jump
+    # (no fall to cost, on most squares, with no call: ``_fall_cost``'s answer then)
+    fall, fall_downs = _fall_cost(turn, walks) if turn.flight_ends or walks is not None and walks.fall is not None \
+        else (0.0, 0.0)
     z = turn.z[turn.me] if move is None or move.z is None else move.z
     base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, threat, z, field)
     # what it takes there with no blow of its own downing anyone first: asked once, since an option
     # whose blow downs no one takes the same (a source's share times 1.0 is the share itself)
     taken = _taken(turn, threat, {})
-    base += _rallied(turn, end, taken)
-    closer = w.approach * (float(field[turn.here]) - float(field[end])) / turn.rules.square_ft
+    base += _rallied(turn, end, taken) if turn.downs_heard else 0.0  # (``_rallied``'s answer then, with no call)
+    # (``item``: a Python int, not a numpy scalar; the ways are ints, exact as floats)
+    closer = w.approach * (float(field.item(turn.here)) - float(field.item(end))) / turn.rules.square_ft
     caution = turn.caution()
     moving: tuple[Command, ...] = () if move is None else (("move", (turn.me, *move.square), {}),)
     if via is not None:

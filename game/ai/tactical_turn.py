@@ -185,6 +185,7 @@ class Turn:
         self.flight_ends = any(e["user"] == me and e["ends_this_round"] and battle.power(e["power"]).flight
                                for e in battle.effects())
         self.menace_seen: dict[int, float] = {}
+        self.powers_seen: dict[int, list[Power]] = {}  # see ``powers_of``
         self.reaches_seen: dict[int, float] = {}  # each creature's longest damaging reach (its powers' data)
         self.shares: dict[int, float] = {}
         self.uses_seen: dict[tuple[int, int], list[Choice]] = {}
@@ -215,9 +216,7 @@ class Turn:
         found = self.menace_seen.get(creature)
         if found is None:
             found = 0.0
-            powers = self.powers if creature == self.me else (self.battle.power(p)
-                                                              for p in self.glance[creature].powers)
-            for power in powers:
+            for power in self.powers if creature == self.me else self.powers_of(creature):
                 if power.damage is not None:
                     found = max(found, float(power.damage.average()))
             if creature not in self.friends and not self.reaches_us(creature):
@@ -254,9 +253,15 @@ class Turn:
         """The longest reach of a creature's damaging powers, in feet (its powers' data)."""
         found = self.reaches_seen.get(creature)
         if found is None:
-            powers = (self.battle.power(i) for i in self.glance[creature].powers)
-            found = self.reaches_seen[creature] = longest_reach((p for p in powers if p.damage is not None),
-                                                                self.rules)
+            found = self.reaches_seen[creature] = longest_reach(
+                [p for p in self.powers_of(creature) if p.damage is not None], self.rules)
+        return found
+
+    def powers_of(self, creature: int) -> list[Power]:
+        """A creature's powers, read once a turn (its menace and its reach each read them)."""
+        found = self.powers_seen.get(creature)
+        if found is None:
+            found = self.powers_seen[creature] = [self.battle.power(p) for p in self.glance[creature].powers]
         return found
 
     def reach(self) -> float:
@@ -283,7 +288,7 @@ class Turn:
         height ``z``): within a walk plus its reach, as the arrow flies for a shot; for a blow at hand, by
         the way round (``field``, the walk to the nearest enemy) and not below a drop whose fall would hurt
         (:meth:`falls_down_to`), where a walk down stops at its foot."""
-        if not self.shoots and float(field[end]) > self.next_within:
+        if not self.shoots and float(field.item(end)) > self.next_within:
             return set()
         apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
         return {e for e in self.standing if (z - high[e] < hurts or not self.falls_down_to(e, z - high[e]))
@@ -292,7 +297,7 @@ class Turn:
     def strikes_next_turn(self, end: tuple[int, int], z: float, field: Any) -> bool:
         """Whether :meth:`strikable_next_turn` names anyone: asked of every square a plan weighs, so a
         loop that stops at the first, where the set would be built only to be tested."""
-        if not self.shoots and float(field[end]) > self.next_within:
+        if not self.shoots and float(field.item(end)) > self.next_within:
             return False
         apart, high, hurts, within = self.apart(end, z), self.z, self.next_hurts, self.next_within
         for e in self.standing:

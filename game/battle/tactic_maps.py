@@ -17,7 +17,7 @@ from components import Conditions, Creature, Fatigue, Health, Movement, Position
 from game.battle import validate
 from game.battle.outcomes import Outcomes
 from game.battle.world import entry
-from systems.cover import has_cover_arrays, has_cover_many
+from systems.cover import cover_lookup, has_cover_arrays
 from systems.paths import UNREACHABLE
 from systems.visibility import level_at, seen_from, vision_value
 from systems.vitals import is_dead, is_flying
@@ -42,11 +42,10 @@ class TacticMaps(Outcomes):
         from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
         if len(cells) * len(from_squares) > _BATCHED_PAIRS:
             return self._cover_batch(from_squares, cells)
-        # a planner's handful of pairs: each answer is a lookup, cheaper than arrays of a few rows
-        flags = has_cover_many(state, [a for _ in cells for a in from_squares],
-                               [cell for cell in cells for _ in from_squares])
-        width = len(from_squares)
-        return {cell: sum(flags[i * width:(i + 1) * width]) for i, cell in enumerate(cells)}
+        # a planner's handful of pairs: each answer is a lookup (``has_cover_many``'s test, asked of each
+        # pair in place: no lists of the pairs laid out first), cheaper than arrays of a few rows
+        covered = cover_lookup(state)
+        return {cell: sum([covered(a, cell) for a in from_squares]) for cell in cells}
 
     def _cover_batch(self, from_squares: list[tuple[int, int]], squares: list[tuple[int, int]]
                      ) -> dict[tuple[int, int], int]:
@@ -95,19 +94,15 @@ class TacticMaps(Outcomes):
         asked = None if among is None else {self.check(e) for e in among}
         targets = self._foes(team, asked)
         # its sight from each square (``visible``'s, its conditions read once), then the cover of every
-        # enemy it would see, all in one batch
+        # enemy it would see there (``has_cover_many``'s test, read once and asked of each pair seen in
+        # place: no lists of the pairs laid out first)
         conditions = esper.component_for_entity(entity, Conditions)
-        found = dict.fromkeys(validate.on_grid(state, squares), 0)
-        shooters, shot = [], []
-        for here in found:
+        covered = cover_lookup(state)
+        found: dict[tuple[int, int], int] = {}
+        for here in validate.on_grid(state, squares):
             sight = vision_value(level_at(state, here), conditions)
-            for t, seen in zip(targets, seen_from(state, sight, here, targets)):
-                if seen:
-                    shooters.append(here)
-                    shot.append(t)
-        for here, covered in zip(shooters, has_cover_many(state, shooters, shot)):
-            if not covered:
-                found[here] += 1
+            found[here] = sum([seen and not covered(here, t)
+                               for t, seen in zip(targets, seen_from(state, sight, here, targets))])
         return found
 
     def _foes(self, team: str, asked: set[int] | None) -> list[tuple[int, int]]:
