@@ -14,6 +14,7 @@ from game.battle.facade import Battle
 from game.play.app import App
 from game.render.feed import EventFeed
 from game.render.inputs import Key
+from tests.window_steps import drawn_texts
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -165,3 +166,20 @@ def test_a_hot_seats_next_team_is_not_told_the_turn_of_a_creature_only_the_other
     sight (blue saw the wolf take its turn), and red's status bar read "Wolf waits. Orc's turn: ..."."""
     app, *_ = _three_teams()
     assert "Wolf" not in app.ui.message and "Someone unseen took a turn" in app.ui.message, app.ui.message
+
+
+def test_a_hot_seats_next_team_draws_no_mark_where_only_the_other_team_saw_a_creature() -> None:
+    """Blue saw the wolf at (3, 3); red never did: red's seat drew the wolf's dim "?" ring there, the
+    last-seen squares being one list for every seat. Blue's seat keeps its own mark of it."""
+    app, hero, orc, wolf = _three_teams()
+    assert wolf not in app.ui.seen_at and hero not in app.ui.seen_at, app.ui.seen_at
+    drawn = drawn_texts(app)
+    assert "?" not in drawn, drawn
+    b = app.battle
+    app.handle(Key("space"))  # blue's seat again, next round
+    for _ in range(10):
+        if b.current_actor == hero:
+            break
+        app.tick_clock(1.0)
+    app.draw()
+    assert app.ui.sight_team == "blue" and app.ui.seen_at.get(wolf) == (3, 3)
