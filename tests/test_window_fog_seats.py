@@ -183,3 +183,23 @@ def test_a_hot_seats_next_team_draws_no_mark_where_only_the_other_team_saw_a_cre
         app.tick_clock(1.0)
     app.draw()
     assert app.ui.sight_team == "blue" and app.ui.seen_at.get(wolf) == (3, 3)
+
+
+def test_reading_the_whole_log_leaves_the_seated_teams_log_as_its_sight_reads_it() -> None:
+    """``Renderer.log_lines`` (the whole log) read through the seated team's log with no sight: red's
+    seat then read "Hero is slowed" of blue's hero behind the wall."""
+    b = Battle(seed=3, width=12, height=7)
+    hero = b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=100, health=60)
+    b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
+    for y in range(7):
+        b.add_wall(5, y)
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    app.handle(Key("space"))
+    app.draw()
+    assert app.ui.sight_team == "red" and hero in app.ui.hidden
+    b.add_condition(hero, "slowed")
+    assert "Round 1: Hero is slowed" in window.renderer.log_lines  # the whole log tells it
+    app.draw()
+    assert not any("Hero" in line for line in window.renderer.feed.seen_lines), window.renderer.feed.seen_lines
