@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from components import Movement
+from components import Conditions, Falling, Movement
 from components.dice import Dice
 from components.powers import AreaShape, Power
 from components.rules import Rules
 from game import ai
 from game.ai.tactical_turn import DEFAULT, Turn, longest_reach
 from game.battle.facade import Battle
+from systems.actions import walk_speed
 from systems.power_checks import reach_ft, touch_ft
 from tests.ai_steps import end_square, moves_and_uses
 
@@ -145,7 +146,8 @@ def test_a_slowed_brute_is_feared_only_as_far_as_its_slowed_walk_takes_it(slowed
     assert "slowed" in b.conditions(brute)
     assert [s.enemy for s in b.threat(me).sources] == [goblin]
     feared = Turn(b, me, None, DEFAULT).round_reach(brute)
-    assert feared == b.rules.speed_ft * b.rules.slowed_speed_factor + reach_ft(b.power("strike"), b.rules)
+    walk = walk_speed(b.get(brute, Movement), b.get(brute, Conditions), b.get(brute, Falling), b.rules)
+    assert walk < b.rules.speed_ft and feared == walk + reach_ft(b.power("strike"), b.rules)  # the rules' walk
     decision = ai.decide(b, me, "tactical")
     assert moves_and_uses(decision)[1] == [("shoot", {"target": goblin})], decision.why
 
