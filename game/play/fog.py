@@ -53,9 +53,9 @@ class Fog:
             self.revealed = True
 
     @property
-    def witnessed(self) -> set[tuple[str, int, int, int]]:
-        """What the team the fog last read saw made (see ``_witnessed``)."""
-        return self._witnessed.setdefault(self.team or "", set())
+    def witnessed(self) -> frozenset[tuple[str, int, int, int]]:
+        """What the team the fog last read saw made (see ``_witnessed``): a copy, read only."""
+        return frozenset(self._witnessed.get(self.team or "", ()))
 
     def forget(self) -> None:
         """Ask the battle again next time (after an undo its counters may come round again)."""
