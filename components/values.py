@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 _HUGE = 10**18
@@ -63,6 +64,15 @@ def escaped(text: str) -> str:
     if text.isprintable():  # the common case, at C speed
         return text
     return "".join(repr(ch)[1:-1] if unprintable(ch) is not None else ch for ch in text)
+
+
+def spelt(text: str, has_glyph: Callable[[str], bool]) -> str:
+    """``text`` with each character a font has no glyph for (``has_glyph`` says which it has; ASCII it
+    always has) spelt as its escape (``\\u5f29``, ``\\U0001f3f9``): drawn, it was an empty box, and two
+    names that differ only there read alike. The window's font and the simulation's plots spell it so."""
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() or has_glyph(c) else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def is_int(value: object) -> bool:

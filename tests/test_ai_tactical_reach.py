@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from components import Movement
+from components import Conditions, Falling, Movement
 from components.dice import Dice
 from components.powers import AreaShape, Power
 from components.rules import Rules
 from game import ai
 from game.ai.tactical_turn import DEFAULT, Turn, longest_reach
 from game.battle.facade import Battle
+from systems.actions import walk_speed
 from systems.power_checks import reach_ft, touch_ft
 from tests.ai_steps import end_square, moves_and_uses
 
@@ -145,7 +146,8 @@ def test_a_slowed_brute_is_feared_only_as_far_as_its_slowed_walk_takes_it(slowed
     assert "slowed" in b.conditions(brute)
     assert [s.enemy for s in b.threat(me).sources] == [goblin]
     feared = Turn(b, me, None, DEFAULT).round_reach(brute)
-    assert feared == b.rules.speed_ft * b.rules.slowed_speed_factor + reach_ft(b.power("strike"), b.rules)
+    walk = walk_speed(b.get(brute, Movement), b.get(brute, Conditions), b.get(brute, Falling), b.rules)
+    assert walk < b.rules.speed_ft and feared == walk + reach_ft(b.power("strike"), b.rules)  # the rules' walk
     decision = ai.decide(b, me, "tactical")
     assert moves_and_uses(decision)[1] == [("shoot", {"target": goblin})], decision.why
 
@@ -202,3 +204,21 @@ def test_surprised_on_a_ledge_over_hay_it_holds_since_the_step_down_is_no_fall(h
     decision = ai.decide(b, me, "tactical")
     assert decision.why.startswith("holds") == hay, decision.why
     assert decision.commands == (), decision.why
+
+
+def test_surprised_on_a_ledge_over_hay_it_does_not_hold_where_the_rounds_fall_is_shorter_than_the_drop():
+    """The walk steps off a drop past the round's fall (``fall_ft_per_round``), dice or none
+    (``systems.drops.steps_off``): with 5 ft a round, the 10 ft onto hay ends next turn's walk at the
+    ledge's foot, falling, short of the orc. The planner read the fall dice alone (none onto hay), held
+    the ledge for a blow it could not bring and said every enemy was in its reach next turn."""
+    b = Battle(seed=3, width=12, height=5, rules={"fall_ft_per_round": 5})
+    for x in range(12):
+        for y in range(5):
+            b.set_ground(x, y, 10 if x <= 4 else 0, soft=x > 4)
+    me = b.spawn("knight", 3, 2, team="a", powers=["strike"], health=20, prepared=False)
+    b.spawn("orc", 8, 2, team="b", powers=["strike"], health=12)
+    b.start_combat()
+    assert "surprised" in b.conditions(me)
+    assert b.forecast_move(me, (7, 2)).stops_at == (5, 2)  # the battle's walk: it steps off at the foot
+    decision = ai.decide(b, me, "tactical")
+    assert not decision.why.startswith("holds"), decision.why

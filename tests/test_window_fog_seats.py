@@ -14,6 +14,7 @@ from game.battle.facade import Battle
 from game.play.app import App
 from game.render.feed import EventFeed
 from game.render.inputs import Key
+from tests.window_steps import drawn_texts
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
 
@@ -135,3 +136,70 @@ def test_a_hot_seats_next_team_is_not_shown_a_light_only_the_other_team_saw_made
     red_log = window.renderer.feed.seen_lines
     assert "Round 1: Light fills 20 ft somewhere out of sight" in red_log
     assert not any("(2, 3)" in line for line in red_log), red_log
+
+
+def _three_teams() -> tuple[App, int, int, int]:
+    """A hot seat of blue and red with a computer wolf (team beasts) between them in the turn order:
+    blue sees the wolf, red (behind a wall) never does."""
+    b = Battle(seed=3, width=14, height=7)
+    hero = b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=100, health=60)
+    orc = b.spawn("Orc", 12, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
+    wolf = b.spawn("Wolf", 3, 3, team="beasts", powers=["strike"], initiative_bonus=50, health=30, speed=0)
+    for y in range(7):
+        b.add_wall(7, y)
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    assert b.current_actor == hero and app.ui.sight_team == "blue" and app.ui.seen_at.get(wolf) == (3, 3)
+    app.handle(Key("space"))
+    for _ in range(10):
+        if b.current_actor == orc:
+            break
+        app.tick_clock(1.0)
+    app.draw()
+    assert b.current_actor == orc and app.ui.sight_team == "red" and wolf in app.ui.hidden
+    return app, hero, orc, wolf
+
+
+def test_a_hot_seats_next_team_is_not_told_the_turn_of_a_creature_only_the_other_team_saw() -> None:
+    """The wolf's turn and red's seat came in one tick of the clock: the line was judged by blue's
+    sight (blue saw the wolf take its turn), and red's status bar read "Wolf waits. Orc's turn: ..."."""
+    app, *_ = _three_teams()
+    assert "Wolf" not in app.ui.message and "Someone unseen took a turn" in app.ui.message, app.ui.message
+
+
+def test_a_hot_seats_next_team_draws_no_mark_where_only_the_other_team_saw_a_creature() -> None:
+    """Blue saw the wolf at (3, 3); red never did: red's seat drew the wolf's dim "?" ring there, the
+    last-seen squares being one list for every seat. Blue's seat keeps its own mark of it."""
+    app, hero, orc, wolf = _three_teams()
+    assert wolf not in app.ui.seen_at and hero not in app.ui.seen_at, app.ui.seen_at
+    drawn = drawn_texts(app)
+    assert "?" not in drawn, drawn
+    b = app.battle
+    app.handle(Key("space"))  # blue's seat again, next round
+    for _ in range(10):
+        if b.current_actor == hero:
+            break
+        app.tick_clock(1.0)
+    app.draw()
+    assert app.ui.sight_team == "blue" and app.ui.seen_at.get(wolf) == (3, 3)
+
+
+def test_reading_the_whole_log_leaves_the_seated_teams_log_as_its_sight_reads_it() -> None:
+    """``Renderer.log_lines`` (the whole log) read through the seated team's log with no sight: red's
+    seat then read "Hero is slowed" of blue's hero behind the wall."""
+    b = Battle(seed=3, width=12, height=7)
+    hero = b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=100, health=60)
+    b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
+    for y in range(7):
+        b.add_wall(5, y)
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    app.handle(Key("space"))
+    app.draw()
+    assert app.ui.sight_team == "red" and hero in app.ui.hidden
+    b.add_condition(hero, "slowed")
+    assert "Round 1: Hero is slowed" in window.renderer.log_lines  # the whole log tells it
+    app.draw()
+    assert not any("Hero" in line for line in window.renderer.feed.seen_lines), window.renderer.feed.seen_lines

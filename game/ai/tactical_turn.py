@@ -19,7 +19,7 @@ from components.powers import Power
 from components.rules import Rules
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
-from systems.drops import fall_dice, least_hurtful_drop_ft
+from systems.drops import least_hurtful_drop_ft, steps_off
 from systems.geometry import SLACK_FT, distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES, touch_ft
 from systems.vitals import stands_if_healed
@@ -179,7 +179,9 @@ class Turn:
         # a shot) also to its way round and to the height below it that a walk down stops at
         self.shoots = self.reach() > AT_HAND_SQUARES * self.rules.square_ft
         self.next_within = self.speed + self.reach()
-        self.next_hurts = math.inf if self.shoots else least_hurtful_drop_ft(self.rules)
+        # (under it no walk down steps off: no die, and within a round's fall; see ``falls_down_to``)
+        self.next_hurts = math.inf if self.shoots else min(least_hurtful_drop_ft(self.rules),
+                                                           float(self.rules.fall_ft_per_round))
         # a flight of its own that runs out before its next turn: wherever it then hangs over lower ground, it
         # falls (the battle's effects say when each ends; the tactical player counts that fall in a move's cost)
         self.flight_ends = any(e["user"] == me and e["ends_this_round"] and battle.power(e["power"]).flight
@@ -286,7 +288,7 @@ class Turn:
     def strikable_next_turn(self, end: tuple[int, int], z: float, field: Any) -> set[int]:
         """The enemies still standing that it could bring its blow to bear on next turn from ``end`` (at
         height ``z``): within a walk plus its reach, as the arrow flies for a shot; for a blow at hand, by
-        the way round (``field``, the walk to the nearest enemy) and not below a drop whose fall would hurt
+        the way round (``field``, the walk to the nearest enemy) and not below a drop the walk steps off
         (:meth:`falls_down_to`), where a walk down stops at its foot."""
         if not self.shoots and float(field.item(end)) > self.next_within:
             return set()
@@ -306,11 +308,12 @@ class Turn:
         return False
 
     def falls_down_to(self, enemy: int, drop: float) -> bool:
-        """Whether a walk down ``drop`` feet onto the ground ``enemy`` stands on would fall there rather
-        than step down: the rules' fall dice (``systems.drops.fall_dice``: 10 ft onto hay rolls none, so
-        the walk goes on down it). Asked only of a drop past ``next_hurts``, the least that can hurt."""
+        """Whether next turn's walk down ``drop`` feet onto the ground ``enemy`` stands on would step off
+        there (and fall) rather than walk on: the walk's own rule, ``systems.drops.steps_off``, with a
+        fresh round's fall (a die's drop, or one past ``fall_ft_per_round``; 10 ft onto hay rolls none,
+        so the walk goes on down it). Asked only of a drop from ``next_hurts`` on, under which none does."""
         soft = bool(self.battle.state.terrain.soft[self.square[enemy]])
-        return fall_dice(drop, soft, self.rules) > 0
+        return steps_off(drop, soft, float(self.rules.fall_ft_per_round), self.rules)
 
     def share(self, enemy: int) -> float:
         """The part of an enemy's blow this creature should expect: 1 over the number of its team the

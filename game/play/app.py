@@ -364,9 +364,11 @@ class App(Orders):
         # the next computer creature waits until the last one's walk is over: one at a time, visibly
         waiting = self.ui.show_help or self.motion.walking or self.picker.active
         actor = self.flow.actor  # one the person saw take its turn is named, though it walked out of sight
-        seen = actor is not None and self.ui.shows(actor)
+        seen, seat = actor is not None and self.ui.shows(actor), self.ui.sight_team
         if self.play_round is None and not waiting and self.flow.update(elapsed):
             prompted = self.refresh()
+            # (by the seat that saw it: a hot seat's team seated by this step did not, and read "Wolf waits")
+            seen = seen and self.ui.sight_team == seat
             line = step_line(self.flow, self.battle.round, lambda e: self.ui.shows(e) or (seen and e == actor),
                              sees_all=self.ui.visible is None)
             self._tell(self.status.compose(line, self.motion.clock), prompted)

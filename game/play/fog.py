@@ -40,6 +40,9 @@ class Fog:
         #: where): ``witnessed`` is the team's whose sight the fog last read
         self._witnessed: dict[str, set[tuple[str, int, int, int]]] = {}
         self._made: dict[str, frozenset[tuple[str, int, int, int]]] = {}  # those on the map at its last reading
+        #: each team's last-seen squares of the creatures it does not see now (``ui.seen_at``, its "?"
+        #: rings): one for every seat drew the next team a ring where only the other team saw a creature
+        self._seen_at: dict[str, dict[int, tuple[int, int]]] = {}
 
     def note_turn(self, ui: UiState, new_turn: bool) -> None:
         """At a turn's start remember who is hidden; later, note whether any of them came into sight
@@ -50,9 +53,9 @@ class Fog:
             self.revealed = True
 
     @property
-    def witnessed(self) -> set[tuple[str, int, int, int]]:
-        """What the team the fog last read saw made (see ``_witnessed``)."""
-        return self._witnessed.setdefault(self.team or "", set())
+    def witnessed(self) -> frozenset[tuple[str, int, int, int]]:
+        """What the team the fog last read saw made (see ``_witnessed``): a copy, read only."""
+        return frozenset(self._witnessed.get(self.team or "", ()))
 
     def forget(self) -> None:
         """Ask the battle again next time (after an undo its counters may come round again)."""
@@ -63,6 +66,7 @@ class Fog:
         self.forget()
         self._witnessed.clear()
         self._made.clear()
+        self._seen_at.clear()
 
     def _witness(self, battle: Any, team: str, ours: frozenset[int], since: int | None, before: Any,
                  after: Any) -> None:
@@ -120,6 +124,7 @@ class Fog:
             self._key, self._mask = key, b.visible_squares(team) if ours else np.zeros((b.width, b.height), dtype=bool)
             self._witness(b, team, ours, since, before, self._mask)
         mask = self._mask
+        ui.seen_at = self._seen_at.setdefault(team, {})  # (the seated team's)
         hidden = set()
         for e in b.creatures():
             if e in ours:

@@ -13,7 +13,7 @@ from types import MappingProxyType
 import pygame
 from pygame.typing import ColorLike
 
-from components.values import escaped
+from components.values import escaped, spelt
 from game.render import theme
 
 #: Font name -> (size, bold) of pygame's bundled font.
@@ -43,11 +43,7 @@ class Font(pygame.font.Font):
 
     def shown(self, text: str) -> str:
         """``text`` as it is drawn: escaped, and each character without a glyph spelt as its escape."""
-        text = escaped(text)
-        if text.isascii():
-            return text
-        return "".join(c if c.isascii() or self._drawable(c) else c.encode("unicode_escape").decode("ascii")
-                       for c in text)
+        return spelt(escaped(text), self._drawable)
 
     def _drawable(self, char: str) -> bool:
         known = self._has.get(char)

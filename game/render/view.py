@@ -82,6 +82,7 @@ class Renderer:
         #: the log the frame shows: its sight team's (``feed_of``)
         self.feed = EventFeed()
         self._feeds: dict[str | None, EventFeed] = {}
+        self._gm_log: EventFeed | None = None  # (``log_lines``': asked of a renderer, not drawn)
         self.status_bar = pygame.Rect(0, 0, 0, 0)  # as last drawn: a long message grows it over the map
         self.set_battle(battle)
 
@@ -204,9 +205,13 @@ class Renderer:
 
     @property
     def log_lines(self) -> list[str]:
-        """The readable combat log so far (what the log panel shows)."""
-        self.feed.update(self.battle)
-        return list(self.feed.lines)
+        """The readable combat log so far as the GM reads it (every line: the log panel shows a team's
+        own under fog of war), from a reading of its own: read through the seated team's log, with no
+        sight, it filed what that team did not see in its log ("Hero is slowed" in red's seat)."""
+        if self._gm_log is None:
+            self._gm_log = EventFeed()
+        self._gm_log.update(self.battle)
+        return list(self._gm_log.lines)
 
     # ------------------------------------------------------------------ the frame
 

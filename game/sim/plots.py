@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from components.values import spelt
 from game.content.atomic import atomic_write
 from game.content.toml_values import toml_value
 from game.sim.outputs import PAIRED_PLOT, ROUNDS_PLOT, WINRATE_PLOT
@@ -169,8 +170,7 @@ def _drawable(fig: Any) -> None:
     for text in fig.findobj(Text):
         shown = text.get_text()
         if not shown.isascii():
-            text.set_text("".join(c if c.isascii() or font.get_char_index(ord(c)) else
-                                  c.encode("unicode_escape").decode("ascii") for c in shown))
+            text.set_text(spelt(shown, lambda c: bool(font.get_char_index(ord(c)))))
 
 
 def _save(plt: Any, fig: Any, path: Path) -> Path:
