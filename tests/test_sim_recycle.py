@@ -57,4 +57,10 @@ def test_recycling_counts_battles_not_the_shrinking_chunks(tmp_path: Path, monke
     result = simulate(config, progress=False)
     assert result.done == 64 and result.failed == 0
     seen = pids.read_text().split()
-    assert len(seen) == 64 and len(set(seen)) == 4  # not a third pool for the last, smallest chunks
+    assert len(seen) == 64
+    # Two pools of two workers, one after the other: the first pool's workers are gone before the
+    # second's start, and no third pool is made for the last, smallest chunks. Four processes in all,
+    # or three when a busy machine let one worker of a pool play all its battles.
+    first_gone = max(i for i, pid in enumerate(seen) if pid == seen[0])
+    assert first_gone < seen.index(seen[-1]), seen
+    assert len(set(seen)) in (3, 4), seen
