@@ -7,6 +7,7 @@ output directory, and must say what was expected.
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import subprocess
@@ -230,7 +231,13 @@ def silent_server() -> Iterator[str]:
 
 @pytest.mark.slow
 def test_a_scheduler_that_never_answers_is_refused_after_the_connect_timeout(
-        silent_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        silent_server: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line's own check gives up on a silent listener; here after 0.5 s, not its 5 (a worker idle)."""
+    from game.sim import cli as sim_cli
+    from game.sim.flags import check_scheduler
+
+    monkeypatch.setattr(sim_cli, "check_scheduler", functools.partial(check_scheduler, timeout=0.5))
     line = _refused(["simulate", KEEP, "--engine", "dask", "--scheduler", silent_server, "--no-progress",
                      "--out", str(tmp_path / "out")], tmp_path, capsys)
     assert "--scheduler" in line and silent_server in line

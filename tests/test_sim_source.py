@@ -90,9 +90,9 @@ def test_a_workers_battles_are_the_checked_files_whatever_the_disk_holds_now(tmp
     first.mkdir()
     second.mkdir()
     sweep = (("powers.drain.damage", ("1d6", "2d6")),)
-    clean = _rows(SimConfig(scenario=str(_folder(first)), battles=4, seed=5, max_rounds=5, chunk_size=1, sets=sweep))
+    clean = _rows(SimConfig(scenario=str(_folder(first)), battles=2, seed=5, max_rounds=5, chunk_size=1, sets=sweep))
     edited_path = _folder(second)
-    edited = _rows(SimConfig(scenario=str(edited_path), battles=4, seed=5, max_rounds=5, chunk_size=1, sets=sweep),
+    edited = _rows(SimConfig(scenario=str(edited_path), battles=2, seed=5, max_rounds=5, chunk_size=1, sets=sweep),
                    after_check=lambda: _edit(edited_path))
     assert edited == clean
     assert not any(error for _, _, _, error, _ in edited)  # the deleted script was not looked for
@@ -115,7 +115,7 @@ def test_a_recycling_pool_plays_the_file_as_it_was_when_the_run_began(tmp_path: 
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
     second.mkdir()
-    clean = simulate(SimConfig(scenario=str(_folder(first)), battles=6, seed=5, workers=1, chunk_size=1, recycle=1,
+    clean = simulate(SimConfig(scenario=str(_folder(first)), battles=3, seed=5, workers=1, chunk_size=1, recycle=1,
                                max_rounds=5, out_dir=None), progress=False)
     edited_path = _folder(second)
     edits: list[Path] = []
@@ -125,7 +125,7 @@ def test_a_recycling_pool_plays_the_file_as_it_was_when_the_run_began(tmp_path: 
             edits.append(edited_path)
             _edit(edited_path)
 
-    edited = simulate(SimConfig(scenario=str(edited_path), battles=6, seed=5, workers=1, chunk_size=1, recycle=1,
+    edited = simulate(SimConfig(scenario=str(edited_path), battles=3, seed=5, workers=1, chunk_size=1, recycle=1,
                                 max_rounds=5, out_dir=None), on_row=edit_once, progress=False)
     assert edits and edited.failed == 0
     assert edited.table().replace(str(edited_path), "") == clean.table().replace(str(first / "duel.toml"), "")
