@@ -13,28 +13,9 @@ from pathlib import Path
 import pytest
 
 from game.content.scenario import ScenarioError, load_scenario
+from tests.scenario_steps import two_sided
 
-SCENARIO = """
-seed = 1
-reactions = ["r.star"]
-power_files = ["p.toml"]
-[map]
-rows = ["....."]
-[map.legend]
-"." = { ground = 0 }
-[teams.a]
-[teams.b]
-[[creatures]]
-key = "x"
-team = "a"
-x = 0
-y = 0
-[[creatures]]
-key = "y"
-team = "b"
-x = 3
-y = 0
-"""
+SCENARIO = two_sided('Loops', top='seed = 1\nreactions = ["r.star"]\npower_files = ["p.toml"]')
 POWER = """
 [zap]
 name = "Zap"
