@@ -68,7 +68,8 @@ def stop_workers(executor: cf.ProcessPoolExecutor, context: Spawning) -> None:
         if process.is_alive():
             process.terminate()
     for process in context.started:
-        process.join(timeout=5)
+        if process.pid is not None:  # (one whose start failed has none: joining it would hide why it failed)
+            process.join(timeout=5)
 
 
 @contextlib.contextmanager
