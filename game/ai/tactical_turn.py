@@ -239,10 +239,9 @@ class Turn:
         restrained or falling, nothing), the walk the threats count for an enemy too."""
         found = self.walks_seen.get(creature)
         if found is None:
-            battle = self.battle
+            get = self.battle.get
             found = self.walks_seen[creature] = float(walk_speed(
-                battle.get(creature, Movement), battle.get(creature, Conditions), battle.get(creature, Falling),
-                self.rules))
+                get(creature, Movement), get(creature, Conditions), get(creature, Falling), self.rules))
         return found
 
     def round_reach(self, creature: int) -> float:
