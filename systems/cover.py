@@ -13,7 +13,7 @@ hidden. Cover and sight are worked out on the grid's plane: heights do not chang
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 import esper
 import numpy as np
@@ -176,15 +176,6 @@ def cover_lookup(state: BattleState) -> CoverTest:
         return count >= needed
 
     return covered
-
-
-def has_cover_many(state: BattleState, attackers: Sequence[tuple[int, int]], defenders: Sequence[tuple[int, int]]
-                   ) -> list[bool]:
-    """:func:`has_cover` for each pair ``(attackers[i], defenders[i])``, by one :func:`cover_lookup`
-    (a planner asks a few dozen pairs a turn: the cover a square would give from each of the nearest
-    enemies, the shots open from it)."""
-    covered = cover_lookup(state)
-    return [covered(attacker, defender) for attacker, defender in zip(attackers, defenders)]
 
 
 def has_cover_arrays(state: BattleState, attackers: np.ndarray, defenders: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from components import Cover, Terrain
 from components.terrain import Blocks
 from game import Battle
 from systems.caches import MapCaches
-from systems.cover import cover_count, cover_counts, cover_lookup, has_cover, has_cover_many
+from systems.cover import cover_count, cover_counts, cover_lookup, has_cover
 from systems.cover_lines import TABLE_SIDE, blocked_among, blocked_lines, cover_table, few_solids, solids_for
 
 # ---------------------------------------------------------------- an exact oracle, independent of numpy
@@ -323,7 +323,7 @@ def test_a_learnt_row_of_cover_answers_is_what_each_pair_alone_gets(attacker, wa
     needed=st.integers(1, 4),
 )
 def test_cover_asked_in_a_batch_is_each_pairs_own(walls, slits, pairs, enabled, needed):
-    """``has_cover_many`` and ``cover_lookup`` (a planner's batch: the rules and the layout's answers
+    """``cover_lookup`` (a planner's batch: the rules and the layout's answers
     read once) answer each pair as ``has_cover`` does: own squares, arrow slits beside the attacker,
     cover switched off, and a store of answers so small that it begins afresh in mid-batch."""
     b = Battle(width=10, height=10, rules={"cover_enabled": enabled, "cover_lines_needed": needed},
@@ -336,12 +336,11 @@ def test_cover_asked_in_a_batch_is_each_pairs_own(walls, slits, pairs, enabled, 
     attackers, defenders = [a for a, _ in pairs], [d for _, d in pairs]
     alone = [has_cover(b.state, a, d) for a, d in pairs]
     b.state.caches.clear()
-    assert has_cover_many(b.state, attackers, defenders) == alone
-    assert has_cover_many(b.state, attackers, defenders) == alone  # and once the answers are known
-    b.state.caches.clear()
-    covered = cover_lookup(b.state)  # (the threats' test: the answers read once, pair after pair)
+    covered = cover_lookup(b.state)  # (the threats' and the planner's test: the answers read once, pair after pair)
     assert [covered(a, d) for a, d in pairs] == alone
-    assert [covered(a, d) for a, d in pairs] == alone
+    assert [covered(a, d) for a, d in pairs] == alone  # and once the answers are known
+    again = cover_lookup(b.state)  # a lookup made afresh over the answers a first one filed
+    assert [again(a, d) for a, d in zip(attackers, defenders)] == alone
 
 
 def test_an_arrow_slits_cover_is_named_as_cover_not_a_wall():

@@ -42,7 +42,7 @@ class TacticMaps(Outcomes):
         from_squares = [esper.component_for_entity(self.check(a), Position).square for a in attackers]
         if len(cells) * len(from_squares) > _BATCHED_PAIRS:
             return self._cover_batch(from_squares, cells)
-        # a planner's handful of pairs: each answer is a lookup (``has_cover_many``'s test, asked of each
+        # a planner's handful of pairs: each answer is a lookup (``has_cover``'s test, asked of each
         # pair in place: no lists of the pairs laid out first), cheaper than arrays of a few rows
         covered = cover_lookup(state)
         return {cell: sum([covered(a, cell) for a in from_squares]) for cell in cells}
@@ -94,7 +94,7 @@ class TacticMaps(Outcomes):
         asked = None if among is None else {self.check(e) for e in among}
         targets = self._foes(team, asked)
         # its sight from each square (``visible``'s, its conditions read once), then the cover of every
-        # enemy it would see there (``has_cover_many``'s test, read once and asked of each pair seen in
+        # enemy it would see there (``has_cover``'s test, read once and asked of each pair seen in
         # place: no lists of the pairs laid out first)
         conditions = esper.component_for_entity(entity, Conditions)
         covered = cover_lookup(state)
