@@ -34,6 +34,12 @@ def steps_off(drop_ft: float, soft: bool, room_ft: float, rules: Rules) -> bool:
     return drop_ft > 0 and (drop_ft > room_ft or fall_dice(drop_ft, soft, rules) > 0)
 
 
+def steps_off_from_ft(room_ft: float, rules: Rules) -> float:
+    """A drop shorter than this never steps off (:func:`steps_off` says False: no die on hard ground,
+    none softer, and within ``room_ft``): what a planner holds a drop against before asking it."""
+    return min(least_hurtful_drop_ft(rules), room_ft)
+
+
 def least_hurtful_drop_ft(rules: Rules) -> float:
     """The shortest fall that deals any damage on hard ground (infinite when no fall does): what a
     planner holds a drop against before it asks for the fall's odds."""

@@ -19,7 +19,7 @@ from components.powers import Power
 from components.rules import Rules
 from systems.actions import walk_speed
 from systems.damage import hits_to_die
-from systems.drops import least_hurtful_drop_ft, steps_off
+from systems.drops import steps_off, steps_off_from_ft
 from systems.geometry import SLACK_FT, distance_3d_ft
 from systems.power_checks import AT_HAND_SQUARES, touch_ft
 from systems.vitals import stands_if_healed
@@ -179,9 +179,9 @@ class Turn:
         # a shot) also to its way round and to the height below it that a walk down stops at
         self.shoots = self.reach() > AT_HAND_SQUARES * self.rules.square_ft
         self.next_within = self.speed + self.reach()
-        # (under it no walk down steps off: no die, and within a round's fall; see ``falls_down_to``)
-        self.next_hurts = math.inf if self.shoots else min(least_hurtful_drop_ft(self.rules),
-                                                           float(self.rules.fall_ft_per_round))
+        # (under it no walk down steps off: see ``falls_down_to``)
+        rules = self.rules
+        self.next_hurts = math.inf if self.shoots else steps_off_from_ft(float(rules.fall_ft_per_round), rules)
         # a flight of its own that runs out before its next turn: wherever it then hangs over lower ground, it
         # falls (the battle's effects say when each ends; the tactical player counts that fall in a move's cost)
         self.flight_ends = any(e["user"] == me and e["ends_this_round"] and battle.power(e["power"]).flight
