@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from components import Visibility
-from components.dice import MAX_BONUS, MAX_DICE, MAX_SIDES, Dice
+from components.dice import Dice
 from components.powers import (
     ACTIONS,
     ATTACK_BONUS,
@@ -91,12 +91,9 @@ def _dice(value: object) -> str | None:
         return None
     if not isinstance(value, Dice):
         return f"expected None or {_DICE}, got {shown(value)}"
-    count, sides, bonus = value.count, value.sides, value.bonus
-    if any(isinstance(n, bool) or not isinstance(n, int) for n in (count, sides, bonus)) \
-            or not 0 <= count <= MAX_DICE or not (0 if count == 0 else 1) <= sides <= MAX_SIDES \
-            or not -MAX_BONUS <= bonus <= MAX_BONUS:
-        return (f"expected at most {MAX_DICE} dice of 1..{MAX_SIDES} sides and a bonus within "
-                f"±{MAX_BONUS}, got {value!r}")
+    problem = value.range_problem()
+    if problem is not None:
+        return f"expected {problem.removeprefix('need ')}, got {value!r}"
     if rolls_nothing(value):  # (a roll counts at least 0: as a file's "1d4-9" is refused, these would always be 0)
         return f"expected dice that can roll more than 0, or Dice(0, 0) for none, got {value!r}"
     return None
