@@ -22,7 +22,8 @@ from game.content.files import MEGABYTE, SCENARIO_BYTES, UnreadableFile, read_te
 from game.content.recorded import RecordedFiles
 from game.content.save_values import SaveError, argument_problem, decode_value
 
-__all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "call_problem", "read_document"]
+__all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "call_problem", "first_difference",
+           "read_document"]
 
 SAVE_FORMAT = "gridbattle-save"
 REPLAY_FORMAT = "gridbattle-replay"
@@ -302,3 +303,20 @@ def read_document(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], lis
     except SaveError as err:
         raise failure(path, str(err)) from None
     return document, commands
+
+
+def first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]], what: str) -> str | None:
+    """Where the file and the replay first part, each side shown clipped: the file's side is whatever
+    a stranger wrote (a 4 MB value in one event was printed whole to the terminal)."""
+    for i, (a, b) in enumerate(zip(saved, replayed)):
+        if a != b:
+            return f"{what} #{i} differs: the file has {_clipped(a)}, the replay gives {_clipped(b)}"
+    if len(saved) != len(replayed):
+        return f"the file has {len(saved)} {what}s, the replay gives {len(replayed)}"
+    return None
+
+
+def _clipped(value: object, most: int = 300) -> str:
+    """``value`` as Python writes it, cut to ``most`` characters with how long it was."""
+    text = str(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"
