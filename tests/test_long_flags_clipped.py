@@ -48,6 +48,7 @@ def test_an_override_key_of_a_megabyte_is_clipped() -> None:
 
 
 def test_a_hook_of_a_megabyte_is_clipped() -> None:
-    with pytest.raises(ValueError, match=r"--hook 'kkk+'\.\.\. \(1,000,002 characters\): cannot import module") as caught:
+    said = r"--hook 'kkk+'\.\.\. \(1,000,002 characters\): cannot import module"
+    with pytest.raises(ValueError, match=said) as caught:
         load_hook("k" * 1_000_000 + ":f")
     assert len(str(caught.value)) < 1_000
