@@ -20,6 +20,13 @@ _SHOWN_CHARS = 60
 MAX_SEED = 2**63 - 1
 
 
+def shown_text(text: str, most: int = 80) -> str:
+    """``text`` quoted for an error line, cut to ``most`` characters with how long it was: a key,
+    a flag or a path a person typed or a stranger's file holds may be a megabyte, and a refusal
+    that echoed it whole printed a megabyte to the terminal."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text):,} characters)"
+
+
 def shown(value: object) -> str:
     """A short, always printable description of ``value`` for an error message.
 

@@ -45,5 +45,6 @@ def test_a_light_is_named_by_one_spelling_of_its_index(index: str) -> None:
 def test_an_index_of_thousands_of_digits_is_told_as_any_other() -> None:
     """Past 4,300 digits int() refuses to read a number: the error was Python's, naming no key."""
     from game.content.scenario import load_scenario
-    with pytest.raises(ScenarioError, match=r"override 'areas\.1111.*': no areas entry '1111[^;]*; expected an index"):
+    with pytest.raises(ScenarioError, match=r"override 'areas\.1111[^']*'\.\.\. \(5,016 characters\): no areas entry "
+                                            r"'1111[^;]*; expected an index"):
         load_scenario(KEEP).with_overrides({f"areas.{'1' * 5000}.radius_ft": 5})

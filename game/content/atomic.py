@@ -10,6 +10,7 @@ for long, a simulation's table, flushes as it goes, so its temporary stays fresh
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -102,9 +103,12 @@ def replacing(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
     The fsync before the rename makes sure the rename never points at unwritten blocks.
 
     Raises:
-        OSError: the file cannot be written (as :func:`atomic_write`).
+        OSError: the file cannot be written (as :func:`atomic_write`); IsADirectoryError, before
+            anything is written, when ``path`` is a directory.
     """
     directory = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():  # (the rename would fail only after the whole file was written, naming the temporary)
+        raise IsADirectoryError(errno.EISDIR, "a directory is there, not a file", str(path))
     remove_stale_temporaries(path)
     try:
         mode = stat.S_IMODE(os.stat(path).st_mode)

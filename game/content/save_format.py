@@ -1,8 +1,9 @@
 """The structure of a save or replay file, checked before anything is built from it.
 
 Every key is checked for its type, every number for its range (the seed, ``build_commands``, and
-the numbers in each command's arguments: see game.content.save_values), and every command is one
-the battle has; a problem raises :class:`SaveError` naming the file and the key or command.
+the numbers in each command's arguments: see game.content.save_values), every key is given once in
+its object, and every command is one the battle has; a problem raises :class:`SaveError` naming the
+file and the key or command.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from game.content.files import MEGABYTE, SCENARIO_BYTES, UnreadableFile, read_te
 from game.content.recorded import RecordedFiles
 from game.content.save_values import SaveError, argument_problem, decode_value
 
-__all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "call_problem", "read_document"]
+__all__ = ["FORMAT_VERSION", "REPLAY_FORMAT", "SAVE_FORMAT", "Command", "call_problem", "first_difference",
+           "read_document"]
 
 SAVE_FORMAT = "gridbattle-save"
 REPLAY_FORMAT = "gridbattle-replay"
@@ -49,13 +51,37 @@ def failure(path: Path, message: str) -> SaveError:
     return SaveError(f"{path}: {message}")
 
 
+class _KeyTwice(Exception):
+    """A JSON object that holds one key twice (not a ValueError: that is a number too long to read)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key given twice: ``json`` keeps the last silently, so a
+    file could show a reader one seed, script or command and be played with another."""
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return document
+
+
 def _parse_json(path: Path) -> dict[str, Any]:
     try:
         text = read_text(path, SAVE_BYTES)
     except UnreadableFile as err:
         raise failure(path, str(err)) from None
     try:
-        document = json.loads(text)
+        document = json.loads(text, object_pairs_hook=_unique_keys)
+    except _KeyTwice as err:
+        raise failure(path, f"not a save this game wrote: an object holds the key {shown(err.key)} twice "
+                            f"(which one counts would be a guess; this game writes each key once)") from None
     except json.JSONDecodeError as err:
         raise failure(path, f"not valid JSON (line {err.lineno} column {err.colno}: {err.msg}); "
                           f"the file is corrupt or truncated") from None
@@ -277,3 +303,20 @@ def read_document(path: Path, kinds: Sequence[str]) -> tuple[dict[str, Any], lis
     except SaveError as err:
         raise failure(path, str(err)) from None
     return document, commands
+
+
+def first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]], what: str) -> str | None:
+    """Where the file and the replay first part, each side shown clipped: the file's side is whatever
+    a stranger wrote (a 4 MB value in one event was printed whole to the terminal)."""
+    for i, (a, b) in enumerate(zip(saved, replayed)):
+        if a != b:
+            return f"{what} #{i} differs: the file has {_clipped(a)}, the replay gives {_clipped(b)}"
+    if len(saved) != len(replayed):
+        return f"the file has {len(saved)} {what}s, the replay gives {len(replayed)}"
+    return None
+
+
+def _clipped(value: object, most: int = 300) -> str:
+    """``value`` as Python writes it, cut to ``most`` characters with how long it was."""
+    text = str(value)
+    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"

@@ -57,7 +57,15 @@ from game.content.powers import PowerError, apply_power_overrides
 from game.content.rebuild import BuildMismatch, rebuilt
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_script_overrides
-from game.content.save_format import FORMAT_VERSION, REPLAY_FORMAT, SAVE_FORMAT, Command, failure, read_document
+from game.content.save_format import (
+    FORMAT_VERSION,
+    REPLAY_FORMAT,
+    SAVE_FORMAT,
+    Command,
+    failure,
+    first_difference,
+    read_document,
+)
 from game.content.save_values import SaveError, argument_problem, decode_value, encode_value
 from game.content.scenario import Scenario, ScenarioError, load_scenario, load_scenario_text
 from game.content.scenario_costs import scenario_area_problem
@@ -250,23 +258,6 @@ def _scenario(path: Path, document: dict[str, Any]) -> Scenario:
     return scenario
 
 
-def _first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]], what: str) -> str | None:
-    """Where the file and the replay first part, each side shown clipped: the file's side is whatever
-    a stranger wrote (a 4 MB value in one event was printed whole to the terminal)."""
-    for i, (a, b) in enumerate(zip(saved, replayed)):
-        if a != b:
-            return f"{what} #{i} differs: the file has {_clipped(a)}, the replay gives {_clipped(b)}"
-    if len(saved) != len(replayed):
-        return f"the file has {len(saved)} {what}s, the replay gives {len(replayed)}"
-    return None
-
-
-def _clipped(value: object, most: int = 300) -> str:
-    """``value`` as Python writes it, cut to ``most`` characters with how long it was."""
-    text = str(value)
-    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"
-
-
 def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
                  ) -> tuple[dict[str, Power] | None, tuple[tuple[str, Any], ...]]:
     """The file's power overrides (a sweep's ``powers.ID.KEY``) applied to the scenario's powers:
@@ -304,16 +295,22 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
     try:
         mismatch = None
         signatures: dict[str, Any] = {}  # (each command's signature once, across the entries)
+        recorded = len(document["events"])
         for i, command in enumerate(commands, start=document["build_commands"]):
             try:
                 battle.follow([command], first=i, signatures=signatures)
             except Exception as err:
                 mismatch = f"command #{i} ({command[0]}) failed on replay: {type(err).__name__}: {err}"
                 break
+            if len(battle.events) > recorded:  # (nothing after can match: the file bounds the work)
+                left = len(commands) + document["build_commands"] - i - 1
+                mismatch = (f"the file has {recorded} events, the replay gives more by command #{i} ({command[0]}); "
+                            f"its {left} commands after it were not played")
+                break
         if mismatch is None:
-            mismatch = _first_difference(document["events"], _events(battle), "event")
+            mismatch = first_difference(document["events"], _events(battle), "event")
         if mismatch is None:
-            mismatch = _first_difference(document["creatures"], _snapshot(battle), "creature")
+            mismatch = first_difference(document["creatures"], _snapshot(battle), "creature")
         made_under = document.get("rules_version", 1)
         if mismatch is not None and made_under != RULES_VERSION:
             mismatch = (f"it was played under rules version {made_under} and this game has rules version "
@@ -352,8 +349,9 @@ def restore_game(path: str | Path) -> tuple[Battle, Scenario, int]:
 @dataclass(frozen=True)
 class ReplayFile:
     """What a replay or save holds, read and checked but not played: the scenario, the seed, the
-    commands after the build, the power table its battle used (None: the scenario's own), and the
-    number of commands its battle was built with (None: not checked)."""
+    commands after the build, the power table its battle used (None: the scenario's own), the
+    number of commands its battle was built with (None: not checked), and how many events it holds
+    (None: not bounded; a replay that gives more has gone past what the file recorded)."""
 
     scenario: Scenario
     seed: int
@@ -361,6 +359,7 @@ class ReplayFile:
     powers: dict[str, Power] | None = None
     power_overrides: tuple[tuple[str, Any], ...] = ()
     build_commands: int | None = None
+    events: int | None = None
 
 
 def read_replay(path: str | Path) -> ReplayFile:
@@ -374,7 +373,8 @@ def read_replay(path: str | Path) -> ReplayFile:
     document, commands = read_document(target, (REPLAY_FORMAT, SAVE_FORMAT))
     scenario = _scenario(target, document)
     powers, changed = _power_table(target, document, scenario)
-    return ReplayFile(scenario, document["seed"], commands, powers, changed, document["build_commands"])
+    return ReplayFile(scenario, document["seed"], commands, powers, changed, document["build_commands"],
+                      len(document["events"]))
 
 
 def play_replay(path: str | Path) -> tuple[Battle, bool, str | None]:

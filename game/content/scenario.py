@@ -112,7 +112,7 @@ from game.content.powers import PowerFileCache, PowerLibrary, runs_in_process, s
 from game.content.recorded import RecordedFiles
 from game.content.scenario_map import draw_map
 from game.content.scenario_model import CreatureSpec, LegendEntry, LightSpec, ScenarioError, TeamSpec
-from game.content.scenario_overrides import apply_override
+from game.content.scenario_overrides import override_problem
 from game.content.scenario_parse import Context, parse
 from game.scripting import ScriptHosts
 from systems.caches import MapCaches
@@ -319,8 +319,7 @@ class Scenario:
             raise ScenarioError(self.source, ["overrides must be a mapping of dotted keys, "
                                               f"not {type(overrides).__name__}"])
         data = copy.deepcopy(dict(self._data))
-        problems = [f"override {k!r}: {problem}" if isinstance(k, str) else f"override: {problem}"
-                    for k, v in overrides.items() if (problem := apply_override(data, k, v))]
+        problems = [problem for k, v in overrides.items() if (problem := override_problem(data, k, v))]
         if problems:
             raise ScenarioError(self.source, problems)
         done = dict(self.overrides)

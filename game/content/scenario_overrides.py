@@ -13,11 +13,11 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
-from components.values import shown
-from game.content.checks import did_you_mean
+from components.values import shown, shown_text
+from game.content.checks import MAX_KEY_SHOWN, did_you_mean
 from game.content.scenario_parse import CREATURE_FIELDS, LEGEND_FIELDS, LIGHT_FIELDS, RULE_FIELDS, TEAM_FIELDS
 
-__all__ = ["KEYS_HELP", "LEGEND", "apply_override", "key_parts"]
+__all__ = ["KEYS_HELP", "LEGEND", "apply_override", "key_parts", "override_problem"]
 
 KEYS_HELP = ("name, description, seed, ambient, rules.FIELD, creatures.KEY.FIELD, teams.NAME.FIELD, lights.N.FIELD, "
              "areas.N.FIELD or map.legend.CHAR.FIELD")
@@ -27,7 +27,7 @@ _CREATURE_KEYS = tuple(f for f in CREATURE_FIELDS if f != "key")
 def _field(name: str, known: tuple[str, ...], what: str) -> str | None:
     if name in known:
         return None
-    return f"unknown {what} {name!r}{did_you_mean(name, known)}; expected one of {', '.join(known)}"
+    return f"unknown {what} {shown_text(name)}{did_you_mean(name, known)}; expected one of {', '.join(known)}"
 
 
 def _top(data: dict[str, Any], parts: list[str], value: Any) -> str | None:
@@ -57,14 +57,14 @@ def _creatures(data: dict[str, Any], parts: list[str], value: Any) -> str | None
             table[parts[2]] = value
             return None
     keys = [str(t.get("key")) for t in tables]
-    return f"no creature with key {parts[1]!r}{did_you_mean(parts[1], keys)}; keys: {', '.join(keys)}"
+    return f"no creature with key {shown_text(parts[1])}{did_you_mean(parts[1], keys)}; keys: {', '.join(keys)}"
 
 
 def _teams(data: dict[str, Any], parts: list[str], value: Any) -> str | None:
     teams = data.get("teams") if isinstance(data.get("teams"), dict) else {}
     assert isinstance(teams, dict)
     if not isinstance(teams.get(parts[1]), dict):
-        return f"no team {parts[1]!r}{did_you_mean(parts[1], teams)}; teams: {', '.join(teams)}"
+        return f"no team {shown_text(parts[1])}{did_you_mean(parts[1], teams)}; teams: {', '.join(teams)}"
     problem = _field(parts[2], tuple(TEAM_FIELDS), "team field")
     if problem:
         return problem
@@ -100,7 +100,7 @@ def _legend(data: dict[str, Any], parts: list[str], value: Any) -> str | None:
     legend = game_map.get("legend") if isinstance(game_map.get("legend"), dict) else {}
     assert isinstance(legend, dict)
     if not isinstance(legend.get(parts[2]), dict):
-        return f"no legend character {parts[2]!r}; the legend has {', '.join(repr(ch) for ch in legend)}"
+        return f"no legend character {shown_text(parts[2])}; the legend has {', '.join(repr(ch) for ch in legend)}"
     problem = _field(parts[3], tuple(LEGEND_FIELDS), "legend field")
     if problem:
         return problem
@@ -143,3 +143,13 @@ def apply_override(data: dict[str, Any], key: object, value: Any) -> str | None:
     if len(parts) != count:
         return f"unknown key; expected {KEYS_HELP}"
     return place(data, parts, value)
+
+
+def override_problem(data: dict[str, Any], key: object, value: Any) -> str | None:
+    """:func:`apply_override`, its refusal led by the key it refuses, cut to ``MAX_KEY_SHOWN``
+    characters: a key is whatever a caller or a ``--set`` gave, and one of a megabyte was echoed
+    whole (twice, with the name it did not know)."""
+    problem = apply_override(data, key, value)
+    if problem is None:
+        return None
+    return f"override {shown_text(key, MAX_KEY_SHOWN)}: {problem}" if isinstance(key, str) else f"override: {problem}"

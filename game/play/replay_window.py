@@ -167,5 +167,5 @@ def open_replay(path: str | Path, title: str | None = None) -> ReplayApp:
 
     found = read_replay(path)
     timeline = Timeline(found.scenario, found.seed, found.commands, found.powers, found.power_overrides,
-                        found.build_commands)
+                        found.build_commands, found.events)
     return ReplayApp(timeline, title or f"Replay of {Path(path).name}")

@@ -80,6 +80,9 @@ class Timeline:
         powers: the power table the battle was played with, when a sweep changed it (its
             ``powers.ID.KEY`` overrides are ``power_overrides``); None for the scenario's own.
         build_commands: how many commands the recorded battle was built with, when known.
+        most_events: how many events the file holds, when known: the timeline ends at the command
+            whose events pass it (nothing after could match the file, and a file of millions of
+            ticks after its battle's end played them all before the window showed anything).
 
     Raises:
         ValueError: the scenario does not build (or builds with other than ``build_commands``
@@ -87,7 +90,8 @@ class Timeline:
     """
 
     def __init__(self, scenario: Any, seed: int, commands: Sequence[Any], powers: Mapping[str, Any] | None = None,
-                 power_overrides: tuple[tuple[str, Any], ...] = (), build_commands: int | None = None) -> None:
+                 power_overrides: tuple[tuple[str, Any], ...] = (), build_commands: int | None = None,
+                 most_events: int | None = None) -> None:
         self.scenario, self.seed, self.commands = scenario, seed, list(commands)
         self.build_commands = build_commands
         #: the whole log's index of the first command after the build (errors name entries by it, as a save does)
@@ -101,6 +105,9 @@ class Timeline:
             for index, command in enumerate(self.commands, start=1):
                 battle.follow([command], first=self.first_entry + index - 1, signatures=self.signatures)
                 self.stops.append(Stop(index, len(battle.state.events)))
+                if most_events is not None and len(battle.state.events) > most_events:
+                    del self.commands[index:]
+                    break
             self.final_events = list(battle.state.events)
         finally:
             battle.close()

@@ -13,7 +13,8 @@ What a builtin pays, before it runs:
 
 * per element of what it iterates (``sorted``, ``min``, ``max``, ``map``, ``filter``, ``zip``,
   ``enumerate``, ``reversed``, ``list``, ``tuple``, ``dict``): 1 step;
-* per node of a nested value, a shared part paid again for every place it appears, plus 1 step
+* per node of a nested value (2 steps: one as its parent queues it, one as it is visited), a shared
+  part paid again for every place it appears, plus 1 step
   per :data:`BYTES_PER_STEP` bytes of string (``str``, ``repr``, ``hash``, ``json.encode``, every
   result an entry point returns, every argument a ``ctx`` method is passed): a DAG of depth 30
   cannot expand into 2**30 objects for free;
@@ -88,8 +89,10 @@ def sbx__walk(x, strict = False):
         for v in level:
             t = sbx__type(v)
             if t == "list" or t == "tuple":
+                sbx__charge(sbx__n_len(v))  # each child paid as it is queued: see sbx__weight
                 below.extend(v)
             elif t == "dict":
+                sbx__charge(2 * sbx__n_len(v))
                 below.extend(v.keys())
                 below.extend(v.values())
             elif t == "string":
@@ -125,12 +128,17 @@ def sbx__weight(x):
             n += 1
             t = sbx__type(v)
             if t == "list" or t == "tuple":
+                # Each child is paid as it is queued, not only when visited: one step of the loop
+                # queued a whole list, so [[[0] * 1000] * 1000] * 1000 queued a billion before the
+                # budget saw a million visits (14 s and 3.6 GB in-process; the worker ran out of memory).
+                sbx__charge(sbx__n_len(v))
                 below.extend(v)
             elif t == "string":
                 w = sbx__n_len(v) // {BYTES_PER_STEP}
                 sbx__charge(w)  # paid as it goes: len() itself reads the whole string
                 n += w
             elif t == "dict":
+                sbx__charge(2 * sbx__n_len(v))
                 below.extend(v.keys())
                 below.extend(v.values())
             elif t == "struct":

@@ -131,7 +131,11 @@ def describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
-_PATH_RE: Final = re.compile(r"(?<![\w.\-])(?:[A-Za-z]:)?(?:[\\/][^\s\\/:'\"<>|]+)+[\\/](?=[^\\/\s]*)")
+#: A folder of a path: a POSIX one's parts may hold the escapes ``readable`` spells (``\\udcff``, a byte of a
+#: name that is not UTF-8), and only a drive's path (``C:\\``) is split at backslashes: a script's
+#: ``fail("\\x1b[31mred\\u202e")``, escaped, read as a Windows path, lost all but "u202e".
+_PATH_RE: Final = re.compile(r"(?<![\w.\-])(?:[A-Za-z]:(?:[\\/][^\s\\/:'\"<>|]+)+[\\/]"
+                             r"|(?:/(?:[^\s\\/:'\"<>|]|\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}))+)+/)")
 _ADDRESS_RE: Final = re.compile(r"0x[0-9a-fA-F]{6,}")
 
 

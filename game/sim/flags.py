@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
 
-from components.values import MAX_SEED, escaped
+from components.values import MAX_SEED, escaped, shown_text
 
 #: How long ``--scheduler`` may take to answer a TCP connect before the command gives up.
 CONNECT_SECONDS = 5.0
@@ -41,14 +41,24 @@ class OneLineParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+#: The longest word of a message a line shows whole (a long path passes; a megabyte flag does not).
+LONG_WORD = 300
+_LONG_WORD_RE = re.compile(rf"\S{{{LONG_WORD + 1},}}")
+
+
 def one_line(text: object) -> str:
     """Any message as a single line (a multi-problem scenario error lists its problems with ``;``), each
-    character that has no place in a terminal's line spelt as an escape (see :func:`escaped`)."""
+    character that has no place in a terminal's line spelt as an escape (see :func:`escaped`), and each
+    word of more than ``LONG_WORD`` characters cut to its start and its length: a refusal quotes what it
+    refused (argparse's invalid choice, a scenario path the system calls too long), and a flag a
+    megabyte long made a line a megabyte long."""
     problems = getattr(text, "problems", None)
     source = getattr(text, "source", None)
     if isinstance(problems, list) and len(problems) > 1 and source:
-        return escaped(f"{source}: {len(problems)} problems: " + "; ".join(" ".join(str(p).split()) for p in problems))
-    return escaped(" ".join(str(text).split()))
+        line = f"{source}: {len(problems)} problems: " + "; ".join(" ".join(str(p).split()) for p in problems)
+    else:
+        line = " ".join(str(text).split())
+    return escaped(_LONG_WORD_RE.sub(lambda m: f"{m[0][:80]}... ({len(m[0]):,} characters)", line))
 
 
 def decimal(text: str) -> int | None:
@@ -81,7 +91,7 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
         except ValueError:
             value = math.nan
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected seconds from {low:g} to {high:g}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"expected seconds from {low:g} to {high:g}, got {shown_flag(text)}")
         return value
 
     check.__name__ = "seconds"
@@ -93,7 +103,7 @@ SEED = whole(0, MAX_SEED, "a seed")
 
 def shown_flag(text: str, most: int = 80) -> str:
     """A flag's value for an error line, cut short when it is long."""
-    return repr(text) if len(text) <= most else repr(text[:most]) + f"... ({len(text):,} characters)"
+    return shown_text(text, most)
 
 
 def check_out_dir(flag: str, text: str) -> Path:
@@ -108,25 +118,26 @@ def check_out_dir(flag: str, text: str) -> Path:
             nothing can be created.
     """
     if not text.strip():
-        raise FlagError(f"{flag} {text!r}: expected a directory to write into, got an empty name")
+        raise FlagError(f"{flag} {shown_flag(text)}: expected a directory to write into, got an empty name")
     path = Path(text).expanduser()
     try:
         if path.is_symlink() and not path.exists():
-            raise FlagError(f"{flag} {text!r}: expected a directory, but it is a link to nothing")
+            raise FlagError(f"{flag} {shown_flag(text)}: expected a directory, but it is a link to nothing")
         if path.exists() and not path.is_dir():
             kind = "file" if path.is_file() else "device or special file"
-            raise FlagError(f"{flag} {text!r}: expected a directory, but it is an existing {kind}")
+            raise FlagError(f"{flag} {shown_flag(text)}: expected a directory, but it is an existing {kind}")
         ancestor = path
         while not ancestor.exists():
             ancestor = ancestor.parent
     except OSError as err:  # a name too long for the file system, say
         raise FlagError(f"{flag} {shown_flag(text)}: cannot be used ({err.strerror or err})") from None
     if not ancestor.is_dir():
-        raise FlagError(f"{flag} {text!r}: cannot be created, {str(ancestor)!r} is not a directory")
+        raise FlagError(f"{flag} {shown_flag(text)}: cannot be created, {str(ancestor)!r} is not a directory")
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".write-check-", dir=ancestor))
     except OSError as err:
-        raise FlagError(f"{flag} {text!r}: cannot write in {str(ancestor)!r} ({err.strerror or err})") from None
+        raise FlagError(f"{flag} {shown_flag(text)}: cannot write in {str(ancestor)!r} "
+                        f"({err.strerror or err})") from None
     return path
 
 
@@ -146,14 +157,14 @@ def check_scheduler(text: str, timeout: float = CONNECT_SECONDS) -> str:
     except ValueError:
         host, port = None, None
     if parsed.scheme not in ("tcp", "tls") or not host or port is None:
-        raise FlagError(f"--scheduler {text!r}: expected a Dask scheduler address like tcp://HOST:8786")
+        raise FlagError(f"--scheduler {shown_flag(text)}: expected a Dask scheduler address like tcp://HOST:8786")
     try:
         with socket.create_connection((host, port), timeout=timeout) as conn:
             if parsed.scheme == "tcp" and not conn.recv(1):
                 raise ConnectionResetError("closed without a word")
     except OSError as err:
         reason = "timed out" if isinstance(err, TimeoutError) else (err.strerror or str(err))
-        raise FlagError(f"--scheduler {text!r}: no Dask scheduler answered within {timeout:g} s "
+        raise FlagError(f"--scheduler {shown_flag(text)}: no Dask scheduler answered within {timeout:g} s "
                         f"({one_line(reason)})") from None
     return text
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from components.events import CommandRefused
+from components.values import shown_text
 from game import ai
 from game.battle.errors import IllegalCommand
 from game.battle.log import describe
@@ -68,17 +69,19 @@ def load_hook(spec: str | None) -> Callable[..., Any] | None:
     if not spec:
         return None
     module, _, name = spec.partition(":")
+    said = f"--hook {shown_text(spec)}"  # (the spec, the module and its error clipped: a flag may be a megabyte)
     if not module.strip() or not name.strip():
-        raise ValueError(f"--hook {spec!r}: expected MODULE:FUNCTION, e.g. mypackage.setup:place_traps")
+        raise ValueError(f"{said}: expected MODULE:FUNCTION, e.g. mypackage.setup:place_traps")
     try:
         loaded = importlib.import_module(module)
     except Exception as err:  # a missing module, or one that fails on import: either way unusable
-        raise ValueError(f"--hook {spec!r}: cannot import module {module!r} ({type(err).__name__}: {err})") from None
+        why = str(err) if len(str(err)) <= 200 else f"{str(err)[:200]}..."
+        raise ValueError(f"{said}: cannot import module {shown_text(module)} ({type(err).__name__}: {why})") from None
     function = getattr(loaded, name, None)
     if function is None:
-        raise ValueError(f"--hook {spec!r}: module {module!r} has no {name!r}")
+        raise ValueError(f"{said}: module {shown_text(module)} has no {shown_text(name)}")
     if not callable(function):
-        raise ValueError(f"--hook {spec!r}: {name!r} is a {type(function).__name__}, expected a function")
+        raise ValueError(f"{said}: {shown_text(name)} is a {type(function).__name__}, expected a function")
     return function
 
 
