@@ -152,3 +152,24 @@ def test_a_drop_within_reach_still_has_to_be_fallen_within_the_round(fall_ft_per
     sword = b.spawn("sword", 2, 1, team="b", powers=["strike"])
     b.start_combat()
     assert (sword in {s.enemy for s in b.threat(me).sources}) == jumps
+
+
+@pytest.mark.parametrize(("condition", "walk"), [(None, 30), ("slowed", 15), ("restrained", 0), ("prone", 30)])
+def test_walk_ft_is_the_rules_walk_this_round(condition, walk):
+    """``walk_ft``, the walk a planner and the threats count for a creature this round, is the rules'
+    own (``systems.actions.walk_speed``): slowed halves it, restrained stops it; an unknown id is
+    refused by name."""
+    from components import Conditions, Falling, Movement
+    from game import UnknownEntity
+    from systems.actions import walk_speed
+
+    b = Battle(seed=1, width=8, height=8)
+    me = b.spawn("me", 1, 1, team="a", speed=30)
+    b.spawn("foe", 6, 6, team="b")
+    b.start_combat()
+    if condition is not None:
+        b.add_condition(me, condition)
+    assert b.walk_ft(me) == walk
+    assert b.walk_ft(me) == walk_speed(b.get(me, Movement), b.get(me, Conditions), b.get(me, Falling), b.rules)
+    with pytest.raises(UnknownEntity, match="999"):
+        b.walk_ft(999)

@@ -13,11 +13,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from components import Conditions, Falling, Movement
 from components.forecasts import ScriptForesight, Threat
 from components.powers import Power
 from components.rules import Rules
-from systems.actions import walk_speed
 from systems.damage import hits_to_die
 from systems.drops import steps_off, steps_off_from_ft
 from systems.geometry import SLACK_FT, distance_3d_ft
@@ -236,12 +234,10 @@ class Turn:
     def walk(self, creature: int) -> float:
         """How far a creature walks this round as it is now, in feet: the rules' own answer
         (``systems.actions.walk_speed``: slowed, by a condition or by fatigue, halves it; downed,
-        restrained or falling, nothing), the walk the threats count for an enemy too."""
+        restrained or falling, nothing: ``Battle.walk_ft``), the walk the threats count for an enemy too."""
         found = self.walks_seen.get(creature)
-        if found is None:
-            get = self.battle.get
-            found = self.walks_seen[creature] = float(walk_speed(
-                get(creature, Movement), get(creature, Conditions), get(creature, Falling), self.rules))
+        if found is None:  # (one question of the battle: its three components read there)
+            found = self.walks_seen[creature] = float(self.battle.walk_ft(creature))
         return found
 
     def round_reach(self, creature: int) -> float:

@@ -90,6 +90,19 @@ class Tactics(TacticMaps):
         return self.threats(entity, [at])[0]
 
     @entry
+    def walk_ft(self, entity: int) -> int:
+        """How far ``entity`` walks this round as it is now, in feet: the rules' own answer
+        (``systems.actions.walk_speed``: slowed halves it; downed, restrained or falling, nothing), the
+        walk the threats count for an enemy. One question where a planner asked for three components
+        (it asks this of the creatures near it every turn).
+
+        Raises:
+            UnknownEntity: a creature this battle does not have.
+        """
+        entity, get = self.check(entity), esper.component_for_entity
+        return walk_speed(get(entity, Movement), get(entity, Conditions), get(entity, Falling), self.state.rules)
+
+    @entry
     def threats(self, entity: int, squares: Iterable[tuple[int, int]], among: Iterable[int] | None = None
                 ) -> list[Threat]:
         """:meth:`threat` for each of ``squares``, the enemies and their paths found once; only from
