@@ -113,14 +113,15 @@ class Orders:
         ok, forecast = self._try(order)
         if not ok:
             return
-        warning = ""
+        warning, short = "", ""
         if forecast.fall is not None and forecast.stops_at is not None:
-            where, fall = forecast.stops_at, forecast.fall
+            fall = forecast.fall
             soft = " onto soft ground" if fall.soft else ""
-            at = "" if where == square else f" at {where}"
-            warning = f" - and FELL {fall.distance_ft:g} ft{at}{soft}"
+            # (where it stepped off is where it now stands: the line named that square twice)
+            short = "" if forecast.stops_at == square else f", short of {square}"
+            warning = f" - and FELL {fall.distance_ft:g} ft{soft}"
         self.ui.message = f"{b.display_name(entity)} moved to {b.get(entity, Position).square} " \
-                          f"({forecast.cost_ft} ft){warning}"
+                          f"({forecast.cost_ft} ft{short}){warning}"
 
     def select(self, entity: int | None) -> None:
         self.ui.selected = entity
