@@ -239,3 +239,23 @@ def test_the_start_says_in_which_rounds_the_persons_surprised_creatures_cannot_u
     while b.current_actor is not None:  # round 1 played out: the scout still surprised only under 2
         b.end_turn()
     assert ("surprised" in b.conditions(scout)) is (rounds == 2)
+
+
+def test_a_click_on_the_map_with_nobody_selected_says_whom_to_click() -> None:
+    """A right click (or Esc) lets go of the creature whose turn it is; the next click on an empty
+    square, to move it, did nothing and said nothing."""
+    from game.render.inputs import RIGHT
+
+    b = Battle(seed=1, width=10, height=6)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], initiative_bonus=50)
+    b.spawn("Orc", 8, 4, team="red", powers=["strike"])
+    app = App(b, {"blue"}, computer_delay=0)
+    assert b.current_actor == hero and app.ui.selected == hero
+    app.handle(Click((5, 5), RIGHT))
+    assert app.ui.selected is None
+    app.handle(Click((3, 3)))
+    assert app.ui.message == "Nobody is selected: click Hero first to give it orders"
+    assert b.get(hero, Position).square == (1, 1)
+    app.handle(Click((1, 1)))
+    app.handle(Click((3, 3)))
+    assert b.get(hero, Position).square == (3, 3)

@@ -94,6 +94,9 @@ class Orders:
             self.select(occupant)
         elif ui.selected is not None and occupant is None:
             self.move_to(ui.selected, square)
+        elif occupant is None and self.flow.human_turn():  # (Esc or a right click let go of it: it said nothing)
+            who = self.battle.display_name(self.flow.actor)
+            ui.message = f"Nobody is selected: click {who} first to give it orders"
         self.refresh()
 
     def move_to(self, entity: int, square: tuple[int, int]) -> None:
