@@ -19,9 +19,9 @@ ERROR_COLOUR = (255, 140, 120)
 TIMELINE_H = 40
 
 
-def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts: Texts) -> None:
+def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts: Texts) -> pygame.Rect:
     """The error across the lower part of the map, every line wrapped to fit (a loader's message
-    names the file, the key and what was expected: all of it is shown)."""
+    names the file, the key and what was expected: all of it is shown). Returns the box."""
     width = max(200, map_rect.width - 60)
     body = texts.fonts["small"]
     lines: list[tuple[str, theme.Colour]] = []
@@ -33,6 +33,7 @@ def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts:
     box = pygame.Rect(0, 0, width, sum(r.get_height() + 3 for r in rendered) + 20)
     box.midbottom = (map_rect.centerx, map_rect.bottom - 12)
     panel_lines(surface, box, rendered, (15, 10), 3)
+    return box
 
 
 def draw_timeline(surface: pygame.Surface, map_rect: pygame.Rect, position: Any, texts: Texts) -> pygame.Rect:
