@@ -107,6 +107,17 @@ class Orders:
             self.ui.message = problem
             return
 
+        # as the person's team sees the map first: a square out of reach where an enemy it does not see
+        # stands was refused for that enemy ("square (7, 10) is taken by another creature"), giving away
+        # where it stood, where the preview had said "35 ft away" (walking onto one is still refused)
+        try:
+            seen = b.forecast_move(entity, square, unseen=self.ui.hidden) if self.ui.hidden else None
+        except (ValueError, KeyError):  # (the command says why)
+            seen = None
+        if seen is not None and not seen.legal:
+            self.ui.message = f"{b.display_name(entity)} cannot move to {square}: {seen.problem}"
+            return
+
         def order() -> MoveForecast:
             forecast = b.forecast_move(entity, square)  # asked first: the move changes the answer
             b.move(entity, *square)
