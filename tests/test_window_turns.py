@@ -151,6 +151,23 @@ def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
     assert not any(isinstance(e, Moved) and e.entity == foe for e in b.events)
 
 
+def test_once_the_banner_is_up_a_hover_leaves_what_the_persons_keys_said() -> None:
+    """Every refresh wrote the banner's words into the status bar again: after the battle was decided,
+    R's rewind prompt went at the next move of the mouse (the picker still open), as did "Saved to"."""
+    app, b, foe = _hero_fells_the_foe({"blue"})
+    assert app.ui.message == app.ui.banner
+    app.handle(Key("r"))
+    prompt = app.ui.message
+    assert app.picker.active and prompt.startswith("GM rewind"), prompt
+    app.handle(Hover((5, 2)))
+    app.handle(Hover((6, 2)))
+    assert app.ui.message == prompt and app.picker.active
+    app.handle(Key("escape"))
+    app.handle(Key("g"))
+    app.handle(Hover((5, 1)))
+    assert app.ui.message == "GM view: everything shown" and app.ui.banner == "Blue won in round 1 - you win"
+
+
 def test_a_save_made_on_your_creatures_turn_loads_back_at_that_turn(tmp_path) -> None:
     from game.play import demo
 

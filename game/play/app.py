@@ -138,15 +138,15 @@ class App(Orders):
 
     def _check_over(self) -> None:
         """Put up (or take down, after a load) the banner that says the battle is decided; the status
-        bar then says the same."""
-        won = self.winner()
+        bar says the same as it goes up, and then what the person's keys say (every hover wrote the
+        banner again over the rewind picker's prompt, or over "Saved to ...")."""
+        won, humans = self.winner(), self.ui.human_teams  # hot seat (two human teams): no "you"
         if won is None:
             self.ui.banner = ""
             return
-        humans = self.ui.human_teams  # hot seat (two human teams): the winner is named, no "you"
         mine = "" if won == "" or len(humans) != 1 else " - you win" if won in humans else " - you lose"
-        self.ui.banner = decided_line(won, self.battle.round) + mine
-        self.ui.message = self.ui.banner
+        if (banner := decided_line(won, self.battle.round) + mine) != self.ui.banner:
+            self.ui.banner = self.ui.message = banner
         self.ui.banner_hint = banner_hint(bool(getattr(self.scenario, "path", None)), self.save_path.is_file())
 
     def refresh(self) -> bool:
@@ -208,12 +208,12 @@ class App(Orders):
         if self.play_round is not None:
             self._play_whole_round()
             return
-        flow = self.flow
         self.status.release()
-        if flow.human_turn():
-            name = self.battle.display_name(flow.actor)
-            flow.pass_turn()
-            self.ui.message = f"{name} ends its turn"
+        if self.ui.banner:  # decided: no turn to pass ("Hero ends its turn" read as if the battle went on)
+            self.ui.message = self.ui.banner
+        elif self.flow.human_turn():
+            self.ui.message = f"{self.battle.display_name(self.flow.actor)} ends its turn"
+            self.flow.pass_turn()
         else:
             self.skip()
             return
