@@ -17,6 +17,7 @@ from game.content import saves
 from game.content.powers import ASSETS
 from game.play import reload
 from game.play.demo import built_ids, listed_powers
+from game.render.ui import banner_hint
 
 if TYPE_CHECKING:
     from game.content.scenario import Scenario
@@ -101,6 +102,8 @@ def save(app: App) -> None:
         app.ui.message = f"Save failed: {err}"
         return
     app.ui.message = f"Saved to {app.save_path}"
+    if app.ui.banner:  # a decided battle's banner names Ctrl+L now (it waited for the next hover to)
+        app.ui.banner_hint = banner_hint(app.scenario.path is not None, True)
 
 
 def load(app: App) -> None:
