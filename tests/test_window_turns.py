@@ -168,6 +168,23 @@ def test_once_the_banner_is_up_a_hover_leaves_what_the_persons_keys_said() -> No
     assert app.ui.message == "GM view: everything shown" and app.ui.banner == "Blue won in round 1 - you win"
 
 
+@pytest.mark.parametrize("step", ["clock", "enter"])
+def test_the_computers_turn_that_decides_the_battle_leaves_the_banners_words_in_the_status_bar(step: str) -> None:
+    """The step's own line ("Orc acts", "The computer played 1 turn") was told after the refresh that
+    raised the banner, and stayed under it."""
+    b = Battle(seed=4, width=8, height=4)
+    b.spawn("Hero", 1, 1, team="blue", powers=["strike"], health=1, defense=1)
+    orc = b.spawn("Orc", 2, 1, team="red", powers=["strike"], attack_bonus=50, initiative_bonus=100)
+    app = App(b, {"blue"}, computer_delay=0.0)
+    assert b.current_actor == orc
+    for _ in range(5):
+        if app.ui.banner:
+            break
+        app.tick_clock(1.0) if step == "clock" else app.handle(Key("return"))
+    assert app.ui.banner == "Red won in round 1 - you lose"
+    assert app.ui.message == app.ui.banner, app.ui.message
+
+
 def test_a_save_made_on_your_creatures_turn_loads_back_at_that_turn(tmp_path) -> None:
     from game.play import demo
 
