@@ -175,7 +175,10 @@ class Orders:
             self._use(ui.selected, power_id, None, None)
         elif needs_aim(power):
             ui.power = power_id
-            ui.message = f"{power.name}: hover a target for the odds, click to use it (Esc to cancel)"
+            # (a square, not "a target", for a power aimed at one: a darkness, a blink, a cone)
+            aim = "a creature for the odds" if power.single_target else \
+                "a square for whom it catches and the odds" if power.area is not None else "a square for what it does"
+            ui.message = f"{power.name}: hover {aim}, click to use it (Esc to cancel)"
         else:
             ui.power = power_id
             ui.message = f"{power.name} on {b.display_name(ui.selected)}: hover for what it does; " \
