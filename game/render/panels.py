@@ -45,7 +45,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Controls", "head"),
     ("Creatures act in initiative order: yours is selected when its turn comes", "body"),
     ("Left click a highlighted square: move there now (hover first: path, cost, falls)", "body"),
-    ("1-9 / a click on its row: choose a power; hover its target or square for the odds, click to use it", "body"),
+    ("1-9 / a click on its row: choose a power; hover where it aims for the odds, click to use it", "body"),
     ("Hover an enemy: line of sight, cover and your roll mode", "body"),
     ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
     ("U: undo this turn's orders (no dice rolled, no new foe seen)   G: GM view (no fog)", "body"),
