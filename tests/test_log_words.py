@@ -69,3 +69,15 @@ def test_a_use_is_logged_with_the_aim_its_power_reads() -> None:
     used = [line for line in format_events(b, b.events) if " uses " in line]
     assert used[:2] == ["Round 1: Mage uses Fly", "Round 1: Mage uses Strike on Foe"]
     assert [e.target for e in b.events if e.kind == "power_used"][:1] == [friend]
+
+
+def test_a_save_names_the_number_it_is_rolled_against() -> None:
+    """A save read "West blinker saves against Blind: 19 = 19 vs 14": an attack names its "Defense",
+    a save now its "DC"."""
+    from components.events import SaveRolled
+
+    b = Battle(seed=1, width=4, height=3)
+    blinker = b.spawn("Blinker", 1, 1, team="a")
+    event = SaveRolled(round=1, entity=blinker, power="blind", roll=19, mode="normal", total=19, dc=14, success=True)
+    [line] = format_events(b, [event])
+    assert line.endswith("Blinker saves against Blind: 19 = 19 vs DC 14"), line

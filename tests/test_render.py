@@ -205,7 +205,9 @@ def test_the_fall_warning_is_the_battles_answer_and_knows_innate_flight() -> Non
         app.handle(Click(goals[actor]))
         if actor == walker:
             assert preview.fall is not None and preview.stops_at == (3, 1)
-            assert app.ui.message.endswith("- and FELL 20 ft at (3, 1) onto soft ground")
+            # where it stepped off is where it stands, said once: "moved to (3, 1) ... FELL 20 ft at (3, 1)"
+            assert app.ui.message == "Walker moved to (3, 1) (10 ft, short of (5, 1)) - and FELL 20 ft onto soft ground"
+            assert app.ui.message.count("(3, 1)") == 1
         else:
             assert preview.fall is None and "FELL" not in app.ui.message
         app.handle(Key("space"))

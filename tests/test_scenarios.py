@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import pytest
@@ -290,3 +291,18 @@ def test_a_team_without_a_colour_takes_the_windows_palette_in_the_order_the_file
     first = "#" + "".join(f"{c:02x}" for c in theme.TEAM_COLOURS[0])
     named = load_scenario_text(text.replace('"#102030"', f'"{first}"'), "tiny")  # b names the palette's first
     assert team_colours(named) == {"z": theme.TEAM_COLOURS[1], "a": theme.TEAM_COLOURS[2], "b": theme.TEAM_COLOURS[0]}
+
+
+def test_a_team_without_a_colour_is_not_given_one_near_another_teams() -> None:
+    """A third team beside the shipped scenarios' blue and red: it was given the palette's blue, (66, 133,
+    244) beside "#3060d0", and its tokens and chips read as the blue team's; the palette's red was next."""
+    from game.play.demo import team_colours
+    from game.render import theme
+
+    text = TINY.replace('[teams.b]\n', '[teams.b]\ncolour = "#c03030"\n').replace(
+        '[teams.a]\ncontrol = "human"\n', '[teams.z]\n[teams.a]\ncontrol = "human"\ncolour = "#3060d0"\n')
+    sc = load_scenario_text(text, "tiny")
+    colours = team_colours(sc)
+    assert colours["z"] == theme.TEAM_COLOURS[2]  # yellow: neither blue nor red
+    assert all(math.dist(colours["z"], colours[t]) >= theme.NEAR for t in ("a", "b"))
+    assert theme.unused_colours(theme.TEAM_COLOURS) == list(theme.TEAM_COLOURS)  # all taken: as before

@@ -42,8 +42,7 @@ def test_the_banner_names_the_keys_a_decided_battle_takes_and_each_acts(tmp_path
     assert "R: rewind to a round   F5: play it again   Ctrl+Q: quit" in drawn_texts(app)  # no save to load yet
     app.handle(Key("s", ctrl=True))
     assert save.is_file(), app.ui.message
-    app.refresh()
-    assert BANNER_HINT in drawn_texts(app)
+    assert BANNER_HINT in drawn_texts(app)  # at once, not at the next hover's refresh
     assert [word.split(":")[0] for word in BANNER_HINT.split("   ")] == ["R", "F5", "Ctrl+L", "Ctrl+Q"]
     app.handle(Key("r"))
     assert app.picker.active, app.ui.message

@@ -127,6 +127,26 @@ def test_where_a_hidden_enemy_stands_is_reachable_as_far_as_the_window_tells() -
     assert b.get(hero, Position).square == (1, 2) and "taken" in app.ui.message
 
 
+def test_a_click_out_of_reach_on_a_hidden_enemys_square_is_refused_for_the_distance() -> None:
+    """The orc in the smoke is out of the hero's reach: the preview says so, and the click was refused
+    for the creature standing there ("square (8, 2) is taken by another creature"), telling the team
+    where an enemy it does not see stood."""
+    b = Battle(seed=3, width=12, height=6)
+    hero = b.spawn("Hero", 1, 2, team="blue", powers=["shoot"], speed=20)
+    orc = b.spawn("Orc", 8, 2, team="red", powers=["strike"])
+    b.add_area(8, 2, 5, "no vision")
+    app = App(b, {"blue"})
+    app.open_window(screen=pygame.Surface(SIZE))
+    play_to_turn(app, hero)
+    assert orc in app.ui.hidden
+    app.handle(Hover((8, 2)))
+    assert app.ui.move_preview is not None and not app.ui.move_preview.legal
+    app.handle(Click((8, 2)))
+    assert b.get(hero, Position).square == (1, 2)
+    assert app.ui.message == f"Hero cannot move to (8, 2): {app.ui.move_preview.problem}", app.ui.message
+    assert "taken" not in app.ui.message and "away" in app.ui.message
+
+
 def test_the_teams_log_keeps_what_it_saw_then_through_an_undo_and_a_load() -> None:
     """The log is told as the team saw each event when it happened: an undo (the battle restored)
     or a load (the same battle rebuilt) tells again only what comes after, so a shot at an orc who

@@ -203,3 +203,37 @@ def test_reading_the_whole_log_leaves_the_seated_teams_log_as_its_sight_reads_it
     assert "Round 1: Hero is slowed" in window.renderer.log_lines  # the whole log tells it
     app.draw()
     assert not any("Hero" in line for line in window.renderer.feed.seen_lines), window.renderer.feed.seen_lines
+
+
+def test_a_hot_seats_next_team_is_told_where_a_darkness_fell_on_squares_it_saw_at_its_last_look() -> None:
+    """Red's orc looks, blue's mage casts darkness onto the square beside it, red's seat comes again:
+    red saw that square at its last look, and nothing before the darkness narrowed its sight, so it saw
+    the darkness made. The fog read red's sight before only when the last reading had been red's own
+    (it was blue's, the seat between): the darkness was drawn nowhere in red's seat, the orc flat-footed
+    in plain-looking ground, and red's log said "Mage uses Darkness at (8, 2)" and then "Area fills
+    10 ft somewhere out of sight"."""
+    from game.render.inputs import Click
+
+    b = Battle(seed=3, width=12, height=7)
+    mage = b.spawn("Mage", 1, 2, team="blue", powers=["darkness"], initiative_bonus=-100, health=60)
+    orc = b.spawn("Orc", 9, 2, team="red", powers=["strike"], initiative_bonus=100, health=30)
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app.draw()
+    assert b.current_actor == orc and app.ui.sight_team == "red" and app.ui.team_visible[8, 2]
+    app.handle(Key("space"))
+    app.draw()
+    assert b.current_actor == mage and app.ui.sight_team == "blue"
+    app.handle(Key("1"))
+    app.handle(Click((8, 2)))
+    app.handle(Key("space"))
+    for _ in range(5):  # round 2 begins on the window's clock: the orc's turn, red's seat
+        if b.current_actor == orc:
+            break
+        app.tick_clock(1.0)
+    app.draw()
+    assert b.current_actor == orc and app.ui.sight_team == "red" and not app.ui.team_visible[8, 2]
+    assert app.ui.unseen_sources == frozenset()  # drawn in red's seat, where red saw it fall
+    red_log = window.renderer.feed.seen_lines
+    assert "Round 1: Area fills 10 ft around (8, 2)" in red_log, red_log
+    assert not any("somewhere out of sight" in line for line in red_log), red_log

@@ -24,3 +24,21 @@ def test_names_that_differ_only_in_letters_the_font_lacks_are_drawn_apart() -> N
     assert font.shown("弩手 🏹 Crossbow") == "\\u5f29\\u624b \\U0001f3f9 Crossbow"
     assert font.size("弩") == font.size("\\u5f29")  # measured as drawn, so a cut fits what is drawn
     assert font.shown("Éowyn, Señor, €5") == "Éowyn, Señor, €5"  # letters the font has are drawn as they are
+
+
+def test_a_token_label_spelt_as_escapes_fits_its_square_and_others_are_as_they_were() -> None:
+    """A wolf emoji's name gave its token the label "\\U0001f43a\\U0001f43a", drawn whole on a 56-pixel
+    square that cut it at both ends ("3a\\U0001f"); "弩手" read "29\\u6"."""
+    from game.render.tokens import label_image
+
+    texts = Texts()
+    white = (255, 255, 255)
+    for label in ("🐺🐺", "弩手", "🐺"):
+        for tile in (24, 40, 56):
+            image = label_image(label, tile, white, texts)
+            assert image is not None and image.get_width() <= tile - 4, (label, tile, image.get_size())
+    assert label_image("\u5f29\u624b", 56, white, texts).get_size() == texts("\u5f29", "tiny", white).get_size()
+    for label, tile, font in (("Ar", 56, "body"), ("WA", 36, "body"), ("Sl", 30, "small"), ("R2", 24, "small")):
+        assert label_image(label, tile, white, texts) is texts(label, font, white)  # as drawn before
+    assert label_image("Ar", 22, white, texts) is texts("A", "small", white)
+    assert label_image("Ar", 18, white, texts) is None

@@ -53,3 +53,24 @@ def test_the_side_panel_lists_the_powers_with_those_words(monkeypatch: pytest.Mo
     renderer.draw(pygame.Surface((1100, 700)), UiState(selected=mage, human_teams={"blue"}))
     assert {"1  Burning hands  (cone 15 ft)", "2  Lightning  (line 30 ft)",
             "3  Sanctuary light  (burst 10 ft around it)"} <= set(drawn)
+
+
+@pytest.mark.parametrize(("power", "aim"), [
+    ("shoot", "a creature for the odds"),
+    ("fireball", "a square for whom it catches and the odds"),
+    ("burning-hands", "a square for whom it catches and the odds"),
+    ("darkness", "a square for what it does"),
+    ("blink", "a square for what it does"),
+])
+def test_choosing_a_power_says_what_to_hover(power: str, aim: str) -> None:
+    """Every power aimed by the mouse said "hover a target for the odds": a darkness or a blink has
+    neither a target nor odds, and is aimed at a square."""
+    from game.play.app import App
+    from game.render.inputs import Key
+
+    b = Battle(seed=1, width=12, height=8)
+    b.spawn("Mage", 1, 1, team="blue", powers=[power], initiative_bonus=50)
+    b.spawn("Orc", 9, 6, team="red", powers=["strike"])
+    app = App(b, {"blue"}, computer_delay=0)
+    app.handle(Key("1"))
+    assert app.ui.message == f"{b.power(power).name}: hover {aim}, click to use it (Esc to cancel)"

@@ -196,3 +196,23 @@ def test_a_reload_shows_the_scenarios_new_name_and_team_colours(tmp_path: Path) 
     team = next(name for name, t in load_scenario(path).teams.items() if t.colour == "#20a040")
     assert window.renderer.colour_of(team) == (0x20, 0xA0, 0x40)
     app.draw()
+
+
+def test_a_click_on_the_error_box_is_not_a_click_on_the_square_under_it(tmp_path: Path) -> None:
+    """The error of a failed reload lies over the lower map: a click on it, as a person reading it
+    might, went to the square under it and moved the creature whose turn it was there."""
+    path = _folder(tmp_path)
+    app = _app(path)
+    window = app.open_window(screen=pygame.Surface((1100, 480)))  # the map's rows reach the window's foot
+    path.write_text(path.read_text().replace("health = 30", 'health = "lots"', 1))
+    app.handle(Key("f5"))
+    app.draw()
+    renderer = window.renderer
+    box = renderer.error_box
+    inside = next((x, y) for y in range(box.top, box.bottom) for x in range(box.left, box.right, 8)
+                  if renderer.view.square_at((x, y)) is not None)  # over a square of the map
+    assert renderer.square_at(inside) is None
+    app.handle(Key("escape"))
+    app.draw()
+    assert renderer.square_at(inside) == renderer.view.square_at(inside)  # the map's again
+    window.close()

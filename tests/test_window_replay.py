@@ -272,3 +272,32 @@ def test_a_decided_battle_has_nobody_acting_now_and_its_banner_in_the_replay(tmp
         assert replay.ui.actor is not None and replay.ui.banner == ""
     finally:
         replay.timeline.close()
+
+
+def test_the_timelines_line_stays_over_the_map_in_the_smallest_window() -> None:
+    """At 680x540 the map is 340 pixels wide: the timeline's one line ("... PageUp/PageDown: round  Space:
+    play/pause") ran over the side panel and off the window's edge, read "Space: play/paus"."""
+    from types import SimpleNamespace
+
+    from game.render.draw import Texts
+    from game.render.notice import draw_timeline
+    from game.render.view import map_rect_for
+
+    surface, texts = pygame.Surface((680, 540)), Texts()
+    map_rect = map_rect_for(surface.get_size())
+    position = SimpleNamespace(event=18, events=37, round=1, turn=1, playing=False, round_marks=(0, 30))
+    drawn: list[str] = []
+    real = Texts.__call__
+
+    def spy(self: Texts, string: str, *args: Any, **kwargs: Any) -> pygame.Surface:
+        drawn.append(string)
+        return real(self, string, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Texts, "__call__", spy)
+        band = draw_timeline(surface, map_rect, position, texts)
+    font = texts.fonts["small"]
+    assert map_rect.contains(band), (band, map_rect)
+    assert all(band.x + 12 + font.size(line)[0] <= band.right for line in drawn), drawn
+    assert " ".join(drawn).split() == ("Round 1 turn 1 event 18 of 37 (paused) Left/Right: event Up/Down: turn "
+                                       "PageUp/PageDown: round Space: play/pause").split()

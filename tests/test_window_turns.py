@@ -151,6 +151,40 @@ def test_the_banner_and_the_status_bar_agree_when_the_battle_ends() -> None:
     assert not any(isinstance(e, Moved) and e.entity == foe for e in b.events)
 
 
+def test_once_the_banner_is_up_a_hover_leaves_what_the_persons_keys_said() -> None:
+    """Every refresh wrote the banner's words into the status bar again: after the battle was decided,
+    R's rewind prompt went at the next move of the mouse (the picker still open), as did "Saved to"."""
+    app, b, foe = _hero_fells_the_foe({"blue"})
+    assert app.ui.message == app.ui.banner
+    app.handle(Key("r"))
+    prompt = app.ui.message
+    assert app.picker.active and prompt.startswith("GM rewind"), prompt
+    app.handle(Hover((5, 2)))
+    app.handle(Hover((6, 2)))
+    assert app.ui.message == prompt and app.picker.active
+    app.handle(Key("escape"))
+    app.handle(Key("g"))
+    app.handle(Hover((5, 1)))
+    assert app.ui.message == "GM view: everything shown" and app.ui.banner == "Blue won in round 1 - you win"
+
+
+@pytest.mark.parametrize("step", ["clock", "enter"])
+def test_the_computers_turn_that_decides_the_battle_leaves_the_banners_words_in_the_status_bar(step: str) -> None:
+    """The step's own line ("Orc acts", "The computer played 1 turn") was told after the refresh that
+    raised the banner, and stayed under it."""
+    b = Battle(seed=4, width=8, height=4)
+    b.spawn("Hero", 1, 1, team="blue", powers=["strike"], health=1, defense=1)
+    orc = b.spawn("Orc", 2, 1, team="red", powers=["strike"], attack_bonus=50, initiative_bonus=100)
+    app = App(b, {"blue"}, computer_delay=0.0)
+    assert b.current_actor == orc
+    for _ in range(5):
+        if app.ui.banner:
+            break
+        app.tick_clock(1.0) if step == "clock" else app.handle(Key("return"))
+    assert app.ui.banner == "Red won in round 1 - you lose"
+    assert app.ui.message == app.ui.banner, app.ui.message
+
+
 def test_a_save_made_on_your_creatures_turn_loads_back_at_that_turn(tmp_path) -> None:
     from game.play import demo
 
@@ -239,3 +273,23 @@ def test_the_start_says_in_which_rounds_the_persons_surprised_creatures_cannot_u
     while b.current_actor is not None:  # round 1 played out: the scout still surprised only under 2
         b.end_turn()
     assert ("surprised" in b.conditions(scout)) is (rounds == 2)
+
+
+def test_a_click_on_the_map_with_nobody_selected_says_whom_to_click() -> None:
+    """A right click (or Esc) lets go of the creature whose turn it is; the next click on an empty
+    square, to move it, did nothing and said nothing."""
+    from game.render.inputs import RIGHT
+
+    b = Battle(seed=1, width=10, height=6)
+    hero = b.spawn("Hero", 1, 1, team="blue", powers=["strike"], initiative_bonus=50)
+    b.spawn("Orc", 8, 4, team="red", powers=["strike"])
+    app = App(b, {"blue"}, computer_delay=0)
+    assert b.current_actor == hero and app.ui.selected == hero
+    app.handle(Click((5, 5), RIGHT))
+    assert app.ui.selected is None
+    app.handle(Click((3, 3)))
+    assert app.ui.message == "Nobody is selected: click Hero first to give it orders"
+    assert b.get(hero, Position).square == (1, 1)
+    app.handle(Click((1, 1)))
+    app.handle(Click((3, 3)))
+    assert b.get(hero, Position).square == (3, 3)

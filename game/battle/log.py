@@ -225,7 +225,7 @@ def _save(c: _Context, e: SaveRolled) -> str:
     result = "saves" if e.success else "fails"
     return (
         f"{c.name(e.entity)} {result} against {c.power(e.power)}: {e.roll}{mode}{_bonus(e.total - e.roll)} = "
-        f"{e.total} vs {e.dc}"
+        f"{e.total} vs DC {e.dc}"  # (named, as an attack's Defense is: "19 = 19 vs 14" read as two rolls)
     )
 
 

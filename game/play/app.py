@@ -136,17 +136,18 @@ class App(Orders):
         """The one team still standing, "" when nobody is, None while the battle goes on."""
         return self.battle.winner()  # type: ignore[no-any-return]
 
-    def _check_over(self) -> None:
+    def _check_over(self, was: str | None = None) -> None:
         """Put up (or take down, after a load) the banner that says the battle is decided; the status
-        bar then says the same."""
-        won = self.winner()
+        bar says the same as it goes up (from ``was``, the banner before a step that told its own line
+        after a refresh), and then what the person's keys say (every hover wrote the banner again over
+        the rewind picker's prompt, or over "Saved to ...")."""
+        won, humans = self.winner(), self.ui.human_teams  # hot seat (two human teams): no "you"
         if won is None:
             self.ui.banner = ""
             return
-        humans = self.ui.human_teams  # hot seat (two human teams): the winner is named, no "you"
         mine = "" if won == "" or len(humans) != 1 else " - you win" if won in humans else " - you lose"
-        self.ui.banner = decided_line(won, self.battle.round) + mine
-        self.ui.message = self.ui.banner
+        if (banner := decided_line(won, self.battle.round) + mine) != (self.ui.banner if was is None else was):
+            self.ui.banner = self.ui.message = banner
         self.ui.banner_hint = banner_hint(bool(getattr(self.scenario, "path", None)), self.save_path.is_file())
 
     def refresh(self) -> bool:
@@ -208,12 +209,12 @@ class App(Orders):
         if self.play_round is not None:
             self._play_whole_round()
             return
-        flow = self.flow
         self.status.release()
-        if flow.human_turn():
-            name = self.battle.display_name(flow.actor)
-            flow.pass_turn()
-            self.ui.message = f"{name} ends its turn"
+        if self.ui.banner:  # decided: no turn to pass ("Hero ends its turn" read as if the battle went on)
+            self.ui.message = self.ui.banner
+        elif self.flow.human_turn():
+            self.ui.message = f"{self.battle.display_name(self.flow.actor)} ends its turn"
+            self.flow.pass_turn()
         else:
             self.skip()
             return
@@ -229,12 +230,12 @@ class App(Orders):
             self.ui.message = f"It is {name}'s turn: Enter plays only the computer's turns (Space ends this one)"
             return
         self.status.release()
-        played = self.flow.skip()
+        played, was = self.flow.skip(), self.ui.banner
         prompted = self.refresh()
         line = f"The computer played {played} turn{'s' if played != 1 else ''}" if played or \
             not self.flow.began_round else f"Round {self.battle.round} begins"
         self._tell(". ".join([line, *self.flow.passed]), prompted)
-        self._check_over()
+        self._check_over(was)  # (the banner's words, if these turns decided the battle)
 
     def undo(self) -> None:
         """U or the button: take back the current creature's orders this turn, if no dice were rolled
@@ -364,7 +365,7 @@ class App(Orders):
         # the next computer creature waits until the last one's walk is over: one at a time, visibly
         waiting = self.ui.show_help or self.motion.walking or self.picker.active
         actor = self.flow.actor  # one the person saw take its turn is named, though it walked out of sight
-        seen, seat = actor is not None and self.ui.shows(actor), self.ui.sight_team
+        seen, seat, was = actor is not None and self.ui.shows(actor), self.ui.sight_team, self.ui.banner
         if self.play_round is None and not waiting and self.flow.update(elapsed):
             prompted = self.refresh()
             # (by the seat that saw it: a hot seat's team seated by this step did not, and read "Wolf waits")
@@ -372,7 +373,7 @@ class App(Orders):
             line = step_line(self.flow, self.battle.round, lambda e: self.ui.shows(e) or (seen and e == actor),
                              sees_all=self.ui.visible is None)
             self._tell(self.status.compose(line, self.motion.clock), prompted)
-            self._check_over()
+            self._check_over(was)
         self.animate()
 
     def run(self, autoplay_seconds: float | None = None, max_rounds: int | None = None) -> None:

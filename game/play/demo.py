@@ -61,7 +61,7 @@ def has_display() -> bool:
 
 def team_colours(scenario: Any) -> dict[str, tuple[int, int, int]]:
     """Team -> RGB as the scenario's teams give them (``colour``); each other team, in the order the
-    file declares them, the window's next palette colour that no team has (as the window gives a team
+    file declares them, the window's next palette colour that no team has, nor one near it (as the window gives a team
     it meets first, ``Renderer.colour_of``): what the window, a hot reload and the replay window draw
     the tokens in (the one palette: ``theme.TEAM_COLOURS``)."""
     from game.render import theme  # only the palette and its parser: importing it loads no pygame

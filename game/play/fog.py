@@ -43,6 +43,10 @@ class Fog:
         #: each team's last-seen squares of the creatures it does not see now (``ui.seen_at``, its "?"
         #: rings): one for every seat drew the next team a ring where only the other team saw a creature
         self._seen_at: dict[str, dict[int, tuple[int, int]]] = {}
+        #: each team's sight at its own last reading and how many events there were then: a hot seat's
+        #: team reads the other seat's turns against what it saw when it last looked (the last reading
+        #: of all, the other team's, told it nothing, and a darkness cast onto squares it saw went unseen)
+        self._read: dict[str, tuple[Any, int]] = {}
 
     def note_turn(self, ui: UiState, new_turn: bool) -> None:
         """At a turn's start remember who is hidden; later, note whether any of them came into sight
@@ -58,8 +62,10 @@ class Fog:
         return frozenset(self._witnessed.get(self.team or "", ()))
 
     def forget(self) -> None:
-        """Ask the battle again next time (after an undo its counters may come round again)."""
+        """Ask the battle again next time (after an undo its counters may come round again, and no
+        team's last reading is of the events the record now holds)."""
         self._key = self._mask = None
+        self._read.clear()
 
     def start_over(self) -> None:
         """Another battle (a load, a reload, a rewind): what the team saw made was the old one's."""
@@ -117,12 +123,12 @@ class Fog:
         ours = frozenset(e for e in b.creatures() if b.team(e) == team)  # (asked once a frame, for all below)
         key = (team, len(state.events), state.positions_version, b.round, len(b.command_log), b.terrain.version)
         if key != self._key or self._mask is None:
-            # the sight before these events and how many there were, if the last reading was this team's
-            read = self._key
-            before, since = (self._mask, read[1]) if read is not None and read[0] == team else (None, None)
+            # the sight before these events and how many there were, at this team's own last reading
+            before, since = self._read.get(team, (None, None))
             # a team the scenario names but gives no creature sees nothing (the battle knows no such team)
             self._key, self._mask = key, b.visible_squares(team) if ours else np.zeros((b.width, b.height), dtype=bool)
             self._witness(b, team, ours, since, before, self._mask)
+            self._read[team] = (self._mask, len(state.events))
         mask = self._mask
         ui.seen_at = self._seen_at.setdefault(team, {})  # (the seated team's)
         hidden = set()

@@ -94,6 +94,9 @@ class Orders:
             self.select(occupant)
         elif ui.selected is not None and occupant is None:
             self.move_to(ui.selected, square)
+        elif occupant is None and self.flow.human_turn():  # (Esc or a right click let go of it: it said nothing)
+            who = self.battle.display_name(self.flow.actor)
+            ui.message = f"Nobody is selected: click {who} first to give it orders"
         self.refresh()
 
     def move_to(self, entity: int, square: tuple[int, int]) -> None:
@@ -102,6 +105,17 @@ class Orders:
         problem = self._why_not(entity)
         if problem is not None:
             self.ui.message = problem
+            return
+
+        # as the person's team sees the map first: a square out of reach where an enemy it does not see
+        # stands was refused for that enemy ("square (7, 10) is taken by another creature"), giving away
+        # where it stood, where the preview had said "35 ft away" (walking onto one is still refused)
+        try:
+            seen = b.forecast_move(entity, square, unseen=self.ui.hidden) if self.ui.hidden else None
+        except (ValueError, KeyError):  # (the command says why)
+            seen = None
+        if seen is not None and not seen.legal:
+            self.ui.message = f"{b.display_name(entity)} cannot move to {square}: {seen.problem}"
             return
 
         def order() -> MoveForecast:
@@ -113,14 +127,15 @@ class Orders:
         ok, forecast = self._try(order)
         if not ok:
             return
-        warning = ""
+        warning, short = "", ""
         if forecast.fall is not None and forecast.stops_at is not None:
-            where, fall = forecast.stops_at, forecast.fall
+            fall = forecast.fall
             soft = " onto soft ground" if fall.soft else ""
-            at = "" if where == square else f" at {where}"
-            warning = f" - and FELL {fall.distance_ft:g} ft{at}{soft}"
+            # (where it stepped off is where it now stands: the line named that square twice)
+            short = "" if forecast.stops_at == square else f", short of {square}"
+            warning = f" - and FELL {fall.distance_ft:g} ft{soft}"
         self.ui.message = f"{b.display_name(entity)} moved to {b.get(entity, Position).square} " \
-                          f"({forecast.cost_ft} ft){warning}"
+                          f"({forecast.cost_ft} ft{short}){warning}"
 
     def select(self, entity: int | None) -> None:
         self.ui.selected = entity
@@ -160,7 +175,10 @@ class Orders:
             self._use(ui.selected, power_id, None, None)
         elif needs_aim(power):
             ui.power = power_id
-            ui.message = f"{power.name}: hover a target for the odds, click to use it (Esc to cancel)"
+            # (a square, not "a target", for a power aimed at one: a darkness, a blink, a cone)
+            aim = "a creature for the odds" if power.single_target else \
+                "a square for whom it catches and the odds" if power.area is not None else "a square for what it does"
+            ui.message = f"{power.name}: hover {aim}, click to use it (Esc to cancel)"
         else:
             ui.power = power_id
             ui.message = f"{power.name} on {b.display_name(ui.selected)}: hover for what it does; " \

@@ -7,6 +7,8 @@ the middle of a round replays its turn steps, so the loaded one is at the same c
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,6 +17,7 @@ from game.content import saves
 from game.content.powers import ASSETS
 from game.play import reload
 from game.play.demo import built_ids, listed_powers
+from game.render.ui import banner_hint
 
 if TYPE_CHECKING:
     from game.content.scenario import Scenario
@@ -28,9 +31,29 @@ def slot_for(folder: Path, scenario_path: str) -> Path:
     elsewhere keeps its saves."""
     where = Path(scenario_path).resolve()
     if where.is_relative_to(ASSETS / "scenarios"):
-        return folder / f"{where.stem}.save.json"
+        return folder / f"{_fitted(where.stem)}.save.json"
     own = re.sub(r"[^A-Za-z0-9_.-]+", "_", where.parent.name).strip("._") or "scenario"
-    return folder / f"{own}-{where.stem}.save.json"
+    return folder / f"{_fitted(f'{own}-{where.stem}')}.save.json"
+
+
+#: The most bytes of a save's name before ``.save.json``: a file name may have 255, and the save's
+#: temporary (``game.content.atomic``: ``.NAME.<pid>.<random>.tmp``) adds 35 to the whole name.
+SLOT_NAME_BYTES = 200
+
+
+def _fitted(name: str) -> str:
+    """``name`` as it is when it fits :data:`SLOT_NAME_BYTES`; else its start, cut to fit, and a digest
+    of all of it (two long folder names alike up to the cut keep their own saves). A folder and a
+    file of long names made a save name past what a file name may have: every Ctrl+S failed with
+    "File name too long"."""
+    whole = os.fsencode(name)
+    if len(whole) <= SLOT_NAME_BYTES:
+        return name
+    digest = hashlib.sha256(whole).hexdigest()[:12]
+    kept = name
+    while len(os.fsencode(kept)) > SLOT_NAME_BYTES - len(digest) - 3:
+        kept = kept[:-1]  # (a character at a time: a letter may be several bytes)
+    return f"{kept}...{digest}"
 
 
 def another_file(saved: Scenario, playing: Scenario) -> bool:
@@ -79,6 +102,8 @@ def save(app: App) -> None:
         app.ui.message = f"Save failed: {err}"
         return
     app.ui.message = f"Saved to {app.save_path}"
+    if app.ui.banner:  # a decided battle's banner names Ctrl+L now (it waited for the next hover to)
+        app.ui.banner_hint = banner_hint(app.scenario.path is not None, True)
 
 
 def load(app: App) -> None:

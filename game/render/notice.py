@@ -19,9 +19,9 @@ ERROR_COLOUR = (255, 140, 120)
 TIMELINE_H = 40
 
 
-def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts: Texts) -> None:
+def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts: Texts) -> pygame.Rect:
     """The error across the lower part of the map, every line wrapped to fit (a loader's message
-    names the file, the key and what was expected: all of it is shown)."""
+    names the file, the key and what was expected: all of it is shown). Returns the box."""
     width = max(200, map_rect.width - 60)
     body = texts.fonts["small"]
     lines: list[tuple[str, theme.Colour]] = []
@@ -33,16 +33,25 @@ def draw_error(surface: pygame.Surface, map_rect: pygame.Rect, text: str, texts:
     box = pygame.Rect(0, 0, width, sum(r.get_height() + 3 for r in rendered) + 20)
     box.midbottom = (map_rect.centerx, map_rect.bottom - 12)
     panel_lines(surface, box, rendered, (15, 10), 3)
+    return box
 
 
-def draw_timeline(surface: pygame.Surface, map_rect: pygame.Rect, position: Any, texts: Texts) -> None:
+def draw_timeline(surface: pygame.Surface, map_rect: pygame.Rect, position: Any, texts: Texts) -> pygame.Rect:
     """A replay's timeline along the bottom of the map: a bar with a tick per round, the cursor at
     the shown event, and where that is (round, turn, event n of N, playing or paused).
 
     ``position`` has ``event``, ``events``, ``round``, ``turn``, ``playing`` and ``round_marks``
-    (the event index where each round begins), all worked out by the replay, not here.
+    (the event index where each round begins), all worked out by the replay, not here. Returns the band.
     """
-    band = pygame.Rect(map_rect.x, map_rect.bottom - TIMELINE_H, map_rect.width, TIMELINE_H)
+    state = "playing" if position.playing else "paused"
+    label = (f"Round {position.round}  turn {position.turn}  event {position.event} of {position.events}  "
+             f"({state})   Left/Right: event  Up/Down: turn  PageUp/PageDown: round  Space: play/pause")
+    # wrapped to the map's width, the band growing upward: in a small window the line ran over the side
+    # panel and off the window's edge ("Space: play/paus")
+    font = texts.fonts["small"]
+    lines = [line.strip() for line in wrap(label, font, map_rect.width - 24)]
+    grown = font.get_linesize() * (len(lines) - 1)
+    band = pygame.Rect(map_rect.x, map_rect.bottom - TIMELINE_H - grown, map_rect.width, TIMELINE_H + grown)
     pygame.draw.rect(surface, (16, 17, 22), band)
     bar = pygame.Rect(band.x + 12, band.y + 8, band.width - 24, 6)
     pygame.draw.rect(surface, (52, 58, 74), bar, border_radius=3)
@@ -53,10 +62,9 @@ def draw_timeline(surface: pygame.Surface, map_rect: pygame.Rect, position: Any,
     done = pygame.Rect(bar.x, bar.y, bar.width * position.event // total, bar.height)
     pygame.draw.rect(surface, theme.ACCENT, done, border_radius=3)
     pygame.draw.circle(surface, theme.TEXT, (done.right, bar.centery), 6)
-    state = "playing" if position.playing else "paused"
-    label = (f"Round {position.round}  turn {position.turn}  event {position.event} of {position.events}  "
-             f"({state})   Left/Right: event  Up/Down: turn  PageUp/PageDown: round  Space: play/pause")
-    surface.blit(texts(label, "small", theme.TEXT), (bar.x, bar.bottom + 6))
+    for row, line in enumerate(lines):
+        surface.blit(texts(line, "small", theme.TEXT), (bar.x, bar.bottom + 6 + font.get_linesize() * row))
+    return band
 
 
 def draw_banner(surface: pygame.Surface, map_rect: pygame.Rect, message: str, texts: Texts,

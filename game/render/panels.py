@@ -45,7 +45,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Controls", "head"),
     ("Creatures act in initiative order: yours is selected when its turn comes", "body"),
     ("Left click a highlighted square: move there now (hover first: path, cost, falls)", "body"),
-    ("1-9 / a click on its row: choose a power; hover a target for the odds, click to use it", "body"),
+    ("1-9 / a click on its row: choose a power; hover where it aims for the odds, click to use it", "body"),
     ("Hover an enemy: line of sight, cover and your roll mode", "body"),
     ("Space / End turn: pass to the next creature   Enter: computer turns at once", "body"),
     ("U: undo this turn's orders (no dice rolled, no new foe seen)   G: GM view (no fog)", "body"),
@@ -185,9 +185,11 @@ class SidePanel:
         next one marked, the down greyed, the dead struck through, the unseen shown as "?"."""
         now = ui.actor
         after = ui.up_next[0] if ui.up_next else None
-        who = "Turn order" + (f"  -  now: {self._who(battle, feed, now, ui)}" if now is not None else "")
-        side.blit(self.texts(clipped(who, self.texts.fonts["small"], side.get_width() - 28), "small", theme.TEXT_DIM),
-                  (14, y))
+        who, font = "Turn order", self.texts.fonts["small"]
+        if now is not None:  # (a long name is cut in its middle, as its chip is: its end tells knights apart)
+            who += "  -  now: "
+            who += clipped_middle(self._who(battle, feed, now, ui), font, side.get_width() - 28 - font.size(who)[0])
+        side.blit(self.texts(clipped(who, font, side.get_width() - 28), "small", theme.TEXT_DIM), (14, y))
         y += 18
         order = list(battle.turn_order())
         rows_most = max(2, (side.get_height() // STRIP_SHARE - 26) // 20)

@@ -6,6 +6,7 @@ renderer promised (a wall square is ``WALL`` at its centre), and so the look can
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
@@ -74,11 +75,25 @@ TEAM_COLOURS: tuple[Colour, ...] = (
 )
 
 
+def _apart(a: Colour, b: Colour) -> float:
+    """How far apart two colours are (straight-line RGB distance)."""
+    return math.dist(a, b)
+
+
+#: A palette colour nearer a team's colour than this (the palette's own two nearest colours, red and
+#: orange, are just this far apart) reads as the same team's.
+NEAR = min(_apart(a, b) for i, a in enumerate(TEAM_COLOURS) for b in TEAM_COLOURS[i + 1:])
+
+
 def unused_colours(used: Iterable[Colour]) -> list[Colour]:
-    """The team colours no team has yet, in the palette's order (all of them once every one is taken):
-    what a team the scenario did not colour is given, by the window and by a scenario's loading alike."""
-    taken = set(used)
-    return [c for c in TEAM_COLOURS if c not in taken] or list(TEAM_COLOURS)
+    """The team colours no team has yet, nor one near it, in the palette's order (all of them once
+    every one is taken): what a team the scenario did not colour is given, by the window and by a
+    scenario's loading alike. Only the very colour counted as taken: a third team beside the shipped
+    scenarios' blue ``#3060d0`` and red ``#c03030`` was given the palette's blue, and its tokens, chips
+    and log dots read as the first team's."""
+    taken = list(used)
+    far = [c for c in TEAM_COLOURS if all(_apart(c, t) >= NEAR for t in taken)]
+    return far or [c for c in TEAM_COLOURS if c not in taken] or list(TEAM_COLOURS)
 
 #: Condition -> (badge letters, badge colour). Letters stay short: a badge is a third of a square.
 CONDITIONS: Mapping[str, tuple[str, Colour]] = MappingProxyType({

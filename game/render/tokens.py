@@ -187,12 +187,28 @@ def _disc(surface: pygame.Surface, tile: int, colour: theme.Colour, label: str, 
     if "prone" in conditions and not dead:
         pygame.draw.line(surface, (20, 20, 20), (centre[0] - radius + 3, centre[1] + radius // 2),
                          (centre[0] + radius - 3, centre[1] + radius // 2), 2)
-    initials = label if tile >= 24 else label[:1]
-    font = "small" if tile < 36 else "body"
+    rendered = label_image(label, tile, (255, 255, 255) if not dead else (160, 160, 160), text)
+    return None if rendered is None else surface.blit(rendered, rendered.get_rect(center=centre))
+
+
+def label_image(label: str, tile: int, colour: theme.Colour, text: TextFn) -> pygame.Surface | None:
+    """A token's label drawn to fit its square (None: too small a token for one). A label the font
+    has no glyphs for is spelt as escapes (``\\U0001f43a``), far wider than the token: drawn whole, the
+    square cut it at both ends ("3a\\U0001f" of a wolf emoji's name). Such a label goes to the small
+    font, then to its first character, then is shrunk to the square; a label that fits is as it was."""
     if tile < 20:
         return None
-    rendered = text(initials, font, (255, 255, 255) if not dead else (160, 160, 160))
-    return surface.blit(rendered, rendered.get_rect(center=centre))
+    first = label if tile >= 24 else label[:1]
+    room = tile - 4
+    rendered = text(first, "small" if tile < 36 else "body", colour)
+    for words in (first, first[:1]):
+        if rendered.get_width() <= room:
+            return rendered
+        rendered = text(words, "tiny", colour)
+    if rendered.get_width() <= room:
+        return rendered
+    high = max(1, rendered.get_height() * room // rendered.get_width())
+    return pygame.transform.smoothscale(rendered, (room, high))
 
 
 def _health_bar(surface: pygame.Surface, tile: int, health: tuple[int, int]) -> pygame.Rect:

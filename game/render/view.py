@@ -84,6 +84,7 @@ class Renderer:
         self._feeds: dict[str | None, EventFeed] = {}
         self._gm_log: EventFeed | None = None  # (``log_lines``': asked of a renderer, not drawn)
         self.status_bar = pygame.Rect(0, 0, 0, 0)  # as last drawn: a long message grows it over the map
+        self.error_box = pygame.Rect(0, 0, 0, 0)  # a failed reload's error over the map, as last drawn
         self.set_battle(battle)
 
     # ------------------------------------------------------------------ setup and geometry
@@ -164,9 +165,10 @@ class Renderer:
         return None if self.status_bar.collidepoint(pos) else self.side.power_at(pos)
 
     def square_at(self, pos: tuple[int, int]) -> tuple[int, int] | None:
-        """The square under a screen position, or None outside the map or under the status bar: a
-        click on a grown bar went to a square hidden under it."""
-        if self.status_bar.collidepoint(pos):
+        """The square under a screen position, or None outside the map or under the status bar or a
+        failed reload's error box: a click on either went to a square hidden under it (and moved the
+        creature whose turn it was there while its person read the error)."""
+        if self.status_bar.collidepoint(pos) or self.error_box.collidepoint(pos):
             return None
         return self.view.square_at(pos)
 
@@ -245,8 +247,9 @@ class Renderer:
             draw_banner(surface, self.map_rect, ui.banner, self.texts, ui.banner_hint or BANNER_HINT)
         if ui.timeline is not None:
             draw_timeline(surface, self.map_rect, ui.timeline, self.texts)
+        self.error_box = pygame.Rect(0, 0, 0, 0)
         if ui.error:
-            draw_error(surface, self.map_rect, ui.error, self.texts)
+            self.error_box = draw_error(surface, self.map_rect, ui.error, self.texts)
         if ui.motion is not None:
             draw_speed(surface, self.size, ui.motion, self.texts, STATUS_H)
         if ui.show_help:
