@@ -69,10 +69,12 @@ def battle():
     b.close()  # idempotent
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def _one_warm_worker():
-    """One spawned pool worker for this test process, started once (each start imports the game
-    afresh: seconds under load, more than the two battles most command tests play)."""
+    """One spawned pool worker for a test module's tests, started once (each start imports the game
+    afresh: seconds under load, more than the two battles most command tests play). Module scope,
+    not session: the pool's manager thread is gone before another module runs, so no test that
+    forks (the golden test's fork pool) forks a process with that thread alive."""
     from game.sim.engines import pool_executor
 
     pool = pool_executor(1)
