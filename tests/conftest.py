@@ -67,3 +67,33 @@ def battle():
     b = Battle(seed=1, width=16, height=16)
     yield b
     b.close()  # idempotent
+
+
+@pytest.fixture(scope="module")
+def _one_warm_worker():
+    """One spawned pool worker for a test module's tests, started once (each start imports the game
+    afresh: seconds under load, more than the two battles most command tests play). Module scope,
+    not session: the pool's manager thread is gone before another module runs, so no test that
+    forks (the golden test's fork pool) forks a process with that thread alive."""
+    from game.sim.engines import pool_executor
+
+    pool = pool_executor(1)
+    yield pool
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+@pytest.fixture
+def warm_pool(_one_warm_worker, monkeypatch):
+    """A warm one-worker pool for tests of what a run does with its battles, not of the pool itself:
+    ``simulate(..., executor=warm_pool)`` plays on it, and so does the ``simulate`` command
+    (``game.sim.cli.main``), which otherwise spawns a pool of its own each run. Only for runs whose
+    battles neither kill nor stall a worker, and none that need a hook module the worker imports:
+    the worker was started before the test, and it serves the tests after it. The tests of pools
+    (recycling, a dying worker, Ctrl+C stopping the workers) start their own."""
+    import functools
+
+    from game.sim import cli
+    from game.sim.simulate import simulate
+
+    monkeypatch.setattr(cli, "simulate", functools.partial(simulate, executor=_one_warm_worker))
+    return _one_warm_worker

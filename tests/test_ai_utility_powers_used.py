@@ -23,11 +23,16 @@ ARSENAL = Path(__file__).resolve().parent.parent / "bench" / "data" / "arsenal.t
 UTILITY = ("blind", "blink", "darkness", "fly", "fog-cloud", "light")
 
 
-def battles_using() -> Counter[str]:
-    """In how many of twenty fixed-seed battles each power was used at least once."""
+def battles_using(enough: int) -> Counter[str]:
+    """In how many of twenty fixed-seed battles each power was used at least once, the seeds played
+    in order until every utility power has been used in ``enough`` of them (counts only grow, so the
+    battles after that could not change the check; with these seeds that is 9 battles of 20, and a
+    player that never picks one of them still plays all 20)."""
     used_in: Counter[str] = Counter()
     for _, battle in played(ARSENAL, (), "tactical", [battle_seed(17, i) for i in range(20)], 30):
         used_in.update({e.power for e in battle.events if isinstance(e, PowerUsed)})
+        if all(used_in[p] >= enough for p in UTILITY):
+            break
     return used_in
 
 
@@ -36,5 +41,5 @@ def test_every_utility_power_is_used_in_some_battle_where_it_is_useful() -> None
     # measured over 30 battles (simulate --battles 30): blind 25, fly 21, blink 21, darkness 30,
     # fog 7, light 4
     # and with these seeds: blink 19, blind 19, darkness 20, fly 17, fog 5, light 4 of 20
-    used_in = battles_using()
+    used_in = battles_using(enough=2)
     assert all(used_in[p] >= 2 for p in UTILITY), {p: used_in[p] for p in UTILITY}

@@ -7,6 +7,7 @@ import csv
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 from game.sim.config import SimConfig
 from game.sim.report import CsvSink, VariantStats
@@ -15,13 +16,14 @@ from game.sim.simulate import simulate
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_a_run_into_a_folder_whose_name_is_not_utf8_writes_its_table(tmp_path: Path) -> None:
+def test_a_run_into_a_folder_whose_name_is_not_utf8_writes_its_table(tmp_path: Path, warm_pool: Any) -> None:
     """Python reads the folder name's byte 0xff as '\\udcff', which the table's UTF-8 writer refused:
     the run died at its first row ("simulate: 'utf-8' codec can't encode character '\\udcff'") and its
     table was lost."""
     out = Path(os.fsdecode(bytes(tmp_path) + b"/bad\xffdir"))
     result = simulate(SimConfig(scenario=str(ROOT / "assets/scenarios/ledge.toml"), battles=1, workers=1,
-                                max_rounds=3, only_seeds=[5], out_dir=str(out)), progress=False)
+                                max_rounds=3, only_seeds=[5], out_dir=str(out)), progress=False,
+                      executor=warm_pool)  # conftest's warm worker: the table is what is tested
     assert result.done == 1 and result.write_errors == []
     [row] = csv.DictReader((out / "battles.csv").open(encoding="utf-8"))
     assert row["replay"] == f"{tmp_path}/bad\\udcffdir/replays/variant-0/seed-5.json"

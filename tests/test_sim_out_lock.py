@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LEDGE = str(ROOT / "assets/scenarios/ledge.toml")
 
 
-def test_a_run_into_a_folder_another_run_holds_is_refused_and_removes_nothing(tmp_path: Path) -> None:
+def test_a_run_into_a_folder_another_run_holds_is_refused_and_removes_nothing(tmp_path: Path,
+                                                                             warm_pool: Any) -> None:
     """The second run removed the replays the first had written so far (the first still listed all
     of them), and whichever ended last left its table beside the other's replays."""
     out = tmp_path / "out"
@@ -35,7 +37,8 @@ def test_a_run_into_a_folder_another_run_holds_is_refused_and_removes_nothing(tm
     finally:
         os.close(fd)
     result = simulate(SimConfig(scenario=LEDGE, battles=1, workers=1, max_rounds=2, only_seeds=[5], out_dir=str(out)),
-                      progress=False)  # once it has ended, the folder is free (and the earlier replay goes)
+                      progress=False, executor=warm_pool)
+    # once it has ended, the folder is free (and the earlier replay goes); conftest's warm worker plays it
     assert result.done == 1 and not mine.exists() and (out / "replays/variant-0/seed-5.json").is_file()
     fd = os.open(out, os.O_RDONLY)
     try:

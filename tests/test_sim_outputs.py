@@ -7,6 +7,9 @@
 * Files of an earlier run (an old ``paired.png`` beside a ``summary.json`` with no paired figures,
   old ``replays/``) used to stay and contradict the new run: the project's own output names this run
   does not write are removed, and nothing else.
+
+The runs here test what the parent writes, so they play on conftest's one warm pool worker
+(``warm_pool``) instead of spawning a pool each.
 """
 
 from __future__ import annotations
@@ -80,7 +83,8 @@ def test_an_empty_replays_folder_goes_with_its_files(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_run_leaves_only_its_own_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_run_leaves_only_its_own_outputs(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                           warm_pool: Any) -> None:
     _earlier_run(tmp_path)
     assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3", "--out", str(tmp_path),
                  "--no-progress"]) == 0
@@ -91,7 +95,7 @@ def test_a_run_leaves_only_its_own_outputs(tmp_path: Path, capsys: pytest.Captur
 
 @pytest.mark.slow
 def test_a_write_that_fails_after_the_battles_still_prints_the_table(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     (tmp_path / "summary.json").write_text('{"from": "an earlier run"}', encoding="utf-8")
 
     def full(path: Path, data: bytes) -> Any:
@@ -109,7 +113,7 @@ def test_a_write_that_fails_after_the_battles_still_prints_the_table(
 
 
 @pytest.mark.slow
-def test_every_output_replaces_a_symlink_in_out_and_never_writes_through_it(tmp_path: Path) -> None:
+def test_every_output_replaces_a_symlink_in_out_and_never_writes_through_it(tmp_path: Path, warm_pool: Any) -> None:
     """A ``winrate.png`` (or any output) that is a link to a file elsewhere used to have its target
     overwritten, and a ``replays`` link had the replays written into wherever it led: each output
     now replaces its link (written beside it and renamed), and the replays go into a real folder."""
@@ -140,7 +144,7 @@ def test_a_replays_variant_link_is_removed_not_followed(tmp_path: Path) -> None:
 
 
 def test_the_rounds_plot_says_where_battles_stopped_at_the_cap_are_drawn(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A battle cut at ``--max-rounds`` is a draw drawn at the cap: the axis must say so, or a pile
     at the cap reads as battles that ended there."""
     from matplotlib.axes import Axes
@@ -160,7 +164,7 @@ def test_the_rounds_plot_says_where_battles_stopped_at_the_cap_are_drawn(
 
 @pytest.mark.parametrize("team", ["$\\frac{$", "a$b", "$x^$"])
 def test_a_team_name_with_dollars_is_drawn_as_written(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], team: str) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], team: str, warm_pool: Any) -> None:
     """matplotlib reads ``$...$`` as a formula: a team named ``$\\frac{$`` raised a ParseSyntaxException
     deep inside the drawing, and the run printed that alone (exit 2), with no table and no summary."""
     text = Path(KEEP).read_text(encoding="utf-8").replace("[teams.keep]", f"[teams.{_toml(team)}]")
@@ -182,7 +186,7 @@ def _toml(name: str) -> str:
 
 
 def test_a_plot_that_fails_to_draw_keeps_the_table_and_the_summary(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A drawing error is not a refused command: the run printed the error alone with exit 2, as if no
     battle had run, and wrote no summary. It is reported under the table, as a write that fails is."""
     def broken(*args: Any, **kwargs: Any) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from pathlib import Path
+from typing import Any
 
 import matplotlib.figure
 import matplotlib.image
@@ -28,10 +29,11 @@ def scenario(tmp_path: Path, teams: int) -> str:
     return str(path)
 
 
-def test_team_panels_wrap_into_rows(tmp_path: Path) -> None:
+def test_team_panels_wrap_into_rows(tmp_path: Path, warm_pool: Any) -> None:
     teams = PANELS_A_ROW + 2  # two rows: a full one and one of two panels
     result = simulate(SimConfig(scenario(tmp_path, teams), battles=1, workers=1, max_rounds=2,
-                                out_dir=str(tmp_path / "out")), progress=False)
+                                out_dir=str(tmp_path / "out")), progress=False,
+                      executor=warm_pool)  # conftest's warm worker: the plot is what is tested
     assert result.done == 1 and result.failed == 0
     height, width = matplotlib.image.imread(tmp_path / "out" / "winrate.png").shape[:2]
     assert width == 100 * 5.5 * PANELS_A_ROW and height == 100 * 4.2 * 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,8 +25,8 @@ def record_pid(battle, ids, seed):
 
 
 @pytest.mark.slow
-def test_a_run_that_recycles_every_two_chunks_finishes_every_battle(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_that_recycles_every_two_chunks_finishes_every_battle(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   warm_pool: Any) -> None:
     (tmp_path / "sim_pid_hook.py").write_text(HOOK, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
@@ -38,8 +39,9 @@ def test_a_run_that_recycles_every_two_chunks_finishes_every_battle(tmp_path: Pa
     seen = pids.read_text().split()
     assert len(seen) == 12
     assert len(set(seen)) == 3          # 4 battles per worker, then a fresh pool: three workers in turn
+    # the same run never recycled: conftest's warm worker (a pool it is handed is never recycled)
     again = simulate(SimConfig(scenario=KEEP, battles=12, seed=7, workers=1, chunk_size=2, recycle=0, max_rounds=4,
-                               out_dir=None), progress=False)
+                               out_dir=None), progress=False, executor=warm_pool)
     assert again.table() == result.table()   # recycling changes no digit
 
 

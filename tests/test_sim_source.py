@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -111,12 +112,14 @@ def test_a_swept_script_is_carried_to_the_workers_too(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_recycling_pool_plays_the_file_as_it_was_when_the_run_began(tmp_path: Path) -> None:
+def test_a_recycling_pool_plays_the_file_as_it_was_when_the_run_began(tmp_path: Path, warm_pool: Any) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
     second.mkdir()
+    # the table the edited run must equal: the same seeds played on the unedited files, on conftest's
+    # warm worker (a pool's workers and recycling change no digit of a table: test_simulate)
     clean = simulate(SimConfig(scenario=str(_folder(first)), battles=3, seed=5, workers=1, chunk_size=1, recycle=1,
-                               max_rounds=5, out_dir=None), progress=False)
+                               max_rounds=5, out_dir=None), progress=False, executor=warm_pool)
     edited_path = _folder(second)
     edits: list[Path] = []
 

@@ -1,7 +1,9 @@
 """The simulation runner: reproducible tables, shared seeds, failures counted, streaming CSV, Dask == pool.
 
 A tiny 2-against-2 scenario keeps every battle to a few milliseconds; the slow parts are process
-start-ups (spawn pools, a Dask LocalCluster), so each test starts as few as it can.
+start-ups (spawn pools, a Dask LocalCluster), so each test starts as few as it can: the tests of what
+a run writes and prints play on the one warm worker of conftest's ``warm_pool``, and only the tests of
+the pools themselves (seeds shared across worker counts, a dying worker, Ctrl+C) start their own.
 """
 
 from __future__ import annotations
@@ -115,12 +117,13 @@ def _rows(path: Path) -> list[dict[str, str]]:
 
 
 @pytest.mark.slow
-def test_same_master_seed_same_table_and_variants_share_seeds(scenario: str, tmp_path: Path) -> None:
+def test_same_master_seed_same_table_and_variants_share_seeds(scenario: str, tmp_path: Path,
+                                                               warm_pool: Any) -> None:
     sets = [("creatures.r1.health", [4, 12])]
     first = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=2, out_dir=str(tmp_path / "a")),
                      progress=False)
-    again = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=1, chunk_size=5, recycle=5,
-                               out_dir=str(tmp_path / "b")), progress=False)  # a fresh worker per chunk
+    again = simulate(SimConfig(scenario, battles=12, seed=7, sets=sets, workers=1, chunk_size=5, recycle=10,
+                               out_dir=str(tmp_path / "b")), progress=False)  # a fresh worker every 2 chunks
     assert first.done == 24 and first.failed == 0 and not first.interrupted
     assert first.summaries() == again.summaries()  # worker count, chunking and recycling change nothing
     assert first.table() == again.table()
@@ -135,7 +138,8 @@ def test_same_master_seed_same_table_and_variants_share_seeds(scenario: str, tmp
     assert all(r["winner"] in ("red", "blue", "draw") and int(r["rounds"]) > 0 for r in rows)
     assert (tmp_path / "a" / "winrate.png").stat().st_size > 1000
     assert (tmp_path / "a" / "rounds.png").stat().st_size > 1000
-    other = simulate(SimConfig(scenario, battles=12, seed=8, workers=1, out_dir=None), progress=False)
+    other = simulate(SimConfig(scenario, battles=12, seed=8, workers=1, out_dir=None), progress=False,
+                     executor=warm_pool)  # another seed: what the pool is does not matter here
     assert other.summaries()[0]["mean_rounds"] != first.summaries()[0]["mean_rounds"] or \
         other.summaries()[0]["teams"] != first.summaries()[0]["teams"]
 
@@ -311,7 +315,7 @@ def test_bad_scenario_override_fails_before_any_battle(scenario: str) -> None:
 
 
 @pytest.mark.slow
-def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_path: Path,
+def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_path: Path, warm_pool: Any,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     from game.sim.cli import main
 
@@ -327,7 +331,7 @@ def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_pat
     assert main([scenario, "--battles", "2", "--set", "creatures.zz.health=1", "--out", str(tmp_path)]) == 2
 
 
-def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_path: Path,
+def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_path: Path, warm_pool: Any,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """A designer who sweeps a power the scenario's creatures lack would read the equal rows as "it
     does not matter": the report says the sweep changes nothing instead."""
@@ -340,7 +344,8 @@ def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_p
     assert "warning" not in capsys.readouterr().out
 
 
-def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: str, tmp_path: Path) -> None:
+def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: str, tmp_path: Path,
+                                                                      warm_pool: Any) -> None:
     """battles.csv is replaced only once a run ends: one that fails on the way keeps the last run's
     table whole, and a summary that could not be written is refused before any battle, naming --out
     and the file (a write that fails after the battles: tests/test_sim_outputs.py)."""
@@ -355,16 +360,16 @@ def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: 
 
     config = SimConfig(scenario=scenario, battles=4, seed=9, workers=1, out_dir=str(tmp_path))
     with pytest.raises(RuntimeError, match="fell over"):
-        simulate(config, on_row=boom)
+        simulate(config, on_row=boom, executor=warm_pool)
     assert (tmp_path / "battles.csv").read_text(encoding="utf-8") == before
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
     (tmp_path / "summary.json").unlink()
     (tmp_path / "summary.json").mkdir()  # in the way of this run's summary
     with pytest.raises(ValueError, match=r"--out '.*': '.*summary\.json' is a directory"):
-        simulate(config, on_row=boom)  # refused before the first battle: boom is never called
+        simulate(config, on_row=boom, executor=warm_pool)  # refused before the first battle: boom is never called
 
 
-def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: Path,
+def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: Path, warm_pool: Any,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     from game.sim.cli import main
 
@@ -375,13 +380,13 @@ def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: 
     assert status == 1 and "replay of variant 0 seed 3 FAILED: not written:" in out, out
 
 
-def test_the_table_is_readable_by_others_and_a_killed_runs_temporary_is_cleared(scenario: str,
-                                                                                tmp_path: Path) -> None:
+def test_the_table_is_readable_by_others_and_a_killed_runs_temporary_is_cleared(scenario: str, tmp_path: Path,
+                                                                                warm_pool: Any) -> None:
     import stat
 
     left = tmp_path / ".battles.csv.999999999.deadbeef.tmp"  # a killed run's (no process has that pid)
     left.write_text("a killed run's rows")
     config = SimConfig(scenario=scenario, battles=2, workers=1, out_dir=str(tmp_path))
-    simulate(config, progress=False)
+    simulate(config, progress=False, executor=warm_pool)
     assert stat.S_IMODE((tmp_path / "battles.csv").stat().st_mode) == 0o644
     assert not left.exists()
