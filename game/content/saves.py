@@ -302,7 +302,7 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
             except Exception as err:
                 mismatch = f"command #{i} ({command[0]}) failed on replay: {type(err).__name__}: {err}"
                 break
-            if len(battle.events) > recorded:  # (nothing after can match: the file bounds the work)
+            if len(battle.state.events) > recorded:  # (the log itself: `events` copies it, once a command)
                 left = len(commands) + document["build_commands"] - i - 1
                 mismatch = (f"the file has {recorded} events, the replay gives more by command #{i} ({command[0]}); "
                             f"its {left} commands after it were not played")
