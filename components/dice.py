@@ -50,6 +50,8 @@ class Dice:
 
         At most :data:`MAX_DICE` dice of 1..:data:`MAX_SIDES` sides, and a bonus (or a flat number)
         within +-:data:`MAX_BONUS`: past these a roll only costs time or overflows what reads it.
+        ``"0d0"`` (``"0d0+3"``) is no dice, the flat number, as ``Dice(0, 0)`` is by hand: the range is
+        :meth:`range_problem`'s, one for a file and for Python.
 
         Raises:
             ValueError: not dice notation, or a number out of its range; the message says which.

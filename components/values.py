@@ -20,11 +20,20 @@ _SHOWN_CHARS = 60
 MAX_SEED = 2**63 - 1
 
 
+def clipped(text: str, most: int, quoted: bool = False) -> str:
+    """``text`` for an error line (``quoted``: as Python writes it), cut to its first ``most``
+    characters and how long it was: a key, a flag, a path or a value a person typed or a stranger's
+    file holds may be a megabyte, and a refusal that echoed it whole printed a megabyte to the
+    terminal. The one spelling of a cut every message uses."""
+    if len(text) <= most:
+        return repr(text) if quoted else text
+    head = text[:most]
+    return f"{head!r}... ({len(text):,} characters)" if quoted else f"{head}... ({len(text):,} characters)"
+
+
 def shown_text(text: str, most: int = 80) -> str:
-    """``text`` quoted for an error line, cut to ``most`` characters with how long it was: a key,
-    a flag or a path a person typed or a stranger's file holds may be a megabyte, and a refusal
-    that echoed it whole printed a megabyte to the terminal."""
-    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text):,} characters)"
+    """``text`` quoted for an error line, cut to ``most`` characters with how long it was (:func:`clipped`)."""
+    return clipped(text, most, quoted=True)
 
 
 def shown(value: object) -> str:

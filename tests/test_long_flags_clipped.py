@@ -6,12 +6,15 @@ megabyte twice over."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
 from game.content.scenario import ScenarioError, load_scenario
 from game.play import cli
+from game.sim.cli import parse_set
+from game.sim.flags import FlagError, check_out_dir, check_scheduler, seconds
 from game.sim.runner import load_hook
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,4 +54,20 @@ def test_a_hook_of_a_megabyte_is_clipped() -> None:
     said = r"--hook 'kkk+'\.\.\. \(1,000,002 characters\): cannot import module"
     with pytest.raises(ValueError, match=said) as caught:
         load_hook("k" * 1_000_000 + ":f")
+    assert len(str(caught.value)) < 1_000
+
+
+@pytest.mark.parametrize("check", [
+    lambda: parse_set(LONG),
+    lambda: check_out_dir("--out", LEDGE + "/" * 100_000),
+    lambda: check_scheduler(LONG),
+    lambda: seconds(1, 10)(LONG),
+], ids=["set", "out", "scheduler", "seconds"])
+def test_a_flags_own_check_clips_what_it_quotes(check) -> None:
+    """Each check clips the value it quotes, not only the command line's ``one_line`` around it:
+    a program that asks these checks itself gets a line, not a megabyte (the cases above pass
+    through ``one_line``, which would clip them even if the checks did not)."""
+    with pytest.raises((FlagError, argparse.ArgumentTypeError), match=r"'[^']{80}'\.\.\. \(10\d,\d{3} characters\)") \
+            as caught:
+        check()
     assert len(str(caught.value)) < 1_000

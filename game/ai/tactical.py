@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from components.forecasts import FallOdds, MoveForecast, Threat
+from components.forecasts import MoveForecast, Threat
 from game.ai.tactical_squares import approach_field, shortlist, ways_round
 from game.ai.tactical_turn import DEFAULT, Choice, Command, Decision, Turn, Weights, Why, exposure, longest_reach
 from game.ai.tactical_uses import heal_on_the_way, uses_from, uses_from_each
@@ -102,12 +102,7 @@ def _fall_cost(turn: Turn, move: MoveForecast | None) -> tuple[float, float]:
             fall = fall_odds(z - float(terrain.ground[stop]), bool(terrain.soft[stop]), turn.rules)
     if fall is None:
         return 0.0, 0.0
-    return fall.damage.mean, _downs(turn, fall)
-
-
-def _downs(turn: Turn, fall: FallOdds) -> float:
-    """The chance that the fall downs it: the fall's forecast of damage at least the Health it has."""
-    return fall.damage.at_least(max(turn.glance[turn.me].health, 1))
+    return fall.damage.mean, fall.damage.at_least(max(turn.glance[turn.me].health, 1))
 
 
 def _taken(turn: Turn, threat: Threat, downs: dict[int, float]) -> float:
@@ -160,19 +155,17 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
 
     Each is scored as what the action is worth now, minus the damage it expects to take where it
     ends (less the blows of enemies the action would down first), minus a fall, plus the blow it
-    could strike from there next turn (a hit-and-run that ends out of reach gives that up). After a
-    walk whose fall may down it (the move's forecast of the fall, against its Health) nothing more is
-    ordered: the fall settles before the next order, which the turn refuses a downed creature.
+    could strike from there next turn (a hit-and-run that ends out of reach gives that up). A blow
+    after a walk whose fall may down it is still ordered, worth the chance it stands: the fall settles
+    first, and the turn refuses a downed creature's order, which costs nothing it could have done; an
+    order given up for any chance at all lost a sure blow to a 1-in-36 fall (iron won 69 of 100 gauntlet
+    battles against greedy that way, 84 of 100 this way).
     """
     w, end = turn.weights, threat.square
     walks = move if jump is None else jump
     # (no fall to cost, on most squares, with no call: ``_fall_cost``'s answer then)
     fall, fall_downs = _fall_cost(turn, walks) if turn.flight_ends or walks is not None and walks.fall is not None \
         else (0.0, 0.0)
-    # a walk whose fall may down it gives no order after it: the turn would refuse what a downed creature
-    # was told to do (the fall settles before its next order), so only the walk, or a use before it, is planned
-    # (a jump that may down it is not walked on from: see ``_walks_on``)
-    gamble = fall_downs > 0 and walks is not None and walks.fall is not None
     z = turn.z[turn.me] if move is None or move.z is None else move.z
     base = -w.fall * fall - w.fall_down * fall_downs + _next_turn(turn, threat, z, field)
     # what it takes there with no blow of its own downing anyone first: asked once, since an option
@@ -201,10 +194,10 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         return f"moves to {move.square}{'' if via is None else f' by way of {via}'}: {words}"
 
     found = [_Option(base + closer - caution * taken, moving, ending)]
-    there = uses_from(turn, end) if not gamble and (jump is not None or _lands(turn, move)) else []
+    there = uses_from(turn, end) if jump is not None or _lands(turn, move) else []
     if there:
         best = there[0]
-        standing = 1.0 - fall_downs  # the blow needs it on its feet after the fall
+        standing = 1.0 - fall_downs  # the blow needs it on its feet after the fall (else refused, at no cost)
         score = base + standing * best.score - caution * (_taken(turn, threat, dict(best.downs)) if best.downs
                                                           else taken)
         found.append(_Option(score, (*moving, best.command), _joined(ending, best.why)))
@@ -223,8 +216,7 @@ def _lands(turn: Turn, move: MoveForecast | None) -> bool:
 
 
 def _walks_on(turn: Turn, moves: list[MoveForecast | None]) -> list[tuple[tuple[MoveForecast, MoveForecast], Threat]]:
-    """For each move whose walk jumps down short of its goal and lands this round, with no chance that
-    the fall downs it (the turn would refuse a downed creature's walk on), the rest of the
+    """For each move whose walk jumps down short of its goal and lands this round, the rest of the
     way from where it lands (the battle's forecast of the same move queued again, ``after=``) when
     that reaches the goal dry, with the threat there.
 
@@ -232,7 +224,7 @@ def _walks_on(turn: Turn, moves: list[MoveForecast | None]) -> list[tuple[tuple[
     battle's move stops where it lands, and one more order takes it the rest of the way."""
     battle, me = turn.battle, turn.me
     jumps = [m for m in moves if m is not None and m.fall is not None and m.stops_at not in (None, m.square)
-             and battle.queued_fall(me, [m.square]) is None and not _downs(turn, m.fall)]
+             and battle.queued_fall(me, [m.square]) is None]
     pairs = []
     for jump in jumps:
         [on] = battle.forecast_moves_to(me, [jump.square], cover=False, after=jump.square, way=False)

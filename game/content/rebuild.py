@@ -3,7 +3,7 @@
 What a save's load, the window's rewind and its replay viewer each start from before they play the
 recorded commands (:meth:`game.battle.facade.Battle.follow`), and what a simulation's battles are
 given their sweep's table by: one place, so the three cannot come to disagree on how a saved battle
-is made again.
+is made again, nor on where its replay goes past what the file recorded (:func:`past_the_file`).
 """
 
 from __future__ import annotations
@@ -48,3 +48,11 @@ def rebuilt(scenario: Scenario, seed: int, powers: Mapping[str, Power] | None = 
         battle.close()
         raise
     return battle
+
+
+def past_the_file(battle: Battle, recorded: int | None) -> bool:
+    """Whether a replayed battle has given more events than its file recorded (``recorded``; None:
+    no bound): nothing after could match the file, so a replay, a save's check and the window's
+    timeline all stop at that command (a file of millions of ticks past its battle's end played
+    them all). Asked after every command, so it counts the log itself: ``Battle.events`` is a copy."""
+    return recorded is not None and len(battle.state.events) > recorded

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from components.values import SEEDS, Bound, shown
+from components.values import SEEDS, Bound, clipped, shown
 from game.battle.facade import Battle
 from game.content.files import MEGABYTE, SCENARIO_BYTES, UnreadableFile, read_text, too_long_number
 from game.content.recorded import RecordedFiles
@@ -310,13 +310,7 @@ def first_difference(saved: list[dict[str, Any]], replayed: list[dict[str, Any]]
     a stranger wrote (a 4 MB value in one event was printed whole to the terminal)."""
     for i, (a, b) in enumerate(zip(saved, replayed)):
         if a != b:
-            return f"{what} #{i} differs: the file has {_clipped(a)}, the replay gives {_clipped(b)}"
+            return f"{what} #{i} differs: the file has {clipped(str(a), 300)}, the replay gives {clipped(str(b), 300)}"
     if len(saved) != len(replayed):
         return f"the file has {len(saved)} {what}s, the replay gives {len(replayed)}"
     return None
-
-
-def _clipped(value: object, most: int = 300) -> str:
-    """``value`` as Python writes it, cut to ``most`` characters with how long it was."""
-    text = str(value)
-    return text if len(text) <= most else f"{text[:most]}... ({len(text):,} characters)"

@@ -54,7 +54,7 @@ from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
-from game.content.rebuild import BuildMismatch, rebuilt
+from game.content.rebuild import BuildMismatch, past_the_file, rebuilt
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_script_overrides
 from game.content.save_format import (
@@ -302,7 +302,7 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
             except Exception as err:
                 mismatch = f"command #{i} ({command[0]}) failed on replay: {type(err).__name__}: {err}"
                 break
-            if len(battle.events) > recorded:  # (nothing after can match: the file bounds the work)
+            if past_the_file(battle, recorded):
                 left = len(commands) + document["build_commands"] - i - 1
                 mismatch = (f"the file has {recorded} events, the replay gives more by command #{i} ({command[0]}); "
                             f"its {left} commands after it were not played")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from components.events import RoundStarted, TurnStarted
-from game.content.rebuild import rebuilt
+from game.content.rebuild import past_the_file, rebuilt
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +105,7 @@ class Timeline:
             for index, command in enumerate(self.commands, start=1):
                 battle.follow([command], first=self.first_entry + index - 1, signatures=self.signatures)
                 self.stops.append(Stop(index, len(battle.state.events)))
-                if most_events is not None and len(battle.state.events) > most_events:
+                if past_the_file(battle, most_events):
                     del self.commands[index:]
                     break
             self.final_events = list(battle.state.events)

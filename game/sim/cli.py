@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from components.values import shown_text
 from game import ai
 from game.content.scenario_overrides import LEGEND, key_parts
 from game.content.toml_values import nesting, parse_value, split_values, toml_value
@@ -31,7 +32,6 @@ from game.sim.flags import (
     one_line,
     policy_spec,
     seconds,
-    shown_flag,
     whole,
 )
 from game.sim.outputs import check_outputs
@@ -63,21 +63,21 @@ def parse_set(text: str) -> tuple[str, list[Any]]:
     key, sep, values = _key_and_values(text)
     parts = [v.strip() for v in split_values(values)]
     if not sep or not key.strip() or not all(parts):
-        raise argparse.ArgumentTypeError(f"{shown_flag(text)}: expected KEY=V1,V2,... with no empty value, "
+        raise argparse.ArgumentTypeError(f"{shown_text(text)}: expected KEY=V1,V2,... with no empty value, "
                                          f"like creatures.ogre.health=20,30")
     deep = next(((i, depth) for i, depth in enumerate(map(nesting, parts)) if depth > MAX_NESTING), None)
     if deep is not None:  # before parsing: tomllib (and all that walks a value) recurses once per level
         raise argparse.ArgumentTypeError(
-            f"{shown_flag(key.strip())}: value {deep[0] + 1} nests arrays or tables {deep[1]} deep, too deeply to be a "
+            f"{shown_text(key.strip())}: value {deep[0] + 1} nests arrays or tables {deep[1]} deep, too deeply to be a "
             f"scenario's value (at most {MAX_NESTING}; a scenario's values nest one or two)")
     parsed = [parse_value(v) for v in parts]
     spelled = [toml_value(v) for v in parsed]  # (4, +4 and 0x4 are one value: compared as read)
     twice = sorted({v for v in spelled if spelled.count(v) > 1})
     if twice:
-        raise argparse.ArgumentTypeError(f"{shown_flag(text)}: a value is given twice ({twice[0]}; each variant once)")
+        raise argparse.ArgumentTypeError(f"{shown_text(text)}: a value is given twice ({twice[0]}; each variant once)")
     inert = inert_key(key.strip())
     if inert:
-        raise argparse.ArgumentTypeError(f"{shown_flag(text)}: sweeping {key.strip()} changes nothing in a "
+        raise argparse.ArgumentTypeError(f"{shown_text(text)}: sweeping {key.strip()} changes nothing in a "
                                          f"simulation's battles ({inert})")
     return key.strip(), parsed
 
@@ -167,7 +167,7 @@ def check_args(args: argparse.Namespace) -> None:
     keys = [key for key, _ in args.sets]
     repeated = sorted({key for key in keys if keys.count(key) > 1})
     if repeated:
-        raise FlagError(f"--set {shown_flag(repeated[0])}: given twice (put every value in one --set KEY=V1,V2)")
+        raise FlagError(f"--set {shown_text(repeated[0])}: given twice (put every value in one --set KEY=V1,V2)")
     variants = math.prod(len(values) for _, values in args.sets)
     if variants > MAX_VARIANTS:
         raise FlagError(f"--set: {variants:,} variants, expected at most {MAX_VARIANTS:,}")
@@ -179,7 +179,7 @@ def check_args(args: argparse.Namespace) -> None:
         raise FlagError(f"--battles {args.battles:,} x {variants:,} variants: expected at most {MAX_BATTLES:,} "
                         f"battles in all (run several, with another --seed)")
     if args.scheduler is not None and args.engine != "dask":
-        raise FlagError(f"--scheduler {shown_flag(args.scheduler)}: needs --engine dask")
+        raise FlagError(f"--scheduler {shown_text(args.scheduler)}: needs --engine dask")
     load_hook(args.hook)  # raises a one-line ValueError naming --hook
     if args.scheduler is not None:
         check_scheduler(args.scheduler)

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NoReturn
 from urllib.parse import urlsplit
 
-from components.values import MAX_SEED, escaped, shown_text
+from components.values import MAX_SEED, clipped, escaped, shown_text
 
 #: How long ``--scheduler`` may take to answer a TCP connect before the command gives up.
 CONNECT_SECONDS = 5.0
@@ -58,7 +58,7 @@ def one_line(text: object) -> str:
         line = f"{source}: {len(problems)} problems: " + "; ".join(" ".join(str(p).split()) for p in problems)
     else:
         line = " ".join(str(text).split())
-    return escaped(_LONG_WORD_RE.sub(lambda m: f"{m[0][:80]}... ({len(m[0]):,} characters)", line))
+    return escaped(_LONG_WORD_RE.sub(lambda m: clipped(m[0], 80), line))
 
 
 def decimal(text: str) -> int | None:
@@ -75,7 +75,7 @@ def whole(low: int, high: int, what: str = "a whole number") -> Callable[[str], 
     def check(text: str) -> int:
         value = decimal(text)
         if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected {what} from {low:,} to {high:,}, got {shown_flag(text)}")
+            raise argparse.ArgumentTypeError(f"expected {what} from {low:,} to {high:,}, got {shown_text(text)}")
         return value
 
     check.__name__ = what
@@ -91,7 +91,7 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
         except ValueError:
             value = math.nan
         if not math.isfinite(value) or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected seconds from {low:g} to {high:g}, got {shown_flag(text)}")
+            raise argparse.ArgumentTypeError(f"expected seconds from {low:g} to {high:g}, got {shown_text(text)}")
         return value
 
     check.__name__ = "seconds"
@@ -99,11 +99,6 @@ def seconds(low: float, high: float) -> Callable[[str], float]:
 
 
 SEED = whole(0, MAX_SEED, "a seed")
-
-
-def shown_flag(text: str, most: int = 80) -> str:
-    """A flag's value for an error line, cut short when it is long."""
-    return shown_text(text, most)
 
 
 def check_out_dir(flag: str, text: str) -> Path:
@@ -118,25 +113,25 @@ def check_out_dir(flag: str, text: str) -> Path:
             nothing can be created.
     """
     if not text.strip():
-        raise FlagError(f"{flag} {shown_flag(text)}: expected a directory to write into, got an empty name")
+        raise FlagError(f"{flag} {shown_text(text)}: expected a directory to write into, got an empty name")
     path = Path(text).expanduser()
     try:
         if path.is_symlink() and not path.exists():
-            raise FlagError(f"{flag} {shown_flag(text)}: expected a directory, but it is a link to nothing")
+            raise FlagError(f"{flag} {shown_text(text)}: expected a directory, but it is a link to nothing")
         if path.exists() and not path.is_dir():
             kind = "file" if path.is_file() else "device or special file"
-            raise FlagError(f"{flag} {shown_flag(text)}: expected a directory, but it is an existing {kind}")
+            raise FlagError(f"{flag} {shown_text(text)}: expected a directory, but it is an existing {kind}")
         ancestor = path
         while not ancestor.exists():
             ancestor = ancestor.parent
     except OSError as err:  # a name too long for the file system, say
-        raise FlagError(f"{flag} {shown_flag(text)}: cannot be used ({err.strerror or err})") from None
+        raise FlagError(f"{flag} {shown_text(text)}: cannot be used ({err.strerror or err})") from None
     if not ancestor.is_dir():
-        raise FlagError(f"{flag} {shown_flag(text)}: cannot be created, {str(ancestor)!r} is not a directory")
+        raise FlagError(f"{flag} {shown_text(text)}: cannot be created, {str(ancestor)!r} is not a directory")
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".write-check-", dir=ancestor))
     except OSError as err:
-        raise FlagError(f"{flag} {shown_flag(text)}: cannot write in {str(ancestor)!r} "
+        raise FlagError(f"{flag} {shown_text(text)}: cannot write in {str(ancestor)!r} "
                         f"({err.strerror or err})") from None
     return path
 
@@ -157,14 +152,14 @@ def check_scheduler(text: str, timeout: float = CONNECT_SECONDS) -> str:
     except ValueError:
         host, port = None, None
     if parsed.scheme not in ("tcp", "tls") or not host or port is None:
-        raise FlagError(f"--scheduler {shown_flag(text)}: expected a Dask scheduler address like tcp://HOST:8786")
+        raise FlagError(f"--scheduler {shown_text(text)}: expected a Dask scheduler address like tcp://HOST:8786")
     try:
         with socket.create_connection((host, port), timeout=timeout) as conn:
             if parsed.scheme == "tcp" and not conn.recv(1):
                 raise ConnectionResetError("closed without a word")
     except OSError as err:
         reason = "timed out" if isinstance(err, TimeoutError) else (err.strerror or str(err))
-        raise FlagError(f"--scheduler {shown_flag(text)}: no Dask scheduler answered within {timeout:g} s "
+        raise FlagError(f"--scheduler {shown_text(text)}: no Dask scheduler answered within {timeout:g} s "
                         f"({one_line(reason)})") from None
     return text
 
@@ -175,7 +170,7 @@ def policy_spec(text: str) -> str:
 
     if len(text) > 1_000:  # some teams each: a longer one is a mistake, and is not echoed whole
         raise argparse.ArgumentTypeError(f"expected TEAM=POLICY,... of at most 1,000 characters, got "
-                                         f"{shown_flag(text)}")
+                                         f"{shown_text(text)}")
     try:
         parse_policies(text)
     except ValueError as err:

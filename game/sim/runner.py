@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from components.events import CommandRefused
-from components.values import shown_text
+from components.values import clipped, shown_text
 from game import ai
 from game.battle.errors import IllegalCommand
 from game.battle.log import describe
@@ -75,8 +75,8 @@ def load_hook(spec: str | None) -> Callable[..., Any] | None:
     try:
         loaded = importlib.import_module(module)
     except Exception as err:  # a missing module, or one that fails on import: either way unusable
-        why = str(err) if len(str(err)) <= 200 else f"{str(err)[:200]}..."
-        raise ValueError(f"{said}: cannot import module {shown_text(module)} ({type(err).__name__}: {why})") from None
+        raise ValueError(f"{said}: cannot import module {shown_text(module)} "
+                         f"({type(err).__name__}: {clipped(str(err), 200)})") from None
     function = getattr(loaded, name, None)
     if function is None:
         raise ValueError(f"{said}: module {shown_text(module)} has no {shown_text(name)}")
