@@ -72,11 +72,11 @@ class Dice:
         dice = cls(int(count_text) if count_text else 1, int(sides_text), bonus)
         problem = dice.range_problem()
         if problem is not None:
-            raise ValueError(f"dice {shown(text)}: {problem}")
+            raise ValueError(f"dice {shown(text)}: need {problem}")
         return dice
 
     def range_problem(self) -> str | None:
-        """Why these dice are past what :meth:`parse` takes, or None when they are within it.
+        """The range these dice are past (what :meth:`parse` takes, in words), or None within it.
 
         A ``Dice`` built by hand in Python never passes through :meth:`parse`; the battle asks this of
         a hand-made power's dice, so a file and a developer's code are held to one range: whole numbers,
@@ -88,7 +88,7 @@ class Dice:
         if whole and 0 <= count <= MAX_DICE and (1 <= sides <= MAX_SIDES or count == sides == 0) \
                 and -MAX_BONUS <= bonus <= MAX_BONUS:
             return None
-        return f"need at most {MAX_DICE} dice of 1..{MAX_SIDES} sides and a bonus within ±{MAX_BONUS}"
+        return f"at most {MAX_DICE} dice of 1..{MAX_SIDES} sides and a bonus within ±{MAX_BONUS}"
 
     def roll(self, rng: random.Random) -> int:
         """Roll with ``rng`` (the battle's generator, so a seed replays every roll); never below 0."""

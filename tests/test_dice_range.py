@@ -45,5 +45,5 @@ def test_a_hand_made_power_takes_the_dice_a_file_may_hold(count: int, sides: int
 
 @pytest.mark.parametrize("dice", [Dice(1.5, 6), Dice(True, 6), Dice(1, 6, "2")])  # type: ignore[arg-type]
 def test_dice_of_other_than_whole_numbers_are_out_of_range(dice: Dice) -> None:
-    assert dice.range_problem() == (f"need at most {MAX_DICE} dice of 1..{MAX_SIDES} sides and a bonus "
+    assert dice.range_problem() == (f"at most {MAX_DICE} dice of 1..{MAX_SIDES} sides and a bonus "
                                     f"within ±{MAX_BONUS}")

@@ -93,7 +93,7 @@ def _dice(value: object) -> str | None:
         return f"expected None or {_DICE}, got {shown(value)}"
     problem = value.range_problem()
     if problem is not None:
-        return f"expected {problem.removeprefix('need ')}, got {value!r}"
+        return f"expected {problem}, got {value!r}"
     if rolls_nothing(value):  # (a roll counts at least 0: as a file's "1d4-9" is refused, these would always be 0)
         return f"expected dice that can roll more than 0, or Dice(0, 0) for none, got {value!r}"
     return None
