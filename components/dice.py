@@ -83,10 +83,10 @@ class Dice:
         at most :data:`MAX_DICE` dice of 1..:data:`MAX_SIDES` sides (``Dice(0, 0, n)`` is the flat
         number ``n``), and a bonus within +-:data:`MAX_BONUS`.
         """
-        count, sides, bonus = self.count, self.sides, self.bonus
-        whole = all(isinstance(n, int) and not isinstance(n, bool) for n in (count, sides, bonus))
-        if whole and 0 <= count <= MAX_DICE and (1 <= sides <= MAX_SIDES or count == sides == 0) \
-                and -MAX_BONUS <= bonus <= MAX_BONUS:
+        count, sides, bonus = self.count, self.sides, self.bonus  # (type() is int: not a bool, and cheap;
+        if type(count) is int and type(sides) is int and type(bonus) is int \
+                and 0 <= count <= MAX_DICE and (1 <= sides <= MAX_SIDES or count == sides == 0) \
+                and -MAX_BONUS <= bonus <= MAX_BONUS:  # a script's every roll is parsed)
             return None
         return f"at most {MAX_DICE} dice of 1..{MAX_SIDES} sides and a bonus within ±{MAX_BONUS}"
 
