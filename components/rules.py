@@ -21,10 +21,12 @@ HEIGHT_RULES = ("straight", "larger")
 
 #: Grows when a change of the rules makes an old battle replay differently; saves and replays
 #: record it, so that loading an old one says so in one line.
-RULES_VERSION = 10  # 10: a creature's own orders refused in another's turn (a command log that gave
+RULES_VERSION = 11  # 11: a script pays for each part of a nested value as it is queued (a script near
+#                     its step budget may now run out where it did not)
+#                    (10: a creature's own orders refused in another's turn (a command log that gave
 #                     them replays no more); a hit at 0 Health under fatigue_per_hit_at_zero = 0 tells
-#                     no fatigue change
-#                    (9: refusals reworded (standing up; a script's amount or duration out of range);
+#                     no fatigue change;
+#                     9: refusals reworded (standing up; a script's amount or duration out of range);
 #                     8: ground raised to meet a creature mid-fall lands it, hurt as far as it fell;
 #                     7: a script's creatures_in_area counts heights, as every area does;
 #                     5: of equally short ways, a walk takes the one with fewest drops that hurt)
