@@ -88,7 +88,15 @@ def loop_problem(path: Path, what: str) -> str | None:
 def file_problem(path: str | Path, limit: int) -> str | None:
     """Why ``path`` is not a regular file of at most ``limit`` bytes (missing, a directory, a device
     or pipe, too big), or None: what :func:`read_bounded` refuses, asked without reading, so that a
-    check that only needs the file to exist gives the same reason as the read that follows."""
+    check that only needs the file to exist gives the same reason as the read that follows.
+
+    Raises:
+        TypeError: ``path`` is not a path. ``os.stat`` takes an int as an open file descriptor, so
+            ``load_scenario(5)`` asked descriptor 5 and said "5: cannot read the file: Bad file
+            descriptor", or, where 5 was open, failed later inside ``os.open``.
+    """
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"expected a file's path (a str or a pathlib.Path), not {type(path).__name__} {path!r:.40}")
     try:
         info = os.stat(path)
     except OSError as err:
