@@ -14,9 +14,22 @@ from game.battle.facade import Battle
 from game.play.app import App
 from game.render.feed import EventFeed
 from game.render.inputs import Key
+from game.render.window import Window
 from tests.window_steps import drawn_texts
 
 pytestmark = pytest.mark.usefixtures("pygame_display")
+
+
+def _wall(b: Battle, x: int) -> None:
+    """A wall down the whole of column ``x`` (the fields here are 7 rows): neither side sees past it."""
+    for y in range(7):
+        b.add_wall(x, y)
+
+
+def _seats(b: Battle) -> tuple[App, Window]:
+    """Blue and red people at one window (hot seat), on a test surface."""
+    app = App(b, {"blue", "red"}, computer_delay=0.0)
+    return app, app.open_window(screen=pygame.Surface((1100, 700)))
 
 
 def test_a_hot_seats_next_team_reads_what_its_own_creature_did_out_of_the_other_teams_sight() -> None:
@@ -48,12 +61,10 @@ def test_a_hot_seats_next_team_reads_a_computer_turn_against_its_own_creature(mo
     b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=300, health=60)
     gob = b.spawn("Goblin", 9, 3, team="green", powers=["strike"], initiative_bonus=200, health=30)
     orc = b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=100, health=30)
-    for y in range(7):
-        b.add_wall(5, y)
+    _wall(b, 5)
     plans = {gob: Decision((("use_power", (gob, "strike"), {"target": orc}),), "hit the orc")}
     monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plans[actor])
-    app = App(b, {"blue", "red"}, computer_delay=0.0)
-    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app, window = _seats(b)
     app.refresh()
     app.draw()
     assert app.ui.sight_team == "blue" and orc in app.ui.hidden
@@ -82,10 +93,8 @@ def test_a_hot_seats_next_team_does_not_read_the_other_teams_log() -> None:
     b = Battle(seed=3, width=12, height=7)
     hero = b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=100, health=60)
     orc = b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
-    for y in range(7):
-        b.add_wall(5, y)
-    app = App(b, {"blue", "red"}, computer_delay=0.0)
-    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    _wall(b, 5)
+    app, window = _seats(b)
     app.draw()
     assert b.current_actor == hero and app.ui.sight_team == "blue"
     app.handle(Click((2, 3)))
@@ -118,10 +127,8 @@ def test_a_hot_seats_next_team_is_not_shown_a_light_only_the_other_team_saw_made
     b.set_ambient(Visibility.TERRIBLE)
     mage = b.spawn("Mage", 1, 3, team="blue", powers=["light"], initiative_bonus=100, health=60)
     b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
-    for y in range(7):
-        b.add_wall(5, y)
-    app = App(b, {"blue", "red"}, computer_delay=0.0)
-    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    _wall(b, 5)
+    app, window = _seats(b)
     app.draw()
     assert b.current_actor == mage
     app.handle(Key("1"))
@@ -145,10 +152,8 @@ def _three_teams() -> tuple[App, int, int, int]:
     hero = b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=100, health=60)
     orc = b.spawn("Orc", 12, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
     wolf = b.spawn("Wolf", 3, 3, team="beasts", powers=["strike"], initiative_bonus=50, health=30, speed=0)
-    for y in range(7):
-        b.add_wall(7, y)
-    app = App(b, {"blue", "red"}, computer_delay=0.0)
-    app.open_window(screen=pygame.Surface((1100, 700)))
+    _wall(b, 7)
+    app, _window = _seats(b)
     app.draw()
     assert b.current_actor == hero and app.ui.sight_team == "blue" and app.ui.seen_at.get(wolf) == (3, 3)
     app.handle(Key("space"))
@@ -191,10 +196,8 @@ def test_reading_the_whole_log_leaves_the_seated_teams_log_as_its_sight_reads_it
     b = Battle(seed=3, width=12, height=7)
     hero = b.spawn("Hero", 1, 3, team="blue", powers=["strike"], initiative_bonus=100, health=60)
     b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=-100, health=30)
-    for y in range(7):
-        b.add_wall(5, y)
-    app = App(b, {"blue", "red"}, computer_delay=0.0)
-    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    _wall(b, 5)
+    app, window = _seats(b)
     app.draw()
     app.handle(Key("space"))
     app.draw()
@@ -217,8 +220,7 @@ def test_a_hot_seats_next_team_is_told_where_a_darkness_fell_on_squares_it_saw_a
     b = Battle(seed=3, width=12, height=7)
     mage = b.spawn("Mage", 1, 2, team="blue", powers=["darkness"], initiative_bonus=-100, health=60)
     orc = b.spawn("Orc", 9, 2, team="red", powers=["strike"], initiative_bonus=100, health=30)
-    app = App(b, {"blue", "red"}, computer_delay=0.0)
-    window = app.open_window(screen=pygame.Surface((1100, 700)))
+    app, window = _seats(b)
     app.draw()
     assert b.current_actor == orc and app.ui.sight_team == "red" and app.ui.team_visible[8, 2]
     app.handle(Key("space"))
