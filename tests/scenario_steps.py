@@ -1,9 +1,21 @@
-"""A scenario text the content tests share: the smallest battle a scenario file may hold."""
+"""Scenario and power texts the content tests share: the smallest battle a scenario file may hold, and a
+scripted power."""
 
 from __future__ import annotations
 
 #: Two teams declared with nothing more said of them.
 TWO_TEAMS = "[teams.a]\n[teams.b]\n"
+
+#: A power file of one power, ``zap``: a touch whose whole effect is its script ``z.star``.
+SCRIPTED_ZAP = """
+[zap]
+name = "Zap"
+description = "A touch whose harm is its script's."
+action = "action"
+range_ft = 5
+targets = "enemy"
+script = "z.star"
+"""
 
 
 def two_sided(name: str, top: str = "", teams: str = TWO_TEAMS) -> str:

@@ -14,6 +14,7 @@ from components.events import Damaged
 from game.battle.facade import Battle
 from game.content.scenario import load_scenario
 from game.sim.template import ScenarioTemplate
+from tests.scenario_steps import SCRIPTED_ZAP
 
 SCENARIO = """
 name = "Frozen"
@@ -40,15 +41,6 @@ y = 0
 health = 50
 powers = ["zap"]
 """
-POWER = """
-[zap]
-name = "Zap"
-description = "A touch whose harm is its script's."
-action = "action"
-range_ft = 5
-targets = "enemy"
-script = "z.star"
-"""
 
 
 def _script(amount: int) -> str:
@@ -58,7 +50,7 @@ def _script(amount: int) -> str:
 def _folder(tmp_path: Path) -> Path:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "s.toml").write_text(SCENARIO)
-    (tmp_path / "p.toml").write_text(POWER)
+    (tmp_path / "p.toml").write_text(SCRIPTED_ZAP)
     (tmp_path / "scripts" / "z.star").write_text(_script(3))
     return tmp_path / "s.toml"
 

@@ -13,18 +13,9 @@ from pathlib import Path
 import pytest
 
 from game.content.scenario import ScenarioError, load_scenario
-from tests.scenario_steps import two_sided
+from tests.scenario_steps import SCRIPTED_ZAP, two_sided
 
 SCENARIO = two_sided('Loops', top='seed = 1\nreactions = ["r.star"]\npower_files = ["p.toml"]')
-POWER = """
-[zap]
-name = "Zap"
-description = "A touch whose harm is its script's."
-action = "action"
-range_ft = 5
-targets = "enemy"
-script = "z.star"
-"""
 SCRIPT = "def on_hit(ctx, target):\n    pass\n"
 REACTION = "def on_downed(ctx, event):\n    pass\n"
 LOOP = "is a symlink loop"
@@ -33,7 +24,7 @@ LOOP = "is a symlink loop"
 def _folder(tmp_path: Path) -> Path:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "s.toml").write_text(SCENARIO)
-    (tmp_path / "p.toml").write_text(POWER)
+    (tmp_path / "p.toml").write_text(SCRIPTED_ZAP)
     (tmp_path / "scripts" / "z.star").write_text(SCRIPT)
     (tmp_path / "scripts" / "r.star").write_text(REACTION)
     return tmp_path / "s.toml"
