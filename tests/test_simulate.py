@@ -390,3 +390,26 @@ def test_the_table_is_readable_by_others_and_a_killed_runs_temporary_is_cleared(
     simulate(config, progress=False, executor=warm_pool)
     assert stat.S_IMODE((tmp_path / "battles.csv").stat().st_mode) == 0o644
     assert not left.exists()
+
+
+def test_a_sweep_stopped_early_has_every_variant_on_the_same_first_seeds(scenario: str, warm_pool: Any) -> None:
+    """A sweep plays its variants block by block of seeds, so one stopped early (Ctrl+C) still has a
+    paired difference for every variant: variant by variant, a 3-variant sweep stopped at 200 of 3,000
+    battles had played the first variant only, and said ``- (no seed both finished)`` for the others."""
+    seen: list[Mapping[str, Any]] = []
+
+    def stop_after_three(row: Mapping[str, Any]) -> None:
+        seen.append(row)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    sweep = [("creatures.b1.health", [6, 8, 10])]
+    result = simulate(SimConfig(scenario, battles=20, seed=4, workers=1, chunk_size=1, max_rounds=3, sets=sweep,
+                                out_dir=None), on_row=stop_after_three, progress=False, executor=warm_pool)
+    assert result.interrupted and result.done == 3
+    assert sorted(int(row["variant"]) for row in seen) == [0, 1, 2]
+    assert len({row["seed"] for row in seen}) == 1  # the same seed, played by each variant
+    summaries = result.summaries()
+    assert [s["finished"] for s in summaries] == [1, 1, 1]
+    assert all(s["paired"][team]["n"] == 1 for s in summaries[1:] for team in ("red", "blue"))
+    assert "no seed both finished" not in result.table()

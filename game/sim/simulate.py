@@ -119,17 +119,26 @@ def chunk_sizes(config: SimConfig, total: int, workers: int) -> Iterator[int]:
 
 def chunks_of(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Sequence[Overrides],
               replay_dir: str | None, sizes: Iterator[int], source: ScenarioSource | None = None) -> Iterator[Chunk]:
-    """The run's tasks: each variant's battles in order, cut into chunks of the ``sizes`` in turn, each
-    with the ``source`` its worker builds from (None: the file on disk)."""
-    for index, overrides in enumerate(variants):
-        start = 0
-        while start < len(seeds):
-            end = start + next(sizes)
-            yield Chunk(index, str(config.scenario), overrides, tuple(seeds[start:end]), config.policy,
+    """The run's tasks: the seeds in order, cut into blocks of the ``sizes`` in turn, and each block
+    played by every variant before the next block, each chunk with the ``source`` its worker builds
+    from (None: the file on disk).
+
+    Block by block, not variant by variant: the paired differences compare the variants on the seeds
+    both finished, and a sweep stopped early (Ctrl+C) played every variant on the first seeds. Variant
+    by variant, a 3-variant sweep stopped at 200 of 3,000 battles had played only the first variant:
+    its table had no paired difference at all and every other variant's row was ``-``."""
+    start = 0
+    while start < len(seeds):
+        step = next(sizes)
+        for _ in variants[1:]:  # each variant's chunk is one of the run's: the sizes shrink by all of them
+            next(sizes)
+        block = tuple(seeds[start:start + step])
+        for index, overrides in enumerate(variants):
+            yield Chunk(index, str(config.scenario), overrides, block, config.policy,
                         config.max_rounds, config.hook, replay_dir and f"{replay_dir}/variant-{index}",
                         config.only_seeds is not None,
                         config.strict_scripts, config.battle_seconds, source=source)
-            start = end
+        start += step
 
 
 def _powers_used(scenarios: Sequence[Scenario]) -> set[str]:
