@@ -241,9 +241,10 @@ def notes(result: SimResult) -> list[str]:
             lines.append(f"note: {variant.label}: {sum(others.values())} battles won by "
                          f"{', '.join(repr(t) for t in sorted(others))}, a team the scenario does not declare "
                          f"(a --hook's), which the table has no column for")
-        if variant.refused:
-            lines.append(f"note: {variant.label}: {variant.refused} AI commands refused by the rules, when given "
-                         f"or when they resolved (a fall or a blow between an order and its turn can undo it; "
+        if variant.refused:  # a warning, as issue 13 asks: a power the computer cannot use is a finding
+            lines.append(f"warning: {variant.label}: {variant.refused} AI commands refused by the rules in "
+                         f"{variant.refused_battles} of {variant.finished} battles, when given or when they "
+                         f"resolved (a fall or a blow between an order and its turn can undo it; "
                          f"first: {variant.first_refusal})")
         if variant.script_battles:
             lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "

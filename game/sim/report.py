@@ -78,6 +78,8 @@ class VariantStats:
     dealt: Counter[str] = field(default_factory=Counter)
     taken: Counter[tuple[str, str]] = field(default_factory=Counter)
     refused: int = 0
+    #: the battles that had a refused AI command (``refused`` counts the commands)
+    refused_battles: int = 0
     first_refusal: str = ""
     script_battles: int = 0
     first_wins: int = 0
@@ -127,6 +129,7 @@ class VariantStats:
                 self.taken[team, source] += amount
         if row.get("refused"):
             self.refused += int(row["refused"])
+            self.refused_battles += 1
             if self.refusal_battle < 0 or battle < self.refusal_battle:
                 # with its battle's seed, as the script failure's note has it: "round 1: ..." alone named
                 # no battle to replay (--only-seed) among the thousands of a run
@@ -159,7 +162,7 @@ class VariantStats:
             **{key: self.mean(self.counts[key]) for key in COUNTERS},
             "powers": {p: {"uses": self.mean(self.uses[p]), "dealt": self.mean(self.dealt[p]),
                            "taken": {t: self.mean(self.taken[t, p]) for t in self.teams}} for p in powers},
-            "refused": self.refused, "script_battles": self.script_battles,
+            "refused": self.refused, "refused_battles": self.refused_battles, "script_battles": self.script_battles,
         }
 
 
