@@ -413,3 +413,18 @@ def test_a_sweep_stopped_early_has_every_variant_on_the_same_first_seeds(scenari
     assert [s["finished"] for s in summaries] == [1, 1, 1]
     assert all(s["paired"][team]["n"] == 1 for s in summaries[1:] for team in ("red", "blue"))
     assert "no seed both finished" not in result.table()
+
+
+def test_the_power_table_leaves_a_power_no_creature_of_the_variant_has_at_dash(scenario: str, warm_pool: Any) -> None:
+    """Sweeping a creature's powers, the variant whose creatures lack Shove listed it at 0.00 uses, as a
+    power its AI never used, which the README calls a finding: it is "-" there now, and 0 uses stays
+    for a power the variant's creatures have and never used."""
+    sweep = [("creatures.b1.powers", [["strike"], ["strike", "shove"]])]
+    result = simulate(SimConfig(scenario, battles=1, seed=4, workers=1, max_rounds=2, sets=sweep, out_dir=None),
+                      progress=False, executor=warm_pool)
+    without, with_shove = result.summaries()
+    assert "shove" not in without["powers"] and "shove" in with_shove["powers"]
+    shove_rows = [line.split() for line in result.table().splitlines() if " shove " in line]
+    assert [row[-5:] for row in shove_rows] == [["shove", "-", "-", "-", "-"],
+                                               ["shove", f"{with_shove['powers']['shove']['uses']:.2f}",
+                                                f"{with_shove['powers']['shove']['dealt']:.2f}", "0.00", "0.00"]]

@@ -228,8 +228,9 @@ def notes(result: SimResult) -> list[str]:
     """What a designer should know before trusting the table: a swept power no creature has (the
     sweep changes nothing), AI commands the rules refused, scripts that failed."""
     lines = []
+    held = {power for variant in result.variants for power in variant.known_powers}
     unheld = sorted({key.split(".")[1] for variant in result.variants for key, _ in variant.overrides
-                     if key.startswith("powers.") and key.split(".")[1] not in variant.known_powers})
+                     if key.startswith("powers.") and key.split(".")[1] not in held})
     for power in unheld:
         lines.append(f"warning: no creature of {result.config.scenario} has the power {power!r}: changing it "
                      f"changes nothing in these battles")

@@ -309,12 +309,15 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
     # one, 0 where none fell, so that variants compare row by row (the falls' row came and went)
     unowned = {k for s in summaries for k in s["powers"] if k in RESERVED_IDS}
     none = {"uses": 0.0, "dealt": 0.0, "taken": {t: 0.0 for t in teams}}
+    # a power only another variant's creatures have: "-", not a 0 that reads as a power its AI never used
+    unheld: dict[str, Any] = {k: None for s in summaries for k in s["powers"] if k not in RESERVED_IDS}
     for s in summaries:
-        rows = {**{k: none for k in unowned}, **s["powers"]}
+        rows = {**unheld, **{k: none for k in unowned}, **s["powers"]}
         for power, p in sorted(rows.items()):
             label = f"({power}s)" if power in RESERVED_IDS else power  # damage that no power dealt
-            figures = [p["uses"], p["dealt"], *(p["taken"][t] for t in teams)]
-            power_lines.append([s["variant"], label, *(f"{x:.2f}" if s["finished"] else NO_BATTLES for x in figures)])
+            figures = [p["uses"], p["dealt"], *(p["taken"][t] for t in teams)] if p else [None] * (2 + len(teams))
+            power_lines.append([s["variant"], label, *(f"{x:.2f}" if s["finished"] and p else NO_BATTLES
+                                                       for x in figures)])
     if power_lines:
         out.append(_grid(power_head, power_lines))
     paired = [s for s in summaries if "paired" in s]

@@ -340,8 +340,11 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     scenarios, source = checked(config)
     variants = config.variants()
     teams = tuple(scenarios[0].teams)
-    known = tuple(sorted(_powers_used(scenarios)))  # the power table lists each, used or not
-    stats = [VariantStats(i, overrides, teams, known_powers=known) for i, overrides in enumerate(variants)]
+    known = tuple(sorted(_powers_used(scenarios)))  # battles.csv has a column for each
+    # the power table lists each power a creature of the variant has, used or not: one only another
+    # variant's creatures have (a sweep of creatures.KEY.powers) is no power this variant's AI left unused
+    stats = [VariantStats(i, overrides, teams, known_powers=tuple(sorted(_powers_used([scenario]))))
+             for i, (overrides, scenario) in enumerate(zip(variants, scenarios, strict=True))]
     seeds = config.seeds()
     total = len(seeds) * len(variants)
     with contextlib.ExitStack() as held:  # --out is this run's until its last file is written
