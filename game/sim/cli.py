@@ -283,6 +283,10 @@ def report(result: SimResult) -> str:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:
         lines.append(f"wrote {path}")
+    if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
+        gone = [str(path) for path in result.removed]
+        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+        lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
     for problem in result.write_errors:
         lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

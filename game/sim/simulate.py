@@ -81,6 +81,8 @@ class SimResult:
     write_errors: list[str] = field(default_factory=list)
     #: what rows held that battles.csv has no column for (see ``CsvSink.unlisted``)
     unlisted: list[str] = field(default_factory=list)
+    #: an earlier run's outputs in ``--out`` that this run removed (its replays, plots it did not draw)
+    removed: list[Path] = field(default_factory=list)
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -261,17 +263,17 @@ def _run(engine_of: Callable[[], Engine], chunks: Iterator[Chunk], collect: _Col
     return interrupted
 
 
-def _ready_out(config: SimConfig, held: contextlib.ExitStack) -> Path | None:
+def _ready_out(config: SimConfig, held: contextlib.ExitStack, removed: list[Path]) -> Path | None:
     """The output folder, checked and made before any battle (a path in the way would lose the whole
     run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), with an
-    earlier run's replays removed (they would pass for this one's)."""
+    earlier run's replays removed (they would pass for this one's) and added to ``removed``."""
     if not config.out_dir:
         return None
     out_dir = Path(config.out_dir)
     check_outputs(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     held.enter_context(holding(out_dir))
-    remove_stale_replays(out_dir)
+    removed += remove_stale_replays(out_dir)
     return out_dir
 
 
@@ -348,7 +350,8 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     seeds = config.seeds()
     total = len(seeds) * len(variants)
     with contextlib.ExitStack() as held:  # --out is this run's until its last file is written
-        out_dir = _ready_out(config, held)
+        removed: list[Path] = []
+        out_dir = _ready_out(config, held, removed)
         replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
         workers = config.workers or default_workers()
         chunks = chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers), source)
@@ -358,7 +361,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
         result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,
                            played.elapsed, played.interrupted, replays=sorted(collect.replays),
-                           write_errors=played.write_errors, unlisted=played.unlisted)
+                           write_errors=played.write_errors, unlisted=played.unlisted, removed=removed)
         if out_dir:
             _write_files(result, out_dir, len(seeds))
     return result
@@ -389,6 +392,6 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
     except OSError as err:
         result.write_errors.append(f"cannot write {out_dir / SUMMARY}: {err.strerror or err}")
     try:
-        remove_unwritten(out_dir, result.files)
+        result.removed += remove_unwritten(out_dir, result.files)
     except OSError as err:
         result.write_errors.append(f"cannot remove an earlier run's output in {out_dir}: {err.strerror or err}")
