@@ -236,6 +236,7 @@ def notes(result: SimResult) -> list[str]:
                      f"changes nothing in these battles")
     if result.unlisted:
         lines.append(f"note: battles.csv has no column for {'; '.join(result.unlisted)}; a --hook brought them in")
+    lines += _unchanged(result)
     for variant in result.variants:
         others = {team: n for team, n in variant.wins.items() if team not in result.teams and team != DRAW}
         if others:  # a side a hook brought in: its wins are in no column, and the rates above do not add up
@@ -251,6 +252,22 @@ def notes(result: SimResult) -> list[str]:
             lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "
                          f"without them (--strict-scripts fails them); first: {variant.first_script_failure}")
     return lines
+
+
+def _unchanged(result: SimResult) -> list[str]:
+    """A warning for each variant whose every figure is the first variant's: its swept value changed
+    nothing the battles counted (``rules.soft_landing_divisor`` swept where nobody ever falls: 2,000
+    battles a variant, two identical rows and a paired +0.0 that read as a measured no-effect)."""
+    def figures(summary: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in summary.items() if k not in ("variant", "overrides", "paired")}
+
+    summaries = result.summaries()
+    if not summaries or not summaries[0]["finished"]:
+        return []
+    first = figures(summaries[0])
+    return [f"warning: {s['variant']}: every figure is the same as {summaries[0]['variant']}'s: the swept value "
+            f"changed nothing these battles counted (did the computer players ever use what it changes?)"
+            for s in summaries[1:] if figures(s) == first]
 
 
 def report(result: SimResult) -> str:
