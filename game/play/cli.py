@@ -162,6 +162,9 @@ def run_replay(args: argparse.Namespace) -> int:
             except (SaveError, ValueError) as err:
                 print(f"replay: {one_line(err)}", file=sys.stderr)
                 return 2
+        else:  # said: the window simulate's own line points to ("python -m game replay FILE") never came
+            print("replay: no display to step it in a window (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER "
+                  "not dummy): checked only, as --headless does", file=sys.stderr)
     return 0 if matched else 1
 
 
