@@ -316,8 +316,10 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
         for power, p in sorted(rows.items()):
             label = f"({power}s)" if power in RESERVED_IDS else power  # damage that no power dealt
             figures = [p["uses"], p["dealt"], *(p["taken"][t] for t in teams)] if p else [None] * (2 + len(teams))
-            power_lines.append([s["variant"], label, *(f"{x:.2f}" if s["finished"] and p else NO_BATTLES
-                                                       for x in figures)])
+            cells = [f"{x:.2f}" if s["finished"] and p else NO_BATTLES for x in figures]
+            if power in RESERVED_IDS:  # a fall is no use of anything: "0.00 uses" read as a count of none
+                cells[0] = NO_BATTLES
+            power_lines.append([s["variant"], label, *cells])
     if power_lines:
         out.append(_grid(power_head, power_lines))
     paired = [s for s in summaries if "paired" in s]
