@@ -142,3 +142,15 @@ def test_refused_ai_commands_are_a_warning_that_says_in_how_many_battles():
                     "when they resolved (a fall or a blow between an order and its turn can undo it; first: "
                     "seed 2: round 4: Squire cannot move to (9, 5): it is downed and cannot move)"]
     assert variant.summary()["refused_battles"] == 2
+
+
+@pytest.mark.parametrize("command", ["simulate", "play", "demo"])
+def test_help_lists_every_policy_with_what_it_does(command, capsys):
+    """Issue 13 asks for the policies documented where --policy is chosen, what each does in two lines:
+    ``--help`` named them (simulate: "tactical, greedy, random ... see README") and said no more."""
+    assert cli.main([command, "--help"]) == 0
+    said = capsys.readouterr().out
+    assert "computer players (--policy):" in said
+    for name, text in ai.POLICY_HELP.items():
+        first, second = text.split("\n")
+        assert f"  {name.ljust(8)}  {first}\n" in said and f"  {'':8}  {second}" in said

@@ -33,6 +33,7 @@ from game.sim.flags import (
     policy_spec,
     seconds,
     whole,
+    with_policies_help,
 )
 from game.sim.outputs import check_outputs
 from game.sim.runner import DRAW, NOT_WRITTEN
@@ -127,7 +128,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                         help=f"directory for battles.csv, plots and replays (default {given.out_dir})")
     parser.add_argument("--policy", type=policy_spec, default=given.policy, metavar="POLICY|TEAM=POLICY,...",
                         help=f"the computer player for every team ({', '.join(ai.POLICIES)}), or per team, e.g. "
-                             f"keep=tactical,raiders=greedy (teams not named play {given.policy}); see README")
+                             f"keep=tactical,raiders=greedy (teams not named play {given.policy}); listed below")
+    with_policies_help(parser)
     parser.add_argument("--set", dest="sets", action="append", type=parse_set, default=[], metavar="KEY=V1,V2,...",
                         help="sweep a scenario key (creatures.ogre.health) or power key (powers.fireball.damage); "
                              f"several --set make a grid (at most {MAX_VARIANTS} variants); every variant runs "
