@@ -43,12 +43,13 @@ def test_the_random_players_row_says_which_powers_it_leaves_alone() -> None:
     from game import Battle, ai
 
     row = next(line for line in README.splitlines() if line.startswith("| `random` |"))
-    assert "Any legal action" not in row and "never heals, flies, blinks or raises light, darkness or fog" in row
+    assert "Any legal action" not in row and "never heals, flies, blinks, shoves" in row
+    assert "or raises light, darkness or fog" in row
     used: Counter[str] = Counter()
     for seed in range(12):
         with Battle(seed=seed, width=10, height=6) as b:
             cleric = b.spawn("Cleric", 1, 1, team="a", health=50,
-                             powers=["heal", "light", "darkness", "fog-cloud", "fly", "blink", "dazzle"])
+                             powers=["heal", "light", "darkness", "fog-cloud", "fly", "blink", "shove", "dazzle"])
             friend = b.spawn("Friend", 1, 2, team="a", health=50)
             b.spawn("Orc", 4, 1, team="b", health=50, speed=0)
             b.damage(friend, 20)

@@ -48,3 +48,26 @@ def test_the_window_title_of_a_replay_named_with_odd_bytes_is_escaped(tmp_path: 
     title = caption(opened.titles[0])
     assert title == "Grid battle - Replay of seed\\udcff\\x1b[2J\\u202e.json"
     title.encode("utf-8")  # what SDL's caption takes
+
+
+def test_a_replay_asked_for_in_a_window_with_no_display_says_it_only_checked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """simulate prints "python -m game replay FILE" for each replay it writes; with no display that
+    printed the check's line and ended, saying nothing of the window a user asked for."""
+    from game.content.saves import write_replay
+
+    path = str(tmp_path / "seed-3.json")
+    scenario = small_scenario()
+    battle = scenario.build(seed=3)
+    try:
+        play(battle, "tactical", ai_rng(3), 1)
+        write_replay(path, scenario, battle)
+    finally:
+        battle.close()
+    monkeypatch.setattr(demo, "has_display", lambda: False)
+    assert cli.main(["replay", path]) == 0
+    said = capsys.readouterr()
+    assert "all matched" in said.out
+    assert "replay: no display to step it in a window" in said.err and "checked only" in said.err
+    assert cli.main(["replay", path, "--headless"]) == 0
+    assert capsys.readouterr().err == ""  # asked for no window: nothing to say

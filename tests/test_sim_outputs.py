@@ -88,7 +88,11 @@ def test_a_run_leaves_only_its_own_outputs(tmp_path: Path, capsys: pytest.Captur
     _earlier_run(tmp_path)
     assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3", "--out", str(tmp_path),
                  "--no-progress"]) == 0
-    assert "wrote" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "wrote" in said
+    # said, not silent (a designer's earlier replays went without a word)
+    assert f"removed an earlier run's {tmp_path}/replays/variant-0/seed-1.json, " \
+           f"{tmp_path}/replays/variant-3/seed-22.json, {tmp_path}/paired.png (not written by this run)" in said
     assert _tree(tmp_path) == ["battles.csv", "notes.txt", "replays/keep/seed-5.json", "replays/variant-3/mine.json",
                                "rounds.png", "summary.json", "winrate.png"]  # no old paired.png, no old replays
 

@@ -123,3 +123,34 @@ def test_a_controller_naming_a_team_the_battle_lacks_is_refused_before_the_round
         assert b.round == 0 and not kinds(b, "command_refused")
         b.tick(controller=ai.controller("blue=random,red=greedy"))
         assert b.round == 1 and not kinds(b, "command_refused")
+
+
+def test_refused_ai_commands_are_a_warning_that_says_in_how_many_battles():
+    """Issue 13 asks for a warning line when the rules refuse AI commands (a power the computer cannot
+    use is a finding): it was a "note:", and "6 AI commands refused" did not say whether one battle or
+    six had them."""
+    from game.sim.cli import notes
+    from game.sim.simulate import SimResult
+
+    variant = VariantStats(0, (), ("hill", "vale"), known_powers=("strike",))
+    for seed, refused in [(1, 0), (2, 4), (3, 0), (4, 2)]:
+        variant.add({"seed": seed, "battle": seed, "winner": "hill", "rounds": 3, "refused": refused,
+                     "refusal": "round 4: Squire cannot move to (9, 5): it is downed and cannot move"})
+    result = SimResult(SimConfig("ledge.toml"), [variant], ("hill", "vale"), [], 0, 4, 4, 1.0, False)
+    said = notes(result)
+    assert said == ["warning: (as written): 6 AI commands refused by the rules in 2 of 4 battles, when given or "
+                    "when they resolved (a fall or a blow between an order and its turn can undo it; first: "
+                    "seed 2: round 4: Squire cannot move to (9, 5): it is downed and cannot move)"]
+    assert variant.summary()["refused_battles"] == 2
+
+
+@pytest.mark.parametrize("command", ["simulate", "play", "demo"])
+def test_help_lists_every_policy_with_what_it_does(command, capsys):
+    """Issue 13 asks for the policies documented where --policy is chosen, what each does in two lines:
+    ``--help`` named them (simulate: "tactical, greedy, random ... see README") and said no more."""
+    assert cli.main([command, "--help"]) == 0
+    said = capsys.readouterr().out
+    assert "computer players (--policy):" in said
+    for name, text in ai.POLICY_HELP.items():
+        first, second = text.split("\n")
+        assert f"  {name.ljust(8)}  {first}\n" in said and f"  {'':8}  {second}" in said

@@ -30,7 +30,9 @@ def test_the_falls_row_is_in_every_variant_once_one_has_it() -> None:
     table = _table([_row(i, "a", fall=4) for i in range(4)], [_row(i, "a") for i in range(4)])
     falls = [line.split() for line in table.splitlines() if "(falls)" in line]
     assert [cells[0] for cells in falls] == ["rules.cover_bonus=0", "rules.cover_bonus=1"]
-    assert falls[1][2:] == ["0.00", "0.00", "0.00", "0.00"]
+    assert falls[1][2:] == ["-", "0.00", "0.00", "0.00"]
+    # a fall is no use of a power: its uses are "-", where "0.00" read as falls never used
+    assert falls[0][2:] == ["-", "4.00", "0.00", "4.00"]
 
 
 def test_a_paired_difference_over_fewer_seeds_says_how_many() -> None:

@@ -260,3 +260,25 @@ def test_a_paired_difference_over_no_seed_is_not_drawn():
         assert all(abs(x - 1) <= 0.1 for line in points for x in line.get_xdata())
     finally:
         plt.close(fig)
+
+
+def test_a_variant_whose_every_figure_is_the_first_ones_is_warned_about():
+    """Sweeping rules.soft_landing_divisor on the ledge with a greedy hill (which never jumps down), 2,000
+    battles a variant came out as two identical rows and a paired +0.0 [-0.1, +0.1]: read as a measured
+    no-effect, where the swept rule never came into play. Said now; a variant that differs is not named."""
+    from game.sim.cli import notes
+    from game.sim.report import VariantStats
+    from game.sim.simulate import SimResult
+
+    teams = ("hill", "vale")
+    variants = [VariantStats(i, (("rules.soft_landing_divisor", i + 1),), teams, known_powers=("strike",))
+                for i in range(3)]
+    for seed in range(1, 5):
+        row = {"seed": seed, "battle": seed, "winner": teams[seed % 2], "rounds": 3, "uses": {"strike": 2}}
+        variants[0].add(row)
+        variants[1].add(row)
+        variants[2].add({**row, "rounds": 4 if seed == 1 else 3})
+    result = SimResult(SimConfig("ledge.toml"), variants, teams, [], 0, 12, 12, 1.0, False)
+    assert notes(result) == ["warning: rules.soft_landing_divisor=2: every figure is the same as "
+                             "rules.soft_landing_divisor=1's: the swept value changed nothing these battles counted "
+                             "(did the computer players ever use what it changes?)"]

@@ -390,3 +390,4 @@ def test_the_table_is_readable_by_others_and_a_killed_runs_temporary_is_cleared(
     simulate(config, progress=False, executor=warm_pool)
     assert stat.S_IMODE((tmp_path / "battles.csv").stat().st_mode) == 0o644
     assert not left.exists()
+

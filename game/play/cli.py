@@ -15,7 +15,7 @@ from types import MappingProxyType
 from components.values import escaped
 from game.ai import DEFAULT_POLICY
 from game.play import headless
-from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole
+from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole, with_policies_help
 
 #: ``--rounds`` of demo and play: the parser refuses a bad one before anything runs, display or not.
 ROUNDS = whole(1, headless.MAX_ROUNDS)
@@ -32,6 +32,7 @@ def _demo_args(p: argparse.ArgumentParser) -> None:
                    help=f"at most this many rounds, 1 to {headless.MAX_ROUNDS} (default: {headless.DEFAULT_ROUNDS})")
     p.add_argument("--policy", type=policy_spec, default=DEFAULT_POLICY, metavar="POLICY|TEAM=POLICY,...",
                    help=f"the computer player for every team, or per team (default: {DEFAULT_POLICY})")
+    with_policies_help(p)
     p.add_argument("--seed", type=SEED, default=headless.DEMO_SEED,
                    help=f"seeds the computer players, 0 to 2**63-1 (default: {headless.DEMO_SEED}; "
                         "the battle has its own)")
@@ -69,6 +70,7 @@ def _play_args(p: argparse.ArgumentParser) -> None:
                         "(tactical: weighs forecasts; greedy: the fixed baseline; random)")
     p.add_argument("--explain", action="store_true",
                    help="the computer player's reason for each turn in the combat log (the GM's log in a window)")
+    with_policies_help(p)
     p.add_argument("--seed", type=SEED, default=None,
                    help="seeds the battle (default: the scenario's seed) and the computer players, 0 to 2**63-1")
 
@@ -162,6 +164,9 @@ def run_replay(args: argparse.Namespace) -> int:
             except (SaveError, ValueError) as err:
                 print(f"replay: {one_line(err)}", file=sys.stderr)
                 return 2
+        else:  # said: the window simulate's own line points to ("python -m game replay FILE") never came
+            print("replay: no display to step it in a window (DISPLAY or WAYLAND_DISPLAY, and SDL_VIDEODRIVER "
+                  "not dummy): checked only, as --headless does", file=sys.stderr)
     return 0 if matched else 1
 
 

@@ -33,6 +33,7 @@ from game.sim.flags import (
     policy_spec,
     seconds,
     whole,
+    with_policies_help,
 )
 from game.sim.outputs import check_outputs
 from game.sim.runner import DRAW, NOT_WRITTEN
@@ -127,7 +128,8 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                         help=f"directory for battles.csv, plots and replays (default {given.out_dir})")
     parser.add_argument("--policy", type=policy_spec, default=given.policy, metavar="POLICY|TEAM=POLICY,...",
                         help=f"the computer player for every team ({', '.join(ai.POLICIES)}), or per team, e.g. "
-                             f"keep=tactical,raiders=greedy (teams not named play {given.policy}); see README")
+                             f"keep=tactical,raiders=greedy (teams not named play {given.policy}); listed below")
+    with_policies_help(parser)
     parser.add_argument("--set", dest="sets", action="append", type=parse_set, default=[], metavar="KEY=V1,V2,...",
                         help="sweep a scenario key (creatures.ogre.health) or power key (powers.fireball.damage); "
                              f"several --set make a grid (at most {MAX_VARIANTS} variants); every variant runs "
@@ -228,27 +230,46 @@ def notes(result: SimResult) -> list[str]:
     """What a designer should know before trusting the table: a swept power no creature has (the
     sweep changes nothing), AI commands the rules refused, scripts that failed."""
     lines = []
+    held = {power for variant in result.variants for power in variant.known_powers}
     unheld = sorted({key.split(".")[1] for variant in result.variants for key, _ in variant.overrides
-                     if key.startswith("powers.") and key.split(".")[1] not in variant.known_powers})
+                     if key.startswith("powers.") and key.split(".")[1] not in held})
     for power in unheld:
         lines.append(f"warning: no creature of {result.config.scenario} has the power {power!r}: changing it "
                      f"changes nothing in these battles")
     if result.unlisted:
         lines.append(f"note: battles.csv has no column for {'; '.join(result.unlisted)}; a --hook brought them in")
+    lines += _unchanged(result)
     for variant in result.variants:
         others = {team: n for team, n in variant.wins.items() if team not in result.teams and team != DRAW}
         if others:  # a side a hook brought in: its wins are in no column, and the rates above do not add up
             lines.append(f"note: {variant.label}: {sum(others.values())} battles won by "
                          f"{', '.join(repr(t) for t in sorted(others))}, a team the scenario does not declare "
                          f"(a --hook's), which the table has no column for")
-        if variant.refused:
-            lines.append(f"note: {variant.label}: {variant.refused} AI commands refused by the rules, when given "
-                         f"or when they resolved (a fall or a blow between an order and its turn can undo it; "
+        if variant.refused:  # a warning, as issue 13 asks: a power the computer cannot use is a finding
+            lines.append(f"warning: {variant.label}: {variant.refused} AI commands refused by the rules in "
+                         f"{variant.refused_battles} of {variant.finished} battles, when given or when they "
+                         f"resolved (a fall or a blow between an order and its turn can undo it; "
                          f"first: {variant.first_refusal})")
         if variant.script_battles:
             lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "
                          f"without them (--strict-scripts fails them); first: {variant.first_script_failure}")
     return lines
+
+
+def _unchanged(result: SimResult) -> list[str]:
+    """A warning for each variant whose every figure is the first variant's: its swept value changed
+    nothing the battles counted (``rules.soft_landing_divisor`` swept where nobody ever falls: 2,000
+    battles a variant, two identical rows and a paired +0.0 that read as a measured no-effect)."""
+    def figures(summary: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in summary.items() if k not in ("variant", "overrides", "paired")}
+
+    summaries = result.summaries()
+    if not summaries or not summaries[0]["finished"]:
+        return []
+    first = figures(summaries[0])
+    return [f"warning: {s['variant']}: every figure is the same as {summaries[0]['variant']}'s: the swept value "
+            f"changed nothing these battles counted (did the computer players ever use what it changes?)"
+            for s in summaries[1:] if figures(s) == first]
 
 
 def report(result: SimResult) -> str:
@@ -281,6 +302,10 @@ def report(result: SimResult) -> str:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
     for path in result.files:
         lines.append(f"wrote {path}")
+    if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
+        gone = [str(path) for path in result.removed]
+        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+        lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
     for problem in result.write_errors:
         lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

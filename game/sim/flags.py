@@ -177,3 +177,17 @@ def policy_spec(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
     return text.strip()
 
+
+
+def with_policies_help(parser: argparse.ArgumentParser) -> None:
+    """List every computer player under ``--help`` with what it does in two lines (``ai.POLICY_HELP``):
+    issue 13 asks for the policies documented where ``--policy`` is chosen, and ``--help`` only named them."""
+    from game.ai.policy import POLICY_HELP  # imported late, as the CLI loads lazily
+
+    width = max(len(name) for name in POLICY_HELP)
+    lines = ["computer players (--policy):"]
+    for name, text in POLICY_HELP.items():
+        first, *rest = text.split("\n")
+        lines += [f"  {name.ljust(width)}  {first}", *(f"  {'':{width}}  {line}" for line in rest)]
+    parser.epilog = "\n".join(lines)
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter

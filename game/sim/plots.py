@@ -24,6 +24,10 @@ __all__ = ["PANELS_A_ROW", "plot"]
 
 #: The most team panels of ``winrate.png`` side by side; more teams go on further rows.
 PANELS_A_ROW = 4
+#: ``paired.png`` grows 1.6 inches a variant up to this width; past it the variants' labels stand upright.
+PAIRED_MAX_INCHES = 30.0
+#: The most variants whose labels ``paired.png`` writes across; more are turned upright.
+PAIRED_LABELS_FLAT = 17
 
 
 def plot(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantStats], teams: Sequence[str],
@@ -72,11 +76,21 @@ def _plots(summaries: Sequence[Mapping[str, Any]], variants: Sequence[VariantSta
     _plot_rounds(axis, variants, max_rounds)
     written.append(_save(plt, fig, out_dir / ROUNDS_PLOT))
     paired = [s for s in summaries if "paired" in s]
-    if paired:
-        fig, axis = plt.subplots(figsize=(7, 4.2))
+    if any(p["n"] for s in paired for p in s["paired"].values()):  # (no pair at all: no point to draw)
+        fig, axis = plt.subplots(figsize=(min(max(7.0, 1.6 * len(paired) + 1.5), PAIRED_MAX_INCHES), 4.8))
         _plot_paired(axis, summaries[0], paired, teams)
         written.append(_save(plt, fig, out_dir / PAIRED_PLOT))
     return written
+
+
+def _variant_lines(summary: Mapping[str, Any]) -> str:
+    """A variant's label as the paired plot's ticks show it, one swept key a line (on one line, a
+    grid's labels ran into each other: ``rules.cover_bonus=0 powers.shoot.damage=2d6`` over its
+    neighbour's)."""
+    overrides = summary.get("overrides")
+    if not overrides:
+        return str(summary["variant"])
+    return "\n".join(f"{key}={toml_value(value)}" for key, value in overrides)
 
 
 def _plot_paired(axis: Any, base: Mapping[str, Any], paired: Sequence[Mapping[str, Any]], teams: Sequence[str]) -> None:
@@ -92,10 +106,14 @@ def _plot_paired(axis: Any, base: Mapping[str, Any], paired: Sequence[Mapping[st
         axis.errorbar(xs, [100 * p["diff"] for p in d], capsize=4, marker="o", label=team,
                       yerr=[[100 * (p["diff"] - p["low"]) for p in d], [100 * (p["high"] - p["diff"]) for p in d]])
     axis.axhline(0, color="grey", linewidth=1)
-    axis.set_xticks(range(len(paired)), [s["variant"] for s in paired], fontsize=7)
+    crowded = len(paired) > PAIRED_LABELS_FLAT
+    axis.set_xticks(range(len(paired)), [_variant_lines(s) for s in paired], fontsize=7,
+                    rotation=90 if crowded else 0)
     axis.set_xlim(-0.5, len(paired) - 0.5)
-    axis.set_ylabel(f"win rate - {base['variant']}, points (paired 95% CI)")
-    axis.set_title("Paired difference from the first variant (same seeds)")
+    # the first variant is named in the title, on lines of its own: in the axis label, a grid's long
+    # name ran off the figure's edge and the label read "les.cover_bonus=0 powers.shoot.damage=1d6, poi"
+    axis.set_ylabel("win rate difference, points (paired 95% CI)")
+    axis.set_title(f"Paired difference from the first variant (same seeds):\n{_variant_lines(base)}", fontsize=9)
     axis.legend(fontsize=7)
     axis.grid(alpha=0.3)
 

@@ -78,6 +78,8 @@ class VariantStats:
     dealt: Counter[str] = field(default_factory=Counter)
     taken: Counter[tuple[str, str]] = field(default_factory=Counter)
     refused: int = 0
+    #: the battles that had a refused AI command (``refused`` counts the commands)
+    refused_battles: int = 0
     first_refusal: str = ""
     script_battles: int = 0
     first_wins: int = 0
@@ -127,6 +129,7 @@ class VariantStats:
                 self.taken[team, source] += amount
         if row.get("refused"):
             self.refused += int(row["refused"])
+            self.refused_battles += 1
             if self.refusal_battle < 0 or battle < self.refusal_battle:
                 # with its battle's seed, as the script failure's note has it: "round 1: ..." alone named
                 # no battle to replay (--only-seed) among the thousands of a run
@@ -159,7 +162,7 @@ class VariantStats:
             **{key: self.mean(self.counts[key]) for key in COUNTERS},
             "powers": {p: {"uses": self.mean(self.uses[p]), "dealt": self.mean(self.dealt[p]),
                            "taken": {t: self.mean(self.taken[t, p]) for t in self.teams}} for p in powers},
-            "refused": self.refused, "script_battles": self.script_battles,
+            "refused": self.refused, "refused_battles": self.refused_battles, "script_battles": self.script_battles,
         }
 
 
@@ -306,12 +309,17 @@ def format_table(summaries: Sequence[Mapping[str, Any]], teams: Sequence[str]) -
     # one, 0 where none fell, so that variants compare row by row (the falls' row came and went)
     unowned = {k for s in summaries for k in s["powers"] if k in RESERVED_IDS}
     none = {"uses": 0.0, "dealt": 0.0, "taken": {t: 0.0 for t in teams}}
+    # a power only another variant's creatures have: "-", not a 0 that reads as a power its AI never used
+    unheld: dict[str, Any] = {k: None for s in summaries for k in s["powers"] if k not in RESERVED_IDS}
     for s in summaries:
-        rows = {**{k: none for k in unowned}, **s["powers"]}
+        rows = {**unheld, **{k: none for k in unowned}, **s["powers"]}
         for power, p in sorted(rows.items()):
             label = f"({power}s)" if power in RESERVED_IDS else power  # damage that no power dealt
-            figures = [p["uses"], p["dealt"], *(p["taken"][t] for t in teams)]
-            power_lines.append([s["variant"], label, *(f"{x:.2f}" if s["finished"] else NO_BATTLES for x in figures)])
+            figures = [p["uses"], p["dealt"], *(p["taken"][t] for t in teams)] if p else [None] * (2 + len(teams))
+            cells = [f"{x:.2f}" if s["finished"] and p else NO_BATTLES for x in figures]
+            if power in RESERVED_IDS:  # a fall is no use of anything: "0.00 uses" read as a count of none
+                cells[0] = NO_BATTLES
+            power_lines.append([s["variant"], label, *cells])
     if power_lines:
         out.append(_grid(power_head, power_lines))
     paired = [s for s in summaries if "paired" in s]

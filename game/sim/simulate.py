@@ -81,6 +81,8 @@ class SimResult:
     write_errors: list[str] = field(default_factory=list)
     #: what rows held that battles.csv has no column for (see ``CsvSink.unlisted``)
     unlisted: list[str] = field(default_factory=list)
+    #: an earlier run's outputs in ``--out`` that this run removed (its replays, plots it did not draw)
+    removed: list[Path] = field(default_factory=list)
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -119,17 +121,26 @@ def chunk_sizes(config: SimConfig, total: int, workers: int) -> Iterator[int]:
 
 def chunks_of(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Sequence[Overrides],
               replay_dir: str | None, sizes: Iterator[int], source: ScenarioSource | None = None) -> Iterator[Chunk]:
-    """The run's tasks: each variant's battles in order, cut into chunks of the ``sizes`` in turn, each
-    with the ``source`` its worker builds from (None: the file on disk)."""
-    for index, overrides in enumerate(variants):
-        start = 0
-        while start < len(seeds):
-            end = start + next(sizes)
-            yield Chunk(index, str(config.scenario), overrides, tuple(seeds[start:end]), config.policy,
+    """The run's tasks: the seeds in order, cut into blocks of the ``sizes`` in turn, and each block
+    played by every variant before the next block, each chunk with the ``source`` its worker builds
+    from (None: the file on disk).
+
+    Block by block, not variant by variant: the paired differences compare the variants on the seeds
+    both finished, and a sweep stopped early (Ctrl+C) played every variant on the first seeds. Variant
+    by variant, a 3-variant sweep stopped at 200 of 3,000 battles had played only the first variant:
+    its table had no paired difference at all and every other variant's row was ``-``."""
+    start = 0
+    while start < len(seeds):
+        step = next(sizes)
+        for _ in variants[1:]:  # each variant's chunk is one of the run's: the sizes shrink by all of them
+            next(sizes)
+        block = tuple(seeds[start:start + step])
+        for index, overrides in enumerate(variants):
+            yield Chunk(index, str(config.scenario), overrides, block, config.policy,
                         config.max_rounds, config.hook, replay_dir and f"{replay_dir}/variant-{index}",
                         config.only_seeds is not None,
                         config.strict_scripts, config.battle_seconds, source=source)
-            start = end
+        start += step
 
 
 def _powers_used(scenarios: Sequence[Scenario]) -> set[str]:
@@ -252,17 +263,17 @@ def _run(engine_of: Callable[[], Engine], chunks: Iterator[Chunk], collect: _Col
     return interrupted
 
 
-def _ready_out(config: SimConfig, held: contextlib.ExitStack) -> Path | None:
+def _ready_out(config: SimConfig, held: contextlib.ExitStack, removed: list[Path]) -> Path | None:
     """The output folder, checked and made before any battle (a path in the way would lose the whole
     run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), with an
-    earlier run's replays removed (they would pass for this one's)."""
+    earlier run's replays removed (they would pass for this one's) and added to ``removed``."""
     if not config.out_dir:
         return None
     out_dir = Path(config.out_dir)
     check_outputs(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     held.enter_context(holding(out_dir))
-    remove_stale_replays(out_dir)
+    removed += remove_stale_replays(out_dir)
     return out_dir
 
 
@@ -331,12 +342,16 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     scenarios, source = checked(config)
     variants = config.variants()
     teams = tuple(scenarios[0].teams)
-    known = tuple(sorted(_powers_used(scenarios)))  # the power table lists each, used or not
-    stats = [VariantStats(i, overrides, teams, known_powers=known) for i, overrides in enumerate(variants)]
+    known = tuple(sorted(_powers_used(scenarios)))  # battles.csv has a column for each
+    # the power table lists each power a creature of the variant has, used or not: one only another
+    # variant's creatures have (a sweep of creatures.KEY.powers) is no power this variant's AI left unused
+    stats = [VariantStats(i, overrides, teams, known_powers=tuple(sorted(_powers_used([scenario]))))
+             for i, (overrides, scenario) in enumerate(zip(variants, scenarios, strict=True))]
     seeds = config.seeds()
     total = len(seeds) * len(variants)
     with contextlib.ExitStack() as held:  # --out is this run's until its last file is written
-        out_dir = _ready_out(config, held)
+        removed: list[Path] = []
+        out_dir = _ready_out(config, held, removed)
         replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
         workers = config.workers or default_workers()
         chunks = chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers), source)
@@ -346,7 +361,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         collect.failures.sort(key=lambda f: (f.variant, f.battle))  # arrival order differs between engines and runs
         result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,
                            played.elapsed, played.interrupted, replays=sorted(collect.replays),
-                           write_errors=played.write_errors, unlisted=played.unlisted)
+                           write_errors=played.write_errors, unlisted=played.unlisted, removed=removed)
         if out_dir:
             _write_files(result, out_dir, len(seeds))
     return result
@@ -377,6 +392,6 @@ def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> No
     except OSError as err:
         result.write_errors.append(f"cannot write {out_dir / SUMMARY}: {err.strerror or err}")
     try:
-        remove_unwritten(out_dir, result.files)
+        result.removed += remove_unwritten(out_dir, result.files)
     except OSError as err:
         result.write_errors.append(f"cannot remove an earlier run's output in {out_dir}: {err.strerror or err}")
