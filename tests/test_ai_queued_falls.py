@@ -54,11 +54,12 @@ def test_the_tactical_player_jumps_down_and_strikes_where_it_lands():
     """The fall settles before its blow: it lands prone beside the foe and strikes it, in one turn."""
     b, me, foe = jump(12)
     plan = ai.plan_turn(b, me, "tactical")
-    assert [name for name, _, _ in plan] == ["move", "use_power"], plan
-    assert plan[1][2] == {"target": foe}
+    # (the fall settles before the blow is given: ``ai.decisions`` looks again there)
+    assert [name for name, _, _ in plan] == ["move", "resolve_orders", "use_power"], plan
+    assert plan[2][2] == {"target": foe}
     assert b.forecast_moves_to(me, [plan[0][1][1:]], cover=False)[0].fall is not None  # a jump, not a walk
-    ai.issue(b, plan)
     seen = len(b.events)
+    ai.issue(b, plan)
     b.resolve_orders()
     assert [type(e).__name__ for e in b.events[seen:] if type(e).__name__ in ("Landed", "AttackRolled")] == [
         "Landed", "AttackRolled"]

@@ -48,9 +48,8 @@ def test_it_jumps_walks_on_and_strikes_now_rather_than_wait_up_top_for_the_brute
     moves, uses = moves_and_uses(decision)
     assert len(moves) == 2 and uses == [("strike", {"target": slinger})], decision.why
     assert "jumps down at" in decision.why
-    ai.issue(b, decision.commands)
     seen = len(b.events)
-    b.tick()  # the knight acts first (its orders are queued), then the others
+    b.tick(controller=ai.controller("tactical", controls=lambda e: e == me))  # (its turn settles the fall)
     mine = [type(e).__name__ for e in b.events[seen:] if isinstance(e, (Fell, Moved, AttackRolled))
             and (getattr(e, "entity", None) == me)]
     assert mine[:4] == ["Moved", "Fell", "Moved", "AttackRolled"], mine

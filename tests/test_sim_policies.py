@@ -103,7 +103,9 @@ def test_an_ai_order_the_battle_refuses_when_it_resolves_is_counted(monkeypatch)
             return []
         return [("move", (entity, 2, 1), {}), ("use_power", (entity, "strike"), {"target": 2})]
 
-    monkeypatch.setattr(runner.ai, "plan_turn", jump_and_strike)
+    # (the runner plays a turn by ``ai.decisions``, which asks ``decide`` for the plan)
+    monkeypatch.setattr("game.ai.policy.decide", lambda battle, entity, policy, rng, *_: ai.Decision(
+        tuple(jump_and_strike(battle, entity, policy, rng)), ""))
     winner, rounds, refused, first_refusal, first = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
     assert refused == 1
     assert first_refusal.startswith("round 1: Knight cannot use Strike: ")

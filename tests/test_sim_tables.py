@@ -190,7 +190,9 @@ def _first_refusal(monkeypatch, goblins_round: int) -> tuple[int, str]:
             return [("move", (entity, 6, 1), {})]
         return []
 
-    monkeypatch.setattr(runner.ai, "plan_turn", plans)
+    # (the runner plays a turn by ``ai.decisions``, which asks ``decide`` for the plan)
+    monkeypatch.setattr("game.ai.policy.decide", lambda battle, entity, policy, rng, *_: ai.Decision(
+        tuple(plans(battle, entity, policy, rng)), ""))
     _, _, refused, first_refusal, _ = runner.play(b, "tactical", ai.turn_rng(2, 1, knight), 3)
     return refused, first_refusal
 

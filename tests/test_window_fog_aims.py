@@ -11,7 +11,6 @@ from typing import Any
 import pygame
 import pytest
 
-from game import ai
 from game.ai.tactical_turn import Decision
 from game.battle.facade import Battle
 from game.play.app import App
@@ -34,7 +33,8 @@ def _behind_a_wall(monkeypatch: pytest.MonkeyPatch, power: str, *commands: tuple
     for y in range(4, 7):
         b.add_wall(4, y)
     plan = tuple((name, tuple(mage if a == "mage" else a for a in args), kwargs) for name, args, kwargs in commands)
-    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: Decision(plan if actor == mage else (), "aim"))
+    monkeypatch.setattr("game.ai.policy.decide",
+                        lambda battle, actor, *a, **k: Decision(plan if actor == mage else (), "aim"))
     app = App(b, {"blue"}, computer_delay=0.0)
     app.open_window(screen=pygame.Surface(SIZE))
     app.draw()

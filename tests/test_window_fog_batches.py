@@ -23,7 +23,6 @@ from components.events import (
     Moved,
     TurnStarted,
 )
-from game import ai
 from game.ai.tactical_turn import Decision
 from game.battle.facade import Battle
 from game.play.app import App
@@ -49,7 +48,7 @@ def _lurker(monkeypatch: pytest.MonkeyPatch, light: bool) -> tuple[Battle, App, 
         creep += (("resolve_orders", (), {}), ("use_power", (lurker, "sanctuary-light"), {}))
     plans = {mage: Decision((("use_power", (mage, "darkness"), {"point": (5, 3)}),), "dark"),
              lurker: Decision(creep, "creep")}
-    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plans[actor])
+    monkeypatch.setattr("game.ai.policy.decide", lambda battle, actor, *a, **k: plans[actor])
     app = App(b, {"blue"}, computer_delay=0.0)
     app.open_window(screen=pygame.Surface(SIZE))
     app.draw()
@@ -157,7 +156,7 @@ def test_a_walk_the_team_watched_begin_is_not_drawn_over_squares_a_later_light_s
     mage = b.spawn("Mage", 8, 5, team="red", powers=["light"], initiative_bonus=100)
     plans = {orc: Decision((("move", (orc, 10, 1), {}),), "sneak"),
              mage: Decision((("use_power", (mage, "light"), {"point": (8, 5)}),), "lit")}
-    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plans[actor])
+    monkeypatch.setattr("game.ai.policy.decide", lambda battle, actor, *a, **k: plans[actor])
     app = App(b, {"blue"}, computer_delay=0.0)
     app.open_window(screen=pygame.Surface(SIZE))
     app.draw()
@@ -211,7 +210,7 @@ def test_what_an_enemy_did_out_of_sight_before_it_walked_into_sight_is_not_named
         b.add_wall(7, y)
     plan = Decision((("use_power", (lurker, "sanctuary-light"), {}), ("resolve_orders", (), {}),
                      ("move", (lurker, 7, 6), {})), "lit, then round the wall")
-    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plan)
+    monkeypatch.setattr("game.ai.policy.decide", lambda battle, actor, *a, **k: plan)
     app = App(b, {"blue"}, computer_delay=0.0)
     app.open_window(screen=pygame.Surface(SIZE))
     app.draw()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from game import ai
 from game.ai.tactical_turn import Decision
 from game.battle.facade import Battle
 from game.play.app import App
@@ -63,7 +62,7 @@ def test_a_hot_seats_next_team_reads_a_computer_turn_against_its_own_creature(mo
     orc = b.spawn("Orc", 8, 3, team="red", powers=["strike"], initiative_bonus=100, health=30)
     _wall(b, 5)
     plans = {gob: Decision((("use_power", (gob, "strike"), {"target": orc}),), "hit the orc")}
-    monkeypatch.setattr(ai, "decide", lambda battle, actor, *a, **k: plans[actor])
+    monkeypatch.setattr("game.ai.policy.decide", lambda battle, actor, *a, **k: plans[actor])
     app, window = _seats(b)
     app.refresh()
     app.draw()

@@ -157,12 +157,11 @@ def test_a_computer_turn_the_team_watched_begin_is_named_though_it_ends_out_of_s
     """The orc beside the hero strikes and walks behind the wall: the log names it for the blow and
     says it goes out of sight, but the status bar, asking only where it stands after its turn, said
     "Someone unseen took a turn". Its turn is named as the log names it."""
-    from game import ai
     from game.ai.tactical_turn import Decision
 
     b, hero, orc = strike_and_walk_off()
     hit_and_run = Decision((("use_power", (orc, "strike"), {"target": hero}), ("move", (orc, 6, 0), {})), "hit and run")
-    monkeypatch.setattr(ai, "decide", lambda *args: hit_and_run)
+    monkeypatch.setattr("game.ai.policy.decide", lambda *args: hit_and_run)
     app = App(b, {"blue"}, computer_delay=0.0)
     assert b.current_actor == orc and orc not in app.ui.hidden
     app.tick_clock(1.0)
@@ -188,7 +187,7 @@ def _refused_move(monkeypatch: pytest.MonkeyPatch, step_first: bool = False) -> 
             return Decision((*step, ("move", (orc, 8, 4), {})), "onto the spy")
         return real(battle, entity, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ai, "decide", onto_the_spy)
+    monkeypatch.setattr("game.ai.policy.decide", onto_the_spy)
     app = App(b, {"blue"}, computer_delay=0.5)
     assert app.ui.shows(orc) and not app.ui.shows(spy)
     return app, orc

@@ -9,6 +9,7 @@ from game.ai.policy import (
     act_for,
     controller,
     decide,
+    decisions,
     issue,
     parse_policies,
     plan_turn,
@@ -18,5 +19,5 @@ from game.ai.policy import (
 )
 from game.ai.tactical import Decision
 
-__all__ = ["DEFAULT_POLICY", "POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide", "issue",
-           "parse_policies", "plan_turn", "policies_for", "policy_of", "power_info", "turn_rng"]
+__all__ = ["DEFAULT_POLICY", "POLICIES", "POLICY_HELP", "Decision", "act", "act_for", "controller", "decide",
+           "decisions", "issue", "parse_policies", "plan_turn", "policies_for", "policy_of", "power_info", "turn_rng"]

@@ -30,7 +30,16 @@ from systems.geometry import distance_3d_ft
 from systems.paths import UNREACHABLE
 from systems.power_checks import AT_HAND_SQUARES
 
-__all__ = ["DEFAULT", "Choice", "Decision", "Weights", "longest_reach", "plan", "shortlist", "uses_from"]
+__all__ = ["DEFAULT", "SETTLE", "Choice", "Decision", "Weights", "longest_reach", "plan", "settle", "shortlist",
+           "uses_from"]
+
+#: The order after which a plan looks again at the board as it settled (``game.ai.policy.decisions``).
+SETTLE = "resolve_orders"
+
+
+def settle() -> Command:
+    """A plan's :data:`SETTLE` order (a fresh one: a command's keywords are a dict of its own)."""
+    return (SETTLE, (), {})
 
 
 def _far_apart(turn: Turn) -> bool:
@@ -156,10 +165,11 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     Each is scored as what the action is worth now, minus the damage it expects to take where it
     ends (less the blows of enemies the action would down first), minus a fall, plus the blow it
     could strike from there next turn (a hit-and-run that ends out of reach gives that up). A blow
-    after a walk whose fall may down it is still ordered, worth the chance it stands: the fall settles
-    first, and the turn refuses a downed creature's order, which costs nothing it could have done; an
-    order given up for any chance at all lost a sure blow to a 1-in-36 fall (iron won 69 of 100 gauntlet
-    battles against greedy that way, 84 of 100 this way).
+    after a walk whose fall may down it is still planned, worth the chance it stands: the plan settles
+    the fall first (:func:`settle`; ``game.ai.policy.decisions`` then gives the blow only to a creature
+    still standing, or plans again), which costs nothing it could have done; a blow given up for any
+    chance at all lost a sure blow to a 1-in-36 fall (iron won 69 of 100 gauntlet battles against
+    greedy that way, 84 of 100 this way).
     """
     w, end = turn.weights, threat.square
     walks = move if jump is None else jump
@@ -178,8 +188,8 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
     moving: tuple[Command, ...] = () if move is None else (("move", (turn.me, *move.square), {}),)
     if via is not None:
         moving = (("move", (turn.me, *via), {}), *moving)
-    elif jump is not None:
-        moving = (("move", (turn.me, *jump.square), {}), *moving)
+    elif jump is not None:  # the jump's fall settles before it walks on (``game.ai.policy.decisions``)
+        moving = (("move", (turn.me, *jump.square), {}), settle(), *moving)
 
     def ending() -> str:
         words = exposure(threat)
@@ -200,7 +210,8 @@ def _options_at(turn: Turn, move: MoveForecast | None, threat: Threat, here_best
         standing = 1.0 - fall_downs  # the blow needs it on its feet after the fall (else refused, at no cost)
         score = base + standing * best.score - caution * (_taken(turn, threat, dict(best.downs)) if best.downs
                                                           else taken)
-        found.append(_Option(score, (*moving, best.command), _joined(ending, best.why)))
+        settled = (settle(),) if jump is None and walks is not None and walks.fall is not None else ()
+        found.append(_Option(score, (*moving, *settled, best.command), _joined(ending, best.why)))
     if here_best is not None and move is not None:
         score = base + here_best.score - caution * (_taken(turn, threat, dict(here_best.downs))
                                                     if here_best.downs else taken)
@@ -275,7 +286,7 @@ def _leaps(turn: Turn, field: np.ndarray) -> list[_Option]:
                 best = there[0]
                 score = base + best.score - turn.caution() * _taken(turn, threat, dict(best.downs))
                 # the blink resolves before the use is given, which is checked from where it then stands
-                found.append(_Option(score, (leap, ("resolve_orders", (), {}), best.command),
+                found.append(_Option(score, (leap, settle(), best.command),
                                      _joined(_said(words), best.why)))
     return found
 
@@ -326,7 +337,7 @@ def _flight(turn: Turn, reserved: set[tuple[int, int]]) -> _Option | None:
             aloft = _plan(Turn(battle, me, [p.id for p in turn.powers], turn.weights), reserved, flown=True)
         finally:
             battle.restore(before)
-        fly: tuple[Command, ...] = (("use_power", (me, power.id), {}), ("resolve_orders", (), {}))
+        fly: tuple[Command, ...] = (("use_power", (me, power.id), {}), settle())
         if best is None or aloft.score > best.score:
             best = _Option(aloft.score, (*fly, *aloft.commands), _joined(_said(power.name), aloft.why, ", then "))
     return best

@@ -131,12 +131,15 @@ class TurnFlow:
         said = f"{name} waits"
         if b.can_act(actor):
             policy = ai.policy_of(self.policies, b.team(actor))
-            decision = ai.decide(b, actor, policy, ai.turn_rng(self.seed, b.round, actor), None, self.powers)
-            self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
             issued = 0
             try:  # one at a time: the orders issued before a refused one stay queued, and resolve
-                for command in decision.commands:
-                    issued += len(ai.issue(b, (command,)))
+                # (a step at a time: after a fall it looks again, see ``ai.decisions``)
+                for decision in ai.decisions(b, actor, policy, ai.turn_rng(self.seed, b.round, actor), None,
+                                             self.powers):
+                    if decision.why:
+                        self.reasons.setdefault(len(b.events), []).append(f"   (why) {name} {decision.why}")
+                    for command in decision.commands:
+                        issued += len(ai.issue(b, (command,)))
                 said = f"{name} acts" if issued else said
             except (IllegalCommand, UnknownEntity) as err:  # the computer's illegal order: refused, the round goes on
                 reason = plain(str(err))

@@ -14,7 +14,7 @@ import importlib
 import random
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -119,19 +119,14 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
         nonlocal refused, first_refusal, refused_at, planning
         if not b.can_act(entity):
             return
-        started = clock()
-        plan = ai.plan_turn(b, entity, ai.policy_of(policies, b.team(entity)), rng)
-        planning += clock() - started
         if timings is not None:
             timings["turns"] = timings.get("turns", 0.0) + 1
-        for name, args, kwargs in plan:
-            try:
-                getattr(b, name)(*args, **kwargs)
-            except IllegalCommand as err:
-                refused += 1
-                first_refusal, refused_at = (first_refusal, refused_at) if first_refusal else \
-                    (f"round {b.round}: {err}", len(b.events))
-                break
+        spent, err = _issued(b, ai.decisions(b, entity, ai.policy_of(policies, b.team(entity)), rng), clock)
+        planning += spent
+        if err is not None:
+            refused += 1
+            first_refusal, refused_at = (first_refusal, refused_at) if first_refusal else \
+                (f"round {b.round}: {err}", len(b.events))
 
     started = len(battle.events)
 
@@ -151,6 +146,24 @@ def play(battle: Any, policy: str, rng: random.Random, max_rounds: int,
             timings["ai"] = timings.get("ai", 0.0) + planning
             timings["rules"] = timings.get("rules", 0.0) + clock() - ticked - planning
     return battle.winner() or DRAW, battle.round, *counted(), first
+
+
+def _issued(battle: Any, steps: Iterator[ai.Decision], clock: Callable[[], float]) -> tuple[float, Exception | None]:
+    """Issue a turn's decisions (``ai.decisions``: after a fall it looks again) in order: the seconds
+    spent deciding, and the order the battle refused when given, if one was (the rest of the turn
+    is then dropped)."""
+    spent = 0.0
+    while True:
+        started = clock()
+        decision = next(steps, None)
+        spent += clock() - started
+        if decision is None:
+            return spent, None
+        for name, args, kwargs in decision.commands:
+            try:
+                getattr(battle, name)(*args, **kwargs)
+            except IllegalCommand as err:
+                return spent, err
 
 
 def _check_time(battle: Any, seconds: float | None, ran: float) -> None:
