@@ -36,10 +36,10 @@ from game.battle.script_bridge import READS, WEIGHTED, ScriptBridge
 from game.scripting import InProcessHost, WorkerHost
 from systems.odds import dice_outcomes
 
-#: How much the kept what-ifs may hold, in plain values read (a list answer counts each item; about 150
-#: bytes each): past it they are all forgotten and kept afresh (a worker may play 100,000 battles; the
-#: bench's 4v4 keeps some 7,000 in its first hundred, then fewer and fewer new ones).
-MEMO_SIZE = 16384
+#: How much each generation of kept what-ifs may hold (``WhatIfs``), in plain values read (a list answer
+#: counts each item; about 150 bytes each): a worker may play 100,000 battles; the bench's 4v4 keeps
+#: some 7,000 in its first hundred, then fewer and fewer new ones.
+MEMO_SIZE = 8192
 #: The dice read at a quantile a battle remembers (a planner asks the same few all battle).
 MEMO_KEYS = 256
 
@@ -169,24 +169,29 @@ class WhatIfs:
     runs made, in order, branching at each answer, ending in the commands asked. A script is
     deterministic: its first read is fixed by the question, each next one by the answers before, so
     asking the reads again in order, each of the battle asking now, finds the answer a run would give
-    now, or the first read that answers otherwise (then the script is run). Bounded by
-    :data:`MEMO_SIZE` reads in all."""
+    now, or the first read that answers otherwise (then the script is run).
+
+    Bounded in two generations of :data:`MEMO_SIZE` values read each: when the young one is full it
+    becomes the old one (the one before is forgotten), and an answer found in the old one is kept in
+    the young one again, so what a worker's battles still ask outlives what they stopped asking."""
 
     def __init__(self) -> None:
         self.trees: dict[tuple[Any, ...], _Ask | _End] = {}
+        self.older: dict[tuple[Any, ...], _Ask | _End] = {}
         self.size = 0
 
     def find(self, question: tuple[Any, ...] | None, bridge: ScriptBridge) -> _End | None:
         """The kept end the reads lead to, each asked of ``bridge`` now; None at the first read that
         answers as none kept did (or is refused), or for no question."""
-        node = None if question is None else self.trees.get(question)
-        while type(node) is _Ask:
-            try:
-                value = bridge.read(node.method, node.args)
-            except (LookupError, ValueError):
-                return None
-            node = node.then.get(answered(bridge, node.method, node.args, value))
-        return node  # type: ignore[return-value]
+        if question is None:
+            return None
+        found = _walk(self.trees.get(question), bridge, None)
+        if found is None and question in self.older:
+            reads: list[Read] = []
+            found = _walk(self.older[question], bridge, reads)
+            if found is not None:
+                self.keep(question, reads, found.answer)
+        return found
 
     def keep(self, question: tuple[Any, ...] | None, reads: list[Read], answer: Any) -> None:
         """Keep ``answer`` at the end of ``reads`` (as asked, in order); nothing for no question, when an
@@ -196,8 +201,7 @@ class WhatIfs:
         if question is None or _UNKEPT in edges or cost > MEMO_SIZE:
             return
         if self.size + cost > MEMO_SIZE:
-            self.trees.clear()  # all forgotten at once: bounded, and a worker's next battles keep afresh
-            self.size = 0
+            self.older, self.trees, self.size = self.trees, {}, 0  # the generation before is forgotten
         node, put = self.trees.get(question), functools.partial(self.trees.__setitem__, question)
         for method, args, edge in reads:
             if node is None:
@@ -209,6 +213,20 @@ class WhatIfs:
         if node is None:
             put(_End(answer))
             self.size += cost
+
+
+def _walk(node: _Ask | _End | None, bridge: ScriptBridge, reads: list[Read] | None) -> _End | None:
+    """Where a tree's reads lead, each asked of ``bridge`` (and noted in ``reads``, if given)."""
+    while type(node) is _Ask:
+        try:
+            value = bridge.read(node.method, node.args)
+        except (LookupError, ValueError):
+            return None
+        told = answered(bridge, node.method, node.args, value)
+        if reads is not None:
+            reads.append((node.method, node.args, told))
+        node = node.then.get(told)
+    return node  # type: ignore[return-value]
 
 
 def _size(told: Any) -> int:

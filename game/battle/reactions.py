@@ -125,7 +125,6 @@ class ScriptHook:
         self._broken: dict[str, ScriptError] = {}  # scripts that do not load
         self._sources: dict[str, str] = {}  # the text of each loaded script
         self._buffer: list[Callable[[], None]] = []
-        # (a what-if's kept answers outlive the battle, beside its host: the next battle asks them again)
         self.foreseer = Foreseer(self.host, self.bridge, hosts.kept(trusted, limits).setdefault("what-ifs", WhatIfs()))
 
     @property
