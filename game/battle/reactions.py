@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from components.events import Damaged, Downed, Event, Fell, Landed, RoundEnded, ScriptFailed, TurnStarted
-from game.battle.foresight import Foreseer, reaction_ctx, small_fields
+from game.battle.foresight import Foreseer, WhatIfs, reaction_ctx, small_fields
 from game.battle.script_bridge import COMMANDS, READS, ScriptBridge
 from game.battle.script_names import checked_name, failure_place, named_error
 from game.content.files import UnreadableFile
@@ -125,7 +125,7 @@ class ScriptHook:
         self._broken: dict[str, ScriptError] = {}  # scripts that do not load
         self._sources: dict[str, str] = {}  # the text of each loaded script
         self._buffer: list[Callable[[], None]] = []
-        self.foreseer = Foreseer(self.host, self.bridge)
+        self.foreseer = Foreseer(self.host, self.bridge, hosts.kept(trusted, limits).setdefault("what-ifs", WhatIfs()))
 
     @property
     def battle(self) -> Battle:

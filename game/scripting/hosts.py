@@ -9,6 +9,7 @@ closes it with itself. Nothing here is module state.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from .errors import Limits
 from .host import InProcessHost
@@ -27,6 +28,7 @@ class ScriptHosts:
         self.methods = dict(methods)
         self.commands = dict(commands)
         self._hosts: dict[tuple[bool, Limits], InProcessHost | WorkerHost] = {}
+        self._kept: dict[tuple[bool, Limits], dict[str, Any]] = {}
 
     def host(self, trusted: bool, limits: Limits = Limits()) -> InProcessHost | WorkerHost:
         """The host for this trust level and these limits (in-process when trusted, else a worker)."""
@@ -37,6 +39,11 @@ class ScriptHosts:
             found = self._hosts[key] = kind(self.methods, self.commands, limits)
         return found
 
+    def kept(self, trusted: bool, limits: Limits = Limits()) -> dict[str, Any]:
+        """What the callers of that host keep for the battles after theirs (a what-if's answers, kept
+        by ``game.battle.foresight``): it lives as long as the host, and is its callers' to bound."""
+        return self._kept.setdefault((trusted, limits), {})
+
     def started(self) -> dict[tuple[bool, Limits], InProcessHost | WorkerHost]:
         """The hosts started so far (for statistics and tests)."""
         return dict(self._hosts)
@@ -46,6 +53,7 @@ class ScriptHosts:
         for found in self._hosts.values():
             found.close()
         self._hosts.clear()
+        self._kept.clear()
 
     def __enter__(self) -> ScriptHosts:
         return self
