@@ -204,3 +204,22 @@ def test_a_plot_that_fails_to_draw_keeps_the_table_and_the_summary(
     assert "keep win" in printed
     assert f"FAILED to write: cannot draw the plots in {out}: ValueError: a glyph matplotlib cannot draw" in printed
     assert sorted(p.name for p in out.iterdir()) == ["battles.csv", "summary.json"]
+
+
+def test_ctrl_c_before_any_battle_keeps_the_earlier_runs_outputs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    """A Ctrl+C before any chunk came back replaced an earlier run's battles.csv with a header, its
+    summary.json with one of no battles, and removed its plots: a run that finished nothing destroyed
+    the last one's results."""
+    _earlier_run(tmp_path)
+
+    def ctrl_c(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(tmp_path), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    assert f"wrote nothing in {tmp_path}: interrupted before any battle finished" in said
+    for name in ("battles.csv", "summary.json", "winrate.png", "rounds.png", "paired.png"):
+        assert (tmp_path / name).read_text(encoding="utf-8") == "old", name
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]  # and no stray temporary

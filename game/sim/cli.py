@@ -272,6 +272,19 @@ def _unchanged(result: SimResult) -> list[str]:
             for s in summaries[1:] if figures(s) == first]
 
 
+def _outputs(result: SimResult) -> list[str]:
+    """What the run did to ``--out``: the files it wrote, or that it kept the last run's, and what it removed."""
+    lines = [f"wrote {path}" for path in result.files]
+    if result.kept is not None:
+        lines.append(f"wrote nothing in {result.kept}: interrupted before any battle finished, so an earlier "
+                     f"run's battles.csv, summary.json and plots there were left as they were")
+    if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
+        gone = [str(path) for path in result.removed]
+        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+        lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
+    return lines
+
+
 def report(result: SimResult) -> str:
     """The table with a header and footer: what ran, failures with seeds, files, speed and memory; a
     control or bidi character in any line is spelt as an escape (``components.values.escaped``)."""
@@ -300,12 +313,7 @@ def report(result: SimResult) -> str:
             lines.append(f"replay of variant {variant_index} seed {seed} FAILED: {replay[1:-1]}")
         else:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
-    for path in result.files:
-        lines.append(f"wrote {path}")
-    if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
-        gone = [str(path) for path in result.removed]
-        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
-        lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
+    lines += _outputs(result)
     for problem in result.write_errors:
         lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

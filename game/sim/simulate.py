@@ -12,7 +12,8 @@ Why it is built this way:
 * **Every battle accounted for.** A battle that raises, or whose worker process dies, is a row with
   its seed and error (and a replay file when one can be written); the run goes on.
 * **Flat memory.** Rows stream to a temporary beside ``battles.csv`` as they arrive (it replaces
-  the last run's table when the run ends, Ctrl+C included) and are folded into counters; each
+  the last run's table when the run ends, Ctrl+C included once a battle finished: a run stopped
+  before any leaves the last run's outputs as they were) and are folded into counters; each
   battle's esper world is deleted when it ends; at most a few chunks are in flight.
 * **Ctrl+C keeps what finished.** The table is printed for the battles done so far.
 
@@ -86,6 +87,8 @@ class SimResult:
     unlisted: list[str] = field(default_factory=list)
     #: an earlier run's outputs in ``--out`` that this run removed (its replays, plots it did not draw)
     removed: list[Path] = field(default_factory=list)
+    #: ``--out`` when Ctrl+C came before any battle finished: its earlier table, summary and plots were kept
+    kept: Path | None = None
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -235,6 +238,10 @@ def _ready_out(config: SimConfig, held: contextlib.ExitStack, removed: list[Path
     return out_dir
 
 
+class _NothingFinished(Exception):
+    """Raised inside battles.csv's ``replacing`` block to drop its temporary: Ctrl+C came before any battle."""
+
+
 @dataclass
 class _Played:
     """What playing every chunk left: the folded rows, whether Ctrl+C cut it short, how long it took,
@@ -253,7 +260,8 @@ def _play(config: SimConfig, chunks: Iterator[Chunk], total: int, stats: list[Va
     """Every chunk through the engine, each row folded into ``stats``, the progress bar and battles.csv.
 
     Rows go to a temporary beside battles.csv, which replaces the last run's table when the run ends
-    (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing). A table
+    (Ctrl+C included, once a battle finished); a run that fails, or that Ctrl+C stopped before any
+    battle finished, leaves the old one (game.content.atomic.replacing). A table
     that cannot be put in place once every battle finished is a write error, not a lost run.
     """
     finished, write_errors = False, []
@@ -272,9 +280,13 @@ def _play(config: SimConfig, chunks: Iterator[Chunk], total: int, stats: list[Va
                 started = time.perf_counter()
                 interrupted = _run(engine_of, chunks, collect)
                 finished = True
+                if interrupted and not collect.done and csv_handle is not None:
+                    raise _NothingFinished  # the last run's battles.csv stays: a header is no table
             finally:
                 if bar is not None:
                     bar.close()
+    except _NothingFinished:
+        pass
     except OSError as err:
         if not finished or out_dir is None:
             raise
@@ -320,8 +332,10 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,
                            played.elapsed, played.interrupted, replays=sorted(collect.replays),
                            write_errors=played.write_errors, unlisted=played.unlisted, removed=removed)
-        if out_dir:
+        if out_dir and (collect.done or not played.interrupted):
             _write_files(result, out_dir, len(seeds))
+        elif out_dir:  # Ctrl+C before any battle: an empty table and summary must not replace the last run's
+            result.kept = out_dir
     return result
 
 
