@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import resource
 import shlex
@@ -36,7 +37,8 @@ from game.sim.flags import (
     with_policies_help,
 )
 from game.sim.outputs import check_outputs
-from game.sim.runner import DRAW, NOT_WRITTEN
+from game.sim.report import Failure
+from game.sim.runner import DRAW, NOT_WRITTEN, OVER_TIME
 from game.sim.simulate import SimResult, simulate
 
 DESCRIPTION = "Balance at scale: thousands of headless computer-vs-computer battles, a table, a CSV and plots."
@@ -272,6 +274,24 @@ def _unchanged(result: SimResult) -> list[str]:
             for s in summaries[1:] if figures(s) == first]
 
 
+def rerun(result: SimResult, failure: Failure) -> str:
+    """The line that plays a failed battle again. One that ``--battle-seconds`` stopped would only be
+    stopped again with the same bound: its line gives it ten times as long (at most the flag's
+    highest), and says so; at the highest already, it says what else would end the battle sooner."""
+    c = result.config
+    overrides = result.variants[failure.variant].overrides
+    if not failure.error.startswith(OVER_TIME):
+        return f"  re-run the first alone: {rerun_line(c, failure.seed, overrides)}"
+    high = BATTLE_SECONDS[1]
+    if c.battle_seconds >= high:
+        return (f"  re-run the first alone (it ran past --battle-seconds {high:g}, the most the flag allows; "
+                f"a lower --max-rounds ends it sooner): {rerun_line(c, failure.seed, overrides)}")
+    longer = min(high, c.battle_seconds * 10)
+    again = rerun_line(dataclasses.replace(c, battle_seconds=longer), failure.seed, overrides)
+    return (f"  re-run the first alone, with --battle-seconds {longer:g} in place of the {c.battle_seconds:g} "
+            f"it ran past (with the same bound it would stop again): {again}")
+
+
 def _outputs(result: SimResult) -> list[str]:
     """What the run did to ``--out``: the files it wrote, or that it kept the last run's, and what it removed."""
     lines = [f"wrote {path}" for path in result.files]
@@ -305,9 +325,7 @@ def report(result: SimResult) -> str:
         if result.failed > 20:
             lines.append(f"  ... and {result.failed - 20} more (see battles.csv)")
         if result.failures:
-            first = result.failures[0]
-            again = rerun_line(c, first.seed, result.variants[first.variant].overrides)
-            lines.append(f"  re-run the first alone: {again}")
+            lines.append(rerun(result, result.failures[0]))
     for variant_index, seed, replay in result.replays:
         if replay.startswith(NOT_WRITTEN):
             lines.append(f"replay of variant {variant_index} seed {seed} FAILED: {replay[1:-1]}")
