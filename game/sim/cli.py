@@ -120,7 +120,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     low, high = BATTLE_SECONDS
     given = SimConfig(scenario="")  # the defaults are the config's own, said once
     parser.add_argument("scenario", help="scenario TOML file, e.g. assets/scenarios/ledge.toml")
-    parser.add_argument("--battles", type=whole(1, MAX_BATTLES), default=given.battles,
+    parser.add_argument("--battles", type=whole(1, MAX_BATTLES), default=None,  # None: not given (see ignored)
                         help=f"battles per variant, 1 to {MAX_BATTLES:,} (default {given.battles})")
     parser.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None,
                         help=f"worker processes, 1 to {MAX_WORKERS} (default: all cores)")
@@ -153,7 +153,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                              f"(default {given.battle_seconds:g})")
     parser.add_argument("--strict-scripts", action="store_true",
                         help="a battle in which a script failed counts as a failed battle (default: counted apart)")
-    parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=given.recycle, metavar="N",
+    parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=None, metavar="N",
                         help="replace pool workers after about N battles each, bounding leaked native memory "
                              f"(default {given.recycle}; 0 never; at most {MAX_RECYCLE:,})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -178,9 +178,9 @@ def check_args(args: argparse.Namespace) -> None:
     twice = sorted(seed for seed, n in Counter(args.only_seeds or ()).items() if n > 1)
     if twice:  # the same battle again would count as another, narrowing the interval for nothing
         raise FlagError(f"--only-seed {twice[0]}: given twice (each seed is one battle)")
-    battles = len(args.only_seeds) if args.only_seeds else args.battles
+    battles = len(args.only_seeds) if args.only_seeds else with_defaults(args).battles
     if battles * variants > MAX_BATTLES:
-        raise FlagError(f"--battles {args.battles:,} x {variants:,} variants: expected at most {MAX_BATTLES:,} "
+        raise FlagError(f"--battles {battles:,} x {variants:,} variants: expected at most {MAX_BATTLES:,} "
                         f"battles in all (run several, with another --seed)")
     if args.scheduler is not None and args.engine != "dask":
         raise FlagError(f"--scheduler {shown_text(args.scheduler)}: needs --engine dask")
@@ -188,6 +188,28 @@ def check_args(args: argparse.Namespace) -> None:
     if args.scheduler is not None:
         check_scheduler(args.scheduler)
     check_outputs(check_out_dir("--out", args.out))
+
+
+def with_defaults(args: argparse.Namespace) -> SimConfig:
+    """``--battles`` and ``--recycle`` as given, or their defaults (the parser leaves them None when not
+    given, so that :func:`ignored` can tell a flag the user gave from a default)."""
+    default = SimConfig(scenario=args.scenario)
+    return dataclasses.replace(default, battles=default.battles if args.battles is None else args.battles,
+                               recycle=default.recycle if args.recycle is None else args.recycle)
+
+
+def ignored(args: argparse.Namespace) -> list[str]:
+    """A warning for each flag the user gave that this run cannot follow: it used to be dropped in
+    silence, and a designer who asked for ``--battles 5000`` with ``--only-seed`` took the table of one
+    battle for the table of 5,000."""
+    warnings = []
+    if args.only_seeds and args.battles is not None:
+        warnings.append(f"--battles {args.battles:,} is ignored: --only-seed runs just the seeds it names "
+                        f"({len(args.only_seeds)} battle{'s' if len(args.only_seeds) > 1 else ''} a variant)")
+    if args.engine == "dask" and args.recycle is not None:
+        warnings.append(f"--recycle {args.recycle:,} is ignored: --engine dask does not replace its workers "
+                        f"(only the pool engine recycles)")
+    return warnings
 
 
 def run_cli(args: argparse.Namespace) -> int:
@@ -205,12 +227,15 @@ def run_cli(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"simulate: {one_line(err)}", file=sys.stderr)
         return 2
-    config = SimConfig(scenario=args.scenario, battles=args.battles, seed=args.seed, sets=list(args.sets),
+    for warning in ignored(args):
+        print(f"simulate: warning: {warning}", file=sys.stderr)
+    given = with_defaults(args)
+    config = SimConfig(scenario=args.scenario, battles=given.battles, seed=args.seed, sets=list(args.sets),
                        workers=args.workers, policy=args.policy, max_rounds=args.max_rounds, engine=args.engine,
                        scheduler=args.scheduler, out_dir=args.out, chunk_size=args.chunk, hook=args.hook,
                        only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
                        battle_seconds=args.battle_seconds,
-                       recycle=args.recycle)
+                       recycle=given.recycle)
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl+C does: the workers are shut, not orphaned
