@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from components.values import shown_text
+from components.values import counted, shown_text
 from game import ai
 from game.content.scenario_overrides import LEGEND, key_parts
 from game.content.toml_values import nesting, parse_value, split_values, toml_value
@@ -269,17 +269,18 @@ def notes(result: SimResult) -> list[str]:
     for variant in result.variants:
         others = {team: n for team, n in variant.wins.items() if team not in result.teams and team != DRAW}
         if others:  # a side a hook brought in: its wins are in no column, and the rates above do not add up
-            lines.append(f"note: {variant.label}: {sum(others.values())} battles won by "
+            lines.append(f"note: {variant.label}: {counted(sum(others.values()), 'battle')} won by "
                          f"{', '.join(repr(t) for t in sorted(others))}, a team the scenario does not declare "
                          f"(a --hook's), which the table has no column for")
         if variant.refused:  # a warning, as issue 13 asks: a power the computer cannot use is a finding
-            lines.append(f"warning: {variant.label}: {variant.refused} AI commands refused by the rules in "
+            lines.append(f"warning: {variant.label}: {counted(variant.refused, 'AI command')} refused by the rules in "
                          f"{variant.refused_battles} of {variant.finished} battles, when given or when they "
                          f"resolved (a fall or a blow between an order and its turn can undo it; "
                          f"first: {variant.first_refusal})")
         if variant.script_battles:
-            lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "
-                         f"without them (--strict-scripts fails them); first: {variant.first_script_failure}")
+            lines.append(f"note: {variant.label}: scripts failed in {counted(variant.script_battles, 'battle')}, "
+                         f"which went on without them (--strict-scripts fails them); "
+                         f"first: {variant.first_script_failure}")
     return lines
 
 
@@ -343,7 +344,7 @@ def report(result: SimResult) -> str:
              "", result.table(), ""]
     lines += notes(result)
     if result.failed:
-        lines.append(f"{result.failed} battles FAILED (counted in 'failed', excluded from rates):")
+        lines.append(f"{counted(result.failed, 'battle')} FAILED (counted in 'failed', excluded from rates):")
         for f in result.failures[:20]:
             replay = f"  replay: {f.replay}" if f.replay else ""
             lines.append(f"  variant {f.variant} battle {f.battle} seed {f.seed}: {f.error}{replay}")
@@ -361,8 +362,9 @@ def report(result: SimResult) -> str:
         lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    battles = "1 battle" if result.done == 1 else f"{result.done} battles"
-    lines.append(f"{battles} in {result.elapsed:.1f} s ({result.rate:.0f} battles/s, start-up included); "
+    # a slow run's rate with a tenth: "1 battles/s" read wrong, and "0 battles/s" said no battle was played
+    rate = f"{result.rate:.0f}" if result.rate >= 9.95 else f"{result.rate:.1f}"
+    lines.append(f"{counted(result.done, 'battle')} in {result.elapsed:.1f} s ({rate} battles/s, start-up included); "
                  f"peak RSS: main {own:.0f} MiB, largest worker {children:.0f} MiB")
     # each line escaped once: paths (--out, a replay's, the scenario's) are names a stranger may choose
     return "\n".join(escaped(line) for chunk in lines for line in chunk.split("\n"))
