@@ -275,7 +275,8 @@ def _play(config: SimConfig, chunks: Iterator[Chunk], total: int, stats: list[Va
 
                     bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
                 if csv_handle is not None:
-                    sink = CsvSink(csv_handle, stats, csv_powers)
+                    held = None if config.hook else {v.index: v.known_powers for v in stats}  # (a hook gives any)
+                    sink = CsvSink(csv_handle, stats, csv_powers, held)
                 collect = _Collector(config, stats, sink, bar, on_row)
                 started = time.perf_counter()
                 interrupted = _run(engine_of, chunks, collect)
