@@ -323,7 +323,7 @@ def _outputs(result: SimResult) -> list[str]:
     lines = [f"wrote {path}" for path in result.files]
     if result.kept is not None:
         lines.append(f"wrote nothing in {result.kept}: interrupted before any battle finished, so an earlier "
-                     f"run's battles.csv, summary.json and plots there were left as they were")
+                     f"run's battles.csv, summary.json, plots and replays there were left as they were")
     if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
         gone = [str(path) for path in result.removed]
         more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""

@@ -45,7 +45,18 @@ from game.sim.config import ENGINES, SimConfig
 from game.sim.context import ScenarioSource, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
 from game.sim.flags import one_line
-from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, holding, remove_stale_replays, remove_unwritten
+from game.sim.outputs import (
+    REPLAYS,
+    SUMMARY,
+    TABLE,
+    Identity,
+    check_outputs,
+    earlier_replays,
+    holding,
+    remove_replay_links,
+    remove_stale_replays,
+    remove_unwritten,
+)
 from game.sim.plots import plot
 from game.sim.provenance import provenance
 from game.sim.report import (
@@ -87,7 +98,7 @@ class SimResult:
     unlisted: list[str] = field(default_factory=list)
     #: an earlier run's outputs in ``--out`` that this run removed (its replays, plots it did not draw)
     removed: list[Path] = field(default_factory=list)
-    #: ``--out`` when Ctrl+C came before any battle finished: its earlier table, summary and plots were kept
+    #: ``--out`` when Ctrl+C came before any battle finished: its earlier table, summary, plots, replays were kept
     kept: Path | None = None
 
     def summaries(self) -> list[dict[str, Any]]:
@@ -224,18 +235,20 @@ def _run(engine_of: Callable[[], Engine], chunks: Iterator[Chunk], collect: _Col
     return interrupted
 
 
-def _ready_out(config: SimConfig, held: contextlib.ExitStack, removed: list[Path]) -> Path | None:
+def _ready_out(config: SimConfig, held: contextlib.ExitStack,
+               removed: list[Path]) -> tuple[Path | None, dict[Path, Identity]]:
     """The output folder, checked and made before any battle (a path in the way would lose the whole
-    run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), with an
-    earlier run's replays removed (they would pass for this one's) and added to ``removed``."""
+    run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), a
+    ``replays`` link in it removed (added to ``removed``), and an earlier run's replay files, which
+    :func:`_write_files` removes once a battle finished (they would pass for this one's)."""
     if not config.out_dir:
-        return None
+        return None, {}
     out_dir = Path(config.out_dir)
     check_outputs(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     held.enter_context(holding(out_dir))
-    removed += remove_stale_replays(out_dir)
-    return out_dir
+    removed += remove_replay_links(out_dir)
+    return out_dir, earlier_replays(out_dir)
 
 
 class _NothingFinished(Exception):
@@ -322,7 +335,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     total = len(seeds) * len(variants)
     with contextlib.ExitStack() as held:  # --out is this run's until its last file is written
         removed: list[Path] = []
-        out_dir = _ready_out(config, held, removed)
+        out_dir, earlier = _ready_out(config, held, removed)
         replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
         workers = config.workers or default_workers()
         chunks = chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers), source)
@@ -334,19 +347,25 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
                            played.elapsed, played.interrupted, replays=sorted(collect.replays),
                            write_errors=played.write_errors, unlisted=played.unlisted, removed=removed)
         if out_dir and (collect.done or not played.interrupted):
-            _write_files(result, out_dir, len(seeds))
-        elif out_dir:  # Ctrl+C before any battle: an empty table and summary must not replace the last run's
+            _write_files(result, out_dir, len(seeds), earlier)
+        elif out_dir:  # Ctrl+C before any battle: an empty table and summary must not replace the last run's, nor
+            # its replays go
             result.kept = out_dir
     return result
 
 
-def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> None:
-    """battles.csv is written already; add the plots (when a battle finished) and summary.json, then
-    remove the output files of an earlier run that this one did not write. A file that cannot be
-    written is noted in ``result.write_errors``: the table, in memory, is never lost with it."""
+def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int, earlier: Mapping[Path, Identity]) -> None:
+    """battles.csv is written already; remove the ``earlier`` replays this run did not write over, add
+    the plots (when a battle finished) and summary.json, then remove the output files of an earlier run
+    that this one did not write. A file that cannot be written is noted in ``result.write_errors``:
+    the table, in memory, is never lost with it."""
     config = result.config
     if not result.write_errors:  # battles.csv replaced the last run's
         result.files.append(out_dir / TABLE)
+    try:
+        result.removed += remove_stale_replays(out_dir, earlier)
+    except OSError as err:
+        result.write_errors.append(f"cannot remove an earlier run's replays in {out_dir}: {err.strerror or err}")
     try:
         if result.done > result.failed:
             result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir,
