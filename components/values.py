@@ -31,6 +31,11 @@ def clipped(text: str, most: int, quoted: bool = False) -> str:
     return f"{head!r}... ({len(text):,} characters)" if quoted else f"{head}... ({len(text):,} characters)"
 
 
+def counted(n: int, noun: str) -> str:
+    """``n`` and its noun, plural but for one: "1 round", "2 rounds" (a line read "after 1 rounds")."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def shown_text(text: str, most: int = 80) -> str:
     """``text`` quoted for an error line, cut to ``most`` characters with how long it was (:func:`clipped`)."""
     return clipped(text, most, quoted=True)

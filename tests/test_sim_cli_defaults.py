@@ -4,16 +4,23 @@ default changed in one place changes the command line, the Python API and the he
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+from typing import Any
 
-from game.sim.cli import build_parser
+import pytest
+
+from game.sim.cli import build_parser, ignored, main, with_defaults
 from game.sim.config import SimConfig
 
+KEEP = str(Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "keep.toml")
 #: flag dest -> SimConfig field, where the names differ
 RENAMED = {"out": "out_dir", "chunk": "chunk_size"}
 
 
 def test_every_flag_left_out_is_the_configs_default() -> None:
-    args = vars(build_parser().parse_args(["s.toml"]))
+    parsed = build_parser().parse_args(["s.toml"])
+    given = with_defaults(parsed)  # --battles and --recycle are None when left out (see cli.ignored)
+    args = {**vars(parsed), "battles": given.battles, "recycle": given.recycle}
     defaults = {f.name: f.default for f in dataclasses.fields(SimConfig) if f.default is not dataclasses.MISSING}
     shared = {dest: value for dest, value in args.items() if RENAMED.get(dest, dest) in defaults}
     assert len(shared) >= 10
@@ -26,3 +33,32 @@ def test_the_help_says_the_configs_numbers() -> None:
     text = " ".join(build_parser().format_help().split())
     assert f"(default {given.battles})" in text and f"(default {given.max_rounds})" in text
     assert f"(default {given.recycle};" in text and f"(default {given.battle_seconds:g})" in text
+
+
+@pytest.mark.parametrize(("argv", "warning"), [
+    (["--only-seed", "5", "--battles", "40"], "--battles 40 is ignored: --only-seed runs just the seeds it names "
+                                             "(1 battle a variant)"),
+    (["--engine", "dask", "--recycle", "100"], "--recycle 100 is ignored: --engine dask does not replace its workers"),
+    (["--engine", "dask", "--recycle", "0"], "--recycle 0 is ignored"),
+])
+def test_a_flag_the_run_cannot_follow_is_warned_about(argv: list[str], warning: str) -> None:
+    """--only-seed dropped --battles, and --engine dask dropped --recycle, without a word."""
+    [said] = ignored(build_parser().parse_args(["s.toml", *argv]))
+    assert said.startswith(warning)
+
+
+@pytest.mark.parametrize("argv", [[], ["--only-seed", "5"], ["--battles", "40"], ["--engine", "dask"],
+                                  ["--recycle", "100"], ["--battles", "40", "--recycle", "7"]])
+def test_a_flag_the_run_follows_is_not_warned_about(argv: list[str]) -> None:
+    assert ignored(build_parser().parse_args(["s.toml", *argv])) == []
+    given = with_defaults(build_parser().parse_args(["s.toml", *argv]))
+    assert (given.battles, given.recycle) == (40 if "40" in argv else 1000, 7 if "7" in argv else
+                                              100 if "100" in argv else 500)
+
+
+def test_the_command_prints_the_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    assert main([KEEP, "--only-seed", "5", "--battles", "40", "--max-rounds", "2", "--out", str(tmp_path),
+                 "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    assert "simulate: warning: --battles 40 is ignored: --only-seed runs just the seeds it names" in captured.err
+    assert "1/1 battles" in captured.out

@@ -204,3 +204,30 @@ def test_a_plot_that_fails_to_draw_keeps_the_table_and_the_summary(
     assert "keep win" in printed
     assert f"FAILED to write: cannot draw the plots in {out}: ValueError: a glyph matplotlib cannot draw" in printed
     assert sorted(p.name for p in out.iterdir()) == ["battles.csv", "summary.json"]
+
+
+def test_ctrl_c_before_any_battle_keeps_the_earlier_runs_outputs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    """A Ctrl+C before any chunk came back replaced an earlier run's battles.csv with a header, its
+    summary.json with one of no battles, and removed its plots and replays: a run that finished nothing destroyed
+    the last one's results."""
+    _earlier_run(tmp_path)
+    before = _tree(tmp_path)
+
+    def ctrl_c(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(tmp_path), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    assert f"wrote nothing in {tmp_path}: interrupted before any battle finished" in said
+    assert _tree(tmp_path) == before  # its replays too (and no stray temporary)
+    assert all(path.read_text(encoding="utf-8") == "old" for path in tmp_path.rglob("*") if path.is_file())
+
+
+def test_a_replay_this_run_writes_over_an_earlier_ones_name_stays(tmp_path: Path, warm_pool: Any) -> None:
+    """An earlier run's replays are removed after the battles now, not before: not the one this run wrote."""
+    _earlier_run(tmp_path)
+    assert main([KEEP, "--only-seed", "1", "--max-rounds", "2", "--out", str(tmp_path), "--no-progress"]) == 0
+    mine = tmp_path / "replays" / "variant-0" / "seed-1.json"
+    assert mine.read_text(encoding="utf-8") != "old" and not (tmp_path / "replays/variant-3/seed-22.json").exists()

@@ -20,10 +20,12 @@ from typing import Any
 import pytest
 
 from game.content.toml_values import parse_value, toml_value
-from game.sim.cli import build_parser, main, parse_set
+from game.sim.cli import build_parser, main, parse_set, rerun
 from game.sim.command import rerun_line, run_line
 from game.sim.config import SimConfig
-from game.sim.report import VariantStats
+from game.sim.report import Failure, VariantStats
+from game.sim.simulate import SimResult
+from game.sim.worker import Chunk, death_reason
 
 ROOT = Path(__file__).resolve().parent.parent
 KEEP = str(ROOT / "assets" / "scenarios" / "keep.toml")
@@ -131,3 +133,26 @@ def test_the_rerun_line_of_a_sweep_of_the_legend_character_equals_parses_back() 
 def test_a_sweep_of_the_name_of_the_legend_character_dot_is_inert() -> None:
     with pytest.raises(argparse.ArgumentTypeError, match=r"map\.legend\.\.\.name changes nothing.*a square's name"):
         parse_set("map.legend...name=a,b")
+
+
+def _failed_for_time(battle_seconds: float, started: Path) -> str:
+    """The re-run line printed for a battle ``--battle-seconds`` stopped (the pool watchdog's own words,
+    from a ``started`` file that says the battle began long ago, watched)."""
+    started.write_text("-1e9 1", encoding="ascii")
+    config = SimConfig(KEEP, battles=4, seed=9, sets=[("rules.cover_enabled", [True, False])],
+                       battle_seconds=battle_seconds)
+    variants = [VariantStats(i, overrides, ("keep", "raiders")) for i, overrides in enumerate(config.variants())]
+    error = death_reason(Chunk(1, KEEP, (), (), battle_seconds=battle_seconds, started_file=str(started)), OSError())
+    result = SimResult(config, variants, ("keep", "raiders"), [Failure(1, 2, 4321, error)], 1, 8, 8, 1.0, False)
+    return rerun(result, result.failures[0])
+
+
+def test_a_battle_stopped_for_time_is_rerun_with_a_larger_bound(tmp_path: Path) -> None:
+    """The re-run line kept the --battle-seconds that stopped the battle: run as printed, it failed again."""
+    line = _failed_for_time(0.5, tmp_path / "started")
+    assert "with --battle-seconds 5 in place of the 0.5 it ran past" in line
+    again = _config_of(line.split(": ", 1)[1])
+    assert (again.only_seeds, again.sets, again.battle_seconds) == ([4321], [("rules.cover_enabled", [False])], 5.0)
+    at_most = _failed_for_time(3600.0, tmp_path / "started")
+    assert "it ran past --battle-seconds 3600, the most the flag allows; a lower --max-rounds" in at_most
+    assert _config_of(at_most.split(": ", 1)[1]).battle_seconds == 3600.0

@@ -4,6 +4,7 @@ pool worker (``warm_pool``): what is tested is what the parent does with the row
 
 from __future__ import annotations
 
+import csv
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
@@ -82,3 +83,21 @@ def test_the_power_table_leaves_a_power_no_creature_of_the_variant_has_at_dash(s
     assert [row[-5:] for row in shove_rows] == [["shove", "-", "-", "-", "-"],
                                                ["shove", f"{with_shove['powers']['shove']['uses']:.2f}",
                                                 f"{with_shove['powers']['shove']['dealt']:.2f}", "0.00", "0.00"]]
+
+
+def test_battles_csv_leaves_a_power_no_creature_of_the_variant_has_empty(scenario: str, tmp_path: Path,
+                                                                         warm_pool: Any) -> None:
+    """battles.csv wrote uses.shove = 0 in the rows of the variant whose creatures lack Shove, where the
+    power table shows "-": its cells are empty there now, and every row keeps every column."""
+    sweep = [("creatures.b1.powers", [["strike"], ["strike", "shove"]])]
+    out = tmp_path / "out"
+    simulate(SimConfig(scenario, battles=1, seed=4, workers=1, max_rounds=2, sets=sweep, out_dir=str(out)),
+             progress=False, executor=warm_pool)
+    with (out / "battles.csv").open(encoding="utf-8", newline="") as handle:
+        without, with_shove = sorted(csv.DictReader(handle), key=lambda row: row["variant"])
+    assert list(without) == list(with_shove)
+    shove = [column for column in without if column.endswith(".shove")]
+    assert shove == ["uses.shove", "dealt.shove", "taken.red.shove", "taken.blue.shove"]
+    assert [without[c] for c in shove] == ["", "", "", ""]
+    assert all(with_shove[c].isdigit() for c in shove)
+    assert without["uses.strike"].isdigit() and without["uses.shoot"].isdigit()  # held, used or not

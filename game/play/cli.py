@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from components.values import escaped
+from components.values import counted, escaped
 from game.ai import DEFAULT_POLICY
 from game.play import headless
 from game.sim.flags import SEED, FlagError, OneLineParser, one_line, policy_spec, whole, with_policies_help
@@ -88,8 +88,8 @@ def _play_headless(args: argparse.Namespace) -> int:
         return 2
     print("\n".join(played.lines))
     result = f"{played.winner} won" if played.winner else ("nobody is left" if played.winner == "" else "undecided")
-    print(f"\n{result} after {played.rounds} rounds; {len(played.shots)} screenshots and combat-log.txt "
-          f"written to {escaped(str(out))}/", file=sys.stderr)
+    print(f"\n{result} after {counted(played.rounds, 'round')}; {counted(len(played.shots), 'screenshot')} and "
+          f"combat-log.txt written to {escaped(str(out))}/", file=sys.stderr)
     return 0
 
 
@@ -149,7 +149,8 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"replay: {one_line(err)}", file=sys.stderr)
         return 2
     if matched:
-        print(f"{escaped(args.file)}: replayed {battle.round} rounds, {len(battle.state.events)} events: all matched")
+        print(f"{escaped(args.file)}: replayed {counted(battle.round, 'round')}, "
+              f"{counted(len(battle.state.events), 'event')}: all matched")
     else:
         print(one_line(f"{args.file}: MISMATCH: {first_mismatch}"))  # (the file's own events, quoted)
     if not args.headless:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from components.events import Died, Spawned
+from components.values import counted
 from game.ai import DEFAULT_POLICY
 from game.battle.log_lines import round_prefix
 from game.content.powers import ASSETS
@@ -293,8 +294,8 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
         headless.keep_only_this_run(out, ended, written, headless.DEMO_OUTPUTS)
         raise
     won = demo.battle.winner()
-    lines.append(f"End: {won} won after {demo.battle.round} rounds" if won else
-                 f"End: no side had won after {demo.battle.round} rounds")
+    rounds = counted(demo.battle.round, "round")
+    lines.append(f"End: {won} won after {rounds}" if won else f"End: no side had won after {rounds}")
     headless.write_log(out / "combat-log.txt", lines)
     headless.clear_unwritten(out, "round-*.png", written)
     return lines

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import resource
 import shlex
@@ -16,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from components.values import shown_text
+from components.values import counted, shown_text
 from game import ai
 from game.content.scenario_overrides import LEGEND, key_parts
 from game.content.toml_values import nesting, parse_value, split_values, toml_value
@@ -36,7 +37,8 @@ from game.sim.flags import (
     with_policies_help,
 )
 from game.sim.outputs import check_outputs
-from game.sim.runner import DRAW, NOT_WRITTEN
+from game.sim.report import Failure
+from game.sim.runner import DRAW, NOT_WRITTEN, OVER_TIME
 from game.sim.simulate import SimResult, simulate
 
 DESCRIPTION = "Balance at scale: thousands of headless computer-vs-computer battles, a table, a CSV and plots."
@@ -118,7 +120,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     low, high = BATTLE_SECONDS
     given = SimConfig(scenario="")  # the defaults are the config's own, said once
     parser.add_argument("scenario", help="scenario TOML file, e.g. assets/scenarios/ledge.toml")
-    parser.add_argument("--battles", type=whole(1, MAX_BATTLES), default=given.battles,
+    parser.add_argument("--battles", type=whole(1, MAX_BATTLES), default=None,  # None: not given (see ignored)
                         help=f"battles per variant, 1 to {MAX_BATTLES:,} (default {given.battles})")
     parser.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None,
                         help=f"worker processes, 1 to {MAX_WORKERS} (default: all cores)")
@@ -151,7 +153,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                              f"(default {given.battle_seconds:g})")
     parser.add_argument("--strict-scripts", action="store_true",
                         help="a battle in which a script failed counts as a failed battle (default: counted apart)")
-    parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=given.recycle, metavar="N",
+    parser.add_argument("--recycle", type=whole(0, MAX_RECYCLE), default=None, metavar="N",
                         help="replace pool workers after about N battles each, bounding leaked native memory "
                              f"(default {given.recycle}; 0 never; at most {MAX_RECYCLE:,})")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -176,9 +178,9 @@ def check_args(args: argparse.Namespace) -> None:
     twice = sorted(seed for seed, n in Counter(args.only_seeds or ()).items() if n > 1)
     if twice:  # the same battle again would count as another, narrowing the interval for nothing
         raise FlagError(f"--only-seed {twice[0]}: given twice (each seed is one battle)")
-    battles = len(args.only_seeds) if args.only_seeds else args.battles
+    battles = len(args.only_seeds) if args.only_seeds else with_defaults(args).battles
     if battles * variants > MAX_BATTLES:
-        raise FlagError(f"--battles {args.battles:,} x {variants:,} variants: expected at most {MAX_BATTLES:,} "
+        raise FlagError(f"--battles {battles:,} x {variants:,} variants: expected at most {MAX_BATTLES:,} "
                         f"battles in all (run several, with another --seed)")
     if args.scheduler is not None and args.engine != "dask":
         raise FlagError(f"--scheduler {shown_text(args.scheduler)}: needs --engine dask")
@@ -186,6 +188,28 @@ def check_args(args: argparse.Namespace) -> None:
     if args.scheduler is not None:
         check_scheduler(args.scheduler)
     check_outputs(check_out_dir("--out", args.out))
+
+
+def with_defaults(args: argparse.Namespace) -> SimConfig:
+    """``--battles`` and ``--recycle`` as given, or their defaults (the parser leaves them None when not
+    given, so that :func:`ignored` can tell a flag the user gave from a default)."""
+    default = SimConfig(scenario=args.scenario)
+    return dataclasses.replace(default, battles=default.battles if args.battles is None else args.battles,
+                               recycle=default.recycle if args.recycle is None else args.recycle)
+
+
+def ignored(args: argparse.Namespace) -> list[str]:
+    """A warning for each flag the user gave that this run cannot follow: it used to be dropped in
+    silence, and a designer who asked for ``--battles 5000`` with ``--only-seed`` took the table of one
+    battle for the table of 5,000."""
+    warnings = []
+    if args.only_seeds and args.battles is not None:
+        warnings.append(f"--battles {args.battles:,} is ignored: --only-seed runs just the seeds it names "
+                        f"({len(args.only_seeds)} battle{'s' if len(args.only_seeds) > 1 else ''} a variant)")
+    if args.engine == "dask" and args.recycle is not None:
+        warnings.append(f"--recycle {args.recycle:,} is ignored: --engine dask does not replace its workers "
+                        f"(only the pool engine recycles)")
+    return warnings
 
 
 def run_cli(args: argparse.Namespace) -> int:
@@ -203,12 +227,15 @@ def run_cli(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"simulate: {one_line(err)}", file=sys.stderr)
         return 2
-    config = SimConfig(scenario=args.scenario, battles=args.battles, seed=args.seed, sets=list(args.sets),
+    for warning in ignored(args):
+        print(f"simulate: warning: {warning}", file=sys.stderr)
+    given = with_defaults(args)
+    config = SimConfig(scenario=args.scenario, battles=given.battles, seed=args.seed, sets=list(args.sets),
                        workers=args.workers, policy=args.policy, max_rounds=args.max_rounds, engine=args.engine,
                        scheduler=args.scheduler, out_dir=args.out, chunk_size=args.chunk, hook=args.hook,
                        only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
                        battle_seconds=args.battle_seconds,
-                       recycle=args.recycle)
+                       recycle=given.recycle)
 
     def stop(signum: int, frame: Any) -> None:
         raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl+C does: the workers are shut, not orphaned
@@ -242,17 +269,18 @@ def notes(result: SimResult) -> list[str]:
     for variant in result.variants:
         others = {team: n for team, n in variant.wins.items() if team not in result.teams and team != DRAW}
         if others:  # a side a hook brought in: its wins are in no column, and the rates above do not add up
-            lines.append(f"note: {variant.label}: {sum(others.values())} battles won by "
+            lines.append(f"note: {variant.label}: {counted(sum(others.values()), 'battle')} won by "
                          f"{', '.join(repr(t) for t in sorted(others))}, a team the scenario does not declare "
                          f"(a --hook's), which the table has no column for")
         if variant.refused:  # a warning, as issue 13 asks: a power the computer cannot use is a finding
-            lines.append(f"warning: {variant.label}: {variant.refused} AI commands refused by the rules in "
+            lines.append(f"warning: {variant.label}: {counted(variant.refused, 'AI command')} refused by the rules in "
                          f"{variant.refused_battles} of {variant.finished} battles, when given or when they "
                          f"resolved (a fall or a blow between an order and its turn can undo it; "
                          f"first: {variant.first_refusal})")
         if variant.script_battles:
-            lines.append(f"note: {variant.label}: scripts failed in {variant.script_battles} battles, which went on "
-                         f"without them (--strict-scripts fails them); first: {variant.first_script_failure}")
+            lines.append(f"note: {variant.label}: scripts failed in {counted(variant.script_battles, 'battle')}, "
+                         f"which went on without them (--strict-scripts fails them); "
+                         f"first: {variant.first_script_failure}")
     return lines
 
 
@@ -272,6 +300,37 @@ def _unchanged(result: SimResult) -> list[str]:
             for s in summaries[1:] if figures(s) == first]
 
 
+def rerun(result: SimResult, failure: Failure) -> str:
+    """The line that plays a failed battle again. One that ``--battle-seconds`` stopped would only be
+    stopped again with the same bound: its line gives it ten times as long (at most the flag's
+    highest), and says so; at the highest already, it says what else would end the battle sooner."""
+    c = result.config
+    overrides = result.variants[failure.variant].overrides
+    if not failure.error.startswith(OVER_TIME):
+        return f"  re-run the first alone: {rerun_line(c, failure.seed, overrides)}"
+    high = BATTLE_SECONDS[1]
+    if c.battle_seconds >= high:
+        return (f"  re-run the first alone (it ran past --battle-seconds {high:g}, the most the flag allows; "
+                f"a lower --max-rounds ends it sooner): {rerun_line(c, failure.seed, overrides)}")
+    longer = min(high, c.battle_seconds * 10)
+    again = rerun_line(dataclasses.replace(c, battle_seconds=longer), failure.seed, overrides)
+    return (f"  re-run the first alone, with --battle-seconds {longer:g} in place of the {c.battle_seconds:g} "
+            f"it ran past (with the same bound it would stop again): {again}")
+
+
+def _outputs(result: SimResult) -> list[str]:
+    """What the run did to ``--out``: the files it wrote, or that it kept the last run's, and what it removed."""
+    lines = [f"wrote {path}" for path in result.files]
+    if result.kept is not None:
+        lines.append(f"wrote nothing in {result.kept}: interrupted before any battle finished, so an earlier "
+                     f"run's battles.csv, summary.json, plots and replays there were left as they were")
+    if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
+        gone = [str(path) for path in result.removed]
+        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+        lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
+    return lines
+
+
 def report(result: SimResult) -> str:
     """The table with a header and footer: what ran, failures with seeds, files, speed and memory; a
     control or bidi character in any line is spelt as an escape (``components.values.escaped``)."""
@@ -285,33 +344,27 @@ def report(result: SimResult) -> str:
              "", result.table(), ""]
     lines += notes(result)
     if result.failed:
-        lines.append(f"{result.failed} battles FAILED (counted in 'failed', excluded from rates):")
+        lines.append(f"{counted(result.failed, 'battle')} FAILED (counted in 'failed', excluded from rates):")
         for f in result.failures[:20]:
             replay = f"  replay: {f.replay}" if f.replay else ""
             lines.append(f"  variant {f.variant} battle {f.battle} seed {f.seed}: {f.error}{replay}")
         if result.failed > 20:
             lines.append(f"  ... and {result.failed - 20} more (see battles.csv)")
         if result.failures:
-            first = result.failures[0]
-            again = rerun_line(c, first.seed, result.variants[first.variant].overrides)
-            lines.append(f"  re-run the first alone: {again}")
+            lines.append(rerun(result, result.failures[0]))
     for variant_index, seed, replay in result.replays:
         if replay.startswith(NOT_WRITTEN):
             lines.append(f"replay of variant {variant_index} seed {seed} FAILED: {replay[1:-1]}")
         else:
             lines.append(f"replay of variant {variant_index} seed {seed}: {replay} (python -m game replay {replay})")
-    for path in result.files:
-        lines.append(f"wrote {path}")
-    if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
-        gone = [str(path) for path in result.removed]
-        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
-        lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
+    lines += _outputs(result)
     for problem in result.write_errors:
         lines.append(f"FAILED to write: {problem}")
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    battles = "1 battle" if result.done == 1 else f"{result.done} battles"
-    lines.append(f"{battles} in {result.elapsed:.1f} s ({result.rate:.0f} battles/s, start-up included); "
+    # a slow run's rate with a tenth: "1 battles/s" read wrong, and "0 battles/s" said no battle was played
+    rate = f"{result.rate:.0f}" if result.rate >= 9.95 else f"{result.rate:.1f}"
+    lines.append(f"{counted(result.done, 'battle')} in {result.elapsed:.1f} s ({rate} battles/s, start-up included); "
                  f"peak RSS: main {own:.0f} MiB, largest worker {children:.0f} MiB")
     # each line escaped once: paths (--out, a replay's, the scenario's) are names a stranger may choose
     return "\n".join(escaped(line) for chunk in lines for line in chunk.split("\n"))

@@ -12,6 +12,7 @@ Nothing here imports the battle, Dask or pygame: the checks run before any of th
 from __future__ import annotations
 
 import argparse
+import errno
 import math
 import os
 import re
@@ -132,8 +133,17 @@ def check_out_dir(flag: str, text: str) -> Path:
         os.rmdir(tempfile.mkdtemp(prefix=".write-check-", dir=ancestor))
     except OSError as err:
         raise FlagError(f"{flag} {shown_text(text)}: cannot write in {str(ancestor)!r} "
-                        f"({err.strerror or err})") from None
+                        f"({_why_not_made(err)})") from None
     return path
+
+
+def _why_not_made(err: OSError) -> str:
+    """Why no folder could be made in an existing folder: the system's reason, but for ENOENT. /proc
+    answers a mkdir with "No such file or directory" of a folder that exists (the reason a user read,
+    "cannot write in '/proc' (No such file or directory)", was false: it is there, and is not writable)."""
+    if err.errno == errno.ENOENT:
+        return "it exists, but its file system lets no file or folder be made in it"
+    return err.strerror or str(err)
 
 
 def check_scheduler(text: str, timeout: float = CONNECT_SECONDS) -> str:

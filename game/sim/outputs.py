@@ -26,13 +26,14 @@ import contextlib
 import errno
 import os
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 from game.sim.flags import FlagError
 
 __all__ = ["FILES", "PAIRED_PLOT", "REPLAYS", "ROUNDS_PLOT", "SUMMARY", "TABLE", "WINRATE_PLOT",
-           "check_outputs", "holding", "remove_stale_replays", "remove_unwritten"]
+           "Identity", "check_outputs", "earlier_replays", "holding", "remove_replay_links", "remove_stale_replays",
+           "remove_unwritten"]
 
 #: The files a run writes at the top of ``--out``: its table of battles, its summary and its plots
 #: (win rates, rounds, and the paired differences when a sweep has variants to pair).
@@ -79,10 +80,19 @@ def _unlink(path: Path, removed: list[Path]) -> None:
         removed.append(path)
 
 
-def remove_stale_replays(out_dir: Path) -> list[Path]:
-    """Before the battles: an earlier run's replay files (and the folders they leave empty), and a
-    ``replays`` or ``replays/variant-N`` that is a symlink (the link only: the battles would write
-    their replays through it, wherever it leads).
+#: A replay file as it was found: its inode and the time it was last written (a file this run wrote
+#: over, or renamed into its place, is another).
+Identity = tuple[int, int]
+
+
+def _identity(path: Path) -> Identity:
+    info = path.lstat()
+    return info.st_ino, info.st_mtime_ns
+
+
+def remove_replay_links(out_dir: Path) -> list[Path]:
+    """Before the battles: a ``replays`` or ``replays/variant-N`` that is a symlink (the link only: the
+    battles would write their replays through it, wherever it leads).
 
     Raises:
         OSError: one cannot be removed.
@@ -91,27 +101,54 @@ def remove_stale_replays(out_dir: Path) -> list[Path]:
     replays = out_dir / REPLAYS
     if replays.is_symlink():
         _unlink(replays, removed)
-        return removed
-    if not replays.is_dir():
+    elif replays.is_dir():
+        for variant in sorted(replays.iterdir()):
+            if _VARIANT.fullmatch(variant.name) and variant.is_symlink():
+                _unlink(variant, removed)
+    return removed
+
+
+def earlier_replays(out_dir: Path) -> dict[Path, Identity]:
+    """Before the battles: the replay files an earlier run left, each with its identity, for
+    :func:`remove_stale_replays` after them. Removed only then, and only once a battle finished: a
+    run stopped before any battle came back used to have removed them already, for nothing."""
+    found: dict[Path, Identity] = {}
+    replays = out_dir / REPLAYS
+    if replays.is_symlink() or not replays.is_dir():
+        return found
+    for variant in sorted(replays.iterdir()):
+        if _VARIANT.fullmatch(variant.name) and not variant.is_symlink() and variant.is_dir():
+            for file in sorted(variant.iterdir()):
+                if _REPLAY.fullmatch(file.name):
+                    found[file] = _identity(file)
+    return found
+
+
+def remove_stale_replays(out_dir: Path, earlier: Mapping[Path, Identity] | None = None) -> list[Path]:
+    """An earlier run's replay files (and the folders they leave empty), and a ``replays`` or
+    ``replays/variant-N`` that is a symlink (the link only). ``earlier``: only those files found before
+    the battles (:func:`earlier_replays`) and not written since, by this run; None: every replay file.
+
+    Raises:
+        OSError: one cannot be removed.
+    """
+    removed = remove_replay_links(out_dir)
+    replays = out_dir / REPLAYS
+    if replays.is_symlink() or not replays.is_dir():
         return removed
     for variant in sorted(replays.iterdir()):
-        if _VARIANT.fullmatch(variant.name):
-            _remove_variant(variant, removed)
+        if _VARIANT.fullmatch(variant.name) and variant.is_dir():
+            _remove_variant(variant, removed, earlier)
     if not any(replays.iterdir()):
         replays.rmdir()
     return removed
 
 
-def _remove_variant(variant: Path, removed: list[Path]) -> None:
-    """One ``replays/variant-N``: its replay files and then the folder if they leave it empty; the
-    link only when it is a symlink."""
-    if variant.is_symlink():
-        _unlink(variant, removed)
-        return
-    if not variant.is_dir():
-        return
+def _remove_variant(variant: Path, removed: list[Path], earlier: Mapping[Path, Identity] | None) -> None:
+    """One ``replays/variant-N`` folder: its replay files (of ``earlier`` only, when given: see
+    :func:`remove_stale_replays`) and then the folder if they leave it empty."""
     for file in sorted(variant.iterdir()):
-        if _REPLAY.fullmatch(file.name):
+        if _REPLAY.fullmatch(file.name) and (earlier is None or earlier.get(file) == _identity(file)):
             _unlink(file, removed)
     if not any(variant.iterdir()):
         variant.rmdir()

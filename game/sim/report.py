@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -226,14 +226,20 @@ class CsvSink:
     ``fall`` and ``reaction`` (reaction scripts' hits) beside them; damage from anything else lands in
     ``other``. What a row holds that no column takes (a power or team a hook brought in) is named in
     ``unlisted``, for a note under the table: the CSV would disagree with the table unsaid.
+
+    ``held``: each variant's powers (no ``--hook``, which may give a creature any power): a power's
+    cells are empty in a row of a variant none of whose creatures has it, as the power table's row is
+    ``-``: a 0 read as a power its AI left unused. Every row keeps every column.
     """
 
     BASE = ("variant", "battle", "seed", "winner", "first", "rounds", "error", *COUNTERS, "script_error", "refused",
             "refusal", "replay")
     TEXT = frozenset({"first", "winner", "error", "script_error", "refusal", "replay"})
 
-    def __init__(self, handle: IO[str], variants: Sequence[VariantStats], powers: Iterable[str]) -> None:
+    def __init__(self, handle: IO[str], variants: Sequence[VariantStats], powers: Iterable[str],
+                 held: Mapping[int, Collection[str]] | None = None) -> None:
         self.powers = sorted(set(powers))
+        self.held = held
         self.sources = [*self.powers, *RESERVED_IDS]  # (then what no power dealt)
         teams = variants[0].teams if variants else ()
         self.teams = teams
@@ -258,6 +264,19 @@ class CsvSink:
     def _source(self, key: str) -> str:
         return key if key in self.sources else OTHER
 
+    def _blank_unheld(self, out: dict[str, Any], row: Mapping[str, Any]) -> None:
+        """Empty the cells of each power this row's variant does not have (see ``held``), unless the
+        row counted something of it."""
+        if self.held is None:
+            return
+        held = self.held.get(row["variant"], ())
+        taken = (source for by in row.get("taken", {}).values() for source in by)
+        counted = {*row.get("uses", {}), *row.get("dealt", {}), *taken}
+        for power in self.powers:
+            if power not in held and power not in counted:
+                for column in (f"uses.{power}", f"dealt.{power}", *(f"taken.{t}.{power}" for t in self.teams)):
+                    out[column] = ""
+
     def write(self, row: Mapping[str, Any]) -> None:
         out: dict[str, Any] = {k: self._cell(k, row) for k in self.BASE}
         out["overrides"] = self.labels.get(row["variant"], "")
@@ -279,6 +298,7 @@ class CsvSink:
                     out[column] += n
                 else:
                     self.unlisted.add(f"the damage team {team!r} took (left out)")
+        self._blank_unheld(out, row)
         self.writer.writerow(out)
         self.handle.flush()
 

@@ -33,6 +33,9 @@ from game.sim.tally import COUNTERS, tally
 DRAW = "draw"
 #: How a row's ``replay`` begins when the replay could not be written (the reason follows).
 NOT_WRITTEN = "(not written:"
+#: How a battle's error begins when ``--battle-seconds`` stopped it (the bound follows): the re-run
+#: line under the table gives such a battle a larger bound (game.sim.cli).
+OVER_TIME = "stopped after --battle-seconds"
 
 
 # ---------------------------------------------------------------------------------------------- seeds
@@ -169,7 +172,7 @@ def _issued(battle: Any, steps: Iterator[ai.Decision], clock: Callable[[], float
 def _check_time(battle: Any, seconds: float | None, ran: float) -> None:
     """Raise :class:`OverTime` when a bound of ``seconds`` is given and ``ran`` is past it."""
     if seconds is not None and ran > seconds:
-        raise OverTime(f"stopped after --battle-seconds {seconds:g}: the battle was still running after round "
+        raise OverTime(f"{OVER_TIME} {seconds:g}: the battle was still running after round "
                        f"{battle.round} (checked between rounds: this worker runs battles in threads, where no "
                        f"alarm can end one)")
 

@@ -12,7 +12,8 @@ Why it is built this way:
 * **Every battle accounted for.** A battle that raises, or whose worker process dies, is a row with
   its seed and error (and a replay file when one can be written); the run goes on.
 * **Flat memory.** Rows stream to a temporary beside ``battles.csv`` as they arrive (it replaces
-  the last run's table when the run ends, Ctrl+C included) and are folded into counters; each
+  the last run's table when the run ends, Ctrl+C included once a battle finished: a run stopped
+  before any leaves the last run's outputs as they were) and are folded into counters; each
   battle's esper world is deleted when it ends; at most a few chunks are in flight.
 * **Ctrl+C keeps what finished.** The table is printed for the battles done so far.
 
@@ -38,12 +39,24 @@ from typing import Any
 from game import ai
 from game.content.atomic import atomic_write, replacing
 from game.content.scenario import Scenario
+from game.sim.chunks import chunk_size, chunk_sizes, chunks_of
 from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
-from game.sim.context import Overrides, ScenarioSource, WorkerContext
+from game.sim.context import ScenarioSource, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
 from game.sim.flags import one_line
-from game.sim.outputs import REPLAYS, SUMMARY, TABLE, check_outputs, holding, remove_stale_replays, remove_unwritten
+from game.sim.outputs import (
+    REPLAYS,
+    SUMMARY,
+    TABLE,
+    Identity,
+    check_outputs,
+    earlier_replays,
+    holding,
+    remove_replay_links,
+    remove_stale_replays,
+    remove_unwritten,
+)
 from game.sim.plots import plot
 from game.sim.provenance import provenance
 from game.sim.report import (
@@ -58,6 +71,8 @@ from game.sim.report import (
 from game.sim.schedule import schedule
 from game.sim.variants import check_distinct
 from game.sim.worker import Chunk
+
+__all__ = ["SimResult", "check_config", "checked", "chunk_size", "chunk_sizes", "chunks_of", "simulate"]
 
 RowCallback = Callable[[Mapping[str, Any]], None]
 
@@ -83,6 +98,8 @@ class SimResult:
     unlisted: list[str] = field(default_factory=list)
     #: an earlier run's outputs in ``--out`` that this run removed (its replays, plots it did not draw)
     removed: list[Path] = field(default_factory=list)
+    #: ``--out`` when Ctrl+C came before any battle finished: its earlier table, summary, plots, replays were kept
+    kept: Path | None = None
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -96,51 +113,6 @@ class SimResult:
     def rate(self) -> float:
         """Battles per second, wall clock, start-up included."""
         return self.done / self.elapsed if self.elapsed > 0 else 0.0
-
-
-def chunk_size(config: SimConfig, total: int, workers: int) -> int:
-    """Battles per task: big enough to hide the task overhead, small enough that every worker stays
-    busy to the end, the bar moves and Ctrl+C loses little."""
-    return config.chunk_size or max(1, min(50, total // (workers * 8) or 1))
-
-
-def chunk_sizes(config: SimConfig, total: int, workers: int) -> Iterator[int]:
-    """The size of each next chunk, endlessly: ``--chunk`` when given; else :func:`chunk_size` at
-    first, and with more than one worker shrinking near the end to an eighth of each worker's share
-    of what is left (at least a quarter of the first), so the workers finish together: one big last
-    chunk would keep a single worker busy while the others wait (5% of a 1,000-battle run on two
-    workers at 50 a chunk). One worker has nobody to wait for: its chunks keep their size."""
-    size = chunk_size(config, total, workers)
-    fixed = bool(config.chunk_size) or workers == 1
-    left = total
-    while True:
-        step = size if fixed else max(size // 4, 1, min(size, -(-left // (workers * 8))))
-        left = max(left - step, 0)
-        yield step
-
-
-def chunks_of(config: SimConfig, seeds: Sequence[tuple[int, int]], variants: Sequence[Overrides],
-              replay_dir: str | None, sizes: Iterator[int], source: ScenarioSource | None = None) -> Iterator[Chunk]:
-    """The run's tasks: the seeds in order, cut into blocks of the ``sizes`` in turn, and each block
-    played by every variant before the next block, each chunk with the ``source`` its worker builds
-    from (None: the file on disk).
-
-    Block by block, not variant by variant: the paired differences compare the variants on the seeds
-    both finished, and a sweep stopped early (Ctrl+C) played every variant on the first seeds. Variant
-    by variant, a 3-variant sweep stopped at 200 of 3,000 battles had played only the first variant:
-    its table had no paired difference at all and every other variant's row was ``-``."""
-    start = 0
-    while start < len(seeds):
-        step = next(sizes)
-        for _ in variants[1:]:  # each variant's chunk is one of the run's: the sizes shrink by all of them
-            next(sizes)
-        block = tuple(seeds[start:start + step])
-        for index, overrides in enumerate(variants):
-            yield Chunk(index, str(config.scenario), overrides, block, config.policy,
-                        config.max_rounds, config.hook, replay_dir and f"{replay_dir}/variant-{index}",
-                        config.only_seeds is not None,
-                        config.strict_scripts, config.battle_seconds, source=source)
-        start += step
 
 
 def _powers_used(scenarios: Sequence[Scenario]) -> set[str]:
@@ -263,18 +235,24 @@ def _run(engine_of: Callable[[], Engine], chunks: Iterator[Chunk], collect: _Col
     return interrupted
 
 
-def _ready_out(config: SimConfig, held: contextlib.ExitStack, removed: list[Path]) -> Path | None:
+def _ready_out(config: SimConfig, held: contextlib.ExitStack,
+               removed: list[Path]) -> tuple[Path | None, dict[Path, Identity]]:
     """The output folder, checked and made before any battle (a path in the way would lose the whole
-    run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), with an
-    earlier run's replays removed (they would pass for this one's) and added to ``removed``."""
+    run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), a
+    ``replays`` link in it removed (added to ``removed``), and an earlier run's replay files, which
+    :func:`_write_files` removes once a battle finished (they would pass for this one's)."""
     if not config.out_dir:
-        return None
+        return None, {}
     out_dir = Path(config.out_dir)
     check_outputs(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     held.enter_context(holding(out_dir))
-    removed += remove_stale_replays(out_dir)
-    return out_dir
+    removed += remove_replay_links(out_dir)
+    return out_dir, earlier_replays(out_dir)
+
+
+class _NothingFinished(Exception):
+    """Raised inside battles.csv's ``replacing`` block to drop its temporary: Ctrl+C came before any battle."""
 
 
 @dataclass
@@ -295,7 +273,8 @@ def _play(config: SimConfig, chunks: Iterator[Chunk], total: int, stats: list[Va
     """Every chunk through the engine, each row folded into ``stats``, the progress bar and battles.csv.
 
     Rows go to a temporary beside battles.csv, which replaces the last run's table when the run ends
-    (Ctrl+C included); a run that fails leaves the old one (game.content.atomic.replacing). A table
+    (Ctrl+C included, once a battle finished); a run that fails, or that Ctrl+C stopped before any
+    battle finished, leaves the old one (game.content.atomic.replacing). A table
     that cannot be put in place once every battle finished is a write error, not a lost run.
     """
     finished, write_errors = False, []
@@ -309,14 +288,19 @@ def _play(config: SimConfig, chunks: Iterator[Chunk], total: int, stats: list[Va
 
                     bar = tqdm(total=total, unit="battle", smoothing=0.05, dynamic_ncols=True, file=sys.stderr)
                 if csv_handle is not None:
-                    sink = CsvSink(csv_handle, stats, csv_powers)
+                    held = None if config.hook else {v.index: v.known_powers for v in stats}  # (a hook gives any)
+                    sink = CsvSink(csv_handle, stats, csv_powers, held)
                 collect = _Collector(config, stats, sink, bar, on_row)
                 started = time.perf_counter()
                 interrupted = _run(engine_of, chunks, collect)
                 finished = True
+                if interrupted and not collect.done and csv_handle is not None:
+                    raise _NothingFinished  # the last run's battles.csv stays: a header is no table
             finally:
                 if bar is not None:
                     bar.close()
+    except _NothingFinished:
+        pass
     except OSError as err:
         if not finished or out_dir is None:
             raise
@@ -351,7 +335,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
     total = len(seeds) * len(variants)
     with contextlib.ExitStack() as held:  # --out is this run's until its last file is written
         removed: list[Path] = []
-        out_dir = _ready_out(config, held, removed)
+        out_dir, earlier = _ready_out(config, held, removed)
         replay_dir = str(out_dir.resolve() / REPLAYS) if out_dir else None  # not resolved: a replays link is removed
         workers = config.workers or default_workers()
         chunks = chunks_of(config, seeds, variants, replay_dir, chunk_sizes(config, total, workers), source)
@@ -362,18 +346,26 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,
                            played.elapsed, played.interrupted, replays=sorted(collect.replays),
                            write_errors=played.write_errors, unlisted=played.unlisted, removed=removed)
-        if out_dir:
-            _write_files(result, out_dir, len(seeds))
+        if out_dir and (collect.done or not played.interrupted):
+            _write_files(result, out_dir, len(seeds), earlier)
+        elif out_dir:  # Ctrl+C before any battle: an empty table and summary must not replace the last run's, nor
+            # its replays go
+            result.kept = out_dir
     return result
 
 
-def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int) -> None:
-    """battles.csv is written already; add the plots (when a battle finished) and summary.json, then
-    remove the output files of an earlier run that this one did not write. A file that cannot be
-    written is noted in ``result.write_errors``: the table, in memory, is never lost with it."""
+def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int, earlier: Mapping[Path, Identity]) -> None:
+    """battles.csv is written already; remove the ``earlier`` replays this run did not write over, add
+    the plots (when a battle finished) and summary.json, then remove the output files of an earlier run
+    that this one did not write. A file that cannot be written is noted in ``result.write_errors``:
+    the table, in memory, is never lost with it."""
     config = result.config
     if not result.write_errors:  # battles.csv replaced the last run's
         result.files.append(out_dir / TABLE)
+    try:
+        result.removed += remove_stale_replays(out_dir, earlier)
+    except OSError as err:
+        result.write_errors.append(f"cannot remove an earlier run's replays in {out_dir}: {err.strerror or err}")
     try:
         if result.done > result.failed:
             result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir,

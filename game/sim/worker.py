@@ -19,7 +19,7 @@ from typing import Any
 
 from game.ai import DEFAULT_POLICY
 from game.sim.context import Overrides, ScenarioSource, WorkerContext
-from game.sim.runner import blank_row, run_battle
+from game.sim.runner import OVER_TIME, blank_row, run_battle
 
 #: Address space a pool worker may use; a battle needs about 200 MiB, a runaway script far more.
 WORKER_MEMORY_BYTES = 2 * 2**30
@@ -174,5 +174,5 @@ def death_reason(chunk: Chunk, err: BaseException) -> str:
         return f"worker died (out of memory, over --battle-seconds, or a crash): {detail}"
     seconds = f"--battle-seconds {chunk.battle_seconds:g}"
     if watched == "1" and ran >= chunk.battle_seconds:
-        return f"stopped after {seconds}: the battle was still running, so its worker was ended"
+        return f"{OVER_TIME} {chunk.battle_seconds:g}: the battle was still running, so its worker was ended"
     return f"worker died {ran:.1f} s into the battle, before {seconds} (out of memory or a crash): {detail}"
