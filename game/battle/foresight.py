@@ -18,8 +18,8 @@ the battles a worker plays one after another share a scenario, so the same quest
 entry point and fields) comes again in a later battle, often with the same reads: nearly half of the
 bench's what-ifs after a hundred battles. A kept answer rests on nothing of the battle that asked it
 first: every read is asked again of the battle asking now, and every command checked again by its
-rules, so it is given only where running the script would give it too (a battle plays the same
-whichever battles its worker played before).
+rules and weighed again (a light costs by the map's size), so it is given only where running the
+script would give it too (a battle plays the same whichever battles its worker played before).
 """
 
 from __future__ import annotations
@@ -265,15 +265,16 @@ class Foreseer:
         ctx = reaction_ctx(owner, event)
         self.bridge.ctx = ctx
         kept = self.memo.find(key, self.bridge)
-        if kept is not None and self._allowed((kept.answer,)):
-            return list(kept.answer)
+        if kept is not None and self._allowed(*kept.answer):
+            return list(kept.answer[0][0])
         asked: list[tuple[str, tuple[Any, ...]]] = []
         reads_seen: list[Read] = []
         self.host.call(name, function, args=(ctx, fields),
                        bridge=lambda method, args: self.answer(method, args, asked, reads_seen),
                        max_steps=self.host.limits.max_steps)
         if not any(method == "roll" for method, _, _ in reads_seen):
-            self.memo.keep(key, reads_seen, tuple(asked))
+            asked_in = (tuple(asked),)
+            self.memo.keep(key, reads_seen, (asked_in, self._weights(asked_in)))
         return asked
 
     def power(self, name: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...], runs: int = 5
@@ -288,8 +289,8 @@ class Foreseer:
         key = _question(ctx, "power", name, function, runs, len(args), *args)
         self.bridge.ctx = ctx
         kept = self.memo.find(key, self.bridge)
-        if kept is not None and self._allowed(kept.answer):
-            return kept.answer  # type: ignore[no-any-return]
+        if kept is not None and self._allowed(*kept.answer):
+            return kept.answer[0]  # type: ignore[no-any-return]
         reads_seen: list[Read] = []
         found = []
         for quantile in quantiles(runs):
@@ -299,12 +300,21 @@ class Foreseer:
             self.host.call(name, function, args=(ctx, *args), bridge=answer, max_steps=self.host.limits.max_steps)
             found.append(tuple(asked))
         if all(method in STABLE_COMMANDS for run in found for method, _ in run):
-            self.memo.keep(key, reads_seen, tuple(found))
+            asked_in = tuple(found)
+            self.memo.keep(key, reads_seen, (asked_in, self._weights(asked_in)))
         return tuple(found)
 
-    def _allowed(self, runs: tuple[Asked, ...]) -> bool:
+    def _weights(self, runs: tuple[Asked, ...]) -> tuple[int, ...]:
+        """The steps the weighed commands of ``runs`` cost the script now (a light or an area costs by
+        the size of the map, which no read tells and another battle may not share)."""
+        return tuple(self.bridge.weight(method, args) for run in runs for method, args in run if method in WEIGHTED)
+
+    def _allowed(self, runs: tuple[Asked, ...], weights: tuple[int, ...]) -> bool:
         """Whether every command of kept runs passes its check now, as each did when it ran (another
-        battle may not have the creature a command names): a run whose command is refused fails."""
+        battle may not have the creature a command names), and weighs what it did (on a larger map the
+        run may pass its steps): a run whose command is refused, or over its steps, fails."""
+        if self._weights(runs) != weights:
+            return False
         try:
             for run in runs:
                 for index, (method, args) in enumerate(run):
