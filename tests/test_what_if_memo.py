@@ -197,3 +197,26 @@ def test_a_kept_area_is_not_given_on_a_map_where_making_it_runs_the_script_past_
         assert foreseen(hosts, 10)[1]  # known on a small map, and kept
         assert foreseen(hosts, 1000) == alone
     assert alone[1] is False
+
+
+def _values(value: Any) -> int:
+    """The plain values in a kept answer (a tuple's items, each counted the same way)."""
+    return sum(map(_values, value)) if type(value) is tuple else 1
+
+
+def _held(node: Any) -> int:
+    """The plain values a kept tree holds: its reads' answers and its end's answer."""
+    if hasattr(node, "answer"):
+        return _values(node.answer)
+    return sum(_values(told) + _held(then) for told, then in node.then.items())
+
+
+def test_the_bound_counts_what_the_answers_hold_too():
+    # a power whose runs ask many commands and read nothing (an area that damages 64 creatures): each kept
+    # question is five runs of 64 commands, 960 values; counted as one, two generations held 768 MiB
+    memo = WhatIfs()
+    for question in range(3 * MEMO_SIZE // 8):
+        runs = tuple(tuple(("damage", (1000 + i, 7 + run)) for i in range(64)) for run in range(5))
+        _kept(memo, ("power", question), [], (runs, ()))
+    held = sum(map(_held, [*memo.trees.values(), *memo.older.values()]))
+    assert held <= 2 * MEMO_SIZE

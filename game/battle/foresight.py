@@ -36,9 +36,9 @@ from game.battle.script_bridge import READS, WEIGHTED, ScriptBridge
 from game.scripting import InProcessHost, WorkerHost
 from systems.odds import dice_outcomes
 
-#: How much each generation of kept what-ifs may hold (``WhatIfs``), in plain values read (a list answer
-#: counts each item; about 150 bytes each): a worker may play 100,000 battles; the bench's 4v4 keeps
-#: some 7,000 in its first hundred, then fewer and fewer new ones.
+#: How much each generation of kept what-ifs may hold (``WhatIfs``), in plain values read and answered (a
+#: list counts each item, a command its name and each argument; about 150 bytes each): a worker may play
+#: 100,000 battles; the bench's 4v4 keeps some 7,000 in its first hundred, then fewer and fewer new ones.
 MEMO_SIZE = 8192
 #: The dice read at a quantile a battle remembers (a planner asks the same few all battle).
 MEMO_KEYS = 256
@@ -171,7 +171,7 @@ class WhatIfs:
     asking the reads again in order, each of the battle asking now, finds the answer a run would give
     now, or the first read that answers otherwise (then the script is run).
 
-    Bounded in two generations of :data:`MEMO_SIZE` values read each: when the young one is full it
+    Bounded in two generations of :data:`MEMO_SIZE` values read and answered each: when the young one is full it
     becomes the old one (the one before is forgotten), and an answer found in the old one is kept in
     the young one again, so what a worker's battles still ask outlives what they stopped asking."""
 
@@ -197,7 +197,7 @@ class WhatIfs:
         """Keep ``answer`` at the end of ``reads`` (as asked, in order); nothing for no question, when an
         answer is of a kind not kept, or where the reads part from a kept run's as a script could not."""
         edges = [told for _, _, told in reads]
-        cost = 1 + sum(map(_size, edges))
+        cost = 1 + _size(answer) + sum(map(_size, edges))  # (an answer of 64 commands a run is no one value)
         if question is None or _UNKEPT in edges or cost > MEMO_SIZE:
             return
         if self.size + cost > MEMO_SIZE:
@@ -230,7 +230,8 @@ def _walk(node: _Ask | _End | None, bridge: ScriptBridge, reads: list[Read] | No
 
 
 def _size(told: Any) -> int:
-    """What a read's kept answer counts toward :data:`MEMO_SIZE`: one for each plain value in it."""
+    """What a read's kept answer, or a kept what-if's, counts toward :data:`MEMO_SIZE`: one for each
+    plain value in it."""
     return sum(map(_size, told)) if type(told) is tuple else 1
 
 
