@@ -205,7 +205,7 @@ def ignored(args: argparse.Namespace) -> list[str]:
     warnings = []
     if args.only_seeds and args.battles is not None:
         warnings.append(f"--battles {args.battles:,} is ignored: --only-seed runs just the seeds it names "
-                        f"({len(args.only_seeds)} battle{'s' if len(args.only_seeds) > 1 else ''} a variant)")
+                        f"({counted(len(args.only_seeds), 'battle')} a variant)")
     if args.engine == "dask" and args.recycle is not None:
         warnings.append(f"--recycle {args.recycle:,} is ignored: --engine dask does not replace its workers "
                         f"(only the pool engine recycles)")
