@@ -289,7 +289,10 @@ def _unchanged(result: SimResult) -> list[str]:
     nothing the battles counted (``rules.soft_landing_divisor`` swept where nobody ever falls: 2,000
     battles a variant, two identical rows and a paired +0.0 that read as a measured no-effect)."""
     def figures(summary: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in summary.items() if k not in ("variant", "overrides", "paired")}
+        # a power no one used and no one took damage from is as good as none (one variant has Shove, which
+        # the computer players never use: its row of zeros beside the other's '-' is no figure that changed)
+        powers = {k: p for k, p in summary["powers"].items() if p["uses"] or p["dealt"] or any(p["taken"].values())}
+        return {k: v for k, v in summary.items() if k not in ("variant", "overrides", "paired")} | {"powers": powers}
 
     summaries = result.summaries()
     if not summaries or not summaries[0]["finished"]:
