@@ -10,6 +10,9 @@ from pathlib import Path
 
 from components.events import AttackRolled, CommandRefused, Fell, PowerUsed
 from game import ai
+from game.ai.tactical import DEFAULT, settle
+from game.ai.tactical_turn import Turn
+from game.ai.tactical_veils import veil_option
 from game.battle.facade import Battle
 from game.content.saves import play_replay, write_replay
 from game.sim.context import WorkerContext
@@ -95,3 +98,25 @@ def test_an_order_no_longer_legal_after_the_fall_is_planned_again() -> None:
     ai.issue(b, again.commands)
     b.end_turn()
     assert not [e for e in b.events if isinstance(e, CommandRefused)]
+
+
+def test_a_veil_after_a_jump_whose_fall_downs_it_is_weighed_without_raising() -> None:
+    """The veil planner plays the turn's moves on a snapshot; a jump settles (``resolve_orders``) before
+    the walk on, so a fall that downs the jumper there made the walk on raise out of the planner, and its
+    whole turn was refused (gold=greedy,iron=tactical, gauntlet seed 138: 'witch cannot controller')."""
+    b = Battle(seed=1, width=12, height=8)
+    for x in range(12):
+        for y in range(8):
+            b.set_ground(x, y, 30 if x <= 5 else 0)
+    me = b.spawn("witch", 5, 4, team="hill", powers=["fog-cloud"], health=1)
+    b.spawn("goblin", 11, 4, team="vale", powers=["shoot"], health=8)
+    b.start_combat()
+    found: list[object] = []
+
+    def controller(battle: Battle, entity: int) -> None:
+        if entity == me:  # 30 ft onto bare ground: at least 3 damage, and it has 1 Health
+            moving = (("move", (me, 7, 4), {}), settle(), ("move", (me, 8, 4), {}))
+            found.append(veil_option(Turn(battle, me, None, DEFAULT), moving))
+
+    b.tick(controller=controller)
+    assert found == [None] and not [e for e in b.events if isinstance(e, CommandRefused)]

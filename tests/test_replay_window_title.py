@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from game.content.saves import write_replay
 from game.play import cli, demo, replay_window
 from game.render.window import caption
 from game.sim.runner import ai_rng, play
@@ -27,13 +28,8 @@ class _Opened:
         """(no window: the title is what the test reads)"""
 
 
-def test_the_window_title_of_a_replay_named_with_odd_bytes_is_escaped(tmp_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Its '\\udcff' stopped the window at its first frame: the title's font raised
-    "UnicodeEncodeError: 'utf-8' codec can't encode character '\\udcff'"."""
-    from game.content.saves import write_replay
-
-    path = os.fsdecode(bytes(tmp_path) + b"/seed\xff\x1b[2J\xe2\x80\xae.json")
+def _replay_of_one_round(path: str) -> str:
+    """``path``, a replay of the small scenario's first round on seed 3 written there."""
     scenario = small_scenario()
     battle = scenario.build(seed=3)
     try:
@@ -41,6 +37,14 @@ def test_the_window_title_of_a_replay_named_with_odd_bytes_is_escaped(tmp_path: 
         write_replay(path, scenario, battle)
     finally:
         battle.close()
+    return path
+
+
+def test_the_window_title_of_a_replay_named_with_odd_bytes_is_escaped(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its '\\udcff' stopped the window at its first frame: the title's font raised
+    "UnicodeEncodeError: 'utf-8' codec can't encode character '\\udcff'"."""
+    path = _replay_of_one_round(os.fsdecode(bytes(tmp_path) + b"/seed\xff\x1b[2J\xe2\x80\xae.json"))
     opened = _Opened()
     monkeypatch.setattr(demo, "has_display", lambda: True)
     monkeypatch.setattr(replay_window, "open_replay", opened)
@@ -54,16 +58,7 @@ def test_a_replay_asked_for_in_a_window_with_no_display_says_it_only_checked(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """simulate prints "python -m game replay FILE" for each replay it writes; with no display that
     printed the check's line and ended, saying nothing of the window a user asked for."""
-    from game.content.saves import write_replay
-
-    path = str(tmp_path / "seed-3.json")
-    scenario = small_scenario()
-    battle = scenario.build(seed=3)
-    try:
-        play(battle, "tactical", ai_rng(3), 1)
-        write_replay(path, scenario, battle)
-    finally:
-        battle.close()
+    path = _replay_of_one_round(str(tmp_path / "seed-3.json"))
     monkeypatch.setattr(demo, "has_display", lambda: False)
     assert cli.main(["replay", path]) == 0
     said = capsys.readouterr()

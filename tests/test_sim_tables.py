@@ -284,3 +284,25 @@ def test_a_variant_whose_every_figure_is_the_first_ones_is_warned_about():
     assert notes(result) == ["warning: rules.soft_landing_divisor=2: every figure is the same as "
                              "rules.soft_landing_divisor=1's: the swept value changed nothing these battles counted "
                              "(did the computer players ever use what it changes?)"]
+
+
+def test_a_variant_that_only_adds_a_power_no_one_used_is_warned_about_too():
+    """Sweeping creatures.archer.powers=["shoot"],["shoot","shove"] on demo.toml (30 battles, seed 3): two
+    identical rows but Shove's, 0.00 beside '-' (the computer players never shove), and a paired +0.0,
+    with no warning: the power the variant added counted as a figure that changed."""
+    from game.sim.cli import notes
+    from game.sim.report import VariantStats
+    from game.sim.simulate import SimResult
+
+    teams = ("blue", "red")
+    variants = [VariantStats(0, (("creatures.archer.powers", ["shoot"]),), teams, known_powers=("shoot",)),
+                VariantStats(1, (("creatures.archer.powers", ["shoot", "shove"]),), teams,
+                             known_powers=("shoot", "shove"))]
+    for seed in range(1, 5):
+        row = {"seed": seed, "battle": seed, "winner": teams[seed % 2], "rounds": 3, "uses": {"shoot": 2}}
+        for variant in variants:
+            variant.add(row)
+    result = SimResult(SimConfig("demo.toml"), variants, teams, [], 0, 8, 8, 1.0, False)
+    assert [line for line in notes(result) if "every figure is the same" in line] == [
+        f"warning: {variants[1].label}: every figure is the same as {variants[0].label}'s: the swept value changed "
+        "nothing these battles counted (did the computer players ever use what it changes?)"]

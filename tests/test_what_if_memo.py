@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.bench_battles import scenario_text
+from components.events import Damaged
 from game import Battle
 from game.battle.foresight import MEMO_SIZE, WhatIfs, answered
 from game.battle.reactions import new_hosts
@@ -177,3 +178,45 @@ def test_the_kept_answers_stay_bounded_and_what_is_still_asked_outlives_the_rest
         if question % 100 == 0:
             assert memo.find(("often",), asked_often) is not None
     assert memo.find((0,), _Reads({("health", (1,)): 0, ("position", (1,)): [0, 1, 0.0]})) is None  # forgotten
+
+
+def test_a_kept_area_is_not_given_on_a_map_where_making_it_runs_the_script_past_its_steps(tmp_path: Path):
+    # an area costs the script a step per 4 squares of the map: on 1000 x 1000, 250,000, past the 200,000
+    # a call may take, so the real reaction fails there, and so must its what-if, whatever was kept before
+    (tmp_path / "dark.star").write_text('def on_damaged(ctx, event):\n    ctx.create_area(1, 1, 5, "no vision", 2)\n')
+
+    def foreseen(hosts: ScriptHosts, size: int) -> tuple[Any, ...]:
+        with Battle(seed=1, width=size, height=size, script_dir=tmp_path, script_hosts=hosts) as b:
+            a = b.spawn("a", 2, 2, team="a")
+            b.attach_reaction("dark.star", a)
+            return b.scripts.foresee(Damaged(round=b.round, entity=a, amount=1, health=5, source="x"))
+
+    with new_hosts() as hosts:
+        alone = foreseen(hosts, 1000)
+    with new_hosts() as hosts:
+        assert foreseen(hosts, 10)[1]  # known on a small map, and kept
+        assert foreseen(hosts, 1000) == alone
+    assert alone[1] is False
+
+
+def _values(value: Any) -> int:
+    """The plain values in a kept answer (a tuple's items, each counted the same way)."""
+    return sum(map(_values, value)) if type(value) is tuple else 1
+
+
+def _held(node: Any) -> int:
+    """The plain values a kept tree holds: its reads' answers and its end's answer."""
+    if hasattr(node, "answer"):
+        return _values(node.answer)
+    return sum(_values(told) + _held(then) for told, then in node.then.items())
+
+
+def test_the_bound_counts_what_the_answers_hold_too():
+    # a power whose runs ask many commands and read nothing (an area that damages 64 creatures): each kept
+    # question is five runs of 64 commands, 960 values; counted as one, two generations held 768 MiB
+    memo = WhatIfs()
+    for question in range(3 * MEMO_SIZE // 8):
+        runs = tuple(tuple(("damage", (1000 + i, 7 + run)) for i in range(64)) for run in range(5))
+        _kept(memo, ("power", question), [], (runs, ()))
+    held = sum(map(_held, [*memo.trees.values(), *memo.older.values()]))
+    assert held <= 2 * MEMO_SIZE

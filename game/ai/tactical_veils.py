@@ -72,6 +72,8 @@ def veil_option(turn: Turn, moving: tuple[Command, ...] = ()) -> tuple[float, Co
     moved = battle.snapshot()
     try:
         for name, args, kwargs in moving:
+            if not battle.can_act(me):  # a fall it settled on the way downed it: it gives no more orders
+                return None  # (``game.ai.policy.decisions``), the next one is refused when given
             getattr(battle, name)(*args, **kwargs)
         if battle.queued_fall(me) is not None:  # its move leaves it falling: the turn would refuse a veil
             return None

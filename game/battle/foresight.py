@@ -18,8 +18,8 @@ the battles a worker plays one after another share a scenario, so the same quest
 entry point and fields) comes again in a later battle, often with the same reads: nearly half of the
 bench's what-ifs after a hundred battles. A kept answer rests on nothing of the battle that asked it
 first: every read is asked again of the battle asking now, and every command checked again by its
-rules, so it is given only where running the script would give it too (a battle plays the same
-whichever battles its worker played before).
+rules and weighed again (a light costs by the map's size), so it is given only where running the
+script would give it too (a battle plays the same whichever battles its worker played before).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ from game.battle.script_bridge import READS, WEIGHTED, ScriptBridge
 from game.scripting import InProcessHost, WorkerHost
 from systems.odds import dice_outcomes
 
-#: How much each generation of kept what-ifs may hold (``WhatIfs``), in plain values read (a list answer
-#: counts each item; about 150 bytes each): a worker may play 100,000 battles; the bench's 4v4 keeps
-#: some 7,000 in its first hundred, then fewer and fewer new ones.
+#: How much each generation of kept what-ifs may hold (``WhatIfs``), in plain values read and answered (a
+#: list counts each item, a command its name and each argument; about 150 bytes each): a worker may play
+#: 100,000 battles; the bench's 4v4 keeps some 7,000 in its first hundred, then fewer and fewer new ones.
 MEMO_SIZE = 8192
 #: The dice read at a quantile a battle remembers (a planner asks the same few all battle).
 MEMO_KEYS = 256
@@ -171,7 +171,7 @@ class WhatIfs:
     asking the reads again in order, each of the battle asking now, finds the answer a run would give
     now, or the first read that answers otherwise (then the script is run).
 
-    Bounded in two generations of :data:`MEMO_SIZE` values read each: when the young one is full it
+    Bounded in two generations of :data:`MEMO_SIZE` values read and answered each: when the young one is full it
     becomes the old one (the one before is forgotten), and an answer found in the old one is kept in
     the young one again, so what a worker's battles still ask outlives what they stopped asking."""
 
@@ -197,7 +197,7 @@ class WhatIfs:
         """Keep ``answer`` at the end of ``reads`` (as asked, in order); nothing for no question, when an
         answer is of a kind not kept, or where the reads part from a kept run's as a script could not."""
         edges = [told for _, _, told in reads]
-        cost = 1 + sum(map(_size, edges))
+        cost = 1 + _size(answer) + sum(map(_size, edges))  # (an answer of 64 commands a run is no one value)
         if question is None or _UNKEPT in edges or cost > MEMO_SIZE:
             return
         if self.size + cost > MEMO_SIZE:
@@ -230,7 +230,8 @@ def _walk(node: _Ask | _End | None, bridge: ScriptBridge, reads: list[Read] | No
 
 
 def _size(told: Any) -> int:
-    """What a read's kept answer counts toward :data:`MEMO_SIZE`: one for each plain value in it."""
+    """What a read's kept answer, or a kept what-if's, counts toward :data:`MEMO_SIZE`: one for each
+    plain value in it."""
     return sum(map(_size, told)) if type(told) is tuple else 1
 
 
@@ -265,15 +266,16 @@ class Foreseer:
         ctx = reaction_ctx(owner, event)
         self.bridge.ctx = ctx
         kept = self.memo.find(key, self.bridge)
-        if kept is not None and self._allowed((kept.answer,)):
-            return list(kept.answer)
+        if kept is not None and self._allowed(*kept.answer):
+            return list(kept.answer[0][0])
         asked: list[tuple[str, tuple[Any, ...]]] = []
         reads_seen: list[Read] = []
         self.host.call(name, function, args=(ctx, fields),
                        bridge=lambda method, args: self.answer(method, args, asked, reads_seen),
                        max_steps=self.host.limits.max_steps)
         if not any(method == "roll" for method, _, _ in reads_seen):
-            self.memo.keep(key, reads_seen, tuple(asked))
+            asked_in = (tuple(asked),)
+            self.memo.keep(key, reads_seen, (asked_in, self._weights(asked_in)))
         return asked
 
     def power(self, name: str, function: str, ctx: dict[str, Any], args: tuple[Any, ...], runs: int = 5
@@ -288,8 +290,8 @@ class Foreseer:
         key = _question(ctx, "power", name, function, runs, len(args), *args)
         self.bridge.ctx = ctx
         kept = self.memo.find(key, self.bridge)
-        if kept is not None and self._allowed(kept.answer):
-            return kept.answer  # type: ignore[no-any-return]
+        if kept is not None and self._allowed(*kept.answer):
+            return kept.answer[0]  # type: ignore[no-any-return]
         reads_seen: list[Read] = []
         found = []
         for quantile in quantiles(runs):
@@ -299,12 +301,21 @@ class Foreseer:
             self.host.call(name, function, args=(ctx, *args), bridge=answer, max_steps=self.host.limits.max_steps)
             found.append(tuple(asked))
         if all(method in STABLE_COMMANDS for run in found for method, _ in run):
-            self.memo.keep(key, reads_seen, tuple(found))
+            asked_in = tuple(found)
+            self.memo.keep(key, reads_seen, (asked_in, self._weights(asked_in)))
         return tuple(found)
 
-    def _allowed(self, runs: tuple[Asked, ...]) -> bool:
+    def _weights(self, runs: tuple[Asked, ...]) -> tuple[int, ...]:
+        """The steps the weighed commands of ``runs`` cost the script now (a light or an area costs by
+        the size of the map, which no read tells and another battle may not share)."""
+        return tuple(self.bridge.weight(method, args) for run in runs for method, args in run if method in WEIGHTED)
+
+    def _allowed(self, runs: tuple[Asked, ...], weights: tuple[int, ...]) -> bool:
         """Whether every command of kept runs passes its check now, as each did when it ran (another
-        battle may not have the creature a command names): a run whose command is refused fails."""
+        battle may not have the creature a command names), and weighs what it did (on a larger map the
+        run may pass its steps): a run whose command is refused, or over its steps, fails."""
+        if self._weights(runs) != weights:
+            return False
         try:
             for run in runs:
                 for index, (method, args) in enumerate(run):

@@ -205,7 +205,7 @@ def ignored(args: argparse.Namespace) -> list[str]:
     warnings = []
     if args.only_seeds and args.battles is not None:
         warnings.append(f"--battles {args.battles:,} is ignored: --only-seed runs just the seeds it names "
-                        f"({len(args.only_seeds)} battle{'s' if len(args.only_seeds) > 1 else ''} a variant)")
+                        f"({counted(len(args.only_seeds), 'battle')} a variant)")
     if args.engine == "dask" and args.recycle is not None:
         warnings.append(f"--recycle {args.recycle:,} is ignored: --engine dask does not replace its workers "
                         f"(only the pool engine recycles)")
@@ -289,7 +289,10 @@ def _unchanged(result: SimResult) -> list[str]:
     nothing the battles counted (``rules.soft_landing_divisor`` swept where nobody ever falls: 2,000
     battles a variant, two identical rows and a paired +0.0 that read as a measured no-effect)."""
     def figures(summary: dict[str, Any]) -> dict[str, Any]:
-        return {k: v for k, v in summary.items() if k not in ("variant", "overrides", "paired")}
+        # a power no one used and no one took damage from is as good as none (one variant has Shove, which
+        # the computer players never use: its row of zeros beside the other's '-' is no figure that changed)
+        powers = {k: p for k, p in summary["powers"].items() if p["uses"] or p["dealt"] or any(p["taken"].values())}
+        return {k: v for k, v in summary.items() if k not in ("variant", "overrides", "paired")} | {"powers": powers}
 
     summaries = result.summaries()
     if not summaries or not summaries[0]["finished"]:
