@@ -63,7 +63,9 @@ class _Schedule:
         """Hand over the rows of finished chunks; a dead worker's chunk becomes suspects (or failed rows)."""
         done, _ = self.engine.wait(set(self.inflight))
         restart = False
-        for future in done:
+        # in the order they were sent (``inflight`` keeps it), not the set's: rows reach ``deliver`` in one
+        # order whatever finished together, so what a run stopped early had counted does not hang on hashes
+        for future in [future for future in self.inflight if future in done]:
             chunk, suspect, born = self.inflight.pop(future)
             try:
                 rows = self.engine.result(future)
