@@ -225,6 +225,27 @@ def test_ctrl_c_before_any_battle_keeps_the_earlier_runs_outputs(
     assert all(path.read_text(encoding="utf-8") == "old" for path in tmp_path.rglob("*") if path.is_file())
 
 
+def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    """A ``replays`` link in --out is removed before the battles (no replay is written through it): a
+    Ctrl+C before any battle said the replays were "left as they were" and, a line later, that the link
+    was removed; the first line now points at the second."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "replays").symlink_to(elsewhere, target_is_directory=True)
+
+    def ctrl_c(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(out), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    assert "left as they were, but for what is named removed below" in said
+    assert f"removed an earlier run's {out / 'replays'}" in said and not (out / "replays").exists()
+
+
 def test_a_replay_this_run_writes_over_an_earlier_ones_name_stays(tmp_path: Path, warm_pool: Any) -> None:
     """An earlier run's replays are removed after the battles now, not before: not the one this run wrote."""
     _earlier_run(tmp_path)

@@ -324,9 +324,10 @@ def rerun(result: SimResult, failure: Failure) -> str:
 def _outputs(result: SimResult) -> list[str]:
     """What the run did to ``--out``: the files it wrote, or that it kept the last run's, and what it removed."""
     lines = [f"wrote {path}" for path in result.files]
-    if result.kept is not None:
+    if result.kept is not None:  # (a ``replays`` link went before the battles: "removed" names it below)
+        but = ", but for what is named removed below" if result.removed else ""
         lines.append(f"wrote nothing in {result.kept}: interrupted before any battle finished, so an earlier "
-                     f"run's battles.csv, summary.json, plots and replays there were left as they were")
+                     f"run's battles.csv, summary.json, plots and replays there were left as they were{but}")
     if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
         gone = [str(path) for path in result.removed]
         more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
