@@ -162,11 +162,10 @@ def _issued(battle: Any, steps: Iterator[ai.Decision], clock: Callable[[], float
         spent += clock() - started
         if decision is None:
             return spent, None
-        for name, args, kwargs in decision.commands:
-            try:
-                getattr(battle, name)(*args, **kwargs)
-            except IllegalCommand as err:
-                return spent, err
+        try:
+            ai.issue(battle, decision.commands)
+        except IllegalCommand as err:
+            return spent, err
 
 
 def _check_time(battle: Any, seconds: float | None, ran: float) -> None:
