@@ -24,7 +24,7 @@ import pytest
 from game.sim import simulate as simulate_module
 from game.sim.cli import main
 from game.sim.flags import FlagError
-from game.sim.outputs import check_outputs, remove_stale_replays, remove_unwritten
+from game.sim.outputs import check_outputs, earlier_replays, remove_stale_replays, remove_unwritten
 
 ROOT = Path(__file__).resolve().parent.parent
 KEEP = str(ROOT / "assets" / "scenarios" / "keep.toml")
@@ -68,7 +68,7 @@ def test_only_the_projects_own_names_are_removed(tmp_path: Path) -> None:
     (elsewhere / "variant-0").mkdir(parents=True)
     (elsewhere / "variant-0" / "seed-9.json").write_text("not ours to remove", encoding="utf-8")
     (tmp_path / "replays" / "variant-7").symlink_to(elsewhere / "variant-0")  # never followed
-    remove_stale_replays(tmp_path)
+    remove_stale_replays(tmp_path, earlier_replays(tmp_path))
     remove_unwritten(tmp_path, [tmp_path / "battles.csv", tmp_path / "summary.json"])
     assert _tree(tmp_path) == ["battles.csv", "notes.txt", "replays/keep/seed-5.json", "replays/variant-3/mine.json",
                                "summary.json"]
@@ -78,7 +78,8 @@ def test_only_the_projects_own_names_are_removed(tmp_path: Path) -> None:
 def test_an_empty_replays_folder_goes_with_its_files(tmp_path: Path) -> None:
     (tmp_path / "replays" / "variant-0").mkdir(parents=True)
     (tmp_path / "replays" / "variant-0" / "seed-1.json").write_text("old", encoding="utf-8")
-    assert remove_stale_replays(tmp_path) == [tmp_path / "replays" / "variant-0" / "seed-1.json"]
+    found = earlier_replays(tmp_path)
+    assert remove_stale_replays(tmp_path, found) == [tmp_path / "replays" / "variant-0" / "seed-1.json"]
     assert not (tmp_path / "replays").exists()
 
 
@@ -143,7 +144,8 @@ def test_a_replays_variant_link_is_removed_not_followed(tmp_path: Path) -> None:
     elsewhere.mkdir()
     (tmp_path / "out" / "replays").mkdir(parents=True)
     (tmp_path / "out" / "replays" / "variant-0").symlink_to(elsewhere)
-    assert remove_stale_replays(tmp_path / "out") == [tmp_path / "out" / "replays" / "variant-0"]
+    out = tmp_path / "out"
+    assert remove_stale_replays(out, earlier_replays(out)) == [out / "replays" / "variant-0"]
     assert elsewhere.is_dir() and not (tmp_path / "out" / "replays").exists()
 
 

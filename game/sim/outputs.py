@@ -124,10 +124,10 @@ def earlier_replays(out_dir: Path) -> dict[Path, Identity]:
     return found
 
 
-def remove_stale_replays(out_dir: Path, earlier: Mapping[Path, Identity] | None = None) -> list[Path]:
+def remove_stale_replays(out_dir: Path, earlier: Mapping[Path, Identity]) -> list[Path]:
     """An earlier run's replay files (and the folders they leave empty), and a ``replays`` or
-    ``replays/variant-N`` that is a symlink (the link only). ``earlier``: only those files found before
-    the battles (:func:`earlier_replays`) and not written since, by this run; None: every replay file.
+    ``replays/variant-N`` that is a symlink (the link only). ``earlier``: the files found before the
+    battles (:func:`earlier_replays`); only those not written since, by this run, are removed.
 
     Raises:
         OSError: one cannot be removed.
@@ -144,11 +144,11 @@ def remove_stale_replays(out_dir: Path, earlier: Mapping[Path, Identity] | None 
     return removed
 
 
-def _remove_variant(variant: Path, removed: list[Path], earlier: Mapping[Path, Identity] | None) -> None:
-    """One ``replays/variant-N`` folder: its replay files (of ``earlier`` only, when given: see
-    :func:`remove_stale_replays`) and then the folder if they leave it empty."""
+def _remove_variant(variant: Path, removed: list[Path], earlier: Mapping[Path, Identity]) -> None:
+    """One ``replays/variant-N`` folder: its replay files of ``earlier`` (see :func:`remove_stale_replays`)
+    and then the folder if they leave it empty."""
     for file in sorted(variant.iterdir()):
-        if _REPLAY.fullmatch(file.name) and (earlier is None or earlier.get(file) == _identity(file)):
+        if _REPLAY.fullmatch(file.name) and earlier.get(file) == _identity(file):
             _unlink(file, removed)
     if not any(variant.iterdir()):
         variant.rmdir()
