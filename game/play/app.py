@@ -28,7 +28,7 @@ from game.play.orders import Orders
 from game.play.rewind import RoundPicker
 from game.play.status import StatusLine, decided_line, start_line, step_line
 from game.render.inputs import Button, Click, Input, Key
-from game.render.ui import UiState, banner_hint
+from game.render.ui import UiState
 
 if TYPE_CHECKING:
     from game.render.window import Window
@@ -148,7 +148,7 @@ class App(Orders):
         mine = "" if won == "" or len(humans) != 1 else " - you win" if won in humans else " - you lose"
         if (banner := decided_line(won, self.battle.round) + mine) != (self.ui.banner if was is None else was):
             self.ui.banner = self.ui.message = banner
-        self.ui.banner_hint = banner_hint(bool(getattr(self.scenario, "path", None)), self.save_path.is_file())
+        self.ui.banner_hint = saving.decided_hint(self)
 
     def refresh(self) -> bool:
         """After anything changed: whose turn it is (theirs selected when it is the person's), what

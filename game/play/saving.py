@@ -103,7 +103,13 @@ def save(app: App) -> None:
         return
     app.ui.message = f"Saved to {app.save_path}"
     if app.ui.banner:  # a decided battle's banner names Ctrl+L now (it waited for the next hover to)
-        app.ui.banner_hint = banner_hint(app.scenario.path is not None, True)
+        app.ui.banner_hint = decided_hint(app)
+
+
+def decided_hint(app: App) -> str:
+    """What a decided battle's banner says can still be done: a reload when the scenario has a file,
+    a load when a save is there (the app's banner and a save made after the end ask this one place)."""
+    return banner_hint(bool(getattr(app.scenario, "path", None)), app.save_path.is_file())
 
 
 def load(app: App) -> None:
