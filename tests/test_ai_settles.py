@@ -120,3 +120,19 @@ def test_a_veil_after_a_jump_whose_fall_downs_it_is_weighed_without_raising() ->
 
     b.tick(controller=controller)
     assert found == [None] and not [e for e in b.events if isinstance(e, CommandRefused)]
+
+
+def test_a_creature_downed_as_its_fall_settles_gives_no_more_orders() -> None:
+    """Downed once the fall has settled, the knight's turn ends there: no order after it, and no new
+    plan (a plan made for a downed creature would only be refused when given)."""
+    b, me, _ = _cliff()
+    steps = ai.decisions(b, me, "tactical")
+    first = next(steps)
+    assert first.commands[-1][0] == "resolve_orders", first.commands
+    ai.issue(b, first.commands)
+    b.damage(me, 30)  # the fall downs it (say): the GM's hand here
+    b.resolve_orders()
+    assert "downed" in b.conditions(me) and not b.can_act(me), b.conditions(me)
+    assert list(steps) == []
+    b.end_turn()
+    assert not [e for e in b.events if isinstance(e, CommandRefused)]
