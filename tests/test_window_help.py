@@ -159,3 +159,24 @@ def test_the_help_names_every_badge_by_the_letters_a_token_draws(pygame_display:
     told = lines[first].removeprefix("Badges: ").split("  ") + lines[first + 1].split("  ")
     assert "X dead" not in drawn and "P prone" in drawn, drawn
     assert sorted(told) == sorted(drawn), (told, drawn)
+
+
+def test_a_right_click_cancels_the_power_as_esc_does_and_the_help_and_readme_say_so() -> None:
+    """A right click drops the chosen power (then the selection) and closes the help, as Esc does;
+    the help and the README named only Esc, so a player with a hand on the mouse did not know."""
+    from game.render.inputs import RIGHT
+
+    battle = Battle(seed=1, width=10, height=6)
+    hero = battle.spawn("Hero", 1, 1, team="blue", powers=["strike"], initiative_bonus=50)
+    battle.spawn("Orc", 8, 4, team="red")
+    app = App(battle, frozenset({"blue"}), computer_delay=0)
+    app.handle(Key("1"))
+    assert app.ui.power is not None
+    app.handle(Click((5, 5), RIGHT))
+    assert app.ui.power is None and battle.get(hero, Position).square == (1, 1)
+    app.handle(Key("f1"))
+    app.handle(Click(None, RIGHT))
+    assert not app.ui.show_help
+    text = " ".join(line for line, _ in panels.HELP)
+    assert "Esc / right click: cancel power / selection" in text and "right click: close this help" in text
+    assert "| Esc, right click | cancel the power" in README

@@ -51,7 +51,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("U: undo this turn's orders (no dice rolled, no new foe seen)   G: GM view (no fog)", "body"),
     ("R: GM rewind to a round's start (type it, or PageUp/PageDown; Enter rewinds, Esc cancels)", "body"),
     ("F5 / Ctrl+R: reload the scenario, its powers and scripts from disk, restart on the same seed", "body"),
-    ("Esc: cancel power / selection     Tab: next of your creatures", "body"),
+    ("Esc / right click: cancel power / selection     Tab: next of your creatures", "body"),
     ("[ / ]: animations slower / faster     Backspace: end the animation playing", "body"),
     ("Mouse wheel / arrows / right-drag: scroll the map (wheel over the log: scroll the log)", "body"),
     ("Blue: where the selected creature can move   Yellow: the power's reach   Red: its area", "body"),
@@ -61,7 +61,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("Badges: " + "  ".join(_BADGES[:5]), "body"),
     ("  ".join(_BADGES[5:]), "body"),
     ("Pips under a token: fatigue ({fatigue})", "body"),
-    ("?: close this help", "body"),
+    ("? / Esc / right click: close this help", "body"),
 )
 
 
