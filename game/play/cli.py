@@ -141,10 +141,11 @@ def _replay_args(p: argparse.ArgumentParser) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     """Replay a file and say whether the events came out the same; exit status 1 if not, 2 if the
     file cannot be read as a replay at all."""
-    from game.content.saves import SaveError, play_replay
+    from game.content.saves import SaveError, check_replay
 
-    try:
-        battle, matched, first_mismatch = play_replay(args.file)
+    try:  # read once: the window steps what was checked, not the file as it may be by then
+        battle, first_mismatch, found = check_replay(args.file)
+        matched = first_mismatch is None
     except SaveError as err:
         print(f"replay: {one_line(err)}", file=sys.stderr)
         return 2
@@ -161,7 +162,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
             battle.close()
             try:  # stepped in a window: a timeline, forward and back by event, turn and round
-                open_replay(args.file, f"Replay of {os.path.basename(args.file)}").run()
+                open_replay(args.file, f"Replay of {os.path.basename(args.file)}", found).run()
             except (SaveError, ValueError) as err:
                 print(f"replay: {one_line(err)}", file=sys.stderr)
                 return 2
