@@ -338,6 +338,11 @@ def _outputs(result: SimResult) -> list[str]:
         gone = [str(path) for path in result.removed]
         more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
         lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
+    if result.unrecorded:  # a replay beside a table without its battle's row would pass for a finished battle's
+        gone = [str(path) for path in result.unrecorded]
+        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+        lines.append(f"removed {', '.join(gone[:3])}{more}: written for battles stopped before they finished, "
+                     f"which battles.csv has no row for")
     return lines
 
 
