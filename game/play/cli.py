@@ -234,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return COMMANDS[args.command][2](args)
-    except KeyboardInterrupt:  # Ctrl+C: a line, not a traceback (simulate keeps its finished battles itself)
-        print(f"{args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:  # Ctrl+C: a line, not a traceback (simulate keeps its finished battles itself)
+        said = one_line(stop) if isinstance(stop, headless.Interrupted) else "interrupted"  # (what it kept)
+        print(f"{args.command}: {said}", file=sys.stderr)
         return 130
 
 
