@@ -150,6 +150,11 @@ OTHERS: list[tuple[str, list[str], str]] = [
     ("play-out-too-long", ["play", KEEP, "--headless", "--out", "{tmp}/" + "x" * 300], "--out"),
     ("simulate-out-too-long", ["simulate", KEEP, "--out", "{tmp}/" + "x" * 300], "--out"),
     ("demo-out-dangling-link", ["demo", "--headless", "--out", "{link}"], "link to nothing"),
+    ("demo-out-symlink-loop", ["demo", "--headless", "--out", "{loop}"], "is a symlink loop"),
+    ("play-out-symlink-loop", ["play", KEEP, "--headless", "--out", "{loop}"], "is a symlink loop"),
+    ("play-symlink-loop", ["play", "{loop}", "--headless", "--out", "{out}"], "{loop}"),
+    ("replay-symlink-loop", ["replay", "{loop}", "--headless"], "{loop}"),
+    ("replay-empty-file", ["replay", "{tmp}/empty.json", "--headless"], "empty.json"),
     ("play-rounds-window", ["play", KEEP, "--rounds", "abc"], "--rounds"),
     ("play-many-problems", ["play", "{broken}", "--headless", "--out", "{out}"], "problems"),
 ]
@@ -157,9 +162,12 @@ OTHERS: list[tuple[str, list[str], str]] = [
 
 def _fill(argv: list[str], tmp: Path) -> list[str]:
     names = {"tmp": str(tmp), "file": str(tmp / "a-file.txt"), "out": str(tmp / "out"),
-             "link": str(tmp / "dangling"), "broken": str(tmp / "broken.toml")}
+             "link": str(tmp / "dangling"), "broken": str(tmp / "broken.toml"), "loop": str(tmp / "loop")}
     if not (tmp / "dangling").is_symlink():
         (tmp / "dangling").symlink_to(tmp / "nowhere")
+    if not (tmp / "loop").is_symlink():
+        (tmp / "loop").symlink_to(tmp / "loop")
+    (tmp / "empty.json").touch()
     # a map with two short rows: two problems, which the refusal still says on one line
     keep = Path(KEEP).read_text(encoding="utf-8").splitlines()
     rows = [i for i, line in enumerate(keep) if line.startswith('  "')][:2]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from game.play import headless
+from game.play import cli, headless
 from game.play.flow import TurnFlow
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,7 +28,8 @@ def test_an_interrupted_headless_play_leaves_only_its_own_outputs(tmp_path: Path
         return real_step(self, *args)
 
     monkeypatch.setattr(TurnFlow, "step", step_then_ctrl_c)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match=rf"interrupted in round \d: {tmp_path}/ holds this run's "
+                                                rf"combat-log.txt to there and \d screenshots, and no older run's"):
         headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path, rounds=5)
     pictures = sorted(p.name for p in tmp_path.glob("*.png"))
     assert pictures and "final.png" not in pictures
@@ -52,10 +53,23 @@ def test_an_interrupted_headless_demo_leaves_only_its_own_outputs(tmp_path: Path
         return real_round(*args)
 
     monkeypatch.setattr(demo, "play_round", round_then_ctrl_c)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match=f"interrupted in round 2: {tmp_path}/ holds this run's combat-log.txt "
+                                                f"to there and 3 screenshots, and no older run's"):
         demo.run_headless(tmp_path, max_rounds=6)
     pictures = sorted(p.name for p in tmp_path.glob("*.png"))
     assert pictures == ["round-00.png", "round-01.png", "round-02.png"]
     assert all((tmp_path / name).read_bytes() != b"an older run's" for name in pictures)
     log = (tmp_path / "combat-log.txt").read_text(encoding="utf-8")
     assert log.rstrip().splitlines()[-1] == "Interrupted in round 2"
+
+
+def test_the_command_says_what_an_interrupted_run_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """It said "play: interrupted" alone, and left the reader to guess what --out then held."""
+    def ctrl_c(self: TurnFlow, *args: Any) -> bool:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(TurnFlow, "step", ctrl_c)
+    assert cli.main(["play", str(ROOT / "assets/scenarios/ledge.toml"), "--headless", "--out", str(tmp_path)]) == 130
+    assert capsys.readouterr().err.strip() == (f"play: interrupted in round 0: {tmp_path}/ holds this run's "
+                                               f"combat-log.txt to there and 1 screenshot, and no older run's")

@@ -20,7 +20,7 @@ class _Opened:
     def __init__(self) -> None:
         self.titles: list[str] = []
 
-    def __call__(self, path: str, title: str) -> Any:
+    def __call__(self, path: str, title: str, found: Any = None) -> Any:
         self.titles.append(title)
         return self
 

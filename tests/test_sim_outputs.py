@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from game.sim import simulate as simulate_module
+from game.sim import written
 from game.sim.cli import main
 from game.sim.flags import FlagError
 from game.sim.outputs import check_outputs, earlier_replays, remove_stale_replays, remove_unwritten
@@ -106,7 +107,7 @@ def test_a_write_that_fails_after_the_battles_still_prints_the_table(
     def full(path: Path, data: bytes) -> Any:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(simulate_module, "atomic_write", full)
+    monkeypatch.setattr(written, "atomic_write", full)
     status = main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "3", "--out", str(tmp_path),
                    "--no-progress"])
     out = capsys.readouterr().out
@@ -198,7 +199,7 @@ def test_a_plot_that_fails_to_draw_keeps_the_table_and_the_summary(
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("a glyph matplotlib cannot draw")
 
-    monkeypatch.setattr(simulate_module, "plot", broken)
+    monkeypatch.setattr(written, "plot", broken)
     out = tmp_path / "o"
     assert main([KEEP, "--battles", "2", "--workers", "1", "--max-rounds", "2", "--out", str(out),
                  "--no-progress"]) == 1

@@ -204,8 +204,8 @@ def test_a_worker_that_dies_fails_only_its_battle(scenario: str, hooks: str, mon
                                 out_dir=None), progress=False)
     assert result.done == 8
     assert [(f.seed, f.battle) for f in result.failures] == [(killer, 3)]
-    assert re.match(r"worker died \d+\.\d s into the battle, before --battle-seconds 60 \(out of memory or a crash\)",
-                    result.failures[0].error), result.failures[0].error
+    assert re.match(r"worker died \d+\.\d s into the battle, before --battle-seconds 60 \(out of memory, a crash, "
+                    r"or killed from outside\)", result.failures[0].error), result.failures[0].error
 
 
 @pytest.mark.slow

@@ -104,9 +104,11 @@ def replacing(path: Path, binary: bool = False) -> Iterator[IO[Any]]:
 
     Raises:
         OSError: the file cannot be written (as :func:`atomic_write`); IsADirectoryError, before
-            anything is written, when ``path`` is a directory.
+            anything is written, when ``path`` is a directory; before it too, when it holds a NUL character.
     """
     directory = path.parent if str(path.parent) else Path(".")
+    if "\0" in str(path):  # (os.stat would raise a ValueError, "embedded null byte", which no caller expects)
+        raise OSError(errno.EINVAL, "a file's name cannot hold a NUL character", str(path))
     if path.is_dir():  # (the rename would fail only after the whole file was written, naming the temporary)
         raise IsADirectoryError(errno.EISDIR, "a directory is there, not a file", str(path))
     remove_stale_temporaries(path)

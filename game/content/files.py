@@ -101,6 +101,8 @@ def file_problem(path: str | Path, limit: int) -> str | None:
         info = os.stat(path)
     except OSError as err:
         return f"cannot read the file: {err.strerror or err}"
+    except ValueError:  # os.stat says only "embedded null byte", a ValueError no reader caught, naming no file
+        return "cannot read the file: its path holds a NUL character, which no file's name can"
     return _kind_problem(info, limit)
 
 

@@ -9,11 +9,28 @@ is made again, nor on where its replay goes past what the file recorded (:func:`
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from components.powers import Power
 from game.battle.facade import Battle
 from game.content.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class ReplayFile:
+    """What a replay or save holds, read and checked but not played: the scenario, the seed, the
+    commands after the build, the power table its battle used (None: the scenario's own), the
+    number of commands its battle was built with (None: not checked), and how many events it holds
+    (None: not bounded; a replay that gives more has gone past what the file recorded)."""
+
+    scenario: Scenario
+    seed: int
+    commands: list[Any]  # (name, args, kwargs) as game.content.save_format decodes them
+    powers: dict[str, Power] | None = None
+    power_overrides: tuple[tuple[str, Any], ...] = ()
+    build_commands: int | None = None
+    events: int | None = None
 
 
 class BuildMismatch(ValueError):

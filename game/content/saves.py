@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import enum
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +53,7 @@ from components.rules import RULES_VERSION
 from game.battle.facade import Battle
 from game.content.atomic import atomic_write
 from game.content.powers import PowerError, apply_power_overrides
-from game.content.rebuild import BuildMismatch, past_the_file, rebuilt
+from game.content.rebuild import BuildMismatch, ReplayFile, past_the_file, rebuilt
 from game.content.recorded import RecordedFiles, ScriptReads
 from game.content.references import check_script_overrides
 from game.content.save_format import (
@@ -77,6 +76,7 @@ __all__ = [
     "ReplayFile",
     "SAVE_FORMAT",
     "SaveError",
+    "check_replay",
     "decode_value",
     "encode_value",
     "load_game",
@@ -85,7 +85,6 @@ __all__ = [
     "save_game",
     "write_replay",
 ]
-
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -279,15 +278,16 @@ def _power_table(path: Path, document: dict[str, Any], scenario: Scenario
     return powers, changed
 
 
-def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> tuple[Battle, Scenario, str | None]:
-    """Rebuild and replay; returns the battle and the first disagreement with the file (None if none).
+def _restore(path: Path, document: dict[str, Any], found: ReplayFile) -> tuple[Battle, str | None]:
+    """Rebuild and replay what was read; returns the battle and the first disagreement with the file
+    (None if none).
 
     Raises SaveError (after closing the new battle) only when the battle cannot be rebuilt at all.
     """
-    scenario = _scenario(path, document)
-    powers, changed = _power_table(path, document, scenario)
+    commands = found.commands
     try:
-        battle = rebuilt(scenario, document["seed"], powers, changed, document["build_commands"])
+        battle = rebuilt(found.scenario, document["seed"], found.powers, found.power_overrides,
+                         document["build_commands"])
     except BuildMismatch as err:
         raise failure(path, f"{err} (build_commands)") from None
     except (ScenarioError, ValueError) as err:
@@ -315,7 +315,7 @@ def _restore(path: Path, document: dict[str, Any], commands: list[Command]) -> t
         if mismatch is not None and made_under != RULES_VERSION:
             mismatch = (f"it was played under rules version {made_under} and this game has rules version "
                         f"{RULES_VERSION}, whose rules play it differently")
-        return battle, scenario, mismatch
+        return battle, mismatch
     except BaseException:
         battle.close()
         raise
@@ -337,29 +337,21 @@ def load_game(path: str | Path) -> Battle:
 def restore_game(path: str | Path) -> tuple[Battle, Scenario, int]:
     """Like :func:`load_game`, also returning the scenario the save was made on and the length of
     its build, which a window needs to go on playing (and saving) that scenario."""
-    target = Path(path)
-    document, commands = read_document(target, (SAVE_FORMAT,))
-    battle, scenario, mismatch = _restore(target, document, commands)
+    document, found = _read(Path(path), (SAVE_FORMAT,))
+    battle, mismatch = _restore(Path(path), document, found)
     if mismatch is not None:
         battle.close()
-        raise failure(target, f"the saved battle does not replay: {mismatch}")
-    return battle, scenario, document["build_commands"]
+        raise failure(Path(path), f"the saved battle does not replay: {mismatch}")
+    return battle, found.scenario, document["build_commands"]
 
 
-@dataclass(frozen=True)
-class ReplayFile:
-    """What a replay or save holds, read and checked but not played: the scenario, the seed, the
-    commands after the build, the power table its battle used (None: the scenario's own), the
-    number of commands its battle was built with (None: not checked), and how many events it holds
-    (None: not bounded; a replay that gives more has gone past what the file recorded)."""
-
-    scenario: Scenario
-    seed: int
-    commands: list[Command]
-    powers: dict[str, Power] | None = None
-    power_overrides: tuple[tuple[str, Any], ...] = ()
-    build_commands: int | None = None
-    events: int | None = None
+def _read(path: Path, kinds: tuple[str, ...]) -> tuple[dict[str, Any], ReplayFile]:
+    """The file read once, checked, and its scenario and power table loaded, not played."""
+    document, commands = read_document(path, kinds)
+    scenario = _scenario(path, document)
+    powers, changed = _power_table(path, document, scenario)
+    return document, ReplayFile(scenario, document["seed"], commands, powers, changed, document["build_commands"],
+                                len(document["events"]))
 
 
 def read_replay(path: str | Path) -> ReplayFile:
@@ -369,12 +361,16 @@ def read_replay(path: str | Path) -> ReplayFile:
         SaveError: the file is unreadable or malformed, its scenario does not load, or its power
             overrides do not apply.
     """
-    target = Path(path)
-    document, commands = read_document(target, (REPLAY_FORMAT, SAVE_FORMAT))
-    scenario = _scenario(target, document)
-    powers, changed = _power_table(target, document, scenario)
-    return ReplayFile(scenario, document["seed"], commands, powers, changed, document["build_commands"],
-                      len(document["events"]))
+    return _read(Path(path), (REPLAY_FORMAT, SAVE_FORMAT))[1]
+
+
+def check_replay(path: str | Path) -> tuple[Battle, str | None, ReplayFile]:
+    """:func:`play_replay`'s battle and first mismatch (None: it matched) with :func:`read_replay`'s
+    answer, from one reading of the file: ``replay FILE`` checks it, then steps it in a window, and a
+    file changed between two readings was checked as one battle and shown as another."""
+    document, found = _read(Path(path), (REPLAY_FORMAT, SAVE_FORMAT))
+    battle, mismatch = _restore(Path(path), document, found)
+    return battle, mismatch, found
 
 
 def play_replay(path: str | Path) -> tuple[Battle, bool, str | None]:
@@ -390,7 +386,5 @@ def play_replay(path: str | Path) -> tuple[Battle, bool, str | None]:
     Raises:
         SaveError: the file is unreadable or malformed, or its scenario does not load.
     """
-    target = Path(path)
-    document, commands = read_document(target, (REPLAY_FORMAT, SAVE_FORMAT))
-    battle, _scenario_used, mismatch = _restore(target, document, commands)
+    battle, mismatch, _ = check_replay(path)
     return battle, mismatch is None, mismatch

@@ -27,8 +27,8 @@ Run = Callable[[argparse.Namespace], int]
 
 def _demo_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help="never open a window (default when there is no display)")
-    p.add_argument("--out", default="out", help="where screenshots and the log go when headless (default: out)")
-    p.add_argument("--rounds", type=ROUNDS, default=headless.DEFAULT_ROUNDS,
+    p.add_argument("--out", default=None, help="where screenshots and the log go when headless (default: out)")
+    p.add_argument("--rounds", type=ROUNDS, default=None,  # None: not given (see window_ignored)
                    help=f"at most this many rounds, 1 to {headless.MAX_ROUNDS} (default: {headless.DEFAULT_ROUNDS})")
     p.add_argument("--policy", type=policy_spec, default=DEFAULT_POLICY, metavar="POLICY|TEAM=POLICY,...",
                    help=f"the computer player for every team, or per team (default: {DEFAULT_POLICY})")
@@ -44,25 +44,48 @@ def run_demo(args: argparse.Namespace) -> int:
 
     try:
         windowed = not (args.headless or not demo.has_display())
-        headless.check_out(args.out, () if windowed else headless.DEMO_OUTPUTS)  # before the battle
+        headless.check_out(out_of(args), () if windowed else headless.DEMO_OUTPUTS)  # before the battle
         if windowed:
+            window_ignored("demo", args)
             demo.run_window(policy=args.policy, seed=args.seed)  # --policy is checked against the demo's teams
             return 0
-        lines = demo.run_headless(args.out, max_rounds=args.rounds, seed=args.seed, policy=args.policy)
+        lines = demo.run_headless(out_of(args), max_rounds=rounds_of(args), seed=args.seed, policy=args.policy)
     except (FlagError, headless.PlayError) as err:
         print(f"demo: {one_line(err)}", file=sys.stderr)
         return 2
     print("\n".join(lines))
-    print(f"\nScreenshots and combat-log.txt written to {escaped(args.out)}/", file=sys.stderr)
+    print(f"\nScreenshots and combat-log.txt written to {escaped(out_of(args))}/", file=sys.stderr)
     return 0
+
+
+def out_of(args: argparse.Namespace) -> str:
+    """``--out`` as given, or its default (the parser leaves it None, so that a window can tell it was given)."""
+    return "out" if args.out is None else str(args.out)
+
+
+def rounds_of(args: argparse.Namespace) -> int:
+    """``--rounds`` as given, or its default (None from the parser when not given, as ``--out``)."""
+    return headless.DEFAULT_ROUNDS if args.rounds is None else int(args.rounds)
+
+
+def window_ignored(command: str, args: argparse.Namespace) -> None:
+    """Say, once each, that ``--rounds`` and ``--out`` bound and place a headless run only: a window
+    plays until it is closed and writes no screenshots or log, and ``play F --rounds 3`` in one used
+    to play on past round 3 without a word."""
+    if args.rounds is not None:
+        print(f"{command}: warning: --rounds {args.rounds} is ignored: a window plays until you close it "
+              f"(--rounds bounds a --headless run)", file=sys.stderr)
+    if args.out is not None:
+        print(f"{command}: warning: --out {escaped(args.out)} is ignored: a window writes no screenshots or log "
+              f"(--out is where a --headless run writes them)", file=sys.stderr)
 
 
 def _play_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("scenario", help="a scenario file, e.g. assets/scenarios/ledge.toml")
     p.add_argument("--headless", action="store_true",
                    help="no window: the computer plays every side; screenshots of its turns and the log go to --out")
-    p.add_argument("--out", default="out", help="where the headless screenshots and combat-log.txt go (default: out)")
-    p.add_argument("--rounds", type=ROUNDS, default=headless.DEFAULT_ROUNDS,
+    p.add_argument("--out", default=None, help="where the headless screenshots and combat-log.txt go (default: out)")
+    p.add_argument("--rounds", type=ROUNDS, default=None,  # None: not given (see window_ignored)
                    help=f"headless: at most this many rounds, 1 to {headless.MAX_ROUNDS} "
                         f"(default: {headless.DEFAULT_ROUNDS})")
     p.add_argument("--policy", type=policy_spec, default=DEFAULT_POLICY, metavar="POLICY|TEAM=POLICY,...",
@@ -80,8 +103,8 @@ def _play_headless(args: argparse.Namespace) -> int:
     from game.content.scenario import ScenarioError
 
     try:
-        out = headless.check_out(args.out)
-        played = headless.play(args.scenario, out, rounds=args.rounds, seed=args.seed, policy=args.policy,
+        out = headless.check_out(out_of(args))
+        played = headless.play(args.scenario, out, rounds=rounds_of(args), seed=args.seed, policy=args.policy,
                                explain=args.explain)
     except (headless.PlayError, ScenarioError) as err:
         print(f"play: {one_line(err)}", file=sys.stderr)
@@ -122,6 +145,7 @@ def run_play(args: argparse.Namespace) -> int:
         loaded.battle.close()
         print(f"play: {one_line(err)}", file=sys.stderr)
         return 2
+    window_ignored("play", args)
     if not loaded.human_teams:
         print(f"{escaped(args.scenario)}: no team has control = \"human\"; you will only watch", file=sys.stderr)
     if (note := headless.human_policy_note(args.policy, loaded.human_teams)) is not None:
@@ -141,10 +165,11 @@ def _replay_args(p: argparse.ArgumentParser) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     """Replay a file and say whether the events came out the same; exit status 1 if not, 2 if the
     file cannot be read as a replay at all."""
-    from game.content.saves import SaveError, play_replay
+    from game.content.saves import SaveError, check_replay
 
-    try:
-        battle, matched, first_mismatch = play_replay(args.file)
+    try:  # read once: the window steps what was checked, not the file as it may be by then
+        battle, first_mismatch, found = check_replay(args.file)
+        matched = first_mismatch is None
     except SaveError as err:
         print(f"replay: {one_line(err)}", file=sys.stderr)
         return 2
@@ -161,7 +186,7 @@ def run_replay(args: argparse.Namespace) -> int:
 
             battle.close()
             try:  # stepped in a window: a timeline, forward and back by event, turn and round
-                open_replay(args.file, f"Replay of {os.path.basename(args.file)}").run()
+                open_replay(args.file, f"Replay of {os.path.basename(args.file)}", found).run()
             except (SaveError, ValueError) as err:
                 print(f"replay: {one_line(err)}", file=sys.stderr)
                 return 2
@@ -209,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return COMMANDS[args.command][2](args)
-    except KeyboardInterrupt:  # Ctrl+C: a line, not a traceback (simulate keeps its finished battles itself)
-        print(f"{args.command}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:  # Ctrl+C: a line, not a traceback (simulate keeps its finished battles itself)
+        said = one_line(stop) if isinstance(stop, headless.Interrupted) else "interrupted"  # (what it kept)
+        print(f"{args.command}: {said}", file=sys.stderr)
         return 130
 
 

@@ -291,8 +291,7 @@ def _played_with_pictures(demo: Demo, shots_taken: Any, out: Path, max_rounds: i
                 break
     except KeyboardInterrupt:
         ended = [*lines, f"Interrupted in round {demo.battle.round}"]
-        headless.keep_only_this_run(out, ended, written, headless.DEMO_OUTPUTS)
-        raise
+        raise headless.keep_only_this_run(out, ended, written, headless.DEMO_OUTPUTS) from None
     won = demo.battle.winner()
     rounds = counted(demo.battle.round, "round")
     lines.append(f"End: {won} won after {rounds}" if won else f"End: no side had won after {rounds}")

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from components.values import counted
 from game.ai import DEFAULT_POLICY
 from game.sim.flags import FlagError, check_out_dir
 from game.sim.outputs import holding, in_the_way
@@ -64,13 +65,20 @@ def clear_unwritten(out: Path, pattern: str, written: list[Path]) -> None:
         old.unlink(missing_ok=True)
 
 
-def keep_only_this_run(out: Path, lines: list[str], written: list[Path], outputs: tuple[str, ...]) -> None:
+class Interrupted(KeyboardInterrupt):
+    """Ctrl+C stopped a headless run, whose outputs so far are kept: the message says what ``--out`` holds."""
+
+
+def keep_only_this_run(out: Path, lines: list[str], written: list[Path], outputs: tuple[str, ...]) -> Interrupted:
     """After Ctrl+C: ``out`` holds this run's pictures so far and its log (``lines``), never an older
-    run's later pictures and log beside them (a folder that disagreed with itself)."""
+    run's later pictures and log beside them (a folder that disagreed with itself). Returns what to
+    raise, saying so: the run said only "interrupted", and left the reader to guess what was kept."""
     write_log(out / "combat-log.txt", lines)
     for pattern in outputs:
         if pattern != "combat-log.txt":
             clear_unwritten(out, pattern, written)
+    return Interrupted(f"{lines[-1].lower()}: {out}/ holds this run's combat-log.txt to there and "
+                       f"{counted(len(written), 'screenshot')}, and no older run's")
 
 
 def write_log(path: Path, lines: list[str]) -> None:
@@ -240,8 +248,8 @@ def play(scenario_path: str | Path, out: Path, rounds: int = DEFAULT_ROUNDS, see
             lines = log_lines()
             write_log(out / "combat-log.txt", lines)
         except KeyboardInterrupt:
-            keep_only_this_run(out, [*log_lines(), f"Interrupted in round {app.battle.round}"], shots, PLAY_OUTPUTS)
-            raise
+            raise keep_only_this_run(out, [*log_lines(), f"Interrupted in round {app.battle.round}"], shots,
+                                     PLAY_OUTPUTS) from None
         finally:
             window.close()
         clear_unwritten(out, "turn-*.png", shots)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from game.battle.log import describe
 from game.battle.naming import display_names
@@ -22,6 +22,9 @@ from game.play.status import decided_line
 from game.play.timeline import Timeline
 from game.render.inputs import Input, Key, Quit, Wheel
 from game.render.ui import UiState
+
+if TYPE_CHECKING:
+    from game.content.rebuild import ReplayFile
 
 #: Seconds between two events while playing.
 EVENT_SECONDS = 0.12
@@ -156,8 +159,10 @@ class ReplayApp:
         self.timeline.close()
 
 
-def open_replay(path: str | Path, title: str | None = None) -> ReplayApp:
-    """A replay (or save) file as a :class:`ReplayApp` (no window yet).
+def open_replay(path: str | Path, title: str | None = None, found: ReplayFile | None = None) -> ReplayApp:
+    """A replay (or save) file as a :class:`ReplayApp` (no window yet); ``found``: the file as already
+    read (``game.content.saves.check_replay``), which is then not read again: ``replay FILE`` checks a
+    file and steps it, and a second reading could step a file changed since the check.
 
     Raises:
         SaveError: the file cannot be read as a replay, or its scenario does not load.
@@ -165,7 +170,8 @@ def open_replay(path: str | Path, title: str | None = None) -> ReplayApp:
     """
     from game.content.saves import read_replay
 
-    found = read_replay(path)
+    if found is None:
+        found = read_replay(path)
     timeline = Timeline(found.scenario, found.seed, found.commands, found.powers, found.power_overrides,
                         found.build_commands, found.events)
     return ReplayApp(timeline, title or f"Replay of {Path(path).name}")

@@ -124,7 +124,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
                         help=f"battles per variant, 1 to {MAX_BATTLES:,} (default {given.battles})")
     parser.add_argument("--workers", type=whole(1, MAX_WORKERS), default=None,
                         help=f"worker processes, 1 to {MAX_WORKERS} (default: all cores)")
-    parser.add_argument("--seed", type=SEED, default=given.seed,
+    parser.add_argument("--seed", type=SEED, default=None,  # None: not given (see ignored)
                         help=f"master seed, 0 to 2**63-1; battle seeds derive from it (default {given.seed})")
     parser.add_argument("--out", default=given.out_dir,
                         help=f"directory for battles.csv, plots and replays (default {given.out_dir})")
@@ -191,10 +191,11 @@ def check_args(args: argparse.Namespace) -> None:
 
 
 def with_defaults(args: argparse.Namespace) -> SimConfig:
-    """``--battles`` and ``--recycle`` as given, or their defaults (the parser leaves them None when not
-    given, so that :func:`ignored` can tell a flag the user gave from a default)."""
+    """``--battles``, ``--seed`` and ``--recycle`` as given, or their defaults (the parser leaves them None
+    when not given, so that :func:`ignored` can tell a flag the user gave from a default)."""
     default = SimConfig(scenario=args.scenario)
     return dataclasses.replace(default, battles=default.battles if args.battles is None else args.battles,
+                               seed=default.seed if args.seed is None else args.seed,
                                recycle=default.recycle if args.recycle is None else args.recycle)
 
 
@@ -206,6 +207,11 @@ def ignored(args: argparse.Namespace) -> list[str]:
     if args.only_seeds and args.battles is not None:
         warnings.append(f"--battles {args.battles:,} is ignored: --only-seed runs just the seeds it names "
                         f"({counted(len(args.only_seeds), 'battle')} a variant)")
+    if args.only_seeds and args.seed is not None:  # the master seed derives seeds; --only-seed gives them
+        warnings.append(f"--seed {args.seed} is ignored: --only-seed gives each battle its seed itself")
+    if args.scheduler is not None and args.workers is not None:
+        warnings.append(f"--workers {args.workers} does not size the cluster at --scheduler, which has the workers "
+                        f"it has: it only sizes the chunks of battles sent to it")
     if args.engine == "dask" and args.recycle is not None:
         warnings.append(f"--recycle {args.recycle:,} is ignored: --engine dask does not replace its workers "
                         f"(only the pool engine recycles)")
@@ -230,7 +236,7 @@ def run_cli(args: argparse.Namespace) -> int:
     for warning in ignored(args):
         print(f"simulate: warning: {warning}", file=sys.stderr)
     given = with_defaults(args)
-    config = SimConfig(scenario=args.scenario, battles=given.battles, seed=args.seed, sets=list(args.sets),
+    config = SimConfig(scenario=args.scenario, battles=given.battles, seed=given.seed, sets=list(args.sets),
                        workers=args.workers, policy=args.policy, max_rounds=args.max_rounds, engine=args.engine,
                        scheduler=args.scheduler, out_dir=args.out, chunk_size=args.chunk, hook=args.hook,
                        only_seeds=args.only_seeds, strict_scripts=args.strict_scripts,
@@ -332,6 +338,11 @@ def _outputs(result: SimResult) -> list[str]:
         gone = [str(path) for path in result.removed]
         more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
         lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
+    if result.unrecorded:  # a replay beside a table without its battle's row would pass for a finished battle's
+        gone = [str(path) for path in result.unrecorded]
+        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
+        lines.append(f"removed {', '.join(gone[:3])}{more}: written for battles stopped before they finished, "
+                     f"which battles.csv has no row for")
     return lines
 
 
@@ -342,7 +353,8 @@ def report(result: SimResult) -> str:
     cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
     parsed = ai.parse_policies(c.policy)
     policies = ", ".join(f"{team}={ai.policy_of(parsed, team)}" for team in result.teams)
-    lines = [f"{c.scenario}: {result.done}/{result.total} battles, master seed {c.seed}, "
+    seeds = f"master seed {c.seed}" if c.only_seeds is None else f"--only-seed {', '.join(map(str, c.only_seeds))}"
+    lines = [f"{c.scenario}: {result.done}/{result.total} battles, {seeds}, "
              f"policies {policies}, engine {c.engine}{cut}",
              f"battles played with: {shlex.join(battle_flags(c))}",
              "", result.table(), ""]

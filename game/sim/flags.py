@@ -25,6 +25,7 @@ from typing import NoReturn
 from urllib.parse import urlsplit
 
 from components.values import MAX_SEED, clipped, escaped, shown_text
+from game.content.files import loop_problem
 
 #: How long ``--scheduler`` may take to answer a TCP connect before the command gives up.
 CONNECT_SECONDS = 5.0
@@ -117,8 +118,9 @@ def check_out_dir(flag: str, text: str) -> Path:
         raise FlagError(f"{flag} {shown_text(text)}: expected a directory to write into, got an empty name")
     path = Path(text).expanduser()
     try:
-        if path.is_symlink() and not path.exists():
-            raise FlagError(f"{flag} {shown_text(text)}: expected a directory, but it is a link to nothing")
+        if path.is_symlink() and not path.exists():  # (a loop of links is none to nothing: said as what it is)
+            why = loop_problem(path, "it") or "it is a link to nothing"
+            raise FlagError(f"{flag} {shown_text(text)}: expected a directory, but {why}")
         if path.exists() and not path.is_dir():
             kind = "file" if path.is_file() else "device or special file"
             raise FlagError(f"{flag} {shown_text(text)}: expected a directory, but it is an existing {kind}")

@@ -29,11 +29,12 @@ import re
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
+from game.content.atomic import remove_stale_temporaries
 from game.sim.flags import FlagError
 
 __all__ = ["FILES", "PAIRED_PLOT", "REPLAYS", "ROUNDS_PLOT", "SUMMARY", "TABLE", "WINRATE_PLOT",
            "Identity", "check_outputs", "earlier_replays", "holding", "remove_replay_links", "remove_stale_replays",
-           "remove_unwritten"]
+           "remove_unrecorded_replays", "remove_unwritten"]
 
 #: The files a run writes at the top of ``--out``: its table of battles, its summary and its plots
 #: (win rates, rounds, and the paired differences when a sweep has variants to pair).
@@ -45,6 +46,7 @@ FILES = (TABLE, SUMMARY, WINRATE_PLOT, ROUNDS_PLOT, PAIRED_PLOT)
 REPLAYS = "replays"
 _VARIANT = re.compile(r"variant-\d{1,9}")
 _REPLAY = re.compile(r"seed-\d{1,20}\.json")
+_REPLAY_TEMPORARY = re.compile(r"\.(seed-\d{1,20}\.json)\..*\.tmp")  # (game.content.atomic names them)
 
 
 def in_the_way(out_dir: Path, path: Path, flag: str = "--out") -> str | None:
@@ -152,6 +154,37 @@ def _remove_variant(variant: Path, removed: list[Path], earlier: Mapping[Path, I
             _unlink(file, removed)
     if not any(variant.iterdir()):
         variant.rmdir()
+
+
+def remove_unrecorded_replays(out_dir: Path, earlier: Mapping[Path, Identity],
+                              recorded: Collection[tuple[str, str]]) -> list[Path]:
+    """After the battles, the workers stopped: the replay files this run wrote for battles that have no
+    row (their chunk was cut short by Ctrl+C, or by a worker's death, after they were written), and
+    the temporaries of replays a stopped worker was writing, then the folders they leave empty.
+    ``recorded``: the ``(variant-N, seed-S.json)`` of each row's replay. An interrupted run said
+    "0/30 battles" and "wrote nothing" beside the 8 replays of battles battles.csv did not have.
+
+    Raises:
+        OSError: one cannot be removed.
+    """
+    removed: list[Path] = []
+    replays = out_dir / REPLAYS
+    if replays.is_symlink() or not replays.is_dir():
+        return removed
+    for variant in sorted(replays.iterdir()):
+        if not _VARIANT.fullmatch(variant.name) or variant.is_symlink() or not variant.is_dir():
+            continue
+        for file in sorted(variant.iterdir()):
+            if (_REPLAY.fullmatch(file.name) and (variant.name, file.name) not in recorded
+                    and earlier.get(file) != _identity(file)):
+                _unlink(file, removed)
+            elif (temporary := _REPLAY_TEMPORARY.fullmatch(file.name)) is not None:
+                removed += remove_stale_temporaries(variant / temporary[1])  # (a writer still alive: kept)
+        if not any(variant.iterdir()):
+            variant.rmdir()
+    if not any(replays.iterdir()):
+        replays.rmdir()
+    return removed
 
 
 def remove_unwritten(out_dir: Path, written: Collection[Path]) -> list[Path]:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import bisect
 import concurrent.futures as cf
 import contextlib
-import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -37,28 +36,22 @@ from pathlib import Path
 from typing import Any
 
 from game import ai
-from game.content.atomic import atomic_write, replacing
+from game.content.atomic import replacing
 from game.content.scenario import Scenario
 from game.sim.chunks import chunk_size, chunk_sizes, chunks_of
-from game.sim.command import battle_settings
 from game.sim.config import ENGINES, SimConfig
 from game.sim.context import ScenarioSource, WorkerContext
 from game.sim.engines import DaskEngine, Engine, PoolEngine, default_workers
-from game.sim.flags import one_line
 from game.sim.outputs import (
     REPLAYS,
-    SUMMARY,
     TABLE,
     Identity,
     check_outputs,
     earlier_replays,
     holding,
     remove_replay_links,
-    remove_stale_replays,
-    remove_unwritten,
+    remove_unrecorded_replays,
 )
-from game.sim.plots import plot
-from game.sim.provenance import provenance
 from game.sim.report import (
     MAX_KEPT_FAILURES,
     CsvSink,
@@ -68,9 +61,11 @@ from game.sim.report import (
     team_column_problem,
     with_paired,
 )
+from game.sim.runner import NOT_WRITTEN
 from game.sim.schedule import schedule
 from game.sim.variants import check_distinct
 from game.sim.worker import Chunk
+from game.sim.written import write_files
 
 __all__ = ["SimResult", "check_config", "checked", "chunk_size", "chunk_sizes", "chunks_of", "simulate"]
 
@@ -100,6 +95,8 @@ class SimResult:
     removed: list[Path] = field(default_factory=list)
     #: ``--out`` when Ctrl+C came before any battle finished: its earlier table, summary, plots, replays were kept
     kept: Path | None = None
+    #: replays this run's workers wrote for battles stopped before their rows came back: removed
+    unrecorded: list[Path] = field(default_factory=list)
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -181,6 +178,7 @@ class _Collector:
         self.on_row = on_row
         self.failures: list[Failure] = []
         self.replays: list[tuple[int, int, str]] = []
+        self.recorded: set[tuple[str, str]] = set()  # (variant-N, seed-S.json) of every row's replay
         self.failed = 0
         self.done = 0
 
@@ -191,6 +189,8 @@ class _Collector:
             bisect.insort(self.failures, Failure(row["variant"], row["battle"], row["seed"], row["error"],
                                                  row.get("replay", "")), key=lambda f: (f.variant, f.battle))
             del self.failures[MAX_KEPT_FAILURES:]
+        if row.get("replay") and not row["replay"].startswith(NOT_WRITTEN):
+            self.recorded.add((Path(row["replay"]).parent.name, Path(row["replay"]).name))
         if self.config.only_seeds is not None and row.get("replay"):
             bisect.insort(self.replays, (row["variant"], row["seed"], row["replay"]))
             del self.replays[MAX_KEPT_FAILURES:]
@@ -240,7 +240,7 @@ def _ready_out(config: SimConfig, held: contextlib.ExitStack,
     """The output folder, checked and made before any battle (a path in the way would lose the whole
     run's files), locked in ``held`` against another run into it (game.sim.outputs.holding), a
     ``replays`` link in it removed (added to ``removed``), and an earlier run's replay files, which
-    :func:`_write_files` removes once a battle finished (they would pass for this one's)."""
+    :func:`game.sim.written.write_files` removes once a battle finished (they would pass for this one's)."""
     if not config.out_dir:
         return None, {}
     out_dir = Path(config.out_dir)
@@ -346,44 +346,13 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,
                            played.elapsed, played.interrupted, replays=sorted(collect.replays),
                            write_errors=played.write_errors, unlisted=played.unlisted, removed=removed)
+        try:  # (the workers are stopped by now: none writes another)
+            result.unrecorded = remove_unrecorded_replays(out_dir, earlier, collect.recorded) if out_dir else []
+        except OSError as err:
+            result.write_errors.append(f"cannot remove the replays of unfinished battles: {err.strerror or err}")
         if out_dir and (collect.done or not played.interrupted):
-            _write_files(result, out_dir, len(seeds), earlier)
+            write_files(result, out_dir, len(seeds), earlier)
         elif out_dir:  # Ctrl+C before any battle: an empty table and summary must not replace the last run's, nor
             # its replays go
             result.kept = out_dir
     return result
-
-
-def _write_files(result: SimResult, out_dir: Path, seeds_per_variant: int, earlier: Mapping[Path, Identity]) -> None:
-    """battles.csv is written already; remove the ``earlier`` replays this run did not write over, add
-    the plots (when a battle finished) and summary.json, then remove the output files of an earlier run
-    that this one did not write. A file that cannot be written is noted in ``result.write_errors``:
-    the table, in memory, is never lost with it."""
-    config = result.config
-    if not result.write_errors:  # battles.csv replaced the last run's
-        result.files.append(out_dir / TABLE)
-    try:
-        result.removed += remove_stale_replays(out_dir, earlier)
-    except OSError as err:
-        result.write_errors.append(f"cannot remove an earlier run's replays in {out_dir}: {err.strerror or err}")
-    try:
-        if result.done > result.failed:
-            result.files += plot(result.summaries(), result.variants, result.teams, config.sets, out_dir,
-                                 config.max_rounds)
-    except OSError as err:
-        result.write_errors.append(f"cannot write the plots in {out_dir}: {err.strerror or err}")
-    except Exception as err:  # matplotlib failing to draw must not cost the run its table and summary
-        result.write_errors.append(f"cannot draw the plots in {out_dir}: {type(err).__name__}: {one_line(err)}")
-    summary = {"scenario": str(config.scenario), "seed": config.seed, **battle_settings(config),
-               "battles_per_variant": seeds_per_variant, "done": result.done, "failed": result.failed,
-               "interrupted": result.interrupted, "variants": result.summaries(),
-               "failures": [f.__dict__ for f in result.failures], "provenance": provenance()}
-    try:
-        atomic_write(out_dir / SUMMARY, json.dumps(summary, indent=1, default=str).encode("utf-8"))
-        result.files.append(out_dir / SUMMARY)
-    except OSError as err:
-        result.write_errors.append(f"cannot write {out_dir / SUMMARY}: {err.strerror or err}")
-    try:
-        result.removed += remove_unwritten(out_dir, result.files)
-    except OSError as err:
-        result.write_errors.append(f"cannot remove an earlier run's output in {out_dir}: {err.strerror or err}")

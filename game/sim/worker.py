@@ -171,8 +171,9 @@ def death_reason(chunk: Chunk, err: BaseException) -> str:
         started, watched = Path(chunk.started_file or "").read_text(encoding="ascii").split()
         ran = time.monotonic() - float(started)
     except (OSError, ValueError):
-        return f"worker died (out of memory, over --battle-seconds, or a crash): {detail}"
+        return f"worker died (out of memory, over --battle-seconds, a crash, or killed from outside): {detail}"
     seconds = f"--battle-seconds {chunk.battle_seconds:g}"
     if watched == "1" and ran >= chunk.battle_seconds:
         return f"{OVER_TIME} {chunk.battle_seconds:g}: the battle was still running, so its worker was ended"
-    return f"worker died {ran:.1f} s into the battle, before {seconds} (out of memory or a crash): {detail}"
+    return (f"worker died {ran:.1f} s into the battle, before {seconds} (out of memory, a crash, or killed from "
+            f"outside): {detail}")

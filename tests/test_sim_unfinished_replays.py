@@ -1,0 +1,76 @@
+"""What an interrupted ``simulate --out`` says it kept is what is on disk.
+
+A worker writes a battle's replay when the battle ends, but its row reaches the run only with its
+whole chunk: Ctrl+C (or a worker's death) between the two left the replay of a battle battles.csv has
+no row for. A run stopped so said "0/30 battles" and "wrote nothing in OUT" beside the 8 replays its
+worker had written. And a Ctrl+C while the plots were drawn, after every battle had finished, ended
+the run with "simulate: interrupted" alone: no table printed, no summary.json.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.sim import simulate as simulate_module
+from game.sim import written
+from game.sim.cli import main
+from game.sim.worker import Chunk
+
+KEEP = str(Path(__file__).resolve().parent.parent / "assets" / "scenarios" / "keep.toml")
+
+
+def _stopped_after(first: int) -> Any:
+    """A ``schedule`` that plays the first ``first`` chunks, then, as a worker cut short would, writes the
+    next chunk's replay and a replay's temporary (of a writer that is gone), and is stopped by Ctrl+C."""
+    real = simulate_module.schedule
+
+    def schedule(engine: Any, chunks: Iterator[Chunk], deliver: Any) -> None:
+        real(engine, itertools.islice(chunks, first), deliver)
+        cut = next(chunks)
+        folder = Path(str(cut.replay_dir))
+        folder.mkdir(parents=True, exist_ok=True)
+        seed = cut.battles[0][1]
+        (folder / f"seed-{seed}.json").write_text("{}", encoding="utf-8")
+        (folder / f".seed-{seed}.json.999999999.abcd1234.tmp").write_text("{", encoding="utf-8")
+        raise KeyboardInterrupt
+
+    return schedule
+
+
+def test_a_replay_of_a_battle_without_a_row_is_removed_and_said(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    monkeypatch.setattr(simulate_module, "schedule", _stopped_after(1))
+    assert main([KEEP, "--only-seed", "1", "--only-seed", "2", "--chunk", "1", "--max-rounds", "2", "--out",
+                 str(tmp_path), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    replays = tmp_path / "replays" / "variant-0"
+    assert sorted(p.name for p in replays.iterdir()) == ["seed-1.json"]  # the finished battle's, with its row
+    assert len((tmp_path / "battles.csv").read_text(encoding="utf-8").splitlines()) == 2  # header and seed 1
+    assert f"{replays / 'seed-2.json'}" in said and "which battles.csv has no row for" in said
+
+
+def test_a_run_stopped_before_any_row_leaves_no_replay_it_wrote(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    monkeypatch.setattr(simulate_module, "schedule", _stopped_after(0))
+    assert main([KEEP, "--only-seed", "1", "--max-rounds", "2", "--out", str(tmp_path), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    assert f"wrote nothing in {tmp_path}" in said and "which battles.csv has no row for" in said
+    assert list(tmp_path.iterdir()) == []  # no replay, no temporary, no folder made for them
+
+
+def test_ctrl_c_while_the_plots_are_drawn_still_prints_the_table_and_writes_the_summary(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    def ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(written, "plot", ctrl_c)
+    assert main([KEEP, "--battles", "2", "--max-rounds", "2", "--out", str(tmp_path), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    assert "2/2 battles" in said and "INTERRUPTED" in said and "keep win" in said
+    assert f"the plots in {tmp_path} were not drawn: interrupted" in said
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.csv", "summary.json"]
