@@ -49,8 +49,9 @@ class _Menace(NamedTuple):
     team: str
     speed: float
     flying: bool
-    # its powers that roll and hurt (dice, or a fall), with their reach and their dice's average (0 for none)
-    powers: tuple[tuple[Power, float, float], ...]
+    # its powers that roll and hurt (dice, or a fall), with their reach, their dice's average (0 for none) and,
+    # for a plain attack (no push, pull or save), its whole attack bonus (its own plus the power's; else None)
+    powers: tuple[tuple[Power, float, float, int | None], ...]
     sight: int  # (its sight level as a plain number: a member of an IntEnum hashes its name in Python, and
     # this is part of every attack chance's key)
     fatigue: int
@@ -260,7 +261,10 @@ class Tactics(TacticMaps):
             # as far as the planner's ``touch_ft`` says: a ranged area its range and its spread (a fireball's
             # 60 ft and its 10 ft burst: 70), an area spread from the user its spread (a 15 ft cone: 15)
             reach = touch_ft(power, state.rules)
-            powers.append((power, reach, average))
+            # a plain attack's whole bonus (``_best_blow`` works its chance out itself); None for the rest
+            whole = None if power.attack_bonus is None or power.push_ft or power.pull_ft or power.save_half \
+                else defense.attack_bonus + power.attack_bonus
+            powers.append((power, reach, average, whole))
         speed = walk_speed(movement, conditions, falling, state.rules)
         square = position.square
         return _Menace(enemy, square, float(position.z), creature.team, speed, is_flying(movement, conditions),
@@ -271,37 +275,60 @@ class Tactics(TacticMaps):
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],
                    hits: dict[tuple[int, ...], float], covered: CoverTest) -> ThreatSource | None:
         """The enemy's most damaging power at a creature standing on ``at`` (at height ``z``, in light
-        ``level``), if it could reach it: each power's reach asked as :meth:`_could_reach` asks it, the
-        straight distance worked out once for all of its ranged powers (``covered``:
-        ``systems.cover.cover_lookup``'s test)."""
+        ``level``), if it could bring it to bear this round: a reach of two squares or less by the way round
+        walls (``walks`` keeps each enemy's path costs, :meth:`_walk_costs`), a longer range by the
+        straight distance (worked out once for all of its ranged powers), within speed plus reach.
+
+        Height does not keep a walker up: it walks down steps no fall hurts, and jumps down the rest (its
+        fall settles, then it strikes), unless the drop is longer than a round's fall (still falling at
+        the round's end, it strikes nothing this round); a flier keeps its height (or rises over higher
+        ground), so it is never within reach of a creature further below than its reach. A plain attack
+        (its whole bonus read with the menace) is worked out here from the sides read once,
+        ``attack_terms``' own parts (the roll mode, the Defense: ``covered`` is ``cover_lookup``'s test;
+        the hit chance), since a planner asks it for many squares; the rest by :meth:`_blow`. (One loop
+        with no call a power: a plan asks a few hundred blows a battle, and the calls cost more than the tests.)"""
         best: ThreatSource | None = None
         rules = self.state.rules
-        at_hand = AT_HAND_SQUARES * rules.square_ft
+        at_hand, fall = AT_HAND_SQUARES * rules.square_ft, rules.fall_ft_per_round
         away: float | None = None
-        for power, reach, average in menace.powers:
-            if menace.flying and menace.z - z > reach + SLACK_FT:
-                continue  # a flier keeps its height (or rises over higher ground): never within reach below
-            if reach > at_hand and (menace.flying or menace.z - z <= reach + SLACK_FT):
-                if away is None:  # (what _could_reach asks of a ranged power, the same for each)
+        flying, high = menace.flying, menace.z - z
+        for power, reach, average, bonus in menace.powers:
+            if high > (reach if flying or fall <= reach else fall) + SLACK_FT:
+                continue  # (a flier: ``reach``; a walker must come down, by a round's fall at most)
+            if reach > at_hand:  # a ranged power: the straight distance
+                if away is None:
                     away = distance_3d_ft(menace.square, menace.z, at, z, rules)
                 if away > menace.speed + reach + SLACK_FT:
                     continue
-            elif not self._could_reach(menace, reach, at, z, walks):
-                continue
-            found = self._blow(power, average, menace, struck, at, level, saved, hits, covered)
+            else:  # a blow at hand: the way round, and (a flier, or a creature above the ground) the height
+                costs = walks[menace.enemy] if menace.enemy in walks else self._walk_costs(menace, walks)
+                if costs.item(at) > menace.speed + reach or (flying or z > self.state.terrain.ground_at(at)) \
+                        and not self._reaches_height(menace, reach, at, z, costs):
+                    continue  # (``item``: a Python int, not a numpy scalar)
+            if bonus is None:  # a push, a save, a sure blow
+                found = self._blow(power, menace, struck, at, saved)
+            else:  # the chance is a function of these parts and the rules alone (kept in ``hits`` by them)
+                cover = covered(menace.square, at)
+                parts = (menace.sight, level, menace.fatigue, bonus, struck.base, cover, struck.flat_footed)
+                chance = hits.get(parts)
+                if chance is None:
+                    chance = hits[parts] = attack_chance(*parts, rules)
+                found = ThreatSource(menace.enemy, power.id, chance, chance * average, cover)
             if best is None or found.expected > best.expected:
                 best = found
         return best
 
-    def _blow(self, power: Power, average: float, menace: _Menace, struck: _Struck, at: tuple[int, int],
-              level: int, saved: dict[str, tuple[float, float]], hits: dict[tuple[int, ...], float],
-              covered: CoverTest) -> ThreatSource:
-        """One power's blow at the creature on ``at``: the forecast's own landing chances times the
-        dice's average (the whole outcome distribution where a save halves, and where a push may drop).
+    def _walk_costs(self, menace: _Menace, walks: dict[int, np.ndarray]) -> np.ndarray:
+        """The enemy's path costs as far as its walk and a blow at hand, kept in ``walks`` for the stamp."""
+        costs = walks[menace.enemy] = self.state.paths.costs_up_to(
+            menace.square, menace.speed + AT_HAND_SQUARES * self.state.rules.square_ft, menace.flying)
+        return costs
 
-        A plain attack is worked out from the sides read once (``attack_terms``' own parts: the roll
-        mode, the Defense, the hit chance), since a planner asks it for many squares; ``average``: its
-        dice's, read with the menace; ``level``: the light on ``at``."""
+    def _blow(self, power: Power, menace: _Menace, struck: _Struck, at: tuple[int, int],
+              saved: dict[str, tuple[float, float]]) -> ThreatSource:
+        """One power's blow at the creature on ``at`` that is not a plain attack (``_threats_on`` works
+        those out itself, from the sides read once): the forecast's own landing chances times the dice's
+        average (the whole outcome distribution where a save halves, and where a push may drop)."""
         enemy, origin = menace.enemy, menace.square
         if power.push_ft or power.pull_ft:
             odds = self._target_odds(power, enemy, struck.entity, origin, menace.team, target_square=at)
@@ -318,19 +345,10 @@ class Tactics(TacticMaps):
             if known is None:
                 known = saved[power.id] = self._saved_blow(power, enemy, struck.entity, origin, at)
             return ThreatSource(enemy, power.id, known[0], known[1], False)
-        if power.save_half:  # (an attack that a save would halve: a power made by hand, not by the loader)
-            full, half, _, _ = self._landing(power, enemy, struck.entity, origin, target_square=at)
-            expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
-            return ThreatSource(enemy, power.id, full, expected, False)
-        cover = covered(origin, at)
-        # the chance is a function of these parts and the rules alone (kept in ``hits`` by them: a plan
-        # asks the same few parts of square after square; a battle keeps its rules for its whole life)
-        parts = (menace.sight, level, menace.fatigue, menace.attack_bonus + power.attack_bonus,
-                 struck.base, cover, struck.flat_footed)
-        chance = hits.get(parts)
-        if chance is None:
-            chance = hits[parts] = attack_chance(*parts, self.state.rules)
-        return ThreatSource(enemy, power.id, chance, chance * average, cover)
+        # an attack that a save would halve: a power made by hand, not by the loader
+        full, half, _, _ = self._landing(power, enemy, struck.entity, origin, target_square=at)
+        expected = self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
+        return ThreatSource(enemy, power.id, full, expected, False)
 
     def _saved_blow(self, power: Power, enemy: int, target: int, origin: tuple[int, int], at: tuple[int, int]
                     ) -> tuple[float, float]:
@@ -342,31 +360,6 @@ class Tactics(TacticMaps):
             return full, self._damage_odds(power.damage, full, half, max(0.0, 1.0 - full - half))[1].mean
         full = self._landing(power, enemy, target, origin, target_square=at)[0]
         return full, full * power.damage.average()
-
-    def _could_reach(self, menace: _Menace, reach: float, at: tuple[int, int], z: float,
-                     walks: dict[int, np.ndarray]) -> bool:
-        """Whether the enemy could bring a power of ``reach`` to bear on ``at`` this round: a reach of two
-        squares or less by the way round walls (``walks`` keeps each enemy's path costs), a longer range
-        by the straight distance, within speed plus reach. Height does not keep a walker up: it walks
-        down steps no fall hurts, and jumps down the rest (its fall settles, then it strikes), unless
-        the drop is longer than a round's fall."""
-        rules = self.state.rules
-        fall = rules.fall_ft_per_round
-        if not menace.flying and menace.z - z > (fall if fall > reach else reach) + SLACK_FT:  # (max, no call)
-            # it must come down, and the fall down is longer than a round's: still falling at the
-            # round's end, it strikes nothing this round
-            return False
-        if reach > AT_HAND_SQUARES * rules.square_ft:  # a ranged power: the straight distance
-            return distance_3d_ft(menace.square, menace.z, at, z, rules) <= menace.speed + reach + SLACK_FT
-        costs = walks.get(menace.enemy)
-        if costs is None:
-            costs = walks[menace.enemy] = self.state.paths.costs_up_to(
-                menace.square, menace.speed + AT_HAND_SQUARES * rules.square_ft, menace.flying)
-        if costs.item(at) > menace.speed + reach:  # (``item``: a Python int, not a numpy scalar)
-            return False
-        if not menace.flying and z <= self.state.terrain.ground_at(at):
-            return True  # (a walker at a creature on the ground: it steps down or up to it)
-        return self._reaches_height(menace, reach, at, z, costs)
 
     def _reaches_height(self, menace: _Menace, reach: float, at: tuple[int, int], z: float, costs: np.ndarray
                         ) -> bool:
