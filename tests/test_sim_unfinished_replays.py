@@ -74,3 +74,21 @@ def test_ctrl_c_while_the_plots_are_drawn_still_prints_the_table_and_writes_the_
     assert "2/2 battles" in said and "INTERRUPTED" in said and "keep win" in said
     assert f"the plots in {tmp_path} were not drawn: interrupted" in said
     assert sorted(p.name for p in tmp_path.iterdir()) == ["battles.csv", "summary.json"]
+
+
+def test_a_run_stopped_before_any_row_keeps_the_earlier_tables_replays_it_wrote_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    """The earlier run's battles.csv stays when no battle finished, and its row names replays/variant-0/seed-1.json:
+    a worker of this run that wrote seed 1 again before Ctrl+C left it to be removed, and the table naming a
+    file that was gone, under "replays there were left as they were"."""
+    earlier = tmp_path / "replays" / "variant-0" / "seed-1.json"
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text("{}", encoding="utf-8")
+    (tmp_path / "battles.csv").write_text(f"seed,replay\n1,{earlier}\n", encoding="utf-8")
+    monkeypatch.setattr(simulate_module, "schedule", _stopped_after(0))  # (it writes seed 1 over, as a worker would)
+    assert main([KEEP, "--only-seed", "1", "--max-rounds", "2", "--out", str(tmp_path), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    assert sorted(p.name for p in earlier.parent.iterdir()) == ["seed-1.json"]  # (its temporary gone)
+    assert (tmp_path / "battles.csv").read_text(encoding="utf-8") == f"seed,replay\n1,{earlier}\n"
+    assert f"this run wrote {earlier} again before it was stopped" in said
+    assert f"removed {earlier}" not in said

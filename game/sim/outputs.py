@@ -34,7 +34,7 @@ from game.sim.flags import FlagError
 
 __all__ = ["FILES", "PAIRED_PLOT", "REPLAYS", "ROUNDS_PLOT", "SUMMARY", "TABLE", "WINRATE_PLOT",
            "Identity", "check_outputs", "earlier_replays", "holding", "remove_replay_links", "remove_stale_replays",
-           "remove_unrecorded_replays", "remove_unwritten"]
+           "remove_unrecorded_replays", "remove_unwritten", "rewritten_replays"]
 
 #: The files a run writes at the top of ``--out``: its table of battles, its summary and its plots
 #: (win rates, rounds, and the paired differences when a sweep has variants to pair).
@@ -185,6 +185,17 @@ def remove_unrecorded_replays(out_dir: Path, earlier: Mapping[Path, Identity],
     if not any(replays.iterdir()):
         replays.rmdir()
     return removed
+
+
+def rewritten_replays(earlier: Mapping[Path, Identity]) -> list[Path]:
+    """The ``earlier`` replay files (:func:`earlier_replays`) that are there but are another file now:
+    this run's workers wrote the same variant and seed over them."""
+    rewritten = []
+    for path, identity in earlier.items():
+        with contextlib.suppress(OSError):
+            if _identity(path) != identity:
+                rewritten.append(path)
+    return rewritten
 
 
 def remove_unwritten(out_dir: Path, written: Collection[Path]) -> list[Path]:
