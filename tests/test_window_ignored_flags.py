@@ -50,3 +50,13 @@ def test_a_headless_run_follows_them_without_a_warning(window: Any, tmp_path: Pa
     captured = capsys.readouterr()
     assert "warning" not in captured.err and "after 1 round" in captured.err
     assert (tmp_path / "combat-log.txt").is_file() and window == []
+
+
+@pytest.mark.parametrize("command", [["play", LEDGE], ["demo"]])
+def test_an_out_a_window_ignores_does_not_refuse_it(command: list[str], window: list[str], tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """``demo --out FILE`` in a window was refused ("expected a directory, but it is an existing file") for a
+    flag it then said it ignored; ``play`` opened its window."""
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    assert cli.main([*command, "--out", str(tmp_path / "a-file")]) == 0
+    assert window == [command[0]] and "is ignored: a window writes no" in capsys.readouterr().err

@@ -44,11 +44,11 @@ def run_demo(args: argparse.Namespace) -> int:
 
     try:
         windowed = not (args.headless or not demo.has_display())
-        headless.check_out(out_of(args), () if windowed else headless.DEMO_OUTPUTS)  # before the battle
-        if windowed:
+        if windowed:  # (--out unchecked: ignored here, it refused the window for a path never written, as play did not)
             window_ignored("demo", args)
             demo.run_window(policy=args.policy, seed=args.seed)  # --policy is checked against the demo's teams
             return 0
+        headless.check_out(out_of(args), headless.DEMO_OUTPUTS)  # before the battle
         lines = demo.run_headless(out_of(args), max_rounds=rounds_of(args), seed=args.seed, policy=args.policy)
     except (FlagError, headless.PlayError) as err:
         print(f"demo: {one_line(err)}", file=sys.stderr)

@@ -327,21 +327,26 @@ def rerun(result: SimResult, failure: Failure) -> str:
             f"it ran past (with the same bound it would stop again): {again}")
 
 
+def _some(paths: Sequence[object]) -> str:
+    """The first three of ``paths``, and how many more."""
+    more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+    return f"{', '.join(map(str, paths[:3]))}{more}"
+
+
 def _outputs(result: SimResult) -> list[str]:
     """What the run did to ``--out``: the files it wrote, or that it kept the last run's, and what it removed."""
     lines = [f"wrote {path}" for path in result.files]
     if result.kept is not None:  # (a ``replays`` link went before the battles: "removed" names it below)
         but = ", but for what is named removed below" if result.removed else ""
+        if result.rewritten:  # (kept: the earlier table names them)
+            but += (f"; of its replays, this run wrote {_some(result.rewritten)} again before it was stopped "
+                    f"(the earlier run's battles only if played with the earlier run's flags)")
         lines.append(f"wrote nothing in {result.kept}: interrupted before any battle finished, so an earlier "
                      f"run's battles.csv, summary.json, plots and replays there were left as they were{but}")
     if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
-        gone = [str(path) for path in result.removed]
-        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
-        lines.append(f"removed an earlier run's {', '.join(gone[:3])}{more} (not written by this run)")
+        lines.append(f"removed an earlier run's {_some(result.removed)} (not written by this run)")
     if result.unrecorded:  # a replay beside a table without its battle's row would pass for a finished battle's
-        gone = [str(path) for path in result.unrecorded]
-        more = f" and {len(gone) - 3} more" if len(gone) > 3 else ""
-        lines.append(f"removed {', '.join(gone[:3])}{more}: written for battles stopped before they finished, "
+        lines.append(f"removed {_some(result.unrecorded)}: written for battles stopped before they finished, "
                      f"which battles.csv has no row for")
     return lines
 

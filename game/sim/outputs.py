@@ -33,8 +33,8 @@ from game.content.atomic import remove_stale_temporaries
 from game.sim.flags import FlagError
 
 __all__ = ["FILES", "PAIRED_PLOT", "REPLAYS", "ROUNDS_PLOT", "SUMMARY", "TABLE", "WINRATE_PLOT",
-           "Identity", "check_outputs", "earlier_replays", "holding", "remove_replay_links", "remove_stale_replays",
-           "remove_unrecorded_replays", "remove_unwritten"]
+           "Identity", "check_outputs", "earlier_replays", "holding", "identity_of", "remove_replay_links",
+           "remove_stale_replays", "remove_unrecorded_replays", "remove_unwritten", "rewritten_replays"]
 
 #: The files a run writes at the top of ``--out``: its table of battles, its summary and its plots
 #: (win rates, rounds, and the paired differences when a sweep has variants to pair).
@@ -90,6 +90,14 @@ Identity = tuple[int, int]
 def _identity(path: Path) -> Identity:
     info = path.lstat()
     return info.st_ino, info.st_mtime_ns
+
+
+def identity_of(path: Path) -> Identity | None:
+    """The file at ``path`` as it is now, or None when there is none (or it cannot be asked)."""
+    try:
+        return _identity(path)
+    except OSError:
+        return None
 
 
 def remove_replay_links(out_dir: Path) -> list[Path]:
@@ -185,6 +193,12 @@ def remove_unrecorded_replays(out_dir: Path, earlier: Mapping[Path, Identity],
     if not any(replays.iterdir()):
         replays.rmdir()
     return removed
+
+
+def rewritten_replays(earlier: Mapping[Path, Identity]) -> list[Path]:
+    """The ``earlier`` replay files (:func:`earlier_replays`) that are there but are another file now:
+    this run's workers wrote the same variant and seed over them."""
+    return [path for path, found in earlier.items() if identity_of(path) not in (None, found)]
 
 
 def remove_unwritten(out_dir: Path, written: Collection[Path]) -> list[Path]:

@@ -51,6 +51,7 @@ from game.sim.outputs import (
     holding,
     remove_replay_links,
     remove_unrecorded_replays,
+    rewritten_replays,
 )
 from game.sim.report import (
     MAX_KEPT_FAILURES,
@@ -97,6 +98,8 @@ class SimResult:
     kept: Path | None = None
     #: replays this run's workers wrote for battles stopped before their rows came back: removed
     unrecorded: list[Path] = field(default_factory=list)
+    #: with ``kept``: the earlier run's replays this run's workers wrote over (kept: its table names them)
+    rewritten: list[Path] = field(default_factory=list)
 
     def summaries(self) -> list[dict[str, Any]]:
         """Each variant's totals; those after the first with their paired difference from it."""
@@ -346,10 +349,15 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
         result = SimResult(config, stats, teams, collect.failures, collect.failed, collect.done, total,
                            played.elapsed, played.interrupted, replays=sorted(collect.replays),
                            write_errors=played.write_errors, unlisted=played.unlisted, removed=removed)
+        # Ctrl+C before any battle: the earlier run's battles.csv stays, and its rows name its replays' paths,
+        # which this run may have written over: removing them too left that table naming files that were gone
+        kept = played.interrupted and not collect.done
+        recorded = collect.recorded | ({(p.parent.name, p.name) for p in earlier} if kept else set())
         try:  # (the workers are stopped by now: none writes another)
-            result.unrecorded = remove_unrecorded_replays(out_dir, earlier, collect.recorded) if out_dir else []
+            result.unrecorded = remove_unrecorded_replays(out_dir, earlier, recorded) if out_dir else []
         except OSError as err:
             result.write_errors.append(f"cannot remove the replays of unfinished battles: {err.strerror or err}")
+        result.rewritten = rewritten_replays(earlier) if kept else []
         if out_dir and (collect.done or not played.interrupted):
             write_files(result, out_dir, len(seeds), earlier)
         elif out_dir:  # Ctrl+C before any battle: an empty table and summary must not replace the last run's, nor
