@@ -228,6 +228,22 @@ def test_ctrl_c_before_any_battle_keeps_the_earlier_runs_outputs(
     assert all(path.read_text(encoding="utf-8") == "old" for path in tmp_path.rglob("*") if path.is_file())
 
 
+def test_ctrl_c_before_any_battle_in_a_fresh_folder_names_no_earlier_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
+    """Stopped before any battle in a folder no run wrote to, it said "an earlier run's battles.csv, summary.json,
+    plots and replays there were left as they were": files that never were (the reviewer's finding)."""
+    out = tmp_path / "fresh"
+
+    def ctrl_c(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(out), "--no-progress"]) == 130
+    said = capsys.readouterr().out
+    assert f"wrote nothing in {out}: interrupted before any battle finished" in said
+    assert "an earlier run's battles.csv" not in said and not any(out.iterdir())
+
+
 def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A ``replays`` link in --out is removed before the battles (no replay is written through it): a
@@ -245,7 +261,7 @@ def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
     monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
     assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(out), "--no-progress"]) == 130
     said = capsys.readouterr().out
-    assert "left as they were, but for what is named removed below" in said
+    assert "is as it was, but for what is named removed below" in said
     assert f"removed an earlier run's {out / 'replays'}" in said and not (out / "replays").exists()
 
 

@@ -341,8 +341,8 @@ def _outputs(result: SimResult) -> list[str]:
         if result.rewritten:  # (kept: the earlier table names them)
             but += (f"; of its replays, this run wrote {_some(result.rewritten)} again before it was stopped "
                     f"(the earlier run's battles only if played with the earlier run's flags)")
-        lines.append(f"wrote nothing in {result.kept}: interrupted before any battle finished, so an earlier "
-                     f"run's battles.csv, summary.json, plots and replays there were left as they were{but}")
+        lines.append(f"wrote nothing in {result.kept}: interrupted before any battle finished; whatever an earlier "
+                     f"run left there (battles.csv, summary.json, plots, replays) is as it was{but}")
     if result.removed:  # said, not silent: a designer's earlier replays and plots are gone
         lines.append(f"removed an earlier run's {_some(result.removed)} (not written by this run)")
     if result.unrecorded:  # a replay beside a table without its battle's row would pass for a finished battle's
