@@ -91,9 +91,9 @@ def test_a_workers_battles_are_the_checked_files_whatever_the_disk_holds_now(tmp
     first.mkdir()
     second.mkdir()
     sweep = (("powers.drain.damage", ("1d6", "2d6")),)
-    clean = _rows(SimConfig(scenario=str(_folder(first)), battles=2, seed=5, max_rounds=5, chunk_size=1, sets=sweep))
+    clean = _rows(SimConfig(scenario=str(_folder(first)), battles=1, seed=5, max_rounds=5, chunk_size=1, sets=sweep))
     edited_path = _folder(second)
-    edited = _rows(SimConfig(scenario=str(edited_path), battles=2, seed=5, max_rounds=5, chunk_size=1, sets=sweep),
+    edited = _rows(SimConfig(scenario=str(edited_path), battles=1, seed=5, max_rounds=5, chunk_size=1, sets=sweep),
                    after_check=lambda: _edit(edited_path))
     assert edited == clean
     assert not any(error for _, _, _, error, _ in edited)  # the deleted script was not looked for
@@ -103,7 +103,7 @@ def test_a_workers_battles_are_the_checked_files_whatever_the_disk_holds_now(tmp
 def test_a_swept_script_is_carried_to_the_workers_too(tmp_path: Path) -> None:
     scenario = _folder(tmp_path)
     (tmp_path / "scripts" / "other.star").write_text(SCRIPT.replace("1)", "2)"), encoding="utf-8")
-    config = SimConfig(scenario=str(scenario), battles=2, seed=5, max_rounds=3, chunk_size=1,
+    config = SimConfig(scenario=str(scenario), battles=1, seed=5, max_rounds=3, chunk_size=1,
                        sets=(("powers.drain.script", ("other.star",)),))
     _, source = checked(config)
     assert "other.star" in source.files["scripts"] and "drain.star" in source.files["scripts"]
@@ -139,7 +139,7 @@ def test_a_swept_reaction_is_carried_to_the_workers_too(tmp_path: Path) -> None:
     its variant is checked; its battles read that text, not the disk."""
     scenario = _folder(tmp_path)
     (tmp_path / "scripts" / "rally.star").write_text("def on_downed(ctx, event):\n    pass\n", encoding="utf-8")
-    config = SimConfig(scenario=str(scenario), battles=2, seed=5, max_rounds=3, chunk_size=1,
+    config = SimConfig(scenario=str(scenario), battles=1, seed=5, max_rounds=3, chunk_size=1,
                        sets=(("creatures.x.reactions", ([], ["rally.star"])),))
     rows = _rows(config, after_check=(tmp_path / "scripts" / "rally.star").unlink)
-    assert len(rows) == 4 and not any(error for _, _, _, error, _ in rows)
+    assert len(rows) == 2 and not any(error for _, _, _, error, _ in rows)
