@@ -85,6 +85,7 @@ def test_a_benchmarks_flag_is_checked_where_it_is_read(args: list[str], says: st
     assert code == 2 and says in err, err
 
 
+@pytest.mark.slow
 def test_the_instruction_count_plays_the_bench_battles_it_counts() -> None:
     """``bench.instructions --battles N`` is what each callgrind run executes: it plays them, clean."""
     done = subprocess.run([sys.executable, "-m", "bench.instructions", "--battles", "1"], capture_output=True,

@@ -31,6 +31,7 @@ def test_every_shipped_scenario_plays_headless_turn_by_turn(scenario: Path, tmp_
     assert log == played.lines and any(line.startswith("Round 1:") for line in log)
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_battle_and_another_seed_another(tmp_path: Path) -> None:
     first = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "a", rounds=2, seed=1)
     again = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "b", rounds=2, seed=1)
@@ -40,6 +41,7 @@ def test_the_same_seed_plays_the_same_battle_and_another_seed_another(tmp_path: 
 
 
 
+@pytest.mark.slow
 def test_no_seed_plays_as_the_scenarios_own_seed(tmp_path: Path) -> None:
     """Without ``--seed`` the battle and the computer players both take the scenario's seed (23 for
     the ambush), so a run can be repeated by naming that seed; the players once took 0 instead."""
@@ -105,6 +107,7 @@ def test_an_output_in_the_way_is_refused_before_the_battle(command: list[str], t
     assert [p.name for p in tmp_path.iterdir()] == [taken]  # nothing was played, nothing written
 
 
+@pytest.mark.slow
 def test_python_dash_m_game_play_headless_runs(tmp_path: Path) -> None:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     done = subprocess.run([sys.executable, "-m", "game", "play", "assets/scenarios/ledge.toml", "--headless",

@@ -9,6 +9,7 @@ import itertools
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -223,6 +224,7 @@ def test_every_single_wall_near_the_origin_matches_the_oracle():
             assert blocked_lines(grid, (0, 0), defender) == oracle_blocked({wall}, (0, 0), defender), (defender, wall)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     attacker=st.tuples(st.integers(0, 11), st.integers(0, 11)),

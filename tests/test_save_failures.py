@@ -124,6 +124,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_saver_killed_with_sigkill_leaves_a_loadable_file(tmp_path: Path) -> None:
     path = tmp_path / "killed.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -123,6 +123,7 @@ def test_the_hostile_size_fails_the_same_way_every_time(family: Family, worker: 
     assert _failure(worker, family) == first  # the worker counts the same steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.id)
 def test_a_harmless_size_finishes_within_the_budget(family: Family) -> None:
     host = InProcessHost(limits=LIMITS)

@@ -248,6 +248,7 @@ def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
     assert f"removed an earlier run's {out / 'replays'}" in said and not (out / "replays").exists()
 
 
+@pytest.mark.slow
 def test_a_replay_this_run_writes_over_an_earlier_ones_name_stays(tmp_path: Path, warm_pool: Any) -> None:
     """An earlier run's replays are removed after the battles now, not before: not the one this run wrote."""
     _earlier_run(tmp_path)

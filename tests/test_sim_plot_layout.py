@@ -115,6 +115,7 @@ def test_a_grids_paired_plot_shows_each_label_whole_and_apart(tmp_path: Path, mo
             assert a.x1 <= b.x0 or b.x1 <= a.x0  # side by side, not over each other
 
 
+@pytest.mark.slow
 def test_a_sweep_with_no_seed_played_by_two_variants_writes_no_empty_paired_plot(tmp_path: Path) -> None:
     """A sweep stopped before a second variant finished a battle wrote a paired.png with axes and no point."""
     from game.sim.report import with_paired

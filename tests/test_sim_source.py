@@ -86,6 +86,7 @@ def _rows(config: SimConfig, after_check: Callable[[], None] = lambda: None) -> 
     return [(r["seed"], r["winner"], r["rounds"], r["error"], r["script_failures"]) for r in rows]
 
 
+@pytest.mark.slow
 def test_a_workers_battles_are_the_checked_files_whatever_the_disk_holds_now(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
@@ -134,6 +135,7 @@ def test_a_recycling_pool_plays_the_file_as_it_was_when_the_run_began(tmp_path: 
     assert edited.table().replace(str(edited_path), "") == clean.table().replace(str(first / "duel.toml"), "")
 
 
+@pytest.mark.slow
 def test_a_swept_reaction_is_carried_to_the_workers_too(tmp_path: Path) -> None:
     """A scenario override naming a script the file does not (``creatures.x.reactions``) is read when
     its variant is checked; its battles read that text, not the disk."""

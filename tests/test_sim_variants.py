@@ -85,6 +85,7 @@ def test_the_power_table_leaves_a_power_no_creature_of_the_variant_has_at_dash(s
                                                 f"{with_shove['powers']['shove']['dealt']:.2f}", "0.00", "0.00"]]
 
 
+@pytest.mark.slow
 def test_battles_csv_leaves_a_power_no_creature_of_the_variant_has_empty(scenario: str, tmp_path: Path,
                                                                          warm_pool: Any) -> None:
     """battles.csv wrote uses.shove = 0 in the rows of the variant whose creatures lack Shove, where the

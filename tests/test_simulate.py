@@ -382,6 +382,7 @@ def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: 
     assert status == 1 and "replay of variant 0 seed 3 FAILED: not written:" in out, out
 
 
+@pytest.mark.slow
 def test_the_table_is_readable_by_others_and_a_killed_runs_temporary_is_cleared(scenario: str, tmp_path: Path,
                                                                                 warm_pool: Any) -> None:
     import stat
