@@ -52,6 +52,7 @@ def test_a_benchmark_answers_help_without_running(name: str, monkeypatch: pytest
     assert f"usage: python -m bench.{name}" in printed.out
 
 
+@pytest.mark.slow
 def test_a_benchmark_answers_help_in_a_fresh_interpreter() -> None:
     """The same as above through a real ``python -m`` process: the module runs as ``__main__`` on its own."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}

@@ -48,6 +48,7 @@ def test_a_value_passed_in_and_back_is_plain_or_refused(value: object) -> None:
     assert is_plain(value) and _same(back, value)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(VALUES)
 def test_a_value_a_bridge_answers_with_is_plain_or_fails_the_call(value: object) -> None:

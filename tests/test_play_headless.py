@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
 def test_every_shipped_scenario_plays_headless_turn_by_turn(scenario: Path, tmp_path: Path) -> None:
     played = headless.play(scenario, tmp_path, rounds=2, seed=5)
@@ -51,6 +52,7 @@ def test_no_seed_plays_as_the_scenarios_own_seed(tmp_path: Path) -> None:
     assert 'seed = 23' in scenario.read_text(encoding="utf-8")
     assert plain.lines == named.lines
 
+@pytest.mark.slow
 def test_the_cli_writes_the_log_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["play", str(ROOT / "assets/scenarios/ambush.toml"), "--headless", "--rounds", "2",
                      "--out", str(tmp_path), "--seed", "3"])
@@ -117,6 +119,7 @@ def test_python_dash_m_game_play_headless_runs(tmp_path: Path) -> None:
     assert (tmp_path / "final.png").exists() and "Round 1:" in done.stdout
 
 
+@pytest.mark.slow
 def test_explain_puts_the_computer_players_reasons_before_its_turns(tmp_path):
     from game.play import headless
 
@@ -131,6 +134,7 @@ def test_explain_puts_the_computer_players_reasons_before_its_turns(tmp_path):
     assert "(why)" in (tmp_path / "combat-log.txt").read_text()
 
 
+@pytest.mark.slow
 def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
     # what a designer watches before a sweep: tactical merchants against the greedy baseline
     played = headless.play(ROOT / "assets/scenarios/ambush.toml", tmp_path, rounds=2, seed=2, explain=True,
@@ -152,6 +156,7 @@ def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
     assert surprised[0] and surprised == sorted(surprised, reverse=True), merchants
 
 
+@pytest.mark.slow
 def test_the_reasons_name_creatures_as_the_log_does(tmp_path: Path) -> None:
     """Two creatures named "Raider": the log numbers them, and so do the reasons and the window."""
     played = headless.play(ROOT / "assets/scenarios/keep.toml", tmp_path, rounds=2, seed=1, explain=True,

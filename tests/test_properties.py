@@ -175,6 +175,7 @@ def test_health_follows_the_pool_arithmetic(amounts, health):
     b.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(points=st.lists(st.tuples(st.integers(0, 600), st.integers(0, 600),
                                  st.one_of(st.sampled_from([0.0, 5.0, 10.0, -20.0]), st.floats(-500, 500))),

@@ -292,6 +292,7 @@ def test_the_largest_table_counts_as_pairs_alone_do():
         assert [list(column) for column in table[ax][ay]] == alone
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     attacker=st.tuples(st.integers(0, 19), st.integers(0, 19)),
@@ -364,6 +365,7 @@ def test_an_arrow_slits_cover_is_named_as_cover_not_a_wall():
         assert "(in cover: +5)" in line and "wall" not in line
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     pairs=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)),

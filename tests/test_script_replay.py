@@ -100,6 +100,7 @@ def test_the_replay_agrees_even_where_the_bomb_would_take_the_process_down(scrip
         assert pool.submit(_replay_in_process, log, str(script_dir)).result(timeout=300) == original
 
 
+@pytest.mark.slow
 def test_two_battles_with_one_seed_agree_after_a_memory_failure(script_dir: Path) -> None:
     logs = []
     with new_hosts() as hosts:

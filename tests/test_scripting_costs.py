@@ -113,6 +113,7 @@ def test_every_family_is_here() -> None:
     assert len({f.id for f in FAMILIES}) == len(FAMILIES) >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.id)
 def test_the_hostile_size_fails_the_same_way_every_time(family: Family, worker: WorkerHost) -> None:
     first = _failure(InProcessHost(limits=LIMITS), family)

@@ -63,6 +63,7 @@ def test_no_vision_of_its_own_or_a_dark_square_underfoot_sees_nothing() -> None:
     assert not seen_mask(walls, levels, int(V.NORMAL), (2, 2)).any()
 
 
+@pytest.mark.slow
 def test_a_team_on_a_big_map_sees_what_each_creature_sees_square_by_square() -> None:
     """The window asks this after every move; a 96x96 map with walls, a dark area and a blinded
     scout: the team's mask is the union of ``can_see`` over its living creatures, square by square."""

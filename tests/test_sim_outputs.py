@@ -149,6 +149,7 @@ def test_a_replays_variant_link_is_removed_not_followed(tmp_path: Path) -> None:
     assert elsewhere.is_dir() and not (tmp_path / "out" / "replays").exists()
 
 
+@pytest.mark.slow
 def test_the_rounds_plot_says_where_battles_stopped_at_the_cap_are_drawn(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A battle cut at ``--max-rounds`` is a draw drawn at the cap: the axis must say so, or a pile
@@ -227,6 +228,7 @@ def test_ctrl_c_before_any_battle_keeps_the_earlier_runs_outputs(
     assert all(path.read_text(encoding="utf-8") == "old" for path in tmp_path.rglob("*") if path.is_file())
 
 
+@pytest.mark.slow
 def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A ``replays`` link in --out is removed before the battles (no replay is written through it): a

@@ -29,6 +29,7 @@ def scenario(tmp_path: Path, teams: int) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_team_panels_wrap_into_rows(tmp_path: Path, warm_pool: Any) -> None:
     teams = PANELS_A_ROW + 2  # two rows: a full one and one of two panels
     result = simulate(SimConfig(scenario(tmp_path, teams), battles=1, workers=1, max_rounds=2,
@@ -91,6 +92,7 @@ def _texts_drawn(monkeypatch: pytest.MonkeyPatch, name: str) -> list[tuple[str, 
     return found
 
 
+@pytest.mark.slow
 def test_a_grids_paired_plot_shows_each_label_whole_and_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A 2x2 grid's paired plot ran its variants' labels into each other on one line, and its axis
     label, which named the first variant, ran off the figure: "les.cover_bonus=0 powers.shoot.d..."."""

@@ -101,6 +101,7 @@ def test_a_workers_battles_are_the_checked_files_whatever_the_disk_holds_now(tmp
     assert {winner for _, winner, _, _, _ in clean} != {"b"}  # (the edit's health would have b win every one)
 
 
+@pytest.mark.slow
 def test_a_swept_script_is_carried_to_the_workers_too(tmp_path: Path) -> None:
     scenario = _folder(tmp_path)
     (tmp_path / "scripts" / "other.star").write_text(SCRIPT.replace("1)", "2)"), encoding="utf-8")

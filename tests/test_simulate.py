@@ -222,6 +222,7 @@ def test_a_battle_that_kills_a_dask_worker_fails_only_itself(scenario: str, hook
 BROKEN_SCRIPT = "def on_use(ctx):\n    return 1 // 0\n"
 
 
+@pytest.mark.slow
 def test_failing_script_is_reported_and_strict_mode_fails_the_battle(tmp_path: Path) -> None:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "broken.star").write_text(BROKEN_SCRIPT, encoding="utf-8")
@@ -333,6 +334,7 @@ def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_pat
     assert main([scenario, "--battles", "2", "--set", "creatures.zz.health=1", "--out", str(tmp_path)]) == 2
 
 
+@pytest.mark.slow
 def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_path: Path, warm_pool: Any,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """A designer who sweeps a power the scenario's creatures lack would read the equal rows as "it
@@ -371,6 +373,7 @@ def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: 
         simulate(config, on_row=boom, executor=warm_pool)  # refused before the first battle: boom is never called
 
 
+@pytest.mark.slow
 def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: Path, warm_pool: Any,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     from game.sim.cli import main
