@@ -31,7 +31,8 @@ demo: $(STAMP)
 test: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -n 2
 
-# Everything but the tests marked slow (process pools, Dask clusters, anything over about 5 s).
+# Everything but the tests marked slow (process pools, Dask clusters, the golden logs, any test over about half a second):
+# a fast set for a quick loop, under a minute on two quiet cores.
 test-fast: $(STAMP)
 	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -n 2 -m "not slow"
 

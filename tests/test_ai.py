@@ -48,6 +48,7 @@ def random_battle(seed: int, size: int = 12, per_team: int = 3) -> Battle:
     return b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy", ai.POLICIES)
 def test_plans_are_always_legal(policy: str) -> None:
     """Issuing every planned command never raises, over many seeds and rounds: each creature's turn

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from components.events import AttackRolled, CommandRefused, Fell, PowerUsed
 from game import ai
 from game.ai.tactical import DEFAULT, settle
@@ -36,6 +38,7 @@ def _first_round(tmp_path: Path) -> tuple[Battle, Path]:
     return battle, target
 
 
+@pytest.mark.slow
 def test_no_order_is_refused_after_a_fall_and_a_standing_jumper_still_strikes(tmp_path: Path) -> None:
     battle, target = _first_round(tmp_path)
     try:

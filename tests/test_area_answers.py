@@ -7,6 +7,7 @@ questions before it against a battle with caches of its own, and see a wall chan
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,6 +29,7 @@ def battle(walls: list[tuple[int, int]], caches: MapCaches, user: tuple[int, int
     return b, me
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(walls=st.lists(squares, max_size=12), user=squares, aims=st.lists(squares, min_size=1, max_size=6),
        power=st.sampled_from(AREAS))

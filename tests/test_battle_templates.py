@@ -145,6 +145,7 @@ def test_two_battles_from_one_template_share_nothing_a_battle_changes() -> None:
         battle.close()
 
 
+@pytest.mark.slow
 def test_a_template_battle_replays_from_its_file(tmp_path: Path) -> None:
     context = WorkerContext()
     path = str(ROOT / "assets" / "scenarios" / "ambush.toml")

@@ -52,6 +52,7 @@ def test_a_benchmark_answers_help_without_running(name: str, monkeypatch: pytest
     assert f"usage: python -m bench.{name}" in printed.out
 
 
+@pytest.mark.slow
 def test_a_benchmark_answers_help_in_a_fresh_interpreter() -> None:
     """The same as above through a real ``python -m`` process: the module runs as ``__main__`` on its own."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy"}
@@ -85,6 +86,7 @@ def test_a_benchmarks_flag_is_checked_where_it_is_read(args: list[str], says: st
     assert code == 2 and says in err, err
 
 
+@pytest.mark.slow
 def test_the_instruction_count_plays_the_bench_battles_it_counts() -> None:
     """``bench.instructions --battles N`` is what each callgrind run executes: it plays them, clean."""
     done = subprocess.run([sys.executable, "-m", "bench.instructions", "--battles", "1"], capture_output=True,

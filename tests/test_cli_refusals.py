@@ -251,6 +251,7 @@ def test_a_scheduler_that_never_answers_is_refused_after_the_connect_timeout(
     assert "--scheduler" in line and silent_server in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [["simulate", KEEP, "--set", "rules.cover_bonus=,,,"],
                                   ["demo", "--headless", "--out", "/dev/null"]],
                          ids=["set", "demo-out"])

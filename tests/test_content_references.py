@@ -296,6 +296,7 @@ def _pack(tmp_path: Path) -> Path:
     return _folder(tmp_path, text, {"hexes.toml": HEX, "scripts/hex.star": HEX_SCRIPT, "scripts/rally.star": RALLY})
 
 
+@pytest.mark.slow
 def test_a_scenario_folder_with_its_own_powers_and_scripts_works_from_anywhere(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _pack(tmp_path)

@@ -10,6 +10,7 @@ from game import Battle
 from game.play.demo import cover_lines, finished, run_headless, scene_lines
 
 
+@pytest.mark.slow
 def test_the_headless_demo_log_shows_every_beat(tmp_path: Path) -> None:
     lines = run_headless(tmp_path)
     text = "\n".join(lines)

@@ -352,6 +352,7 @@ def test_a_burst_around_the_user_forecast_from_another_square_reaches_it_there()
     assert there == {priest}
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(attack_bonus=st.integers(-40, 40), defense=st.integers(1, 40), cover=st.booleans(),
        ambient=st.sampled_from(["normal", "terrible"]), fatigue=st.sampled_from([0, 4]))

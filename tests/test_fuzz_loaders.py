@@ -205,6 +205,7 @@ KEYS = sorted({
 })
 
 
+@pytest.mark.slow
 @fuzz(400)
 @given(st.dictionaries(st.sampled_from(KEYS), hostile(python=True), min_size=1, max_size=3))
 def test_fuzzed_overrides_apply_or_are_refused_naming_the_file(overrides: dict[str, Any]) -> None:
@@ -229,6 +230,7 @@ POWER_KEYS = sorted({
 })
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(st.lists(st.tuples(st.sampled_from(POWER_KEYS), hostile(python=True)), min_size=1, max_size=3))
 def test_fuzzed_power_overrides_apply_or_are_refused_naming_the_file(overrides: list[tuple[str, Any]]) -> None:
@@ -249,6 +251,7 @@ def test_fuzzed_power_overrides_apply_or_are_refused_naming_the_file(overrides: 
 _GAUNTLET = load_scenario(ROOT / "tests" / "golden" / "gauntlet.toml", trusted=True)
 
 
+@pytest.mark.slow
 @fuzz(300)
 @given(st.sampled_from(POWER_FILES), st.data())
 def test_fuzzed_power_files_load_or_are_refused_naming_the_file(tmp_path_factory: pytest.TempPathFactory,
@@ -289,6 +292,7 @@ _JSON_HOSTILE = st.one_of(st.sampled_from([10**30, -10**30, 2**63, 1e308, -1e308
                           st.integers(), st.floats(), st.text(max_size=8))
 
 
+@pytest.mark.slow
 @fuzz(200)
 @given(st.data())
 def test_fuzzed_saves_load_or_are_refused_naming_the_file(tmp_path_factory: pytest.TempPathFactory,

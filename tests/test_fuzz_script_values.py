@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ def _same(a: object, b: object) -> bool:
     return a == b
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(VALUES)
 def test_a_value_passed_in_and_back_is_plain_or_refused(value: object) -> None:
@@ -46,6 +48,7 @@ def test_a_value_passed_in_and_back_is_plain_or_refused(value: object) -> None:
     assert is_plain(value) and _same(back, value)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(VALUES)
 def test_a_value_a_bridge_answers_with_is_plain_or_fails_the_call(value: object) -> None:

@@ -159,6 +159,7 @@ def test_event_logs_match_the_golden_hashes(driver: str) -> None:
         assert not differ, f"{scenario} ({driver}): {len(differ)} of {len(seeds)} seeds differ, first index {differ[0]}"
 
 
+@pytest.mark.slow
 def test_the_hash_sees_a_changed_event() -> None:
     """The golden check can fail: one seed played twice agrees, another seed does not."""
     first = event_log_hash(GAUNTLET, battle_seed(2024, 0), "api")

@@ -381,6 +381,7 @@ def test_from_imports_can_list_the_names_they_import():
         (1, "game.render.ui"), (1, "game.render.ui.UiState"), (1, "game.render.ui.Square")]
 
 
+@pytest.mark.slow
 def test_the_window_application_runs_without_pygame():
     """Importing the application (and what it imports) loads no pygame: tests and headless tools
     drive it with plain inputs, and only opening a window brings SDL in."""

@@ -109,6 +109,7 @@ AREA = st.one_of(st.builds(lambda r: AreaShape("burst", radius_ft=r), st.sampled
                            st.sampled_from([10.0, 30.0, 100.0]), st.sampled_from([5.0, 10.0, 15.0])))
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(3, 30), st.integers(3, 30), AREA, st.integers(0, 29), st.integers(0, 29), st.integers(0, 29),
        st.integers(0, 29), st.lists(st.tuples(st.integers(0, 29), st.integers(0, 29)), max_size=60))

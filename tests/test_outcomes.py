@@ -48,6 +48,7 @@ def numbers(forecast: object) -> tuple[object, ...]:
     return forecast.power, forecast.legal, forecast.scripted, targets  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(walls=st.lists(squares, max_size=8), fog=st.none() | squares, ledge=st.none() | squares,
        spots=st.lists(squares, min_size=2, max_size=4, unique=True), tired=st.sampled_from([0, 4]),

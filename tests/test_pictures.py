@@ -57,6 +57,7 @@ def test_a_headless_run_that_cannot_write_its_pictures_says_so_and_keeps_the_las
     assert (tmp_path / old).read_bytes() == b"last run's picture"
 
 
+@pytest.mark.slow
 def test_a_shorter_run_clears_the_pictures_of_a_longer_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main([*PLAY, "--rounds", "3", "--out", str(tmp_path), "--seed", "4"]) == 0
     longer = {p.name for p in tmp_path.glob("turn-*.png")}

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "assets" / "scenarios").glob("*.toml"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.stem)
 def test_every_shipped_scenario_plays_headless_turn_by_turn(scenario: Path, tmp_path: Path) -> None:
     played = headless.play(scenario, tmp_path, rounds=2, seed=5)
@@ -31,15 +32,17 @@ def test_every_shipped_scenario_plays_headless_turn_by_turn(scenario: Path, tmp_
     assert log == played.lines and any(line.startswith("Round 1:") for line in log)
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_battle_and_another_seed_another(tmp_path: Path) -> None:
-    first = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "a", rounds=3, seed=1)
-    again = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "b", rounds=3, seed=1)
-    other = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "c", rounds=3, seed=2)
+    first = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "a", rounds=2, seed=1)
+    again = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "b", rounds=2, seed=1)
+    other = headless.play(ROOT / "assets/scenarios/ledge.toml", tmp_path / "c", rounds=2, seed=2)
     assert first.lines == again.lines
     assert first.lines != other.lines
 
 
 
+@pytest.mark.slow
 def test_no_seed_plays_as_the_scenarios_own_seed(tmp_path: Path) -> None:
     """Without ``--seed`` the battle and the computer players both take the scenario's seed (23 for
     the ambush), so a run can be repeated by naming that seed; the players once took 0 instead."""
@@ -49,6 +52,7 @@ def test_no_seed_plays_as_the_scenarios_own_seed(tmp_path: Path) -> None:
     assert 'seed = 23' in scenario.read_text(encoding="utf-8")
     assert plain.lines == named.lines
 
+@pytest.mark.slow
 def test_the_cli_writes_the_log_it_prints(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = cli.main(["play", str(ROOT / "assets/scenarios/ambush.toml"), "--headless", "--rounds", "2",
                      "--out", str(tmp_path), "--seed", "3"])
@@ -105,6 +109,7 @@ def test_an_output_in_the_way_is_refused_before_the_battle(command: list[str], t
     assert [p.name for p in tmp_path.iterdir()] == [taken]  # nothing was played, nothing written
 
 
+@pytest.mark.slow
 def test_python_dash_m_game_play_headless_runs(tmp_path: Path) -> None:
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     done = subprocess.run([sys.executable, "-m", "game", "play", "assets/scenarios/ledge.toml", "--headless",
@@ -114,6 +119,7 @@ def test_python_dash_m_game_play_headless_runs(tmp_path: Path) -> None:
     assert (tmp_path / "final.png").exists() and "Round 1:" in done.stdout
 
 
+@pytest.mark.slow
 def test_explain_puts_the_computer_players_reasons_before_its_turns(tmp_path):
     from game.play import headless
 
@@ -128,6 +134,7 @@ def test_explain_puts_the_computer_players_reasons_before_its_turns(tmp_path):
     assert "(why)" in (tmp_path / "combat-log.txt").read_text()
 
 
+@pytest.mark.slow
 def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
     # what a designer watches before a sweep: tactical merchants against the greedy baseline
     played = headless.play(ROOT / "assets/scenarios/ambush.toml", tmp_path, rounds=2, seed=2, explain=True,
@@ -149,6 +156,7 @@ def test_each_team_plays_under_the_policy_named_for_it(tmp_path: Path) -> None:
     assert surprised[0] and surprised == sorted(surprised, reverse=True), merchants
 
 
+@pytest.mark.slow
 def test_the_reasons_name_creatures_as_the_log_does(tmp_path: Path) -> None:
     """Two creatures named "Raider": the log numbers them, and so do the reasons and the window."""
     played = headless.play(ROOT / "assets/scenarios/keep.toml", tmp_path, rounds=2, seed=1, explain=True,

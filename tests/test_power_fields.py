@@ -130,6 +130,7 @@ def test_a_checked_table_is_checked_when_it_is_made():
     assert dict(table) == {"nova": NOVA} and Battle(seed=1, width=6, height=6, powers=table).powers["nova"] is NOVA
 
 
+@pytest.mark.slow
 def test_the_copies_of_a_simulation_template_do_not_check_its_powers_again(monkeypatch):
     """``simulate`` builds a scenario's battle once (a template) and copies it for every battle; each
     copy checked every power again, name and description character by character (about 3 M

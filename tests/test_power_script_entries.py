@@ -88,6 +88,7 @@ def test_a_power_script_with_any_entry_point_loads(tmp_path: Path, entry: str) -
     assert load_scenario(_folder(tmp_path, entry)).powers["zap"].script == "zap.star"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("other", "message"), [
     ("def on_hit(ctx, target)\n    pass\n", r"battles cannot load: other\.star:1: Parse error"),
     ("def on_hit(ctx):\n    pass\n", r"other\.star: on_hit\(ctx\) cannot take the battle's call on_hit\(ctx, target\)"),

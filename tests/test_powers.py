@@ -280,6 +280,7 @@ def test_disadvantage_takes_the_lower_of_two_d20():
         assert a.roll == min(rng.randint(1, 20), rng.randint(1, 20))
 
 
+@pytest.mark.slow
 def test_fatigue_3_gives_no_disadvantage():
     with Battle(seed=7) as b:
         u = b.spawn("archer", 2, 2, team="a")

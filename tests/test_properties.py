@@ -110,6 +110,7 @@ def check_invariants(b: Battle, ids: list[int], dead: dict[int, tuple]) -> None:
         assert ("slowed" in conds) is (fatigue.level >= rules.slowed_at_fatigue)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(seed=st.integers(0, 2**16), setup=setups, program=st.lists(commands, min_size=3, max_size=40))
 def test_invariants_hold_after_every_command(seed, setup, program):
@@ -150,6 +151,7 @@ def test_same_seed_and_commands_give_the_same_events(seed, setup, program):
         b.close()
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(amounts=st.lists(st.tuples(st.booleans(), st.integers(0, 15)), max_size=20), health=st.integers(1, 12))
 def test_health_follows_the_pool_arithmetic(amounts, health):
@@ -173,6 +175,7 @@ def test_health_follows_the_pool_arithmetic(amounts, health):
     b.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(points=st.lists(st.tuples(st.integers(0, 600), st.integers(0, 600),
                                  st.one_of(st.sampled_from([0.0, 5.0, 10.0, -20.0]), st.floats(-500, 500))),

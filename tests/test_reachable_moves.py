@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,6 +39,7 @@ def test_a_walk_that_would_step_off_onto_a_friend_is_not_marked() -> None:
     assert "where another creature stands" in (b.forecast_move(a, (3, 0)).problem or "")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(heights=st.lists(st.sampled_from([0, 0, 10, 20, 40]), min_size=36, max_size=36),
        spots=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=2, max_size=6, unique=True))
@@ -65,6 +67,7 @@ def test_reachable_is_what_a_move_accepts_through_a_battle_of_the_gauntlet() -> 
             battle.close()
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(heights=st.lists(st.sampled_from([0, 0, 0, 10, 20]), min_size=36, max_size=36),
        spots=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=2, max_size=4, unique=True),

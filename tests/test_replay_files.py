@@ -82,6 +82,7 @@ def test_the_file_records_the_texts_of_the_power_files_and_scripts(tmp_path: Pat
                                  "shipped_power_files": shipped}
 
 
+@pytest.mark.slow
 def test_the_shipped_powers_are_the_ones_the_file_recorded(tmp_path: Path) -> None:
     """The project's own power files change between versions too: a replay uses the recorded ones."""
     out = _played(_folder(tmp_path), tmp_path / "r.json")
@@ -96,6 +97,7 @@ def test_the_shipped_powers_are_the_ones_the_file_recorded(tmp_path: Path) -> No
         assert str(battle.power("strike").damage).startswith("9d8")
 
 
+@pytest.mark.slow
 def test_a_replay_ignores_edits_of_its_power_files_and_scripts(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     out = _played(folder, tmp_path / "r.json")
@@ -106,6 +108,7 @@ def test_a_replay_ignores_edits_of_its_power_files_and_scripts(tmp_path: Path) -
         assert battle.power("longbow").damage is not None and "1d8" in str(battle.power("longbow").damage)
 
 
+@pytest.mark.slow
 def test_a_replay_plays_with_its_folder_gone_and_from_anywhere(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                                                ) -> None:
     folder = _folder(tmp_path)
@@ -122,6 +125,7 @@ def test_a_replay_plays_with_its_folder_gone_and_from_anywhere(tmp_path: Path, m
     assert replay.scenario.recorded and not replay.scenario.trusted  # recorded texts run sandboxed
 
 
+@pytest.mark.slow
 def test_a_save_is_self_contained_too(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     out = _played(folder, tmp_path / "s.json", kind="save")
@@ -142,6 +146,7 @@ def _version_1(out: Path) -> Path:
     return old
 
 
+@pytest.mark.slow
 def test_a_version_1_file_still_replays_from_the_files_beside_its_scenario(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     old = _version_1(_played(folder, tmp_path / "r.json"))

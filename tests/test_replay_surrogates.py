@@ -54,6 +54,7 @@ def test_a_lone_surrogate_is_refused_naming_the_file_and_the_key(tmp_path: Path,
         play_replay(out) if kind == "replay" else load_game(out)
 
 
+@pytest.mark.slow
 def test_a_folder_whose_name_is_not_utf8_records_its_path_and_loads(tmp_path: Path) -> None:
     """Python spells the byte as ``\\udcff``: the one surrogate a path may hold, kept."""
     folder = Path(os.fsdecode(bytes(tmp_path) + b"/bad\xffdir"))

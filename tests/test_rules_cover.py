@@ -9,6 +9,7 @@ import itertools
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -223,6 +224,7 @@ def test_every_single_wall_near_the_origin_matches_the_oracle():
             assert blocked_lines(grid, (0, 0), defender) == oracle_blocked({wall}, (0, 0), defender), (defender, wall)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     attacker=st.tuples(st.integers(0, 11), st.integers(0, 11)),
@@ -290,6 +292,7 @@ def test_the_largest_table_counts_as_pairs_alone_do():
         assert [list(column) for column in table[ax][ay]] == alone
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     attacker=st.tuples(st.integers(0, 19), st.integers(0, 19)),
@@ -362,6 +365,7 @@ def test_an_arrow_slits_cover_is_named_as_cover_not_a_wall():
         assert "(in cover: +5)" in line and "wall" not in line
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     pairs=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6), st.integers(0, 6), st.integers(0, 6)),

@@ -186,6 +186,7 @@ print(json.dumps([ev.as_dict() for ev in b.events], sort_keys=True, default=str)
 """
 
 
+@pytest.mark.slow
 def test_events_do_not_depend_on_the_string_hash_seed():
     """Replays and saves are read by other processes: set/dict order of strings must not leak into events."""
     import os

@@ -112,9 +112,10 @@ def test_recovering_below_five_wakes_the_creature(battle):
 
 @pytest.mark.slow
 def test_four_fatigue_rolls_initiative_with_disadvantage():
-    """Averaged over 300 fixed seeds: with disadvantage the d20 averages ~7.2, a straight d20 10.5."""
+    """Averaged over 100 fixed seeds: with disadvantage the d20 averages ~7.2, a straight d20 10.5 (these
+    seeds: 7.21 with the rule, 10.56 with initiative rolled straight; 300 seeds gave 7.21 and 10.53)."""
     rolls = []
-    for seed in range(300):
+    for seed in range(100):
         b = Battle(seed=seed, width=4, height=4)
         e = b.spawn("tired", 0, 0)
         b.add_fatigue(e, 4)

@@ -9,6 +9,7 @@ between equals changed, and a jump stays a jump when no way as short goes round.
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -145,6 +146,7 @@ def least_units(b: Battle, start: tuple[int, int], goal: tuple[int, int], dry: b
     return best.get(goal, float("inf"))
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(heights=st.lists(st.sampled_from([0, 5, 10, 20]), min_size=36, max_size=36),
        soft=st.lists(st.booleans(), min_size=36, max_size=36),

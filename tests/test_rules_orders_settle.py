@@ -5,6 +5,7 @@ shipped powers: queued together or one at a time, the battle ends the turn the s
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,6 +91,7 @@ def _turn(seed: int, powers: list[str], aim: int, one_at_a_time: bool) -> list[t
     return _state(b)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10**6), action=st.sampled_from(ACTIONS), bonus=st.sampled_from(BONUS),
        bonus_first=st.booleans(), aim=st.integers(0, 1))

@@ -112,6 +112,7 @@ def test_a_step_down_longer_than_the_rounds_fall_is_a_fall_that_goes_on_next_rou
     assert fell and fell[0].from_z - fell[0].to_z == 3.0
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(heights=st.lists(st.sampled_from([0, 5, 10, 15, 20]), min_size=8, max_size=8),
        soft=st.lists(st.booleans(), min_size=8, max_size=8), goal_x=st.integers(0, 7))

@@ -124,6 +124,7 @@ while True:
 """
 
 
+@pytest.mark.slow
 def test_saver_killed_with_sigkill_leaves_a_loadable_file(tmp_path: Path) -> None:
     path = tmp_path / "killed.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -225,6 +226,7 @@ def test_powers_with_targets_and_points_round_trip(tmp_path: Path, small: Scenar
             assert state_of(restored) == state_of(battle)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("edit", ["broken", "deleted"])
 def test_a_script_broken_on_disk_since_does_not_stop_a_save(tmp_path: Path, edit: str) -> None:
     """A designer mid-edit saves: the save is checked against the scripts the battle read (and

@@ -168,6 +168,7 @@ _ops = st.lists(st.one_of(
 ), max_size=25)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, database=None)
 @given(ops=_ops, seed=st.integers(0, 2**31))
 def test_random_battles_round_trip(small: Scenario, ops: list[tuple[Any, ...]], seed: int) -> None:

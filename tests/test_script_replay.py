@@ -90,6 +90,7 @@ def _replay_in_process(log: list[Any], script_dir: str) -> list[dict[str, Any]]:
         return events(battle)
 
 
+@pytest.mark.slow
 def test_the_replay_agrees_even_where_the_bomb_would_take_the_process_down(script_dir: Path) -> None:
     with Battle(seed=3, powers=powers(), script_dir=script_dir, trusted_scripts=False,
                 script_limits=UNBOUNDED) as battle:
@@ -99,6 +100,7 @@ def test_the_replay_agrees_even_where_the_bomb_would_take_the_process_down(scrip
         assert pool.submit(_replay_in_process, log, str(script_dir)).result(timeout=300) == original
 
 
+@pytest.mark.slow
 def test_two_battles_with_one_seed_agree_after_a_memory_failure(script_dir: Path) -> None:
     logs = []
     with new_hosts() as hosts:
@@ -114,6 +116,7 @@ SCENARIO = two_sided("hog", 'reactions = ["hog.star"]',
                      '[teams.a]\ncontrol = "computer"\n[teams.b]\ncontrol = "computer"\n')
 
 
+@pytest.mark.slow
 def test_a_timeout_survives_a_save_and_its_replay_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A time-out depends on the clock, so the log records it and a replay does not run the script again.
 

@@ -30,6 +30,7 @@ VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.di
 CAPS = st.sampled_from([64, 1024, 300_000, Limits().max_message_bytes, 10**9])
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(VALUES, max_size=18), CAPS)
 def test_the_shortcut_never_admits_what_a_check_refuses(values: list[object], cap: int) -> None:
@@ -38,6 +39,7 @@ def test_the_shortcut_never_admits_what_a_check_refuses(values: list[object], ca
         assert len(dumps(["bridge", "m", values])) <= cap  # measured: arguments_too_large asks the shortcut too
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(VALUES, max_size=18), CAPS)
 def test_the_size_checks_answer_as_the_measure_does(values: list[object], cap: int) -> None:

@@ -113,6 +113,7 @@ def test_every_family_is_here() -> None:
     assert len({f.id for f in FAMILIES}) == len(FAMILIES) >= 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.id)
 def test_the_hostile_size_fails_the_same_way_every_time(family: Family, worker: WorkerHost) -> None:
     first = _failure(InProcessHost(limits=LIMITS), family)
@@ -123,6 +124,7 @@ def test_the_hostile_size_fails_the_same_way_every_time(family: Family, worker: 
     assert _failure(worker, family) == first  # the worker counts the same steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.id)
 def test_a_harmless_size_finishes_within_the_budget(family: Family) -> None:
     host = InProcessHost(limits=LIMITS)

@@ -304,6 +304,7 @@ def test_budget_is_identical_in_worker_and_in_process(worker: WorkerHost) -> Non
     assert len(set(results)) == 1, results
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("host", ["inproc", "worker"], indirect=True)
 def test_entry_point_called_with_wrong_arguments(host: Any) -> None:
     host.load("entry.star", "def f(ctx, a):\n    return a\n")

@@ -98,6 +98,7 @@ def test_a_scenario_naming_a_script_past_the_limit_is_refused_naming_the_key_and
         load_scenario(tmp_path / "s.toml")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("false_names", [0, 1, 2000])
 def test_a_long_script_finds_its_functions_in_a_probe_or_two_not_one_a_name(
         false_names: int, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,6 +21,7 @@ from game.sim.runner import battle_seed
 SEEDS = 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("driver", ["tactical", "api"])
 @pytest.mark.parametrize("path", [*SHIPPED, GAUNTLET], ids=lambda p: p.stem)
 def test_battles_on_shared_caches_match_the_golden_hashes(path, driver: str) -> None:  # type: ignore[no-untyped-def]

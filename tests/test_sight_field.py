@@ -6,6 +6,7 @@ big map after every move (no timing asserted: the big map is only checked square
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +63,7 @@ def test_no_vision_of_its_own_or_a_dark_square_underfoot_sees_nothing() -> None:
     assert not seen_mask(walls, levels, int(V.NORMAL), (2, 2)).any()
 
 
+@pytest.mark.slow
 def test_a_team_on_a_big_map_sees_what_each_creature_sees_square_by_square() -> None:
     """The window asks this after every move; a 96x96 map with walls, a dark area and a blinded
     scout: the team's mask is the union of ``can_see`` over its living creatures, square by square."""
@@ -83,6 +85,7 @@ def test_a_team_on_a_big_map_sees_what_each_creature_sees_square_by_square() -> 
             assert mask[x, y] == (b.can_see(a, (x, y)) or b.can_see(c, (x, y)) or b.can_see(blind, (x, y))), (x, y)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(0, 2**32 - 1), st.sampled_from([0.0, 0.1, 0.3, 0.6]))
 def test_a_small_maps_sight_table_is_the_rules_sight_pair_by_pair(width, height, seed, share) -> None:

@@ -62,6 +62,7 @@ def test_a_flag_the_run_follows_is_not_warned_about(argv: list[str]) -> None:
                                               100 if "100" in argv else 500)
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     assert main([KEEP, "--only-seed", "5", "--battles", "40", "--seed", "9", "--max-rounds", "2", "--out",
                  str(tmp_path), "--no-progress"]) == 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from game.sim.context import WorkerContext
 from game.sim.runner import battle_seed, run_battle
 from game.sim.worker import Chunk, run_chunk
@@ -49,6 +51,7 @@ def _stranger_with_a_script(folder: Path) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_a_strangers_battles_share_one_script_host_process_until_the_context_closes(tmp_path: Path) -> None:
     path = _stranger_with_a_script(tmp_path)
     context = WorkerContext()

@@ -9,6 +9,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from game.sim.config import SimConfig
 from game.sim.report import CsvSink, VariantStats
 from game.sim.simulate import simulate
@@ -30,6 +32,7 @@ def test_a_run_into_a_folder_whose_name_is_not_utf8_writes_its_table(tmp_path: P
     assert (out / "replays/variant-0/seed-5.json").is_file()
 
 
+@pytest.mark.slow
 def test_a_control_character_in_an_error_is_spelt_as_an_escape() -> None:
     handle = io.StringIO()
     sink = CsvSink(handle, [VariantStats(0, (), ("hill", "vale"))], ["strike"])

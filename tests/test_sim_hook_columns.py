@@ -31,6 +31,7 @@ def add_moles(battle, ids, seed):
 '''
 
 
+@pytest.mark.slow
 def test_a_hooks_power_has_columns_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "sim_mage_hook.py").write_text(HOOK, encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -58,6 +59,7 @@ def test_what_no_column_takes_is_named() -> None:
     assert [row[k] for k in ("uses.strike", "dealt.strike", "dealt.other", "taken.vale.strike")] == ["1", "3", "4", "3"]
 
 
+@pytest.mark.slow
 def test_a_side_the_scenario_does_not_declare_is_noted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The hook's mole (nothing hits it) outlasts both sides: its wins are in no column of the table."""
     (tmp_path / "sim_mage_hook.py").write_text(HOOK, encoding="utf-8")

@@ -47,6 +47,7 @@ def test_a_run_into_a_folder_another_run_holds_is_refused_and_removes_nothing(tm
         os.close(fd)
 
 
+@pytest.mark.slow
 def test_the_command_line_says_so_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 

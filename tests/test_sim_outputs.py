@@ -150,6 +150,7 @@ def test_a_replays_variant_link_is_removed_not_followed(tmp_path: Path) -> None:
     assert elsewhere.is_dir() and not (tmp_path / "out" / "replays").exists()
 
 
+@pytest.mark.slow
 def test_the_rounds_plot_says_where_battles_stopped_at_the_cap_are_drawn(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A battle cut at ``--max-rounds`` is a draw drawn at the cap: the axis must say so, or a pile
@@ -244,6 +245,7 @@ def test_ctrl_c_before_any_battle_in_a_fresh_folder_names_no_earlier_run(
     assert "an earlier run's battles.csv" not in said and not any(out.iterdir())
 
 
+@pytest.mark.slow
 def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A ``replays`` link in --out is removed before the battles (no replay is written through it): a
@@ -265,6 +267,7 @@ def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
     assert f"removed an earlier run's {out / 'replays'}" in said and not (out / "replays").exists()
 
 
+@pytest.mark.slow
 def test_a_replay_this_run_writes_over_an_earlier_ones_name_stays(tmp_path: Path, warm_pool: Any) -> None:
     """An earlier run's replays are removed after the battles now, not before: not the one this run wrote."""
     _earlier_run(tmp_path)

@@ -29,6 +29,7 @@ def scenario(tmp_path: Path, teams: int) -> str:
     return str(path)
 
 
+@pytest.mark.slow
 def test_team_panels_wrap_into_rows(tmp_path: Path, warm_pool: Any) -> None:
     teams = PANELS_A_ROW + 2  # two rows: a full one and one of two panels
     result = simulate(SimConfig(scenario(tmp_path, teams), battles=1, workers=1, max_rounds=2,
@@ -91,6 +92,7 @@ def _texts_drawn(monkeypatch: pytest.MonkeyPatch, name: str) -> list[tuple[str, 
     return found
 
 
+@pytest.mark.slow
 def test_a_grids_paired_plot_shows_each_label_whole_and_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A 2x2 grid's paired plot ran its variants' labels into each other on one line, and its axis
     label, which named the first variant, ran off the figure: "les.cover_bonus=0 powers.shoot.d..."."""
@@ -115,6 +117,7 @@ def test_a_grids_paired_plot_shows_each_label_whole_and_apart(tmp_path: Path, mo
             assert a.x1 <= b.x0 or b.x1 <= a.x0  # side by side, not over each other
 
 
+@pytest.mark.slow
 def test_a_sweep_with_no_seed_played_by_two_variants_writes_no_empty_paired_plot(tmp_path: Path) -> None:
     """A sweep stopped before a second variant finished a battle wrote a paired.png with axes and no point."""
     from game.sim.report import with_paired

@@ -54,7 +54,7 @@ def test_recycling_counts_battles_not_the_shrinking_chunks(tmp_path: Path, monke
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
     pids = tmp_path / "pids.txt"
     monkeypatch.setenv("SIM_TEST_PID_FILE", str(pids))
-    config = SimConfig(scenario=KEEP, battles=64, seed=7, workers=2, recycle=16, max_rounds=2,
+    config = SimConfig(scenario=KEEP, battles=64, seed=7, workers=2, recycle=16, max_rounds=1,
                        hook="sim_pid_hook:record_pid", out_dir=None)
     result = simulate(config, progress=False)
     assert result.done == 64 and result.failed == 0
@@ -66,3 +66,6 @@ def test_recycling_counts_battles_not_the_shrinking_chunks(tmp_path: Path, monke
     first_gone = max(i for i, pid in enumerate(seen) if pid == seen[0])
     assert first_gone < seen.index(seen[-1]), seen
     assert len(set(seen)) in (3, 4), seen
+    # and each pool played about half (34 and 30 here: a pool is replaced at the first chunk past its
+    # 32), not the first pool nearly all, as counting one a chunk would have it
+    assert not set(seen[:30]) & set(seen[-16:]), seen

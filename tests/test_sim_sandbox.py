@@ -63,8 +63,8 @@ def test_a_battle_that_spins_costs_its_battle_not_the_run(tmp_path: Path, monkey
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
     result = simulate(SimConfig(scenario=str(ROOT / "assets/scenarios/ambush.toml"), battles=2, seed=1, workers=2,
-                                hook="sim_spin_hook:spin", battle_seconds=2, out_dir=None), progress=False)
+                                hook="sim_spin_hook:spin", battle_seconds=1, out_dir=None), progress=False)
     assert result.done == 2 and len(result.failures) == 2
     # told as the watchdog's doing, not "out of memory, over --battle-seconds, or a crash"
-    assert all(f.error.startswith("stopped after --battle-seconds 2: the battle was still running")
+    assert all(f.error.startswith("stopped after --battle-seconds 1: the battle was still running")
                for f in result.failures), [f.error for f in result.failures]

@@ -86,24 +86,26 @@ def _rows(config: SimConfig, after_check: Callable[[], None] = lambda: None) -> 
     return [(r["seed"], r["winner"], r["rounds"], r["error"], r["script_failures"]) for r in rows]
 
 
+@pytest.mark.slow
 def test_a_workers_battles_are_the_checked_files_whatever_the_disk_holds_now(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()
     second.mkdir()
     sweep = (("powers.drain.damage", ("1d6", "2d6")),)
-    clean = _rows(SimConfig(scenario=str(_folder(first)), battles=2, seed=5, max_rounds=5, chunk_size=1, sets=sweep))
+    clean = _rows(SimConfig(scenario=str(_folder(first)), battles=1, seed=5, max_rounds=5, chunk_size=1, sets=sweep))
     edited_path = _folder(second)
-    edited = _rows(SimConfig(scenario=str(edited_path), battles=2, seed=5, max_rounds=5, chunk_size=1, sets=sweep),
+    edited = _rows(SimConfig(scenario=str(edited_path), battles=1, seed=5, max_rounds=5, chunk_size=1, sets=sweep),
                    after_check=lambda: _edit(edited_path))
     assert edited == clean
     assert not any(error for _, _, _, error, _ in edited)  # the deleted script was not looked for
     assert {winner for _, winner, _, _, _ in clean} != {"b"}  # (the edit's health would have b win every one)
 
 
+@pytest.mark.slow
 def test_a_swept_script_is_carried_to_the_workers_too(tmp_path: Path) -> None:
     scenario = _folder(tmp_path)
     (tmp_path / "scripts" / "other.star").write_text(SCRIPT.replace("1)", "2)"), encoding="utf-8")
-    config = SimConfig(scenario=str(scenario), battles=2, seed=5, max_rounds=3, chunk_size=1,
+    config = SimConfig(scenario=str(scenario), battles=1, seed=5, max_rounds=3, chunk_size=1,
                        sets=(("powers.drain.script", ("other.star",)),))
     _, source = checked(config)
     assert "other.star" in source.files["scripts"] and "drain.star" in source.files["scripts"]
@@ -134,12 +136,13 @@ def test_a_recycling_pool_plays_the_file_as_it_was_when_the_run_began(tmp_path: 
     assert edited.table().replace(str(edited_path), "") == clean.table().replace(str(first / "duel.toml"), "")
 
 
+@pytest.mark.slow
 def test_a_swept_reaction_is_carried_to_the_workers_too(tmp_path: Path) -> None:
     """A scenario override naming a script the file does not (``creatures.x.reactions``) is read when
     its variant is checked; its battles read that text, not the disk."""
     scenario = _folder(tmp_path)
     (tmp_path / "scripts" / "rally.star").write_text("def on_downed(ctx, event):\n    pass\n", encoding="utf-8")
-    config = SimConfig(scenario=str(scenario), battles=2, seed=5, max_rounds=3, chunk_size=1,
+    config = SimConfig(scenario=str(scenario), battles=1, seed=5, max_rounds=3, chunk_size=1,
                        sets=(("creatures.x.reactions", ([], ["rally.star"])),))
     rows = _rows(config, after_check=(tmp_path / "scripts" / "rally.star").unlink)
-    assert len(rows) == 4 and not any(error for _, _, _, error, _ in rows)
+    assert len(rows) == 2 and not any(error for _, _, _, error, _ in rows)

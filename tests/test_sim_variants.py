@@ -70,6 +70,7 @@ def test_a_sweep_stopped_early_has_every_variant_on_the_same_first_seeds(scenari
     assert "no seed both finished" not in result.table()
 
 
+@pytest.mark.slow
 def test_the_power_table_leaves_a_power_no_creature_of_the_variant_has_at_dash(scenario: str, warm_pool: Any) -> None:
     """Sweeping a creature's powers, the variant whose creatures lack Shove listed it at 0.00 uses, as a
     power its AI never used, which the README calls a finding: it is "-" there now, and 0 uses stays
@@ -85,6 +86,7 @@ def test_the_power_table_leaves_a_power_no_creature_of_the_variant_has_at_dash(s
                                                 f"{with_shove['powers']['shove']['dealt']:.2f}", "0.00", "0.00"]]
 
 
+@pytest.mark.slow
 def test_battles_csv_leaves_a_power_no_creature_of_the_variant_has_empty(scenario: str, tmp_path: Path,
                                                                          warm_pool: Any) -> None:
     """battles.csv wrote uses.shove = 0 in the rows of the variant whose creatures lack Shove, where the

@@ -222,6 +222,7 @@ def test_a_battle_that_kills_a_dask_worker_fails_only_itself(scenario: str, hook
 BROKEN_SCRIPT = "def on_use(ctx):\n    return 1 // 0\n"
 
 
+@pytest.mark.slow
 def test_failing_script_is_reported_and_strict_mode_fails_the_battle(tmp_path: Path) -> None:
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "broken.star").write_text(BROKEN_SCRIPT, encoding="utf-8")
@@ -284,9 +285,11 @@ def test_ctrl_c_stops_the_workers_mid_chunk_instead_of_waiting_for_them(scenario
 
 
 @pytest.mark.slow
-def test_dask_local_cluster_table_equals_process_pool(scenario: str) -> None:
+def test_dask_local_cluster_table_equals_process_pool(scenario: str, warm_pool: Any) -> None:
     sets = [("powers.strike.damage", ["1d4", "2d6"])]
-    pool = simulate(SimConfig(scenario, battles=10, seed=11, sets=sets, workers=2, out_dir=None), progress=False)
+    # the pool engine's table on the warm worker (worker counts change no table: the first test here)
+    pool = simulate(SimConfig(scenario, battles=10, seed=11, sets=sets, workers=2, out_dir=None), progress=False,
+                    executor=warm_pool)
     dask = simulate(SimConfig(scenario, battles=10, seed=11, sets=sets, engine="dask", out_dir=None), progress=False)
     assert dask.done == pool.done == 20 and dask.failed == 0
     assert dask.table() == pool.table()
@@ -331,6 +334,7 @@ def test_command_line_prints_the_table_and_writes_the_csv(scenario: str, tmp_pat
     assert main([scenario, "--battles", "2", "--set", "creatures.zz.health=1", "--out", str(tmp_path)]) == 2
 
 
+@pytest.mark.slow
 def test_a_sweep_of_a_power_no_creature_has_is_warned_about(scenario: str, tmp_path: Path, warm_pool: Any,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """A designer who sweeps a power the scenario's creatures lack would read the equal rows as "it
@@ -369,6 +373,7 @@ def test_a_run_that_fails_leaves_the_last_runs_table_and_no_temporary(scenario: 
         simulate(config, on_row=boom, executor=warm_pool)  # refused before the first battle: boom is never called
 
 
+@pytest.mark.slow
 def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: Path, warm_pool: Any,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     from game.sim.cli import main
@@ -380,6 +385,7 @@ def test_a_replay_that_cannot_be_written_fails_the_run(scenario: str, tmp_path: 
     assert status == 1 and "replay of variant 0 seed 3 FAILED: not written:" in out, out
 
 
+@pytest.mark.slow
 def test_the_table_is_readable_by_others_and_a_killed_runs_temporary_is_cleared(scenario: str, tmp_path: Path,
                                                                                 warm_pool: Any) -> None:
     import stat

@@ -12,6 +12,7 @@ from components import Health
 from game import Battle, IllegalCommand
 
 
+@pytest.mark.slow
 def test_a_gone_battles_snapshot_is_refused_by_a_battle_made_at_its_address():
     stale = {}
     reused = 0

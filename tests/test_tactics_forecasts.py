@@ -23,6 +23,7 @@ def walled(me: tuple[int, int], foe: tuple[int, int], walls: list[tuple[int, int
     return b
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(me=squares, foe=squares, walls=st.lists(squares, max_size=8), power=st.sampled_from(["shoot", "strike"]),
        light=st.sampled_from(["normal", "poor", "terrible"]), tired=st.sampled_from([0, 4]),

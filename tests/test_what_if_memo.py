@@ -211,6 +211,7 @@ def _held(node: Any) -> int:
     return sum(_values(told) + _held(then) for told, then in node.then.items())
 
 
+@pytest.mark.slow
 def test_the_bound_counts_what_the_answers_hold_too():
     # a power whose runs ask many commands and read nothing (an area that damages 64 creatures): each kept
     # question is five runs of 64 commands, 960 values; counted as one, two generations held 768 MiB
