@@ -118,20 +118,29 @@ def remove_replay_links(out_dir: Path) -> list[Path]:
     return removed
 
 
+def _variant_folders(out_dir: Path) -> Iterator[Path]:
+    """The real ``replays/variant-N`` folders of ``out_dir``, in order: never through a link (a
+    ``replays`` or ``variant-N`` that is one is left to :func:`remove_replay_links`)."""
+    replays = out_dir / REPLAYS
+    if replays.is_symlink() or not replays.is_dir():
+        return
+    for variant in sorted(replays.iterdir()):
+        if _VARIANT.fullmatch(variant.name) and not variant.is_symlink() and variant.is_dir():
+            yield variant
+
+
+def _remove_if_empty(folder: Path) -> None:
+    """``folder`` if nothing is left in it (a ``variant-N`` or ``replays`` the removals emptied)."""
+    if folder.is_dir() and not folder.is_symlink() and not any(folder.iterdir()):
+        folder.rmdir()
+
+
 def earlier_replays(out_dir: Path) -> dict[Path, Identity]:
     """Before the battles: the replay files an earlier run left, each with its identity, for
     :func:`remove_stale_replays` after them. Removed only then, and only once a battle finished: a
     run stopped before any battle came back used to have removed them already, for nothing."""
-    found: dict[Path, Identity] = {}
-    replays = out_dir / REPLAYS
-    if replays.is_symlink() or not replays.is_dir():
-        return found
-    for variant in sorted(replays.iterdir()):
-        if _VARIANT.fullmatch(variant.name) and not variant.is_symlink() and variant.is_dir():
-            for file in sorted(variant.iterdir()):
-                if _REPLAY.fullmatch(file.name):
-                    found[file] = _identity(file)
-    return found
+    return {file: _identity(file) for variant in _variant_folders(out_dir)
+            for file in sorted(variant.iterdir()) if _REPLAY.fullmatch(file.name)}
 
 
 def remove_stale_replays(out_dir: Path, earlier: Mapping[Path, Identity]) -> list[Path]:
@@ -143,25 +152,13 @@ def remove_stale_replays(out_dir: Path, earlier: Mapping[Path, Identity]) -> lis
         OSError: one cannot be removed.
     """
     removed = remove_replay_links(out_dir)
-    replays = out_dir / REPLAYS
-    if replays.is_symlink() or not replays.is_dir():
-        return removed
-    for variant in sorted(replays.iterdir()):
-        if _VARIANT.fullmatch(variant.name) and variant.is_dir():
-            _remove_variant(variant, removed, earlier)
-    if not any(replays.iterdir()):
-        replays.rmdir()
+    for variant in _variant_folders(out_dir):
+        for file in sorted(variant.iterdir()):
+            if _REPLAY.fullmatch(file.name) and earlier.get(file) == _identity(file):
+                _unlink(file, removed)
+        _remove_if_empty(variant)
+    _remove_if_empty(out_dir / REPLAYS)
     return removed
-
-
-def _remove_variant(variant: Path, removed: list[Path], earlier: Mapping[Path, Identity]) -> None:
-    """One ``replays/variant-N`` folder: its replay files of ``earlier`` (see :func:`remove_stale_replays`)
-    and then the folder if they leave it empty."""
-    for file in sorted(variant.iterdir()):
-        if _REPLAY.fullmatch(file.name) and earlier.get(file) == _identity(file):
-            _unlink(file, removed)
-    if not any(variant.iterdir()):
-        variant.rmdir()
 
 
 def remove_unrecorded_replays(out_dir: Path, earlier: Mapping[Path, Identity],
@@ -176,22 +173,15 @@ def remove_unrecorded_replays(out_dir: Path, earlier: Mapping[Path, Identity],
         OSError: one cannot be removed.
     """
     removed: list[Path] = []
-    replays = out_dir / REPLAYS
-    if replays.is_symlink() or not replays.is_dir():
-        return removed
-    for variant in sorted(replays.iterdir()):
-        if not _VARIANT.fullmatch(variant.name) or variant.is_symlink() or not variant.is_dir():
-            continue
+    for variant in _variant_folders(out_dir):
         for file in sorted(variant.iterdir()):
             if (_REPLAY.fullmatch(file.name) and (variant.name, file.name) not in recorded
                     and earlier.get(file) != _identity(file)):
                 _unlink(file, removed)
             elif (temporary := _REPLAY_TEMPORARY.fullmatch(file.name)) is not None:
                 removed += remove_stale_temporaries(variant / temporary[1])  # (a writer still alive: kept)
-        if not any(variant.iterdir()):
-            variant.rmdir()
-    if not any(replays.iterdir()):
-        replays.rmdir()
+        _remove_if_empty(variant)
+    _remove_if_empty(out_dir / REPLAYS)
     return removed
 
 
