@@ -85,3 +85,16 @@ def test_a_surprised_creature_falling_after_its_move_hears_the_fall_first_as_use
     assert b.forecast(archer, "shoot", target=foe).problem == problem
     with pytest.raises(IllegalCommand, match=r"cannot use Shoot: it will be falling after its move to \(1, 0\)"):
         b.use_power(archer, "shoot", target=foe)
+
+
+def test_a_power_key_in_a_battle_the_computer_plays_alone_says_there_is_nothing_to_order() -> None:
+    """With the computer on every side (the demo), 1-9 said "Select one of your creatures first", and
+    there was none to select."""
+    b = Battle(seed=2, width=10, height=6)
+    b.spawn("Guard", 1, 1, team="blue", powers=["shoot"])
+    b.spawn("Bandit", 8, 4, team="red", powers=["strike"])
+    app = App(b, set())
+    app.open_window(screen=pygame.Surface(SIZE))
+    app.handle(Key("1"))
+    assert app.ui.power is None
+    assert app.ui.message == "The computer plays every side here: you have no creature to order"

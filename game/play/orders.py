@@ -152,8 +152,9 @@ class Orders:
         (on the user, or centred on it) is used by the same key or row again or a click, once its
         forecast (who it catches, what it does) has been seen."""
         b, ui = self.battle, self.ui
-        if ui.selected is None:
-            ui.message = "Select one of your creatures first"
+        if ui.selected is None:  # with no team of the person's (the demo, --policy for all), none to select
+            ui.message = "Select one of your creatures first" if ui.human_teams else \
+                "The computer plays every side here: you have no creature to order"
             return
         problem = self._why_not(ui.selected)
         if problem is not None:

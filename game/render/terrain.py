@@ -196,10 +196,24 @@ def _draw_slit(world: pygame.Surface, r: pygame.Rect, across: bool) -> None:
 
 
 def _heights(world: pygame.Surface, ground: np.ndarray, walls: np.ndarray, tile: int, text: TextFn) -> None:
-    """The ground height in feet in the corner of every square above or below 0."""
+    """The ground height in feet in the corner of every square above or below 0, inside its square."""
     for x, y in zip(*np.nonzero((ground != 0) & ~walls)):
-        label = text(f"{ground[x, y]:g}", "tiny", (250, 250, 240))
-        shadow = text(f"{ground[x, y]:g}", "tiny", (0, 0, 0))
+        written = f"{ground[x, y]:g}"
+        label = height_label(written, tile, (250, 250, 240), text)
+        shadow = height_label(written, tile, (0, 0, 0), text)
         pos = (x * tile + tile - label.get_width() - 2, y * tile + tile - label.get_height())
         world.blit(shadow, (pos[0] + 1, pos[1] + 1))
         world.blit(label, pos)
+
+
+def height_label(written: str, tile: int, colour: theme.Colour, text: TextFn) -> pygame.Surface:
+    """A square's height, shrunk to fit inside the square when the small font is wider than it: in a
+    small window (20-pixel squares) a pit's "-120" began left of its square, so on the map's first
+    column its minus sign was cut off and the pit read as a 120 ft hill, and elsewhere it ran into
+    the neighbouring square's height ("-1000" of one square beside another's number)."""
+    rendered = text(written, "tiny", colour)
+    room = tile - 3
+    if rendered.get_width() <= room:
+        return rendered
+    high = max(1, rendered.get_height() * room // rendered.get_width())
+    return pygame.transform.smoothscale(rendered, (room, high))

@@ -168,7 +168,7 @@ def draw_token(tile: int, colour: theme.Colour, label: str, health: tuple[int, i
     bar = _health_bar(surface, tile, health)
     _health_number(surface, tile, health, bar, text, written)
     _fatigue_pips(surface, tile, fatigue)
-    _badges(surface, tile, conditions, bar.bottom + 1, text)
+    _badges(surface, tile, conditions, bar.bottom + 1, text, written)
     return surface
 
 
@@ -252,17 +252,35 @@ def _fatigue_pips(surface: pygame.Surface, tile: int, fatigue: tuple[int, int]) 
                                (x0 + i * step, tile - pip - 1), pip)
 
 
-def _badges(surface: pygame.Surface, tile: int, conditions: frozenset[str], top: int, text: TextFn) -> None:
-    """Up to three condition badges down the right edge, from ``top``."""
-    badges = [c for c in sorted(conditions) if c not in theme.BADGE_SKIP]
-    size = max(8, tile // 3)
-    for index, condition in enumerate(badges[:3]):
+def badge_boxes(tile: int, count: int, top: int, label: pygame.Rect | None = None) -> list[pygame.Rect]:
+    """Where ``count`` condition badges go down the square's right edge, from ``top``: all inside the
+    square above the fatigue pips (as many as fit there), and none over the token's ``label``. Laid
+    out at a third of the square each whatever the room, a third badge ran off the bottom of a
+    56-pixel square, and below 50 pixels (a small window, a big map) the first two covered the
+    letters that tell creatures apart."""
+    pip = max(2, tile // 16)
+    bottom = tile - 2 * pip - 2
+    count = min(count, (bottom - top) // 4)  # a badge is at least 3 pixels and a gap: as many as fit
+    if count <= 0:
+        return []
+    size = min(max(8, tile // 3), (bottom - top) // count - 1)
+    width = size
+    if label is not None and tile - width < label.right + 1:
+        width = max(3, tile - label.right - 1)
+    return [pygame.Rect(tile - width, top + index * (size + 1), width, size) for index in range(count)]
+
+
+def _badges(surface: pygame.Surface, tile: int, conditions: frozenset[str], top: int, text: TextFn,
+            label: pygame.Rect | None = None) -> None:
+    """Up to three condition badges down the right edge, from ``top``, clear of the ``label``; a badge
+    too small for its letters is its colour alone (the side panel and a hover name the condition)."""
+    badges = [c for c in sorted(conditions) if c not in theme.BADGE_SKIP][:3]
+    for condition, box in zip(badges, badge_boxes(tile, len(badges), top, label), strict=False):
         letters, badge_colour = theme.badge(condition)
-        box = pygame.Rect(tile - size, top + index * (size + 1), size, size)
-        pygame.draw.rect(surface, badge_colour, box, border_radius=3)
+        pygame.draw.rect(surface, badge_colour, box, border_radius=min(3, box.w // 2))
         # a ring of the opposite brightness: a red "downed" badge still stands out on a red token
         ring = (10, 10, 14) if sum(badge_colour) > 360 else (245, 245, 245)
-        pygame.draw.rect(surface, ring, box, 1, border_radius=3)
-        if tile >= 20:
-            rendered = text(letters, "tiny", (0, 0, 0) if sum(badge_colour) > 360 else (255, 255, 255))
+        pygame.draw.rect(surface, ring, box, 1, border_radius=min(3, box.w // 2))
+        rendered = text(letters, "tiny", (0, 0, 0) if sum(badge_colour) > 360 else (255, 255, 255))
+        if rendered.get_width() <= box.w and rendered.get_height() <= box.h + 2:
             surface.blit(rendered, rendered.get_rect(center=box.center))
