@@ -210,6 +210,18 @@ def test_a_plot_that_fails_to_draw_keeps_the_table_and_the_summary(
     assert sorted(p.name for p in out.iterdir()) == ["battles.csv", "summary.json"]
 
 
+def _stopped_before_any_battle(out: Path, monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> str:
+    """What ``simulate --out OUT`` says when Ctrl+C comes before any battle finished (as it is scheduled)."""
+
+    def ctrl_c(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
+    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(out), "--no-progress"]) == 130
+    return capsys.readouterr().out
+
+
 def test_ctrl_c_before_any_battle_keeps_the_earlier_runs_outputs(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], warm_pool: Any) -> None:
     """A Ctrl+C before any chunk came back replaced an earlier run's battles.csv with a header, its
@@ -217,13 +229,7 @@ def test_ctrl_c_before_any_battle_keeps_the_earlier_runs_outputs(
     the last one's results."""
     _earlier_run(tmp_path)
     before = _tree(tmp_path)
-
-    def ctrl_c(*args: Any) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
-    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(tmp_path), "--no-progress"]) == 130
-    said = capsys.readouterr().out
+    said = _stopped_before_any_battle(tmp_path, monkeypatch, capsys)
     assert f"wrote nothing in {tmp_path}: interrupted before any battle finished" in said
     assert _tree(tmp_path) == before  # its replays too (and no stray temporary)
     assert all(path.read_text(encoding="utf-8") == "old" for path in tmp_path.rglob("*") if path.is_file())
@@ -234,13 +240,7 @@ def test_ctrl_c_before_any_battle_in_a_fresh_folder_names_no_earlier_run(
     """Stopped before any battle in a folder no run wrote to, it said "an earlier run's battles.csv, summary.json,
     plots and replays there were left as they were": files that never were (the reviewer's finding)."""
     out = tmp_path / "fresh"
-
-    def ctrl_c(*args: Any) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
-    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(out), "--no-progress"]) == 130
-    said = capsys.readouterr().out
+    said = _stopped_before_any_battle(out, monkeypatch, capsys)
     assert f"wrote nothing in {out}: interrupted before any battle finished" in said
     assert "an earlier run's battles.csv" not in said and not any(out.iterdir())
 
@@ -256,13 +256,7 @@ def test_ctrl_c_before_any_battle_with_a_replays_link_says_the_link_went(
     out = tmp_path / "out"
     out.mkdir()
     (out / "replays").symlink_to(elsewhere, target_is_directory=True)
-
-    def ctrl_c(*args: Any) -> None:
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(simulate_module, "schedule", ctrl_c)
-    assert main([KEEP, "--battles", "2", "--workers", "1", "--out", str(out), "--no-progress"]) == 130
-    said = capsys.readouterr().out
+    said = _stopped_before_any_battle(out, monkeypatch, capsys)
     assert "is as it was, but for what is named removed below" in said
     assert f"removed an earlier run's {out / 'replays'}" in said and not (out / "replays").exists()
 
