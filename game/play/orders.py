@@ -157,10 +157,13 @@ class Orders:
             self.ui.message = ""
 
     def next_creature(self) -> None:
-        """Tab: select the next of the player's living creatures in turn order, and look at it."""
+        """Tab: select the next of the player's living creatures in turn order, and look at it; with
+        none (the computer plays every side, or all the player's are dead), say so: it said nothing,
+        and the last message stood as if it were Tab's answer."""
         b = self.battle
         mine = [e for e in b.turn_order() if self.controls(e) and b.is_alive(e)]
         if not mine:
+            self.ui.message = NO_CREATURE if not self.ui.human_teams else "None of your creatures is alive"
             return
         after = mine.index(self.ui.selected) + 1 if self.ui.selected in mine else 0
         chosen = mine[after % len(mine)]
