@@ -279,7 +279,7 @@ def rerun(result: SimResult, failure: Failure) -> str:
 
 
 def _some(paths: Sequence[object]) -> str:
-    """The first three of ``paths``, and how many more."""
+    """The first three of ``paths`` (files, seeds), and how many more."""
     more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
     return f"{', '.join(map(str, paths[:3]))}{more}"
 
@@ -309,7 +309,8 @@ def report(result: SimResult) -> str:
     cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
     parsed = ai.parse_policies(c.policy)
     policies = ", ".join(f"{team}={ai.policy_of(parsed, team)}" for team in result.teams)
-    seeds = f"master seed {c.seed}" if c.only_seeds is None else f"--only-seed {', '.join(map(str, c.only_seeds))}"
+    # (a few of them: thousands of --only-seed made a first line of tens of kilobytes, the table far below)
+    seeds = f"master seed {c.seed}" if c.only_seeds is None else f"--only-seed {_some(c.only_seeds)}"
     lines = [f"{c.scenario}: {result.done}/{result.total} battles, {seeds}, "
              f"policies {policies}, engine {c.engine}{cut}",
              f"battles played with: {shlex.join(battle_flags(c))}",
