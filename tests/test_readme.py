@@ -70,3 +70,20 @@ def test_the_rules_table_names_every_rules_key() -> None:
     table = README.split("| rule | default | rules key |", 1)[1].split("\n\n", 1)[0]
     keys = set(re.findall(r"`(\w+)", table))
     assert {f.name for f in fields(Rules)} <= keys, {f.name for f in fields(Rules)} - keys
+
+
+def test_the_readme_says_why_the_demo_and_play_of_its_scenario_end_differently() -> None:
+    # `python -m game demo` said "Blue won in round 7" and `play assets/scenarios/demo.toml --headless`
+    # "red won after 7 rounds", and the README did not say they are other battles: the demo directs
+    # two beats and seeds its computer players with DEMO_SEED, play with the battle's own seed.
+    from game.play import demo, headless
+
+    said = " ".join(README.split())
+    assert "The demo is not `play assets/scenarios/demo.toml`" in said
+    assert f"seeds its computer players with `--seed` (default {headless.DEMO_SEED})" in said
+    played = demo.build()  # the demo's battle rolls on its scenario's own seed, as play's does
+    try:
+        assert f"the scenario's `seed = {played.battle.seed}`" in said
+        assert played.battle.seed == played.scenario.seed
+    finally:
+        played.battle.close()

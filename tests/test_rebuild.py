@@ -69,3 +69,14 @@ def test_the_replay_viewer_names_a_bad_entry_by_its_place_in_the_whole_log_as_a_
     built.close()
     with pytest.raises(IllegalCommand, match=rf"the log's entry {count + 1}: tick cannot take the arguments"):
         Timeline(scenario, 3, [("tick", [], {}), ("tick", [1, 2, 3], {})], build_commands=count)
+
+
+def test_a_replay_files_commands_are_typed_as_the_save_format_decodes_them() -> None:
+    """``ReplayFile.commands`` was ``list[Any]`` after it moved here: mypy let any list through as a
+    replay's commands, where ``(name, args, kwargs)`` is what the format decodes and the battle follows."""
+    import typing
+
+    from game.content.rebuild import ReplayFile
+    from game.content.save_format import Command
+
+    assert typing.get_type_hints(ReplayFile)["commands"] == list[Command]

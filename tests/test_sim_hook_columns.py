@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from game.sim.cli import notes
 from game.sim.config import SimConfig
+from game.sim.notes import notes
 from game.sim.report import CsvSink, VariantStats
 from game.sim.simulate import simulate
 

@@ -131,7 +131,7 @@ def test_refused_ai_commands_are_a_warning_that_says_in_how_many_battles():
     """Issue 13 asks for a warning line when the rules refuse AI commands (a power the computer cannot
     use is a finding): it was a "note:", and "6 AI commands refused" did not say whether one battle or
     six had them."""
-    from game.sim.cli import notes
+    from game.sim.notes import notes
     from game.sim.simulate import SimResult
 
     variant = VariantStats(0, (), ("hill", "vale"), known_powers=("strike",))

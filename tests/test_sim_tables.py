@@ -268,7 +268,7 @@ def test_a_variant_whose_every_figure_is_the_first_ones_is_warned_about():
     """Sweeping rules.soft_landing_divisor on the ledge with a greedy hill (which never jumps down), 2,000
     battles a variant came out as two identical rows and a paired +0.0 [-0.1, +0.1]: read as a measured
     no-effect, where the swept rule never came into play. Said now; a variant that differs is not named."""
-    from game.sim.cli import notes
+    from game.sim.notes import notes
     from game.sim.report import VariantStats
     from game.sim.simulate import SimResult
 
@@ -290,7 +290,7 @@ def test_a_variant_that_only_adds_a_power_no_one_used_is_warned_about_too():
     """Sweeping creatures.archer.powers=["shoot"],["shoot","shove"] on demo.toml (30 battles, seed 3): two
     identical rows but Shove's, 0.00 beside '-' (the computer players never shove), and a paired +0.0,
     with no warning: the power the variant added counted as a figure that changed."""
-    from game.sim.cli import notes
+    from game.sim.notes import notes
     from game.sim.report import VariantStats
     from game.sim.simulate import SimResult
 

@@ -45,3 +45,17 @@ def test_an_out_dir_where_nothing_can_be_made_is_not_called_missing(tmp_path: Pa
     with pytest.raises(FlagError, match=r"cannot write in '.*' \(it exists, but its file system lets no file or "
                                         r"folder be made in it\)$"):
         check_out_dir("--out", str(tmp_path / "new"))
+
+
+def test_thousands_of_only_seeds_are_clipped_in_the_first_line() -> None:
+    """``--only-seed`` given 5,000 times printed every seed on the report's first line (tens of
+    kilobytes before the table); it names a few and how many more, as the outputs' lists do."""
+    seeds = list(range(1000, 6000))
+    config = SimConfig(KEEP, out_dir=None, only_seeds=seeds)
+    teams = ("keep", "raiders")
+    first = report(SimResult(config, [VariantStats(0, (), teams)], teams, [], 0, 5000, 0, 1.0, False)).split("\n")[0]
+    assert ", --only-seed 1000, 1001, 1002 and 4997 more, policies " in first, first
+    assert len(first) < 300
+    few = SimConfig(KEEP, out_dir=None, only_seeds=[9, 4])
+    said = report(SimResult(few, [VariantStats(0, (), teams)], teams, [], 0, 2, 0, 1.0, False))
+    assert ", --only-seed 9, 4, policies " in said.split("\n")[0]

@@ -14,6 +14,7 @@ from typing import Any
 
 from components.powers import Power
 from game.battle.facade import Battle
+from game.content.save_format import Command
 from game.content.scenario import Scenario
 
 
@@ -26,7 +27,7 @@ class ReplayFile:
 
     scenario: Scenario
     seed: int
-    commands: list[Any]  # (name, args, kwargs) as game.content.save_format decodes them
+    commands: list[Command]  # (name, args, kwargs) as game.content.save_format decodes them
     powers: dict[str, Power] | None = None
     power_overrides: tuple[tuple[str, Any], ...] = ()
     build_commands: int | None = None

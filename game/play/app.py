@@ -298,19 +298,6 @@ class App(Orders):
             self.select(None)
         self.refresh()
 
-    def next_creature(self) -> None:
-        """Tab: select the next of the player's living creatures in turn order, and look at it."""
-        b = self.battle
-        mine = [e for e in b.turn_order() if self.controls(e) and b.is_alive(e)]
-        if not mine:
-            return
-        after = mine.index(self.ui.selected) + 1 if self.ui.selected in mine else 0
-        chosen = mine[after % len(mine)]
-        self.select(chosen)
-        if self.window is not None:
-            self.window.centre_on(b.get(chosen, Position).square)
-        self.refresh()
-
     # ------------------------------------------------------------------ saving, input, the loop
 
     def save(self) -> None:

@@ -17,6 +17,9 @@ from typing import Any
 from game import ai
 from game.battle.errors import IllegalCommand, UnknownEntity
 
+#: The battle's commands that begin a creature's turn (what its ``command_log`` names them).
+TURN_STEPS = frozenset({"begin_round", "end_turn", "start_combat"})
+
 #: A computer turn shown, by default, every so many seconds (a key skips the wait).
 COMPUTER_DELAY = 0.6
 
@@ -69,11 +72,26 @@ class TurnFlow:
         self.refused = ""
 
     def set_battle(self, battle: Any) -> None:
-        """Follow another battle (a load): the undo point and the reasons belonged to the old one."""
+        """Follow another battle (a load): the undo point and the reasons belonged to the old one.
+
+        A person's creature that cannot act is passed only if its turn has just begun, as the steps
+        pass it: one downed by its own fall (or a reaction) keeps its turn until End turn, and so must
+        the same moment loaded from a save (the load passed that turn at once and the computer moved
+        next, where the saving window waited for Space: a designer trying the turn again got another).
+        """
         self.reasons.clear()
         self.battle, self.turn_start, self.waited = battle, None, 0.0
         self.passed = []
-        self._settle()
+        if self.human_turn() and self._ordered_this_turn():
+            self.turn_start = battle.snapshot()
+        else:
+            self._settle()
+
+    def _ordered_this_turn(self) -> bool:
+        """Whether the creature whose turn it is has given orders in it: the battle's last command is
+        not the turn step that began the turn (a round's start, the last turn's end)."""
+        log = self.battle.command_log
+        return bool(log) and log[-1][0] not in TURN_STEPS
 
     # ------------------------------------------------------------------ questions
 

@@ -8,12 +8,21 @@ did before giving the next; a refusal becomes the status message. Which powers a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from components import Position
 from components.forecasts import MoveForecast
 from game.play.flow import TurnFlow, plain
 from game.render.ui import UiState, shown_powers
+
+#: What Tab and the power keys say in a battle the computer plays alone (the demo, ``--policy`` for all).
+NO_CREATURE = "The computer plays every side here: you have no creature to order"
+
+
+class Looks(Protocol):
+    """What selecting a creature asks of the window: the map centred on its square."""
+
+    def centre_on(self, square: tuple[int, int]) -> None: ...
 
 
 class Orders:
@@ -24,6 +33,7 @@ class Orders:
     flow: TurnFlow
     powers: Mapping[int, tuple[str, ...]] | None
     play_round: Callable[[Any], None] | None
+    window: Looks | None
 
     def refresh(self) -> bool:
         raise NotImplementedError
@@ -146,6 +156,22 @@ class Orders:
         else:
             self.ui.message = ""
 
+    def next_creature(self) -> None:
+        """Tab: select the next of the player's living creatures in turn order, and look at it; with
+        none (the computer plays every side, or all the player's are dead), say so: it said nothing,
+        and the last message stood as if it were Tab's answer."""
+        b = self.battle
+        mine = [e for e in b.turn_order() if self.controls(e) and b.is_alive(e)]
+        if not mine:
+            self.ui.message = NO_CREATURE if not self.ui.human_teams else "None of your creatures is alive"
+            return
+        after = mine.index(self.ui.selected) + 1 if self.ui.selected in mine else 0
+        chosen = mine[after % len(mine)]
+        self.select(chosen)
+        if self.window is not None:
+            self.window.centre_on(b.get(chosen, Position).square)
+        self.refresh()
+
     def choose_power(self, index: int) -> None:
         """Number key ``index`` (1-9), or a click on the power's row in the side panel (any row, past
         the ninth too): choose that power of the creature whose turn it is; a power that needs no aim
@@ -153,8 +179,7 @@ class Orders:
         forecast (who it catches, what it does) has been seen."""
         b, ui = self.battle, self.ui
         if ui.selected is None:  # with no team of the person's (the demo, --policy for all), none to select
-            ui.message = "Select one of your creatures first" if ui.human_teams else \
-                "The computer plays every side here: you have no creature to order"
+            ui.message = "Select one of your creatures first" if ui.human_teams else NO_CREATURE
             return
         problem = self._why_not(ui.selected)
         if problem is not None:

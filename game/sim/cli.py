@@ -36,9 +36,10 @@ from game.sim.flags import (
     whole,
     with_policies_help,
 )
+from game.sim.notes import notes
 from game.sim.outputs import check_outputs
 from game.sim.report import Failure
-from game.sim.runner import DRAW, NOT_WRITTEN, OVER_TIME
+from game.sim.runner import NOT_WRITTEN, OVER_TIME
 from game.sim.simulate import SimResult, simulate
 
 DESCRIPTION = "Balance at scale: thousands of headless computer-vs-computer battles, a table, a CSV and plots."
@@ -259,56 +260,6 @@ def run_cli(args: argparse.Namespace) -> int:
     return 130 if result.interrupted else (1 if result.failed or unwritten or result.write_errors else 0)
 
 
-def notes(result: SimResult) -> list[str]:
-    """What a designer should know before trusting the table: a swept power no creature has (the
-    sweep changes nothing), AI commands the rules refused, scripts that failed."""
-    lines = []
-    held = {power for variant in result.variants for power in variant.known_powers}
-    unheld = sorted({key.split(".")[1] for variant in result.variants for key, _ in variant.overrides
-                     if key.startswith("powers.") and key.split(".")[1] not in held})
-    for power in unheld:
-        lines.append(f"warning: no creature of {result.config.scenario} has the power {power!r}: changing it "
-                     f"changes nothing in these battles")
-    if result.unlisted:
-        lines.append(f"note: battles.csv has no column for {'; '.join(result.unlisted)}; a --hook brought them in")
-    lines += _unchanged(result)
-    for variant in result.variants:
-        others = {team: n for team, n in variant.wins.items() if team not in result.teams and team != DRAW}
-        if others:  # a side a hook brought in: its wins are in no column, and the rates above do not add up
-            lines.append(f"note: {variant.label}: {counted(sum(others.values()), 'battle')} won by "
-                         f"{', '.join(repr(t) for t in sorted(others))}, a team the scenario does not declare "
-                         f"(a --hook's), which the table has no column for")
-        if variant.refused:  # a warning, as issue 13 asks: a power the computer cannot use is a finding
-            lines.append(f"warning: {variant.label}: {counted(variant.refused, 'AI command')} refused by the rules in "
-                         f"{variant.refused_battles} of {variant.finished} battles, when given or when they "
-                         f"resolved (a fall or a blow between an order and its turn can undo it; "
-                         f"first: {variant.first_refusal})")
-        if variant.script_battles:
-            lines.append(f"note: {variant.label}: scripts failed in {counted(variant.script_battles, 'battle')}, "
-                         f"which went on without them (--strict-scripts fails them); "
-                         f"first: {variant.first_script_failure}")
-    return lines
-
-
-def _unchanged(result: SimResult) -> list[str]:
-    """A warning for each variant whose every figure is the first variant's: its swept value changed
-    nothing the battles counted (``rules.soft_landing_divisor`` swept where nobody ever falls: 2,000
-    battles a variant, two identical rows and a paired +0.0 that read as a measured no-effect)."""
-    def figures(summary: dict[str, Any]) -> dict[str, Any]:
-        # a power no one used and no one took damage from is as good as none (one variant has Shove, which
-        # the computer players never use: its row of zeros beside the other's '-' is no figure that changed)
-        powers = {k: p for k, p in summary["powers"].items() if p["uses"] or p["dealt"] or any(p["taken"].values())}
-        return {k: v for k, v in summary.items() if k not in ("variant", "overrides", "paired")} | {"powers": powers}
-
-    summaries = result.summaries()
-    if not summaries or not summaries[0]["finished"]:
-        return []
-    first = figures(summaries[0])
-    return [f"warning: {s['variant']}: every figure is the same as {summaries[0]['variant']}'s: the swept value "
-            f"changed nothing these battles counted (did the computer players ever use what it changes?)"
-            for s in summaries[1:] if figures(s) == first]
-
-
 def rerun(result: SimResult, failure: Failure) -> str:
     """The line that plays a failed battle again. One that ``--battle-seconds`` stopped would only be
     stopped again with the same bound: its line gives it ten times as long (at most the flag's
@@ -328,7 +279,7 @@ def rerun(result: SimResult, failure: Failure) -> str:
 
 
 def _some(paths: Sequence[object]) -> str:
-    """The first three of ``paths``, and how many more."""
+    """The first three of ``paths`` (files, seeds), and how many more."""
     more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
     return f"{', '.join(map(str, paths[:3]))}{more}"
 
@@ -358,7 +309,8 @@ def report(result: SimResult) -> str:
     cut = " -- INTERRUPTED, table covers the finished battles" if result.interrupted else ""
     parsed = ai.parse_policies(c.policy)
     policies = ", ".join(f"{team}={ai.policy_of(parsed, team)}" for team in result.teams)
-    seeds = f"master seed {c.seed}" if c.only_seeds is None else f"--only-seed {', '.join(map(str, c.only_seeds))}"
+    # (a few of them: thousands of --only-seed made a first line of tens of kilobytes, the table far below)
+    seeds = f"master seed {c.seed}" if c.only_seeds is None else f"--only-seed {_some(c.only_seeds)}"
     lines = [f"{c.scenario}: {result.done}/{result.total} battles, {seeds}, "
              f"policies {policies}, engine {c.engine}{cut}",
              f"battles played with: {shlex.join(battle_flags(c))}",
