@@ -55,3 +55,21 @@ def test_each_of_three_badges_is_drawn_whole_on_a_56_pixel_square() -> None:
         rows = [y for y in range(56) for x in range(56) if token.get_at((x, y))[:3] == colour]
         assert rows, f"no {condition} badge"
         assert max(rows) < 56 - 2, f"the {condition} badge reaches the square's bottom edge"
+
+
+@pytest.mark.parametrize("tile", [24, 25, 26, 27])
+@pytest.mark.parametrize("label", ["R12", "Mm"])
+def test_beside_a_label_as_wide_as_the_square_a_badge_is_a_stripe_off_the_label(tile: int, label: str) -> None:
+    """A numbered creature's "R12" (or "Mm") fills a 25-pixel square but for a pixel: the badge, kept
+    3 pixels wide, was drawn over the label's last letter; it is a stripe of its colour beside it."""
+    from game.render import theme
+
+    texts = Texts()
+    bare = draw_token(tile, BLUE, label, (12, 12), (0, 5), frozenset(), texts)
+    badged = draw_token(tile, BLUE, label, (12, 12), (0, 5), frozenset({"dazzled"}), texts)
+    image = label_image(label, tile, WHITE, texts)
+    assert image is not None
+    written = image.get_rect(center=(tile // 2, tile // 2 + max(1, tile // 16)))
+    changed = _changed(bare, badged)
+    assert not [p for p in changed if written.collidepoint(p)], f"a badge drawn over the label {written}"
+    assert any(badged.get_at(p)[:3] == theme.badge("dazzled")[1] for p in changed), "no badge drawn"

@@ -38,7 +38,8 @@ _KNOWN_MENACES = 512
 
 class _Menace(NamedTuple):
     """One enemy as a batch of threats reads it: read once, whichever square is asked about (its side
-    of every attack roll too: its sight where it stands, its fatigue, its attack bonus).
+    of every attack roll too: its sight where it stands, its fatigue, and with each plain attack its whole
+    attack bonus).
 
     (A NamedTuple, not a frozen dataclass: read anew for each enemy whenever the battle changes, and a frozen
     dataclass's ``__init__`` pays a setattr call per field; a tuple is made in one.)"""
@@ -55,7 +56,6 @@ class _Menace(NamedTuple):
     sight: int  # (its sight level as a plain number: a member of an IntEnum hashes its name in Python, and
     # this is part of every attack chance's key)
     fatigue: int
-    attack_bonus: int
 
 
 class _Struck(NamedTuple):
@@ -148,7 +148,7 @@ class Tactics(TacticMaps):
         walks: dict[int, np.ndarray] = memo.setdefault("walks", {})
         # a save's landing on this creature, and the damage it then deals, by power (see ``_blow``)
         saved: dict[str, tuple[float, float]] = memo.setdefault(("saved", entity), {})
-        # an attack's chance by its parts (see ``_blow``): the same few for square after square
+        # an attack's chance by its parts (see ``_best_blow``): the same few for square after square
         hits: dict[tuple[int, ...], float] = memo.setdefault("attack_chances", {})
         found = []
         state = self.state
@@ -268,8 +268,7 @@ class Tactics(TacticMaps):
         speed = walk_speed(movement, conditions, falling, state.rules)
         square = position.square
         return _Menace(enemy, square, float(position.z), creature.team, speed, is_flying(movement, conditions),
-                       tuple(powers), vision_value(level_at(state, square), conditions), fatigue.level,
-                       defense.attack_bonus)
+                       tuple(powers), vision_value(level_at(state, square), conditions), fatigue.level)
 
     def _best_blow(self, menace: _Menace, struck: _Struck, at: tuple[int, int], z: float, level: int,
                    walks: dict[int, np.ndarray], saved: dict[str, tuple[float, float]],

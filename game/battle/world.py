@@ -166,7 +166,7 @@ class BattleCore:
         #: ``powers.ID.KEY`` overrides that made ``powers`` (a simulation's sweep); saves record them
         self.power_overrides: tuple[tuple[str, Any], ...] = ()
         #: forecasts' answers kept while the battle's stamp holds (see game.battle.memo); an attack's chance
-        #: by its parts (``Outcomes._chances``, ``Tactics._blow``), an enemy's menace by all it reads
+        #: by its parts (``Outcomes._chances``, ``Tactics._best_blow``), an enemy's menace by all it reads
         #: (``Tactics._known_menace``), hold for the battle's whole life
         self.memo = StampedMemo(lasting=("attack_chances", "menaces"))
         if script_hosts is None and trusted_scripts:

@@ -265,19 +265,22 @@ def badge_boxes(tile: int, count: int, top: int, label: pygame.Rect | None = Non
         return []
     size = min(max(8, tile // 3), (bottom - top) // count - 1)
     width = size
-    if label is not None and tile - width < label.right + 1:
-        width = max(3, tile - label.right - 1)
+    if label is not None and tile - width < label.right + 1:  # (a wide label: "R12" on 25 pixels, 1 to spare)
+        width = max(1, tile - label.right - 1)  # (a label never reaches the square's last column)
     return [pygame.Rect(tile - width, top + index * (size + 1), width, size) for index in range(count)]
 
 
 def _badges(surface: pygame.Surface, tile: int, conditions: frozenset[str], top: int, text: TextFn,
             label: pygame.Rect | None = None) -> None:
     """Up to three condition badges down the right edge, from ``top``, clear of the ``label``; a badge
-    too small for its letters is its colour alone (the side panel and a hover name the condition)."""
+    too small for its letters is its colour alone, and one narrower than its ring (beside a label as
+    wide as the square) a stripe of it (the side panel and a hover name the condition)."""
     badges = [c for c in sorted(conditions) if c not in theme.BADGE_SKIP][:3]
     for condition, box in zip(badges, badge_boxes(tile, len(badges), top, label), strict=False):
         letters, badge_colour = theme.badge(condition)
         pygame.draw.rect(surface, badge_colour, box, border_radius=min(3, box.w // 2))
+        if box.w < 3:  # a stripe beside a wide label: its colour alone (a ring would leave none of it)
+            continue
         # a ring of the opposite brightness: a red "downed" badge still stands out on a red token
         ring = (10, 10, 14) if sum(badge_colour) > 360 else (245, 245, 245)
         pygame.draw.rect(surface, ring, box, 1, border_radius=min(3, box.w // 2))

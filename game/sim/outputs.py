@@ -34,7 +34,7 @@ from game.sim.flags import FlagError
 
 __all__ = ["FILES", "PAIRED_PLOT", "REPLAYS", "ROUNDS_PLOT", "SUMMARY", "TABLE", "WINRATE_PLOT",
            "Identity", "check_outputs", "earlier_replays", "holding", "identity_of", "remove_replay_links",
-           "remove_stale_replays", "remove_unrecorded_replays", "remove_unwritten", "rewritten_replays"]
+           "remove_stale_replays", "remove_unrecorded_replays", "remove_unwritten", "written_over"]
 
 #: The files a run writes at the top of ``--out``: its table of battles, its summary and its plots
 #: (win rates, rounds, and the paired differences when a sweep has variants to pair).
@@ -185,10 +185,11 @@ def remove_unrecorded_replays(out_dir: Path, earlier: Mapping[Path, Identity],
     return removed
 
 
-def rewritten_replays(earlier: Mapping[Path, Identity]) -> list[Path]:
-    """The ``earlier`` replay files (:func:`earlier_replays`) that are there but are another file now:
-    this run's workers wrote the same variant and seed over them."""
-    return [path for path, found in earlier.items() if identity_of(path) not in (None, found)]
+def written_over(found: Mapping[Path, Identity | None]) -> list[Path]:
+    """The paths of ``found`` (each with the file there before, or None) that hold another file now:
+    the ``earlier`` replays (:func:`earlier_replays`) this run's workers wrote the same variant and
+    seed over, the plots drawn before a Ctrl+C stopped the drawing."""
+    return [path for path, before in found.items() if identity_of(path) not in (None, before)]
 
 
 def remove_unwritten(out_dir: Path, written: Collection[Path]) -> list[Path]:

@@ -51,7 +51,7 @@ from game.sim.outputs import (
     holding,
     remove_replay_links,
     remove_unrecorded_replays,
-    rewritten_replays,
+    written_over,
 )
 from game.sim.report import (
     MAX_KEPT_FAILURES,
@@ -357,7 +357,7 @@ def simulate(config: SimConfig, on_row: RowCallback | None = None, progress: boo
             result.unrecorded = remove_unrecorded_replays(out_dir, earlier, recorded) if out_dir else []
         except OSError as err:
             result.write_errors.append(f"cannot remove the replays of unfinished battles: {err.strerror or err}")
-        result.rewritten = rewritten_replays(earlier) if kept else []
+        result.rewritten = written_over(earlier) if kept else []
         if out_dir and (collect.done or not played.interrupted):
             write_files(result, out_dir, len(seeds), earlier)
         elif out_dir:  # Ctrl+C before any battle: an empty table and summary must not replace the last run's, nor

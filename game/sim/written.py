@@ -27,6 +27,7 @@ from game.sim.outputs import (
     identity_of,
     remove_stale_replays,
     remove_unwritten,
+    written_over,
 )
 from game.sim.plots import plot
 from game.sim.provenance import provenance
@@ -59,7 +60,7 @@ def write_files(result: SimResult, out_dir: Path, seeds_per_variant: int, earlie
         result.write_errors.append(f"cannot write the plots in {out_dir}: {err.strerror or err}")
     except KeyboardInterrupt:  # those not drawn yet are removed below; one drawn before it is this run's, whole
         result.interrupted = True  # (it was removed too, named "an earlier run's ... not written by this run")
-        drawn = [path for path, found in plots.items() if identity_of(path) not in (None, found)]
+        drawn = written_over(plots)
         result.files += drawn
         but = f" (but for {', '.join(map(str, drawn))}, drawn before it)" if drawn else ""
         result.write_errors.append(f"the plots in {out_dir} were not drawn{but}: interrupted (Ctrl+C) while drawing")
