@@ -62,7 +62,8 @@ class App(Orders):
         scenario: the scenario the battle came from (needed to save).
         build_commands: how many of ``battle.command_log`` built the scenario (for saves).
         policy: the computer's AI policy, for every team or per team (``keep=tactical,raiders=greedy``).
-        seed: seeds the computer's generator (the battle has its own).
+        seed: seeds the computer's generator (None: the battle's own seed, as the command line and a
+            loaded save use; 0 here played other computer turns than the same battle after a load).
         title: shown at the top of the side panel.
         save_path: where Ctrl+S saves (default: one file per scenario under out/).
         powers: a scenario's entity -> power ids (the ones keys 1-9 choose).
@@ -74,7 +75,7 @@ class App(Orders):
 
     def __init__(self, battle: Any, human_teams: set[str] | frozenset[str] = frozenset(),
                  team_colours: dict[str, tuple[int, int, int]] | None = None, scenario: Any = None,
-                 build_commands: int | None = None, policy: str = DEFAULT_POLICY, seed: int = 0,
+                 build_commands: int | None = None, policy: str = DEFAULT_POLICY, seed: int | None = None,
                  title: str = "", save_path: Path | str = SAVE_PATH,
                  powers: dict[int, tuple[str, ...]] | None = None,
                  play_round: Callable[[Any], None] | None = None, computer_delay: float = COMPUTER_DELAY,
@@ -92,7 +93,8 @@ class App(Orders):
         self.ui.save_path = str(self.save_path)
         self.powers = powers
         self.play_round = play_round
-        self.flow = TurnFlow(battle, self.controls, policy, seed, powers, max_rounds, computer_delay)
+        self.flow = TurnFlow(battle, self.controls, policy, battle.seed if seed is None else seed, powers,
+                             max_rounds, computer_delay)
         self.ui.notes = self.flow.reasons if explain else None  # the computer's reasons in the GM's log
         self.fog = Fog()
         self.picker = RoundPicker()  # R: the GM's rewind to a round's start (game.play.rewind)
