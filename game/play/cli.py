@@ -151,7 +151,7 @@ def run_play(args: argparse.Namespace) -> int:
     if (note := headless.human_policy_note(args.policy, loaded.human_teams)) is not None:
         print(f"play: {note}", file=sys.stderr)
     App(loaded.battle, loaded.human_teams, loaded.team_colours, loaded.scenario, loaded.build_commands,
-        policy=args.policy, seed=loaded.battle.seed if seed is None else seed, title=loaded.title,
+        policy=args.policy, seed=seed, title=loaded.title,
         powers=loaded.powers, explain=args.explain).run()
     return 0
 

@@ -214,7 +214,7 @@ def play(scenario_path: str | Path, out: Path, rounds: int = DEFAULT_ROUNDS, see
     ready(loaded.battle, policy, str(scenario_path), out)
     with hold(out, loaded.battle):  # until its last file is written
         app = App(loaded.battle, frozenset(), loaded.team_colours, loaded.scenario, loaded.build_commands,
-                  policy=policy, seed=loaded.battle.seed if seed is None else seed, title=loaded.title,
+                  policy=policy, seed=seed, title=loaded.title,
                   powers=loaded.powers, computer_delay=0.0,
                   max_rounds=rounds, explain=explain)
         window = app.open_window(size, offscreen=True)
